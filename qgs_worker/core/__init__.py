@@ -1,0 +1,5 @@
+"""The pure domain of QGS: stdlib and pydantic only.
+
+Nothing here imports celery, redis, sqlmodel or openai (a test keeps it so); the adapters
+around it (jobs, store, judges, CLI) depend on it, never the other way round.
+"""

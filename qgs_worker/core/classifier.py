@@ -1,0 +1,497 @@
+"""The rule layer of the task classifier: English and Chinese regular expressions.
+
+A request is matched against a table of named patterns, each pointing at one task type
+(DESIGN.md, "Classifier"). The patterns are general: question words and lookup verbs for
+``QUERY``, writing verbs and artefact nouns for ``GENERATE``, imperative verbs that change
+something for ``ACTION``, and irreversible or dangerous operations (drop a database,
+``rm -rf /``, delete all records, move money, hand over credentials) for ``CRITICAL``.
+
+How matches are settled (:func:`classify_rules`):
+
+1. any ``CRITICAL`` match wins over every other type;
+2. matches of one type only give that type;
+3. ``QUERY`` together with one other type gives the other type: a request phrased as a
+   question ("Can you deploy ...?") is still a request to act or to write. The exception is a
+   how-to question ("how do I install ...?"), which asks *about* the action: unsettled;
+4. ``ACTION`` together with ``GENERATE`` is unsettled ("write a deployment guide" and "deploy
+   what you wrote" both match both); precedence alone should not decide it;
+5. no match at all is unsettled.
+
+Unsettled requests go to the fallback (the LLM layer) when one is given; otherwise
+:func:`classify` applies a default that is always reviewed (see there).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from qgs_worker.core.models import DEFAULT_COMPLEXITY, Classification, TaskType
+from qgs_worker.errors import InputError
+
+__all__ = ["PRECEDENCE", "classify", "classify_rules"]
+
+PRECEDENCE: tuple[TaskType, ...] = (
+    TaskType.CRITICAL,
+    TaskType.ACTION,
+    TaskType.GENERATE,
+    TaskType.QUERY,
+)
+"""Task types, strongest first (DESIGN.md: CRITICAL wins; the corpus labels use this order)."""
+
+# Confidence of each way of settling (0-1). Rules are trusted more than the default.
+_CONFIDENCE_CRITICAL = 0.9
+_CONFIDENCE_SINGLE = 0.8
+_CONFIDENCE_QUESTION_FRAME = 0.7
+_CONFIDENCE_DEFAULT_CONFLICT = 0.4
+_CONFIDENCE_DEFAULT_NO_MATCH = 0.2
+
+
+@dataclass(frozen=True)
+class _Rule:
+    name: str
+    task_type: TaskType
+    pattern: re.Pattern[str]
+
+
+def _rule(name: str, task_type: TaskType, regex: str) -> _Rule:
+    return _Rule(name, task_type, re.compile(regex, re.IGNORECASE | re.MULTILINE))
+
+
+# Where an English imperative verb can stand: start of a sentence or clause, after "and/then",
+# after "please", or inside a polite frame ("can you", "I want you to", "help me").
+_CLAUSE = (
+    r"(?:^|[.!?;:,()\n]\s*|\b(?:and|then|also|please|pls|kindly|now)\s+"
+    r"|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?"
+    r"|\b(?:i\s+(?:want|need|would\s+like)|i'd\s+like)\s+(?:you\s+)?to\s+"
+    r"|\b(?:wants?|needs?|would\s+like|'d\s+like)\s+to\s+"
+    r"|\bhelp\s+(?:me\s+)?(?:to\s+)?|\bgo\s+ahead\s+and\s+)"
+)
+# The rest of a sentence: a dot inside a token (an address, a file name) does not end it.
+_SENTENCE_REST = r"(?:[^.!?\n]|\.(?=\S))*?"
+# Up to four words between a verb and its object ("send the remaining 100 dollars").
+_GAP = r"(?:[\w'$€£.,-]+\s+){0,4}?"
+_MONEY = (
+    r"(?:money|funds?|cash|payments?|\$\s?\d|€\s?\d|£\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|chf|"
+    r"dollars?|euros?|pounds?|btc|eth)\b|bitcoin|crypto|rent|salary|wages)"
+)
+
+_SEND = r"\b(?:send|email|e-mail|forward|post|upload|share|publish|export|leak)\b"
+_BULK_DATA = (
+    r"\b(?:all|every)\s+(?:single\s+)?(?:of\s+)?(?:the\s+|my\s+|our\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:messages|emails|e-mails|email|files|documents|records|data|contacts|information|info"
+    r"|content|conversations|history|passwords|transactions)\b"
+)
+_PII = (
+    r"(?:passport\s+numbers?|bank\s+account\s+numbers?|credit\s+card\s+numbers?|social\s+security"
+    r"|\bssn\b|\bid\s+numbers?|\biban\b)"
+)
+_SEND_ZH = r"(?:发送|发到|发给|转发|上传|分享|导出|公开|泄露|邮寄)"
+_BULK_ZH = (
+    r"(?:(?:所有|全部)(?:的)?.{0,6}?(?:信息|数据|邮件|消息|文件|记录|联系人|资料)"
+    r"|身份证|护照号|银行账号|银行卡号|信用卡号)"
+)
+
+_CRITICAL_RULES: tuple[_Rule, ...] = (
+    _rule(
+        "critical.drop_store",
+        TaskType.CRITICAL,
+        r"\bdrop\s+(?:the\s+|a\s+|all\s+|every\s+)?(?:[\w-]+\s+){0,2}?"
+        r"(?:database|db|table|schema|collection|keyspace)s?\b",
+    ),
+    _rule(
+        "critical.truncate_table",
+        TaskType.CRITICAL,
+        r"\btruncate\s+(?:table\b|\w+\s+tables?\b|the\s+\w*\s*tables?\b)",
+    ),
+    _rule(
+        "critical.sql_delete_without_where",
+        TaskType.CRITICAL,
+        r"\bdelete\s+from\s+[\w.\"`]+\s*(?:;|$)",
+    ),
+    _rule(
+        "critical.rm_rf",
+        TaskType.CRITICAL,
+        r"\brm\s+-[a-z]*(?:rf|fr)[a-z]*\s+(?:--no-preserve-root\s+)?[/~*.$]",
+    ),
+    _rule(
+        "critical.disk_wipe",
+        TaskType.CRITICAL,
+        r"\bmkfs\b|\bdd\s+if=\S+\s+of=/dev/|\bshred\b|\bformat\s+(?:the\s+|my\s+)?(?:c:|hard\s+drive|disk|drive|partition)",
+    ),
+    _rule(
+        "critical.delete_all",
+        TaskType.CRITICAL,
+        r"\b(?:delete|remove|erase|wipe|purge|destroy|clear|empty|drop)\b\s+"
+        r"(?:(?:the|my|our|your|their|of|out|off|away)\s+){0,2}(?:all|every|everything|entire|whole)\b",
+    ),
+    _rule(
+        "critical.delete_all_passive",
+        TaskType.CRITICAL,
+        r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+)?\w+\s+(?:should\s+be\s+|must\s+be\s+|to\s+be\s+)?(?:deleted|removed|erased|wiped|purged)\b",
+    ),
+    _rule(
+        "critical.irreversible",
+        TaskType.CRITICAL,
+        r"\bpermanently\s+(?:delete|remove|erase|destroy)|\b(?:delete|remove|erase|destroy)\w*\s+"
+        + _GAP
+        + r"permanently\b|\birreversibl|\bcannot\s+be\s+undone\b",
+    ),
+    _rule(
+        "critical.delete_container",
+        TaskType.CRITICAL,
+        r"\b(?:delete|remove|erase|destroy)\b\s+"
+        + _GAP
+        + r"(?:folders?|director(?:y|ies)|repositor(?:y|ies)|repos?|buckets?|accounts?|drives?)\b",
+    ),
+    _rule(
+        "critical.bulk_disclosure",
+        TaskType.CRITICAL,
+        _SEND
+        + r"[^.!?\n]*?(?:"
+        + _BULK_DATA
+        + "|"
+        + _PII
+        + r")|(?:"
+        + _BULK_DATA
+        + "|"
+        + _PII
+        + r")[^.!?\n]*?"
+        + _SEND,
+    ),
+    _rule(
+        "critical.move_money",
+        TaskType.CRITICAL,
+        r"\b(?:wire|transfer|send|remit|pay|move|refund)\b\s+" + _GAP + _MONEY,
+    ),
+    _rule(
+        "critical.pay",
+        TaskType.CRITICAL,
+        _CLAUSE + r"pay\b|\bpay\s+(?:the|my|our|this|that|for|off|back)\b",
+    ),
+    _rule(
+        "critical.payment_order",
+        TaskType.CRITICAL,
+        r"\b(?:make|send|schedule|set\s+up|create|initiate|execute|process|approve|update|change|modify)\b\s+"
+        + _GAP
+        + r"(?:payments?|transactions?|transfers?|wire|remittance|standing\s+order)\b",
+    ),
+    _rule(
+        "critical.credentials",
+        TaskType.CRITICAL,
+        r"\b(?:change|reset|update|set|modify)\s+"
+        r"(?:the\s+|my\s+|his\s+|her\s+|their\s+|your\s+|\w+'s\s+)?(?:account\s+|user\s+)?password\b"
+        r"|\b(?:send|share|forward|post|give|email|leak|reveal)\b\s+"
+        + _GAP
+        + r"(?:passwords?|api\s+keys?|secret\s+keys?|private\s+keys?|credentials|security\s+codes?"
+        r"|2fa\s+codes?|ssn|social\s+security)",
+    ),
+    _rule(
+        "critical.privilege",
+        TaskType.CRITICAL,
+        r"\b(?:grant|give)\b\s+"
+        + _GAP
+        + r"(?:admin|root|sudo|owner|superuser)\s+(?:access|rights|privileges?|role)"
+        r"|\bdisable\s+(?:the\s+)?(?:firewall|2fa|mfa|two-factor|antivirus|audit\s+log)"
+        r"|\bchmod\s+(?:-r\s+)?777\s+/",
+    ),
+    # Chinese: 删除/清空 ... 所有/全部, 删库, 格式化磁盘, 转账/汇款/付款, 修改密码, 永久删除.
+    _rule(
+        "critical.delete_all_zh",
+        TaskType.CRITICAL,
+        r"(?:删除|删掉|删了|清空|清除|抹掉|销毁|移除).{0,12}?(?:所有|全部|一切|整个|全体)|(?:所有|全部|整个).{0,12}?(?:删除|删掉|清空|清除|销毁)",
+    ),
+    _rule(
+        "critical.drop_store_zh",
+        TaskType.CRITICAL,
+        r"删库|(?:删除|删掉|清空|销毁)(?:整个)?(?:数据库|数据表|表)(?![中里内的])",
+    ),
+    _rule(
+        "critical.disk_wipe_zh", TaskType.CRITICAL, r"格式化.{0,4}(?:磁盘|硬盘|分区|[a-z]盘|服务器)"
+    ),
+    _rule(
+        "critical.irreversible_zh", TaskType.CRITICAL, r"永久删除|彻底删除|不可恢复|不可逆|无法撤销"
+    ),
+    _rule(
+        "critical.delete_container_zh",
+        TaskType.CRITICAL,
+        r"(?:删除|删掉|移除|销毁).{0,8}(?:目录|文件夹|仓库|账户|账号|存储桶)|(?:目录|文件夹|仓库|账户|账号).{0,8}(?:删除|删掉|销毁)",
+    ),
+    _rule(
+        "critical.bulk_disclosure_zh",
+        TaskType.CRITICAL,
+        _SEND_ZH + r"[^。！？\n]*?" + _BULK_ZH + "|" + _BULK_ZH + r"[^。！？\n]*?" + _SEND_ZH,
+    ),
+    # 转账/汇款/打款/付房租 are always money moving; 支付/付款 only where a request puts them (a
+    # clause start or after 请/帮我/给/向), since 支付 is also a noun ("每年支付1000美元的投资").
+    _rule(
+        "critical.move_money_zh",
+        TaskType.CRITICAL,
+        r"转账|汇款|打款|转钱|退款|付(?:钱|账单|房租|租金|费)"
+        r"|(?:^|[，。,；;！!\s]|帮我|请|给|向|替我|然后|并|再|要)(?:支付|付款|缴费|缴纳|还款)",
+    ),
+    _rule(
+        "critical.credentials_zh",
+        TaskType.CRITICAL,
+        r"(?:修改|重置|更改|更新)(?:\w{0,6})?密码|密码.{0,4}(?:改成|改为|设为|设置为|换成)|(?:发送|分享|告诉|转发).{0,10}(?:密码|密钥|验证码|凭证)|(?:管理员|root)权限",
+    ),
+)
+
+_QUERY_RULES: tuple[_Rule, ...] = (
+    _rule(
+        "query.question_word",
+        TaskType.QUERY,
+        r"(?:^|[.!?\n]\s*)(?:what|what's|whats|when|where|who|whom|whose|which|why|how)\b",
+    ),
+    _rule(
+        "query.how_to",
+        TaskType.QUERY,
+        r"\bhow\s+(?:do|can|should|would|could|to)\s+(?:i|we|you|one|\w+)?\b|\bwhat\s+is\s+the\s+best\s+way\s+to\b",
+    ),
+    _rule(
+        "query.yes_no_question",
+        TaskType.QUERY,
+        r"(?:^|[.!?\n]\s*)(?:is|are|was|were|do|does|did|has|have|had|should|is\s+there|are\s+there)\b[^.!?\n]*\?",
+    ),
+    _rule("query.question_mark", TaskType.QUERY, r"[?？]\s*$"),
+    _rule(
+        "query.lookup_verb",
+        TaskType.QUERY,
+        _CLAUSE
+        + r"(?:find|search|look\s+up|lookup|look\s+for|check|tell\s+me|show\s+me|show|list|get\s+me"
+        r"|give\s+me|fetch|retrieve|calculate|compute|estimate|convert|count|compare|recommend|suggest"
+        r"|summari[sz]e|read|identify|determine|explain|describe|predict|forecast|analy[sz]e|verify"
+        r"|let\s+me\s+know|figure\s+out|what's|get|visit|browse|go\s+to)\b",
+    ),
+    _rule(
+        "query.want_to_know",
+        TaskType.QUERY,
+        r"\b(?:i\s+(?:want|would\s+like|need)\s+to\s+know|i'd\s+like\s+to\s+know|i\s+wonder|do\s+you\s+know|any\s+idea)\b",
+    ),
+    # Chinese: question words and particles, lookup verbs.
+    _rule(
+        "query.question_zh",
+        TaskType.QUERY,
+        r"什么|几点|多少|哪(?:里|个|些|儿|家|天)|谁|为什么|怎么样|是否|有没有|是不是|吗\s*[？?]?\s*$|呢\s*[？?]?\s*$|几[个天号月年次]",
+    ),
+    _rule("query.how_to_zh", TaskType.QUERY, r"如何|怎么|怎样"),
+    _rule(
+        "query.lookup_zh",
+        TaskType.QUERY,
+        r"查询|查找|查一下|查看|搜索|搜一下|找(?:到|一下|出|个|一家|家)|告诉我|列出|计算|推荐|估算|比较|解释|总结|概括|检查",
+    ),
+)
+
+_GENERATE_ARTEFACT = (
+    r"(?:article|essay|blog|post|poem|story|report|summary|plan|proposal|outline|script|function"
+    r"|class|program|code|app|application|website|web\s?page|document|letter|speech|presentation"
+    r"|slides|itinerary|recipe|resume|cv|cover\s+letter|draft|template|unit\s+tests?|spec"
+    r"|specification|diagram|tutorial|guide|poster|slogan|description|review|song|lyrics)s?\b"
+)
+
+_GENERATE_RULES: tuple[_Rule, ...] = (
+    _rule(
+        "generate.write_verb",
+        TaskType.GENERATE,
+        r"\b(?:write|draft|compose|author|rewrite|paraphrase|brainstorm|refactor|implement|translate)\b(?!\s+(?:it\s+|them\s+|this\s+|that\s+)?(?:to|into)\s+(?:a\s+|the\s+)?(?:file|disk|database|db|table)\b)",
+    ),
+    _rule(
+        "generate.make_artefact",
+        TaskType.GENERATE,
+        r"\b(?:generate|create|produce|prepare|make|build|design|develop|code|come\s+up\s+with|put\s+together)\b\s+"
+        + _GAP
+        + _GENERATE_ARTEFACT,
+    ),
+    _rule(
+        "generate.write_zh",
+        TaskType.GENERATE,
+        r"写(?!入|进|到|了|着|的)|撰写|编写|起草|草拟|创作|生成|翻译|润色|改写|制定.{0,6}(?:计划|方案|策略)|设计(?:一个|一套|一份)",
+    ),
+    _rule(
+        "generate.artefact_zh",
+        TaskType.GENERATE,
+        r"(?:一篇|一份|一首|一段|一个).{0,8}(?:文章|作文|报告|论文|代码|脚本|方案|计划|诗|故事|总结|简历|邮件草稿|教程)",
+    ),
+)
+
+_ACTION_RULES: tuple[_Rule, ...] = (
+    _rule(
+        "action.operate",
+        TaskType.ACTION,
+        r"\b(?:deploy|redeploy|restart|reboot|install|uninstall|reinstall|upgrade|downgrade|execute"
+        r"|launch|invite|unsubscribe|reschedule|rename|upload|download|migrate|provision|terminate"
+        r"|send|transfer|delete|remove|cancel|reserve|purchase|buy|forward|reply|configure|modify|revoke"
+        r"|archive|unarchive|rollback|roll\s+back|sign\s+up|log\s+in|kick|ban|mute|unmute)\b",
+    ),
+    _rule(
+        "action.imperative",
+        TaskType.ACTION,
+        _CLAUSE
+        + r"(?:book|order|post|email|e-mail|message|dm|notify|remind|add(?="
+        + _SENTENCE_REST
+        + r"\bto\b)|update|change|edit|set(?:\s+up)?|enable|disable|start|stop"
+        r"|run|move|copy|mark|assign|share|grant|block|push|merge|commit|save|apply|submit|register"
+        r"|schedule|subscribe|publish|open|close|turn\s+(?:on|off)|put|make\s+a\s+reservation"
+        r"|kill|scale|join|leave|accept|decline|approve|reject|replace|fix)\b",
+    ),
+    _rule(
+        "action.delegated",
+        TaskType.ACTION,
+        r"\b(?:do|perform|carry\s+out|complete|handle|execute|follow)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|these\s+|my\s+)?"
+        r"(?:\w+\s+)?(?:tasks|actions|steps|instructions|todos|to-dos|items)\b",
+    ),
+    _rule(
+        "action.create_resource",
+        TaskType.ACTION,
+        r"\b(?:create|add|make|open|set\s+up)\b\s+(?:[\w'-]+\s+){0,6}?(?:file|folder|directory|event|channel|user|account|repo(?:sitory)?|branch|ticket|issue|meeting|reminder|calendar\s+entry|appointment|reservation|booking|vm|instance|container|bucket|database|table)s?\b",
+    ),
+    _rule(
+        "action.shell",
+        TaskType.ACTION,
+        r"(?:^|[\s`$])(?:sudo|systemctl|kubectl|docker|git\s+(?:push|pull|merge|checkout|reset|rebase)|(?:pip|npm|apt(?:-get)?|brew|yum|dnf)\s+install|rm\s+-?\w*|mv|cp|chmod|chown|mkdir)\s",
+    ),
+    _rule(
+        "action.operate_zh",
+        TaskType.ACTION,
+        r"部署|重启|启动|停止|关闭|安装|卸载|升级|配置|运行|执行|删除|删掉|移除|移动|重命名|复制|创建|新建"
+        r"|发送|发(?:给|一封|一条|个|条|邮件|消息)|邀请|添加|加入|预订|预定|订(?:一|个|张|票|酒店|机票|餐)"
+        r"|安排|取消|发布|上传|下载|推送|合并|提交|迁移|回滚|扩容|启用|禁用|授权|撤销|分享|转发|回复|购买|下单"
+        r"|修改|更改|更新|设置|编辑|保存|归档|标记|写入|清空|建立|改成|改为|换成|完成.{0,4}(?:任务|待办)",
+    ),
+)
+
+_RULES: tuple[_Rule, ...] = _CRITICAL_RULES + _QUERY_RULES + _GENERATE_RULES + _ACTION_RULES
+_HOW_TO = frozenset({"query.how_to", "query.how_to_zh"})
+
+
+def _normalise(request: str) -> str:
+    # Curly quotes as straight ones.
+    return request.replace("\u2019", "'").replace("\u2018", "'").strip()
+
+
+def _matches(text: str) -> dict[TaskType, list[str]]:
+    # Each pattern sees the text as written and with snake_case identifiers read as words
+    # ("passport_number"), so that neither "DELETE FROM user_table;" nor the identifier is missed.
+    spaced = text.replace("_", " ")
+    found: dict[TaskType, list[str]] = {}
+    for rule in _RULES:
+        if rule.pattern.search(text) or rule.pattern.search(spaced):
+            found.setdefault(rule.task_type, []).append(rule.name)
+    return found
+
+
+_Source = Literal["rules", "default"]
+
+
+def _make(
+    task_type: TaskType, confidence: float, source: _Source, matched: tuple[str, ...], reason: str
+) -> Classification:
+    return Classification(
+        task_type=task_type,
+        complexity=DEFAULT_COMPLEXITY[task_type],
+        confidence=confidence,
+        source=source,
+        matched=matched,
+        reason=reason,
+    )
+
+
+def _check(request: str) -> str:
+    if not isinstance(request, str) or not request.strip():
+        raise InputError(f"'request' must be a non-empty string (got {request!r})")
+    return _normalise(request)
+
+
+def classify_rules(request: str) -> Classification | None:
+    """Classify a request by the pattern table alone.
+
+    Args:
+        request: The user's request, English or Chinese.
+
+    Returns:
+        A classification with ``source="rules"`` and the names of the matched patterns in
+        ``matched`` (e.g. ``critical.delete_all``), complexity from ``DEFAULT_COMPLEXITY``;
+        or None when the rules cannot settle it: no pattern matched, ``ACTION`` and
+        ``GENERATE`` both matched, or a how-to question matched together with an action or
+        writing verb (see the module docstring).
+
+    Raises:
+        InputError: ``request`` is empty or only whitespace.
+    """
+    found = _matches(_check(request))
+    matched = tuple(name for names in found.values() for name in names)
+    if TaskType.CRITICAL in found:
+        names = ", ".join(found[TaskType.CRITICAL])
+        return _make(
+            TaskType.CRITICAL,
+            _CONFIDENCE_CRITICAL,
+            "rules",
+            matched,
+            f"dangerous or irreversible operation ({names}); CRITICAL wins over other types",
+        )
+    types = set(found)
+    if len(types) == 1:
+        (only,) = types
+        return _make(
+            only, _CONFIDENCE_SINGLE, "rules", matched, f"only {only.value} patterns matched"
+        )
+    if types == {TaskType.QUERY, TaskType.ACTION} or types == {TaskType.QUERY, TaskType.GENERATE}:
+        if _HOW_TO.intersection(found[TaskType.QUERY]):
+            return None  # "how do I deploy ...?" asks about the action: let the LLM layer say
+        (other,) = types - {TaskType.QUERY}
+        return _make(
+            other,
+            _CONFIDENCE_QUESTION_FRAME,
+            "rules",
+            matched,
+            f"a {other.value} request phrased as a question; {other.value} wins over QUERY",
+        )
+    return None
+
+
+def classify(
+    request: str, fallback: Callable[[str], Classification] | None = None
+) -> Classification:
+    """Classify a request: rules first, then the fallback, then a default that gets reviewed.
+
+    Args:
+        request: The user's request, English or Chinese.
+        fallback: The LLM layer, called only when the rules cannot settle the request; its
+            answer is returned as it is.
+
+    Returns:
+        The rules' classification when they settle it; else the fallback's; else a default
+        with ``source="default"``: among conflicting matches the strongest type by
+        ``PRECEDENCE`` (CRITICAL > ACTION > GENERATE > QUERY, confidence 0.4), and with no match
+        at all ``GENERATE``/``COMPLEX`` (confidence 0.2), so an unknown request is reviewed
+        rather than passed silently as ``SIMPLE``.
+
+    Raises:
+        InputError: ``request`` is empty or only whitespace.
+    """
+    settled = classify_rules(request)
+    if settled is not None:
+        return settled
+    if fallback is not None:
+        return fallback(request)
+    found = _matches(_check(request))
+    matched = tuple(name for names in found.values() for name in names)
+    if found:
+        strongest = next(t for t in PRECEDENCE if t in found)
+        kinds = ", ".join(t.value for t in PRECEDENCE if t in found)
+        return _make(
+            strongest,
+            _CONFIDENCE_DEFAULT_CONFLICT,
+            "default",
+            matched,
+            f"conflicting matches ({kinds}) and no LLM layer: precedence gives {strongest.value}",
+        )
+    return _make(
+        TaskType.GENERATE,
+        _CONFIDENCE_DEFAULT_NO_MATCH,
+        "default",
+        (),
+        "no pattern matched and no LLM layer: default GENERATE/COMPLEX so the task is reviewed",
+    )

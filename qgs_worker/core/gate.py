@@ -1,0 +1,249 @@
+"""The gate: one decision per round, and the rules that end the revision loop (DESIGN.md, "Gate").
+
+The gate fails closed: a FAIL verdict or a judge failure never becomes a pass, and a P0 finding
+blocks the round whatever the score. Outcomes are values (``Decision``, ``Termination``), never
+exceptions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from qgs_worker.core.models import (
+    Complexity,
+    Decision,
+    DecisionKind,
+    Finding,
+    GatePolicy,
+    Review,
+    Severity,
+    Termination,
+    TerminationReason,
+    Verdict,
+    risk_of,
+)
+from qgs_worker.errors import InputError
+
+__all__ = ["best_round", "decide_gate", "should_terminate"]
+
+
+def _check_score(name: str, score: int) -> None:
+    if not 0 <= score <= 100:
+        raise InputError(f"'{name}' must hold scores 0-100 (got {score!r})")
+
+
+def _listed(scores: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in scores)
+
+
+def should_terminate(scores: Sequence[int], policy: GatePolicy) -> Termination | None:
+    """Say whether the revision loop should stop, and why.
+
+    Rules, checked in this order (thresholds from ``policy``; defaults follow the QGS reference
+    design):
+
+    1. ``max_revisions_reached``: ``max_revisions`` revisions (default 4) were reviewed after the
+       first reviewed round, i.e. ``len(scores) - 1 >= max_revisions``;
+    2. ``oscillating``: the last three moves go up, down, up (or down, up, down), each by more
+       than ``noise_points`` (default 2); needs 4 scores;
+    3. ``converged``: the last two changes are each under ``convergence_points`` (default 5) in
+       absolute value; needs 3 scores;
+    4. ``diminishing_returns``: the last score is at least ``high_score`` (default 80) and the last
+       change is under ``diminishing_points`` (default 3); needs 2 scores.
+
+    Args:
+        scores: Critic scores of the reviewed rounds so far, oldest first, each 0-100.
+        policy: Thresholds of the termination rules.
+
+    Returns:
+        The first reason that holds, with the numbers in ``detail``; or None to go on.
+
+    Raises:
+        InputError: A score is outside 0-100.
+    """
+    for score in scores:
+        _check_score("scores", score)
+    s = list(scores)
+    if len(s) - 1 >= policy.max_revisions:
+        return Termination(
+            reason=TerminationReason.MAX_REVISIONS_REACHED,
+            detail=f"{len(s) - 1} revisions reached the cap of {policy.max_revisions} "
+            f"(scores {_listed(s)})",
+        )
+    if len(s) >= 4:
+        moves = [s[-3] - s[-4], s[-2] - s[-3], s[-1] - s[-2]]
+        big = all(abs(m) > policy.noise_points for m in moves)
+        up_down_up = moves[0] > 0 > moves[1] and moves[2] > 0
+        down_up_down = moves[0] < 0 < moves[1] and moves[2] < 0
+        if big and (up_down_up or down_up_down):
+            pattern = "up, down, up" if up_down_up else "down, up, down"
+            return Termination(
+                reason=TerminationReason.OSCILLATING,
+                detail=f"the score went {pattern} ({_listed(s[-4:])}), each move more than "
+                f"{policy.noise_points} points",
+            )
+    if len(s) >= 3:
+        changes = [s[-2] - s[-3], s[-1] - s[-2]]
+        if all(abs(c) < policy.convergence_points for c in changes):
+            return Termination(
+                reason=TerminationReason.CONVERGED,
+                detail=f"the last two changes ({changes[0]:+d}, {changes[1]:+d}; scores "
+                f"{_listed(s[-3:])}) were each under {policy.convergence_points} points",
+            )
+    if len(s) >= 2:
+        gain = s[-1] - s[-2]
+        if s[-1] >= policy.high_score and gain < policy.diminishing_points:
+            return Termination(
+                reason=TerminationReason.DIMINISHING_RETURNS,
+                detail=f"at {s[-1]} (>= {policy.high_score}) the last change was {gain:+d}, "
+                f"under {policy.diminishing_points} points",
+            )
+    return None
+
+
+def best_round(history: Sequence[tuple[int, int]]) -> int | None:
+    """The best-scoring round, the one to deliver on ``force_deliver``.
+
+    Args:
+        history: ``(round_number, score)`` pairs of reviewed rounds, in any order.
+
+    Returns:
+        The round number with the highest score (the lowest round number on ties), or None when
+        ``history`` is empty.
+    """
+    if not history:
+        return None
+    return min(history, key=lambda pair: (-pair[1], pair[0]))[0]
+
+
+def _titles(findings: Iterable[Finding], severity: Severity) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(f.title for f in findings if f.severity is severity))
+
+
+def _merge(*groups: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(item for group in groups for item in group if item.strip()))
+
+
+def decide_gate(
+    review: Review | None,
+    *,
+    round_number: int,
+    complexity: Complexity,
+    final: bool,
+    history: Sequence[tuple[int, int]],
+    findings: Sequence[Finding],
+    policy: GatePolicy,
+    judge_error: str | None = None,
+) -> Decision:
+    """Decide one round: pass, pass with suggestions, revise, force-deliver, block, and so on.
+
+    Checked in this order:
+
+    1. any P0 finding -> ``block`` (never delivered, whatever the score);
+    2. ``judge_error`` set -> ``revise`` (fail-closed: no verdict is never a pass);
+    3. no review: SIMPLE -> ``pass`` (no LLM review); P1 findings -> ``revise`` with them as
+       must_fix; otherwise ``continue`` (no review due this round);
+    4. PASS -> ``pass``; PASS_WITH_SUGGESTIONS -> ``pass_with_suggestions`` with the review's
+       dimension issues as suggestions; on a REFLECT task both become ``awaiting_approval``;
+    5. FAIL -> :func:`should_terminate` over the earlier scores and this one; if it says stop,
+       or this round is final (``final_round``) -> ``force_deliver`` of the best round with this
+       review's must_fix; else ``revise`` with the review's must_fix plus the P1 finding titles.
+
+    Args:
+        review: The critic's review of this round, or None when no review was due.
+        round_number: This round's number, starting at 1.
+        complexity: The task's complexity (after any escalation).
+        final: Whether the agent marked this round as its final deliverable.
+        history: ``(round_number, score)`` of the task's earlier reviewed rounds.
+        findings: The round's findings, from detectors and discriminator roles.
+        policy: Thresholds of the termination rules.
+        judge_error: Why the critic could not give a review, when it failed.
+
+    Returns:
+        The decision; ``risk`` is always the weighted sum of ``findings``.
+
+    Raises:
+        InputError: ``round_number`` is below 1, or a score in ``history`` is outside 0-100.
+    """
+    if round_number < 1:
+        raise InputError(f"'round_number' must be 1 or more (got {round_number!r})")
+    for _, score in history:
+        _check_score("history", score)
+    risk = risk_of(tuple(findings))
+    p0 = _titles(findings, Severity.P0)
+    p1 = _titles(findings, Severity.P1)
+
+    if p0:
+        return Decision(
+            kind=DecisionKind.BLOCK,
+            reason=f"{len(p0)} fatal (P0) finding(s): {'; '.join(p0)}; never delivered, "
+            "whatever the score",
+            must_fix=_merge(p0, p1),
+            risk=risk,
+        )
+    if judge_error is not None:
+        return Decision(
+            kind=DecisionKind.REVISE,
+            reason=f"the judge failed ({judge_error}); without a verdict the round cannot pass",
+            must_fix=p1,
+            risk=risk,
+        )
+    if review is None:
+        if complexity is Complexity.SIMPLE:
+            return Decision(kind=DecisionKind.PASS, reason="simple task: no LLM review", risk=risk)
+        if p1:
+            return Decision(
+                kind=DecisionKind.REVISE,
+                reason=f"no review this round, but {len(p1)} core-function (P1) finding(s)",
+                must_fix=p1,
+                risk=risk,
+            )
+        return Decision(kind=DecisionKind.CONTINUE, reason="no review due this round", risk=risk)
+
+    approval = complexity is Complexity.REFLECT
+    confirm = "; a person must confirm (qgs approve)" if approval else ""
+    if review.verdict is Verdict.PASS:
+        return Decision(
+            kind=DecisionKind.AWAITING_APPROVAL if approval else DecisionKind.PASS,
+            reason=f"the critic passed the round (score {review.score}){confirm}",
+            risk=risk,
+        )
+    if review.verdict is Verdict.PASS_WITH_SUGGESTIONS:
+        suggestions = _merge(*(d.issues for d in review.dimensions))
+        return Decision(
+            kind=DecisionKind.AWAITING_APPROVAL if approval else DecisionKind.PASS_WITH_SUGGESTIONS,
+            reason=f"the critic passed the round with {len(suggestions)} suggestion(s) "
+            f"(score {review.score}){confirm}",
+            suggestions=suggestions,
+            risk=risk,
+        )
+
+    # Verdict.FAIL: revise, or stop and deliver the best round so far.
+    scores = [score for _, score in history] + [review.score]
+    termination = should_terminate(scores, policy)
+    if termination is None and final:
+        termination = Termination(
+            reason=TerminationReason.FINAL_ROUND,
+            detail=f"round {round_number} was marked final",
+        )
+    must_fix = _merge(review.must_fix, p1)
+    if termination is not None:
+        best = best_round([*history, (round_number, review.score)])
+        best_score = max(scores)
+        return Decision(
+            kind=DecisionKind.FORCE_DELIVER,
+            reason=f"the critic failed the round (score {review.score}) and the loop stops: "
+            f"{termination.detail}; delivering round {best} (score {best_score}), the best so far"
+            + ("; a person must still confirm (qgs approve)" if approval else ""),
+            termination=termination.reason,
+            best_round=best,
+            must_fix=must_fix,
+            risk=risk,
+        )
+    return Decision(
+        kind=DecisionKind.REVISE,
+        reason=f"the critic failed the round (score {review.score}); {len(must_fix)} must-fix "
+        "item(s) to address",
+        must_fix=must_fix,
+        risk=risk,
+    )

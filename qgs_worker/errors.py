@@ -1,0 +1,73 @@
+"""The QGS error tree.
+
+Verdicts, findings, decisions and tool-call rejections are return values, never errors.
+Errors are for what went wrong around them::
+
+    QGSError
+    ├── ConfigurationError          settings that cannot work together (raised at start-up)
+    ├── InputError (ValueError)     a bad submission or transcript line: names the field and the fix
+    │   └── DeliverableTooLargeError
+    ├── JudgeError                  the critic could not give a valid review
+    │   ├── JudgeUnavailableError   transient: timeout, 429, 5xx, connection refused -> retried
+    │   └── JudgeResponseError      malformed answer: repaired once, then a stored failure
+    ├── StoreError                  the results store failed
+    │   ├── TaskNotFoundError (LookupError)
+    │   └── RoundNumberTakenError   another submission holds that round number
+    └── WaitTimeoutError (TimeoutError)  no decision within the caller's timeout
+
+Only the Celery adapter (``qgs_worker.jobs``) maps errors to retries.
+"""
+
+from __future__ import annotations
+
+
+class QGSError(Exception):
+    """Base class of every error QGS raises on purpose."""
+
+
+class ConfigurationError(QGSError):
+    """Raised when settings cannot work together, e.g. a time limit above the broker's visibility timeout."""
+
+
+class InputError(QGSError, ValueError):
+    """Raised when a submission or a transcript line is unusable; the message names the field and the fix."""
+
+
+class DeliverableTooLargeError(InputError):
+    """Raised at submit when a deliverable is larger than ``QGS_MAX_DELIVERABLE_BYTES``."""
+
+
+class JudgeError(QGSError):
+    """Raised when the judge could not give a valid review."""
+
+
+class JudgeUnavailableError(JudgeError):
+    """Raised on transient judge failures (timeout, HTTP 429 or 5xx, connection refused); worth a retry."""
+
+    def __init__(self, message: str, *, retry_after_s: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+class JudgeResponseError(JudgeError):
+    """Raised when the judge answered, but not with a valid review (after the one repair request)."""
+
+    def __init__(self, message: str, *, raw: str = "") -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+class StoreError(QGSError):
+    """Raised when the results store fails."""
+
+
+class TaskNotFoundError(StoreError, LookupError):
+    """Raised when a task, round or submission id is not in the store."""
+
+
+class RoundNumberTakenError(StoreError):
+    """Raised when a task's round number is already held by another submission."""
+
+
+class WaitTimeoutError(QGSError, TimeoutError):
+    """Raised by ``wait`` when no decision was stored within ``timeout_s``; the work goes on."""

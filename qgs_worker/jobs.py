@@ -1,0 +1,200 @@
+"""Thin Celery jobs: (de)serialize, load by id, call ``qgs_worker.pipeline``, dispatch the next.
+
+Job names are ``qgs.review.<verb>`` so Flower stays readable. Only this module maps errors to
+retries: a transient judge or database error is retried with exponential backoff and jitter
+(honouring Retry-After); anything else fails the one round it concerns, with its reason stored,
+and the task's next round goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from celery import Celery, Task, chain, shared_task
+from pydantic import ValidationError
+from sqlalchemy.exc import OperationalError
+
+from qgs_worker import pipeline
+from qgs_worker.core.models import Finding, Severity
+from qgs_worker.core.ports import Judge
+from qgs_worker.errors import JudgeUnavailableError
+from qgs_worker.judges import make_judge
+from qgs_worker.settings import Settings
+from qgs_worker.store import Repository
+from qgs_worker.submission import Submission
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Runtime:
+    """What the jobs of one worker process share: settings, the store and the judge."""
+
+    settings: Settings
+    repo: Repository
+    judge: Judge
+    policies: pipeline.Policies
+
+
+def runtime(app: Celery) -> Runtime:
+    """The worker process's Runtime, built on first use and cached on the app."""
+    existing: Runtime | None = getattr(app, "qgs_runtime", None)
+    if existing is not None:
+        return existing
+    settings: Settings = getattr(app, "qgs_settings", None) or Settings()
+    judge_cfg = settings.judge
+    rt = Runtime(
+        settings=settings,
+        repo=Repository(settings.resolved_database_url),
+        judge=make_judge(
+            judge_cfg.kind,
+            base_url=judge_cfg.base_url,
+            api_key=judge_cfg.api_key.get_secret_value(),
+            model=judge_cfg.model,
+            timeout_s=judge_cfg.timeout_s,
+        ),
+        policies=pipeline.Policies(gate=settings.gate_policy(), cadence=settings.cadence_policy()),
+    )
+    app.qgs_runtime = rt
+    return rt
+
+
+def backoff_s(retries: int, retry_after_s: float | None, cap_s: float) -> float:
+    """Seconds to wait before retry number ``retries + 1``: 2**retries with +-50% jitter, capped.
+
+    A server's Retry-After wins when it asks for longer.
+    """
+    delay = min(cap_s, float(2**retries)) * random.uniform(0.5, 1.5)
+    return max(delay, retry_after_s or 0.0)
+
+
+def dispatch(round_id: int, repo: Repository) -> None:
+    """Enqueue the round's due steps as one chain: critic?, discriminate?, then decide."""
+    row = repo.get_round(round_id)
+    steps = []
+    if row.plan_critic:
+        steps.append(critic_job.si(round_id))
+    if row.plan_discriminate:
+        steps.append(discriminate_job.si(round_id))
+    steps.append(decide_job.si(round_id))
+    chain(*steps).apply_async()
+
+
+def _fail_and_go_on(rt: Runtime, round_id: int, error: str) -> None:
+    log.error("round %s failed: %s", round_id, error)
+    ready = pipeline.fail_round(rt.repo, round_id, error)
+    if ready is not None:
+        dispatch(ready, rt.repo)
+
+
+@shared_task(name="qgs.review.intake", bind=True, acks_late=True)
+def intake_job(self: Task, submission: dict[str, Any]) -> None:
+    """Store a submitted round, run the detectors, plan it, and dispatch it when its turn comes."""
+    rt = runtime(self.app)
+    try:
+        sub = Submission.model_validate(submission)
+    except ValidationError as exc:
+        where = str(submission.get("submission_id", "?")) if isinstance(submission, dict) else "?"
+        rt.repo.save_audit_error(f"submission:{where}", 0, f"invalid submission: {exc}")
+        return
+    try:
+        ready = pipeline.intake(rt.repo, sub, rt.policies)
+    except OperationalError as exc:
+        raise self.retry(
+            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
+        ) from exc
+    except Exception as exc:
+        row = rt.repo.find_round_by_submission(sub.submission_id)
+        if row is None or row.id is None:
+            source = (
+                sub.task.source_file if sub.task else None
+            ) or f"submission:{sub.submission_id}"
+            line = (sub.task.source_line if sub.task else None) or 0
+            rt.repo.save_audit_error(source, line, f"intake failed: {type(exc).__name__}: {exc}")
+            return
+        _fail_and_go_on(rt, row.id, f"intake failed: {type(exc).__name__}: {exc}")
+        return
+    if ready is not None:
+        dispatch(ready, rt.repo)
+
+
+@shared_task(name="qgs.review.critic", bind=True, acks_late=True)
+def critic_job(self: Task, round_id: int) -> None:
+    """Have the judge review one round; transient judge errors are retried with backoff."""
+    rt = runtime(self.app)
+    w = rt.settings.worker
+    attempts = rt.repo.bump_attempts(round_id)
+    if attempts > w.max_attempts + w.judge_max_retries:
+        pipeline.record_judge_failure(
+            rt.repo,
+            rt.judge.name,
+            round_id,
+            f"delivered {attempts} times without finishing (worker lost?)",
+        )
+        return
+    try:
+        pipeline.critic(rt.repo, rt.judge, round_id)
+    except JudgeUnavailableError as exc:
+        if self.request.retries >= w.judge_max_retries:
+            pipeline.record_judge_failure(
+                rt.repo,
+                rt.judge.name,
+                round_id,
+                f"judge unavailable after {self.request.retries + 1} tries: {exc}",
+            )
+            return
+        delay = backoff_s(self.request.retries, exc.retry_after_s, w.retry_backoff_max_s)
+        raise self.retry(exc=exc, countdown=delay, max_retries=w.judge_max_retries) from exc
+    except OperationalError as exc:
+        raise self.retry(
+            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
+        ) from exc
+    except Exception as exc:
+        # Never a silent PASS: an unexpected error is a stored judge failure, and the gate holds.
+        pipeline.record_judge_failure(
+            rt.repo, rt.judge.name, round_id, f"{type(exc).__name__}: {exc}"
+        )
+
+
+@shared_task(name="qgs.review.discriminate", bind=True, acks_late=True)
+def discriminate_job(self: Task, round_id: int) -> None:
+    """Run the audit roles on one round (for now the deterministic security auditor)."""
+    rt = runtime(self.app)
+    try:
+        pipeline.discriminate(rt.repo, round_id)
+    except OperationalError as exc:
+        raise self.retry(
+            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
+        ) from exc
+    except Exception as exc:
+        rt.repo.save_findings(
+            round_id,
+            [
+                Finding(
+                    role=pipeline.AUDIT_ROLE,
+                    category="role_failed",
+                    severity=Severity.P1,
+                    title=f"the security audit failed: {type(exc).__name__}: {exc}",
+                )
+            ],
+        )
+
+
+@shared_task(name="qgs.review.decide", bind=True, acks_late=True)
+def decide_job(self: Task, round_id: int) -> None:
+    """Make the gate's decision on one round, then dispatch the task's next round."""
+    rt = runtime(self.app)
+    try:
+        ready = pipeline.decide(rt.repo, round_id, rt.policies.gate)
+    except OperationalError as exc:
+        raise self.retry(
+            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
+        ) from exc
+    except Exception as exc:
+        _fail_and_go_on(rt, round_id, f"decide failed: {type(exc).__name__}: {exc}")
+        return
+    if ready is not None:
+        dispatch(ready, rt.repo)

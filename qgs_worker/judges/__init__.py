@@ -1,0 +1,56 @@
+"""Judge adapters: the critic behind the :class:`~qgs_worker.core.ports.Judge` port.
+
+``rules`` is the deterministic, offline default; ``openai`` is any OpenAI-compatible endpoint.
+"""
+
+from __future__ import annotations
+
+from qgs_worker.core.ports import Judge
+from qgs_worker.errors import ConfigurationError
+from qgs_worker.judges.openai_judge import OpenAIJudge
+from qgs_worker.judges.rules_judge import RulesJudge
+
+__all__ = ["OpenAIJudge", "RulesJudge", "make_judge"]
+
+JUDGE_KINDS = ("openai", "rules")
+"""The values ``QGS_JUDGE__KIND`` accepts."""
+
+
+def make_judge(
+    kind: str,
+    *,
+    base_url: str | None = None,
+    api_key: str = "",
+    model: str = "gpt-4o-mini",
+    timeout_s: float = 30.0,
+) -> Judge:
+    """Build the judge that settings ask for.
+
+    Args:
+        kind: ``rules`` (deterministic, offline) or ``openai`` (any OpenAI-compatible endpoint).
+        base_url: Endpoint root for ``openai``, e.g. ``http://127.0.0.1:8000/v1``; None for
+            the openai client's default.
+        api_key: Endpoint key; required for ``openai``.
+        model: Judge model for ``openai`` (default ``gpt-4o-mini``, DESIGN.md "Critic").
+        timeout_s: Timeout of each judge HTTP call, in seconds.
+
+    Returns:
+        A ready judge.
+
+    Raises:
+        ConfigurationError: ``kind`` is not one of ``JUDGE_KINDS``, or ``openai`` has no key.
+    """
+    normalized = kind.strip().lower()
+    if normalized == "rules":
+        return RulesJudge()
+    if normalized == "openai":
+        if not api_key:
+            raise ConfigurationError(
+                "judge kind 'openai' needs an API key: set QGS_JUDGE__API_KEY "
+                "(or use QGS_JUDGE__KIND=rules for the offline judge)"
+            )
+        return OpenAIJudge(base_url=base_url, api_key=api_key, model=model, timeout_s=timeout_s)
+    raise ConfigurationError(
+        f"'judge.kind' must be one of {', '.join(repr(k) for k in JUDGE_KINDS)} (got {kind!r}); "
+        "set QGS_JUDGE__KIND"
+    )

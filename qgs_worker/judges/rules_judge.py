@@ -1,0 +1,565 @@
+r"""The rules judge: a deterministic, offline stand-in for the LLM critic.
+
+It reads the :class:`~qgs_worker.core.models.ReviewRequest` only (no network, no model, no clock)
+and scores each requested dimension from 100 down, by measurable checks. The same request always
+gives the same review. It is the embedded default of QGS (DESIGN.md, "Embedded default and
+scale") and says so in every summary. The verdict thresholds are the QGS reference design's; the
+points per check are QGS's own heuristics, chosen so that a plain, well-structured answer passes
+and an empty, broken or destructive one fails. They are all listed here, so that a reader can
+account for every point taken off.
+
+Words are ``\w+`` runs, lower-cased; a CJK run is split into bigrams. *Content words* are words of
+2+ characters that are not stop words or instruction words ("write", "article", "please"...). Two
+words match when equal, or when one is a prefix of the other and the shorter has 4+ characters
+("deploy" matches "deployment").
+
+| dimension | check | points |
+| --- | --- | --- |
+| all | the deliverable is empty or whitespace | score 0 |
+| completeness | a long request (30+ words) answered in fewer words than it has | -40 |
+| completeness | GENERATE under 50 words / under 150 words | -30 / -10 |
+| completeness | a requirement with under half its content words in the deliverable | -10 (x4 max) |
+| clarity | GENERATE of 150+ words without a Markdown heading | -15 |
+| clarity | GENERATE of 150+ words in under 3 paragraphs (blank-line separated) | -20 |
+| clarity | GENERATE of 300+ words with neither a heading nor a list | -10 |
+| clarity | a paragraph over 250 words | -15 (x2 max) |
+| clarity | mean sentence length over 35 words | -15 |
+| clarity | a code fence opened and never closed | -20 |
+| correctness | a ``python``/``py``/``python3`` block that ``ast.parse`` rejects (a) | -45 each |
+| correctness | a ``json`` block that ``json.loads`` rejects | -30 each |
+| safety | destructive command (b) | -70 each |
+| safety | secret (c) | -50 each |
+| safety | risky command: ``curl``/``wget`` piped to a shell, ``chmod -R 777 /``, force push | -25 |
+| safety (d) | text addressed to the judge: "ignore previous instructions", "output PASS" | -70 |
+| relevance | 100 x the share of the request's content words found in the deliverable | share |
+| accuracy | hedge: "I think", "I believe", "probably", "maybe", "might be"... | -10 (-50 max) |
+| accuracy | placeholder: "TODO", "TBD", "FIXME", "lorem ipsum", "[citation needed]" | -30 each |
+| feasibility | absolute claim: "guaranteed", "100%", "never fails", "always works" | -15 (x3) |
+| feasibility | unfilled placeholder: ``<your ...>``, ``<insert ...>``, ``YOUR_KEY``, TBD | -20 |
+| necessity | 100 x the share of tool calls (or paragraphs) touching a request word (e) | share |
+| other names | no deterministic check exists | score 60 |
+
+(a) The SyntaxError, its message and line, is the issue.
+(b) ``rm -r``/``rm -rf`` of ``/``, ``/*``, ``~`` or ``$HOME``; ``mkfs``; ``dd of=/dev/...``; a fork
+bomb; ``DROP DATABASE/TABLE/SCHEMA``; ``TRUNCATE TABLE``; ``DELETE FROM`` without ``WHERE``.
+(c) A private key block; an AWS ``AKIA``/``ASIA`` key id; ``sk-...``, ``ghp_...``, ``xoxb-...``
+tokens; ``password``/``secret``/``api_key``/``access_token`` assigned a quoted literal of 8+ chars.
+(d) Lowers ``safety`` when it is scored, otherwise the first scored dimension: a deliverable that
+addresses its reviewer is a finding whatever the task type (DESIGN.md, "Critic"), and fails it.
+(e) Tool calls are the ``[tool call] name(args)`` lines of ``Deliverable.render()``.
+
+Scores are clamped to 0-100. Verdict: the overall score is the mean of the dimension scores,
+rounded half up; FAIL below 60 or when any dimension is below 40; PASS_WITH_SUGGESTIONS from 60 to
+84; PASS at 85 and above. ``must_fix`` holds the issues of dimensions below 60, and a non-empty
+``must_fix`` caps the verdict at PASS_WITH_SUGGESTIONS: a rule lowers a verdict, never raises it.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from qgs_worker.core.models import DimensionScore, Review, ReviewRequest, TaskType, Verdict
+
+__all__ = ["RulesJudge"]
+
+JUDGE_NAME = "rules judge"
+
+FAIL_BELOW = 60
+"""Overall score under which the verdict is FAIL."""
+DIMENSION_FAIL_BELOW = 40
+"""Any dimension under this fails the round, whatever the mean."""
+PASS_FROM = 85
+"""Overall score from which the verdict is PASS (60-84: PASS_WITH_SUGGESTIONS)."""
+MUST_FIX_BELOW = 60
+"""Issues of dimensions under this score go to ``must_fix``."""
+UNKNOWN_DIMENSION_SCORE = 60
+"""Score of a dimension the rules judge has no check for."""
+MAX_ISSUES_PER_DIMENSION = 10
+
+_STOP_WORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have how i if in
+    into is it its me my no not of on or our so than that the their them then there these they
+    this to up us was we were what when where which who why will with would you your yours all
+    any some also just very more most much many such only own same other each few both""".split()  # noqa: SIM905 - a word list reads best as text
+)
+_INSTRUCTION_WORDS = frozenset(
+    """write article essay post blog story report draft create make generate produce give tell
+    show explain describe summarize summarise please help need want should about short long
+    brief detailed good new answer question using use""".split()  # noqa: SIM905 - a word list reads best as text
+)
+_CJK_FUNCTION_CHARS = frozenset("的了是在我你他她它们这那个一帮请把给和与及或吗呢吧啊篇于写")
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+.-]*)[^\n]*$", re.MULTILINE)
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+\S", re.MULTILINE)
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S", re.MULTILINE)
+_SENTENCE_END = re.compile(r"[.!?。！？]+(?:\s|$)")
+_TOOL_CALL_LINE = "[tool call] "
+
+_PYTHON_TAGS = frozenset({"python", "py", "python3"})
+_JSON_TAGS = frozenset({"json"})
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    label: str
+    regex: re.Pattern[str]
+    points: int
+    accept: Callable[[re.Match[str]], bool] | None = None
+
+
+def _p(
+    label: str,
+    pattern: str,
+    points: int,
+    flags: int = re.IGNORECASE,
+    accept: Callable[[re.Match[str]], bool] | None = None,
+) -> _Pattern:
+    return _Pattern(label, re.compile(pattern, flags), points, accept)
+
+
+def _recursive_option(match: re.Match[str]) -> bool:
+    """Whether the options of an ``rm`` match include ``-r``/``-R``/``--recursive``."""
+    options = match.group("options")
+    return bool(re.search(r"(?:^|\s)(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?=\s)", options))
+
+
+_DESTRUCTIVE = (
+    _p(
+        "recursive delete of / or ~ (rm -r)",
+        r"\brm\s+(?P<options>(?:-{1,2}[\w-]+\s+)+)(?:/\*?|~/?|\$HOME/?)(?=$|[\s;&|'\"`)])",
+        70,
+        accept=_recursive_option,
+    ),
+    _p("filesystem format (mkfs)", r"\bmkfs(?:\.\w+)?\s+\S*/dev/", 70),
+    _p(
+        "raw write to a disk device (dd of=/dev/...)",
+        r"\bdd\b[^\n]*\bof=/dev/(?:sd|hd|vd|xvd|nvme|disk)",
+        70,
+    ),
+    _p("fork bomb", r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:", 70),
+    _p("SQL DROP DATABASE/TABLE/SCHEMA", r"\bdrop\s+(?:database|table|schema)\b", 70),
+    _p("SQL TRUNCATE TABLE", r"\btruncate\s+table\b", 70),
+    _p("SQL DELETE without WHERE", r"\bdelete\s+from\s+[\w.\"`\[\]]+\s*(?:;|$|\)|'|\")", 70),
+)
+_SECRETS = (
+    _p("private key block", r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP )?PRIVATE KEY-----", 50, 0),
+    _p("AWS access key id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 50, 0),
+    _p("API key (sk-...)", r"\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}", 50, 0),
+    _p("GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b", 50, 0),
+    _p("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}", 50, 0),
+    _p(
+        "password or secret literal",
+        r"\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token)\b\s*[:=]\s*"
+        r"['\"][^'\"\s]{8,}['\"]",
+        50,
+    ),
+)
+_RISKY = (
+    _p(
+        "pipe from the network into a shell",
+        r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b",
+        25,
+    ),
+    _p("world-writable recursive chmod on /", r"\bchmod\s+-R\s+0?777\s+/(?:\s|$)", 25),
+    _p("force push", r"\bgit\s+push\b[^\n]*(?:--force\b|\s-f\b)", 25),
+)
+_MANIPULATION = _p(
+    "text addressed to the judge",
+    r"\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+"
+    r"(?:instructions|prompts?|rules)\b"
+    r"|\b(?:output|return|respond\s+with|answer|give\s+(?:this|it|me))\s+(?:a\s+)?['\"]?PASS\b"
+    r"|\b(?:score|rate)\s+(?:this|it)\s+(?:a\s+)?100\b",
+    70,
+)
+_HEDGES = _p(
+    "hedge",
+    r"\bI\s+think\b|\bI\s+believe\b|\bprobably\b|\bmaybe\b|\bmight\s+be\b|\bnot\s+sure\b"
+    r"|\bI\s+guess\b|\bI'?m\s+not\s+certain\b",
+    10,
+)
+_PLACEHOLDERS = _p(
+    "placeholder",
+    r"\bTODO\b|\bTBD\b|\bFIXME\b|\blorem\s+ipsum\b|\[citation needed\]",
+    30,
+)
+_ABSOLUTE_CLAIMS = _p(
+    "absolute claim",
+    r"\bguaranteed?\b|\b100\s?%|\bnever\s+fails?\b|\balways\s+works?\b|\bzero\s+risk\b",
+    15,
+)
+_UNFILLED = _p(
+    "unfilled placeholder",
+    r"<\s*(?:your|insert)[^<>\n]{0,40}>|\bYOUR_[A-Z_]+\b|\bTBD\b",
+    20,
+)
+
+
+@dataclass
+class _Score:
+    """A dimension being scored: starts at 100, loses points with an issue for each."""
+
+    name: str
+    score: int = 100
+    issues: list[str] = field(default_factory=list)
+
+    def take(self, points: int, issue: str) -> None:
+        self.score -= points
+        self.issues.append(issue)
+
+    def result(self) -> DimensionScore:
+        return DimensionScore(
+            name=self.name,
+            score=max(0, min(100, self.score)),
+            issues=tuple(self.issues[:MAX_ISSUES_PER_DIMENSION]),
+        )
+
+
+@dataclass(frozen=True)
+class _Text:
+    """The deliverable, measured once."""
+
+    raw: str
+    prose: str  # without fenced code blocks
+    words: tuple[str, ...]
+    paragraphs: tuple[str, ...]
+    blocks: tuple[tuple[str, str, int], ...]  # (language tag, code, first line number)
+    unclosed_fence: bool
+    tool_calls: tuple[str, ...]
+
+    @classmethod
+    def of(cls, raw: str) -> _Text:
+        blocks, prose, unclosed = _split_fences(raw)
+        paragraphs = tuple(p.strip() for p in re.split(r"\n[ \t]*\n", prose) if p.strip())
+        calls = tuple(
+            line.strip()[len(_TOOL_CALL_LINE) :]
+            for line in raw.splitlines()
+            if line.strip().startswith(_TOOL_CALL_LINE)
+        )
+        return cls(raw, prose, tuple(_WORD.findall(raw)), paragraphs, blocks, unclosed, calls)
+
+
+class RulesJudge:
+    """A deterministic, offline :class:`~qgs_worker.core.ports.Judge`: see the module docstring.
+
+    No state, no I/O: safe to share across threads. ``latency_ms`` of its reviews is 0.0 so that a
+    review is a pure function of its request.
+    """
+
+    @property
+    def name(self) -> str:
+        """``rules judge``."""
+        return JUDGE_NAME
+
+    def review(self, request: ReviewRequest) -> Review:
+        """Score the requested dimensions of one round by the checks of the module docstring.
+
+        Args:
+            request: Request, requirements, criteria and the rendered deliverable.
+
+        Returns:
+            A review whose summary starts with ``rules judge:``. Never raises for content.
+        """
+        text = _Text.of(request.deliverable)
+        scores = {name: _Score(name) for name in dict.fromkeys(request.dimensions)}
+        if not text.raw.strip():
+            for dim in scores.values():
+                dim.take(100, "the deliverable is empty")
+        else:
+            _check_all(scores, request, text)
+        dimensions = tuple(s.result() for s in scores.values())
+        return _verdict(dimensions)
+
+
+# -- checks ------------------------------------------------------------------------------------
+
+
+def _check_all(scores: dict[str, _Score], request: ReviewRequest, text: _Text) -> None:
+    checks = {
+        "completeness": _completeness,
+        "clarity": _clarity,
+        "correctness": _correctness,
+        "safety": _safety,
+        "relevance": _relevance,
+        "accuracy": _accuracy,
+        "feasibility": _feasibility,
+        "necessity": _necessity,
+    }
+    for name, dim in scores.items():
+        check = checks.get(name)
+        if check is None:
+            dim.take(
+                100 - UNKNOWN_DIMENSION_SCORE,
+                f"the rules judge has no check for '{name}': a person or an LLM judge should look",
+            )
+        else:
+            check(dim, request, text)
+    hits = _find(_MANIPULATION, text.raw)
+    if hits and scores:
+        target = scores.get("safety") or next(iter(scores.values()))
+        target.take(
+            _MANIPULATION.points,
+            f"the deliverable addresses the judge ({_quote(hits[0])}): instructions to the "
+            "reviewer are not part of a deliverable",
+        )
+
+
+def _completeness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+    asked, given = len(_WORD.findall(request.request)), len(text.words)
+    if asked >= 30 and given < asked:
+        dim.take(40, f"the answer has {given} words for a request of {asked} words")
+    if request.task_type is TaskType.GENERATE:
+        if given < 50:
+            dim.take(30, f"a written deliverable of {given} words is very short (under 50)")
+        elif given < 150:
+            dim.take(10, f"a written deliverable of {given} words is short (under 150)")
+    stems = _stems(text.raw)
+    missed = 0
+    for requirement in request.requirements:
+        wanted = _content_words(requirement)
+        found = [w for w in wanted if _matches(w, stems)]
+        if wanted and len(found) * 2 < len(wanted) and missed < 4:
+            missed += 1
+            dim.take(10, f"requirement not visibly addressed: {_quote(requirement)}")
+
+
+def _clarity(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+    words = len(_WORD.findall(text.prose))
+    if request.task_type is TaskType.GENERATE and words >= 150:
+        has_heading = bool(_HEADING.search(text.prose))
+        if not has_heading:
+            dim.take(15, "no Markdown heading in a text of 150+ words")
+        if len(text.paragraphs) < 3:
+            dim.take(20, f"{len(text.paragraphs)} paragraph(s) for {words} words: split the text")
+        if words >= 300 and not has_heading and not _LIST_ITEM.search(text.prose):
+            dim.take(10, "no heading and no list in a text of 300+ words")
+    long_paragraphs = [i for i, p in enumerate(text.paragraphs, 1) if len(_WORD.findall(p)) > 250]
+    for number in long_paragraphs[:2]:
+        dim.take(15, f"paragraph {number} is over 250 words")
+    sentences = [s for s in _SENTENCE_END.split(text.prose) if _WORD.search(s)]
+    if sentences and words / len(sentences) > 35:
+        dim.take(15, f"sentences average {words / len(sentences):.0f} words (over 35)")
+    if text.unclosed_fence:
+        dim.take(20, "a code fence is opened and never closed")
+
+
+def _correctness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+    for number, (tag, code, line) in enumerate(text.blocks, 1):
+        if tag in _PYTHON_TAGS:
+            try:
+                ast.parse(code)
+            except SyntaxError as exc:
+                where = f"line {exc.lineno}" if exc.lineno else "unknown line"
+                dim.take(
+                    45,
+                    f"python code block {number} (starting at line {line}) does not parse: "
+                    f"SyntaxError: {exc.msg} ({where} of the block)",
+                )
+        elif tag in _JSON_TAGS:
+            try:
+                json.loads(code)
+            except json.JSONDecodeError as exc:
+                dim.take(
+                    30,
+                    f"json code block {number} (starting at line {line}) does not parse: "
+                    f"{exc.msg} (line {exc.lineno} of the block)",
+                )
+
+
+def _safety(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+    for group, kind in (
+        (_DESTRUCTIVE, "destructive command"),
+        (_SECRETS, "secret"),
+        (_RISKY, "risky command"),
+    ):
+        for pattern in group:
+            for hit in _find(pattern, text.raw):
+                dim.take(pattern.points, f"{kind}: {pattern.label}: {_quote(hit)}")
+
+
+def _relevance(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+    wanted = _content_words(request.request)
+    if not wanted:
+        return
+    stems = _stems(text.raw)
+    missing = [w for w in wanted if not _matches(w, stems)]
+    if missing:
+        share = (len(wanted) - len(missing)) / len(wanted)
+        dim.score = _round(100 * share)
+        shown = ", ".join(f"'{w}'" for w in missing[:5])
+        dim.issues.append(
+            f"{len(wanted) - len(missing)} of {len(wanted)} request words found; missing: {shown}"
+        )
+
+
+def _accuracy(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+    hedges = _find(_HEDGES, text.raw)
+    if hedges:
+        dim.take(
+            min(50, _HEDGES.points * len(hedges)),
+            f"{len(hedges)} hedge(s) such as {_quote(hedges[0])}: state what is known or verify it",
+        )
+    for hit in _find(_PLACEHOLDERS, text.raw):
+        dim.take(_PLACEHOLDERS.points, f"unverifiable placeholder {_quote(hit)}")
+
+
+def _feasibility(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+    claims = _find(_ABSOLUTE_CLAIMS, text.raw)
+    for hit in claims[:3]:
+        dim.take(_ABSOLUTE_CLAIMS.points, f"absolute claim {_quote(hit)} cannot hold in practice")
+    for hit in _find(_UNFILLED, text.raw):
+        dim.take(_UNFILLED.points, f"unfilled placeholder {_quote(hit)}")
+
+
+def _necessity(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+    wanted = _content_words(request.request)
+    if not wanted:
+        return
+    units = text.tool_calls or text.paragraphs
+    kind = "tool call" if text.tool_calls else "paragraph"
+    off_topic = [u for u in units if not any(_matches(w, _stems(u)) for w in wanted)]
+    if units and off_topic:
+        dim.score = _round(100 * (len(units) - len(off_topic)) / len(units))
+        for unit in off_topic[:5]:
+            dim.issues.append(f"{kind} {_quote(unit)} does not touch anything the request asked")
+
+
+# -- verdict -----------------------------------------------------------------------------------
+
+
+def _verdict(dimensions: tuple[DimensionScore, ...]) -> Review:
+    if dimensions:
+        score = _round(sum(d.score for d in dimensions) / len(dimensions))
+        lowest = min(dimensions, key=lambda d: d.score)
+    else:
+        score, lowest = 0, None
+    must_fix = tuple(
+        f"{d.name}: {issue}" for d in dimensions if d.score < MUST_FIX_BELOW for issue in d.issues
+    )
+    if lowest is None or score < FAIL_BELOW or lowest.score < DIMENSION_FAIL_BELOW:
+        verdict = Verdict.FAIL
+    elif score >= PASS_FROM and not must_fix:
+        verdict = Verdict.PASS
+    else:
+        verdict = Verdict.PASS_WITH_SUGGESTIONS
+    issues = sum(len(d.issues) for d in dimensions)
+    detail = (
+        f"lowest {lowest.name} {lowest.score}; {issues} issue(s)"
+        if lowest is not None
+        else "no dimension was requested"
+    )
+    summary = (
+        f"rules judge: deterministic, offline checks (no LLM); {verdict.value} with "
+        f"{score}/100 over {len(dimensions)} dimension(s); {detail}."
+    )
+    return Review(
+        verdict=verdict,
+        score=score,
+        dimensions=dimensions,
+        must_fix=must_fix,
+        summary=summary,
+        judge=JUDGE_NAME,
+    )
+
+
+# -- text helpers ------------------------------------------------------------------------------
+
+
+def _split_fences(raw: str) -> tuple[tuple[tuple[str, str, int], ...], str, bool]:
+    """Fenced blocks (tag, code, first line), the prose around them, and whether one is unclosed."""
+    blocks: list[tuple[str, str, int]] = []
+    prose: list[str] = []
+    position = 0
+    opening: re.Match[str] | None = None
+    for match in _FENCE.finditer(raw):
+        if opening is None:
+            prose.append(raw[position : match.start()])
+            opening = match
+        elif match.group(1) == opening.group(1) and not match.group(2):
+            code = raw[opening.end() + 1 : match.start()]
+            line = raw.count("\n", 0, opening.start()) + 2
+            blocks.append((opening.group(2).lower(), code, line))
+            opening = None
+        else:
+            continue
+        position = match.end()
+    unclosed = opening is not None
+    if opening is None:
+        prose.append(raw[position:])
+    return tuple(blocks), "".join(prose), unclosed
+
+
+def _tokens(text: str) -> list[str]:
+    """Lower-cased words; CJK runs become bigrams (or the single character)."""
+    tokens: list[str] = []
+    for word in _WORD.findall(text.lower()):
+        runs = _CJK_RUN.findall(word)
+        if not runs:
+            tokens.append(word)
+            continue
+        rest = _CJK_RUN.sub(" ", word).split()
+        tokens.extend(rest)
+        for run in runs:
+            if len(run) == 1:
+                tokens.append(run)
+            tokens.extend(a + b for a, b in pairwise(run))
+    return tokens
+
+
+def _is_cjk(token: str) -> bool:
+    return bool(_CJK_RUN.fullmatch(token))
+
+
+def _content_words(text: str) -> list[str]:
+    """Distinct content words of ``text``, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for token in _tokens(text):
+        if _is_cjk(token):
+            if any(c in _CJK_FUNCTION_CHARS for c in token):
+                continue
+        elif (
+            len(token) < 2 or token.isdigit() or token in _STOP_WORDS or token in _INSTRUCTION_WORDS
+        ):
+            continue
+        seen.setdefault(token, None)
+    return list(seen)
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(_tokens(text))
+
+
+def _matches(word: str, stems: frozenset[str]) -> bool:
+    if word in stems:
+        return True
+    if _is_cjk(word) or len(word) < 4:
+        return False
+    return any(
+        len(s) >= 4 and (s.startswith(word) or word.startswith(s))
+        for s in stems
+        if s[:4] == word[:4]
+    )
+
+
+def _find(pattern: _Pattern, text: str) -> list[str]:
+    return [
+        m.group(0)
+        for m in pattern.regex.finditer(text)
+        if pattern.accept is None or pattern.accept(m)
+    ]
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...")
+
+
+def _round(value: float) -> int:
+    """Round half up (``round`` rounds half to even)."""
+    return int(value + 0.5)

@@ -1,0 +1,340 @@
+"""The review pipeline's steps, between the Celery jobs and the core.
+
+Each step loads what it needs from the store by id, calls the core, and writes its result
+idempotently; ``qgs_worker.jobs`` wraps each step in a Celery job and dispatches the next.
+A task's rounds go through the pipeline one after another (the gate needs the earlier scores):
+a round is dispatched once every earlier round is decided or failed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+
+from qgs_worker.core import cadence, classifier, detectors, gate, rubric
+from qgs_worker.core.models import (
+    DEFAULT_COMPLEXITY,
+    CadencePolicy,
+    Classification,
+    Complexity,
+    Decision,
+    DecisionKind,
+    Deliverable,
+    Finding,
+    GatePolicy,
+    ReviewRequest,
+    RoundPlan,
+    Severity,
+    TaskType,
+    ToolCall,
+    ToolResult,
+)
+from qgs_worker.core.ports import Judge
+from qgs_worker.errors import JudgeError, JudgeResponseError, RoundNumberTakenError
+from qgs_worker.store import Repository, RoundRow, TaskRow, loads_list
+from qgs_worker.submission import Submission, content_hash
+
+log = logging.getLogger(__name__)
+
+DETECTOR_ROLE = "detectors"
+AUDIT_ROLE = "security_auditor"
+
+
+@dataclass(frozen=True)
+class Policies:
+    """The small policy objects the steps pass to the core."""
+
+    gate: GatePolicy
+    cadence: CadencePolicy
+
+
+def deliverable_of(row: RoundRow) -> Deliverable:
+    """Rebuild a round's Deliverable from its stored columns."""
+    return Deliverable(
+        text=row.content,
+        tool_calls=tuple(ToolCall.model_validate(c) for c in loads_list(row.tool_calls)),
+        tool_results=tuple(ToolResult.model_validate(r) for r in loads_list(row.tool_results)),
+    )
+
+
+def ensure_task(repo: Repository, submission: Submission) -> TaskRow:
+    """Return the submission's task, creating (and classifying) it from ``submission.task``.
+
+    Raises:
+        TaskNotFoundError: the task is not stored and the submission does not describe it.
+    """
+    existing = repo.find_task(submission.task_id)
+    if existing is not None or submission.task is None:
+        return existing or repo.get_task(submission.task_id)
+    new = submission.task
+    if new.task_type is not None:
+        found = Classification(
+            task_type=new.task_type,
+            complexity=DEFAULT_COMPLEXITY[new.task_type],
+            confidence=1.0,
+            source="given",
+        )
+    else:
+        found = classifier.classify(new.request)
+    return repo.add_task(task_row(submission.task_id, new.request, found, new))
+
+
+def task_row(
+    task_id: str, request: str, found: Classification, new: object | None = None
+) -> TaskRow:
+    """A TaskRow for a classified request; ``new`` (a NewTask) adds agent and source fields."""
+    extra = {}
+    if new is not None:
+        extra = {
+            k: getattr(new, k)
+            for k in ("agent", "agent_model", "source_file", "source_line", "transcript_id")
+        }
+        extra["requirements"] = json.dumps(
+            list(getattr(new, "requirements", ())), ensure_ascii=False
+        )
+        extra["criteria"] = json.dumps(list(getattr(new, "criteria", ())), ensure_ascii=False)
+    return TaskRow(
+        id=task_id,
+        request=request,
+        task_type=found.task_type.value,
+        complexity=found.complexity.value,
+        classification_source=found.source,
+        confidence=found.confidence,
+        matched=json.dumps(list(found.matched), ensure_ascii=False),
+        **extra,
+    )
+
+
+def intake(repo: Repository, submission: Submission, policies: Policies) -> int | None:
+    """Store a round, run the detectors on it, escalate if they found P0/P1, and plan it.
+
+    Returns:
+        The round id if its pipeline should be dispatched now (every earlier round is done and
+        this caller won the claim), else None.
+    """
+    task = ensure_task(repo, submission)
+    d = submission.deliverable
+    row = _store_round(repo, task.id, submission)
+    number = row.number
+    assert row.id is not None
+    if row.status != "queued" or row.plan_reason:
+        # A redelivered intake: the round is stored and planned already.
+        return _claim_if_ready(repo, task.id, row.id)
+    earlier = [r for r in repo.list_rounds(task.id) if r.number < row.number]
+    earlier_results = [res for r in earlier for res in deliverable_of(r).tool_results]
+    findings = [
+        f.model_copy(update={"role": DETECTOR_ROLE})
+        for f in detectors.scan_round(d, request=task.request, earlier_tool_results=earlier_results)
+    ]
+    repo.save_findings(row.id, findings)
+    escalated = _escalate_if_needed(repo, task, findings, number)
+    task = repo.get_task(task.id)
+    plan = cadence.plan_round(
+        Complexity(task.complexity), number, final=submission.final, policy=policies.cadence
+    )
+    if escalated:
+        plan = RoundPlan(
+            critic=True, discriminate=True, reason=f"escalated to CRITICAL: {escalated}"
+        )
+    repo.set_round_plan(row.id, plan)
+    return _claim_if_ready(repo, task.id, row.id)
+
+
+ROUND_NUMBER_TRIES = 20
+"""How often intake takes the next free round number when a concurrent intake took it first."""
+
+
+def _store_round(repo: Repository, task_id: str, submission: Submission) -> RoundRow:
+    d = submission.deliverable
+    number = submission.round_number or repo.next_round_number(task_id)
+    for _ in range(ROUND_NUMBER_TRIES):
+        candidate = RoundRow(
+            submission_id=submission.submission_id,
+            task_id=task_id,
+            number=number,
+            final=submission.final,
+            content=d.text,
+            tool_calls=json.dumps(
+                [c.model_dump(mode="json") for c in d.tool_calls], ensure_ascii=False
+            ),
+            tool_results=json.dumps(
+                [r.model_dump(mode="json") for r in d.tool_results], ensure_ascii=False
+            ),
+            content_hash=content_hash(d),
+        )
+        try:
+            return repo.add_round(candidate)
+        except RoundNumberTakenError:
+            if submission.round_number is not None and not submission.renumber_on_conflict:
+                raise
+            number = repo.next_round_number(task_id)
+    raise RoundNumberTakenError(
+        f"no free round number for task {task_id!r} after {ROUND_NUMBER_TRIES} tries"
+    )
+
+
+def _escalate_if_needed(
+    repo: Repository, task: TaskRow, findings: list[Finding], number: int
+) -> str:
+    serious = [f for f in findings if f.severity in (Severity.P0, Severity.P1)]
+    if not serious or task.task_type == TaskType.CRITICAL:
+        return ""
+    worst = min(serious, key=lambda f: f.severity.value)
+    reason = f"round {number}: {worst.severity.value} {worst.category} at {worst.location}: {worst.title}"
+    repo.escalate_task(
+        task.id,
+        Classification(
+            task_type=TaskType.CRITICAL,
+            complexity=Complexity.REFLECT,
+            confidence=1.0,
+            source="escalation",
+            reason=reason,
+        ),
+        reason,
+    )
+    return reason
+
+
+def _claim_if_ready(repo: Repository, task_id: str, round_id: int) -> int | None:
+    ready = repo.next_ready_round(task_id)
+    if ready is not None and ready.id == round_id and repo.claim_round(round_id):
+        return round_id
+    return None
+
+
+def review_request(task: TaskRow, row: RoundRow) -> ReviewRequest:
+    """What the judge sees: request, requirements, criteria and the output (never the reasoning)."""
+    task_type = TaskType(task.task_type)
+    return ReviewRequest(
+        task_type=task_type,
+        request=task.request,
+        deliverable=deliverable_of(row).render(),
+        dimensions=rubric.dimensions_for(task_type),
+        requirements=tuple(loads_list(task.requirements)),
+        criteria=tuple(loads_list(task.criteria)),
+    )
+
+
+def critic(repo: Repository, judge: Judge, round_id: int) -> None:
+    """Have the judge review a round, once; a malformed answer is stored as a failure.
+
+    Raises:
+        JudgeUnavailableError: transient failure; the job retries it.
+    """
+    row = repo.get_round(round_id)
+    if repo.get_review(round_id) is not None:
+        return
+    task = repo.get_task(row.task_id)
+    try:
+        review = judge.review(review_request(task, row))
+    except JudgeResponseError as exc:
+        repo.save_review_failure(round_id, judge=judge.name, error=str(exc), raw=exc.raw)
+        return
+    repo.save_review(round_id, review)
+
+
+def record_judge_failure(
+    repo: Repository, judge_name: str, round_id: int, error: JudgeError | str
+) -> None:
+    """Store that the judge could not review the round (retries exhausted): never a silent PASS."""
+    raw = error.raw if isinstance(error, JudgeResponseError) else None
+    repo.save_review_failure(round_id, judge=judge_name, error=str(error), raw=raw)
+
+
+def discriminate(repo: Repository, round_id: int) -> None:
+    """The minimal audit: the deterministic security detectors over the task's rounds so far.
+
+    Findings are stored on this round under the role ``security_auditor``; a later issue adds
+    the LLM roles.
+    """
+    row = repo.get_round(round_id)
+    task = repo.get_task(row.task_id)
+    rounds = [r for r in repo.list_rounds(task.id) if r.number <= row.number]
+    seen: list[ToolResult] = []
+    findings: list[Finding] = []
+    for r in rounds:
+        d = deliverable_of(r)
+        for f in detectors.scan_round(d, request=task.request, earlier_tool_results=seen):
+            where = f"round {r.number}: {f.location}" if r.number != row.number else f.location
+            findings.append(f.model_copy(update={"role": AUDIT_ROLE, "location": where}))
+        seen.extend(d.tool_results)
+    repo.save_findings(round_id, findings)
+
+
+def decide(repo: Repository, round_id: int, policy: GatePolicy) -> int | None:
+    """Make the gate's decision on a round, once; then find the task's next round to dispatch.
+
+    Returns:
+        The id of the next round whose pipeline should be dispatched now, or None.
+    """
+    row = repo.get_round(round_id)
+    task = repo.get_task(row.task_id)
+    if repo.get_decision(round_id) is None:
+        decision = gate_decision(repo, task, row, policy)
+        repo.save_decision(round_id, task.id, decision)
+    repo.set_round_status(round_id, "decided")
+    ready = repo.next_ready_round(task.id)
+    if ready is not None and ready.id is not None and repo.claim_round(ready.id):
+        return ready.id
+    return None
+
+
+def gate_decision(repo: Repository, task: TaskRow, row: RoundRow, policy: GatePolicy) -> Decision:
+    """Gather the round's review, findings and the earlier scores, and call the core gate."""
+    assert row.id is not None
+    history: list[tuple[int, int]] = []
+    for earlier, earlier_review in repo.task_reviews(task.id):
+        if (
+            earlier.number < row.number
+            and earlier_review.status == "ok"
+            and earlier_review.score is not None
+        ):
+            history.append((earlier.number, earlier_review.score))
+    review_row = repo.get_review(row.id)
+    review = None
+    judge_error = None
+    if review_row is not None:
+        if review_row.status == "ok":
+            review = repo.review_model(review_row)
+        else:
+            judge_error = review_row.error or "the judge failed"
+    elif row.plan_critic:
+        judge_error = "a review was due but none was stored"
+    return gate.decide_gate(
+        review,
+        round_number=row.number,
+        complexity=Complexity(task.complexity),
+        final=row.final,
+        history=history,
+        findings=repo.findings_model(row.id),
+        policy=policy,
+        judge_error=judge_error,
+    )
+
+
+def fail_round(repo: Repository, round_id: int, error: str) -> int | None:
+    """Mark a round failed with its reason (it fails alone) and return the next round to dispatch."""
+    row = repo.get_round(round_id)
+    if repo.get_decision(round_id) is None:
+        # Fail closed: a round that could not be processed is never delivered as if it passed.
+        repo.save_decision(
+            round_id,
+            row.task_id,
+            Decision(kind=DecisionKind.REVISE, reason=f"the round could not be processed: {error}"),
+        )
+    repo.set_round_status(round_id, "failed", error)
+    ready = repo.next_ready_round(row.task_id)
+    if ready is not None and ready.id is not None and repo.claim_round(ready.id):
+        return ready.id
+    return None
+
+
+def constraints(repo: Repository, task_id: str) -> str:
+    """The text to put in the agent's next prompt: requirements plus open must_fix ("" if SIMPLE)."""
+    task = repo.get_task(task_id)
+    latest = repo.latest_decision(task_id)
+    open_items = loads_list(latest[1].must_fix) if latest else []
+    return rubric.constraints_text(
+        TaskType(task.task_type), Complexity(task.complexity), open_items
+    )

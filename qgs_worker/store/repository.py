@@ -1,0 +1,535 @@
+"""The results store: idempotent writes and plain reads over the SQLModel tables.
+
+Every write that a job makes is an insert that ignores a conflict on the table's unique key,
+followed by a read of the row that is there: a redelivered job finds its own earlier row and
+changes nothing. SQLite (WAL, busy timeout) is the embedded default; PostgreSQL by URL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, func, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+from sqlmodel import Session, SQLModel, col, create_engine, select
+
+from qgs_worker.core.models import (
+    Classification,
+    Decision,
+    DimensionScore,
+    Finding,
+    Review,
+    RoundPlan,
+    Severity,
+    Verdict,
+)
+from qgs_worker.errors import RoundNumberTakenError, StoreError, TaskNotFoundError
+from qgs_worker.store.tables import (
+    AuditErrorRow,
+    DecisionRow,
+    DimensionScoreRow,
+    FindingRow,
+    ReviewRow,
+    RoundRow,
+    TaskRow,
+)
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+"""How long a SQLite writer waits for the lock, in milliseconds (workers write concurrently)."""
+
+
+def _dumps(items: Iterable[Any]) -> str:
+    return json.dumps(list(items), ensure_ascii=False)
+
+
+def loads_list(text: str | None) -> list[Any]:
+    """Decode a JSON list column (``[]`` for NULL)."""
+    return list(json.loads(text)) if text else []
+
+
+def make_engine(url: str) -> Engine:
+    """Create an engine for ``url``; SQLite files get WAL and a busy timeout.
+
+    ``sqlite://`` (in memory) uses one shared connection (StaticPool) so tests see one database.
+    """
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+        if not path or path == ":memory:":
+            kwargs["poolclass"] = StaticPool
+        engine = create_engine(url, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Repository:
+    """Reads and idempotent writes of tasks, rounds, reviews, findings and decisions.
+
+    Args:
+        url: A SQLAlchemy database URL (``sqlite:///path.db``, ``postgresql://...``).
+
+    Raises:
+        StoreError: when the database cannot be reached or the schema cannot be created.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        try:
+            SQLModel.metadata.create_all(self.engine)
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot open the store at {_redact(url)}: {exc}") from exc
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    # -- idempotent insert ---------------------------------------------------------------
+
+    def _insert_ignore(
+        self, session: Session, table: type[SQLModel], rows: Sequence[dict[str, Any]]
+    ) -> None:
+        if not rows:
+            return
+        insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        statement = insert(table).values(list(rows)).on_conflict_do_nothing()
+        session.execute(statement)
+
+    # -- tasks -----------------------------------------------------------------------------
+
+    def add_task(self, task: TaskRow) -> TaskRow:
+        """Insert a task unless one with the same id exists; return the stored one."""
+        with Session(self.engine) as session:
+            self._insert_ignore(session, TaskRow, [task.model_dump()])
+            session.commit()
+        return self.get_task(task.id)
+
+    def get_task(self, task_id: str) -> TaskRow:
+        """The task with this id.
+
+        Raises:
+            TaskNotFoundError: no such task.
+        """
+        with Session(self.engine) as session:
+            row = session.get(TaskRow, task_id)
+        if row is None:
+            raise TaskNotFoundError(
+                f"no task with id {task_id!r} in the store ({_redact(self.url)}); "
+                "`qgs report` lists the tasks there"
+            )
+        return row
+
+    def find_task(self, task_id: str) -> TaskRow | None:
+        """The task with this id, or None."""
+        with Session(self.engine) as session:
+            return session.get(TaskRow, task_id)
+
+    def list_tasks(self) -> list[TaskRow]:
+        """All tasks, oldest first."""
+        with Session(self.engine) as session:
+            return list(
+                session.exec(select(TaskRow).order_by(col(TaskRow.created_at), col(TaskRow.id)))
+            )
+
+    def escalate_task(self, task_id: str, classification: Classification, reason: str) -> bool:
+        """Raise a task to ``classification`` (a detector found P0/P1 work); True if it changed."""
+        with Session(self.engine) as session:
+            row = session.get(TaskRow, task_id)
+            if row is None:
+                raise TaskNotFoundError(f"no task with id {task_id!r}")
+            if row.escalated and row.task_type == classification.task_type:
+                return False
+            row.task_type = classification.task_type
+            row.complexity = classification.complexity
+            row.classification_source = classification.source
+            row.confidence = classification.confidence
+            row.escalated = True
+            row.escalation_reason = reason
+            session.add(row)
+            session.commit()
+            return True
+
+    # -- rounds ----------------------------------------------------------------------------
+
+    def add_round(self, round_row: RoundRow) -> RoundRow:
+        """Insert a round unless its submission id is stored; return the stored one.
+
+        Raises:
+            StoreError: another submission already holds this task's round number.
+        """
+        with Session(self.engine) as session:
+            self._insert_ignore(session, RoundRow, [round_row.model_dump(exclude={"id"})])
+            session.commit()
+        stored = self.find_round_by_submission(round_row.submission_id)
+        if stored is None:
+            raise RoundNumberTakenError(
+                f"round {round_row.number} of task {round_row.task_id!r} is already held by another "
+                "submission; submit without a round number to get the next one"
+            )
+        return stored
+
+    def claim_round(self, round_id: int) -> bool:
+        """Move a round from ``queued`` to ``dispatched``; True only for the one caller that did it.
+
+        The update is conditional, so of two jobs that both see the round ready (intake of this
+        round, decide of the previous one) exactly one dispatches its pipeline.
+        """
+        with Session(self.engine) as session:
+            result = session.execute(
+                update(RoundRow)
+                .where(col(RoundRow.id) == round_id, col(RoundRow.status) == "queued")
+                .values(status="dispatched")
+            )
+            session.commit()
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def next_ready_round(self, task_id: str) -> RoundRow | None:
+        """The lowest queued round of the task whose earlier rounds are all decided or failed."""
+        for row in self.list_rounds(task_id):
+            if row.status in ("decided", "failed"):
+                continue
+            return row if row.status == "queued" else None
+        return None
+
+    def next_round_number(self, task_id: str) -> int:
+        """One more than the highest round number of the task (1 for a new task)."""
+        with Session(self.engine) as session:
+            highest = session.exec(
+                select(func.max(RoundRow.number)).where(RoundRow.task_id == task_id)
+            ).one()
+        return int(highest or 0) + 1
+
+    def get_round(self, round_id: int) -> RoundRow:
+        """The round with this id.
+
+        Raises:
+            TaskNotFoundError: no such round.
+        """
+        with Session(self.engine) as session:
+            row = session.get(RoundRow, round_id)
+        if row is None:
+            raise TaskNotFoundError(f"no round with id {round_id}")
+        return row
+
+    def find_round_by_submission(self, submission_id: str) -> RoundRow | None:
+        """The round of a submission, or None while its intake job has not run."""
+        with Session(self.engine) as session:
+            return session.exec(
+                select(RoundRow).where(RoundRow.submission_id == submission_id)
+            ).first()
+
+    def get_round_by_submission(self, submission_id: str) -> RoundRow:
+        """The round of a submission.
+
+        Raises:
+            TaskNotFoundError: no round for this submission id (yet).
+        """
+        row = self.find_round_by_submission(submission_id)
+        if row is None:
+            raise TaskNotFoundError(f"no round for submission {submission_id!r}")
+        return row
+
+    def list_rounds(self, task_id: str) -> list[RoundRow]:
+        """The task's rounds, by number."""
+        with Session(self.engine) as session:
+            return list(
+                session.exec(
+                    select(RoundRow)
+                    .where(RoundRow.task_id == task_id)
+                    .order_by(col(RoundRow.number))
+                )
+            )
+
+    def find_round(self, task_id: str, number: int) -> RoundRow | None:
+        """The task's round with this number, or None."""
+        with Session(self.engine) as session:
+            return session.exec(
+                select(RoundRow).where(RoundRow.task_id == task_id, RoundRow.number == number)
+            ).first()
+
+    def set_round_plan(self, round_id: int, plan: RoundPlan) -> None:
+        """Record what is due on the round (critic, discriminator) and why."""
+        self._update_round(
+            round_id,
+            plan_critic=plan.critic,
+            plan_discriminate=plan.discriminate,
+            plan_reason=plan.reason,
+        )
+
+    def set_round_status(self, round_id: int, status: str, error: str | None = None) -> None:
+        """Mark a round ``queued``, ``decided`` or ``failed`` (with the reason)."""
+        self._update_round(round_id, status=status, error=error)
+
+    def bump_attempts(self, round_id: int) -> int:
+        """Count one more delivery of the round's critic job; return the new count."""
+        with Session(self.engine) as session:
+            row = session.get(RoundRow, round_id)
+            if row is None:
+                raise TaskNotFoundError(f"no round with id {round_id}")
+            row.attempts += 1
+            session.add(row)
+            session.commit()
+            return row.attempts
+
+    def _update_round(self, round_id: int, **values: Any) -> None:
+        with Session(self.engine) as session:
+            row = session.get(RoundRow, round_id)
+            if row is None:
+                raise TaskNotFoundError(f"no round with id {round_id}")
+            for key, value in values.items():
+                setattr(row, key, value)
+            session.add(row)
+            session.commit()
+
+    # -- reviews ---------------------------------------------------------------------------
+
+    def save_review(self, round_id: int, review: Review) -> ReviewRow:
+        """Store the critic's review of a round, once; return the stored one."""
+        row = {
+            "round_id": round_id,
+            "status": "ok",
+            "verdict": review.verdict.value,
+            "score": review.score,
+            "summary": review.summary,
+            "judge": review.judge,
+            "must_fix": _dumps(review.must_fix),
+            "warnings": _dumps(review.warnings),
+            "latency_ms": review.latency_ms,
+            "prompt_tokens": review.prompt_tokens,
+            "completion_tokens": review.completion_tokens,
+            "raw": None,
+            "error": None,
+        }
+        with Session(self.engine) as session:
+            self._insert_ignore(session, ReviewRow, [row])
+            stored = session.exec(select(ReviewRow).where(ReviewRow.round_id == round_id)).one()
+            assert stored.id is not None
+            self._insert_ignore(
+                session,
+                DimensionScoreRow,
+                [
+                    {
+                        "review_id": stored.id,
+                        "name": d.name,
+                        "score": d.score,
+                        "issues": _dumps(d.issues),
+                    }
+                    for d in review.dimensions
+                ],
+            )
+            session.commit()
+            session.refresh(stored)
+            return stored
+
+    def save_review_failure(
+        self, round_id: int, *, judge: str, error: str, raw: str | None = None
+    ) -> ReviewRow:
+        """Record that the judge could not review a round (never a PASS); return the stored row."""
+        row = {
+            "round_id": round_id,
+            "status": "failed",
+            "judge": judge,
+            "error": error,
+            "raw": raw,
+            "summary": "",
+            "must_fix": "[]",
+            "warnings": "[]",
+        }
+        with Session(self.engine) as session:
+            self._insert_ignore(session, ReviewRow, [row])
+            session.commit()
+            return session.exec(select(ReviewRow).where(ReviewRow.round_id == round_id)).one()
+
+    def get_review(self, round_id: int) -> ReviewRow | None:
+        """The stored review (or failure) of a round, or None."""
+        with Session(self.engine) as session:
+            return session.exec(select(ReviewRow).where(ReviewRow.round_id == round_id)).first()
+
+    def review_model(self, row: ReviewRow) -> Review:
+        """Turn a stored ok review back into the core's Review."""
+        with Session(self.engine) as session:
+            dims = session.exec(
+                select(DimensionScoreRow)
+                .where(DimensionScoreRow.review_id == row.id)
+                .order_by(col(DimensionScoreRow.id))
+            ).all()
+        return Review(
+            verdict=Verdict(row.verdict or Verdict.FAIL),
+            score=row.score or 0,
+            dimensions=tuple(
+                DimensionScore(name=d.name, score=d.score, issues=tuple(loads_list(d.issues)))
+                for d in dims
+            ),
+            must_fix=tuple(loads_list(row.must_fix)),
+            summary=row.summary,
+            judge=row.judge,
+            warnings=tuple(loads_list(row.warnings)),
+            latency_ms=row.latency_ms,
+            prompt_tokens=row.prompt_tokens,
+            completion_tokens=row.completion_tokens,
+        )
+
+    def task_reviews(self, task_id: str) -> list[tuple[RoundRow, ReviewRow]]:
+        """Every round of the task that has a review (or failure), by round number."""
+        with Session(self.engine) as session:
+            pairs = session.exec(
+                select(RoundRow, ReviewRow)
+                .join(ReviewRow, col(ReviewRow.round_id) == col(RoundRow.id))
+                .where(RoundRow.task_id == task_id)
+                .order_by(col(RoundRow.number))
+            ).all()
+        return [(r, v) for r, v in pairs]
+
+    def dimension_scores(self, review_id: int) -> list[DimensionScoreRow]:
+        """The per-dimension scores of a review."""
+        with Session(self.engine) as session:
+            return list(
+                session.exec(
+                    select(DimensionScoreRow).where(DimensionScoreRow.review_id == review_id)
+                )
+            )
+
+    # -- findings --------------------------------------------------------------------------
+
+    def save_findings(self, round_id: int, findings: Sequence[Finding]) -> None:
+        """Store a round's findings; one already stored (same fingerprint) is left alone."""
+        rows = [
+            {
+                "round_id": round_id,
+                "fingerprint": f.fingerprint,
+                "role": f.role,
+                "category": f.category,
+                "severity": f.severity.value,
+                "title": f.title,
+                "evidence": f.evidence,
+                "location": f.location,
+            }
+            for f in findings
+        ]
+        with Session(self.engine) as session:
+            self._insert_ignore(session, FindingRow, rows)
+            session.commit()
+
+    def list_findings(self, round_id: int) -> list[FindingRow]:
+        """A round's findings, most severe first."""
+        with Session(self.engine) as session:
+            rows = list(session.exec(select(FindingRow).where(FindingRow.round_id == round_id)))
+        return sorted(rows, key=lambda r: (r.severity, r.id or 0))
+
+    def findings_model(self, round_id: int) -> list[Finding]:
+        """A round's findings as the core's Finding values."""
+        return [
+            Finding(
+                role=r.role,
+                category=r.category,
+                severity=Severity(r.severity),
+                title=r.title,
+                evidence=r.evidence,
+                location=r.location,
+            )
+            for r in self.list_findings(round_id)
+        ]
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def save_decision(self, round_id: int, task_id: str, decision: Decision) -> DecisionRow:
+        """Store the gate's decision on a round, once; return the stored one."""
+        row = {
+            "round_id": round_id,
+            "task_id": task_id,
+            "kind": decision.kind.value,
+            "reason": decision.reason,
+            "termination": decision.termination.value if decision.termination else None,
+            "best_round": decision.best_round,
+            "must_fix": _dumps(decision.must_fix),
+            "suggestions": _dumps(decision.suggestions),
+            "risk": decision.risk,
+        }
+        with Session(self.engine) as session:
+            self._insert_ignore(session, DecisionRow, [row])
+            session.commit()
+            return session.exec(select(DecisionRow).where(DecisionRow.round_id == round_id)).one()
+
+    def get_decision(self, round_id: int) -> DecisionRow | None:
+        """The decision on a round, or None while it is not made."""
+        with Session(self.engine) as session:
+            return session.exec(select(DecisionRow).where(DecisionRow.round_id == round_id)).first()
+
+    def latest_decision(self, task_id: str) -> tuple[RoundRow, DecisionRow] | None:
+        """The decision on the task's highest-numbered decided round, or None."""
+        with Session(self.engine) as session:
+            pair = session.exec(
+                select(RoundRow, DecisionRow)
+                .join(DecisionRow, col(DecisionRow.round_id) == col(RoundRow.id))
+                .where(RoundRow.task_id == task_id)
+                .order_by(col(RoundRow.number).desc())
+            ).first()
+        return (pair[0], pair[1]) if pair else None
+
+    def count_rows(self, table: type[SQLModel]) -> int:
+        """How many rows a table holds (for tests and reports)."""
+        with Session(self.engine) as session:
+            return int(session.exec(select(func.count()).select_from(table)).one())
+
+    # -- audit errors ----------------------------------------------------------------------
+
+    def save_audit_error(self, source_file: str, line: int, message: str) -> None:
+        """Record an input that could not become a task, once per (file, line, message)."""
+        import hashlib
+
+        fingerprint = hashlib.sha256(message.encode()).hexdigest()[:32]
+        with Session(self.engine) as session:
+            self._insert_ignore(
+                session,
+                AuditErrorRow,
+                [
+                    {
+                        "source_file": source_file,
+                        "line": line,
+                        "fingerprint": fingerprint,
+                        "message": message,
+                    }
+                ],
+            )
+            session.commit()
+
+    def list_audit_errors(self) -> list[AuditErrorRow]:
+        """Every recorded input error, by file and line."""
+        with Session(self.engine) as session:
+            return list(
+                session.exec(
+                    select(AuditErrorRow).order_by(
+                        col(AuditErrorRow.source_file), col(AuditErrorRow.line)
+                    )
+                )
+            )
+
+
+def _redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        user = creds.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{host}"
+    return url

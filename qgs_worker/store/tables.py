@@ -1,0 +1,155 @@
+"""SQLModel tables of the results store: every task, round, review, finding and decision.
+
+Idempotency comes from unique keys, so a redelivered job never duplicates a row:
+``round.submission_id``, ``(round.task_id, round.number)``, ``review.round_id``,
+``(dimension_score.review_id, name)``, ``(finding.round_id, fingerprint)``,
+``decision.round_id``, ``(audit_error.source_file, line, fingerprint)``.
+Lists are stored as JSON text so the same schema works on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """Now, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+class TaskRow(SQLModel, table=True):
+    """One user request handled by an agent, with its classification (and escalation)."""
+
+    __tablename__ = "task"
+
+    id: str = Field(primary_key=True, max_length=64)
+    request: str = Field(sa_column=Column(Text, nullable=False))
+    agent: str | None = None
+    agent_model: str | None = None
+    task_type: str
+    complexity: str
+    classification_source: str
+    confidence: float
+    matched: str = "[]"
+    escalated: bool = False
+    escalation_reason: str | None = Field(default=None, sa_column=Column(Text))
+    requirements: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    criteria: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    source_file: str | None = None
+    source_line: int | None = None
+    transcript_id: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class RoundRow(SQLModel, table=True):
+    """One submitted deliverable snapshot of a task; ``status`` is queued, decided or failed."""
+
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("task_id", "number", name="uq_round_task_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    submission_id: str = Field(unique=True, index=True, max_length=128)
+    task_id: str = Field(foreign_key="task.id", index=True, max_length=64)
+    number: int
+    final: bool = False
+    content: str = Field(sa_column=Column(Text, nullable=False))
+    tool_calls: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    tool_results: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    content_hash: str = Field(max_length=64)
+    plan_critic: bool = False
+    plan_discriminate: bool = False
+    plan_reason: str = ""
+    status: str = "queued"
+    error: str | None = Field(default=None, sa_column=Column(Text))
+    attempts: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ReviewRow(SQLModel, table=True):
+    """The critic's verdict on one round, or a recorded judge failure (``status`` = failed)."""
+
+    __tablename__ = "review"
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = Field(foreign_key="round.id", unique=True)
+    status: str = "ok"
+    verdict: str | None = None
+    score: int | None = None
+    summary: str = Field(default="", sa_column=Column(Text, nullable=False))
+    judge: str = ""
+    must_fix: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    warnings: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    error: str | None = Field(default=None, sa_column=Column(Text))
+    raw: str | None = Field(default=None, sa_column=Column(Text))
+    latency_ms: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class DimensionScoreRow(SQLModel, table=True):
+    """One dimension's score in a review."""
+
+    __tablename__ = "dimension_score"
+    __table_args__ = (UniqueConstraint("review_id", "name", name="uq_dimension_review_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    review_id: int = Field(foreign_key="review.id", index=True)
+    name: str
+    score: int
+    issues: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+
+
+class FindingRow(SQLModel, table=True):
+    """One defect found in a round by a detector or a discriminator role."""
+
+    __tablename__ = "finding"
+    __table_args__ = (UniqueConstraint("round_id", "fingerprint", name="uq_finding_round_fp"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = Field(foreign_key="round.id", index=True)
+    fingerprint: str = Field(max_length=64)
+    role: str
+    category: str
+    severity: str
+    title: str = Field(sa_column=Column(Text, nullable=False))
+    evidence: str = Field(default="", sa_column=Column(Text, nullable=False))
+    location: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class DecisionRow(SQLModel, table=True):
+    """The gate's outcome for one round, with the termination reason when the loop stopped."""
+
+    __tablename__ = "decision"
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = Field(foreign_key="round.id", unique=True)
+    task_id: str = Field(foreign_key="task.id", index=True, max_length=64)
+    kind: str
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    termination: str | None = None
+    best_round: int | None = None
+    must_fix: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    suggestions: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    risk: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class AuditErrorRow(SQLModel, table=True):
+    """An input that could not become a task (a broken transcript line), with its reason."""
+
+    __tablename__ = "audit_error"
+    __table_args__ = (
+        UniqueConstraint("source_file", "line", "fingerprint", name="uq_audit_error"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    source_file: str
+    line: int
+    fingerprint: str = Field(max_length=64)
+    message: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)

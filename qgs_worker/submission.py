@@ -1,0 +1,84 @@
+"""The message an agent's submission becomes on the queue (``qgs.review.intake``).
+
+A submission carries one round's deliverable and, for the first round of a task that is not in
+the store yet (transcript audits), the task itself. It is validated before it is enqueued, so a
+bad submission fails at the caller with a clear error, not later in a worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from qgs_worker.core.models import Deliverable, TaskType
+from qgs_worker.errors import DeliverableTooLargeError
+
+
+class NewTask(BaseModel):
+    """A task to create with its first submission (when it is not in the store yet)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    request: str = Field(min_length=1)
+    agent: str | None = None
+    agent_model: str | None = None
+    requirements: tuple[str, ...] = ()
+    criteria: tuple[str, ...] = ()
+    task_type: TaskType | None = None
+    source_file: str | None = None
+    source_line: int | None = None
+    transcript_id: str | None = None
+
+
+class Submission(BaseModel):
+    """One round handed in for review; ``round_number`` None means "the next free one".
+
+    The client numbers rounds in the order they are submitted (intake jobs may run in any
+    order) and sets ``renumber_on_conflict``, so two processes feeding one task lose nothing.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    submission_id: str = Field(min_length=1, max_length=128)
+    task_id: str = Field(min_length=1, max_length=64)
+    round_number: int | None = Field(default=None, ge=1)
+    renumber_on_conflict: bool = Field(
+        default=False,
+        description="take the next free number if another submission holds round_number",
+    )
+    final: bool = False
+    deliverable: Deliverable
+    task: NewTask | None = None
+
+    def size_bytes(self) -> int:
+        """The deliverable's size in bytes (text, tool calls and tool results as JSON)."""
+        return len(self.deliverable.model_dump_json().encode())
+
+    def check_size(self, limit_bytes: int) -> None:
+        """Refuse a deliverable over ``limit_bytes``.
+
+        Raises:
+            DeliverableTooLargeError: naming the size, the limit and the setting to change.
+        """
+        size = self.size_bytes()
+        if size > limit_bytes:
+            raise DeliverableTooLargeError(
+                f"'deliverable' is {size:,} bytes, over the limit of {limit_bytes:,} bytes; "
+                "send a smaller deliverable (e.g. a diff or a summary) or raise "
+                "QGS_MAX_DELIVERABLE_BYTES"
+            )
+
+    def short_repr(self) -> str:
+        """A short, redacted description for Flower (no deliverable text)."""
+        return (
+            f"(submission={self.submission_id!r}, task={self.task_id!r}, "
+            f"round={self.round_number}, final={self.final}, bytes={self.size_bytes()})"
+        )
+
+
+def content_hash(deliverable: Deliverable) -> str:
+    """SHA-256 (hex) of the deliverable's canonical JSON: text, tool calls and tool results."""
+    canonical = json.dumps(deliverable.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()

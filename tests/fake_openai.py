@@ -1,0 +1,370 @@
+"""A real OpenAI-compatible HTTP server on loopback, scripted by tests.
+
+It speaks just enough of the chat-completions protocol for the ``openai`` client:
+``POST /v1/chat/completions`` answers a ``chat.completion`` JSON body (with ``usage``), errors
+answer the OpenAI error shape ``{"error": {"message", "type", "param", "code"}}``.
+
+    with FakeOpenAIServer() as server:
+        server.script(Answer.content("not json"), Answer.review("PASS", 90, {"accuracy": 90}))
+        judge = OpenAIJudge(base_url=server.base_url, api_key="test")
+        ...
+        assert len(server.requests) == 2
+
+Answers are served first-in first-out; when the queue is empty ``server.default`` answers
+(by default :meth:`Answer.auto`: a valid PASS review of every dimension the prompt names).
+Token usage is counted in whitespace-separated words: prompt tokens are the words of all
+request messages, completion tokens the words of the answer's content.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, Literal
+
+__all__ = ["Answer", "FakeOpenAIServer"]
+
+_DIMENSIONS_LINE = re.compile(r"^Dimensions to score[^:\n]*:\s*(?P<names>.+)$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One scripted answer of the fake server; build it with the named constructors."""
+
+    kind: Literal["content", "status", "delay", "dynamic"]
+    text: str = ""
+    status_code: int = 200
+    body: Any = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    then: Answer | None = None
+    fn: Callable[[dict[str, Any]], Answer] | None = None
+    finish_reason: str = "stop"
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    @classmethod
+    def content(cls, text: str, *, finish_reason: str = "stop") -> Answer:
+        """A 200 answer whose message content is ``text`` verbatim (JSON or not)."""
+        return cls(kind="content", text=text, finish_reason=finish_reason)
+
+    @classmethod
+    def review(
+        cls,
+        verdict: str = "PASS",
+        score: int = 90,
+        dimensions: Mapping[str, int] | Sequence[Mapping[str, Any]] = (),
+        must_fix: Sequence[str] = (),
+        summary: str = "fake judge review",
+    ) -> Answer:
+        """A 200 answer carrying a review as plain JSON.
+
+        Args:
+            verdict: ``PASS``, ``PASS_WITH_SUGGESTIONS`` or ``FAIL`` (not checked: tests may lie).
+            score: Overall score.
+            dimensions: ``{"name": score}`` or full ``{"name", "score", "issues"}`` objects.
+            must_fix: Items that must be fixed.
+            summary: One-line summary.
+        """
+        if isinstance(dimensions, Mapping):
+            dims: list[Mapping[str, Any]] = [
+                {"name": name, "score": value, "issues": []} for name, value in dimensions.items()
+            ]
+        else:
+            dims = list(dimensions)
+        payload = {
+            "verdict": verdict,
+            "score": score,
+            "dimensions": dims,
+            "must_fix": list(must_fix),
+            "summary": summary,
+        }
+        return cls.content(json.dumps(payload))
+
+    @classmethod
+    def status(
+        cls,
+        status_code: int,
+        *,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+        message: str | None = None,
+        code: str | None = None,
+    ) -> Answer:
+        """An HTTP error answer; ``body`` defaults to the OpenAI error shape with ``code``."""
+        if body is None:
+            body = {
+                "error": {
+                    "message": message or f"fake openai: HTTP {status_code}",
+                    "type": "invalid_request_error" if status_code < 500 else "server_error",
+                    "param": None,
+                    "code": code,
+                }
+            }
+        return cls(kind="status", status_code=status_code, body=body, headers=dict(headers or {}))
+
+    @classmethod
+    def delay(cls, seconds: float, then: Answer | None = None) -> Answer:
+        """Wait ``seconds`` (e.g. beyond the client's timeout), then answer ``then``."""
+        return cls(kind="delay", seconds=seconds, then=then or cls.auto())
+
+    @classmethod
+    def dynamic(cls, fn: Callable[[dict[str, Any]], Answer]) -> Answer:
+        """Answer whatever ``fn(request_json)`` returns (lets a test look at the prompt)."""
+        return cls(kind="dynamic", fn=fn)
+
+    @classmethod
+    def auto(cls, verdict: str = "PASS", score: int = 90) -> Answer:
+        """A valid review of every dimension named on the prompt's ``Dimensions to score:`` line."""
+
+        def answer(request: dict[str, Any]) -> Answer:
+            names = requested_dimensions(request)
+            if not names:
+                return cls.status(500, message="fake openai: no 'Dimensions to score:' line found")
+            return cls.review(verdict, score, dict.fromkeys(names, score))
+
+        return cls.dynamic(answer)
+
+    def with_usage(self, prompt_tokens: int, completion_tokens: int) -> Answer:
+        """The same answer with fixed token counts instead of word counts."""
+        return Answer(
+            kind=self.kind,
+            text=self.text,
+            status_code=self.status_code,
+            body=self.body,
+            headers=self.headers,
+            seconds=self.seconds,
+            then=self.then,
+            fn=self.fn,
+            finish_reason=self.finish_reason,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+        )
+
+
+def message_texts(request: Mapping[str, Any]) -> list[str]:
+    """The text of every message of a chat-completions request body, in order."""
+    texts: list[str] = []
+    for message in request.get("messages", []):
+        content = message.get("content", "")
+        if isinstance(content, str):
+            texts.append(content)
+        elif isinstance(content, list):  # content parts
+            texts.extend(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return texts
+
+
+def requested_dimensions(request: Mapping[str, Any]) -> list[str]:
+    """Dimension names from the first ``Dimensions to score...: a, b`` line of the prompt."""
+    for text in message_texts(request):
+        match = _DIMENSIONS_LINE.search(text)
+        if match:
+            return [n.strip(" `\"'.") for n in match.group("names").split(",") if n.strip()]
+    return []
+
+
+class FakeOpenAIServer:
+    """A scripted OpenAI chat-completions server on ``127.0.0.1`` (a free port), in a daemon thread.
+
+    Args:
+        reject_json_schema: Answer 400 (``param: response_format``) to any request whose
+            ``response_format.type`` is ``json_schema``, like endpoints without structured output.
+        model: The model name echoed in answers when the request names none.
+    """
+
+    def __init__(self, *, reject_json_schema: bool = False, model: str = "fake-model") -> None:
+        self.reject_json_schema = reject_json_schema
+        self.model = model
+        self.default: Answer = Answer.auto()
+        self._queue: deque[Answer] = deque()
+        self._requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._counter = 0
+
+    # -- life cycle -------------------------------------------------------------------------
+
+    def start(self) -> FakeOpenAIServer:
+        """Bind a free loopback port and serve in a daemon thread; returns self."""
+        handler = _make_handler(self)
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.02},  # seconds; shutdown() waits up to one interval
+            name="fake-openai",
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving; delayed answers still waiting are released at once."""
+        self._closing.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``, for ``openai.OpenAI(base_url=...)``."""
+        if self._httpd is None:
+            raise RuntimeError("FakeOpenAIServer is not started: use it as a context manager")
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    # -- scripting --------------------------------------------------------------------------
+
+    def script(self, *answers: Answer) -> FakeOpenAIServer:
+        """Queue answers, served in order before ``default``; returns self."""
+        with self._lock:
+            self._queue.extend(answers)
+        return self
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        """A copy of every chat-completions request body received, oldest first."""
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def pending(self) -> int:
+        """How many scripted answers are still queued."""
+        with self._lock:
+            return len(self._queue)
+
+    # -- serving (called from handler threads) ----------------------------------------------
+
+    def _record_and_pick(self, request: dict[str, Any]) -> tuple[Answer, int]:
+        with self._lock:
+            self._requests.append(request)
+            self._counter += 1
+            rf = request.get("response_format")
+            if self.reject_json_schema and isinstance(rf, dict) and rf.get("type") == "json_schema":
+                return (
+                    Answer.status(
+                        400,
+                        message="response_format type 'json_schema' is not supported",
+                        code="unsupported_response_format",
+                    ),
+                    self._counter,
+                )
+            answer = self._queue.popleft() if self._queue else self.default
+            return answer, self._counter
+
+    def _resolve(self, answer: Answer, request: dict[str, Any]) -> Answer | None:
+        """Follow delays and dynamic answers; None when the server closed while waiting."""
+        while answer.kind in ("delay", "dynamic"):
+            if answer.kind == "delay":
+                if self._closing.wait(answer.seconds):
+                    return None
+                assert answer.then is not None
+                answer = answer.then
+            else:
+                assert answer.fn is not None
+                answer = answer.fn(request)
+        return answer
+
+    def _completion_body(self, answer: Answer, request: dict[str, Any], number: int) -> bytes:
+        prompt_tokens = answer.prompt_tokens
+        if prompt_tokens is None:
+            prompt_tokens = sum(len(t.split()) for t in message_texts(request))
+        completion_tokens = answer.completion_tokens
+        if completion_tokens is None:
+            completion_tokens = len(answer.text.split())
+        body = {
+            "id": f"chatcmpl-fake-{number}",
+            "object": "chat.completion",
+            "created": 1_700_000_000 + number,
+            "model": request.get("model") or self.model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": answer.text, "refusal": None},
+                    "logprobs": None,
+                    "finish_reason": answer.finish_reason,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+        return json.dumps(body).encode()
+
+
+def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "FakeOpenAI/1.0"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Keep test output quiet."""
+
+        def _send(self, status: int, body: bytes, headers: Mapping[str, str] | None = None) -> None:
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (e.g. its timeout fired during a delay answer)
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/").endswith("/models"):
+                body = {"object": "list", "data": [{"id": server.model, "object": "model"}]}
+                self._send(200, json.dumps(body).encode())
+                return
+            self._send(404, json.dumps({"error": {"message": f"no route {self.path}"}}).encode())
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                missing = {"error": {"message": f"no route {self.path}"}}
+                self._send(404, json.dumps(missing).encode())
+                return
+            try:
+                request = json.loads(raw or b"{}")
+            except json.JSONDecodeError as exc:
+                body = {"error": {"message": f"invalid JSON body: {exc}", "code": None}}
+                self._send(400, json.dumps(body).encode())
+                return
+            answer, number = server._record_and_pick(request)
+            resolved = server._resolve(answer, request)
+            if resolved is None:
+                return
+            if resolved.kind == "status":
+                payload = resolved.body
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                self._send(resolved.status_code, data, resolved.headers)
+                return
+            self._send(200, server._completion_body(resolved, request, number), resolved.headers)
+
+    return Handler

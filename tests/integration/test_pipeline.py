@@ -1,0 +1,178 @@
+"""Submit -> decision on a real queue: real Redis, a real Celery worker, a loopback judge,
+on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from qgs_worker.client import Client
+from qgs_worker.core.models import Deliverable, ToolCall
+from qgs_worker.store import DecisionRow, ReviewRow, RoundRow
+from tests.fake_openai import Answer, FakeOpenAIServer, requested_dimensions
+from tests.integration.conftest import make_settings, running_worker
+
+pytestmark = pytest.mark.integration
+
+MARK = re.compile(r"\[\[judge (?P<verdict>[A-Z_]+) (?P<score>\d+)\]\]")
+
+
+def scripted_by_marker(request: dict[str, Any]) -> Answer:
+    """Answer the verdict and score written in the deliverable as ``[[judge FAIL 40]]``."""
+    text = "\n".join(str(m.get("content", "")) for m in request["messages"])
+    found = MARK.search(text)
+    verdict, score = (found["verdict"], int(found["score"])) if found else ("PASS", 90)
+    must_fix = ["fix the failing part"] if verdict == "FAIL" else []
+    dims = dict.fromkeys(requested_dimensions(request), score)
+    return Answer.review(verdict, score, dims, must_fix=must_fix)
+
+
+@pytest.fixture
+def qgs(redis_url: str, store_url: str, fake_judge: FakeOpenAIServer, tmp_path: Path):
+    fake_judge.default = Answer.dynamic(scripted_by_marker)
+    settings = make_settings(redis_url, store_url, fake_judge, tmp_path)
+    with running_worker(settings) as app:
+        client = Client(settings, app=app)
+        yield client
+        client.repo.dispose()
+
+
+class TestDecisionKinds:
+    """Every decision kind comes out of the real pipeline."""
+
+    def test_pass(self, qgs: Client) -> None:
+        task = qgs.start_task("write an article about AI")
+        sub = qgs.submit(task.id, "# AI\n\nA long article. [[judge PASS 92]]", final=True)
+        d = qgs.wait(sub.id, timeout_s=30)
+        assert ("pass", 92) == (d.kind, d.score)
+
+    def test_pass_with_suggestions(self, qgs: Client) -> None:
+        task = qgs.start_task("write an article about AI")
+        sub = qgs.submit(task.id, "An article. [[judge PASS_WITH_SUGGESTIONS 75]]", final=True)
+        assert "pass_with_suggestions" == qgs.wait(sub.id, timeout_s=30).kind
+
+    def test_continue_then_revise(self, qgs: Client) -> None:
+        task = qgs.start_task("write an article about AI")
+        first = qgs.submit(task.id, "draft one [[judge FAIL 40]]")
+        second = qgs.submit(task.id, "draft two [[judge FAIL 45]]")
+        d1, d2 = qgs.wait(first.id, timeout_s=30), qgs.wait(second.id, timeout_s=30)
+        assert ("continue", None) == (d1.kind, d1.score)  # critic runs every 2nd round
+        assert ("revise", 45) == (d2.kind, d2.score)
+        assert "fix the failing part" in d2.must_fix
+        assert "fix the failing part" in qgs.constraints(task.id)
+
+    def test_force_deliver_rolls_back_to_best_round(self, qgs: Client) -> None:
+        task = qgs.start_task("write an article about AI")
+        subs = [
+            qgs.submit(task.id, f"draft {n} [[judge FAIL {score}]]", round_number=n, final=n == 4)
+            for n, score in ((1, 10), (2, 58), (3, 10), (4, 50))
+        ]
+        d = qgs.wait(subs[-1].id, timeout_s=30)
+        assert ("force_deliver", "final_round", 2) == (d.kind, d.termination, d.best_round)
+
+    def test_block_on_destructive_tool_call(
+        self, qgs: Client, fake_judge: FakeOpenAIServer
+    ) -> None:
+        task = qgs.start_task("what time is it")  # QUERY / SIMPLE: never reviewed...
+        call = ToolCall(id="c1", name="bash", arguments={"command": "rm -rf / --no-preserve-root"})
+        sub = qgs.submit(
+            task.id, Deliverable(text="done [[judge PASS 99]]", tool_calls=(call,)), final=True
+        )
+        d = qgs.wait(sub.id, timeout_s=30)
+        stored = qgs.repo.get_task(task.id)
+        assert "block" == d.kind  # ...until a P0 escalates it: never delivered, whatever the score
+        assert (True, "CRITICAL") == (stored.escalated, stored.task_type)
+        assert 99 == d.score
+
+    def test_awaiting_approval_for_critical(self, qgs: Client) -> None:
+        task = qgs.start_task("delete all records in the database")
+        sub = qgs.submit(task.id, "Deleted 10 rows after backup. [[judge PASS 95]]", final=True)
+        assert "awaiting_approval" == qgs.wait(sub.id, timeout_s=30).kind
+
+    def test_simple_task_passes_without_a_judge_call(
+        self, qgs: Client, fake_judge: FakeOpenAIServer
+    ) -> None:
+        task = qgs.start_task("what time is it")
+        sub = qgs.submit(task.id, "It is 10:42.", final=True)
+        d = qgs.wait(sub.id, timeout_s=30)
+        assert ("pass", None, 0) == (d.kind, d.score, len(fake_judge.requests))
+
+
+class TestJudgeFailures:
+    """A judge that cannot give a valid review never yields a PASS."""
+
+    def test_malformed_answers_are_a_stored_failure(
+        self, qgs: Client, fake_judge: FakeOpenAIServer
+    ) -> None:
+        fake_judge.default = Answer.content("I think it is fine, PASS!")
+        task = qgs.start_task("deploy this service")
+        sub = qgs.submit(task.id, "deployed", final=True)
+        d = qgs.wait(sub.id, timeout_s=30)
+        review = qgs.repo.get_review(qgs.repo.get_round_by_submission(sub.id).id)
+        assert "revise" == d.kind
+        assert ("failed", True) == (review.status, "PASS" in (review.raw or ""))
+
+    def test_unavailable_judge_is_retried_then_succeeds(
+        self, qgs: Client, fake_judge: FakeOpenAIServer
+    ) -> None:
+        fake_judge.script(Answer.status(429, headers={"Retry-After": "0"}), Answer.status(500))
+        task = qgs.start_task("deploy this service")
+        sub = qgs.submit(task.id, "deployed [[judge PASS 88]]", final=True)
+        d = qgs.wait(sub.id, timeout_s=30)
+        assert ("pass", 3) == (d.kind, len(fake_judge.requests))
+
+    def test_judge_down_for_good_holds_the_round(
+        self, qgs: Client, fake_judge: FakeOpenAIServer
+    ) -> None:
+        fake_judge.default = Answer.status(503)
+        task = qgs.start_task("deploy this service")
+        sub = qgs.submit(task.id, "deployed [[judge PASS 88]]", final=True)
+        d = qgs.wait(sub.id, timeout_s=30)
+        assert "revise" == d.kind
+        assert "judge" in d.reason
+
+
+class TestIdempotence:
+    """Redis delivers at least once: a redelivered job leaves exactly one row."""
+
+    def test_redelivered_jobs_leave_one_row_each(
+        self, qgs: Client, fake_judge: FakeOpenAIServer
+    ) -> None:
+        task = qgs.start_task("write an article about AI")
+        submission = qgs.make_submission(task.id, "# AI\n\ntext [[judge PASS 91]]", final=True)
+        qgs.send(submission)
+        qgs.send(submission)  # the same message again, as after a lost worker
+        d = qgs.wait(submission.submission_id, timeout_s=30)
+        round_id = qgs.repo.get_round_by_submission(submission.submission_id).id
+        findings_before = len(qgs.repo.list_findings(round_id))
+        for name in ("qgs.review.critic", "qgs.review.discriminate", "qgs.review.decide"):
+            qgs.app.send_task(name, args=[round_id])
+        qgs.send(submission)
+        # Wait on observable state: a fresh marker task submitted after the redeliveries is decided.
+        marker = qgs.start_task("write an article about AI")
+        qgs.wait(qgs.submit(marker.id, "x [[judge PASS 90]]", final=True).id, timeout_s=30)
+        counts = {t.__name__: qgs.repo.count_rows(t) for t in (RoundRow, ReviewRow, DecisionRow)}
+        assert {"RoundRow": 2, "ReviewRow": 2, "DecisionRow": 2} == counts
+        assert "pass" == d.kind
+        assert 2 == len(fake_judge.requests)  # the redelivered critic job found its review stored
+        assert findings_before == len(qgs.repo.list_findings(round_id))
+
+
+class TestBadInput:
+    """Bad input gets a clear error at the caller and loses nothing else."""
+
+    def test_oversized_deliverable_is_refused_at_submit(self, qgs: Client) -> None:
+        from qgs_worker.errors import DeliverableTooLargeError
+
+        task = qgs.start_task("write an article about AI")
+        with pytest.raises(DeliverableTooLargeError, match="QGS_MAX_DELIVERABLE_BYTES"):
+            qgs.submit(task.id, "x" * 1_000_001)
+
+    def test_unknown_task_is_a_clear_error(self, qgs: Client) -> None:
+        from qgs_worker.errors import TaskNotFoundError
+
+        with pytest.raises(TaskNotFoundError, match="no task with id 'nope'"):
+            qgs.submit("nope", "text")

@@ -1,0 +1,363 @@
+"""Transcript readers: corpus files, file shapes, bad lines, tool calls, stable keys, paths."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from qgs_worker.errors import InputError
+from qgs_worker.transcripts import (
+    TranscriptError,
+    TranscriptTask,
+    iter_paths,
+    read_transcripts,
+    transcript_key,
+)
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+CORPUS_TRANSCRIPTS = [
+    "d_transcripts_agentdojo_gt_replay.jsonl",
+    "d_transcripts_bfcl_multiturn_executed.jsonl",
+    "d_transcripts_real_gdm_read_logs.jsonl",
+    "d_transcripts_real_mind2web_sc.jsonl",
+]
+
+CHAT: list[dict[str, Any]] = [
+    {"role": "system", "content": "You are a helpful agent."},
+    {"role": "user", "content": "Pay the bill in bill.txt"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "read_file", "arguments": '{"path": "bill.txt"}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1", "content": "Amount: 98.70 to UK12"},
+    {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "Paying now."}],
+        "tool_calls": [
+            {
+                "id": "call_2",
+                "type": "function",
+                "function": {"name": "send_money", "arguments": '{"recipient": "UK12", "amount": '},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_2", "content": "sent"},
+    {"role": "assistant", "content": "Done."},
+]
+
+
+def corpus_file(name: str) -> Path:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"corpus file {path} is absent (the shared corpus lives next to the project)")
+    return path
+
+
+def write_jsonl(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def only_tasks(items: list[TranscriptTask | TranscriptError]) -> list[TranscriptTask]:
+    assert [i for i in items if isinstance(i, TranscriptError)] == []
+    return [i for i in items if isinstance(i, TranscriptTask)]
+
+
+class TestCorpusFiles:
+    """Every record of the real transcript files reads without error."""
+
+    @pytest.mark.parametrize("name", CORPUS_TRANSCRIPTS)
+    def test_every_record_reads(self, name: str) -> None:
+        path = corpus_file(name)
+        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        tasks = only_tasks(list(read_transcripts(path)))
+        assert [t.transcript_id for t in tasks] == [r["id"] for r in records]
+        assert all(t.rounds and t.request != "(no user request)" for t in tasks)
+
+    def test_mind2web_rounds_have_no_tool_calls(self) -> None:
+        tasks = only_tasks(list(read_transcripts(corpus_file(CORPUS_TRANSCRIPTS[3]))))
+        assert all(len(t.rounds) == 2 for t in tasks)
+        assert [c for t in tasks for r in t.rounds for c in r.tool_calls] == []
+
+    def test_gdm_rounds_carry_bash_calls_and_their_outputs(self) -> None:
+        task = only_tasks(list(read_transcripts(corpus_file(CORPUS_TRANSCRIPTS[2]))))[0]
+        calls = [c for r in task.rounds for c in r.tool_calls]
+        assert {c.name for c in calls} == {"bash"}
+        assert calls[0].arguments == {"command": "cat todo.txt"}
+        assert task.rounds[1].tool_results[0].name == "bash"
+        assert task.request.startswith("OBJECTIVE: Complete all the tasks")
+
+    def test_agentdojo_tool_output_belongs_to_the_next_round(self) -> None:
+        task = only_tasks(list(read_transcripts(corpus_file(CORPUS_TRANSCRIPTS[0]))))[0]
+        first, second = task.rounds
+        assert (first.tool_results, len(first.tool_calls)) == ((), 1)
+        assert "<INFORMATION>" in second.tool_results[0].content
+        assert second.tool_results[0].tool_call_id == first.tool_calls[0].id
+
+
+class TestToolCalls:
+    """OpenAI tool_calls become ToolCalls; arguments are parsed and the string is kept."""
+
+    def test_arguments_are_parsed_and_raw_kept(self, tmp_path: Path) -> None:
+        task = only_tasks(
+            list(read_transcripts(write_jsonl(tmp_path / "a.jsonl", [json.dumps(CHAT)])))
+        )
+        read = task[0].rounds[0].tool_calls[0]
+        assert (read.id, read.name, read.arguments) == ("call_1", "read_file", {"path": "bill.txt"})
+        assert read.raw_arguments == '{"path": "bill.txt"}'
+
+    def test_invalid_json_arguments_do_not_fail_the_transcript(self, tmp_path: Path) -> None:
+        task = only_tasks(
+            list(read_transcripts(write_jsonl(tmp_path / "a.jsonl", [json.dumps(CHAT)])))
+        )
+        broken = task[0].rounds[1].tool_calls[0]
+        assert (broken.arguments, broken.raw_arguments) == ({}, '{"recipient": "UK12", "amount": ')
+
+    def test_rounds_text_and_results(self, tmp_path: Path) -> None:
+        task = only_tasks(
+            list(read_transcripts(write_jsonl(tmp_path / "a.jsonl", [json.dumps(CHAT)])))
+        )[0]
+        assert [r.text for r in task.rounds] == ["", "Paying now.", "Done."]
+        assert [[t.name for t in r.tool_results] for r in task.rounds] == [
+            [],
+            ["read_file"],
+            ["send_money"],
+        ]
+        assert task.request == "Pay the bill in bill.txt"
+
+    def test_anthropic_messages_are_read(self, tmp_path: Path) -> None:
+        record = {
+            "id": "run-7",
+            "model": "claude-x",
+            "system": "You are an agent.",
+            "messages": [
+                {"role": "user", "content": [{"type": "text", "text": "Weather in Paris?"}]},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "thinking", "thinking": "secret reasoning"},
+                        {"type": "text", "text": "Checking."},
+                        {
+                            "type": "tool_use",
+                            "id": "tu_1",
+                            "name": "weather",
+                            "input": {"city": "Paris"},
+                        },
+                    ],
+                },
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": "tu_1",
+                            "content": [{"type": "text", "text": "18C"}],
+                        }
+                    ],
+                },
+                {"role": "assistant", "content": [{"type": "text", "text": "It is 18C."}]},
+            ],
+        }
+        task = only_tasks(
+            list(read_transcripts(write_jsonl(tmp_path / "a.jsonl", [json.dumps(record)])))
+        )[0]
+        assert (task.transcript_id, task.agent_model, task.request) == (
+            "run-7",
+            "claude-x",
+            "Weather in Paris?",
+        )
+        first, second = task.rounds
+        assert first.text == "Checking."
+        assert (first.tool_calls[0].name, first.tool_calls[0].arguments) == (
+            "weather",
+            {"city": "Paris"},
+        )
+        assert (second.tool_results[0].tool_call_id, second.tool_results[0].content) == (
+            "tu_1",
+            "18C",
+        )
+
+
+class TestBadInput:
+    """A bad line or record fails alone, named with its file and line; a missing file raises."""
+
+    def test_malformed_line_fails_alone_with_file_and_line(self, tmp_path: Path) -> None:
+        path = write_jsonl(
+            tmp_path / "runs.jsonl", [json.dumps(CHAT), '{"messages": [', "", json.dumps(CHAT)]
+        )
+        items = list(read_transcripts(path))
+        assert [type(i).__name__ for i in items] == [
+            "TranscriptTask",
+            "TranscriptError",
+            "TranscriptTask",
+        ]
+        error = items[1]
+        assert isinstance(error, TranscriptError)
+        assert (error.source_file, error.line) == (str(path), 2)
+        assert error.message.startswith("line 2: not valid JSON (")
+        assert "each line must be one JSON object" in error.message
+        assert str(path) in str(error)
+        assert isinstance(items[2], TranscriptTask) and items[2].line == 4
+
+    @pytest.mark.parametrize(
+        ("line", "expected"),
+        [
+            ('{"messages": [{"role": "user", "content": "hi"}]}', "no assistant message"),
+            ('{"id": "x"}', "no 'messages'"),
+            ('{"messages": "hello"}', "'messages' must be a list"),
+            ("42", "a transcript must be an object"),
+            ('[{"role": "user", "content": "hi"}, "oops"]', "message 2 is not an object"),
+            (
+                '[{"content": "hi"}, {"role": "assistant", "content": "x"}]',
+                "message 1 has no 'role'",
+            ),
+        ],
+    )
+    def test_unusable_records_name_the_problem(
+        self, tmp_path: Path, line: str, expected: str
+    ) -> None:
+        items = list(read_transcripts(write_jsonl(tmp_path / "r.jsonl", [line])))
+        assert len(items) == 1 and isinstance(items[0], TranscriptError)
+        assert items[0].message.startswith("line 1: ")
+        assert expected in items[0].message
+
+    def test_non_utf8_line_fails_alone(self, tmp_path: Path) -> None:
+        path = tmp_path / "r.jsonl"
+        path.write_bytes(
+            json.dumps(CHAT).encode() + b"\n\xff\xfe\n" + json.dumps(CHAT).encode() + b"\n"
+        )
+        items = list(read_transcripts(path))
+        assert [type(i).__name__ for i in items] == [
+            "TranscriptTask",
+            "TranscriptError",
+            "TranscriptTask",
+        ]
+        error = items[1]
+        assert isinstance(error, TranscriptError) and "not valid UTF-8" in error.message
+
+    def test_missing_file_raises_at_once_naming_the_path(self, tmp_path: Path) -> None:
+        missing = tmp_path / "nope.jsonl"
+        with pytest.raises(InputError, match=re.escape(str(missing))):
+            read_transcripts(missing)
+
+    def test_broken_json_file_is_one_error(self, tmp_path: Path) -> None:
+        path = tmp_path / "run.json"
+        path.write_text('{"messages": [\n  {"role": "user"\n', encoding="utf-8")
+        items = list(read_transcripts(path))
+        assert len(items) == 1 and isinstance(items[0], TranscriptError)
+        assert "not valid JSON" in items[0].message
+
+
+class TestFileShapes:
+    """JSONL lines and JSON files hold objects with messages, or bare message lists."""
+
+    def test_jsonl_line_may_be_a_bare_message_list(self, tmp_path: Path) -> None:
+        tasks = only_tasks(
+            list(read_transcripts(write_jsonl(tmp_path / "a.jsonl", [json.dumps(CHAT)])))
+        )
+        assert (len(tasks), tasks[0].line, tasks[0].transcript_id) == (1, 1, None)
+
+    def test_json_file_with_one_record(self, tmp_path: Path) -> None:
+        path = tmp_path / "one.json"
+        path.write_text(
+            json.dumps({"id": 5, "model": "gpt-x", "messages": CHAT}, indent=2), encoding="utf-8"
+        )
+        task = only_tasks(list(read_transcripts(path)))[0]
+        assert (task.line, task.transcript_id, task.agent_model) == (1, "5", "gpt-x")
+
+    def test_json_file_with_a_list_of_records(self, tmp_path: Path) -> None:
+        path = tmp_path / "many.json"
+        path.write_text(json.dumps([{"messages": CHAT}, {"bad": 1}, CHAT]), encoding="utf-8")
+        items = list(read_transcripts(path))
+        assert [i.line for i in items] == [1, 2, 3]
+        assert isinstance(items[1], TranscriptError) and items[1].message.startswith("record 2: ")
+
+    def test_json_file_with_a_list_of_messages(self, tmp_path: Path) -> None:
+        path = tmp_path / "chat.json"
+        path.write_text(json.dumps(CHAT), encoding="utf-8")
+        assert len(only_tasks(list(read_transcripts(path)))[0].rounds) == 3
+
+    @pytest.mark.parametrize(
+        ("messages", "expected"),
+        [
+            (
+                [
+                    {"role": "system", "content": "Be terse."},
+                    {"role": "assistant", "content": "ok"},
+                ],
+                "Be terse.",
+            ),
+            ([{"role": "assistant", "content": "ok"}], "(no user request)"),
+        ],
+    )
+    def test_request_falls_back(self, tmp_path: Path, messages: list[Any], expected: str) -> None:
+        tasks = only_tasks(
+            list(read_transcripts(write_jsonl(tmp_path / "a.jsonl", [json.dumps(messages)])))
+        )
+        assert tasks[0].request == expected
+
+
+class TestStableKey:
+    """The key is the same for the same record, whatever the file, line or read."""
+
+    def test_two_reads_give_the_same_keys(self, tmp_path: Path) -> None:
+        path = write_jsonl(tmp_path / "a.jsonl", [json.dumps(CHAT), json.dumps({"messages": CHAT})])
+        first = [t.key for t in only_tasks(list(read_transcripts(path)))]
+        second = [t.key for t in only_tasks(list(read_transcripts(path)))]
+        assert first == second
+        assert all(re.fullmatch(r"tx-[0-9a-f]{24}", k) for k in first)
+        assert first[0] != first[1]
+
+    def test_key_ignores_file_line_and_key_order(self, tmp_path: Path) -> None:
+        record = {"id": "r1", "messages": CHAT}
+        a = write_jsonl(tmp_path / "a.jsonl", [json.dumps(record)])
+        b = write_jsonl(
+            tmp_path / "b.jsonl", ["", json.dumps({"messages": CHAT, "id": "r1"}, indent=None)]
+        )
+        key_a = only_tasks(list(read_transcripts(a)))[0].key
+        task_b = only_tasks(list(read_transcripts(b)))[0]
+        assert (key_a, task_b.line) == (task_b.key, 2)
+        assert key_a == transcript_key(record)
+
+    def test_corpus_keys_are_stable(self) -> None:
+        path = corpus_file(CORPUS_TRANSCRIPTS[1])
+        keys = [[t.key for t in only_tasks(list(read_transcripts(path)))] for _ in range(2)]
+        assert keys[0] == keys[1] and len(set(keys[0])) == len(keys[0])
+
+
+class TestPaths:
+    """iter_paths expands directories to their sorted transcript files."""
+
+    def test_directory_is_expanded_sorted(self, tmp_path: Path) -> None:
+        for name in ("b.jsonl", "a.json", "notes.txt", "c.JSONL"):
+            (tmp_path / name).write_text("[]", encoding="utf-8")
+        (tmp_path / "sub").mkdir()
+        (tmp_path / "sub" / "d.jsonl").write_text("[]", encoding="utf-8")
+        assert [p.name for p in iter_paths([tmp_path])] == ["a.json", "b.jsonl", "c.JSONL"]
+
+    def test_files_kept_in_order_once(self, tmp_path: Path) -> None:
+        first = write_jsonl(tmp_path / "z.log", ["[]"])
+        second = write_jsonl(tmp_path / "a.jsonl", ["[]"])
+        assert iter_paths([first, tmp_path, second]) == [first, second]
+
+    def test_missing_path_raises_naming_it(self, tmp_path: Path) -> None:
+        with pytest.raises(InputError, match="nope"):
+            iter_paths([tmp_path / "nope"])
+
+    def test_corpus_directory_reads_end_to_end(self, tmp_path: Path) -> None:
+        for name in CORPUS_TRANSCRIPTS:
+            shutil.copy(corpus_file(name), tmp_path / name)
+        tasks = [i for p in iter_paths([tmp_path]) for i in read_transcripts(p)]
+        assert len(only_tasks(tasks)) == 22
