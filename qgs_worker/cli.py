@@ -150,7 +150,7 @@ def audit(
                 continue
             submissions.extend(batch)
     pending = {s.task_id for s in submissions}
-    console.print(
+    err_console.print(
         f"{len(task_ids)} transcripts in {len(files)} files: {len(pending)} to review, "
         f"{skipped} already done, {errors} unusable."
     )

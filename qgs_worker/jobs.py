@@ -85,7 +85,7 @@ def dispatch(round_id: int, repo: Repository) -> None:
 
 def _fail_and_go_on(rt: Runtime, round_id: int, error: str) -> None:
     log.error("round %s failed: %s", round_id, error)
-    ready = pipeline.fail_round(rt.repo, round_id, error)
+    ready = pipeline.fail_round(rt.repo, round_id, error, rt.policies)
     if ready is not None:
         dispatch(ready, rt.repo)
 
@@ -101,21 +101,19 @@ def intake_job(self: Task, submission: dict[str, Any]) -> None:
         rt.repo.save_audit_error(f"submission:{where}", 0, f"invalid submission: {exc}")
         return
     try:
-        ready = pipeline.intake(rt.repo, sub, rt.policies)
+        redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
+        ready = pipeline.intake(rt.repo, sub, rt.policies, redelivered=redelivered)
     except OperationalError as exc:
         raise self.retry(
             exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
         ) from exc
     except Exception as exc:
-        row = rt.repo.find_round_by_submission(sub.submission_id)
-        if row is None or row.id is None:
-            source = (
-                sub.task.source_file if sub.task else None
-            ) or f"submission:{sub.submission_id}"
-            line = (sub.task.source_line if sub.task else None) or 0
-            rt.repo.save_audit_error(source, line, f"intake failed: {type(exc).__name__}: {exc}")
-            return
-        _fail_and_go_on(rt, row.id, f"intake failed: {type(exc).__name__}: {exc}")
+        error = f"intake failed: {type(exc).__name__}: {exc}"
+        source = (sub.task.source_file if sub.task else None) or f"submission:{sub.submission_id}"
+        rt.repo.save_audit_error(source, (sub.task.source_line if sub.task else None) or 0, error)
+        round_id = pipeline.placeholder_round(rt.repo, sub, error)
+        if round_id is not None:
+            _fail_and_go_on(rt, round_id, error)
         return
     if ready is not None:
         dispatch(ready, rt.repo)
@@ -188,7 +186,7 @@ def decide_job(self: Task, round_id: int) -> None:
     """Make the gate's decision on one round, then dispatch the task's next round."""
     rt = runtime(self.app)
     try:
-        ready = pipeline.decide(rt.repo, round_id, rt.policies.gate)
+        ready = pipeline.decide(rt.repo, round_id, rt.policies)
     except OperationalError as exc:
         raise self.retry(
             exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5

@@ -106,39 +106,73 @@ def task_row(
     )
 
 
-def intake(repo: Repository, submission: Submission, policies: Policies) -> int | None:
-    """Store a round, run the detectors on it, escalate if they found P0/P1, and plan it.
+def intake(
+    repo: Repository, submission: Submission, policies: Policies, *, redelivered: bool = False
+) -> int | None:
+    """Store a submitted round (and its task); claim the task's next round if its turn came.
+
+    Args:
+        repo: The results store.
+        submission: The validated submission.
+        policies: Gate and cadence policies.
+        redelivered: The broker redelivered this message (a worker was lost): a round left
+            ``dispatched`` without a decision is dispatched again (its effects are idempotent).
 
     Returns:
-        The round id if its pipeline should be dispatched now (every earlier round is done and
-        this caller won the claim), else None.
+        The id of a round whose pipeline the caller must dispatch now, or None.
     """
     task = ensure_task(repo, submission)
-    d = submission.deliverable
-    row = _store_round(repo, task.id, submission)
-    number = row.number
-    assert row.id is not None
-    if row.status != "queued" or row.plan_reason:
-        # A redelivered intake: the round is stored and planned already.
-        return _claim_if_ready(repo, task.id, row.id)
+    _store_round(repo, task.id, submission)
+    return claim_next(repo, task.id, policies, redelivered=redelivered)
+
+
+def claim_next(
+    repo: Repository, task_id: str, policies: Policies, *, redelivered: bool = False
+) -> int | None:
+    """Claim the task's next round once every earlier round is done, and prepare it.
+
+    Exactly one caller wins the claim (a conditional update), so a round is dispatched once,
+    except after a redelivery, when dispatching again is the safe side.
+    """
+    ready = repo.next_ready_round(task_id)
+    if ready is None or ready.id is None:
+        return None
+    if ready.status == "queued" and repo.claim_round(ready.id):
+        prepare(repo, ready.id, policies)
+        return ready.id
+    if ready.status == "dispatched" and redelivered and repo.get_decision(ready.id) is None:
+        prepare(repo, ready.id, policies)
+        return ready.id
+    return None
+
+
+def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
+    """Run the detectors on a round, escalate the task on P0/P1, and plan what is due.
+
+    Runs when the round's turn comes, so every earlier round (and its tool outputs, where
+    injected instructions arrive) is in the store. A P0/P1 makes the round reviewed and audited
+    as CRITICAL whatever the cadence says.
+    """
+    row = repo.get_round(round_id)
+    task = repo.get_task(row.task_id)
     earlier = [r for r in repo.list_rounds(task.id) if r.number < row.number]
     earlier_results = [res for r in earlier for res in deliverable_of(r).tool_results]
     findings = [
         f.model_copy(update={"role": DETECTOR_ROLE})
-        for f in detectors.scan_round(d, request=task.request, earlier_tool_results=earlier_results)
+        for f in detectors.scan_round(
+            deliverable_of(row), request=task.request, earlier_tool_results=earlier_results
+        )
     ]
-    repo.save_findings(row.id, findings)
-    escalated = _escalate_if_needed(repo, task, findings, number)
+    repo.save_findings(round_id, findings)
+    serious = _escalate_if_needed(repo, task, findings, row.number)
     task = repo.get_task(task.id)
     plan = cadence.plan_round(
-        Complexity(task.complexity), number, final=submission.final, policy=policies.cadence
+        Complexity(task.complexity), row.number, final=row.final, policy=policies.cadence
     )
-    if escalated:
-        plan = RoundPlan(
-            critic=True, discriminate=True, reason=f"escalated to CRITICAL: {escalated}"
-        )
-    repo.set_round_plan(row.id, plan)
-    return _claim_if_ready(repo, task.id, row.id)
+    if serious:
+        plan = RoundPlan(critic=True, discriminate=True, reason=f"reviewed as CRITICAL: {serious}")
+    repo.set_round_plan(round_id, plan)
+    return plan
 
 
 ROUND_NUMBER_TRIES = 20
@@ -178,10 +212,12 @@ def _escalate_if_needed(
     repo: Repository, task: TaskRow, findings: list[Finding], number: int
 ) -> str:
     serious = [f for f in findings if f.severity in (Severity.P0, Severity.P1)]
-    if not serious or task.task_type == TaskType.CRITICAL:
+    if not serious:
         return ""
     worst = min(serious, key=lambda f: f.severity.value)
     reason = f"round {number}: {worst.severity.value} {worst.category} at {worst.location}: {worst.title}"
+    if task.task_type == TaskType.CRITICAL:
+        return reason
     repo.escalate_task(
         task.id,
         Classification(
@@ -194,13 +230,6 @@ def _escalate_if_needed(
         reason,
     )
     return reason
-
-
-def _claim_if_ready(repo: Repository, task_id: str, round_id: int) -> int | None:
-    ready = repo.next_ready_round(task_id)
-    if ready is not None and ready.id == round_id and repo.claim_round(round_id):
-        return round_id
-    return None
 
 
 def review_request(task: TaskRow, row: RoundRow) -> ReviewRequest:
@@ -262,7 +291,7 @@ def discriminate(repo: Repository, round_id: int) -> None:
     repo.save_findings(round_id, findings)
 
 
-def decide(repo: Repository, round_id: int, policy: GatePolicy) -> int | None:
+def decide(repo: Repository, round_id: int, policies: Policies) -> int | None:
     """Make the gate's decision on a round, once; then find the task's next round to dispatch.
 
     Returns:
@@ -271,13 +300,10 @@ def decide(repo: Repository, round_id: int, policy: GatePolicy) -> int | None:
     row = repo.get_round(round_id)
     task = repo.get_task(row.task_id)
     if repo.get_decision(round_id) is None:
-        decision = gate_decision(repo, task, row, policy)
+        decision = gate_decision(repo, task, row, policies.gate)
         repo.save_decision(round_id, task.id, decision)
     repo.set_round_status(round_id, "decided")
-    ready = repo.next_ready_round(task.id)
-    if ready is not None and ready.id is not None and repo.claim_round(ready.id):
-        return ready.id
-    return None
+    return claim_next(repo, task.id, policies)
 
 
 def gate_decision(repo: Repository, task: TaskRow, row: RoundRow, policy: GatePolicy) -> Decision:
@@ -301,19 +327,28 @@ def gate_decision(repo: Repository, task: TaskRow, row: RoundRow, policy: GatePo
             judge_error = review_row.error or "the judge failed"
     elif row.plan_critic:
         judge_error = "a review was due but none was stored"
+    # A P0 blocks the task for good: an earlier round's P0 still counts on every later round.
+    findings = repo.findings_model(row.id)
+    for earlier in repo.list_rounds(task.id):
+        if earlier.number < row.number and earlier.id is not None:
+            findings.extend(
+                f.model_copy(update={"location": f"round {earlier.number}: {f.location}"})
+                for f in repo.findings_model(earlier.id)
+                if f.severity is Severity.P0
+            )
     return gate.decide_gate(
         review,
         round_number=row.number,
         complexity=Complexity(task.complexity),
         final=row.final,
         history=history,
-        findings=repo.findings_model(row.id),
+        findings=findings,
         policy=policy,
         judge_error=judge_error,
     )
 
 
-def fail_round(repo: Repository, round_id: int, error: str) -> int | None:
+def fail_round(repo: Repository, round_id: int, error: str, policies: Policies) -> int | None:
     """Mark a round failed with its reason (it fails alone) and return the next round to dispatch."""
     row = repo.get_round(round_id)
     if repo.get_decision(round_id) is None:
@@ -324,10 +359,34 @@ def fail_round(repo: Repository, round_id: int, error: str) -> int | None:
             Decision(kind=DecisionKind.REVISE, reason=f"the round could not be processed: {error}"),
         )
     repo.set_round_status(round_id, "failed", error)
-    ready = repo.next_ready_round(row.task_id)
-    if ready is not None and ready.id is not None and repo.claim_round(ready.id):
-        return ready.id
-    return None
+    return claim_next(repo, row.task_id, policies)
+
+
+def placeholder_round(repo: Repository, submission: Submission, error: str) -> int | None:
+    """The round of a submission whose intake failed, stored empty if need be; None if impossible.
+
+    A failed round still takes its number, so the task's later rounds are not held behind a gap.
+    """
+    row = repo.find_round_by_submission(submission.submission_id)
+    if row is None and submission.round_number is not None and repo.find_task(submission.task_id):
+        try:
+            row = repo.add_round(
+                RoundRow(
+                    submission_id=submission.submission_id,
+                    task_id=submission.task_id,
+                    number=submission.round_number,
+                    final=submission.final,
+                    content="",
+                    content_hash="",
+                    error=error,
+                )
+            )
+        except Exception:
+            log.exception(
+                "could not store a placeholder for submission %s", submission.submission_id
+            )
+            return None
+    return row.id if row is not None else None
 
 
 def constraints(repo: Repository, task_id: str) -> str:

@@ -169,7 +169,9 @@ _CRITICAL_RULES: tuple[_Rule, ...] = (
     _rule(
         "critical.pay",
         TaskType.CRITICAL,
-        _CLAUSE + r"pay\b|\bpay\s+(?:the|my|our|this|that|for|off|back)\b",
+        # "pay attention" / "pay more attention" is not a payment.
+        _CLAUSE
+        + r"pay\b(?!\s+(?:\w+\s+)?attention)|\bpay\s+(?:the|my|our|this|that|for|off|back)\b",
     ),
     _rule(
         "critical.payment_order",

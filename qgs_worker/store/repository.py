@@ -204,11 +204,19 @@ class Repository:
             return bool(result.rowcount)  # type: ignore[attr-defined]
 
     def next_ready_round(self, task_id: str) -> RoundRow | None:
-        """The lowest queued round of the task whose earlier rounds are all decided or failed."""
+        """The task's first round not yet done, if rounds 1..N-1 before it are stored and done.
+
+        A gap (round 3 stored, round 2 not yet) means "not yet": intake jobs run in any order,
+        and the gate of round 3 needs round 2's score. The caller checks the round's status.
+        """
+        expected = 1
         for row in self.list_rounds(task_id):
+            if row.number != expected:
+                return None
             if row.status in ("decided", "failed"):
+                expected += 1
                 continue
-            return row if row.status == "queued" else None
+            return row
         return None
 
     def next_round_number(self, task_id: str) -> int:

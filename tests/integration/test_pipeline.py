@@ -66,11 +66,12 @@ class TestDecisionKinds:
 
     def test_force_deliver_rolls_back_to_best_round(self, qgs: Client) -> None:
         task = qgs.start_task("write an article about AI")
+        # Sent last round first: intake jobs run in any order, the gate still sees round 2's score.
         subs = [
             qgs.submit(task.id, f"draft {n} [[judge FAIL {score}]]", round_number=n, final=n == 4)
-            for n, score in ((1, 10), (2, 58), (3, 10), (4, 50))
+            for n, score in ((4, 50), (3, 10), (2, 58), (1, 10))
         ]
-        d = qgs.wait(subs[-1].id, timeout_s=30)
+        d = qgs.wait(subs[0].id, timeout_s=30)
         assert ("force_deliver", "final_round", 2) == (d.kind, d.termination, d.best_round)
 
     def test_block_on_destructive_tool_call(
