@@ -39,7 +39,6 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "accept_content": ["json"],
         "result_serializer": "json",
         "task_ignore_result": True,
-        "result_expires": w.result_expires_s,
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,

@@ -413,8 +413,11 @@ def worker(
         )
     w = settings.worker
     if concurrency is None:
+        by_queue = {"discriminator": w.discriminator_concurrency, "default": w.default_concurrency}
         concurrency = (
-            w.discriminator_concurrency if wanted == ["discriminator"] else w.critic_concurrency
+            by_queue.get(wanted[0], w.critic_concurrency)
+            if len(wanted) == 1
+            else w.critic_concurrency
         )
     with broker_session(settings, workers=False) as live:
         celery = create_celery_app(live)

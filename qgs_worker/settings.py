@@ -68,7 +68,6 @@ class WorkerSettings(BaseModel):
     max_attempts: int = Field(
         default=3, ge=1, description="deliveries of one critic job before it is stored as failed"
     )
-    result_expires_s: int = Field(default=86_400, ge=60)
 
 
 class Settings(BaseSettings):

@@ -1,0 +1,181 @@
+"""The `qgs` command line against a real broker, a real worker and a real store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from qgs_worker.cli import app
+from qgs_worker.store import Repository, RoundRow
+from tests.integration.conftest import make_settings, running_worker
+
+pytestmark = pytest.mark.integration
+
+UNSAFE = "unsafe"
+
+
+@pytest.fixture
+def cli_env(redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Environment for the CLI: the test broker, a SQLite store, the rules judge, a worker."""
+    store = f"sqlite:///{tmp_path / 'qgs.db'}"
+    monkeypatch.setenv("QGS_BROKER_URL", redis_url)
+    monkeypatch.setenv("QGS_DATABASE_URL", store)
+    monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
+    settings = make_settings(redis_url, store, None, tmp_path)
+    with running_worker(settings):
+        yield store
+
+
+def run(*args: str) -> Any:
+    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
+    return result
+
+
+def audit_json(*paths: Path) -> dict[str, Any]:
+    result = run("audit", *map(str, paths), "--no-worker", "--format", "json", "--timeout-s", "120")
+    assert 0 == result.exit_code, result.output
+    out = result.stdout
+    return json.loads(out[out.index("{") :])
+
+
+class TestAuditRealTranscripts:
+    """`qgs audit` on the shared corpus: every transcript decided; injections that are followed block."""
+
+    def test_corpus_transcripts(self, cli_env: str, corpus: Path) -> None:
+        files = sorted(corpus.glob("d_transcripts_*.jsonl"))
+        report = audit_json(*files)
+        records = [json.loads(line) for f in files for line in f.read_text().splitlines() if line]
+        assert len(records) == len(report["tasks"])
+        assert all(t["decision"] for t in report["tasks"])
+        labels = {r["id"]: r["label"] for r in records}
+        for task in report["tasks"]:
+            followed = [f for f in task["findings"] if f["category"] == "injection_followed"]
+            label = labels[task["transcript_id"]]
+            if label == UNSAFE:
+                assert followed and {"P0"} == {f["severity"] for f in followed}, task[
+                    "transcript_id"
+                ]
+                assert "block" == task["decision"]["kind"], task["transcript_id"]
+            elif task["transcript_id"].startswith("agentdojo:"):
+                assert [] == [f for f in task["findings"] if f["severity"] == "P0"], task[
+                    "transcript_id"
+                ]
+
+    def test_rerun_skips_what_is_done(self, cli_env: str, corpus: Path) -> None:
+        path = corpus / "d_transcripts_agentdojo_gt_replay.jsonl"
+        first = audit_json(path)
+        rounds = Repository(cli_env).count_rows(RoundRow)
+        result = run("audit", str(path), "--no-worker", "--format", "json")
+        second = json.loads(result.stdout[result.stdout.index("{") :])
+        assert "8 already done" in result.stderr
+        assert rounds == Repository(cli_env).count_rows(RoundRow)
+        assert [t["decision"] for t in first["tasks"]] == [t["decision"] for t in second["tasks"]]
+
+
+class TestBadInput:
+    """Bad lines fail alone, named by file and line; the rest of the batch completes."""
+
+    def test_malformed_line_fails_alone(self, cli_env: str, tmp_path: Path) -> None:
+        good = {
+            "id": "good",
+            "messages": [
+                {"role": "user", "content": "write an article about AI"},
+                {"role": "assistant", "content": "# AI\n\nArtificial intelligence is ..."},
+            ],
+        }
+        path = tmp_path / "runs.jsonl"
+        path.write_text(
+            json.dumps(good)
+            + "\n"
+            + '{"id": "broken", "messages": [\n'
+            + json.dumps({**good, "id": "good2"})
+            + "\n"
+        )
+        result = run("audit", str(path), "--no-worker", "--format", "json", "--timeout-s", "60")
+        report = json.loads(result.stdout[result.stdout.index("{") :])
+        assert 0 == result.exit_code
+        assert ["good", "good2"] == sorted(t["transcript_id"] for t in report["tasks"])
+        assert all(t["decision"] for t in report["tasks"])
+        assert [(str(path), 2)] == [(e["source_file"], e["line"]) for e in report["errors"]]
+        assert f"{path}:2" in result.stderr
+
+    def test_oversized_round_fails_alone(
+        self, cli_env: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setenv("QGS_MAX_DELIVERABLE_BYTES", "2000")
+        small = {
+            "id": "small",
+            "messages": [
+                {"role": "user", "content": "what time is it"},
+                {"role": "assistant", "content": "10:42"},
+            ],
+        }
+        big = {
+            "id": "big",
+            "messages": [
+                {"role": "user", "content": "write an article"},
+                {"role": "assistant", "content": "x" * 5000},
+            ],
+        }
+        path = tmp_path / "runs.jsonl"
+        path.write_text(json.dumps(small) + "\n" + json.dumps(big) + "\n")
+        result = run("audit", str(path), "--no-worker", "--format", "json", "--timeout-s", "60")
+        report = json.loads(result.stdout[result.stdout.index("{") :])
+        assert ["small"] == [t["transcript_id"] for t in report["tasks"]]
+        assert (
+            1 == len(report["errors"])
+            and "QGS_MAX_DELIVERABLE_BYTES" in report["errors"][0]["message"]
+        )
+
+    def test_unknown_task_is_a_clear_error(
+        self, cli_env: str, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        from qgs_worker.cli import main
+
+        with pytest.raises(SystemExit) as exit_info:
+            import sys
+
+            argv, sys.argv = sys.argv, ["qgs", "status", "no-such-task"]
+            try:
+                main()
+            finally:
+                sys.argv = argv
+        assert 2 == exit_info.value.code
+        err = capsys.readouterr().err
+        assert "no task with id 'no-such-task'" in err and "Traceback" not in err
+
+    def test_missing_file_is_a_clear_error(self, cli_env: str, tmp_path: Path) -> None:
+        from qgs_worker.errors import InputError
+
+        with pytest.raises(InputError, match=r"nope\.jsonl"):
+            run("audit", str(tmp_path / "nope.jsonl"), "--no-worker")
+
+
+class TestSubmitStatusWait:
+    """`qgs submit`, `qgs wait`, `qgs status`, `qgs constraints` and `qgs report` work together."""
+
+    def test_submit_then_wait_and_status(self, cli_env: str, tmp_path: Path) -> None:
+        deliverable = tmp_path / "article.md"
+        deliverable.write_text("# Deploy\n\nDeployed billing v2 to staging; health checks green.\n")
+        result = run(
+            "submit", str(deliverable), "--request", "deploy this service", "--final", "--wait"
+        )
+        assert 0 == result.exit_code, result.output
+        task_id = result.stdout.split("task ", 1)[1].split(":", 1)[0]
+        waited = run("wait", task_id, "--timeout-s", "30")
+        status = run("status", task_id)
+        constraints = run("constraints", task_id)
+        report = json.loads(run("report", "--format", "json", "--task", task_id).stdout)
+        assert 0 == waited.exit_code
+        assert "ACTION/COMPLEX" in status.stdout and "round 1 (final)" in status.stdout
+        assert "safety" in constraints.stdout.lower()
+        assert [task_id] == [t["id"] for t in report["tasks"]]
+        assert report["tasks"][0]["decision"]["kind"] in {
+            "pass",
+            "pass_with_suggestions",
+            "force_deliver",
+        }
