@@ -19,14 +19,17 @@ import io
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
 from qgs_worker.store import Repository, TaskRow
 
 REQUEST_PREVIEW_CHARS = 160
+WHY_CHARS = 60
 
 
 def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
@@ -142,33 +145,34 @@ def render_table(report: dict[str, Any], console: Console) -> None:
     judges = ", ".join(report["judges"]) or "no judge call"
     console.print(
         f"[bold]{s['tasks']} tasks[/], {s['decided']} decided ({decisions}); "
-        f"{s['escalated']} escalated; findings P0 {s['p0']}, P1 {s['p1']}; input errors {s['errors']}. "
-        f"Judge: {judges}."
+        f"{s['escalated']} escalated (↑); findings P0 {s['p0']}, P1 {s['p1']}; "
+        f"input errors {s['errors']}. Judge: {judges}. `qgs status TASK` explains one task."
     )
-    table = Table(show_lines=False)
-    for name in ("task", "source", "type", "rounds", "scores", "P0/P1", "decision", "reason"):
-        table.add_column(name, overflow="fold")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("task", no_wrap=True, min_width=19)
+    table.add_column("source", overflow="fold", max_width=24)
+    table.add_column("type", min_width=8)
+    table.add_column("scores", overflow="fold", max_width=18)
+    table.add_column("P0/P1", no_wrap=True, min_width=5)
+    table.add_column("decision", overflow="fold", min_width=20)
     for t in report["tasks"]:
         p0 = sum(1 for f in t["findings"] if f["severity"] == "P0")
         p1 = sum(1 for f in t["findings"] if f["severity"] == "P1")
-        source = f"{t['source_file']}:{t['line']}" if t["source_file"] else (t["agent"] or "")
+        source = (
+            f"{Path(t['source_file']).name}:{t['line']}" if t["source_file"] else (t["agent"] or "")
+        )
         d = t["decision"] or {}
         kind = d.get("kind", "pending")
-        style = {
-            "pass": "green",
-            "block": "bold red",
-            "force_deliver": "yellow",
-            "revise": "yellow",
-        }.get(kind, "")
+        style = {"pass": "green", "block": "bold red", "force_deliver": "yellow"}.get(kind, "")
+        why = d.get("termination") or d.get("reason") or ""
+        why = why if len(why) <= WHY_CHARS else why[: WHY_CHARS - 1] + "…"
         table.add_row(
             t["id"],
             source,
-            f"{t['task_type']}/{t['complexity']}" + (" ↑" if t["escalated"] else ""),
-            str(len(t["rounds"])),
+            t["task_type"] + (" ↑" if t["escalated"] else ""),
             _trajectory(t["scores"]),
             f"{p0}/{p1}",
-            f"[{style}]{kind}[/]" if style else kind,
-            (d.get("termination") or d.get("reason") or "")[:120],
+            (f"[{style}]{kind}[/]" if style else kind) + (f": {why}" if why else ""),
         )
     console.print(table)
     for e in report["errors"]:

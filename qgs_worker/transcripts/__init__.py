@@ -71,11 +71,11 @@ def transcript_key(record: Any) -> str:
         record: The record as parsed from JSON (an object, or a bare list of messages).
 
     Returns:
-        ``"tx-"`` + the first 24 hex digits of the SHA-256 of its canonical JSON (keys sorted,
+        ``"tx-"`` + the first 16 hex digits of the SHA-256 of its canonical JSON (keys sorted,
         no spaces, UTF-8 unescaped): the same record gives the same key in any file, at any line.
     """
     canonical = json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return "tx-" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:24]
+    return "tx-" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
 
 def read_transcripts(path: Path) -> Iterator[TranscriptTask | TranscriptError]:

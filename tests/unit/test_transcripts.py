@@ -317,7 +317,7 @@ class TestStableKey:
         first = [t.key for t in only_tasks(list(read_transcripts(path)))]
         second = [t.key for t in only_tasks(list(read_transcripts(path)))]
         assert first == second
-        assert all(re.fullmatch(r"tx-[0-9a-f]{24}", k) for k in first)
+        assert all(re.fullmatch(r"tx-[0-9a-f]{16}", k) for k in first)
         assert first[0] != first[1]
 
     def test_key_ignores_file_line_and_key_order(self, tmp_path: Path) -> None:

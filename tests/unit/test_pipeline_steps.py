@@ -1,0 +1,161 @@
+"""The pipeline's steps on an in-memory store, without a queue: ordering, claims, idempotence."""
+
+from __future__ import annotations
+
+import pytest
+
+from qgs_worker import pipeline
+from qgs_worker.core.models import (
+    CadencePolicy,
+    DecisionKind,
+    Deliverable,
+    DimensionScore,
+    GatePolicy,
+    Review,
+    ToolCall,
+    Verdict,
+)
+from qgs_worker.errors import JudgeResponseError
+from qgs_worker.store import DecisionRow, Repository, ReviewRow, RoundRow
+from qgs_worker.submission import NewTask, Submission
+
+POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
+
+
+class ScriptedJudge:
+    """A judge that answers the score written in the deliverable as 'score=NN'."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def review(self, request):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        score = int(request.deliverable.split("score=")[1][:2])
+        verdict = Verdict.PASS if score >= 85 else Verdict.FAIL
+        return Review(
+            verdict=verdict,
+            score=score,
+            dimensions=tuple(DimensionScore(name=d, score=score) for d in request.dimensions),
+            must_fix=() if verdict is Verdict.PASS else ("improve it",),
+        )
+
+
+class BrokenJudge:
+    name = "broken"
+
+    def review(self, request):  # type: ignore[no-untyped-def]
+        raise JudgeResponseError("not JSON", raw="PASS!!")
+
+
+@pytest.fixture
+def repo() -> Repository:
+    return Repository("sqlite://")
+
+
+def submission(
+    n: int, text: str, *, final: bool = False, request: str = "write an article about AI", **kw
+) -> Submission:  # type: ignore[no-untyped-def]
+    return Submission(
+        submission_id=f"tx:{n}",
+        task_id="tx",
+        round_number=n,
+        final=final,
+        deliverable=Deliverable(text=text, **kw),
+        task=NewTask(request=request),
+    )
+
+
+def run_round(repo: Repository, round_id: int, judge) -> int | None:  # type: ignore[no-untyped-def]
+    row = repo.get_round(round_id)
+    if row.plan_critic:
+        pipeline.critic(repo, judge, round_id)
+    if row.plan_discriminate:
+        pipeline.discriminate(repo, round_id)
+    return pipeline.decide(repo, round_id, POLICIES)
+
+
+class TestOrdering:
+    """A task's rounds are decided one after another, whatever order intake sees them in."""
+
+    def test_out_of_order_intake_waits_for_the_gap(self, repo: Repository) -> None:
+        judge = ScriptedJudge()
+        assert None is pipeline.intake(repo, submission(2, "score=58"), POLICIES)
+        first = pipeline.intake(repo, submission(1, "score=10"), POLICIES)
+        assert first is not None
+        second = run_round(repo, first, judge)
+        assert repo.get_round_by_submission("tx:2").id == second
+        assert None is run_round(repo, second, judge)
+        assert ["continue", "revise"] == [
+            repo.get_decision(r.id).kind for r in repo.list_rounds("tx")
+        ]  # type: ignore[union-attr, arg-type]
+
+    def test_claim_is_won_once(self, repo: Repository) -> None:
+        round_id = pipeline.intake(repo, submission(1, "x"), POLICIES)
+        assert round_id is not None
+        assert (False, None) == (
+            repo.claim_round(round_id),
+            pipeline.intake(repo, submission(1, "x"), POLICIES),
+        )
+
+    def test_redelivered_intake_dispatches_again(self, repo: Repository) -> None:
+        round_id = pipeline.intake(repo, submission(1, "x"), POLICIES)
+        assert round_id == pipeline.intake(repo, submission(1, "x"), POLICIES, redelivered=True)
+
+
+class TestIdempotence:
+    """Running a step twice leaves one row and calls the judge once."""
+
+    def test_steps_twice(self, repo: Repository) -> None:
+        judge = ScriptedJudge()
+        round_id = pipeline.intake(repo, submission(1, "score=90", final=True), POLICIES)
+        assert round_id is not None
+        for _ in range(2):
+            run_round(repo, round_id, judge)
+        counts = [repo.count_rows(t) for t in (RoundRow, ReviewRow, DecisionRow)]
+        assert ([1, 1, 1], 1) == (counts, judge.calls)
+
+
+class TestEscalationAndBlock:
+    """Detector findings escalate a task; a P0 blocks every later round too."""
+
+    def test_p0_in_a_tool_call_escalates_and_blocks_for_good(self, repo: Repository) -> None:
+        judge = ScriptedJudge()
+        rm = ToolCall(id="c1", name="bash", arguments={"command": "rm -rf /"})
+        r1 = pipeline.intake(
+            repo, submission(1, "score=95", request="what time is it", tool_calls=(rm,)), POLICIES
+        )
+        assert r1 is not None
+        r2 = run_round(repo, r1, judge)
+        pipeline.intake(
+            repo, submission(2, "score=95", final=True, request="what time is it"), POLICIES
+        )
+        r2 = r2 or repo.get_round_by_submission("tx:2").id
+        run_round(repo, r2, judge)  # type: ignore[arg-type]
+        task = repo.get_task("tx")
+        kinds = [repo.get_decision(r.id).kind for r in repo.list_rounds("tx")]  # type: ignore[union-attr, arg-type]
+        assert ("CRITICAL", "REFLECT", True) == (task.task_type, task.complexity, task.escalated)
+        assert "destructive" in (task.escalation_reason or "")
+        assert ["block", "block"] == kinds
+
+
+class TestFailures:
+    """A judge failure or a failed round is never a pass, and the next round still goes on."""
+
+    def test_judge_failure_is_stored_and_revises(self, repo: Repository) -> None:
+        round_id = pipeline.intake(repo, submission(1, "text", final=True), POLICIES)
+        assert round_id is not None
+        run_round(repo, round_id, BrokenJudge())
+        review = repo.get_review(round_id)
+        assert ("failed", "PASS!!") == (review.status, review.raw)  # type: ignore[union-attr]
+        assert DecisionKind.REVISE.value == repo.get_decision(round_id).kind  # type: ignore[union-attr]
+
+    def test_failed_intake_keeps_its_number(self, repo: Repository) -> None:
+        pipeline.intake(repo, submission(2, "score=90"), POLICIES)
+        pipeline.ensure_task(repo, submission(1, "x"))
+        placeholder = pipeline.placeholder_round(repo, submission(1, "x"), "boom")
+        assert placeholder is not None
+        next_round = pipeline.fail_round(repo, placeholder, "boom", POLICIES)
+        assert repo.get_round_by_submission("tx:2").id == next_round
+        assert "revise" == repo.get_decision(placeholder).kind  # type: ignore[union-attr]
