@@ -41,7 +41,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing the package
@@ -51,14 +51,16 @@ import redis  # noqa: E402
 from celery import Celery, chain  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
-from sqlalchemy import func  # noqa: E402
-from sqlmodel import Session, select  # noqa: E402
 
+# Only what the no-op worker needs is imported here (it runs this file): the bench side imports
+# the client, the store and the loopback judge where it uses them, so the no-op worker's memory
+# is Celery's plus QGS's settings, not SQLModel's.
 from qgs_worker.celery_app import DEFAULT_QUEUE, QUEUES, celery_config  # noqa: E402
-from qgs_worker.client import Client  # noqa: E402
 from qgs_worker.settings import JudgeSettings, Settings  # noqa: E402
-from qgs_worker.store import DecisionRow, ReviewRow, RoundRow  # noqa: E402
-from tests.fake_openai import Answer, FakeOpenAIServer  # noqa: E402
+
+if TYPE_CHECKING:
+    from qgs_worker.client import Client
+    from tests.fake_openai import FakeOpenAIServer
 
 REDIS_URL = os.environ.get("QGS_BENCH_REDIS_URL", "redis://127.0.0.1:6379")
 PIPELINE_DB = 13

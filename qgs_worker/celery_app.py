@@ -34,7 +34,13 @@ def celery_config(settings: Settings) -> dict[str, Any]:
     config: dict[str, Any] = {
         "broker_url": settings.broker_url,
         "broker_connection_retry_on_startup": True,
-        "broker_transport_options": {"visibility_timeout": w.visibility_timeout_s},
+        "broker_transport_options": {
+            "visibility_timeout": w.visibility_timeout_s,
+            # A job a lost worker left unacknowledged comes back after the visibility timeout,
+            # found by a sweep every restore_interval_s (kombu's default sweep is ~100 s).
+            "unacked_restore_interval": w.restore_interval_s,
+            "unacked_restore_throttle": 1,
+        },
         "task_serializer": "json",
         "accept_content": ["json"],
         "result_serializer": "json",

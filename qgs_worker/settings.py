@@ -63,6 +63,11 @@ class WorkerSettings(BaseModel):
     soft_time_limit_s: float = Field(default=240.0, gt=0)
     time_limit_s: float = Field(default=300.0, gt=0)
     visibility_timeout_s: float = Field(default=3600.0, gt=0)
+    restore_interval_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="how often workers look for jobs a lost worker left unacknowledged",
+    )
     judge_max_retries: int = Field(default=5, ge=0)
     retry_backoff_max_s: float = Field(default=60.0, gt=0)
     max_attempts: int = Field(
