@@ -31,7 +31,12 @@ from qgs_worker.core.models import (
     TaskType,
     ToolCall,
 )
-from qgs_worker.errors import ConfigurationError, InputError, WaitTimeoutError
+from qgs_worker.errors import (
+    BrokerUnavailableError,
+    ConfigurationError,
+    InputError,
+    WaitTimeoutError,
+)
 from qgs_worker.settings import Settings
 from qgs_worker.store import DecisionRow, Repository, RoundRow, loads_list
 from qgs_worker.submission import NewTask, Submission
@@ -227,13 +232,25 @@ class Client:
         return submission
 
     def send(self, submission: Submission) -> SubmissionHandle:
-        """Enqueue a validated submission on ``qgs.default`` (fire-and-forget)."""
-        self.app.send_task(
-            "qgs.review.intake",
-            args=[submission.model_dump(mode="json")],
-            argsrepr=submission.short_repr(),
-            kwargsrepr="{}",
-        )
+        """Enqueue a validated submission on ``qgs.default`` (fire-and-forget).
+
+        Raises:
+            BrokerUnavailableError: the broker did not answer (after Celery's publish retries).
+        """
+        from kombu.exceptions import OperationalError
+
+        try:
+            self.app.send_task(
+                "qgs.review.intake",
+                args=[submission.model_dump(mode="json")],
+                argsrepr=submission.short_repr(),
+                kwargsrepr="{}",
+            )
+        except OperationalError as exc:
+            raise BrokerUnavailableError(
+                f"cannot reach the broker ({exc}); submission {submission.submission_id!r} "
+                "was not queued: check QGS_BROKER_URL and that Redis runs, then submit again"
+            ) from exc
         return SubmissionHandle(id=submission.submission_id, task_id=submission.task_id)
 
     def submit(

@@ -10,6 +10,7 @@ Errors are for what went wrong around them::
     ├── JudgeError                  the critic could not give a valid review
     │   ├── JudgeUnavailableError   transient: timeout, 429, 5xx, connection refused -> retried
     │   └── JudgeResponseError      malformed answer: repaired once, then a stored failure
+    ├── BrokerUnavailableError      the broker could not be reached: the submission was not queued
     ├── StoreError                  the results store failed
     │   ├── TaskNotFoundError (LookupError)
     │   └── RoundNumberTakenError   another submission holds that round number
@@ -55,6 +56,10 @@ class JudgeResponseError(JudgeError):
     def __init__(self, message: str, *, raw: str = "") -> None:
         super().__init__(message)
         self.raw = raw
+
+
+class BrokerUnavailableError(QGSError, ConnectionError):
+    """Raised by ``submit``/``send`` when the broker cannot be reached; nothing was queued."""
 
 
 class StoreError(QGSError):

@@ -274,8 +274,9 @@ def record_judge_failure(
 def discriminate(repo: Repository, round_id: int) -> None:
     """The minimal audit: the deterministic security detectors over the task's rounds so far.
 
-    Findings are stored on this round under the role ``security_auditor``; a later issue adds
-    the LLM roles.
+    Each earlier round is scanned again with the whole task's context; what its own detector
+    pass did not already record is stored on this round under the role ``security_auditor``
+    (so one incident is counted once). A later issue adds the LLM roles.
     """
     row = repo.get_round(round_id)
     task = repo.get_task(row.task_id)
@@ -283,8 +284,12 @@ def discriminate(repo: Repository, round_id: int) -> None:
     seen: list[ToolResult] = []
     findings: list[Finding] = []
     for r in rounds:
+        assert r.id is not None
+        known = {(f.category, f.location, f.evidence) for f in repo.findings_model(r.id)}
         d = deliverable_of(r)
         for f in detectors.scan_round(d, request=task.request, earlier_tool_results=seen):
+            if (f.category, f.location, f.evidence) in known:
+                continue
             where = f"round {r.number}: {f.location}" if r.number != row.number else f.location
             findings.append(f.model_copy(update={"role": AUDIT_ROLE, "location": where}))
         seen.extend(d.tool_results)

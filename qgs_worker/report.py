@@ -106,7 +106,16 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
 
 def build_report(repo: Repository, task_ids: Iterable[str] | None = None) -> dict[str, Any]:
     """The JSON report over the given tasks (every task in the store when None)."""
-    tasks = repo.list_tasks()
+    # Transcripts in file and line order, then live tasks in the order they started.
+    tasks = sorted(
+        repo.list_tasks(),
+        key=lambda t: (
+            t.source_file is None,
+            t.source_file or "",
+            t.source_line or 0,
+            t.created_at,
+        ),
+    )
     if task_ids is not None:
         wanted = set(task_ids)
         tasks = [t for t in tasks if t.id in wanted]

@@ -99,11 +99,16 @@ def _rule(
 # --- destructive shell commands ------------------------------------------------------------
 # Sources: DESIGN.md's CRITICAL examples (`rm -rf /`), GNU coreutils' --preserve-root (rm of
 # "/"), mkfs(8), dd(1) and shred(1) on block devices, the classic bash fork bomb, and the
-# "curl | sh" install anti-pattern. A target must be the root, the home directory, a top-level
-# system directory or a bare wildcard: `rm -rf ./build` is ordinary work.
+# "curl | sh" install anti-pattern. A target must be the root, the home directory, a system
+# directory (or a path up to two levels below one) or a bare wildcard: `rm -rf ./build` is
+# ordinary work.
+# A system directory, or a path up to two levels below one (`/var/lib/postgresql`, `/etc/nginx`,
+# `/home/alice`): the data and configuration a machine runs on. Scratch space is ordinary work:
+# /tmp, /var/tmp and /var/cache are left out.
 _ROOTISH = (
     r"""["']?(?:/|/\*|~/?|~/\*|\*|\.|\./\*|\$HOME/?\*?|\$\{HOME\}/?\*?"""
-    r"""|/(?:bin|boot|dev|etc|home|lib|lib64|opt|root|sbin|srv|usr|var|sys|proc)/?\*?)["']?"""
+    r"""|/(?!var/(?:tmp|cache)\b)(?:bin|boot|dev|etc|home|lib|lib64|opt|root|sbin|srv|usr|var|sys|proc)"""
+    r"""(?:/[\w.@+-]+){0,2}/?\*?)["']?"""
 )
 _END = r"(?=$|\s|[;&|)`])"
 _DISK = r"/dev/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|mapper/)"

@@ -8,7 +8,8 @@ points per check are QGS's own heuristics, chosen so that a plain, well-structur
 and an empty, broken or destructive one fails. They are all listed here, so that a reader can
 account for every point taken off.
 
-Words are ``\w+`` runs, lower-cased; a CJK run is split into bigrams. *Content words* are words of
+Words are ``\w+`` runs, lower-cased, split at underscores (``create_wire_transfer`` is three
+words); a CJK run is split into bigrams. *Content words* are words of
 2+ characters that are not stop words or instruction words ("write", "article", "please"...). Two
 words match when equal, or when one is a prefix of the other and the shorter has 4+ characters
 ("deploy" matches "deployment").
@@ -501,7 +502,8 @@ def _tokens(text: str) -> list[str]:
     for word in _WORD.findall(text.lower()):
         runs = _CJK_RUN.findall(word)
         if not runs:
-            tokens.append(word)
+            # snake_case names (tool names, identifiers) count as their words too
+            tokens.extend(part for part in word.split("_") if part)
             continue
         rest = _CJK_RUN.sub(" ", word).split()
         tokens.extend(rest)
