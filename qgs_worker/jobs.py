@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,11 +40,24 @@ class Runtime:
     policies: pipeline.Policies
 
 
+_runtime_lock = threading.Lock()
+
+
 def runtime(app: Celery) -> Runtime:
-    """The worker process's Runtime, built on first use and cached on the app."""
+    """The worker process's Runtime, built on first use and cached on the app.
+
+    A lock keeps the first jobs of a thread pool from each building one (and racing on
+    ``create_all`` against a fresh database).
+    """
     existing: Runtime | None = getattr(app, "qgs_runtime", None)
     if existing is not None:
         return existing
+    with _runtime_lock:
+        built: Runtime | None = getattr(app, "qgs_runtime", None)
+        return built if built is not None else _build_runtime(app)
+
+
+def _build_runtime(app: Celery) -> Runtime:
     settings: Settings = getattr(app, "qgs_settings", None) or Settings()
     judge_cfg = settings.judge
     rt = Runtime(

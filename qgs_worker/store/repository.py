@@ -112,8 +112,8 @@ class Repository:
         if not rows:
             return
         insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
-        statement = insert(table).values(list(rows)).on_conflict_do_nothing()
-        session.execute(statement)
+        # Rows as parameters (not .values()): the statement compiles once and is cached.
+        session.execute(insert(table).on_conflict_do_nothing(), list(rows))
 
     # -- tasks -----------------------------------------------------------------------------
 
