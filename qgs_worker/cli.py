@@ -160,6 +160,8 @@ def audit(
             client = Client(live)
             for submission in submissions:
                 client.send(submission)
+            if not use_workers:
+                _warn_without_workers(client)
             _wait_for_tasks(client, pending, timeout_s)
     report = build_report(repo, task_ids)
     _print_report(report, fmt, render_table, render_markdown)
@@ -174,6 +176,19 @@ def _print_report(
         sys.stdout.write(render_markdown(report))
     else:
         render_table(report, console)
+
+
+def _warn_without_workers(client: Client) -> None:
+    """Say so at once when no worker answers a ping: the wait would otherwise just time out."""
+    try:
+        replies = client.app.control.ping(timeout=2.0)
+    except Exception:  # a broker that cannot answer control messages: say nothing
+        return
+    if not replies:
+        err_console.print(
+            "[yellow]warning:[/] no worker answered on this broker; the submissions wait in the "
+            "queue until one runs (`qgs worker`, or `qgs audit --worker`)"
+        )
 
 
 def _task_done(client: Client, task_id: str) -> bool:

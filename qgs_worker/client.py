@@ -22,9 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from qgs_worker import pipeline
-from qgs_worker.core import classifier
 from qgs_worker.core.models import (
-    DEFAULT_COMPLEXITY,
     Classification,
     Complexity,
     Deliverable,
@@ -161,6 +159,7 @@ class Client:
         """
         if not request or not request.strip():
             raise InputError("'request' is empty: pass the user's request text")
+        kind = None
         if task_type is not None:
             try:
                 kind = TaskType(str(task_type).upper())
@@ -168,11 +167,7 @@ class Client:
                 raise InputError(
                     f"'task_type' must be one of {', '.join(t.value for t in TaskType)} (got {task_type!r})"
                 ) from None
-            found = Classification(
-                task_type=kind, complexity=DEFAULT_COMPLEXITY[kind], confidence=1.0, source="given"
-            )
-        else:
-            found = classifier.classify(request)
+        found = pipeline.classify(request, kind)
         new = NewTask(
             request=request,
             agent=agent,
@@ -181,7 +176,7 @@ class Client:
             criteria=tuple(criteria),
         )
         row = self.repo.add_task(
-            pipeline.task_row(task_id or f"t-{uuid.uuid4().hex[:16]}", request, found, new)
+            pipeline.task_row(task_id or f"t-{uuid.uuid4().hex[:16]}", found, new)
         )
         return TaskHandle(
             id=row.id,

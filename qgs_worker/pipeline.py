@@ -33,7 +33,7 @@ from qgs_worker.core.models import (
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import JudgeError, JudgeResponseError, RoundNumberTakenError
 from qgs_worker.store import Repository, RoundRow, TaskRow, loads_list
-from qgs_worker.submission import Submission, content_hash
+from qgs_worker.submission import NewTask, Submission, content_hash
 
 log = logging.getLogger(__name__)
 
@@ -68,41 +68,38 @@ def ensure_task(repo: Repository, submission: Submission) -> TaskRow:
     if existing is not None or submission.task is None:
         return existing or repo.get_task(submission.task_id)
     new = submission.task
-    if new.task_type is not None:
-        found = Classification(
-            task_type=new.task_type,
-            complexity=DEFAULT_COMPLEXITY[new.task_type],
-            confidence=1.0,
-            source="given",
-        )
-    else:
-        found = classifier.classify(new.request)
-    return repo.add_task(task_row(submission.task_id, new.request, found, new))
+    return repo.add_task(task_row(submission.task_id, classify(new.request, new.task_type), new))
 
 
-def task_row(
-    task_id: str, request: str, found: Classification, new: object | None = None
-) -> TaskRow:
-    """A TaskRow for a classified request; ``new`` (a NewTask) adds agent and source fields."""
-    extra = {}
-    if new is not None:
-        extra = {
-            k: getattr(new, k)
-            for k in ("agent", "agent_model", "source_file", "source_line", "transcript_id")
-        }
-        extra["requirements"] = json.dumps(
-            list(getattr(new, "requirements", ())), ensure_ascii=False
-        )
-        extra["criteria"] = json.dumps(list(getattr(new, "criteria", ())), ensure_ascii=False)
+def classify(request: str, task_type: TaskType | None = None) -> Classification:
+    """The rule classifier's answer, or the caller's ``task_type`` with its default complexity."""
+    if task_type is None:
+        return classifier.classify(request)
+    return Classification(
+        task_type=task_type,
+        complexity=DEFAULT_COMPLEXITY[task_type],
+        confidence=1.0,
+        source="given",
+    )
+
+
+def task_row(task_id: str, found: Classification, new: NewTask) -> TaskRow:
+    """A TaskRow for a classified request, with the agent and source fields of ``new``."""
     return TaskRow(
         id=task_id,
-        request=request,
+        request=new.request,
+        agent=new.agent,
+        agent_model=new.agent_model,
+        source_file=new.source_file,
+        source_line=new.source_line,
+        transcript_id=new.transcript_id,
+        requirements=json.dumps(list(new.requirements), ensure_ascii=False),
+        criteria=json.dumps(list(new.criteria), ensure_ascii=False),
         task_type=found.task_type.value,
         complexity=found.complexity.value,
         classification_source=found.source,
         confidence=found.confidence,
         matched=json.dumps(list(found.matched), ensure_ascii=False),
-        **extra,
     )
 
 

@@ -30,23 +30,6 @@ class JudgeSettings(BaseModel):
     timeout_s: float = Field(default=30.0, gt=0, description="one judge HTTP call, in seconds")
 
 
-class GateSettings(BaseModel):
-    """Gate and termination thresholds (see ``qgs_worker.core.models.GatePolicy``)."""
-
-    max_revisions: int = Field(default=4, ge=1)
-    noise_points: int = Field(default=2, ge=0)
-    convergence_points: int = Field(default=5, ge=0)
-    high_score: int = Field(default=80, ge=0, le=100)
-    diminishing_points: int = Field(default=3, ge=0)
-
-
-class CadenceSettings(BaseModel):
-    """How often the critic and the discriminator run (every Nth round; always on a final round)."""
-
-    critic_every: int = Field(default=2, ge=1)
-    discriminator_every: int = Field(default=10, ge=1)
-
-
 class WorkerSettings(BaseModel):
     """Worker pools, concurrency, time limits and retries.
 
@@ -92,8 +75,8 @@ class Settings(BaseSettings):
     database_url: str | None = None
     max_deliverable_bytes: int = Field(default=1_000_000, ge=1)
     judge: JudgeSettings = JudgeSettings()
-    gate: GateSettings = GateSettings()
-    cadence: CadenceSettings = CadenceSettings()
+    gate: GatePolicy = GatePolicy()
+    cadence: CadencePolicy = CadencePolicy()
     worker: WorkerSettings = WorkerSettings()
 
     @model_validator(mode="after")
@@ -139,9 +122,9 @@ class Settings(BaseSettings):
         return f"sqlite:///{self.data_dir / 'qgs.db'}"
 
     def gate_policy(self) -> GatePolicy:
-        """The gate thresholds as the core's policy object."""
-        return GatePolicy(**self.gate.model_dump())
+        """The gate thresholds, the core's own policy object (``QGS_GATE__*``)."""
+        return self.gate
 
     def cadence_policy(self) -> CadencePolicy:
-        """The cadence as the core's policy object."""
-        return CadencePolicy(**self.cadence.model_dump())
+        """The cadence, the core's own policy object (``QGS_CADENCE__*``)."""
+        return self.cadence
