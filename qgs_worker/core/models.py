@@ -292,3 +292,16 @@ class CadencePolicy(_Frozen):
 
     critic_every: int = Field(default=2, ge=1)
     discriminator_every: int = Field(default=10, ge=1)
+
+
+class RateDecision(_Frozen):
+    """A rate limiter's answer: may the call go now, and if not, when.
+
+    ``used`` is what the window holds after this call (requests, or tokens for a token limit);
+    ``retry_after_s`` is 0 when allowed, else the seconds until enough of the window has expired.
+    """
+
+    allowed: bool
+    used: int
+    limit: int
+    retry_after_s: float = 0.0

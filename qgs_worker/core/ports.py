@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from qgs_worker.core.models import Review, ReviewRequest
+from qgs_worker.core.models import RateDecision, Review, ReviewRequest
 
 
 @runtime_checkable
@@ -35,4 +35,19 @@ class Clock(Protocol):
 
     def __call__(self) -> float:
         """Now, in seconds."""
+        ...
+
+
+class RateLimiter(Protocol):
+    """A sliding-window rate limit, shared by every process that uses the same backend.
+
+    Implementations: ``qgs_worker.ratelimit.RedisRateLimiter`` (across processes and machines)
+    and ``qgs_worker.ratelimit.LocalRateLimiter`` (one process).
+    """
+
+    def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
+        """Count ``cost`` units against ``key`` if the last ``window_s`` seconds leave room.
+
+        A refused hit counts nothing. ``cost`` is 1 for a request, or a token count.
+        """
         ...

@@ -1,0 +1,127 @@
+"""Sliding-window rate limits: in one process, or shared through Redis by every worker.
+
+The window is exact (a sorted set of hits with their times, not fixed buckets): within any
+``window_s`` seconds at most ``limit`` units pass, whichever process sends them. Redis does the
+check-and-count atomically in one Lua script, using the Redis server's clock, so processes on
+machines with skewed clocks still share one window.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections import deque
+from typing import Any
+
+from qgs_worker.core.models import RateDecision
+from qgs_worker.errors import InputError
+
+KEY_PREFIX = "qgs:ratelimit:"
+"""Every rate-limit key in Redis starts with this."""
+
+# KEYS[1] = window key; ARGV = window_ms, limit, cost, member
+# Members are "<unique id>:<cost>", scored by the time of the hit in milliseconds.
+_SLIDING_WINDOW_LUA = """
+local now_parts = redis.call('TIME')
+local now_ms = tonumber(now_parts[1]) * 1000 + math.floor(tonumber(now_parts[2]) / 1000)
+local window_ms = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms - window_ms)
+local used = 0
+local entries = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for i = 1, #entries, 2 do
+  local member = entries[i]
+  used = used + tonumber(string.match(member, ':(%d+)$'))
+end
+if used + cost <= limit then
+  redis.call('ZADD', KEYS[1], now_ms, ARGV[4] .. ':' .. ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], window_ms)
+  return {1, used + cost, 0}
+end
+-- Refused: wait until enough of the oldest hits leave the window.
+local need = used + cost - limit
+local freed = 0
+for i = 1, #entries, 2 do
+  freed = freed + tonumber(string.match(entries[i], ':(%d+)$'))
+  if freed >= need then
+    return {0, used, tonumber(entries[i + 1]) + window_ms - now_ms}
+  end
+end
+return {0, used, window_ms}
+"""
+
+
+def _check(limit: int, window_s: float, cost: int) -> None:
+    if limit < 1:
+        raise InputError(f"'limit' must be at least 1 (got {limit})")
+    if window_s <= 0:
+        raise InputError(f"'window_s' must be above 0 seconds (got {window_s})")
+    if cost < 1:
+        raise InputError(f"'cost' must be at least 1 (got {cost})")
+
+
+class LocalRateLimiter:
+    """A sliding window kept in this process (when no Redis is configured); thread-safe."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._hits: dict[str, deque[tuple[float, int]]] = {}
+
+    def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
+        """See ``qgs_worker.core.ports.RateLimiter.hit``.
+
+        Raises:
+            InputError: ``limit`` or ``cost`` below 1, or ``window_s`` not above 0.
+        """
+        _check(limit, window_s, cost)
+        with self._lock:
+            now = self._clock()
+            hits = self._hits.setdefault(key, deque())
+            while hits and hits[0][0] <= now - window_s:
+                hits.popleft()
+            used = sum(c for _, c in hits)
+            if used + cost <= limit:
+                hits.append((now, cost))
+                return RateDecision(allowed=True, used=used + cost, limit=limit)
+            need, freed = used + cost - limit, 0
+            for at, c in hits:
+                freed += c
+                if freed >= need:
+                    return RateDecision(
+                        allowed=False, used=used, limit=limit, retry_after_s=at + window_s - now
+                    )
+            return RateDecision(allowed=False, used=used, limit=limit, retry_after_s=window_s)
+
+
+class RedisRateLimiter:
+    """A sliding window in Redis, shared by every process and machine on the same Redis.
+
+    Args:
+        client: A ``redis.Redis`` client (any db); keys are ``qgs:ratelimit:<key>``.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._script = client.register_script(_SLIDING_WINDOW_LUA)
+
+    def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
+        """See ``qgs_worker.core.ports.RateLimiter.hit``.
+
+        Raises:
+            InputError: ``limit`` or ``cost`` below 1, or ``window_s`` not above 0.
+            redis.RedisError: Redis could not be reached.
+        """
+        _check(limit, window_s, cost)
+        allowed, used, retry_ms = self._script(
+            keys=[KEY_PREFIX + key],
+            args=[int(window_s * 1000), limit, cost, uuid.uuid4().hex],
+        )
+        return RateDecision(
+            allowed=bool(allowed),
+            used=int(used),
+            limit=limit,
+            retry_after_s=max(0, int(retry_ms)) / 1000,
+        )

@@ -1,0 +1,76 @@
+"""The in-process sliding window: never more than the limit in any window."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from qgs_worker.errors import InputError
+from qgs_worker.ratelimit import LocalRateLimiter
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class TestLocalRateLimiter:
+    """Sliding-window counting, refusals with a retry time, and bad arguments."""
+
+    def test_refuses_over_the_limit_and_says_when(self) -> None:
+        clock = FakeClock()
+        limiter = LocalRateLimiter(clock)
+        got = [limiter.hit("k", limit=2, window_s=10).allowed for _ in range(3)]
+        clock.now += 4
+        refused = limiter.hit("k", limit=2, window_s=10)
+        assert ([True, True, False], False, 6.0) == (got, refused.allowed, refused.retry_after_s)
+
+    def test_window_slides(self) -> None:
+        clock = FakeClock()
+        limiter = LocalRateLimiter(clock)
+        limiter.hit("k", limit=1, window_s=1)
+        clock.now += 1.0
+        assert limiter.hit("k", limit=1, window_s=1).allowed
+
+    def test_costs_count_as_tokens(self) -> None:
+        limiter = LocalRateLimiter(FakeClock())
+        first = limiter.hit("tokens", limit=1000, window_s=60, cost=800)
+        second = limiter.hit("tokens", limit=1000, window_s=60, cost=300)
+        assert (True, 800, False) == (first.allowed, first.used, second.allowed)
+
+    def test_keys_are_separate(self) -> None:
+        limiter = LocalRateLimiter(FakeClock())
+        limiter.hit("a", limit=1, window_s=60)
+        assert limiter.hit("b", limit=1, window_s=60).allowed
+
+    @pytest.mark.parametrize(
+        ("limit", "window_s", "cost", "field"),
+        [(0, 1, 1, "limit"), (1, 0, 1, "window_s"), (1, 1, 0, "cost")],
+    )
+    def test_bad_arguments_name_the_field(
+        self, limit: int, window_s: float, cost: int, field: str
+    ) -> None:
+        with pytest.raises(InputError, match=f"'{field}'"):
+            LocalRateLimiter().hit("k", limit=limit, window_s=window_s, cost=cost)
+
+    @given(
+        gaps=st.lists(st.floats(min_value=0, max_value=2), min_size=1, max_size=60),
+        limit=st.integers(1, 5),
+        window_s=st.floats(min_value=0.1, max_value=3),
+    )
+    def test_never_more_than_limit_in_any_window(
+        self, gaps: list[float], limit: int, window_s: float
+    ) -> None:
+        clock = FakeClock()
+        limiter = LocalRateLimiter(clock)
+        allowed: list[float] = []
+        for gap in gaps:
+            clock.now += gap
+            if limiter.hit("k", limit=limit, window_s=window_s).allowed:
+                allowed.append(clock.now)
+        for i, start in enumerate(allowed):
+            assert sum(1 for t in allowed[i:] if t < start + window_s) <= limit
