@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import signal
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,6 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from qgs_worker.client import Client
 from qgs_worker.errors import QGSError
 from qgs_worker.settings import Settings
+from qgs_worker.submission import Submission
 
 app = typer.Typer(
     name="qgs",
@@ -39,6 +43,14 @@ QUEUE_NAMES = {
     "critic": "qgs.critic",
     "discriminator": "qgs.discriminator",
 }
+
+
+class Pool(StrEnum):
+    """Celery worker pools QGS supports."""
+
+    threads = "threads"
+    prefork = "prefork"
+    solo = "solo"
 
 
 class ReportFormat(StrEnum):
@@ -97,8 +109,7 @@ def audit(
     and line number, and is stored.
     """
     from qgs_worker.report import build_report, render_markdown, render_table
-    from qgs_worker.submission import NewTask
-    from qgs_worker.transcripts import TranscriptError, iter_paths, read_transcripts
+    from qgs_worker.transcripts import iter_paths
 
     settings = Settings()
     files = iter_paths(paths)
@@ -106,49 +117,9 @@ def audit(
         raise _fail(f"no .json or .jsonl files in {', '.join(map(str, paths))}")
     client = Client(settings)
     repo = client.repo
-    task_ids: list[str] = []
-    submissions = []
-    skipped = errors = 0
-    for path in files:
-        for item in read_transcripts(path):
-            if isinstance(item, TranscriptError):
-                errors += 1
-                repo.save_audit_error(item.source_file, item.line, item.message)
-                err_console.print(f"[red]skipped[/] {item.source_file}:{item.line}: {item.message}")
-                continue
-            task_ids.append(item.key)
-            rounds = repo.list_rounds(item.key)
-            if len(rounds) == len(item.rounds) and all(
-                r.status in ("decided", "failed") for r in rounds
-            ):
-                skipped += 1
-                continue
-            new = NewTask(
-                request=item.request,
-                agent_model=item.agent_model,
-                source_file=item.source_file,
-                source_line=item.line,
-                transcript_id=item.transcript_id,
-            )
-            try:
-                batch = [
-                    client.make_submission(
-                        item.key,
-                        deliverable,
-                        final=number == len(item.rounds),
-                        round_number=number,
-                        submission_id=f"{item.key}:{number}",
-                        task=new,
-                    )
-                    for number, deliverable in enumerate(item.rounds, start=1)
-                ]
-            except QGSError as exc:
-                errors += 1
-                task_ids.remove(item.key)
-                repo.save_audit_error(item.source_file, item.line, str(exc))
-                err_console.print(f"[red]skipped[/] {item.source_file}:{item.line}: {exc}")
-                continue
-            submissions.extend(batch)
+    plan = _plan_audit(client, files)
+    task_ids, submissions = plan.task_ids, plan.submissions
+    skipped, errors = plan.skipped, plan.errors
     pending = {s.task_id for s in submissions}
     err_console.print(
         f"{len(task_ids)} transcripts in {len(files)} files: {len(pending)} to review, "
@@ -163,8 +134,80 @@ def audit(
             if not use_workers:
                 _warn_without_workers(client)
             _wait_for_tasks(client, pending, timeout_s)
-    report = build_report(repo, task_ids)
+    report = build_report(repo, task_ids, error_files=[str(f) for f in files])
     _print_report(report, fmt, render_table, render_markdown)
+
+
+@dataclass
+class _AuditPlan:
+    task_ids: list[str] = field(default_factory=list)
+    submissions: list[Submission] = field(default_factory=list)
+    skipped: int = 0
+    errors: int = 0
+
+
+def _plan_audit(client: Client, files: list[Path]) -> _AuditPlan:
+    """Read the files; return the submissions still to review. Bad lines are stored and named."""
+    from qgs_worker.submission import NewTask
+    from qgs_worker.transcripts import TranscriptError, read_transcripts
+
+    repo = client.repo
+    plan = _AuditPlan()
+    seen: set[str] = set()
+
+    def unusable(source: str, line: int, message: str) -> None:
+        message = re.sub(r"^line \d+: ", "", message)
+        plan.errors += 1
+        repo.save_audit_error(source, line, message)
+        err_console.print(f"[red]skipped[/] {source}:{line}: {message}")
+
+    for path in files:
+        repo.clear_audit_errors(str(path))
+        found = 0
+        for item in read_transcripts(path):
+            found += 1
+            if isinstance(item, TranscriptError):
+                unusable(item.source_file, item.line, item.message)
+                continue
+            if item.key in seen:
+                continue  # the same transcript twice: one task
+            seen.add(item.key)
+            rounds = repo.list_rounds(item.key)
+            if len(rounds) == len(item.rounds) and all(
+                r.status in ("decided", "failed") for r in rounds
+            ):
+                plan.task_ids.append(item.key)
+                plan.skipped += 1
+                continue
+            new = NewTask(
+                request=item.request,
+                agent_model=item.agent_model,
+                source_file=item.source_file,
+                source_line=item.line,
+                transcript_id=item.transcript_id,
+            )
+            batch = []
+            for number, deliverable in enumerate(item.rounds, start=1):
+                try:
+                    batch.append(
+                        client.make_submission(
+                            item.key,
+                            deliverable,
+                            final=number == len(item.rounds),
+                            round_number=number,
+                            submission_id=f"{item.key}:{number}",
+                            task=new,
+                        )
+                    )
+                except QGSError as exc:
+                    unusable(item.source_file, item.line, f"round {number}: {exc}")
+                    break
+            else:
+                plan.task_ids.append(item.key)
+                plan.submissions.extend(batch)
+        if found == 0:
+            err_console.print(f"[yellow]warning:[/] no transcripts in {path}")
+    return plan
 
 
 def _print_report(
@@ -253,19 +296,20 @@ def submit(
     text = sys.stdin.read() if file == "-" else _read_file(file)
     settings = Settings()
     client = Client(settings)
+    # Size and fields first: a refused deliverable leaves no task behind.
+    client.make_submission("unsaved", text, final=final, round_number=round_number)
     if request is not None:
         handle = client.start_task(request)
         task = handle.id
         console.print(f"task {task}: {handle.task_type.value}/{handle.complexity.value}")
     assert task is not None
     client.repo.get_task(task)
-    submission = client.make_submission(task, text, final=final, round_number=round_number)
     do_wait = settings.embedded if wait is None else wait
     with broker_session(settings, workers=do_wait and settings.embedded) as live:
-        handle_sub = Client(live).send(submission)
-        console.print(f"submission {handle_sub.id}")
+        sent = Client(live).submit(task, text, final=final, round_number=round_number)
+        console.print(f"submission {sent.id}")
         if do_wait:
-            d = client.wait(handle_sub.id, timeout_s=timeout_s)
+            d = client.wait(sent.id, timeout_s=timeout_s)
             console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {d.reason}")
 
 
@@ -371,6 +415,8 @@ def report(
     from qgs_worker.report import build_report, render_markdown, render_table
 
     repo = Client().repo
+    for task_id in task or ():
+        repo.get_task(task_id)  # an unknown id is an error, not an empty report
     data = build_report(repo, task)
     if output is None:
         _print_report(data, fmt, render_table, render_markdown)
@@ -397,9 +443,9 @@ def worker(
         ),
     ] = "all",
     concurrency: Annotated[
-        int | None, typer.Option("--concurrency", "-c", help="Threads (or processes).")
+        int | None, typer.Option("--concurrency", "-c", min=1, help="Threads (or processes).")
     ] = None,
-    pool: Annotated[str | None, typer.Option(help="threads (default), prefork or solo.")] = None,
+    pool: Annotated[Pool | None, typer.Option(help="threads (default), prefork or solo.")] = None,
     low_memory: Annotated[
         bool, typer.Option("--low-memory", help="Recycle prefork children above the memory limit.")
     ] = False,
@@ -427,6 +473,12 @@ def worker(
             update={"worker": settings.worker.model_copy(update={"low_memory": True})}
         )
     w = settings.worker
+    chosen_pool = str(pool.value if pool is not None else w.pool)
+    if w.low_memory and chosen_pool != "prefork":
+        err_console.print(
+            f"note: --low-memory recycles prefork children above {w.max_memory_per_child_kb} KiB; "
+            f"the {chosen_pool} pool runs jobs in one process, whose memory --concurrency bounds"
+        )
     if concurrency is None:
         by_queue = {"discriminator": w.discriminator_concurrency, "default": w.default_concurrency}
         concurrency = (
@@ -439,7 +491,7 @@ def worker(
         argv = [
             "worker",
             f"--queues={','.join(QUEUE_NAMES[q] for q in wanted)}",
-            f"--pool={pool or w.pool}",
+            f"--pool={chosen_pool}",
             f"--concurrency={concurrency}",
             f"--hostname={name or 'qgs-' + '-'.join(wanted) + '-' + uuid.uuid4().hex[:6] + '@%h'}",
             f"--loglevel={loglevel}",
@@ -471,13 +523,36 @@ def flower(
         celery.start(argv=argv[1:])
 
 
+def _terminate(signum: int, _frame: object) -> None:
+    # SIGTERM (timeout, a cancelled CI job, docker stop) unwinds like Ctrl-C: the local workers
+    # and the embedded broker this process started are stopped on the way out.
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
-    """Entry point of the ``qgs`` console script: QGS errors print as one clear line, exit 2."""
+    """Entry point of the ``qgs`` console script.
+
+    QGS errors and invalid settings print as one clear line and exit 2; Ctrl-C and SIGTERM
+    stop what this process started and exit 130 / 143.
+    """
+    from pydantic import ValidationError
+
+    from qgs_worker.errors import validation_summary
+
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         app()
     except QGSError as exc:
         err_console.print(f"[bold red]error:[/] {exc}")
         raise SystemExit(2) from None
+    except ValidationError as exc:
+        err_console.print(
+            f"[bold red]error:[/] invalid settings: {validation_summary(exc, env_prefix='QGS_')}"
+        )
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        err_console.print("interrupted: nothing done is lost; run the same command again to resume")
+        raise SystemExit(130) from None
 
 
 if __name__ == "__main__":

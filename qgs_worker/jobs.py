@@ -122,7 +122,7 @@ def intake_job(self: Task, submission: dict[str, Any]) -> None:
             exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
         ) from exc
     except Exception as exc:
-        error = f"intake failed: {type(exc).__name__}: {exc}"
+        error = pipeline.short_error(f"intake failed: {type(exc).__name__}: {exc}")
         source = (sub.task.source_file if sub.task else None) or f"submission:{sub.submission_id}"
         rt.repo.save_audit_error(source, (sub.task.source_line if sub.task else None) or 0, error)
         round_id = pipeline.placeholder_round(rt.repo, sub, error)
@@ -167,7 +167,7 @@ def critic_job(self: Task, round_id: int) -> None:
     except Exception as exc:
         # Never a silent PASS: an unexpected error is a stored judge failure, and the gate holds.
         pipeline.record_judge_failure(
-            rt.repo, rt.judge.name, round_id, f"{type(exc).__name__}: {exc}"
+            rt.repo, rt.judge.name, round_id, pipeline.short_error(f"{type(exc).__name__}: {exc}")
         )
 
 

@@ -350,8 +350,19 @@ def gate_decision(repo: Repository, task: TaskRow, row: RoundRow, policy: GatePo
     )
 
 
+ERROR_CHARS = 500
+"""Stored error reasons keep their first line, at most this many characters."""
+
+
+def short_error(error: str) -> str:
+    """The first line of an error message, cut to ``ERROR_CHARS`` (a database error quotes SQL)."""
+    first = error.strip().splitlines()[0] if error.strip() else "unknown error"
+    return first if len(first) <= ERROR_CHARS else first[: ERROR_CHARS - 1] + "…"
+
+
 def fail_round(repo: Repository, round_id: int, error: str, policies: Policies) -> int | None:
     """Mark a round failed with its reason (it fails alone) and return the next round to dispatch."""
+    error = short_error(error)
     row = repo.get_round(round_id)
     if repo.get_decision(round_id) is None:
         # Fail closed: a round that could not be processed is never delivered as if it passed.

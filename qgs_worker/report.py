@@ -30,6 +30,7 @@ from qgs_worker.store import Repository, TaskRow
 
 REQUEST_PREVIEW_CHARS = 160
 WHY_CHARS = 60
+WIDE_COLUMNS = 110
 
 
 def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
@@ -104,8 +105,15 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
     }
 
 
-def build_report(repo: Repository, task_ids: Iterable[str] | None = None) -> dict[str, Any]:
-    """The JSON report over the given tasks (every task in the store when None)."""
+def build_report(
+    repo: Repository,
+    task_ids: Iterable[str] | None = None,
+    error_files: Iterable[str] | None = None,
+) -> dict[str, Any]:
+    """The JSON report over the given tasks (every task in the store when None).
+
+    ``error_files`` limits the input errors to those files (an audit reports its own files).
+    """
     # Transcripts in file and line order, then live tasks in the order they started.
     tasks = sorted(
         repo.list_tasks(),
@@ -120,9 +128,11 @@ def build_report(repo: Repository, task_ids: Iterable[str] | None = None) -> dic
         wanted = set(task_ids)
         tasks = [t for t in tasks if t.id in wanted]
     entries = [task_report(repo, t) for t in tasks]
+    files = set(error_files) if error_files is not None else None
     errors = [
         {"source_file": e.source_file, "line": e.line, "message": e.message}
         for e in repo.list_audit_errors()
+        if files is None or e.source_file in files
     ]
     severities = Counter(f["severity"] for t in entries for f in t["findings"])
     judges = sorted({r["judge"] for t in entries for r in t["rounds"] if r["judge"]})
@@ -157,32 +167,37 @@ def render_table(report: dict[str, Any], console: Console) -> None:
         f"{s['escalated']} escalated (↑); findings P0 {s['p0']}, P1 {s['p1']}; "
         f"input errors {s['errors']}. Judge: {judges}. `qgs status TASK` explains one task."
     )
+    # Below WIDE_COLUMNS the source and the reason go (`qgs status` has them): no cropped words.
+    wide = console.width >= WIDE_COLUMNS
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("task", no_wrap=True, min_width=19)
-    table.add_column("source", overflow="fold", max_width=24)
-    table.add_column("type", min_width=8)
-    table.add_column("scores", overflow="fold", max_width=18)
-    table.add_column("P0/P1", no_wrap=True, min_width=5)
-    table.add_column("decision", overflow="fold", min_width=20)
+    if wide:
+        table.add_column("source", overflow="fold", max_width=24)
+    table.add_column("type", no_wrap=True, min_width=10)
+    table.add_column("scores", overflow="fold", min_width=9, max_width=18)
+    table.add_column("P0/P1", no_wrap=True)
+    table.add_column("decision", overflow="fold", no_wrap=not wide)
     for t in report["tasks"]:
         p0 = sum(1 for f in t["findings"] if f["severity"] == "P0")
         p1 = sum(1 for f in t["findings"] if f["severity"] == "P1")
-        source = (
-            f"{Path(t['source_file']).name}:{t['line']}" if t["source_file"] else (t["agent"] or "")
-        )
         d = t["decision"] or {}
         kind = d.get("kind", "pending")
         style = {"pass": "green", "block": "bold red", "force_deliver": "yellow"}.get(kind, "")
-        why = d.get("termination") or d.get("reason") or ""
-        why = why if len(why) <= WHY_CHARS else why[: WHY_CHARS - 1] + "…"
-        table.add_row(
-            t["id"],
-            source,
+        decision = f"[{style}]{kind}[/]" if style else kind
+        cells = [t["id"]]
+        if wide:
+            source = t["source_file"] and f"{Path(t['source_file']).name}:{t['line']}"
+            cells.append(source or t["agent"] or "")
+            why = d.get("termination") or d.get("reason") or ""
+            why = why if len(why) <= WHY_CHARS else why[: WHY_CHARS - 1] + "…"
+            decision += f": {why}" if why else ""
+        cells += [
             t["task_type"] + (" ↑" if t["escalated"] else ""),
             _trajectory(t["scores"]),
             f"{p0}/{p1}",
-            (f"[{style}]{kind}[/]" if style else kind) + (f": {why}" if why else ""),
-        )
+            decision,
+        ]
+        table.add_row(*cells)
     console.print(table)
     for e in report["errors"]:
         console.print(f"[red]input error[/] {e['source_file']}:{e['line']}: {e['message']}")

@@ -17,6 +17,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from qgs_worker.core.models import CadencePolicy, GatePolicy
 from qgs_worker.errors import ConfigurationError
 
+BROKER_SCHEMES = ("redis://", "rediss://", "redis+socket://", "unix://")
+
 
 class JudgeSettings(BaseModel):
     """Which judge reviews rounds: ``rules`` (offline, deterministic) or ``openai`` (any compatible endpoint)."""
@@ -101,6 +103,16 @@ class Settings(BaseSettings):
                 f"QGS_WORKER__TIME_LIMIT_S ({w.time_limit_s}) must be below the broker's "
                 f"visibility timeout QGS_WORKER__VISIBILITY_TIMEOUT_S ({w.visibility_timeout_s}), "
                 "or Redis redelivers jobs that are still running"
+            )
+        if self.broker_url and not self.broker_url.startswith(BROKER_SCHEMES):
+            raise ConfigurationError(
+                f"QGS_BROKER_URL must be a Redis URL ({', '.join(BROKER_SCHEMES)}...); got "
+                f"{self.broker_url.split('://', 1)[0]}://...; unset it for the embedded broker"
+            )
+        if self.judge.kind == "openai" and not self.judge.api_key.get_secret_value():
+            raise ConfigurationError(
+                "QGS_JUDGE__KIND=openai needs QGS_JUDGE__API_KEY (and QGS_JUDGE__BASE_URL for "
+                "an endpoint of your own); or use QGS_JUDGE__KIND=rules, the offline judge"
             )
         # One judge call runs within the job; the openai client retries nothing (max_retries=0).
         if not self.judge.timeout_s < w.soft_time_limit_s:

@@ -53,8 +53,17 @@ class Submission(BaseModel):
     task: NewTask | None = None
 
     def size_bytes(self) -> int:
-        """The deliverable's size in bytes (text, tool calls and tool results as JSON)."""
-        return len(self.deliverable.model_dump_json().encode())
+        """The deliverable's size in bytes: its text plus its tool calls' names and arguments.
+
+        Tool results (what the agent read) are context, not the deliverable, and do not count.
+        """
+        d = self.deliverable
+        calls = sum(
+            len(c.name.encode())
+            + len((c.raw_arguments or json.dumps(c.arguments, ensure_ascii=False)).encode())
+            for c in d.tool_calls
+        )
+        return len(d.text.encode()) + calls
 
     def check_size(self, limit_bytes: int) -> None:
         """Refuse a deliverable over ``limit_bytes``.

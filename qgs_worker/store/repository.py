@@ -12,11 +12,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, func, update
+from sqlalchemy import delete, event, func, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
@@ -94,7 +94,13 @@ class Repository:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        try:
+            self.engine = make_engine(url)
+        except (ArgumentError, ImportError) as exc:
+            raise StoreError(
+                f"QGS_DATABASE_URL {_redact(url)!r} is not a usable store URL ({exc}); use "
+                "sqlite:///path/qgs.db or postgresql://user:password@host:5432/db"
+            ) from exc
         try:
             SQLModel.metadata.create_all(self.engine)
         except SQLAlchemyError as exc:
@@ -113,7 +119,7 @@ class Repository:
             return
         insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
         # Rows as parameters (not .values()): the statement compiles once and is cached.
-        session.execute(insert(table).on_conflict_do_nothing(), list(rows))
+        session.execute(insert(table).on_conflict_do_nothing(), [_clean_row(r) for r in rows])
 
     # -- tasks -----------------------------------------------------------------------------
 
@@ -304,7 +310,7 @@ class Repository:
             row = session.get(RoundRow, round_id)
             if row is None:
                 raise TaskNotFoundError(f"no round with id {round_id}")
-            for key, value in values.items():
+            for key, value in _clean_row(values).items():
                 setattr(row, key, value)
             session.add(row)
             session.commit()
@@ -521,6 +527,14 @@ class Repository:
             )
             session.commit()
 
+    def clear_audit_errors(self, source_file: str) -> None:
+        """Forget the input errors recorded for a file (before it is read again)."""
+        with Session(self.engine) as session:
+            session.execute(
+                delete(AuditErrorRow).where(col(AuditErrorRow.source_file) == source_file)
+            )
+            session.commit()
+
     def list_audit_errors(self) -> list[AuditErrorRow]:
         """Every recorded input error, by file and line."""
         with Session(self.engine) as session:
@@ -531,6 +545,11 @@ class Repository:
                     )
                 )
             )
+
+
+def _clean_row(row: dict[str, Any]) -> dict[str, Any]:
+    """Text as every store can keep it: PostgreSQL refuses NUL characters, so they become U+FFFD."""
+    return {k: v.replace("\x00", "\ufffd") if isinstance(v, str) else v for k, v in row.items()}
 
 
 def _redact(url: str) -> str:
