@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ def embedded_broker(data_dir: Path) -> Iterator[str]:
     """Use the embedded redis-server of ``data_dir`` for the duration of the block.
 
     Every ``qgs`` process on one data folder shares one server: the first starts it, the others
-    find it (``broker.url``) and use it, and the last one to leave stops it. Users are PIDs in
+    find it (``broker.url``) and use it, and the last one to leave stops it. Users are ``PID-TOKEN`` entries in
     ``broker.users``, kept under a file lock, so a user that died is not waited for.
 
     Yields:
@@ -48,12 +49,13 @@ def embedded_broker(data_dir: Path) -> Iterator[str]:
             server = _start(data_dir)
             url = f"redis+socket://{server.socket_file}"
             (data_dir / "broker.url").write_text(url)
-        _users(data_dir, add=os.getpid())
+        me = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        _users(data_dir, add=me)
     try:
         yield url
     finally:
         with _locked(data_dir):
-            left = _users(data_dir, remove=os.getpid())
+            left = _users(data_dir, remove=me)
             if not left:
                 _stop_url(url, server)
                 with contextlib.suppress(FileNotFoundError):
@@ -84,16 +86,16 @@ def _locked(data_dir: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _users(data_dir: Path, *, add: int | None = None, remove: int | None = None) -> list[int]:
-    """Update the PIDs using the broker (dead ones dropped); return the ones left."""
+def _users(data_dir: Path, *, add: str | None = None, remove: str | None = None) -> list[str]:
+    """Update the broker's users (``PID-TOKEN``; dead PIDs dropped); return the ones left."""
     path = data_dir / "broker.users"
-    pids = {int(p) for p in path.read_text().split()} if path.exists() else set()
-    pids = {p for p in pids if _running(p)}
+    users = set(path.read_text().split()) if path.exists() else set()
+    users = {u for u in users if _running(int(u.split("-", 1)[0]))}
     if add is not None:
-        pids.add(add)
-    pids.discard(remove if remove is not None else -1)
-    path.write_text("\n".join(str(p) for p in sorted(pids)))
-    return sorted(pids)
+        users.add(add)
+    users.discard(remove or "")
+    path.write_text("\n".join(sorted(users)))
+    return sorted(users)
 
 
 def _running_url(data_dir: Path) -> str | None:

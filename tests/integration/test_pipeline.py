@@ -66,10 +66,15 @@ class TestDecisionKinds:
 
     def test_force_deliver_rolls_back_to_best_round(self, qgs: Client) -> None:
         task = qgs.start_task("write an article about AI")
-        # Sent last round first: intake jobs run in any order, the gate still sees round 2's score.
+        # Sent last round first, as an audit may: intake jobs run in any order, and the gate
+        # of round 4 still sees round 2's score.
         subs = [
-            qgs.submit(task.id, f"draft {n} [[judge FAIL {score}]]", round_number=n, final=n == 4)
-            for n, score in ((4, 50), (3, 10), (2, 58), (1, 10))
+            qgs.send(
+                qgs.make_submission(
+                    task.id, f"draft {n} [[judge FAIL {s}]]", round_number=n, final=n == 4
+                )
+            )
+            for n, s in ((4, 50), (3, 10), (2, 58), (1, 10))
         ]
         d = qgs.wait(subs[0].id, timeout_s=30)
         assert ("force_deliver", "final_round", 2) == (d.kind, d.termination, d.best_round)
@@ -171,6 +176,24 @@ class TestBadInput:
         task = qgs.start_task("write an article about AI")
         with pytest.raises(DeliverableTooLargeError, match="QGS_MAX_DELIVERABLE_BYTES"):
             qgs.submit(task.id, "x" * 1_000_001)
+
+    def test_taken_or_gapped_round_numbers_are_refused_at_submit(self, qgs: Client) -> None:
+        from qgs_worker.errors import InputError
+
+        task = qgs.start_task("write an article about AI")
+        first = qgs.submit(task.id, "draft [[judge FAIL 40]]")
+        qgs.wait(first.id, timeout_s=30)
+        with pytest.raises(InputError, match=r"'round_number' 1 .* already stored"):
+            qgs.submit(task.id, "again", round_number=1)
+        with pytest.raises(InputError, match="would leave a gap"):
+            qgs.submit(task.id, "later", round_number=5)
+
+    def test_nul_characters_are_stored(self, qgs: Client) -> None:
+        task = qgs.start_task("write a poem\x00 about roses")
+        sub = qgs.submit(task.id, "roses\x00are red [[judge PASS 90]]", final=True)
+        d = qgs.wait(sub.id, timeout_s=30)
+        stored = qgs.repo.get_round_by_submission(sub.id)
+        assert ("pass", "roses\ufffdare red [[judge PASS 90]]") == (d.kind, stored.content)
 
     def test_unknown_task_is_a_clear_error(self, qgs: Client) -> None:
         from qgs_worker.errors import TaskNotFoundError

@@ -108,3 +108,40 @@ class TestReadme:
             else:
                 names.append(f"QGS_{name.upper()}")
         assert [] == [n for n in names if f"`{n}`" not in readme]
+
+
+class TestSettingsErrors:
+    """Settings that cannot work are refused at start-up with the variable's name."""
+
+    @pytest.mark.parametrize(
+        ("env", "needle"),
+        [
+            ({"QGS_BROKER_URL": "http://127.0.0.1:6379"}, "QGS_BROKER_URL must be a Redis URL"),
+            ({"QGS_JUDGE__KIND": "openai"}, "needs QGS_JUDGE__API_KEY"),
+            ({"QGS_WORKER__TIME_LIMIT_S": "4000"}, "QGS_WORKER__VISIBILITY_TIMEOUT_S"),
+        ],
+    )
+    def test_configuration_errors(
+        self, monkeypatch: pytest.MonkeyPatch, env: dict[str, str], needle: str
+    ) -> None:
+        from qgs_worker.errors import ConfigurationError
+        from qgs_worker.settings import Settings
+
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        with pytest.raises(ConfigurationError, match=needle):
+            Settings()
+
+    def test_validation_errors_name_the_variable(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from pydantic import ValidationError
+
+        from qgs_worker.errors import validation_summary
+        from qgs_worker.settings import Settings
+
+        monkeypatch.setenv("QGS_JUDGE__KIND", "bogus")
+        monkeypatch.setenv("QGS_GATE__HIGH_SCORE", "200")
+        with pytest.raises(ValidationError) as info:
+            Settings()
+        summary = validation_summary(info.value, env_prefix="QGS_")
+        assert "QGS_JUDGE__KIND:" in summary and "(got 'bogus')" in summary
+        assert "QGS_GATE__HIGH_SCORE:" in summary
