@@ -102,6 +102,13 @@ def audit(
     fmt: Annotated[
         ReportFormat, typer.Option("--format", help="How to print the result.")
     ] = ReportFormat.table,
+    retry_failed: Annotated[
+        bool,
+        typer.Option(
+            "--retry-failed",
+            help="Review again the rounds whose judge failed (and the rounds after them).",
+        ),
+    ] = False,
 ) -> None:
     """Review transcripts: one task per transcript, its assistant turns as rounds.
 
@@ -117,7 +124,7 @@ def audit(
         raise _fail(f"no .json or .jsonl files in {', '.join(map(str, paths))}")
     client = Client(settings)
     repo = client.repo
-    plan = _plan_audit(client, files)
+    plan = _plan_audit(client, files, retry_failed=retry_failed)
     task_ids, submissions = plan.task_ids, plan.submissions
     skipped, errors = plan.skipped, plan.errors
     pending = {s.task_id for s in submissions}
@@ -146,7 +153,7 @@ class _AuditPlan:
     errors: int = 0
 
 
-def _plan_audit(client: Client, files: list[Path]) -> _AuditPlan:
+def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False) -> _AuditPlan:
     """Read the files; return the submissions still to review. Bad lines are stored and named."""
     from qgs_worker.submission import NewTask
     from qgs_worker.transcripts import TranscriptError, read_transcripts
@@ -172,6 +179,8 @@ def _plan_audit(client: Client, files: list[Path]) -> _AuditPlan:
             if item.key in seen:
                 continue  # the same transcript twice: one task
             seen.add(item.key)
+            if retry_failed and (reopened := repo.reopen_failed(item.key)):
+                err_console.print(f"{item.key}: reviewing again from round {reopened}")
             rounds = repo.list_rounds(item.key)
             if len(rounds) == len(item.rounds) and all(
                 r.status in ("decided", "failed") for r in rounds

@@ -294,6 +294,55 @@ class Repository:
         """Mark a round ``queued``, ``decided`` or ``failed`` (with the reason)."""
         self._update_round(round_id, status=status, error=error)
 
+    def reopen_failed(self, task_id: str) -> int | None:
+        """Queue a task again from its first round whose judge or processing failed.
+
+        That round and every later one lose their review (failed ones only are replaced: a
+        round with a good review keeps it) and their decision, and go back to ``queued``; the
+        rounds themselves, their findings and the earlier decisions stay.
+
+        Returns:
+            The number of the first reopened round, or None when nothing failed.
+        """
+        with Session(self.engine) as session:
+            rounds = list(
+                session.exec(
+                    select(RoundRow)
+                    .where(RoundRow.task_id == task_id)
+                    .order_by(col(RoundRow.number))
+                )
+            )
+            failed_reviews = {
+                r.round_id
+                for r in session.exec(
+                    select(ReviewRow).where(
+                        col(ReviewRow.round_id).in_([r.id for r in rounds]),
+                        ReviewRow.status == "failed",
+                    )
+                )
+            }
+            first = next(
+                (r for r in rounds if r.status == "failed" or r.id in failed_reviews), None
+            )
+            if first is None:
+                return None
+            reopened = [r for r in rounds if r.number >= first.number]
+            ids = [r.id for r in reopened]
+            session.execute(delete(DecisionRow).where(col(DecisionRow.round_id).in_(ids)))
+            failed = [i for i in ids if i in failed_reviews]
+            session.execute(
+                delete(ReviewRow).where(
+                    col(ReviewRow.id).in_(
+                        select(ReviewRow.id).where(col(ReviewRow.round_id).in_(failed))
+                    )
+                )
+            )
+            for r in reopened:
+                r.status, r.error, r.attempts = "queued", None, 0
+                session.add(r)
+            session.commit()
+            return first.number
+
     def bump_attempts(self, round_id: int) -> int:
         """Count one more delivery of the round's critic job; return the new count."""
         with Session(self.engine) as session:

@@ -179,3 +179,49 @@ class TestSubmitStatusWait:
             "pass_with_suggestions",
             "force_deliver",
         }
+
+
+class TestRetryFailed:
+    """`qgs audit --retry-failed` reviews again what a failed judge left; nothing else changes."""
+
+    def test_retry_after_the_judge_comes_back(
+        self, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from tests.fake_openai import Answer, FakeOpenAIServer
+
+        store = f"sqlite:///{tmp_path / 'qgs.db'}"
+        monkeypatch.setenv("QGS_BROKER_URL", redis_url)
+        monkeypatch.setenv("QGS_DATABASE_URL", store)
+        path = tmp_path / "runs.jsonl"
+        path.write_text(
+            json.dumps(
+                {
+                    "id": "deploy",
+                    "messages": [
+                        {"role": "user", "content": "deploy this service"},
+                        {
+                            "role": "assistant",
+                            "content": "Deployed billing v2; health checks green.",
+                        },
+                    ],
+                }
+            )
+            + "\n"
+        )
+        with FakeOpenAIServer() as judge:
+            judge.default = Answer.status(503)
+            with running_worker(make_settings(redis_url, store, judge, tmp_path)):
+                first = audit_json(path)
+                judge.default = Answer.auto("PASS", 92)
+                plain = audit_json(path)  # without the flag the failure stays
+                retried = json.loads(
+                    (
+                        r := run(
+                            "audit", str(path), "--no-worker", "--retry-failed", "--format", "json"
+                        )
+                    ).stdout[r.stdout.index("{") :]
+                )
+        kinds = [report["tasks"][0]["decision"]["kind"] for report in (first, plain, retried)]
+        assert ["revise", "revise", "pass"] == kinds
+        assert [92] == retried["tasks"][0]["scores"]
+        assert 1 == Repository(store).count_rows(RoundRow)
