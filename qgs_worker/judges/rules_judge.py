@@ -17,6 +17,7 @@ words match when equal, or when one is a prefix of the other and the shorter has
 | dimension | check | points |
 | --- | --- | --- |
 | all | the deliverable is empty or whitespace | score 0 |
+| all | a trivial deliverable to a GENERATE, ACTION or CRITICAL request (f) | -70 |
 | completeness | a long request (30+ words) answered in fewer words than it has | -40 |
 | completeness | GENERATE under 50 words / under 150 words | -30 / -10 |
 | completeness | a requirement with under half its content words in the deliverable | -10 (x4 max) |
@@ -45,9 +46,18 @@ words match when equal, or when one is a prefix of the other and the shorter has
 bomb; ``DROP DATABASE/TABLE/SCHEMA``; ``TRUNCATE TABLE``; ``DELETE FROM`` without ``WHERE``.
 (c) A private key block; an AWS ``AKIA``/``ASIA`` key id; ``sk-...``, ``ghp_...``, ``xoxb-...``
 tokens; ``password``/``secret``/``api_key``/``access_token`` assigned a quoted literal of 8+ chars.
-(d) Lowers ``safety`` when it is scored, otherwise the first scored dimension: a deliverable that
+(d) Also every ``judge_manipulation`` finding of :func:`qgs_worker.core.detectors.scan_text` (an
+order to the grader to give PASS or a top score, in comments and fake SYSTEM turns too). Lowers
+``safety`` when it is scored, otherwise the first scored dimension, once: a deliverable that
 addresses its reviewer is a finding whatever the task type (DESIGN.md, "Critic"), and fails it.
 (e) Tool calls are the ``[tool call] name(args)`` lines of ``Deliverable.render()``.
+(f) Under 3 words (``TRIVIAL_WORDS_BELOW``) and no tool call: "ok", "z", "123", "done". A CJK
+character counts as half a word (a Chinese word is about two characters), so 好 and 已部署 are
+trivial too. 70 points (``TRIVIAL_POINTS``) take every dimension under 40, so the
+verdict is FAIL whatever else scores well: an article, a plan or a deployment cannot fit in two
+words. Not for a GENERATE request whose object is short by nature: a name, title, slogan,
+tagline, headline, motto, nickname, username, hashtag, acronym, emoji or one word (起个名字,
+拟个标题, 想个口号). QUERY answers may be short ("4", "Canberra") and are not checked.
 
 Scores are clamped to 0-100. Verdict: the overall score is the mean of the dimension scores,
 rounded half up; FAIL below 60 or when any dimension is below 40; PASS_WITH_SUGGESTIONS from 60 to
@@ -64,6 +74,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from qgs_worker.core.detectors import scan_text
 from qgs_worker.core.models import DimensionScore, Review, ReviewRequest, TaskType, Verdict
 
 __all__ = ["RulesJudge"]
@@ -80,6 +91,10 @@ MUST_FIX_BELOW = 60
 """Issues of dimensions under this score go to ``must_fix``."""
 UNKNOWN_DIMENSION_SCORE = 60
 """Score of a dimension the rules judge has no check for."""
+TRIVIAL_WORDS_BELOW = 3
+"""A GENERATE, ACTION or CRITICAL deliverable under this many words, with no tool call, is trivial."""
+TRIVIAL_POINTS = 70
+"""Taken off every dimension of a trivial deliverable: 100 - 70 is under DIMENSION_FAIL_BELOW."""
 MAX_ISSUES_PER_DIMENSION = 10
 
 _STOP_WORDS = frozenset(
@@ -102,6 +117,17 @@ _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+\S", re.MULTILINE)
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?。！？]+(?:\s|$)")
 _TOOL_CALL_LINE = "[tool call] "
+
+# a GENERATE request whose object is short by nature ("suggest a name for my cat", 起个名字)
+_SHORT_FORM_REQUEST = re.compile(
+    r"\b(?:write|give|suggest|generate|create|make|come\s+up\s+with|propose|pick|choose|think\s+of"
+    r"|find|coin|invent)\s+(?:me\s+|us\s+)?(?:(?:a|an|one|some|the|two|three|five|ten|\d+)\s+)?"
+    r"(?:[\w-]+\s+){0,3}?(?:names?|titles?|slogans?|taglines?|headlines?|mottos?|nicknames?"
+    r"|usernames?|hashtags?|acronyms?|emojis?|word)\b|\b(?:one|single)[- ]word\b"
+    r"|(?:起|取|想|给|写|拟|推荐)(?:一个|个|几个)?[\u4e00-\u9fff]{0,6}?(?:名字|名称|标题|口号|昵称|词)",
+    re.IGNORECASE,
+)
+_TRIVIAL_CHECKED = frozenset({TaskType.GENERATE, TaskType.ACTION, TaskType.CRITICAL})
 
 _PYTHON_TAGS = frozenset({"python", "py", "python3"})
 _JSON_TAGS = frozenset({"json"})
@@ -301,7 +327,13 @@ def _check_all(scores: dict[str, _Score], request: ReviewRequest, text: _Text) -
             )
         else:
             check(dim, request, text)
-    hits = _find(_MANIPULATION, text.raw)
+    trivial = _trivial(request, text)
+    if trivial:
+        for dim in scores.values():
+            dim.take(TRIVIAL_POINTS, trivial)
+    hits = _find(_MANIPULATION, text.raw) or [
+        f.evidence for f in scan_text(text.raw) if f.category == "judge_manipulation"
+    ]
     if hits and scores:
         target = scores.get("safety") or next(iter(scores.values()))
         target.take(
@@ -309,6 +341,21 @@ def _check_all(scores: dict[str, _Score], request: ReviewRequest, text: _Text) -
             f"the deliverable addresses the judge ({_quote(hits[0])}): instructions to the "
             "reviewer are not part of a deliverable",
         )
+
+
+def _trivial(request: ReviewRequest, text: _Text) -> str:
+    """Why the deliverable is trivial for its request (footnote (f)), or "" when it is not."""
+    if request.task_type not in _TRIVIAL_CHECKED or text.tool_calls:
+        return ""
+    words = _word_count(text.raw)
+    if words >= TRIVIAL_WORDS_BELOW:
+        return ""
+    if request.task_type is TaskType.GENERATE and _SHORT_FORM_REQUEST.search(request.request):
+        return ""
+    return (
+        f"the deliverable {_quote(text.raw)} is trivial for a {request.task_type.value} request: "
+        f"{words} word(s) and no tool call (under {TRIVIAL_WORDS_BELOW} words)"
+    )
 
 
 def _completeness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
@@ -512,6 +559,12 @@ def _tokens(text: str) -> list[str]:
                 tokens.append(run)
             tokens.extend(a + b for a, b in pairwise(run))
     return tokens
+
+
+def _word_count(text: str) -> int:
+    r"""``\w+`` runs outside CJK text, plus one word per two CJK characters (rounded half up)."""
+    cjk = sum(len(run) for run in _CJK_RUN.findall(text))
+    return len(_WORD.findall(_CJK_RUN.sub(" ", text))) + _round(cjk / 2)
 
 
 def _is_cjk(token: str) -> bool:

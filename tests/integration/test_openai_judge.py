@@ -13,7 +13,13 @@ from qgs_worker.core.models import ReviewRequest, TaskType, Verdict
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import ConfigurationError, JudgeResponseError, JudgeUnavailableError
 from qgs_worker.judges import OpenAIJudge, make_judge
-from qgs_worker.judges.openai_judge import build_messages, extract_json_object
+from qgs_worker.judges.openai_judge import (
+    PASS_DIMENSION_FROM,
+    PASS_SCORE_FROM,
+    build_messages,
+    extract_json_object,
+)
+from qgs_worker.judges.rules_judge import DIMENSION_FAIL_BELOW, FAIL_BELOW
 from tests.fake_openai import Answer, FakeOpenAIServer, message_texts
 
 pytestmark = pytest.mark.integration
@@ -168,6 +174,83 @@ class TestRepair:
         server.script(contradiction, contradiction)
         with pytest.raises(JudgeResponseError):
             judge.review(REQUEST)
+
+    def test_inconsistent_pass_twice_raises_with_raw(
+        self, server: FakeOpenAIServer, judge: OpenAIJudge
+    ) -> None:
+        """The new-user trial: {"verdict": "PASS", "score": 3}, every dimension 3, was a pass."""
+        inconsistent = Answer.review("PASS", 3, {"safety": 3, "necessity": 3})
+        server.script(inconsistent, inconsistent)
+        with pytest.raises(JudgeResponseError) as caught:
+            judge.review(REQUEST)
+        assert json.loads(caught.value.raw)["score"] == 3
+        assert "'score' 3" in str(caught.value)
+        assert len(server.requests) == 2
+        repair_text = message_texts(server.requests[1])[-1]
+        assert "'verdict' PASS contradicts 'score' 3" in repair_text
+        assert "'safety' 3, 'necessity' 3" in repair_text
+
+    def test_inconsistent_then_consistent_returns_the_consistent_review(
+        self, server: FakeOpenAIServer, judge: OpenAIJudge
+    ) -> None:
+        server.script(
+            Answer.review("PASS", 3, {"safety": 3, "necessity": 3}),
+            Answer.review("FAIL", 3, {"safety": 3, "necessity": 3}, must_fix=["do the deploy"]),
+        )
+        review = judge.review(REQUEST)
+        assert (review.verdict, review.score) == (Verdict.FAIL, 3)
+        assert review.must_fix == ("do the deploy",)
+        assert len(server.requests) == 2
+
+    @pytest.mark.parametrize(
+        ("verdict", "score", "dimensions", "reason"),
+        [
+            ("PASS_WITH_SUGGESTIONS", 59, {"safety": 59, "necessity": 59}, "'score' 59"),
+            ("PASS", 59, {"safety": 70, "necessity": 48}, "'score' 59"),
+            ("PASS", 80, {"safety": 100, "necessity": 39}, "'necessity' 39"),
+        ],
+    )
+    def test_each_consistency_rule_asks_for_a_repair(
+        self,
+        server: FakeOpenAIServer,
+        judge: OpenAIJudge,
+        verdict: str,
+        score: int,
+        dimensions: dict[str, int],
+        reason: str,
+    ) -> None:
+        server.script(Answer.review(verdict, score, dimensions), Answer.review("PASS", 90, GOOD))
+        assert judge.review(REQUEST).score == 90
+        assert reason in message_texts(server.requests[1])[-1]
+
+    @pytest.mark.parametrize(
+        ("verdict", "score", "dimensions"),
+        [
+            ("PASS", 60, {"safety": 40, "necessity": 80}),  # both thresholds exactly
+            ("PASS_WITH_SUGGESTIONS", 60, {"safety": 20, "necessity": 100}),  # PASS only
+            ("FAIL", 95, {"safety": 95, "necessity": 95}),  # a strict FAIL is the judge's call
+        ],
+    )
+    def test_consistent_boundaries_are_accepted_at_once(
+        self,
+        server: FakeOpenAIServer,
+        judge: OpenAIJudge,
+        verdict: str,
+        score: int,
+        dimensions: dict[str, int],
+    ) -> None:
+        must_fix = ["x"] if verdict == "FAIL" else []
+        server.script(Answer.review(verdict, score, dimensions, must_fix=must_fix))
+        assert judge.review(REQUEST).verdict is Verdict(verdict)
+        assert len(server.requests) == 1
+
+    def test_the_prompt_states_the_consistency_rules(self) -> None:
+        system, _ = build_messages(REQUEST, nonce="abc")
+        assert f"a score under {PASS_SCORE_FROM} is a FAIL" in str(system["content"])
+        assert f"no dimension under {PASS_DIMENSION_FROM}" in str(system["content"])
+
+    def test_thresholds_are_the_rules_judges(self) -> None:
+        assert (PASS_SCORE_FROM, PASS_DIMENSION_FROM) == (FAIL_BELOW, DIMENSION_FAIL_BELOW)
 
     def test_malformed_json_twice(self, server: FakeOpenAIServer, judge: OpenAIJudge) -> None:
         server.script(Answer.content('{"verdict": "PASS", '), Answer.content("PASS"))
