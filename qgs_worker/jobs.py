@@ -148,7 +148,9 @@ def critic_job(self: Task, round_id: int) -> None:
         )
         return
     try:
-        pipeline.critic(rt.repo, rt.judge, round_id)
+        pipeline.critic(
+            rt.repo, rt.judge, round_id, halo_spread_points=rt.settings.judge.halo_spread_points
+        )
     except JudgeUnavailableError as exc:
         if self.request.retries >= w.judge_max_retries:
             pipeline.record_judge_failure(

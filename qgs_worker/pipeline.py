@@ -12,7 +12,7 @@ import json
 import logging
 from dataclasses import dataclass
 
-from qgs_worker.core import cadence, classifier, detectors, gate, rubric
+from qgs_worker.core import cadence, classifier, detectors, gate, review_checks, rubric
 from qgs_worker.core.models import (
     DEFAULT_COMPLEXITY,
     CadencePolicy,
@@ -31,6 +31,7 @@ from qgs_worker.core.models import (
     ToolResult,
 )
 from qgs_worker.core.ports import Judge
+from qgs_worker.core.review_checks import HALO_SPREAD_POINTS
 from qgs_worker.errors import JudgeError, JudgeResponseError, RoundNumberTakenError
 from qgs_worker.store import Repository, RoundRow, TaskRow, loads_list
 from qgs_worker.submission import NewTask, Submission, content_hash
@@ -242,8 +243,12 @@ def review_request(task: TaskRow, row: RoundRow) -> ReviewRequest:
     )
 
 
-def critic(repo: Repository, judge: Judge, round_id: int) -> None:
+def critic(
+    repo: Repository, judge: Judge, round_id: int, *, halo_spread_points: int = HALO_SPREAD_POINTS
+) -> None:
     """Have the judge review a round, once; a malformed answer is stored as a failure.
+
+    The stored review carries the halo-effect and self-preference warnings that apply.
 
     Raises:
         JudgeUnavailableError: transient failure; the job retries it.
@@ -257,6 +262,11 @@ def critic(repo: Repository, judge: Judge, round_id: int) -> None:
     except JudgeResponseError as exc:
         repo.save_review_failure(round_id, judge=judge.name, error=str(exc), raw=exc.raw)
         return
+    review = review_checks.annotate(
+        review.model_copy(update={"judge": review.judge or judge.name}),
+        agent_model=task.agent_model,
+        spread_points=halo_spread_points,
+    )
     repo.save_review(round_id, review)
 
 

@@ -30,6 +30,12 @@ class JudgeSettings(BaseModel):
     api_key: SecretStr = SecretStr("")
     model: str = "gpt-4o-mini"
     timeout_s: float = Field(default=30.0, gt=0, description="one judge HTTP call, in seconds")
+    halo_spread_points: int = Field(
+        default=10,
+        ge=0,
+        le=100,
+        description="all dimension scores within this many points -> a halo-effect warning",
+    )
 
 
 class WorkerSettings(BaseModel):
