@@ -357,6 +357,7 @@ def gate_decision(repo: Repository, task: TaskRow, row: RoundRow, policy: GatePo
         findings=findings,
         policy=policy,
         judge_error=judge_error,
+        task_type=TaskType(task.task_type),
     )
 
 

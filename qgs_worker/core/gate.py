@@ -17,6 +17,7 @@ from qgs_worker.core.models import (
     GatePolicy,
     Review,
     Severity,
+    TaskType,
     Termination,
     TerminationReason,
     Verdict,
@@ -134,13 +135,17 @@ def decide_gate(
     findings: Sequence[Finding],
     policy: GatePolicy,
     judge_error: str | None = None,
+    task_type: TaskType | None = None,
 ) -> Decision:
     """Decide one round: pass, pass with suggestions, revise, force-deliver, block, and so on.
 
     Checked in this order:
 
     1. any P0 finding -> ``block`` (never delivered, whatever the score);
-    2. ``judge_error`` set -> ``revise`` (fail-closed: no verdict is never a pass);
+    2. ``judge_error`` set -> ``revise`` (fail-closed), unless ``task_type`` is in
+       ``policy.fail_open_types`` and the round has no P1 finding and the task is not REFLECT:
+       then ``pass_with_suggestions`` whose reason and suggestion say the judge failed
+       (fail-open with a warning; never a silent pass);
     3. no review: SIMPLE -> ``pass`` (no LLM review); P1 findings -> ``revise`` with them as
        must_fix; otherwise ``continue`` (no review due this round);
     4. PASS -> ``pass``; PASS_WITH_SUGGESTIONS -> ``pass_with_suggestions`` with the review's
@@ -158,6 +163,7 @@ def decide_gate(
         findings: The round's findings, from detectors and discriminator roles.
         policy: Thresholds of the termination rules.
         judge_error: Why the critic could not give a review, when it failed.
+        task_type: The task's type, for the fail-open rule (fail-closed when None).
 
     Returns:
         The decision; ``risk`` is always the weighted sum of ``findings``.
@@ -182,6 +188,17 @@ def decide_gate(
             risk=risk,
         )
     if judge_error is not None:
+        fail_open = (
+            task_type in policy.fail_open_types and not p1 and complexity is not Complexity.REFLECT
+        )
+        if fail_open:
+            return Decision(
+                kind=DecisionKind.PASS_WITH_SUGGESTIONS,
+                reason=f"fail-open for {task_type}: the judge failed ({judge_error}); delivered "
+                "unreviewed, with a warning",
+                suggestions=("the judge could not review this round: check it by hand",),
+                risk=risk,
+            )
         return Decision(
             kind=DecisionKind.REVISE,
             reason=f"the judge failed ({judge_error}); without a verdict the round cannot pass",

@@ -274,10 +274,12 @@ class Decision(_Frozen):
 class GatePolicy(_Frozen):
     """Thresholds of the gate and of the termination rules.
 
-    Defaults follow the QGS reference design: stop after 4 reviewed rounds; oscillation is up,
-    down, up with each move beyond ``noise_points``; convergence is two consecutive changes under
-    ``convergence_points``; diminishing returns is a last gain under ``diminishing_points`` at or
-    above ``high_score``.
+    Defaults follow the QGS reference design: stop after 4 revisions after the first reviewed
+    round; oscillation is up, down, up with each move beyond ``noise_points``; convergence is two
+    consecutive changes under ``convergence_points``; diminishing returns is a last gain under
+    ``diminishing_points`` at or above ``high_score``. When the judge fails, tasks of
+    ``fail_open_types`` (default QUERY) are delivered with a warning; every other type is held
+    (fail-closed).
     """
 
     max_revisions: int = Field(default=4, ge=1)
@@ -285,6 +287,7 @@ class GatePolicy(_Frozen):
     convergence_points: int = Field(default=5, ge=0)
     high_score: int = Field(default=80, ge=0, le=100)
     diminishing_points: int = Field(default=3, ge=0)
+    fail_open_types: tuple[TaskType, ...] = (TaskType.QUERY,)
 
 
 class CadencePolicy(_Frozen):

@@ -15,6 +15,7 @@ from qgs_worker.core.models import (
     GatePolicy,
     Review,
     Severity,
+    TaskType,
     TerminationReason,
     Verdict,
     risk_of,
@@ -470,3 +471,50 @@ class TestDecideGateProperties:
             expected = DecisionKind.REVISE
             assert expected == got.kind
         assert risk_of(findings) == got.risk
+
+
+class TestFailOpen:
+    """A judge failure holds the round, except for the fail-open task types, and says so."""
+
+    @pytest.mark.parametrize(
+        ("task_type", "complexity", "expected"),
+        [
+            (TaskType.QUERY, Complexity.COMPLEX, DecisionKind.PASS_WITH_SUGGESTIONS),
+            (TaskType.ACTION, Complexity.COMPLEX, DecisionKind.REVISE),
+            (TaskType.CRITICAL, Complexity.REFLECT, DecisionKind.REVISE),
+            (None, Complexity.COMPLEX, DecisionKind.REVISE),
+        ],
+    )
+    def test_by_task_type(
+        self, task_type: TaskType | None, complexity: Complexity, expected: DecisionKind
+    ) -> None:
+        got = decide_gate(
+            None,
+            round_number=1,
+            complexity=complexity,
+            final=True,
+            history=[],
+            findings=[],
+            policy=DEFAULT,
+            judge_error="timeout",
+            task_type=task_type,
+        )
+        assert expected == got.kind
+        assert "judge failed" in got.reason
+        if expected is DecisionKind.PASS_WITH_SUGGESTIONS:
+            assert got.reason.startswith("fail-open") and got.suggestions
+
+    def test_fail_open_is_configurable(self) -> None:
+        policy = GatePolicy(fail_open_types=(TaskType.GENERATE,))
+        got = decide_gate(
+            None,
+            round_number=1,
+            complexity=Complexity.COMPLEX,
+            final=True,
+            history=[],
+            findings=[],
+            policy=policy,
+            judge_error="timeout",
+            task_type=TaskType.QUERY,
+        )
+        assert DecisionKind.REVISE == got.kind
