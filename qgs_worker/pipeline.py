@@ -8,6 +8,7 @@ a round is dispatched once every earlier round is decided or failed.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from dataclasses import dataclass
@@ -257,8 +258,18 @@ def critic(
     if repo.get_review(round_id) is not None:
         return
     task = repo.get_task(row.task_id)
+    request = review_request(task, row)
+    key = review_key(request, judge.name)
+    earlier = repo.find_review_by_key(key)
+    if earlier is not None:
+        # The same output, request, criteria and judge were reviewed before: no second call.
+        reused = repo.review_model(earlier).model_copy(
+            update={"latency_ms": 0.0, "prompt_tokens": 0, "completion_tokens": 0}
+        )
+        repo.save_review(round_id, reused, review_key=key, reused_from=earlier.round_id)
+        return
     try:
-        review = judge.review(review_request(task, row))
+        review = judge.review(request)
     except JudgeResponseError as exc:
         repo.save_review_failure(round_id, judge=judge.name, error=str(exc), raw=exc.raw)
         return
@@ -267,7 +278,18 @@ def critic(
         agent_model=task.agent_model,
         spread_points=halo_spread_points,
     )
-    repo.save_review(round_id, review)
+    repo.save_review(round_id, review, review_key=key)
+
+
+def review_key(request: ReviewRequest, judge_name: str) -> str:
+    """What identifies a review: the output, request, criteria, task type and judge (SHA-256 hex).
+
+    Two rounds with the same key would get the same review, so the second reuses the first.
+    """
+    canonical = json.dumps(
+        [request.model_dump(mode="json"), judge_name], sort_keys=True, ensure_ascii=False
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def record_judge_failure(

@@ -3,12 +3,12 @@
 The JSON document is the contract other tools (and the tests) read::
 
     {"summary": {"tasks": N, "decisions": {"pass": n, ...}, "p0": n, "p1": n, "errors": n,
-                 "judge_calls": n, "review_warnings": n, "prompt_tokens": n,
+                 "judge_calls": n, "reviews_reused": n, "review_warnings": n, "prompt_tokens": n,
                  "completion_tokens": n, "judge_latency_ms": x},
      "tasks": [{"id", "source_file", "line", "transcript_id", "request", "task_type",
                 "complexity", "classification_source", "escalated", "escalation_reason",
                 "rounds": [{"number", "final", "status", "score", "verdict", "review_status",
-                            "judge", "warnings", "prompt_tokens", "completion_tokens",
+                            "judge", "warnings", "reused_from", "prompt_tokens", "completion_tokens",
                             "latency_ms", "decision", "content_hash"}],
                 "scores": [...], "risk": n,
                 "findings": [{"round", "severity", "category", "role", "title", "location", "evidence"}],
@@ -58,6 +58,7 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
                 "review_error": review.error if review else None,
                 "judge": review.judge if review else None,
                 "warnings": loads_list(review.warnings) if review else [],
+                "reused_from": review.reused_from if review else None,
                 "prompt_tokens": review.prompt_tokens if review else 0,
                 "completion_tokens": review.completion_tokens if review else 0,
                 "latency_ms": round(review.latency_ms, 1) if review else 0.0,
@@ -154,7 +155,13 @@ def build_report(
             "p0": severities.get("P0", 0),
             "p1": severities.get("P1", 0),
             "errors": len(errors),
-            "judge_calls": sum(1 for t in entries for r in t["rounds"] if r["review_status"]),
+            "judge_calls": sum(
+                1
+                for t in entries
+                for r in t["rounds"]
+                if r["review_status"] and not r["reused_from"]
+            ),
+            "reviews_reused": sum(1 for t in entries for r in t["rounds"] if r["reused_from"]),
             "review_warnings": sum(len(r["warnings"]) for t in entries for r in t["rounds"]),
             "prompt_tokens": sum(r["prompt_tokens"] for t in entries for r in t["rounds"]),
             "completion_tokens": sum(r["completion_tokens"] for t in entries for r in t["rounds"]),
@@ -229,7 +236,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"- tasks: {s['tasks']} ({s['decided']} decided, {s['escalated']} escalated)\n"
         f"- decisions: {', '.join(f'{k} {v}' for k, v in sorted(s['decisions'].items())) or 'none'}\n"
         f"- findings: P0 {s['p0']}, P1 {s['p1']}\n- input errors: {s['errors']}\n"
-        f"- reviews: {s['judge_calls']} ({s['review_warnings']} warnings: halo effect, "
+        f"- judge calls: {s['judge_calls']} ({s['reviews_reused']} identical rounds reused a review; "
+        f"{s['review_warnings']} warnings: halo effect, "
         f"self-preference), {s['prompt_tokens']:,} prompt and {s['completion_tokens']:,} "
         f"completion tokens, {s['judge_latency_ms'] / 1000:.1f} s in the judge\n\n"
     )

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, func, update
+from sqlalchemy import delete, event, func, inspect, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
@@ -103,8 +103,22 @@ class Repository:
             ) from exc
         try:
             SQLModel.metadata.create_all(self.engine)
+            self._add_missing_columns()
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot open the store at {_redact(url)}: {exc}") from exc
+
+    def _add_missing_columns(self) -> None:
+        """Add the nullable columns a newer QGS added to a store an older one created."""
+        inspector = inspect(self.engine)
+        with self.engine.begin() as conn:
+            for table in SQLModel.metadata.sorted_tables:
+                have = {c["name"] for c in inspector.get_columns(table.name)}
+                for column in table.columns:
+                    if column.name not in have and column.nullable:
+                        kind = column.type.compile(dialect=self.engine.dialect)
+                        conn.execute(
+                            text(f'ALTER TABLE "{table.name}" ADD COLUMN "{column.name}" {kind}')
+                        )
 
     def dispose(self) -> None:
         """Close every pooled connection."""
@@ -366,11 +380,24 @@ class Repository:
 
     # -- reviews ---------------------------------------------------------------------------
 
-    def save_review(self, round_id: int, review: Review) -> ReviewRow:
-        """Store the critic's review of a round, once; return the stored one."""
+    def save_review(
+        self,
+        round_id: int,
+        review: Review,
+        *,
+        review_key: str | None = None,
+        reused_from: int | None = None,
+    ) -> ReviewRow:
+        """Store the critic's review of a round, once; return the stored one.
+
+        ``review_key`` identifies what was judged (see ``pipeline.review_key``), so an identical
+        round later reuses this review; ``reused_from`` names the round whose review this copies.
+        """
         row = {
             "round_id": round_id,
             "status": "ok",
+            "review_key": review_key,
+            "reused_from": reused_from,
             "verdict": review.verdict.value,
             "score": review.score,
             "summary": review.summary,
@@ -422,6 +449,15 @@ class Repository:
             self._insert_ignore(session, ReviewRow, [row])
             session.commit()
             return session.exec(select(ReviewRow).where(ReviewRow.round_id == round_id)).one()
+
+    def find_review_by_key(self, review_key: str) -> ReviewRow | None:
+        """An earlier good review of the same thing (same review key), or None."""
+        with Session(self.engine) as session:
+            return session.exec(
+                select(ReviewRow)
+                .where(ReviewRow.review_key == review_key, ReviewRow.status == "ok")
+                .order_by(col(ReviewRow.id))
+            ).first()
 
     def get_review(self, round_id: int) -> ReviewRow | None:
         """The stored review (or failure) of a round, or None."""

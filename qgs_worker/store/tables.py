@@ -76,6 +76,8 @@ class ReviewRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     round_id: int = Field(foreign_key="round.id", unique=True)
     status: str = "ok"
+    review_key: str | None = Field(default=None, index=True, max_length=64)
+    reused_from: int | None = None
     verdict: str | None = None
     score: int | None = None
     summary: str = Field(default="", sa_column=Column(Text, nullable=False))

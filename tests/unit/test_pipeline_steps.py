@@ -159,3 +159,45 @@ class TestFailures:
         next_round = pipeline.fail_round(repo, placeholder, "boom", POLICIES)
         assert repo.get_round_by_submission("tx:2").id == next_round
         assert "revise" == repo.get_decision(placeholder).kind  # type: ignore[union-attr]
+
+
+class TestReviewReuse:
+    """An identical round (output, request, criteria, judge) reuses the stored review: no call."""
+
+    def test_second_identical_round_costs_no_call(self, repo: Repository) -> None:
+        judge = ScriptedJudge()
+        ids = []
+        for task_id in ("a", "b"):
+            sub = Submission(
+                submission_id=f"{task_id}:1",
+                task_id=task_id,
+                round_number=1,
+                final=True,
+                deliverable=Deliverable(text="score=91"),
+                task=NewTask(request="write an article about AI"),
+            )
+            round_id = pipeline.intake(repo, sub, POLICIES)
+            assert round_id is not None
+            run_round(repo, round_id, judge)
+            ids.append(round_id)
+        second = repo.get_review(ids[1])
+        assert (1, ids[0], 91) == (judge.calls, second.reused_from, second.score)  # type: ignore[union-attr]
+
+    def test_other_request_is_judged_again(self, repo: Repository) -> None:
+        judge = ScriptedJudge()
+        for task_id, request in (
+            ("a", "write an article about AI"),
+            ("b", "write an article about cats"),
+        ):
+            sub = Submission(
+                submission_id=f"{task_id}:1",
+                task_id=task_id,
+                round_number=1,
+                final=True,
+                deliverable=Deliverable(text="score=91"),
+                task=NewTask(request=request),
+            )
+            round_id = pipeline.intake(repo, sub, POLICIES)
+            assert round_id is not None
+            run_round(repo, round_id, judge)
+        assert 2 == judge.calls
