@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 
 from qgs_worker import pipeline
-from qgs_worker.core.models import Finding, Severity
+from qgs_worker.core.models import Classification, Finding, Severity
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import JudgeUnavailableError
 from qgs_worker.judges import make_judge
@@ -38,6 +39,7 @@ class Runtime:
     repo: Repository
     judge: Judge
     policies: pipeline.Policies
+    llm_classifier: Callable[[str], Classification] | None = None
 
 
 _runtime_lock = threading.Lock()
@@ -69,11 +71,30 @@ def _build_runtime(app: Celery) -> Runtime:
             api_key=judge_cfg.api_key.get_secret_value(),
             model=judge_cfg.model,
             timeout_s=judge_cfg.timeout_s,
+            panel_models=judge_cfg.panel_models,
+            panel_mode=judge_cfg.panel_mode,
         ),
         policies=pipeline.Policies(gate=settings.gate_policy(), cadence=settings.cadence_policy()),
+        llm_classifier=_llm_classifier(settings),
     )
     app.qgs_runtime = rt
     return rt
+
+
+def _llm_classifier(settings: Settings) -> Callable[[str], Classification] | None:
+    """The classifier's LLM layer on the judge's endpoint, when ``QGS_JUDGE__CLASSIFIER_LLM``."""
+    cfg = settings.judge
+    if not cfg.classifier_llm or cfg.kind == "rules":
+        return None
+    from qgs_worker.judges import LLMClassifier
+
+    model = cfg.panel_models[0] if cfg.kind == "panel" and cfg.panel_models else cfg.model
+    return LLMClassifier(
+        base_url=cfg.base_url,
+        api_key=cfg.api_key.get_secret_value(),
+        model=model,
+        timeout_s=min(cfg.timeout_s, 10.0),
+    )
 
 
 def backoff_s(retries: int, retry_after_s: float | None, cap_s: float) -> float:
@@ -116,7 +137,9 @@ def intake_job(self: Task, submission: dict[str, Any]) -> None:
         return
     try:
         redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
-        ready = pipeline.intake(rt.repo, sub, rt.policies, redelivered=redelivered)
+        ready = pipeline.intake(
+            rt.repo, sub, rt.policies, redelivered=redelivered, llm=rt.llm_classifier
+        )
     except OperationalError as exc:
         raise self.retry(
             exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from qgs_worker.core import cadence, classifier, detectors, gate, review_checks, rubric
@@ -60,7 +61,9 @@ def deliverable_of(row: RoundRow) -> Deliverable:
     )
 
 
-def ensure_task(repo: Repository, submission: Submission) -> TaskRow:
+def ensure_task(
+    repo: Repository, submission: Submission, llm: Callable[[str], Classification] | None = None
+) -> TaskRow:
     """Return the submission's task, creating (and classifying) it from ``submission.task``.
 
     Raises:
@@ -70,11 +73,27 @@ def ensure_task(repo: Repository, submission: Submission) -> TaskRow:
     if existing is not None or submission.task is None:
         return existing or repo.get_task(submission.task_id)
     new = submission.task
-    return repo.add_task(task_row(submission.task_id, classify(new.request, new.task_type), new))
+    return repo.add_task(
+        task_row(submission.task_id, classify(new.request, new.task_type, llm=llm), new)
+    )
 
 
-def classify(request: str, task_type: TaskType | None = None) -> Classification:
-    """The rule classifier's answer, or the caller's ``task_type`` with its default complexity."""
+def classify(
+    request: str,
+    task_type: TaskType | None = None,
+    *,
+    llm: Callable[[str], Classification] | None = None,
+) -> Classification:
+    """The caller's ``task_type`` (with its default complexity), else the classifier's answer.
+
+    ``llm`` is the classifier's LLM layer (``judges.LLMClassifier``), asked only when the rules
+    cannot settle the request; when it fails, the rules' default stands (a classifier failure
+    never stops an intake).
+    """
+    if task_type is None and llm is not None:
+        from qgs_worker.judges.llm_classifier import classify_with_llm
+
+        return classify_with_llm(request, llm)
     if task_type is None:
         return classifier.classify(request)
     return Classification(
@@ -106,7 +125,12 @@ def task_row(task_id: str, found: Classification, new: NewTask) -> TaskRow:
 
 
 def intake(
-    repo: Repository, submission: Submission, policies: Policies, *, redelivered: bool = False
+    repo: Repository,
+    submission: Submission,
+    policies: Policies,
+    *,
+    redelivered: bool = False,
+    llm: Callable[[str], Classification] | None = None,
 ) -> int | None:
     """Store a submitted round (and its task); claim the task's next round if its turn came.
 
@@ -114,13 +138,14 @@ def intake(
         repo: The results store.
         submission: The validated submission.
         policies: Gate and cadence policies.
+        llm: The classifier's LLM layer, for a new task the rules cannot settle (optional).
         redelivered: The broker redelivered this message (a worker was lost): a round left
             ``dispatched`` without a decision is dispatched again (its effects are idempotent).
 
     Returns:
         The id of a round whose pipeline the caller must dispatch now, or None.
     """
-    task = ensure_task(repo, submission)
+    task = ensure_task(repo, submission, llm)
     _store_round(repo, task.id, submission)
     return claim_next(repo, task.id, policies, redelivered=redelivered)
 

@@ -23,13 +23,21 @@ BROKER_SCHEMES = ("redis://", "rediss://", "redis+socket://", "unix://")
 class JudgeSettings(BaseModel):
     """Which judge reviews rounds: ``rules`` (offline, deterministic) or ``openai`` (any compatible endpoint)."""
 
-    kind: Literal["rules", "openai"] = "rules"
+    kind: Literal["rules", "openai", "panel"] = "rules"
     base_url: str | None = Field(
         default=None, description="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1"
     )
     api_key: SecretStr = SecretStr("")
     model: str = "gpt-4o-mini"
     timeout_s: float = Field(default=30.0, gt=0, description="one judge HTTP call, in seconds")
+    panel_models: tuple[str, ...] = Field(
+        default=(), description="kind=panel: the models that vote, on base_url (JSON list)"
+    )
+    panel_mode: Literal["escalate", "all"] = "escalate"
+    classifier_llm: bool = Field(
+        default=False,
+        description="ask the judge endpoint when the classifier's rules cannot settle a request",
+    )
     halo_spread_points: int = Field(
         default=10,
         ge=0,
@@ -115,9 +123,9 @@ class Settings(BaseSettings):
                 f"QGS_BROKER_URL must be a Redis URL ({', '.join(BROKER_SCHEMES)}...); got "
                 f"{self.broker_url.split('://', 1)[0]}://...; unset it for the embedded broker"
             )
-        if self.judge.kind == "openai" and not self.judge.api_key.get_secret_value():
+        if self.judge.kind != "rules" and not self.judge.api_key.get_secret_value():
             raise ConfigurationError(
-                "QGS_JUDGE__KIND=openai needs QGS_JUDGE__API_KEY (and QGS_JUDGE__BASE_URL for "
+                f"QGS_JUDGE__KIND={self.judge.kind} needs QGS_JUDGE__API_KEY (and QGS_JUDGE__BASE_URL for "
                 "an endpoint of your own); or use QGS_JUDGE__KIND=rules, the offline judge"
             )
         # One judge call runs within the job; the openai client retries nothing (max_retries=0).

@@ -1,18 +1,30 @@
 """Judge adapters: the critic behind the :class:`~qgs_worker.core.ports.Judge` port.
 
-``rules`` is the deterministic, offline default; ``openai`` is any OpenAI-compatible endpoint.
+``rules`` is the deterministic, offline default; ``openai`` is any OpenAI-compatible endpoint;
+``panel`` is several models on that endpoint voting (median score, majority verdict).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import ConfigurationError
+from qgs_worker.judges.llm_classifier import LLMClassifier, classify_with_llm
 from qgs_worker.judges.openai_judge import OpenAIJudge
+from qgs_worker.judges.panel import PanelJudge
 from qgs_worker.judges.rules_judge import RulesJudge
 
-__all__ = ["OpenAIJudge", "RulesJudge", "make_judge"]
+__all__ = [
+    "LLMClassifier",
+    "OpenAIJudge",
+    "PanelJudge",
+    "RulesJudge",
+    "classify_with_llm",
+    "make_judge",
+]
 
-JUDGE_KINDS = ("openai", "rules")
+JUDGE_KINDS = ("openai", "panel", "rules")
 """The values ``QGS_JUDGE__KIND`` accepts."""
 
 
@@ -23,6 +35,8 @@ def make_judge(
     api_key: str = "",
     model: str = "gpt-4o-mini",
     timeout_s: float = 30.0,
+    panel_models: Sequence[str] = (),
+    panel_mode: str = "escalate",
 ) -> Judge:
     """Build the judge that settings ask for.
 
@@ -33,16 +47,31 @@ def make_judge(
         api_key: Endpoint key; required for ``openai``.
         model: Judge model for ``openai`` (default ``gpt-4o-mini``, DESIGN.md "Critic").
         timeout_s: Timeout of each judge HTTP call, in seconds.
+        panel_models: For ``panel``: the models that vote (2 or more), on ``base_url``.
+        panel_mode: For ``panel``: ``escalate`` (ask the next model only near the threshold or
+            when flagged) or ``all``.
 
     Returns:
         A ready judge.
 
     Raises:
-        ConfigurationError: ``kind`` is not one of ``JUDGE_KINDS``, or ``openai`` has no key.
+        ConfigurationError: ``kind`` is not one of ``JUDGE_KINDS``, ``openai`` or ``panel`` has
+            no key, or a panel has fewer than 2 models.
     """
     normalized = kind.strip().lower()
     if normalized == "rules":
         return RulesJudge()
+    if normalized == "panel":
+        if len(panel_models) < 2:
+            raise ConfigurationError(
+                "judge kind 'panel' needs 2 or more models: set QGS_JUDGE__PANEL_MODELS, "
+                'e.g. \'["gpt-4o-mini", "claude-3-5-haiku"]\''
+            )
+        judges = [
+            make_judge("openai", base_url=base_url, api_key=api_key, model=m, timeout_s=timeout_s)
+            for m in panel_models
+        ]
+        return PanelJudge(judges, mode="all" if panel_mode == "all" else "escalate")
     if normalized == "openai":
         if not api_key:
             raise ConfigurationError(

@@ -201,3 +201,70 @@ class TestReviewReuse:
             assert round_id is not None
             run_round(repo, round_id, judge)
         assert 2 == judge.calls
+
+
+class TestClassifierLlmLayer:
+    """The LLM layer is asked only when the rules cannot settle; its failure never stops intake."""
+
+    def test_asked_only_when_rules_cannot_settle(self, repo: Repository) -> None:
+        from qgs_worker.core.models import Classification, Complexity, TaskType
+
+        asked: list[str] = []
+
+        def llm(request: str) -> Classification:
+            asked.append(request)
+            return Classification(
+                task_type=TaskType.ACTION,
+                complexity=Complexity.COMPLEX,
+                confidence=0.7,
+                source="llm",
+            )
+
+        settled = submission(1, "x", request="delete all records in the database")
+        pipeline.intake(repo, settled, POLICIES, llm=llm)
+        unsettled = Submission(
+            submission_id="u:1",
+            task_id="u",
+            round_number=1,
+            deliverable=Deliverable(text="x"),
+            task=NewTask(request="Write a deployment script for the billing service and deploy it"),
+        )
+        pipeline.intake(repo, unsettled, POLICIES, llm=llm)
+        assert ("CRITICAL", "ACTION", "llm") == (
+            repo.get_task("tx").task_type,
+            repo.get_task("u").task_type,
+            repo.get_task("u").classification_source,
+        )
+        assert 1 == len(asked)
+
+    def test_failure_falls_back_to_the_rules(self, repo: Repository) -> None:
+        from qgs_worker.errors import JudgeUnavailableError
+
+        def llm(request: str):  # type: ignore[no-untyped-def]
+            raise JudgeUnavailableError("down")
+
+        sub = Submission(
+            submission_id="u:1",
+            task_id="u",
+            round_number=1,
+            deliverable=Deliverable(text="x"),
+            task=NewTask(request="Write a deployment script for the billing service and deploy it"),
+        )
+        pipeline.intake(repo, sub, POLICIES, llm=llm)
+        task = repo.get_task("u")
+        assert "default" == task.classification_source
+
+
+class TestMakeJudge:
+    """Judge kinds from settings."""
+
+    def test_panel_needs_two_models(self) -> None:
+        from qgs_worker.errors import ConfigurationError
+        from qgs_worker.judges import PanelJudge, make_judge
+
+        with pytest.raises(ConfigurationError, match="QGS_JUDGE__PANEL_MODELS"):
+            make_judge("panel", api_key="k", panel_models=["one"])
+        panel = make_judge(
+            "panel", api_key="k", base_url="http://127.0.0.1:9/v1", panel_models=["a", "b"]
+        )
+        assert isinstance(panel, PanelJudge)
