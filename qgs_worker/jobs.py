@@ -24,6 +24,7 @@ from qgs_worker.core.models import Classification, Finding, Severity
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import JudgeUnavailableError
 from qgs_worker.judges import make_judge
+from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter, redis_for_broker
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository
 from qgs_worker.submission import Submission
@@ -40,6 +41,7 @@ class Runtime:
     judge: Judge
     policies: pipeline.Policies
     llm_classifier: Callable[[str], Classification] | None = None
+    judge_limit: JudgeRateLimit | None = None
 
 
 _runtime_lock = threading.Lock()
@@ -76,6 +78,7 @@ def _build_runtime(app: Celery) -> Runtime:
         ),
         policies=pipeline.Policies(gate=settings.gate_policy(), cadence=settings.cadence_policy()),
         llm_classifier=_llm_classifier(settings),
+        judge_limit=_judge_limit(settings),
     )
     app.qgs_runtime = rt
     return rt
@@ -94,6 +97,19 @@ def _llm_classifier(settings: Settings) -> Callable[[str], Classification] | Non
         api_key=cfg.api_key.get_secret_value(),
         model=model,
         timeout_s=min(cfg.timeout_s, 10.0),
+    )
+
+
+def _judge_limit(settings: Settings) -> JudgeRateLimit | None:
+    """The shared rate limit in front of the judge endpoint, kept in the broker's Redis."""
+    cfg = settings.judge
+    if cfg.kind == "rules" or not (cfg.requests_per_minute or cfg.tokens_per_minute):
+        return None
+    return JudgeRateLimit(
+        RedisRateLimiter(redis_for_broker(settings.broker_url or "")),
+        cfg.base_url or "default",
+        requests_per_minute=cfg.requests_per_minute,
+        tokens_per_minute=cfg.tokens_per_minute,
     )
 
 
@@ -156,12 +172,21 @@ def intake_job(self: Task, submission: dict[str, Any]) -> None:
         dispatch(ready, rt.repo)
 
 
+RATE_LIMIT_WAITS_MAX = 1000
+"""How many times one critic job may wait for the shared rate limit before it is a failure."""
+
+
 @shared_task(name="qgs.review.critic", bind=True, acks_late=True)
-def critic_job(self: Task, round_id: int) -> None:
-    """Have the judge review one round; transient judge errors are retried with backoff."""
+def critic_job(self: Task, round_id: int, rate_waits: int = 0) -> None:
+    """Have the judge review one round; transient judge errors are retried with backoff.
+
+    ``rate_waits`` counts the retries spent waiting for the shared rate limit, which do not
+    use up the judge's retry budget.
+    """
     rt = runtime(self.app)
     w = rt.settings.worker
-    attempts = rt.repo.bump_attempts(round_id)
+    judge_tries = self.request.retries - rate_waits
+    attempts = rt.repo.bump_attempts(round_id) - rate_waits
     if attempts > w.max_attempts + w.judge_max_retries:
         pipeline.record_judge_failure(
             rt.repo,
@@ -171,28 +196,55 @@ def critic_job(self: Task, round_id: int) -> None:
         )
         return
     try:
-        pipeline.critic(
-            rt.repo, rt.judge, round_id, halo_spread_points=rt.settings.judge.halo_spread_points
+        wait_s = pipeline.critic(
+            rt.repo,
+            rt.judge,
+            round_id,
+            halo_spread_points=rt.settings.judge.halo_spread_points,
+            admit=rt.judge_limit.admit if rt.judge_limit else None,
         )
     except JudgeUnavailableError as exc:
-        if self.request.retries >= w.judge_max_retries:
+        if judge_tries >= w.judge_max_retries:
             pipeline.record_judge_failure(
                 rt.repo,
                 rt.judge.name,
                 round_id,
-                f"judge unavailable after {self.request.retries + 1} tries: {exc}",
+                f"judge unavailable after {judge_tries + 1} tries: {exc}",
             )
             return
-        delay = backoff_s(self.request.retries, exc.retry_after_s, w.retry_backoff_max_s)
-        raise self.retry(exc=exc, countdown=delay, max_retries=w.judge_max_retries) from exc
+        delay = backoff_s(judge_tries, exc.retry_after_s, w.retry_backoff_max_s)
+        raise self.retry(
+            exc=exc,
+            countdown=delay,
+            kwargs={"rate_waits": rate_waits},
+            max_retries=w.judge_max_retries + rate_waits,
+        ) from exc
     except OperationalError as exc:
         raise self.retry(
-            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
+            exc=exc,
+            countdown=backoff_s(self.request.retries, None, 30.0),
+            kwargs={"rate_waits": rate_waits},
+            max_retries=5 + self.request.retries,
         ) from exc
     except Exception as exc:
         # Never a silent PASS: an unexpected error is a stored judge failure, and the gate holds.
         pipeline.record_judge_failure(
             rt.repo, rt.judge.name, round_id, pipeline.short_error(f"{type(exc).__name__}: {exc}")
+        )
+        return
+    if wait_s > 0:
+        if rate_waits >= RATE_LIMIT_WAITS_MAX:
+            pipeline.record_judge_failure(
+                rt.repo,
+                rt.judge.name,
+                round_id,
+                f"the judge's rate limit held it {rate_waits} times",
+            )
+            return
+        raise self.retry(
+            countdown=wait_s * random.uniform(1.0, 1.2),
+            kwargs={"rate_waits": rate_waits + 1},
+            max_retries=self.request.retries + 1,
         )
 
 

@@ -270,18 +270,34 @@ def review_request(task: TaskRow, row: RoundRow) -> ReviewRequest:
 
 
 def critic(
-    repo: Repository, judge: Judge, round_id: int, *, halo_spread_points: int = HALO_SPREAD_POINTS
-) -> None:
+    repo: Repository,
+    judge: Judge,
+    round_id: int,
+    *,
+    halo_spread_points: int = HALO_SPREAD_POINTS,
+    admit: Callable[[int], float] | None = None,
+) -> float:
     """Have the judge review a round, once; a malformed answer is stored as a failure.
 
     The stored review carries the halo-effect and self-preference warnings that apply.
+
+    Args:
+        repo: The results store.
+        judge: The critic.
+        round_id: The round to review.
+        halo_spread_points: See ``review_checks.halo_warning``.
+        admit: The shared rate limit: given the prompt's size in characters, 0.0 to call now,
+            else the seconds to wait (nothing is called then).
+
+    Returns:
+        0.0 when the round is reviewed (or was), else the seconds the rate limit asks to wait.
 
     Raises:
         JudgeUnavailableError: transient failure; the job retries it.
     """
     row = repo.get_round(round_id)
     if repo.get_review(round_id) is not None:
-        return
+        return 0.0
     task = repo.get_task(row.task_id)
     request = review_request(task, row)
     key = review_key(request, judge.name)
@@ -292,18 +308,23 @@ def critic(
             update={"latency_ms": 0.0, "prompt_tokens": 0, "completion_tokens": 0}
         )
         repo.save_review(round_id, reused, review_key=key, reused_from=earlier.round_id)
-        return
+        return 0.0
+    if admit is not None:
+        wait_s = admit(len(request.deliverable) + len(request.request))
+        if wait_s > 0:
+            return wait_s
     try:
         review = judge.review(request)
     except JudgeResponseError as exc:
         repo.save_review_failure(round_id, judge=judge.name, error=str(exc), raw=exc.raw)
-        return
+        return 0.0
     review = review_checks.annotate(
         review.model_copy(update={"judge": review.judge or judge.name}),
         agent_model=task.agent_model,
         spread_points=halo_spread_points,
     )
     repo.save_review(round_id, review, review_key=key)
+    return 0.0
 
 
 def review_key(request: ReviewRequest, judge_name: str) -> str:

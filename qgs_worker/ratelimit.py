@@ -125,3 +125,68 @@ class RedisRateLimiter:
             limit=limit,
             retry_after_s=max(0, int(retry_ms)) / 1000,
         )
+
+
+def redis_for_broker(broker_url: str) -> Any:
+    """A ``redis.Redis`` client on the broker's Redis (``redis://``, ``rediss://``, ``redis+socket://``)."""
+    import redis
+
+    if broker_url.startswith(("redis+socket://", "unix://")):
+        path = broker_url.split("://", 1)[1]
+        return redis.Redis(unix_socket_path=path)
+    return redis.Redis.from_url(broker_url)
+
+
+class JudgeRateLimit:
+    """The shared rate limit in front of the judge endpoint: requests/min and tokens/min.
+
+    Tokens are estimated before the call (prompt characters / 4 + the answer's token budget),
+    since the exact count is known only afterwards. A limit of 0 means no limit.
+
+    Args:
+        limiter: Where the windows live (``RedisRateLimiter`` so every worker shares them).
+        endpoint: The judge endpoint's name, part of the key.
+        requests_per_minute: At most this many judge calls a minute (0: no limit).
+        tokens_per_minute: At most this many estimated tokens a minute (0: no limit).
+        answer_tokens: The answer's token budget, added to each estimate.
+    """
+
+    CHARS_PER_TOKEN = 4
+    """A common rule of thumb for English text with OpenAI tokenizers."""
+
+    def __init__(
+        self,
+        limiter: Any,
+        endpoint: str,
+        *,
+        requests_per_minute: int = 0,
+        tokens_per_minute: int = 0,
+        answer_tokens: int = 800,
+    ) -> None:
+        self.limiter = limiter
+        self.endpoint = endpoint
+        self.requests_per_minute = requests_per_minute
+        self.tokens_per_minute = tokens_per_minute
+        self.answer_tokens = answer_tokens
+
+    def admit(self, prompt_chars: int) -> float:
+        """Count one call of ``prompt_chars`` characters; 0.0 if it may go now, else seconds to wait."""
+        if self.requests_per_minute:
+            got = self.limiter.hit(
+                f"judge:{self.endpoint}:requests", limit=self.requests_per_minute, window_s=60
+            )
+            if not got.allowed:
+                return max(float(got.retry_after_s), 0.05)
+        if self.tokens_per_minute:
+            cost = min(
+                self.tokens_per_minute, prompt_chars // self.CHARS_PER_TOKEN + self.answer_tokens
+            )
+            got = self.limiter.hit(
+                f"judge:{self.endpoint}:tokens",
+                limit=self.tokens_per_minute,
+                window_s=60,
+                cost=cost,
+            )
+            if not got.allowed:
+                return max(float(got.retry_after_s), 0.05)
+        return 0.0

@@ -38,6 +38,14 @@ class JudgeSettings(BaseModel):
         default=False,
         description="ask the judge endpoint when the classifier's rules cannot settle a request",
     )
+    requests_per_minute: int = Field(
+        default=0, ge=0, description="judge calls a minute across all workers (0: no limit)"
+    )
+    tokens_per_minute: int = Field(
+        default=0,
+        ge=0,
+        description="estimated judge tokens a minute across all workers (0: no limit)",
+    )
     halo_spread_points: int = Field(
         default=10,
         ge=0,

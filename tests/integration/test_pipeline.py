@@ -4,6 +4,7 @@ on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -216,3 +217,49 @@ class TestReviewWarnings:
         assert ["halo effect", "self-preference"] == [w.split(":")[0] for w in warnings]
         assert 1 == report["summary"]["judge_calls"]
         assert report["summary"]["prompt_tokens"] > 0
+
+
+class TestSharedRateLimit:
+    """The judge's requests/min limit holds across the worker: an over-limit review waits."""
+
+    def test_second_review_waits(
+        self, redis_url: str, fake_judge: FakeOpenAIServer, tmp_path: Path
+    ) -> None:
+        from qgs_worker.settings import JudgeSettings
+
+        fake_judge.default = Answer.dynamic(scripted_by_marker)
+        settings = make_settings(redis_url, f"sqlite:///{tmp_path / 'rl.db'}", fake_judge, tmp_path)
+        settings = settings.model_copy(
+            update={
+                "judge": JudgeSettings(
+                    kind="openai",
+                    base_url=fake_judge.base_url,
+                    api_key="test-key",
+                    timeout_s=2.0,
+                    requests_per_minute=1,
+                )
+            }
+        )
+        from qgs_worker.ratelimit import KEY_PREFIX, redis_for_broker
+
+        redis_for_broker(redis_url).delete(KEY_PREFIX + f"judge:{fake_judge.base_url}:requests")
+        with running_worker(settings) as app:
+            client = Client(settings, app=app)
+            subs = [
+                client.submit(
+                    client.start_task("deploy this service").id,
+                    f"{n} [[judge PASS 90]]",
+                    final=True,
+                )
+                for n in ("one", "two")
+            ]
+            deadline = time.monotonic() + 30
+            while not any(client.decision(s.id) for s in subs):  # one of them gets the slot
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            time.sleep(2)  # the other one had time to be refused
+            decided = [client.decision(s.id) is not None for s in subs]
+            waiting = client.repo.get_round_by_submission(subs[decided.index(False)].id)
+            assert [True, False] == sorted(decided, reverse=True)
+            assert (None, 1) == (client.repo.get_review(waiting.id), len(fake_judge.requests))
+            client.repo.dispose()

@@ -74,3 +74,32 @@ class TestLocalRateLimiter:
                 allowed.append(clock.now)
         for i, start in enumerate(allowed):
             assert sum(1 for t in allowed[i:] if t < start + window_s) <= limit
+
+
+class TestJudgeRateLimit:
+    """Requests/min and estimated tokens/min in front of the judge."""
+
+    def test_requests_per_minute(self) -> None:
+        from qgs_worker.ratelimit import JudgeRateLimit
+
+        clock = FakeClock()
+        limit = JudgeRateLimit(LocalRateLimiter(clock), "ep", requests_per_minute=2)
+        waits = [limit.admit(100) for _ in range(3)]
+        assert [0.0, 0.0, 60.0] == waits
+
+    def test_tokens_per_minute(self) -> None:
+        from qgs_worker.ratelimit import JudgeRateLimit
+
+        limit = JudgeRateLimit(
+            LocalRateLimiter(FakeClock()), "ep", tokens_per_minute=2000, answer_tokens=800
+        )
+        assert (0.0, True) == (
+            limit.admit(400),
+            limit.admit(4000) > 0,
+        )  # 900 tokens, then 1800 more
+
+    def test_no_limits_admit_everything(self) -> None:
+        from qgs_worker.ratelimit import JudgeRateLimit
+
+        limit = JudgeRateLimit(LocalRateLimiter(FakeClock()), "ep")
+        assert {0.0} == {limit.admit(10**6) for _ in range(100)}
