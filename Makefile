@@ -37,6 +37,7 @@ all: lint typecheck test
 ## Throughput and memory, as ratios against a baseline run side by side.
 bench: install
 	$(PY) bench/pipeline_bench.py
+	$(PY) bench/llm_calls_bench.py
 
 up:
 	docker compose up --build

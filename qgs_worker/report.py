@@ -3,13 +3,15 @@
 The JSON document is the contract other tools (and the tests) read::
 
     {"summary": {"tasks": N, "decisions": {"pass": n, ...}, "p0": n, "p1": n, "errors": n,
-                 "judge_calls": n, "reviews_reused": n, "review_warnings": n, "prompt_tokens": n,
+                 "judge_calls": n, "reviews_reused": n, "judge_failures": n,
+                 "classified_by": {"rules": n, "llm": n, ...}, "length_bias": r,
+                 "review_warnings": n, "prompt_tokens": n,
                  "completion_tokens": n, "judge_latency_ms": x},
      "tasks": [{"id", "source_file", "line", "transcript_id", "request", "task_type",
                 "complexity", "classification_source", "escalated", "escalation_reason",
                 "rounds": [{"number", "final", "status", "score", "verdict", "review_status",
                             "judge", "warnings", "reused_from", "prompt_tokens", "completion_tokens",
-                            "latency_ms", "decision", "content_hash"}],
+                            "latency_ms", "decision", "content_hash", "length"}],
                 "scores": [...], "risk": n,
                 "findings": [{"round", "severity", "category", "role", "title", "location", "evidence"}],
                 "decision": {"kind", "reason", "termination", "best_round", "round"} | null}],
@@ -29,6 +31,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from qgs_worker.judges.panel import length_bias
 from qgs_worker.store import Repository, TaskRow, loads_list
 
 REQUEST_PREVIEW_CHARS = 160
@@ -52,6 +55,7 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
                 "status": row.status,
                 "error": row.error,
                 "content_hash": row.content_hash,
+                "length": len(row.content),
                 "score": review.score if review else None,
                 "verdict": review.verdict if review else None,
                 "review_status": review.status if review else None,
@@ -162,6 +166,21 @@ def build_report(
                 if r["review_status"] and not r["reused_from"]
             ),
             "reviews_reused": sum(1 for t in entries for r in t["rounds"] if r["reused_from"]),
+            "judge_failures": sum(
+                1 for t in entries for r in t["rounds"] if r["review_status"] == "failed"
+            ),
+            "classified_by": dict(Counter(t["classification_source"] for t in entries)),
+            "length_bias": round(
+                length_bias(
+                    [
+                        (r["length"], r["score"])
+                        for t in entries
+                        for r in t["rounds"]
+                        if r["score"] is not None and not r["reused_from"]
+                    ]
+                ),
+                3,
+            ),
             "review_warnings": sum(len(r["warnings"]) for t in entries for r in t["rounds"]),
             "prompt_tokens": sum(r["prompt_tokens"] for t in entries for r in t["rounds"]),
             "completion_tokens": sum(r["completion_tokens"] for t in entries for r in t["rounds"]),
@@ -236,6 +255,9 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"- tasks: {s['tasks']} ({s['decided']} decided, {s['escalated']} escalated)\n"
         f"- decisions: {', '.join(f'{k} {v}' for k, v in sorted(s['decisions'].items())) or 'none'}\n"
         f"- findings: P0 {s['p0']}, P1 {s['p1']}\n- input errors: {s['errors']}\n"
+        f"- classified by: {', '.join(f'{k} {v}' for k, v in sorted(s['classified_by'].items()))}\n"
+        f"- judge failures: {s['judge_failures']}; length bias (correlation of length and score): "
+        f"{s['length_bias']}\n"
         f"- judge calls: {s['judge_calls']} ({s['reviews_reused']} identical rounds reused a review; "
         f"{s['review_warnings']} warnings: halo effect, "
         f"self-preference), {s['prompt_tokens']:,} prompt and {s['completion_tokens']:,} "
