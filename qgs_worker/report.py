@@ -205,7 +205,10 @@ def render_table(report: dict[str, Any], console: Console) -> None:
     console.print(
         f"[bold]{s['tasks']} tasks[/], {s['decided']} decided ({decisions}); "
         f"{s['escalated']} escalated (↑); findings P0 {s['p0']}, P1 {s['p1']}; "
-        f"input errors {s['errors']}. Judge: {judges}. `qgs status TASK` explains one task."
+        f"input errors {s['errors']}. Judge: {judges} ({s['judge_calls']} calls, "
+        f"{s['reviews_reused']} reused, {s['judge_failures']} failed). Classified by "
+        f"{', '.join(f'{k} {v}' for k, v in sorted(s['classified_by'].items())) or 'nothing yet'}. "
+        "`qgs status TASK` explains one task."
     )
     # Below WIDE_COLUMNS the source and the reason go (`qgs status` has them): no cropped words.
     wide = console.width >= WIDE_COLUMNS
