@@ -168,7 +168,7 @@ class Client:
                 raise InputError(
                     f"'task_type' must be one of {', '.join(t.value for t in TaskType)} (got {task_type!r})"
                 ) from None
-        found = pipeline.classify(request, kind)
+        found = pipeline.classify(request, kind, llm=self._llm_classifier())
         new = NewTask(
             request=request,
             agent=agent,
@@ -185,6 +185,13 @@ class Client:
             complexity=Complexity(row.complexity),
             classification=found,
         )
+
+    def _llm_classifier(self) -> Any:
+        if not hasattr(self, "_llm"):
+            from qgs_worker.judges import llm_classifier_for
+
+            self._llm = llm_classifier_for(self.settings.judge)
+        return self._llm
 
     def constraints(self, task_id: str) -> str:
         """The text to add to the agent's next prompt ("" for SIMPLE tasks).

@@ -23,7 +23,7 @@ from qgs_worker import pipeline
 from qgs_worker.core.models import Classification, Finding, Severity
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import JudgeUnavailableError
-from qgs_worker.judges import make_judge
+from qgs_worker.judges import llm_classifier_for, make_judge
 from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter, redis_for_broker
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository
@@ -77,27 +77,11 @@ def _build_runtime(app: Celery) -> Runtime:
             panel_mode=judge_cfg.panel_mode,
         ),
         policies=pipeline.Policies(gate=settings.gate_policy(), cadence=settings.cadence_policy()),
-        llm_classifier=_llm_classifier(settings),
+        llm_classifier=llm_classifier_for(settings.judge),
         judge_limit=_judge_limit(settings),
     )
     app.qgs_runtime = rt
     return rt
-
-
-def _llm_classifier(settings: Settings) -> Callable[[str], Classification] | None:
-    """The classifier's LLM layer on the judge's endpoint, when ``QGS_JUDGE__CLASSIFIER_LLM``."""
-    cfg = settings.judge
-    if not cfg.classifier_llm or cfg.kind == "rules":
-        return None
-    from qgs_worker.judges import LLMClassifier
-
-    model = cfg.panel_models[0] if cfg.kind == "panel" and cfg.panel_models else cfg.model
-    return LLMClassifier(
-        base_url=cfg.base_url,
-        api_key=cfg.api_key.get_secret_value(),
-        model=model,
-        timeout_s=min(cfg.timeout_s, 10.0),
-    )
 
 
 def _judge_limit(settings: Settings) -> JudgeRateLimit | None:

@@ -102,6 +102,7 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
         "transcript_id": task.transcript_id,
         "request": request,
         "agent": task.agent,
+        "agent_model": task.agent_model,
         "task_type": task.task_type,
         "complexity": task.complexity,
         "classification_source": task.classification_source,

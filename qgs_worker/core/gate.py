@@ -218,7 +218,12 @@ def decide_gate(
         return Decision(kind=DecisionKind.CONTINUE, reason="no review due this round", risk=risk)
 
     approval = complexity is Complexity.REFLECT
-    confirm = "; a person must confirm (qgs approve)" if approval else ""
+    confirm = "; a person must confirm" if approval else ""
+    # What a person should know before trusting a pass: serious findings, review warnings.
+    if p1:
+        confirm += f"; {len(p1)} P1 finding(s): {'; '.join(p1)}"
+    if review.warnings:
+        confirm += f"; review warnings: {'; '.join(review.warnings)}"
     if review.verdict is Verdict.PASS:
         return Decision(
             kind=DecisionKind.AWAITING_APPROVAL if approval else DecisionKind.PASS,

@@ -13,6 +13,9 @@ HALO_SPREAD_POINTS = 10
 """Reference design: every dimension within 10 points of the others suggests one overall
 impression scored several times (the halo effect), not dimensions judged on their own."""
 
+HALO_MIN_DIMENSIONS = 3
+"""Two dimensions (ACTION: safety, necessity) often agree for good reasons: the check needs 3+."""
+
 _FAMILIES = (
     ("gpt", r"\b(?:gpt|o[134](?:-mini)?|chatgpt)\b"),
     ("claude", r"\bclaude\b"),
@@ -36,9 +39,9 @@ def model_family(model: str | None) -> str | None:
 
 
 def halo_warning(review: Review, spread_points: int = HALO_SPREAD_POINTS) -> str | None:
-    """A warning when the review scores 2+ dimensions all within ``spread_points`` of each other."""
+    """A warning when the review scores 3+ dimensions all within ``spread_points`` of each other."""
     scores = [d.score for d in review.dimensions]
-    if len(scores) < 2 or max(scores) - min(scores) > spread_points:
+    if len(scores) < HALO_MIN_DIMENSIONS or max(scores) - min(scores) > spread_points:
         return None
     return (
         f"halo effect: all {len(scores)} dimension scores lie within {max(scores) - min(scores)} "

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import ConfigurationError
@@ -82,4 +83,25 @@ def make_judge(
     raise ConfigurationError(
         f"'judge.kind' must be one of {', '.join(repr(k) for k in JUDGE_KINDS)} (got {kind!r}); "
         "set QGS_JUDGE__KIND"
+    )
+
+
+def llm_classifier_for(judge: Any) -> LLMClassifier | None:
+    """The classifier's LLM layer on the judge's endpoint, when ``QGS_JUDGE__CLASSIFIER_LLM``.
+
+    Args:
+        judge: ``Settings.judge`` (kind, base_url, api_key, model, panel_models, timeout_s,
+            classifier_llm).
+
+    Returns:
+        An ``LLMClassifier``, or None when the setting is off or the judge is the rules judge.
+    """
+    if not judge.classifier_llm or judge.kind == "rules":
+        return None
+    model = judge.panel_models[0] if judge.kind == "panel" and judge.panel_models else judge.model
+    return LLMClassifier(
+        base_url=judge.base_url,
+        api_key=judge.api_key.get_secret_value(),
+        model=model,
+        timeout_s=min(judge.timeout_s, 10.0),
     )

@@ -289,3 +289,40 @@ class TestJudgeManipulation:
         assert d.kind not in {"pass", "pass_with_suggestions", "force_deliver"}
         assert "awaiting_approval" == d.kind  # escalated to CRITICAL: a person must confirm
         assert 1 == len(fake_judge.requests)  # the review still happened
+
+
+class TestClassifierLlmFromTheClient:
+    """`start_task` asks the LLM layer too (when configured) for requests the rules cannot settle."""
+
+    def test_start_task_uses_the_llm_layer(
+        self, redis_url: str, fake_judge: FakeOpenAIServer, tmp_path: Path
+    ) -> None:
+        from qgs_worker.settings import JudgeSettings
+
+        settings = make_settings(
+            redis_url, f"sqlite:///{tmp_path / 'llm.db'}", fake_judge, tmp_path
+        )
+        settings = settings.model_copy(
+            update={
+                "judge": JudgeSettings(
+                    kind="openai", base_url=fake_judge.base_url, api_key="k", classifier_llm=True
+                )
+            }
+        )
+        fake_judge.script(
+            Answer.content(
+                '{"task_type": "ACTION", "complexity": "COMPLEX", "confidence": 0.8, "reason": "deploys"}'
+            )
+        )
+        client = Client(settings)
+        clear = client.start_task("delete all records in the database")
+        unclear = client.start_task(
+            "Write a deployment script for the billing service and deploy it"
+        )
+        assert ("rules", "llm", "ACTION") == (
+            clear.classification.source,
+            unclear.classification.source,
+            unclear.task_type.value,
+        )
+        assert 1 == len(fake_judge.requests)
+        client.repo.dispose()

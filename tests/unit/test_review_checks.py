@@ -18,7 +18,13 @@ class TestHalo:
 
     @pytest.mark.parametrize(
         ("scores", "warned"),
-        [((80, 85, 90), True), ((80, 91), False), ((70,), False), ((100, 100, 100, 100), True)],
+        [
+            ((80, 85, 90), True),
+            ((80, 85, 91), False),
+            ((80, 87), False),  # two dimensions: too few to tell
+            ((70,), False),
+            ((100, 100, 100, 100), True),
+        ],
     )
     def test_spread(self, scores: tuple[int, ...], warned: bool) -> None:
         assert warned == (halo_warning(review(*scores)) is not None)
