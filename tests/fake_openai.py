@@ -28,7 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Literal
 
-__all__ = ["Answer", "FakeOpenAIServer"]
+__all__ = ["Answer", "FakeOpenAIServer", "is_audit_request"]
 
 _DIMENSIONS_LINE = re.compile(r"^Dimensions to score[^:\n]*:\s*(?P<names>.+)$", re.MULTILINE)
 
@@ -120,6 +120,11 @@ class Answer:
         return cls(kind="dynamic", fn=fn)
 
     @classmethod
+    def findings(cls, *findings: Mapping[str, str]) -> Answer:
+        """A 200 answer to an audit role: ``{"findings": [...]}`` (none by default)."""
+        return cls.content(json.dumps({"findings": list(findings)}))
+
+    @classmethod
     def auto(cls, verdict: str = "PASS", score: int = 90) -> Answer:
         """A valid review of every dimension named on the prompt's ``Dimensions to score:`` line."""
 
@@ -160,6 +165,11 @@ def message_texts(request: Mapping[str, Any]) -> list[str]:
     return texts
 
 
+def is_audit_request(request: Mapping[str, Any]) -> bool:
+    """True for an audit role's request (its material is fenced as ``<<<MATERIAL nonce>>>``)."""
+    return any("<<<MATERIAL " in text for text in message_texts(request))
+
+
 def requested_dimensions(request: Mapping[str, Any]) -> list[str]:
     """Dimension names from the first ``Dimensions to score...: a, b`` line of the prompt."""
     for text in message_texts(request):
@@ -182,8 +192,11 @@ class FakeOpenAIServer:
         self.reject_json_schema = reject_json_schema
         self.model = model
         self.default: Answer = Answer.auto()
+        self.audit_default: Answer = Answer.findings()
         self._queue: deque[Answer] = deque()
+        self._audit_queue: deque[Answer] = deque()
         self._requests: list[dict[str, Any]] = []
+        self._audit_requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
@@ -244,11 +257,28 @@ class FakeOpenAIServer:
             self._queue.extend(answers)
         return self
 
+    def script_audits(self, *answers: Answer) -> FakeOpenAIServer:
+        """Queue answers for audit-role requests, served before ``audit_default``; returns self."""
+        with self._lock:
+            self._audit_queue.extend(answers)
+        return self
+
     @property
     def requests(self) -> list[dict[str, Any]]:
-        """A copy of every chat-completions request body received, oldest first."""
+        """A copy of every review (and classifier) request body received, oldest first.
+
+        Audit-role requests (the discriminator's LLM passes) are kept apart, in
+        :attr:`audit_requests`, and answered from their own queue, so a test that scripts
+        reviews is not disturbed by audits.
+        """
         with self._lock:
             return list(self._requests)
+
+    @property
+    def audit_requests(self) -> list[dict[str, Any]]:
+        """A copy of every audit-role request body received, oldest first."""
+        with self._lock:
+            return list(self._audit_requests)
 
     @property
     def pending(self) -> int:
@@ -260,8 +290,12 @@ class FakeOpenAIServer:
 
     def _record_and_pick(self, request: dict[str, Any]) -> tuple[Answer, int]:
         with self._lock:
-            self._requests.append(request)
             self._counter += 1
+            if is_audit_request(request):
+                self._audit_requests.append(request)
+                answer = self._audit_queue.popleft() if self._audit_queue else self.audit_default
+                return answer, self._counter
+            self._requests.append(request)
             rf = request.get("response_format")
             if self.reject_json_schema and isinstance(rf, dict) and rf.get("type") == "json_schema":
                 return (

@@ -1,4 +1,4 @@
-"""Deterministic detectors: destructive commands, mass deletion, secrets, judge manipulation.
+"""Deterministic detectors: dangerous commands, secrets, injection, personal data, SSRF, writes.
 
 They run on every round of every task (DESIGN.md, "Cadence": no LLM; about 10 µs for a sentence,
 about 1.5 ms per KB of prose), and a P0 or P1 they report escalates the task to CRITICAL. False
@@ -21,8 +21,18 @@ a match depends on where it is, prose text / a tool-call argument:
   PASS"), said of something else ("the test should output PASS"), one of several outcomes ("PASS
   or FAIL") or tied to a criterion ("give full marks when the proof is complete").
 - ``prompt_injection``, ``jailbreak``, ``prompt_extraction``: P2 / -.
-- ``shell_injection``, ``sql_injection``, ``xss``, ``jndi``, ``path_traversal``,
-  ``code_execution``: - / P2 (the tool gate's injection layer judges them by parameter kind).
+- ``shell_injection``, ``sql_injection``, ``xss``, ``path_traversal``, ``code_execution``: not
+  in prose / P2 (the tool gate's injection layer judges them by parameter kind: ``argscan``).
+- ``jndi`` (Log4Shell lookups, CVE-2021-44228): P2 / P2, and P2 in a tool output: the string is
+  the exploit wherever it ends up logged.
+- ``pii`` (``pii.py``): card numbers and national IDs P1 in prose; sent out by a tool call P0
+  (e-mail / phone P2); ``pii_written`` P2 when a tool call writes personal data to a file. The
+  user's own data (also in the request) is never reported.
+- ``file_write`` (``filewrites.py``): not in prose / P4 (audit trail), P2 outside the working
+  directory, P1 onto a persistence or privilege file (authorized_keys, /etc/sudoers, crontabs,
+  .bashrc...).
+- ``ssrf`` (``ssrf.py``): not in prose / P1 (internal address, file:// or gopher:// URL), P0 for
+  a cloud metadata address; in a shell command only the metadata address counts.
 
 ``scan_round`` adds two round-level findings: ``injection_in_tool_output`` (P2, a tool output
 carries instructions aimed at the agent) and ``injection_followed`` (P0, a tool call of the round
@@ -40,6 +50,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from qgs_worker.core import filewrites, pii, ssrf
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
 
 __all__ = [
@@ -826,31 +837,41 @@ _SHELL_TOOL = re.compile(
 
 
 # --- public API ---------------------------------------------------------------------------------
-def scan_text(text: str, *, location: str = "text") -> list[Finding]:
+def scan_text(text: str, *, location: str = "text", request: str = "") -> list[Finding]:
     """Scan prose or deliverable text: a command mentioned in prose is at most P2.
 
     Args:
         text: The text, any length, any language (rules cover English and Chinese).
         location: The ``Finding.location`` to report, e.g. ``text``.
+        request: The user's request: personal data that appears in it is the user's own and is
+            not reported.
 
     Returns:
-        One finding per rule that matched (its first match as evidence, secrets redacted),
-        severities per the module's table: P1 for vendor-format secrets and judge manipulation,
-        P2 for everything else. Never raises on any input.
+        One finding per rule that matched (its first match as evidence, secrets and personal
+        data redacted), severities per the module's table: P1 for vendor-format secrets, judge
+        manipulation, card numbers and national IDs, P2 for everything else. Never raises.
     """
-    return _dedupe(_apply(_TEXT_RULES, text, location=location, executed=False, tool=""))
+    findings = list(_apply(_TEXT_RULES, text, location=location, executed=False, tool=""))
+    findings.extend(_jndi(text, location, where="mentions"))
+    findings.extend(pii.scan_pii_text(text, location=location, request_keys=pii.pii_keys(request)))
+    return _dedupe(findings)
 
 
-def scan_tool_call(call: ToolCall) -> list[Finding]:
+def scan_tool_call(call: ToolCall, *, request: str = "") -> list[Finding]:
     """Scan every argument value of a tool call (recursively through lists and objects).
 
     A destructive shell command or a mass-deletion statement in any argument is P0; a secret
     is P1; injection syntax (shell, SQL, XSS, JNDI, path traversal) is P2, and shell syntax is
-    not reported for shell tools (``bash``, ``run_command``...), where it is the point.
+    not reported for shell tools (``bash``, ``run_command``...), where it is the point. Each file
+    the call writes is a ``file_write`` finding (``filewrites``), personal data it writes or
+    sends out a ``pii_written`` / ``pii`` finding (``pii``), and an internal or metadata address
+    it fetches an ``ssrf`` finding (``ssrf``), at the severities of those modules' tables.
     When the arguments could not be parsed (``arguments == {}``), ``raw_arguments`` is scanned.
 
     Args:
         call: The tool call.
+        request: The user's request: personal data that appears in it is the user's own and is
+            not reported.
 
     Returns:
         Findings located at ``tool_call:NAME.ARGPATH`` (e.g. ``tool_call:bash.command``,
@@ -862,7 +883,10 @@ def scan_tool_call(call: ToolCall) -> list[Finding]:
         findings.extend(
             _apply(_CALL_RULES, value, location=location, executed=True, tool=call.name)
         )
-        findings.extend(_jndi(value, location))
+        findings.extend(_jndi(value, location, where=f"tool call {call.name} carries"))
+    findings.extend(filewrites.scan_file_writes(call))
+    findings.extend(pii.scan_pii_call(call, request_keys=pii.pii_keys(request)))
+    findings.extend(ssrf.scan_ssrf_call(call))
     return _dedupe(findings)
 
 
@@ -923,28 +947,31 @@ def scan_round(
             reported again as ``injection_in_tool_output``.
 
     Returns:
-        Deduplicated findings: ``scan_text`` on the text, ``scan_tool_call`` on each call, one P2
+        Deduplicated findings: ``scan_text`` and ``scan_tool_call`` (with ``request``, so the
+        user's own personal data is not reported) on the text and on each call, one P2
         ``injection_in_tool_output`` per tool output of this round with injected passages
-        (location ``tool_result:N``, N the 0-based index in ``deliverable.tool_results``), and one
-        P0 ``injection_followed`` per (tool call, entity) where the call's arguments carry an
+        (location ``tool_result:N``, N the 0-based index in ``deliverable.tool_results``), one P2
+        ``jndi`` per tool output of this round carrying a JNDI lookup, and one P0
+        ``injection_followed`` per (tool call, entity) where the call's arguments carry an
         e-mail address, IBAN / account / card number, domain or phone number that appears in an
         injected passage of any tool output seen so far and not in ``request``.
     """
-    findings = scan_text(deliverable.text) if deliverable.text else []
+    findings = scan_text(deliverable.text, request=request) if deliverable.text else []
     for call in deliverable.tool_calls:
-        findings.extend(scan_tool_call(call))
+        findings.extend(scan_tool_call(call, request=request))
 
     injected: dict[str, tuple[str, str]] = {}  # entity key -> (display, passage)
     for result in earlier_tool_results:
         for passage in find_injected_instructions(result.content):
             _collect_entities(passage, injected)
     for index, result in enumerate(deliverable.tool_results):
+        source = f"the output of {result.name}" if result.name else "a tool output"
+        findings.extend(_jndi(result.content, f"tool_result:{index}", where=f"{source} carries"))
         passages = find_injected_instructions(result.content)
         if not passages:
             continue
         for passage in passages:
             _collect_entities(passage, injected)
-        source = f"the output of {result.name}" if result.name else "a tool output"
         findings.append(
             Finding(
                 role=DETECTOR_ROLE,
@@ -994,7 +1021,7 @@ def _first_match(rule: _Rule, text: str) -> re.Match[str] | None:
     return None
 
 
-def _jndi(value: str, location: str) -> list[Finding]:
+def _jndi(value: str, location: str, *, where: str, severity: Severity = _P2) -> list[Finding]:
     if "${" not in value:
         return []
     flat = value
@@ -1010,9 +1037,9 @@ def _jndi(value: str, location: str) -> list[Finding]:
         Finding(
             role=DETECTOR_ROLE,
             category="jndi",
-            severity=_P2,
-            title="tool call carries a JNDI lookup (Log4Shell)",
-            evidence=_clip(value),
+            severity=severity,
+            title=f"{where} a JNDI lookup (Log4Shell)",
+            evidence=_clip(value[max(0, value.find("${") - _CONTEXT_CHARS) :]),
             location=location,
         )
     ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from qgs_worker.core.models import (
+    ROLE_FAILED,
     Complexity,
     Decision,
     DecisionKind,
@@ -146,11 +147,13 @@ def decide_gate(
        ``policy.fail_open_types`` and the round has no P1 finding and the task is not REFLECT:
        then ``pass_with_suggestions`` whose reason and suggestion say the judge failed
        (fail-open with a warning; never a silent pass);
-    3. no review: SIMPLE -> ``pass`` (no LLM review); P1 findings -> ``revise`` with them as
+    3. a ``role_failed`` finding on a CRITICAL task -> ``revise``: a failed audit is never
+       treated as a clean one (issue 4);
+    4. no review: SIMPLE -> ``pass`` (no LLM review); P1 findings -> ``revise`` with them as
        must_fix; otherwise ``continue`` (no review due this round);
-    4. PASS -> ``pass``; PASS_WITH_SUGGESTIONS -> ``pass_with_suggestions`` with the review's
+    5. PASS -> ``pass``; PASS_WITH_SUGGESTIONS -> ``pass_with_suggestions`` with the review's
        dimension issues as suggestions; on a REFLECT task both become ``awaiting_approval``;
-    5. FAIL -> :func:`should_terminate` over the earlier scores and this one; if it says stop,
+    6. FAIL -> :func:`should_terminate` over the earlier scores and this one; if it says stop,
        or this round is final (``final_round``) -> ``force_deliver`` of the best round with this
        review's must_fix; else ``revise`` with the review's must_fix plus the P1 finding titles.
 
@@ -203,6 +206,15 @@ def decide_gate(
             kind=DecisionKind.REVISE,
             reason=f"the judge failed ({judge_error}); without a verdict the round cannot pass",
             must_fix=p1,
+            risk=risk,
+        )
+    failed_audit = [f.title for f in findings if f.category == ROLE_FAILED]
+    if failed_audit and task_type is TaskType.CRITICAL:
+        return Decision(
+            kind=DecisionKind.REVISE,
+            reason=f"the audit failed ({'; '.join(failed_audit)}); a CRITICAL round is never "
+            "passed on a failed audit",
+            must_fix=_merge(p1),
             risk=risk,
         )
     if review is None:

@@ -61,6 +61,17 @@ class Severity(StrEnum):
         return SEVERITY_WEIGHTS[self]
 
 
+class ArgumentKind(StrEnum):
+    """What a tool argument carries; decides which injection detectors judge it (``argscan``)."""
+
+    COMMAND = "command"  # a shell command or script
+    SQL = "sql"  # a SQL statement
+    URL = "url"  # a URL or URI (SSRF, dangerous schemes)
+    PATH = "path"  # a file-system path (traversal, sensitive system files)
+    HTML = "html"  # HTML markup rendered for someone (XSS)
+    FREE_TEXT = "free_text"  # prose read by people or models (prompt injection)
+
+
 SEVERITY_WEIGHTS: dict[Severity, int] = {
     Severity.P0: 100,
     Severity.P1: 50,
@@ -194,6 +205,10 @@ class Finding(_Frozen):
         return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
+ROLE_FAILED = "role_failed"
+"""The category of the finding an audit role leaves when it raised or ran out of time."""
+
+
 def risk_of(findings: list[Finding] | tuple[Finding, ...]) -> int:
     """A round's risk: the sum of its findings' severity weights (P0=100 ... P4=5)."""
     return sum(f.severity.weight for f in findings)
@@ -238,6 +253,22 @@ class ReviewRequest(_Frozen):
     dimensions: tuple[str, ...]
     requirements: tuple[str, ...] = ()
     criteria: tuple[str, ...] = ()
+
+
+class AuditBrief(_Frozen):
+    """What an audit role asks the judge: one kind of defect to hunt for, on fenced material.
+
+    ``instructions`` say what to look for (e.g. "claims not grounded in fact"); ``material`` is
+    the deliverable (and, for transcripts, the tool calls), which the judge treats as data;
+    ``max_severity`` caps what the judge may report (an LLM's opinion alone never blocks: P0
+    comes from deterministic detectors or a person).
+    """
+
+    role: str
+    instructions: str
+    request: str
+    material: str
+    max_severity: Severity = Severity.P1
 
 
 class RoundPlan(_Frozen):

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from qgs_worker.core.models import RateDecision, Review, ReviewRequest
+from qgs_worker.core.models import AuditBrief, Finding, RateDecision, Review, ReviewRequest
+
+if TYPE_CHECKING:
+    from qgs_worker.core.policy import PolicyDecision
+    from qgs_worker.core.toolgate.spec import Permission
 
 
 @runtime_checkable
@@ -50,4 +55,93 @@ class RateLimiter(Protocol):
 
         A refused hit counts nothing. ``cost`` is 1 for a request, or a token count.
         """
+        ...
+
+
+class FileSize(Protocol):
+    """Sizes a file for the business-rules layer's file-size limit.
+
+    Implementation: ``qgs_worker.toolgate_io.stat_file_size`` (``os.stat``).
+    """
+
+    def __call__(self, path: str) -> int | None:
+        """The size of the regular file at ``path`` in bytes; ``None`` when it cannot be known.
+
+        ``None`` covers a path that does not exist, is not a regular file or cannot be read:
+        not a rule violation (the tool reports its own missing files). Never raises.
+        """
+        ...
+
+
+@runtime_checkable
+class PolicyDecisionPoint(Protocol):
+    """The one place that says who may call which tool with what permission.
+
+    The tool-call gate's permission layer (5) and the review pipeline (``pipeline.prepare``)
+    ask the same one. Implementation: ``qgs_worker.core.policy.Policy``, loaded from a file by
+    ``qgs_worker.policy_file.load_policy``.
+    """
+
+    def decide(
+        self,
+        principal: str | None,
+        tool: str,
+        permission: Permission,
+        arguments: Mapping[str, Any] | None = None,
+    ) -> PolicyDecision:
+        """Whether ``principal`` may call ``tool`` needing ``permission`` with ``arguments``.
+
+        Args:
+            principal: Who the call acts for; ``None`` is an unknown principal.
+            tool: The tool's name.
+            permission: What the tool does (read, write, delete, execute).
+            arguments: The call's arguments, checked against the policy's argument
+                constraints; ``None`` is the same as ``{}``.
+
+        Returns:
+            The decision: allowed or not, the reason in plain words, the policy rule that
+            decided. Never raises for a call the policy does not cover (that is a denial).
+        """
+        ...
+
+
+@runtime_checkable
+class AuditSession(Protocol):
+    """One audit role's conversation with the judge: it starts empty and is closed after the role.
+
+    Implementations: ``qgs_worker.judges.audit_session.OpenAIAuditSession``.
+    """
+
+    @property
+    def history(self) -> Sequence[Mapping[str, str]]:
+        """The messages this session has sent and received so far (``role``, ``content``)."""
+        ...
+
+    def audit(self, brief: AuditBrief, *, timeout_s: float) -> list[Finding]:
+        """Ask the judge for findings of one kind on the material in ``brief``.
+
+        Args:
+            brief: The role, what it hunts for, the request and the material (fenced as data).
+            timeout_s: The time left for this call, in seconds.
+
+        Returns:
+            Findings with ``role`` set to ``brief.role``; their severity is capped at
+            ``brief.max_severity``.
+
+        Raises:
+            JudgeUnavailableError: transient failure (timeout, 429, 5xx).
+            JudgeResponseError: no valid answer, even after one repair request.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release what the session holds (its history; in low-memory mode its HTTP client)."""
+        ...
+
+
+class AuditSessions(Protocol):
+    """Opens one fresh judge session per audit role (the discriminator's session manager)."""
+
+    def open(self, role: str) -> AuditSession:
+        """A new session for ``role`` with no history."""
         ...

@@ -11,6 +11,7 @@ from typing import Any
 
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import ConfigurationError
+from qgs_worker.judges.audit_session import OpenAIAuditSessions
 from qgs_worker.judges.llm_classifier import LLMClassifier, classify_with_llm
 from qgs_worker.judges.openai_judge import OpenAIJudge
 from qgs_worker.judges.panel import PanelJudge
@@ -18,9 +19,11 @@ from qgs_worker.judges.rules_judge import RulesJudge
 
 __all__ = [
     "LLMClassifier",
+    "OpenAIAuditSessions",
     "OpenAIJudge",
     "PanelJudge",
     "RulesJudge",
+    "audit_sessions_for",
     "classify_with_llm",
     "make_judge",
 ]
@@ -105,3 +108,21 @@ def llm_classifier_for(judge: Any) -> LLMClassifier | None:
         model=model,
         timeout_s=min(judge.timeout_s, 10.0),
     )
+
+
+def audit_sessions_for(judge: Judge, *, low_memory: bool = False) -> OpenAIAuditSessions | None:
+    """The session manager's judge sessions for the audit roles' LLM passes.
+
+    Args:
+        judge: The critic judge; a panel lends its first model.
+        low_memory: Each session builds its own HTTP client and closes it with the session.
+
+    Returns:
+        Sessions on the judge's endpoint, or None for the rules judge (no LLM: the roles run
+        their deterministic checks only).
+    """
+    if isinstance(judge, PanelJudge):
+        judge = judge.judges[0]
+    if isinstance(judge, OpenAIJudge):
+        return OpenAIAuditSessions(judge, low_memory=low_memory)
+    return None

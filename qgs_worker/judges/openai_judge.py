@@ -43,6 +43,7 @@ Errors (the client is built with ``max_retries=0``: retries belong to the caller
 
 from __future__ import annotations
 
+import copy
 import email.utils
 import json
 import secrets
@@ -170,6 +171,26 @@ class OpenAIJudge:
             http_client=http_client,
         )
         self._json_schema_supported = True
+        self._base_url, self._api_key, self._http_client = base_url, api_key, http_client
+
+    def with_timeout(self, timeout_s: float) -> OpenAIJudge:
+        """This judge with each call's timeout lowered to ``timeout_s`` (same HTTP connections)."""
+        limited = copy.copy(self)
+        limited.timeout_s = max(0.1, min(timeout_s, self.timeout_s))
+        limited._client = self._client.with_options(timeout=limited.timeout_s)
+        return limited
+
+    def fresh_copy(self) -> OpenAIJudge:
+        """A new judge on the same endpoint and model, with its own HTTP client (close it)."""
+        return OpenAIJudge(
+            base_url=self._base_url,
+            api_key=self._api_key,
+            model=self.model,
+            timeout_s=self.timeout_s,
+            max_tokens=self.max_tokens,
+            temperature=self.temperature,
+            http_client=self._http_client,
+        )
 
     @property
     def name(self) -> str:
@@ -233,23 +254,33 @@ class OpenAIJudge:
 
     # -- calls ------------------------------------------------------------------------------
 
-    def _complete(self, messages: list[ChatCompletionMessageParam], usage: _Usage) -> str:
+    def _complete(
+        self,
+        messages: list[ChatCompletionMessageParam],
+        usage: _Usage,
+        contract: type[BaseModel] = ReviewContract,
+    ) -> str:
         """One answer's text: structured output first, JSON mode where that is refused."""
         if self._json_schema_supported:
             try:
-                return self._call_structured(messages, usage)
+                return self._call_structured(messages, usage, contract)
             except openai.BadRequestError:
                 content = self._call_json_mode(messages, usage)
                 self._json_schema_supported = False  # JSON mode worked where the schema did not
                 return content
         return self._call_json_mode(messages, usage)
 
-    def _call_structured(self, messages: list[ChatCompletionMessageParam], usage: _Usage) -> str:
+    def _call_structured(
+        self,
+        messages: list[ChatCompletionMessageParam],
+        usage: _Usage,
+        contract: type[BaseModel] = ReviewContract,
+    ) -> str:
         try:
             response = self._client.chat.completions.with_raw_response.parse(
                 model=self.model,
                 messages=messages,
-                response_format=ReviewContract,
+                response_format=contract,
                 max_tokens=self.max_tokens,
                 temperature=self.temperature,
             )

@@ -1,18 +1,23 @@
 """The results store: SQLModel tables and an idempotent repository (SQLite default, PostgreSQL by URL)."""
 
-from qgs_worker.store.repository import Repository, loads_list
+from qgs_worker.store.repository import Repository, as_utc, loads_list, needs_approval
 from qgs_worker.store.tables import (
+    ApprovalRow,
     AuditErrorRow,
+    AuditRunRow,
     DecisionRow,
     DimensionScoreRow,
     FindingRow,
     ReviewRow,
     RoundRow,
     TaskRow,
+    ToolCallCheckRow,
 )
 
 __all__ = [
+    "ApprovalRow",
     "AuditErrorRow",
+    "AuditRunRow",
     "DecisionRow",
     "DimensionScoreRow",
     "FindingRow",
@@ -20,5 +25,8 @@ __all__ = [
     "ReviewRow",
     "RoundRow",
     "TaskRow",
+    "ToolCallCheckRow",
+    "as_utc",
     "loads_list",
+    "needs_approval",
 ]

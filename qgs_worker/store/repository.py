@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,15 +31,24 @@ from qgs_worker.core.models import (
     Severity,
     Verdict,
 )
-from qgs_worker.errors import RoundNumberTakenError, StoreError, TaskNotFoundError
+from qgs_worker.errors import (
+    ApprovalConflictError,
+    RoundNumberTakenError,
+    StoreError,
+    TaskNotFoundError,
+)
 from qgs_worker.store.tables import (
+    ApprovalRow,
     AuditErrorRow,
+    AuditRunRow,
     DecisionRow,
     DimensionScoreRow,
     FindingRow,
     ReviewRow,
     RoundRow,
     TaskRow,
+    ToolCallCheckRow,
+    utcnow,
 )
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -52,6 +62,30 @@ def _dumps(items: Iterable[Any]) -> str:
 def loads_list(text: str | None) -> list[Any]:
     """Decode a JSON list column (``[]`` for NULL)."""
     return list(json.loads(text)) if text else []
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A stored timestamp as timezone-aware UTC (SQLite hands back naive UTC datetimes)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+APPROVAL_DECISIONS = ("awaiting_approval",)
+"""Decision kinds that always wait for a person (``qgs approve``)."""
+
+
+def needs_approval(decision_kind: str, complexity: str) -> bool:
+    """Whether a decision waits for a person before the task is released.
+
+    ``awaiting_approval`` always does; so does ``force_deliver`` on a REFLECT task (the gate's
+    reason says "a person must still confirm"). Every other decision settles the round alone.
+
+    Args:
+        decision_kind: The stored ``DecisionRow.kind``.
+        complexity: The task's complexity (``TaskRow.complexity``).
+    """
+    return decision_kind in APPROVAL_DECISIONS or (
+        decision_kind == "force_deliver" and complexity == "REFLECT"
+    )
 
 
 def make_engine(url: str) -> Engine:
@@ -312,8 +346,9 @@ class Repository:
         """Queue a task again from its first round whose judge or processing failed.
 
         That round and every later one lose their review (failed ones only are replaced: a
-        round with a good review keeps it) and their decision, and go back to ``queued``; the
-        rounds themselves, their findings and the earlier decisions stay.
+        round with a good review keeps it), their decision and any approval of that decision,
+        and go back to ``queued``; the rounds themselves, their findings and the earlier
+        decisions stay.
 
         Returns:
             The number of the first reopened round, or None when nothing failed.
@@ -343,6 +378,8 @@ class Repository:
             reopened = [r for r in rounds if r.number >= first.number]
             ids = [r.id for r in reopened]
             session.execute(delete(DecisionRow).where(col(DecisionRow.round_id).in_(ids)))
+            # An approval confirmed a decision that is now gone: the new one needs its own.
+            session.execute(delete(ApprovalRow).where(col(ApprovalRow.round_id).in_(ids)))
             failed = [i for i in ids if i in failed_reviews]
             session.execute(
                 delete(ReviewRow).where(
@@ -585,6 +622,89 @@ class Repository:
             ).first()
         return (pair[0], pair[1]) if pair else None
 
+    # -- approvals -------------------------------------------------------------------------
+
+    def save_approval(
+        self,
+        task_id: str,
+        round_id: int,
+        *,
+        decision: str,
+        approved: bool,
+        by: str,
+        note: str = "",
+    ) -> ApprovalRow:
+        """Record a person's decision on a round, once; return the stored row.
+
+        Idempotent: the same decision again (same ``approved``, ``by`` and ``note``) changes
+        nothing and returns the row stored first (a redelivered call never writes twice).
+
+        Args:
+            task_id: The task.
+            round_id: The round whose decision awaited approval (``RoundRow.id``).
+            decision: That decision's kind (``awaiting_approval`` or ``force_deliver``).
+            approved: True releases the round, False rejects it (blocked).
+            by: Who decided.
+            note: Why (required by callers on a rejection).
+
+        Raises:
+            TaskNotFoundError: no such round of this task.
+            ApprovalConflictError: the round already carries a different decision; the message
+                names who made it and when.
+        """
+        row = {
+            "task_id": task_id,
+            "round_id": round_id,
+            "decision": decision,
+            "approved": approved,
+            "by": by,
+            "note": note,
+            "created_at": utcnow(),
+        }
+        with Session(self.engine) as session:
+            round_row = session.get(RoundRow, round_id)
+            if round_row is None or round_row.task_id != task_id:
+                raise TaskNotFoundError(f"task {task_id!r} has no round with id {round_id}")
+            number = round_row.number
+            self._insert_ignore(session, ApprovalRow, [row])
+            session.commit()
+            stored = session.exec(
+                select(ApprovalRow).where(
+                    ApprovalRow.task_id == task_id, ApprovalRow.round_id == round_id
+                )
+            ).one()
+        clean = _clean_row(row)
+        if (stored.approved, stored.by, stored.note) != (approved, clean["by"], clean["note"]):
+            verb = "approved" if stored.approved else "rejected"
+            why = f" ({stored.note})" if stored.note else ""
+            raise ApprovalConflictError(
+                f"round {number} of task {task_id!r} was already {verb} by "
+                f"{stored.by} at {as_utc(stored.created_at).isoformat(timespec='seconds')}{why}; "
+                "a recorded decision is not changed: submit a new round for a new decision"
+            )
+        return stored
+
+    def get_approval(self, round_id: int) -> ApprovalRow | None:
+        """The approval (or rejection) of a round, or None."""
+        with Session(self.engine) as session:
+            return session.exec(select(ApprovalRow).where(ApprovalRow.round_id == round_id)).first()
+
+    def list_approvals(self, task_id: str) -> list[ApprovalRow]:
+        """Every approval and rejection of the task's rounds, oldest first."""
+        with Session(self.engine) as session:
+            return list(
+                session.exec(
+                    select(ApprovalRow)
+                    .where(ApprovalRow.task_id == task_id)
+                    .order_by(col(ApprovalRow.created_at), col(ApprovalRow.id))
+                )
+            )
+
+    def latest_approval(self, task_id: str) -> ApprovalRow | None:
+        """The task's most recent approval or rejection, or None."""
+        approvals = self.list_approvals(task_id)
+        return approvals[-1] if approvals else None
+
     def count_rows(self, table: type[SQLModel]) -> int:
         """How many rows a table holds (for tests and reports)."""
         with Session(self.engine) as session:
@@ -630,6 +750,144 @@ class Repository:
                     )
                 )
             )
+
+    def save_audit_run(
+        self,
+        round_id: int,
+        role: str,
+        *,
+        error: str | None,
+        findings: int,
+        duration_ms: float,
+    ) -> None:
+        """Record that ``role`` audited the round (once: a second record is ignored)."""
+        row = {
+            "round_id": round_id,
+            "role": role,
+            "status": "failed" if error else "ok",
+            "error": error,
+            "findings": findings,
+            "duration_ms": duration_ms,
+        }
+        with Session(self.engine) as session:
+            self._insert_ignore(session, AuditRunRow, [row])
+            session.commit()
+
+    def list_audit_runs(self, round_id: int) -> list[AuditRunRow]:
+        """The audit roles that ran on a round, in the order they ran."""
+        with Session(self.engine) as session:
+            query = select(AuditRunRow).where(AuditRunRow.round_id == round_id)
+            return sorted(session.exec(query), key=lambda r: r.id or 0)
+
+    # -- tool-call checks ------------------------------------------------------------------
+
+    def save_tool_call_check(
+        self,
+        *,
+        check_id: str,
+        created_at: datetime,
+        shape: str,
+        allowed: bool,
+        latency_us: float,
+        principal: str | None = None,
+        agent: str | None = None,
+        tool: str | None = None,
+        call_id: str | None = None,
+        stopped_at: int | None = None,
+        stopped_layer: str | None = None,
+        errors: Sequence[str] = (),
+        warnings: Sequence[str] = (),
+        layers: Sequence[Sequence[Any]] = (),
+        suggestion: str | None = None,
+    ) -> bool:
+        """Record one gate check, once per ``check_id`` (a redelivered log job writes nothing).
+
+        Args:
+            check_id: The client's id of the check (32 hex digits).
+            created_at: When the check ran (stored as UTC).
+            shape: ``openai``, ``anthropic``, ``mcp`` or ``unknown``.
+            allowed: Whether the call may run.
+            latency_us: The check's wall time, in microseconds.
+            principal: Who the call acted for.
+            agent: Which agent made it.
+            tool: The called tool's name, as sent.
+            call_id: The call's id, as sent (MCP's integer ids as text).
+            stopped_at: The number of the layer that rejected the call (None when allowed).
+            stopped_layer: That layer's name.
+            errors: The failing layer's errors.
+            warnings: Every layer's warnings.
+            layers: ``(number, name, status)`` of each configured layer.
+            suggestion: The failing layer's suggestion.
+
+        Returns:
+            True when this call stored the row, False when the check was already stored.
+        """
+        row = _clean_row(
+            {
+                "check_id": check_id,
+                "created_at": as_utc(created_at),
+                "principal": principal,
+                "agent": agent,
+                "tool": tool,
+                "shape": shape,
+                "call_id": call_id,
+                "allowed": allowed,
+                "stopped_at": stopped_at,
+                "stopped_layer": stopped_layer,
+                "errors": _dumps(errors),
+                "warnings": _dumps(warnings),
+                "layers": _dumps(list(layer) for layer in layers),
+                "suggestion": suggestion,
+                "latency_us": latency_us,
+            }
+        )
+        insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        with Session(self.engine) as session:
+            # Core, not ORM, execution: its result says whether a row went in.
+            result = session.connection().execute(
+                insert(ToolCallCheckRow).on_conflict_do_nothing(), row
+            )
+            session.commit()
+        return bool(result.rowcount)
+
+    def list_tool_call_checks(
+        self, limit: int = 100, *, rejected_only: bool = False
+    ) -> list[ToolCallCheckRow]:
+        """The most recent tool-call checks, newest first.
+
+        Args:
+            limit: At most this many rows.
+            rejected_only: Only the checks that rejected their call.
+        """
+        query = select(ToolCallCheckRow)
+        if rejected_only:
+            query = query.where(col(ToolCallCheckRow.allowed).is_(False))
+        query = query.order_by(
+            col(ToolCallCheckRow.created_at).desc(), col(ToolCallCheckRow.id).desc()
+        ).limit(limit)
+        with Session(self.engine) as session:
+            return list(session.exec(query))
+
+    def tool_call_check_counts(self) -> tuple[int, int]:
+        """How many checks are stored, and how many of them allowed their call."""
+        with Session(self.engine) as session:
+            total, allowed = session.execute(
+                select(
+                    func.count(),
+                    func.count().filter(col(ToolCallCheckRow.allowed).is_(True)),
+                ).select_from(ToolCallCheckRow)
+            ).one()
+        return int(total), int(allowed)
+
+    def rejected_by_layer(self) -> dict[int, int]:
+        """Rejected checks counted by the number of the layer that stopped them (1-6)."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(col(ToolCallCheckRow.stopped_at), func.count())
+                .where(col(ToolCallCheckRow.allowed).is_(False))
+                .group_by(col(ToolCallCheckRow.stopped_at))
+            ).all()
+        return {int(layer or 0): int(count) for layer, count in rows}
 
 
 def _clean_row(row: dict[str, Any]) -> dict[str, Any]:

@@ -1,9 +1,10 @@
-"""SQLModel tables of the results store: every task, round, review, finding and decision.
+"""SQLModel tables of the results store: every task, round, review, finding, decision, approval.
 
 Idempotency comes from unique keys, so a redelivered job never duplicates a row:
 ``round.submission_id``, ``(round.task_id, round.number)``, ``review.round_id``,
 ``(dimension_score.review_id, name)``, ``(finding.round_id, fingerprint)``,
-``decision.round_id``, ``(audit_error.source_file, line, fingerprint)``.
+``decision.round_id``, ``(approval.task_id, round_id)``,
+``(audit_error.source_file, line, fingerprint)``, ``tool_call_check.check_id``.
 Lists are stored as JSON text so the same schema works on SQLite and PostgreSQL.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, Text, UniqueConstraint
+from sqlalchemy import Column, DateTime, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -141,6 +142,31 @@ class DecisionRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class ApprovalRow(SQLModel, table=True):
+    """A person's decision on a round whose gate decision waited for one (``qgs approve``).
+
+    ``round_id`` is the round whose decision (``decision``: ``awaiting_approval``, or
+    ``force_deliver`` on a REFLECT task) awaited approval; ``approved`` False is a rejection,
+    with ``note`` saying why. One row per (task, round): a second, different decision is refused.
+    ``created_at`` is stored with its time zone (UTC) where the database keeps one.
+    """
+
+    __tablename__ = "approval"
+    __table_args__ = (UniqueConstraint("task_id", "round_id", name="uq_approval_task_round"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    task_id: str = Field(foreign_key="task.id", index=True, max_length=64)
+    round_id: int = Field(foreign_key="round.id", index=True)
+    decision: str
+    approved: bool
+    by: str = Field(max_length=128)
+    note: str = Field(default="", sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(
+        default_factory=utcnow,
+        sa_column=Column(DateTime(timezone=True), nullable=False, default=utcnow),
+    )
+
+
 class AuditErrorRow(SQLModel, table=True):
     """An input that could not become a task (a broken transcript line), with its reason."""
 
@@ -155,3 +181,56 @@ class AuditErrorRow(SQLModel, table=True):
     fingerprint: str = Field(max_length=64)
     message: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class AuditRunRow(SQLModel, table=True):
+    """One audit role's run on one round: ok or failed, how long, how many findings.
+
+    Unique per (round, role): a redelivered discriminator job skips the roles that already ran.
+    """
+
+    __tablename__ = "audit_run"
+    __table_args__ = (UniqueConstraint("round_id", "role", name="uq_audit_run_round_role"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = Field(foreign_key="round.id", index=True)
+    role: str = Field(max_length=128)
+    status: str = Field(max_length=16)  # ok | failed
+    error: str | None = Field(default=None, sa_column=Column(Text))
+    findings: int = 0
+    duration_ms: float = 0.0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ToolCallCheckRow(SQLModel, table=True):
+    """One pre-execution check of a tool call (``qgs.toolgate.log``), allowed or rejected.
+
+    ``check_id`` (32 hex digits, made by the client) is unique: a redelivered log job writes no
+    second row. ``created_at`` is when the check ran, UTC. ``stopped_at`` is the number of the
+    layer that rejected the call (1 format ... 6 injection; None when allowed) and
+    ``stopped_layer`` its name. ``errors`` (the failing layer's first few), ``warnings`` and
+    ``layers`` (``[[number, name, status], ...]``) are JSON text; ``latency_us`` is the check's
+    wall time in microseconds.
+    """
+
+    __tablename__ = "tool_call_check"
+
+    id: int | None = Field(default=None, primary_key=True)
+    check_id: str = Field(unique=True, max_length=32)
+    created_at: datetime = Field(
+        default_factory=utcnow,
+        sa_column=Column(DateTime(timezone=True), nullable=False, index=True, default=utcnow),
+    )
+    principal: str | None = Field(default=None, max_length=128)
+    agent: str | None = Field(default=None, max_length=128)
+    tool: str | None = Field(default=None, max_length=128)
+    shape: str = Field(max_length=16)
+    call_id: str | None = Field(default=None, max_length=128)
+    allowed: bool
+    stopped_at: int | None = Field(default=None, index=True)
+    stopped_layer: str | None = Field(default=None, max_length=64)
+    errors: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    warnings: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    layers: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    suggestion: str | None = Field(default=None, sa_column=Column(Text))
+    latency_us: float = 0.0

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from qgs_worker.core.cadence import plan_round
-from qgs_worker.core.models import CadencePolicy, Complexity
+from qgs_worker.core.models import CadencePolicy, Complexity, TaskType
 from qgs_worker.errors import InputError
 
 DEFAULT = CadencePolicy()
@@ -24,9 +24,9 @@ class TestDefaultTable:
             (Complexity.SIMPLE, 10, True, False, False),
             (Complexity.COMPLEX, 1, False, False, False),
             (Complexity.COMPLEX, 2, False, True, False),
-            (Complexity.COMPLEX, 3, True, True, False),
+            (Complexity.COMPLEX, 3, True, True, True),
             (Complexity.COMPLEX, 10, False, True, True),
-            (Complexity.COMPLEX, 11, True, True, False),
+            (Complexity.COMPLEX, 11, True, True, True),
             (Complexity.REFLECT, 1, False, False, False),
             (Complexity.REFLECT, 1, True, True, True),
             (Complexity.REFLECT, 4, False, True, False),
@@ -46,6 +46,28 @@ class TestDefaultTable:
         assert (critic, discriminate) == (plan.critic, plan.discriminate)
 
 
+class TestCritical:
+    """Issue 4: a CRITICAL task is audited on every round, whatever its complexity says."""
+
+    @pytest.mark.parametrize("round_number", [1, 2, 3, 7])
+    def test_every_round(self, round_number: int) -> None:
+        plan = plan_round(
+            Complexity.REFLECT,
+            round_number,
+            final=False,
+            policy=DEFAULT,
+            task_type=TaskType.CRITICAL,
+        )
+        assert plan.discriminate
+        assert "every round of a CRITICAL task" in plan.reason
+
+    def test_other_types_keep_the_cadence(self) -> None:
+        plan = plan_round(
+            Complexity.REFLECT, 3, final=False, policy=DEFAULT, task_type=TaskType.ACTION
+        )
+        assert not plan.discriminate
+
+
 class TestReason:
     """The reason says why in plain words."""
 
@@ -61,7 +83,7 @@ class TestReason:
             (Complexity.COMPLEX, 3, True, "critic: final round"),
             (Complexity.COMPLEX, 1, False, "no critic"),
             (Complexity.COMPLEX, 10, False, "discriminator: every 10th round"),
-            (Complexity.REFLECT, 3, True, "discriminator: final round of a REFLECT task"),
+            (Complexity.REFLECT, 3, True, "discriminator: final round"),
         ],
     )
     def test_phrase(
@@ -92,9 +114,7 @@ class TestPolicy:
         policy = CadencePolicy(critic_every=critic_every, discriminator_every=discriminator_every)
         plan = plan_round(complexity, round_number, final=final, policy=policy)
         assert (round_number % critic_every == 0 or final) == plan.critic
-        expected_disc = round_number % discriminator_every == 0 or (
-            final and complexity is Complexity.REFLECT
-        )
+        expected_disc = round_number % discriminator_every == 0 or final
         assert expected_disc == plan.discriminate
 
     @given(round_number=st.integers(1, 500), final=st.booleans())

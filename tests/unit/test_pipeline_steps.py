@@ -16,10 +16,12 @@ from qgs_worker.core.models import (
     Verdict,
 )
 from qgs_worker.errors import JudgeResponseError
+from qgs_worker.roles import load_roles
 from qgs_worker.store import DecisionRow, Repository, ReviewRow, RoundRow
 from qgs_worker.submission import NewTask, Submission
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
+AUDIT = pipeline.Audit(roles=load_roles())
 
 
 class ScriptedJudge:
@@ -72,7 +74,7 @@ def run_round(repo: Repository, round_id: int, judge) -> int | None:  # type: ig
     if row.plan_critic:
         pipeline.critic(repo, judge, round_id)
     if row.plan_discriminate:
-        pipeline.discriminate(repo, round_id)
+        pipeline.discriminate(repo, round_id, AUDIT)
     return pipeline.decide(repo, round_id, POLICIES)
 
 
@@ -138,6 +140,27 @@ class TestEscalationAndBlock:
         assert ("CRITICAL", "REFLECT", True) == (task.task_type, task.complexity, task.escalated)
         assert "destructive" in (task.escalation_reason or "")
         assert ["block", "block"] == kinds
+
+
+class TestRejection:
+    """A person's rejection blocks the task for good, like a P0."""
+
+    def test_rounds_after_a_rejection_are_blocked(self, repo: Repository) -> None:
+        judge = ScriptedJudge()
+        request = "delete all records in the database"
+        r1 = pipeline.intake(repo, submission(1, "score=95", final=True, request=request), POLICIES)
+        assert r1 is not None
+        run_round(repo, r1, judge)
+        assert "awaiting_approval" == repo.get_decision(r1).kind  # type: ignore[union-attr]
+        repo.save_approval(
+            "tx", r1, decision="awaiting_approval", approved=False, by="ops", note="wrong db"
+        )
+        r2 = pipeline.intake(repo, submission(2, "score=99", final=True, request=request), POLICIES)
+        assert r2 is not None
+        run_round(repo, r2, judge)
+        decision = repo.get_decision(r2)
+        assert decision is not None and "block" == decision.kind
+        assert "ops rejected round 1 of this task: wrong db" in decision.reason
 
 
 class TestFailures:

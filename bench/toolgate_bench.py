@@ -1,0 +1,189 @@
+"""Latency of one tool-call check through the six layers, against bare jsonschema, same run.
+
+Usage: .venv/bin/python bench/toolgate_bench.py [--reps 5] [--rounds 40]
+
+Workload: every call of ``../shared/corpus/a_bfcl_tool_calls_valid.jsonl`` in its OpenAI form
+with its own tools (61 calls), ``--rounds`` times per repetition.
+
+Scenarios, alternated call by call (these machines are noisy, so every figure is also given as a
+ratio to the baseline measured in the same repetition):
+
+- baseline: bare jsonschema, ``json.loads`` of the call's arguments and ``validate`` with a
+  ``Draft202012Validator`` built once per tool (what a gate that only validates would do);
+- six layers in-process: ``ToolGate`` with format, existence, parameters, business rules (a
+  rate limit, a file-size limit and a domain allowlist on every tool, the in-process sliding
+  window), permission (a policy allowing every tool) and injection;
+- six layers, Redis rate limit: the same with ``RedisRateLimiter`` on a real Redis
+  (``QGS_BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/12``; db flushed before and after).
+
+Reported per scenario: p50 and p99 latency per check in microseconds (``perf_counter_ns``
+around one call), and their ratio to the baseline's p50 and p99. Targets (issue 5): in-process
+p50 <= 50 us, p99 <= 250 us, and <= 2x bare validation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run from a checkout without installing the package
+
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # noqa: E402
+
+from qgs_worker.core.policy import Policy, Role  # noqa: E402
+from qgs_worker.core.toolgate import DEFAULT_LAYERS, ToolGate, ToolRegistry  # noqa: E402
+from qgs_worker.core.toolgate.layer4_rules import RulesLayer, url_host  # noqa: E402
+from qgs_worker.core.toolgate.layer5_permission import PermissionLayer  # noqa: E402
+from qgs_worker.core.toolgate.layer6_injection import LAYER as INJECTION  # noqa: E402
+from qgs_worker.core.toolgate.spec import BusinessRules, Permission, RateLimit  # noqa: E402
+from qgs_worker.ratelimit import LocalRateLimiter, RedisRateLimiter  # noqa: E402
+from qgs_worker.toolgate_io import stat_file_size  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+TARGET_P50_US, TARGET_P99_US, TARGET_RATIO = 50.0, 250.0, 2.0
+
+
+def workload() -> list[tuple[list[dict[str, Any]], dict[str, Any]]]:
+    """``(tools, call)`` for every valid BFCL call, in OpenAI form."""
+    items = []
+    with (CORPUS / "a_bfcl_tool_calls_valid.jsonl").open(encoding="utf-8") as stream:
+        for line in stream:
+            record = json.loads(line)
+            for call in record["assistant_message"]["tool_calls"]:
+                items.append((record["tools"], call))
+    return items
+
+
+def hosts_in(items: list[tuple[list[dict[str, Any]], dict[str, Any]]]) -> tuple[str, ...]:
+    """Every host named in the calls' arguments: the allowlist a deployment would configure."""
+    found = {
+        url_host(url)[0] or ""
+        for _, call in items
+        for url in re.findall(
+            r"https?://[^\s\"']+|[\w.+-]+@[\w.-]+:", call["function"]["arguments"]
+        )
+    }
+    return tuple(sorted(h for h in found if h)) or ("example.com",)
+
+
+def gate_for(tools: list[dict[str, Any]], limiter: Any, domains: tuple[str, ...]) -> ToolGate:
+    registry = ToolRegistry.from_openai(tools)
+    rules = RulesLayer(
+        limiter,
+        defaults=BusinessRules(
+            rate_limit=RateLimit(10**9, 60.0),
+            max_file_bytes=10_000_000,
+            allowed_domains=domains,
+        ),
+        file_size=stat_file_size,
+    )
+    policy = Policy(
+        [Role(name="agent", tools=("*",), permissions=frozenset(Permission))],
+        principals={"bench": ("agent",)},
+    )
+    return ToolGate(registry, layers=(*DEFAULT_LAYERS, rules, PermissionLayer(policy), INJECTION))
+
+
+def bare_validator(tools: list[dict[str, Any]], call: dict[str, Any]) -> Callable[[], None]:
+    schemas = {t["function"]["name"]: t["function"]["parameters"] for t in tools}
+    validator = Draft202012Validator(schemas[call["function"]["name"]])
+    arguments = call["function"]["arguments"]
+    return lambda: validator.validate(json.loads(arguments))
+
+
+def timed(fn: Callable[[], object]) -> int:
+    start = time.perf_counter_ns()
+    fn()
+    return time.perf_counter_ns() - start
+
+
+def percentile(samples: list[int], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] / 1000.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=40)
+    args = parser.parse_args()
+    if not CORPUS.is_dir():
+        sys.exit(f"the shared corpus is not at {CORPUS}")
+
+    import redis
+
+    redis_url = os.environ.get("QGS_BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
+    client = redis.Redis.from_url(redis_url)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        sys.exit(
+            f"Redis at {redis_url} is not reachable ({exc}); start it or set QGS_BENCH_REDIS_URL"
+        )
+    client.flushdb()
+
+    items = workload()
+    local, remote = LocalRateLimiter(), RedisRateLimiter(client)
+    domains = hosts_in(items)
+    cases = []
+    for tools, call in items:
+        in_process = gate_for(tools, local, domains)
+        with_redis = gate_for(tools, remote, domains)
+        cases.append(
+            (
+                bare_validator(tools, call),
+                lambda g=in_process, c=call: g.check(c, principal="bench", agent_id="bench"),
+                lambda g=with_redis, c=call: g.check(c, principal="bench", agent_id="bench"),
+            )
+        )
+    # every call must pass all six layers, or the bench would time early exits
+    for _, gate_call, _ in cases:
+        report = gate_call()
+        assert report.allowed, report.to_dict()
+
+    names = ("bare jsonschema (baseline)", "six layers, in-process", "six layers, Redis rate limit")
+    per_rep: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
+    for _ in range(args.reps):
+        samples: dict[str, list[int]] = {n: [] for n in names}
+        for _ in range(args.rounds):
+            for case in cases:
+                for name, fn in zip(names, case, strict=True):
+                    samples[name].append(timed(fn))
+        for name in names:
+            per_rep[name].append((percentile(samples[name], 0.5), percentile(samples[name], 0.99)))
+    client.flushdb()
+
+    base = per_rep[names[0]]
+    print(f"{len(cases)} calls x {args.rounds} rounds x {args.reps} repetitions per scenario\n")
+    print("| scenario | p50 us | p99 us | p50 vs bare | p99 vs bare |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name in names:
+        rows = per_rep[name]
+        p50 = statistics.median(r[0] for r in rows)
+        p99 = statistics.median(r[1] for r in rows)
+        r50 = statistics.median(r[0] / b[0] for r, b in zip(rows, base, strict=True))
+        r99 = statistics.median(r[1] / b[1] for r, b in zip(rows, base, strict=True))
+        print(f"| {name} | {p50:.1f} | {p99:.1f} | {r50:.2f} | {r99:.2f} |")
+    rows = per_rep[names[1]]
+    p50 = statistics.median(r[0] for r in rows)
+    p99 = statistics.median(r[1] for r in rows)
+    ratio = statistics.median(r[0] / b[0] for r, b in zip(rows, base, strict=True))
+    print(
+        f"\ntargets (in-process): p50 {p50:.1f} <= {TARGET_P50_US:g} us: "
+        f"{'met' if p50 <= TARGET_P50_US else 'MISSED'}; p99 {p99:.1f} <= {TARGET_P99_US:g} us: "
+        f"{'met' if p99 <= TARGET_P99_US else 'MISSED'}; {ratio:.2f}x <= {TARGET_RATIO:g}x bare: "
+        f"{'met' if ratio <= TARGET_RATIO else 'MISSED'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

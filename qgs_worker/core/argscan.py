@@ -1,0 +1,292 @@
+"""Injection checks of one tool-call argument, judged by what the argument is (tool gate, layer 6).
+
+The pre-execution gate knows each parameter's kind (``ArgumentKind``: from the tool's schema, its
+name or its description) and asks only the detectors that matter for it: ``rm -rf /`` inside a
+``command`` is fatal, the same words in an e-mail ``body`` are prose. The kind also raises the
+severity of injection syntax: ``' OR 1=1 --`` is P2 in an argument of unknown use
+(``detectors.scan_tool_call``) and P1 in a SQL parameter, where it is the attack (OWASP Top 10
+A03:2021 Injection).
+
+| kind | what is checked | severity |
+| --- | --- | --- |
+| every kind | a JNDI lookup ``${jndi:...}``, obfuscated or not (CVE-2021-44228) | P1 |
+| command | destructive command (``rm -rf /``, ``mkfs``, ``dd of=/dev/sda``, fork bomb, ``chmod -R 777 /``), a download piped into a shell, a mass-deletion statement (``psql -c "DROP TABLE t"``, ``redis-cli FLUSHALL``) | P0 |
+| command | a cloud metadata address (``curl 169.254.169.254``: instance credentials) | P0 |
+| command | a Shellshock function definition ``() { :; };`` (CVE-2014-6271) | P1 |
+| command | a write onto a persistence or privilege file / outside the working directory (``filewrites``) | P1 / P2 |
+| command | command substitution or chaining into a second command (CWE-78), a code-execution primitive (``__import__``, ``os.system``, ``subprocess(..., shell=True)``, CWE-94): a command runs code by design, so these warn | P2 |
+| sql | ``DROP`` / ``TRUNCATE`` / ``DELETE`` without ``WHERE`` / ``FLUSHALL`` | P0 |
+| sql | injection syntax: a tautology or ``UNION SELECT`` after a quote, a stacked statement after a number, time-based blind (``SLEEP``, ``WAITFOR DELAY``) (CWE-89, OWASP SQL Injection Prevention Cheat Sheet) | P1 |
+| sql | ``UPDATE`` without ``WHERE``, ``ALTER TABLE ... DROP``, ``DROP INDEX / VIEW / USER / ROLE / FUNCTION`` | P1 |
+| url | SSRF (``ssrf``): cloud metadata P0; loopback, private, link-local, internal names, ``file://``, ``gopher://``, ``dict://`` P1; an encoded public IP P2 (CWE-918) | P0 / P1 / P2 |
+| url | a script URL: ``javascript:``, ``vbscript:``, ``data:text/html`` (CWE-79) | P1 |
+| path, url | shell syntax in the value: ``$(...)``, backticks, ``; cmd``, ``| cmd``, ``&& cmd``, ``() {`` (CWE-78, CWE-88: a tool may paste the value into a command line) | P1 |
+| path | encoded traversal (``%2e%2e%2f``, double encoding ``%252e``), a NUL byte (CWE-22, CWE-158, CWE-174) | P1 |
+| path | traversal (``../`` twice or more) that reaches a system directory; a secret file (``/etc/shadow``, ``~/.ssh/id_rsa``, ``~/.aws/credentials``, ``/proc/self/environ``...) | P1 |
+| path | other traversal of two levels or more; a probe target (``/etc/passwd``, ``/etc/hosts``, ``win.ini``, ``boot.ini``: OWASP WSTG-ATHZ-01) | P2 |
+| html | a ``<script>`` element, an event-handler attribute (``onerror=``), a ``javascript:`` / ``vbscript:`` / ``data:text/html`` URL (OWASP XSS Filter Evasion Cheat Sheet, CWE-79) | P1 |
+| html | ``<iframe>``, ``<object>``, ``<embed>``, ``<base href>``, ``<meta http-equiv=refresh>`` | P2 |
+| free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``) | P2 |
+
+An ``html`` parameter is markup rendered for someone else (a comment, a message, a page
+fragment); a whole page an agent writes as its own deliverable is better judged as free text.
+Pure: stdlib and pydantic only (through ``models``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from qgs_worker.core import detectors, filewrites, ssrf
+from qgs_worker.core.models import ArgumentKind, Finding, Severity
+
+__all__ = ["ArgumentKind", "scan_argument"]
+
+_P0, _P1, _P2 = Severity.P0, Severity.P1, Severity.P2
+_Rule = detectors._Rule
+_rule = detectors._rule
+_BY_ID: dict[str, _Rule] = {
+    rule.rule_id: rule
+    for table in (
+        detectors._DESTRUCTIVE,
+        detectors._MASS_DELETION,
+        detectors._ARG_INJECTION,
+        detectors._INJECTION,
+    )
+    for rule in table
+}
+_STATEMENTS = ("sql_drop", "sql_truncate", "sql_delete_all", "store_flush")
+
+# fmt: off
+_SHELLSHOCK = _rule(
+    "shellshock", "shell_injection",
+    "a Shellshock function definition (CVE-2014-6271)",
+    r"\(\)\s*\{\s*[^}]{0,40};\s*\}\s*;",
+    prose=None, executed=_P1, needles=("()",),
+)
+# PostgreSQL / MySQL manuals: UPDATE without WHERE changes every row; dropping a column or an
+# object is as irreversible as dropping a table.
+_SQL_DDL = _rule(
+    "sql_mass_change", "mass_deletion",
+    "an UPDATE without WHERE, or a DROP of a column or schema object",
+    r"\bupdate\s+[`\"\[]?[\w.$]+[`\"\]]?\s+set\s+(?:(?!\bwhere\b)[^;])*(?:;|$)",
+    r"\balter\s+table\s+[`\"\[]?[\w.$]+[`\"\]]?\s+drop\b",
+    r"\bdrop\s+(?:index|view|materialized\s+view|user|role|function|procedure|trigger|sequence)\b",
+    prose=None, executed=_P1, needles=("update", "alter", "drop"),
+)
+_SCRIPT_URL = _rule(
+    "script_url", "xss",
+    "a script URL (javascript:, vbscript:, data:text/html)",
+    r"^\s*(?:javascript|vbscript)\s*:", r"^\s*data\s*:\s*text/html",
+    prose=None, executed=_P1, needles=("script", "data"),
+)
+_XSS_STRONG = _rule(
+    "xss_script", "xss",
+    "script injection markup (XSS)",
+    r"<\s*script\b",
+    r"<[a-z][^<>]{0,200}?[\s\"'/]on[a-z]{3,20}\s*=",
+    # a script URL: the whole value, an attribute value, or code right after the colon
+    r"(?:^|=\s*[\"']?)\s*(?:javascript|vbscript)\s*:|\b(?:javascript|vbscript):(?=\S)",
+    r"\bdata\s*:\s*text/html",
+    r"\bsrcdoc\s*=",
+    prose=None, executed=_P1, needles=("<", "script", "data"),
+)
+_XSS_WEAK = _rule(
+    "xss_embed", "xss",
+    "embedding markup (iframe, object, embed, base, meta refresh)",
+    r"<\s*(?:iframe|object|embed|base|frameset)\b",
+    r"<\s*meta\b[^>]{0,100}http-equiv\s*=\s*[\"']?refresh",
+    prose=None, executed=_P2, needles=("<",),
+)
+# fmt: on
+
+_CHECKS: dict[ArgumentKind, tuple[tuple[_Rule, Severity], ...]] = {
+    ArgumentKind.COMMAND: (
+        *((rule, _P0) for rule in detectors._DESTRUCTIVE),
+        *((_BY_ID[rule_id], _P0) for rule_id in _STATEMENTS),
+        (_SHELLSHOCK, _P1),
+        (_BY_ID["shell_metacharacters"], _P2),
+        (_BY_ID["code_execution"], _P2),
+    ),
+    ArgumentKind.SQL: (
+        *((_BY_ID[rule_id], _P0) for rule_id in _STATEMENTS),
+        (_BY_ID["sql_injection"], _P1),
+        (_SQL_DDL, _P1),
+    ),
+    ArgumentKind.URL: ((_SCRIPT_URL, _P1),),
+    ArgumentKind.PATH: (),
+    ArgumentKind.HTML: ((_XSS_STRONG, _P1), (_XSS_WEAK, _P2)),
+    ArgumentKind.FREE_TEXT: tuple((rule, _P2) for rule in detectors._INJECTION),
+}
+
+
+# each rule's keywords as one compiled alternation: one C-level scan instead of a Python loop
+_NEEDLES: dict[str, re.Pattern[str]] = {
+    rule.rule_id: re.compile("|".join(re.escape(n) for n in rule.needles))
+    for checks in _CHECKS.values()
+    for rule, _ in checks
+    if rule.needles
+}
+
+
+def scan_argument(
+    value: str, kind: ArgumentKind | str, *, location: str, tool: str = ""
+) -> list[Finding]:
+    """Check one argument value with the detectors of its kind (the module's table).
+
+    Fast on the hot path: every rule first looks for a keyword of its own (a few microseconds
+    for a short value that has none).
+
+    Args:
+        value: The argument's string value, any length.
+        kind: What the argument carries; an ``ArgumentKind`` or its value (``"sql"``), so an
+            equal enum defined elsewhere is accepted too.
+        location: The ``Finding.location`` to report, e.g. ``tool_call:run_query.sql``.
+        tool: The tool's name, used in titles ("tool call run_query carries ...").
+
+    Returns:
+        Deduplicated findings, each with its evidence (secrets never shown), at the severity
+        the table gives for this kind; empty when the value is clean.
+
+    Raises:
+        ValueError: ``kind`` is not one of the ``ArgumentKind`` values.
+    """
+    kind = ArgumentKind(kind)
+    where = f"tool call {tool} carries" if tool else "argument carries"
+    lowered = value.lower()
+    findings = list(_run(_CHECKS[kind], value, lowered, location, where))
+    findings.extend(detectors._jndi(value, location, where=where, severity=_P1))
+    if kind is ArgumentKind.COMMAND:
+        findings.extend(_command_extras(value, location, tool))
+    elif kind is ArgumentKind.URL:
+        findings.extend(_ssrf(value, location, where))
+        findings.extend(_shell_in_value(value, location, where))
+    elif kind is ArgumentKind.PATH:
+        findings.extend(_path(value, lowered, location, where))
+        findings.extend(_shell_in_value(value, location, where))
+    elif kind is ArgumentKind.FREE_TEXT and not any(
+        f.category in {"prompt_injection", "jailbreak", "prompt_extraction"} for f in findings
+    ):
+        passages = detectors.find_injected_instructions(value)
+        if passages:
+            findings.append(
+                _finding(_P2, "prompt_injection", f"{where} instructions aimed at an agent",
+                         detectors._clip(passages[0]), location)
+            )  # fmt: skip
+    return detectors._dedupe(findings)
+
+
+def _run(
+    checks: Sequence[tuple[_Rule, Severity]], value: str, lowered: str, location: str, where: str
+) -> Iterator[Finding]:
+    found: dict[str, Severity] = {}  # category -> the severity it was found at
+    for rule, severity in checks:
+        if rule.category in found and found[rule.category] is not severity:
+            continue  # a weaker rule of a category already found (checks go P0 -> P2)
+        needles = _NEEDLES.get(rule.rule_id)
+        if needles is not None and needles.search(lowered) is None:
+            continue
+        match = detectors._first_match(rule, value)
+        if match is not None:
+            found[rule.category] = severity
+            evidence = detectors._evidence(value, match, rule.secret_group)
+            yield _finding(severity, rule.category, f"{where} {rule.title}", evidence, location)
+
+
+def _finding(
+    severity: Severity, category: str, title: str, evidence: str, location: str
+) -> Finding:
+    return Finding(
+        role=detectors.DETECTOR_ROLE,
+        category=category,
+        severity=severity,
+        title=title,
+        evidence=evidence,
+        location=location,
+    )
+
+
+def _command_extras(value: str, location: str, tool: str) -> Iterator[Finding]:
+    for write in filewrites.shell_command_writes(value, location):
+        severity, why = filewrites.classify_path(write.path)
+        if severity in {_P1, _P2}:
+            title = f"{'tool call ' + tool if tool else 'command'} writes {write.path}: {why}"
+            yield _finding(severity, "file_write", title, f"{write.via} {write.path}", location)
+    if "169.254" in value or "metadata" in value or "fd00:ec2" in value or "100.100" in value:
+        for target in ssrf.find_ssrf(value):
+            if target.severity is _P0:
+                title = f"{'tool call ' + tool if tool else 'command'} fetches {target.reason}"
+                yield _finding(_P0, "ssrf", title, target.url, location)
+
+
+def _ssrf(value: str, location: str, where: str) -> Iterator[Finding]:
+    for target in ssrf.find_ssrf(value, whole=True):
+        title = f"{where} {target.reason} (SSRF)"
+        yield _finding(target.severity, "ssrf", title, target.url, location)
+
+
+# --- shell syntax in a value ------------------------------------------------------------------
+# A path or URL that a tool may paste into a shell command line (CWE-78 OS command injection,
+# CWE-88 argument injection): command substitution, backticks, a second command after ; | &,
+# or a Shellshock function. None of these belong in a file name or a URL.
+_SHELL_IN_VALUE = re.compile(
+    r"\$\([^)]*\)|`[^`]+`|\(\)\s*\{|(?:^|[;&|\n])\s*(?:touch|rm|curl|wget|nc|ncat|bash|sh|zsh"
+    r"|cat|id|whoami|uname|chmod|chown|python\d?|perl|ruby|php|ls|echo|ping|nslookup|sleep)\b"
+)
+_SHELL_NEEDLES = ("$(", "`", "()", ";", "|", "&", "\n")
+
+
+def _shell_in_value(value: str, location: str, where: str) -> Iterator[Finding]:
+    if not any(needle in value for needle in _SHELL_NEEDLES):
+        return
+    match = _SHELL_IN_VALUE.search(value)
+    if match is not None:
+        title = f"{where} shell syntax in a value a tool may pass to a shell (CWE-78, CWE-88)"
+        yield _finding(_P1, "shell_injection", title, detectors._clip(value), location)
+
+
+# --- paths ------------------------------------------------------------------------------------
+_ENCODED = re.compile(
+    r"%(?:25)*2e%(?:25)*2e|\.\.%(?:25)*(?:2f|5c)|%c0%ae|%c0%af|%c1%9c|%u002e|%u2215|%u2216",
+    re.IGNORECASE,
+)
+_SECRET_FILES = re.compile(
+    r"/etc/(?:shadow|gshadow|sudoers|master\.passwd)\b|/\.ssh/(?:id_[\w-]+|authorized_keys)"
+    r"|/\.aws/credentials|/\.kube/config|/\.docker/config\.json|/\.git-credentials|/\.netrc"
+    r"|/\.pgpass|/\.gnupg/|/proc/(?:self|\d+)/(?:environ|mem|maps)|/var/run/secrets/"
+    r"|\\windows\\system32\\config\\(?:sam|system|security)\b",
+    re.IGNORECASE,
+)
+_PROBE_FILES = re.compile(
+    r"/etc/(?:passwd|hosts|group|issue|hostname)\b|/proc/(?:self|\d+)/(?:cmdline|status)\b"
+    r"|\bwin\.ini\b|\bboot\.ini\b",
+    re.IGNORECASE,
+)
+_SYSTEM_DIRS = frozenset(
+    {"etc", "usr", "var", "root", "proc", "sys", "boot", "bin", "sbin", "dev", "windows", "winnt"}
+)
+_PATH_NEEDLES = ("..", "%", "\x00", "/etc/", "/proc/", "/.", ".ini", "/var/run/", "\\windows")
+
+
+def _path(value: str, lowered: str, location: str, where: str) -> Iterator[Finding]:
+    if not any(needle in lowered for needle in _PATH_NEEDLES):
+        return
+    shown = detectors._clip(value)
+    encoded = _ENCODED.search(value)
+    if encoded or "%00" in value or "\x00" in value:
+        why = "an encoded path traversal" if encoded else "a NUL byte (path truncation)"
+        yield _finding(_P1, "path_traversal", f"{where} {why}", shown, location)
+    secret = _SECRET_FILES.search(value)
+    if secret:
+        yield _finding(_P1, "sensitive_file", f"{where} a path to a secret file", shown, location)
+    segments = [s for s in re.split(r"[/\\]", value) if s not in {"", "."}]
+    climbs = segments.count("..")
+    if climbs >= 2:
+        after = segments[len(segments) - segments[::-1].index("..") :]
+        into_system = bool(after) and after[0].lower() in _SYSTEM_DIRS
+        severity = _P1 if into_system else _P2
+        why = "a path traversal into a system directory" if into_system else "a path traversal"
+        yield _finding(severity, "path_traversal", f"{where} {why}", shown, location)
+    elif not secret and _PROBE_FILES.search(value):
+        yield _finding(_P2, "sensitive_file", f"{where} a path to a system file", shown, location)

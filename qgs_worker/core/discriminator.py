@@ -1,0 +1,233 @@
+"""The discriminator: adversarial audit roles, run one after another (DESIGN.md, "Discriminator").
+
+A role hunts for one kind of defect (unsafe actions, ungrounded claims, obeyed injections) and
+reports :class:`Finding` objects with a severity P0-P4. Roles are plugins: another package adds
+one through the ``qgs.roles`` entry-point group (``qgs_worker.roles.load_roles``); each declares
+the task types it audits.
+
+:func:`run_roles` is the session manager. It runs the roles serially, never in parallel (the
+reference deployment is a 1.8 GB VPS: one audit's memory at a time), opens a fresh judge session
+for each role (no history shared between roles, so one role's material cannot steer another)
+and closes it right after. A role that raises, or overruns its time limit, yields a
+``role_failed`` finding with the reason; the other roles still run. On a CRITICAL task that
+finding is P1 and the gate refuses to pass the round (a failed audit is never a clean one).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Protocol, runtime_checkable
+
+from qgs_worker.core import detectors
+from qgs_worker.core.models import (
+    ROLE_FAILED,
+    Complexity,
+    Deliverable,
+    Finding,
+    Severity,
+    TaskType,
+    ToolResult,
+)
+from qgs_worker.core.ports import AuditSession, AuditSessions
+
+__all__ = ["ROLE_FAILED", "AuditContext", "Role", "RoleRun", "roles_for", "run_roles"]
+
+ALL_TASK_TYPES = frozenset(TaskType)
+
+
+@dataclass(frozen=True)
+class AuditContext:
+    """What a role sees: the task and its rounds up to the audited one.
+
+    Attributes:
+        task_type: The task's type (after any escalation).
+        complexity: The task's complexity (after any escalation).
+        request: The user's request (an entity that appears in it is the user's own).
+        rounds: Every round of the task up to and including the audited one, oldest first.
+        timeout_s: Each role's time budget, in seconds; a role passes what is left of it to its
+            judge calls and subprocesses.
+        started_s: ``time.monotonic()`` when the current role started (set by :func:`run_roles`).
+    """
+
+    task_type: TaskType
+    complexity: Complexity
+    request: str
+    rounds: tuple[Deliverable, ...]
+    timeout_s: float = 60.0
+    started_s: float = field(default_factory=time.monotonic)
+
+    @property
+    def current(self) -> Deliverable:
+        """The audited round (the last one)."""
+        return self.rounds[-1]
+
+    @property
+    def round_number(self) -> int:
+        """The audited round's number (rounds are numbered from 1)."""
+        return len(self.rounds)
+
+    def remaining_s(self) -> float:
+        """Seconds left of the current role's budget (never below 0.1, so a call can still fail fast)."""
+        return max(0.1, self.timeout_s - (time.monotonic() - self.started_s))
+
+    @cached_property
+    def detector_findings(self) -> tuple[tuple[int, Finding], ...]:
+        """``(round_number, finding)`` of the deterministic detectors over every round.
+
+        Each round is scanned with the tool outputs of every earlier round as context (an
+        attacker's address read in round 2 and used in round 5 counts). Computed once per audit;
+        it holds no judge state, so sharing it between roles keeps them independent.
+        """
+        seen: list[ToolResult] = []
+        found: list[tuple[int, Finding]] = []
+        for number, deliverable in enumerate(self.rounds, start=1):
+            for finding in detectors.scan_round(
+                deliverable, request=self.request, earlier_tool_results=seen
+            ):
+                found.append((number, finding))
+            seen.extend(deliverable.tool_results)
+        return tuple(found)
+
+
+@runtime_checkable
+class Role(Protocol):
+    """One audit role. Implementations must be stateless between audits (or cheap to rebuild).
+
+    Attributes:
+        name: A stable identifier, e.g. ``security_auditor`` (stored as ``Finding.role``).
+        task_types: The task types this role audits.
+    """
+
+    name: str
+    task_types: frozenset[TaskType]
+
+    def audit(self, context: AuditContext, session: AuditSession | None) -> list[Finding]:
+        """Audit the task's rounds and return findings about them.
+
+        Args:
+            context: The task and its rounds; ``context.remaining_s()`` is the time left.
+            session: A fresh judge session for this role's LLM pass, or None when the judge is
+                offline (the rules judge): then only deterministic checks run.
+
+        Returns:
+            Findings whose ``location`` says where (``round N: ...`` for an earlier round).
+
+        Raises:
+            Exception: Anything; :func:`run_roles` turns it into a ``role_failed`` finding.
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class RoleRun:
+    """What one role did in one audit: its findings, or why it failed, and when it ran.
+
+    ``started_s`` and ``ended_s`` are ``time.monotonic()`` readings, so a test can show roles
+    never overlap.
+    """
+
+    role: str
+    findings: tuple[Finding, ...]
+    started_s: float
+    ended_s: float
+    error: str | None = None
+
+    @property
+    def duration_ms(self) -> float:
+        """Wall time of the role, in milliseconds."""
+        return (self.ended_s - self.started_s) * 1000.0
+
+
+def roles_for(roles: Iterable[Role], task_type: TaskType) -> list[Role]:
+    """The roles that audit ``task_type``, in the given order."""
+    return [role for role in roles if task_type in role.task_types]
+
+
+def role_failed(role: str, reason: str, task_type: TaskType, *, location: str = "audit") -> Finding:
+    """The finding for a role that raised or overran its budget.
+
+    P1 on a CRITICAL task (the gate never passes a CRITICAL round whose audit failed), P2
+    otherwise (the round is reported as not fully audited, and the critic's verdict stands).
+    """
+    severity = Severity.P1 if task_type is TaskType.CRITICAL else Severity.P2
+    return Finding(
+        role=role,
+        category=ROLE_FAILED,
+        severity=severity,
+        title=f"role failed: {role}: {reason}"[:300],
+        location=location,
+    )
+
+
+def run_roles(
+    roles: Sequence[Role],
+    context: AuditContext,
+    sessions: AuditSessions | None,
+    *,
+    keep_between_roles: bool = True,
+    clock: Callable[[], float] = time.monotonic,
+) -> list[RoleRun]:
+    """Run ``roles`` one after another on one audit, each with a fresh judge session.
+
+    Args:
+        roles: The roles to run, already filtered for the task type (:func:`roles_for`).
+        context: The audit's context; each role gets a copy whose ``started_s`` is its own start.
+        sessions: Opens one judge session per role and is told to release it right after;
+            None for an offline judge.
+        keep_between_roles: Share the deterministic detector pass between roles (it holds no
+            judge state); False in low-memory mode, where nothing is kept between roles.
+        clock: Monotonic seconds (tests pass their own).
+
+    Returns:
+        One :class:`RoleRun` per role, in order. Never raises for a role's failure: a role that
+        raises, or runs past ``context.timeout_s``, gets a ``role_failed`` finding (the
+        findings it did return before overrunning are kept).
+    """
+    runs: list[RoleRun] = []
+    for role in roles:
+        started = clock()
+        role_context = _restarted(context, started, keep=keep_between_roles)
+        session: AuditSession | None = None
+        error: str | None = None
+        findings: list[Finding] = []
+        try:
+            session = sessions.open(role.name) if sessions is not None else None
+            findings = list(role.audit(role_context, session))
+        except Exception as exc:  # a role is a plugin: any failure becomes a finding
+            error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        finally:
+            if session is not None:
+                try:
+                    session.close()
+                except Exception as exc:  # releasing must not fail the audit
+                    error = error or f"closing its judge session failed: {exc}"
+        if keep_between_roles and "detector_findings" in role_context.__dict__:
+            context.__dict__.setdefault(
+                "detector_findings", role_context.__dict__["detector_findings"]
+            )
+        del role_context
+        ended = clock()
+        if error is None and ended - started > context.timeout_s:
+            error = f"timed out after {ended - started:.1f} s (limit {context.timeout_s:g} s)"
+        if error is not None:
+            findings.append(role_failed(role.name, error, context.task_type))
+        runs.append(RoleRun(role.name, tuple(findings), started, ended, error))
+    return runs
+
+
+def _restarted(context: AuditContext, started_s: float, *, keep: bool) -> AuditContext:
+    fresh = AuditContext(
+        task_type=context.task_type,
+        complexity=context.complexity,
+        request=context.request,
+        rounds=context.rounds,
+        timeout_s=context.timeout_s,
+        started_s=started_s,
+    )
+    # The detector pass is deterministic and holds no judge state: share it, don't redo it.
+    if keep and "detector_findings" in context.__dict__:
+        fresh.__dict__["detector_findings"] = context.__dict__["detector_findings"]
+    return fresh

@@ -1,0 +1,332 @@
+"""File writes made by tool calls: an audit trail, and the writes that plant persistence.
+
+A tool call writes a file when a shell command redirects into it (``>``, ``>>``, ``&>``), pipes
+into ``tee``, edits it in place (``sed -i``), copies or moves onto it (``cp``, ``mv``,
+``install``), writes it with ``dd of=``, ``curl -o`` or ``wget -O``, installs a crontab, or when
+a tool whose name says it writes (``write_file``, ``create_file``, ``save_note``, ``append``,
+``edit``, ``mv``...) gets a path argument. Severity by the path written:
+
+| path | severity | why |
+| --- | --- | --- |
+| a persistence or privilege file: ``authorized_keys``, ``/etc/passwd``, ``/etc/shadow``, ``/etc/sudoers``, crontabs, shell start-up files (``.bashrc``, ``.profile``, ``/etc/profile.d``...), ``/etc/ld.so.preload``, systemd units, ``/etc/rc.local`` | P1 | what an intruder writes to keep access or gain root (MITRE ATT&CK T1098.004, T1136.001, T1548.003, T1053.003, T1546.004, T1574.006, T1543.002, T1037.004); an agent has no routine reason to |
+| outside the working directory: a system directory (``/etc``, ``/usr``, ``/srv``, ``/var``, ``/opt``, ``/boot``, ``/root``...), a dot directory of the home (``~/.ssh``, ``~/.aws``, ``~/.config``...), a relative path that climbs out (``../x``) | P2 | the machine's or the user's configuration, not the task's files: a person should look |
+| anything else (``report.md``, ``/tmp/x``, ``~/notes.txt``) | P4 | an audit-trail entry, never blocking |
+
+``/dev/null``, ``/dev/stdout``, ``/dev/stderr``, ``/dev/tty`` and descriptor duplications
+(``2>&1``) are not writes. Nested shells (``bash -c "..."``) are not unfolded. The category is
+``file_write``; the data a write carries is what ``pii`` looks at (``FileWrite.data``).
+
+Pure: stdlib and pydantic only (through ``models``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from qgs_worker.core.models import Finding, Severity, ToolCall
+from qgs_worker.core.shell import ShellCommand, parse_shell, strip_wrappers
+
+__all__ = [
+    "FileWrite",
+    "argument_strings",
+    "classify_path",
+    "file_writes",
+    "is_shell_tool",
+    "scan_file_writes",
+    "shell_command_writes",
+    "tool_words",
+]
+
+_ROLE = "detectors"  # detectors.DETECTOR_ROLE (a test keeps them equal)
+
+_SHELL_TOOL_WORDS = frozenset(
+    {"bash", "shell", "sh", "zsh", "fish", "terminal", "cmd", "command", "console", "powershell"}
+)
+_WRITE_VERBS = frozenset(
+    {
+        "write", "create", "save", "append", "put", "edit", "overwrite", "store", "copy", "cp",
+        "move", "mv", "rename", "dump", "export", "insert", "replace", "patch", "echo", "tee",
+        "update", "editor",
+    }
+)  # fmt: skip
+_NOT_FILES = frozenset({"dir", "directory", "folder", "mkdir"})
+# argument names of the path written, the destination ones first (cp/mv-like tools)
+_PATH_KEYS = (
+    "destination", "dest", "dst", "target", "target_path", "new_path", "to_path", "output",
+    "output_path", "output_file", "outfile", "out", "path", "file", "file_path", "filepath",
+    "filename", "file_name", "fname", "file_id",
+)  # fmt: skip
+_READ_ONLY = frozenset({"view", "read", "list", "get", "cat", "open", "search", "show"})
+_MODE_KEYS = ("command", "mode", "action", "operation")
+_NOT_WRITES = re.compile(r"^/dev/(?:null|stdout|stderr|tty|fd/\d+)$|^&?\d$|^-$")
+
+
+@dataclass(frozen=True, slots=True)
+class FileWrite:
+    """One file written by a tool call.
+
+    Attributes:
+        path: The path as written in the call (``website.html``, ``~/.bashrc``).
+        via: How: ``>``, ``>>``, ``tee``, ``sed -i``, ``cp``, ``mv``, ``dd``, ``crontab``, or
+            ``tool`` for a writing tool's path argument.
+        data: Text that may be written: the shell pipeline (here-document bodies included), or
+            the writing tool's other string arguments.
+        location: ``tool_call:NAME.ARGPATH`` of the argument that holds the write.
+    """
+
+    path: str
+    via: str
+    data: str
+    location: str
+
+
+def tool_words(name: str) -> frozenset[str]:
+    """The lower-case words of a tool name: ``writeFile`` / ``write_file`` -> {write, file}."""
+    return frozenset(w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name))
+
+
+def is_shell_tool(name: str) -> bool:
+    """Whether a tool runs shell commands (``bash``, ``run_shell_command``, ``terminal``...)."""
+    return bool(tool_words(name) & _SHELL_TOOL_WORDS)
+
+
+def file_writes(call: ToolCall) -> list[FileWrite]:
+    """Find the files a tool call writes (see the module docstring for what counts).
+
+    Args:
+        call: The tool call. A shell tool's string arguments are parsed as shell; any other
+            tool counts when its name has a write verb and an argument names a path.
+
+    Returns:
+        The writes in order of appearance, one per (path, argument); empty when none.
+    """
+    found: dict[tuple[str, str], FileWrite] = {}
+    if is_shell_tool(call.name):
+        for path, value in argument_strings(call):
+            location = f"tool_call:{call.name}.{path}"
+            for write in _shell_writes(value, location):
+                found.setdefault((write.path, location), write)
+    else:
+        for write in _tool_writes(call):
+            found.setdefault((write.path, write.location), write)
+    return list(found.values())
+
+
+def scan_file_writes(call: ToolCall) -> list[Finding]:
+    """Report each file a tool call writes, at the severity of the module's table.
+
+    Args:
+        call: The tool call.
+
+    Returns:
+        One ``file_write`` finding per path written: P1 for a persistence or privilege file,
+        P2 outside the working directory, P4 otherwise. The title names the tool and the path.
+    """
+    findings: list[Finding] = []
+    for write in file_writes(call):
+        severity, why = classify_path(write.path)
+        title = f"tool call {call.name} writes {write.path}" + (f": {why}" if why else "")
+        findings.append(
+            Finding(
+                role=_ROLE,
+                category="file_write",
+                severity=severity,
+                title=title,
+                evidence=f"{write.via} {write.path}"[:200],
+                location=write.location,
+            )
+        )
+    return findings
+
+
+def shell_command_writes(command: str, location: str) -> list[FileWrite]:
+    """The files one shell command line writes (``file_writes`` for a bare command string)."""
+    return list(_shell_writes(command, location))
+
+
+# --- shell ------------------------------------------------------------------------------------
+_NEEDLES = (">", "tee", "sed", "cp", "mv", "install", "dd", "curl", "wget", "crontab")
+
+
+def _shell_writes(source: str, location: str) -> Iterator[FileWrite]:
+    if not any(needle in source for needle in _NEEDLES):
+        return
+    for command in parse_shell(source):
+        for op, target in command.redirects:
+            if not _NOT_WRITES.match(target):
+                yield FileWrite(target, op, command.pipeline, location)
+        for via, target in _command_targets(command):
+            if not _NOT_WRITES.match(target):
+                yield FileWrite(target, via, command.pipeline, location)
+
+
+def _command_targets(command: ShellCommand) -> Iterator[tuple[str, str]]:
+    words = strip_wrappers(command.words)
+    if not words:
+        return
+    name, args = words[0].rsplit("/", 1)[-1], words[1:]
+    positional = [a for a in args if not a.startswith("-") or a == "-"]
+    if name == "tee":
+        yield from (("tee", a) for a in positional if a != "-")
+    elif name == "sed" and any(_sed_in_place(a) for a in args):
+        given = any(a in {"-e", "-f"} or a.startswith(("--expression", "--file")) for a in args)
+        yield from (("sed -i", f) for f in _sed_files(args, scripts_given=given))
+    elif name in {"cp", "mv", "install"} and "-d" not in args:
+        target = _option_value(args, "-t", "--target-directory")
+        if target is not None:
+            yield name, target
+        elif len(positional) >= 2:
+            yield name, positional[-1]
+    elif name == "dd":
+        yield from (("dd", a[3:]) for a in args if a.startswith("of="))
+    elif name in {"curl", "wget"}:
+        short = "-o" if name == "curl" else "-O"
+        target = _option_value(args, short, "--output" if name == "curl" else "--output-document")
+        if target is not None:
+            yield f"{name} {short}", target
+    elif name == "crontab" and not {"-l", "-r", "-e"} & set(args) and positional:
+        yield "crontab", "crontab"
+
+
+def _sed_in_place(arg: str) -> bool:
+    return arg.startswith("--in-place") or re.match(r"-[nErsuz]*i", arg) is not None
+
+
+def _sed_files(args: tuple[str, ...], *, scripts_given: bool) -> list[str]:
+    files: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in {"-e", "-f", "-l", "--expression", "--file", "--line-length"}:
+            skip = True  # its value is a script, a script file or a line length
+        elif not arg.startswith("-"):
+            files.append(arg)
+    return files if scripts_given else files[1:]  # the first is the script
+
+
+def _option_value(args: tuple[str, ...], short: str, long: str) -> str | None:
+    for i, arg in enumerate(args):
+        if arg in {short, long} and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(f"{long}="):
+            return arg.split("=", 1)[1]
+        if arg.startswith(short) and len(arg) > len(short) and not arg.startswith("--"):
+            return arg[len(short) :]
+    return None
+
+
+# --- writing tools ----------------------------------------------------------------------------
+def _tool_writes(call: ToolCall) -> Iterator[FileWrite]:
+    words = tool_words(call.name)
+    if not words & _WRITE_VERBS or words & _NOT_FILES:
+        return
+    args = call.arguments
+    for mode_key in _MODE_KEYS:
+        mode = args.get(mode_key)
+        if isinstance(mode, str) and mode.strip().lower() in _READ_ONLY:
+            return
+    lowered = {k.lower(): k for k in args}
+    key = next((lowered[k] for k in _PATH_KEYS if k in lowered), None)
+    if key is None or not isinstance(args[key], str | int) or not str(args[key]).strip():
+        return
+    data = "\n".join(
+        v for p, v in argument_strings(call, numbers=True) if re.split(r"[.\[]", p)[0] != key
+    )
+    target = str(args[key]).strip()
+    shown = f"file {target}" if key.lower() == "file_id" else target
+    yield FileWrite(shown, "tool", data, f"tool_call:{call.name}.{key}")
+
+
+def argument_strings(call: ToolCall, *, numbers: bool = False) -> Iterator[tuple[str, str]]:
+    """Every string value of a call's arguments with its path (``recipients[0]``, ``a.b``).
+
+    Args:
+        call: The tool call; when its arguments could not be parsed (``{}``) its
+            ``raw_arguments`` string is the one value, at path ``raw_arguments``.
+        numbers: Yield integers too, as text (a card number sent as a JSON number).
+    """
+    if not call.arguments and call.raw_arguments:
+        yield "raw_arguments", call.raw_arguments
+        return
+    yield from _walk(call.arguments, "", numbers=numbers)
+
+
+def _walk(value: Any, path: str, *, numbers: bool) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _walk(item, f"{path}.{key}" if path else str(key), numbers=numbers)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            yield from _walk(item, f"{path}[{i}]", numbers=numbers)
+    elif numbers and isinstance(value, int) and not isinstance(value, bool):
+        yield path, str(value)
+
+
+# --- where a path points ----------------------------------------------------------------------
+_HOME = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+)(?=/|$)")
+_SHELL_RC = frozenset(
+    {
+        ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
+        ".zshenv", ".zprofile", ".zlogin", ".kshrc", ".cshrc", ".tcshrc", "config.fish",
+    }
+)  # fmt: skip
+_PERSISTENCE = (
+    (
+        re.compile(r"(?:^|/)authorized_keys2?$"),
+        "SSH authorized keys: persistent access (T1098.004)",
+    ),
+    (re.compile(r"^/etc/(?:passwd|shadow|group|gshadow)$"), "the account database (T1136.001)"),
+    (re.compile(r"^/etc/sudoers(?:$|\.d/)"), "sudo rules: privilege escalation (T1548.003)"),
+    (
+        re.compile(r"^crontab$|^/etc/(?:crontab$|cron\.)|^/var/spool/cron/|^/etc/anacrontab$"),
+        "a crontab: scheduled persistence (T1053.003)",
+    ),
+    (
+        re.compile(r"^/etc/(?:profile$|profile\.d/|bash\.bashrc$|zsh/|environment$)"),
+        "a shell start-up file: persistence (T1546.004)",
+    ),
+    (re.compile(r"^/etc/ld\.so\.preload$"), "the dynamic linker preload list (T1574.006)"),
+    (
+        re.compile(r"^(?:/etc|/lib|/usr/lib)/systemd/system/|^~/\.config/systemd/user/"),
+        "a systemd unit: persistence (T1543.002)",
+    ),
+    (re.compile(r"^/etc/(?:rc\.local$|init\.d/)"), "a boot script: persistence (T1037.004)"),
+)
+_SYSTEM_DIRS = re.compile(
+    r"^/(?!var/tmp(?:/|$))(?:etc|usr|srv|var|opt|boot|bin|sbin|lib|lib32|lib64|libx32|root|sys"
+    r"|proc|dev|snap|Library|System|Applications|private/etc)(?:/|$)"
+    r"|^[A-Za-z]:\\(?:Windows|Program Files|ProgramData)\\",
+    re.IGNORECASE,
+)
+
+
+def classify_path(path: str) -> tuple[Severity, str]:
+    """The severity of writing ``path``, and why (empty for P4): the module's table.
+
+    Args:
+        path: A path as written in a command or argument (``~`` and ``$HOME`` understood).
+
+    Returns:
+        ``(severity, reason)``.
+    """
+    normal = _HOME.sub("~", path.strip().strip("\"'"))
+    normal = re.sub(r"/{2,}", "/", normal)
+    name = normal.rsplit("/", 1)[-1]
+    if name in _SHELL_RC:
+        return Severity.P1, "a shell start-up file: persistence (T1546.004)"
+    for pattern, why in _PERSISTENCE:
+        if pattern.search(normal):
+            return Severity.P1, why
+    if _SYSTEM_DIRS.search(normal):
+        return Severity.P2, "outside the working directory, in a system directory"
+    if normal.startswith("~/."):
+        return Severity.P2, "outside the working directory, in a configuration directory"
+    if normal == ".." or normal.startswith("../"):
+        return Severity.P2, "outside the working directory"
+    return Severity.P4, ""

@@ -1,0 +1,160 @@
+"""What a tool argument carries (command, SQL, URL, path, HTML, free text), and how QGS guesses it.
+
+The injection layer (6) and the business rules (4) judge an argument by its kind, not by naive
+substrings: a ``rm -rf`` inside a ``command`` is a shell risk, the same words inside a ``body``
+of an e-mail are free text.
+
+Kinds are keyed by an argument *path*: ``command``, ``options.url`` (a nested property),
+``files[]`` (every string item of an array), ``files[].path``.
+
+The heuristic of :func:`infer_kinds`, in order (the first rule that holds wins):
+
+1. ``"x-qgs-kind": "<kind>"`` on the property schema: the tool author said so.
+2. Only string-typed properties (and arrays of strings) get a kind; a string with ``enum`` or
+   ``const`` gets none (the parameter layer already pins its value).
+3. The property *name*, split into snake/camel tokens, by its last token, singular (or the whole
+   name):
+   ``command``/``cmd``/``script``/``shell`` -> command; ``sql`` -> sql; ``query``/``statement``
+   -> sql only when the tool looks like a database tool (its name or description says
+   sql/database/db/table/postgres/mysql/sqlite), else it goes on to rule 4; ``url``/``uri``/``endpoint``/
+   ``link``/``href``/``webhook``/``website`` (or ``format: uri``) -> url; ``path``/``file``/
+   ``filename``/``filepath``/``directory``/``dir``/``folder`` (also ``file_name``,
+   ``directory_name``) -> path; any ``html`` token -> html.
+4. The property *description*, when the name said nothing: "shell command"/"command line" ->
+   command, "SQL" -> sql, "URL"/"URI" -> url, "file path"/"path to" -> path, "HTML" -> html.
+5. Every other string -> free text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from qgs_worker.core.models import ArgumentKind  # one enum, shared with the detectors
+
+__all__ = ["ArgumentKind", "infer_kinds", "split_name"]
+
+
+_NAME_WORDS: dict[ArgumentKind, frozenset[str]] = {
+    ArgumentKind.COMMAND: frozenset({"command", "cmd", "script", "shell", "commandline"}),
+    ArgumentKind.SQL: frozenset({"sql"}),
+    ArgumentKind.URL: frozenset({"url", "uri", "endpoint", "link", "href", "webhook", "website"}),
+    ArgumentKind.PATH: frozenset(
+        {"path", "file", "filename", "filepath", "directory", "dir", "folder", "dirname"}
+    ),
+}
+_PATH_NOUNS = frozenset({"file", "directory", "dir", "folder"})
+_QUERY_WORDS = frozenset({"query", "statement", "stmt"})
+_DATABASE_TOOL = re.compile(
+    r"(?i)(?<![a-z])(sql|database|db|table|postgres\w*|mysql|sqlite)(?![a-z])"
+)
+_DESCRIPTION_RULES: tuple[tuple[re.Pattern[str], ArgumentKind], ...] = (
+    (re.compile(r"(?i)\b(shell|bash|terminal) command|\bcommand[- ]line\b"), ArgumentKind.COMMAND),
+    (re.compile(r"\bSQL\b"), ArgumentKind.SQL),
+    (re.compile(r"\b(URL|URI)s?\b"), ArgumentKind.URL),
+    (re.compile(r"(?i)\b(file|directory|folder) path\b|\bpath to\b"), ArgumentKind.PATH),
+    (re.compile(r"\bHTML\b"), ArgumentKind.HTML),
+)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+")
+_MAX_DEPTH = 4
+
+
+def split_name(name: str) -> tuple[str, ...]:
+    """Split a name into lower-case tokens: ``filePath`` and ``file-path`` give ``("file", "path")``."""
+    return tuple(token.lower() for token in _CAMEL.split(name) if token)
+
+
+def infer_kinds(
+    parameters: Mapping[str, Any], *, tool_name: str = "", tool_description: str = ""
+) -> dict[str, ArgumentKind]:
+    """Guess the kind of every string argument of a tool (see the module docstring for the rules).
+
+    Args:
+        parameters: The tool's parameters as a JSON Schema object (``properties`` at the top).
+        tool_name: The tool's name; a database-looking name turns ``query`` into SQL.
+        tool_description: The tool's description, read the same way as its name.
+
+    Returns:
+        Argument path -> kind, e.g. ``{"command": COMMAND, "options.url": URL, "files[]": PATH}``;
+        arguments that are not strings are absent.
+    """
+    database_tool = bool(_DATABASE_TOOL.search(tool_name.replace("_", " ")))
+    database_tool = database_tool or bool(_DATABASE_TOOL.search(tool_description))
+    kinds: dict[str, ArgumentKind] = {}
+    _walk_object(parameters, "", kinds, database_tool, 0)
+    return kinds
+
+
+def _walk_object(
+    schema: Mapping[str, Any],
+    prefix: str,
+    kinds: dict[str, ArgumentKind],
+    database_tool: bool,
+    depth: int,
+) -> None:
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping) or depth > _MAX_DEPTH:
+        return
+    for name, sub in properties.items():
+        if isinstance(sub, Mapping):
+            _walk_value(sub, f"{prefix}{name}", str(name), kinds, database_tool, depth)
+
+
+def _walk_value(
+    schema: Mapping[str, Any],
+    path: str,
+    name: str,
+    kinds: dict[str, ArgumentKind],
+    database_tool: bool,
+    depth: int,
+) -> None:
+    explicit = schema.get("x-qgs-kind")
+    if explicit is not None:
+        kinds[path] = ArgumentKind(explicit)
+        return
+    types = _types(schema)
+    if "string" in types:
+        if "enum" not in schema and "const" not in schema:
+            kinds[path] = _kind_of(name, schema, database_tool)
+    elif "array" in types and isinstance(schema.get("items"), Mapping):
+        _walk_value(schema["items"], f"{path}[]", name, kinds, database_tool, depth + 1)
+    elif "object" in types:
+        _walk_object(schema, f"{path}.", kinds, database_tool, depth + 1)
+
+
+def _types(schema: Mapping[str, Any]) -> frozenset[str]:
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return frozenset({declared})
+    if isinstance(declared, list):
+        return frozenset(t for t in declared if isinstance(t, str))
+    found: set[str] = set()
+    for branch in (*schema.get("anyOf", ()), *schema.get("oneOf", ())):
+        if isinstance(branch, Mapping):
+            found |= _types(branch)
+    return frozenset(found)
+
+
+def _kind_of(name: str, schema: Mapping[str, Any], database_tool: bool) -> ArgumentKind:
+    tokens = split_name(name)
+    last = tokens[-1] if tokens else ""
+    if last.endswith("s") and len(last) > 3:
+        last = last[:-1]  # files, urls, paths, commands: one kind for the whole list
+    if "html" in tokens:
+        return ArgumentKind.HTML
+    for kind, words in _NAME_WORDS.items():
+        if last in words or "".join(tokens) in words:
+            return kind
+    if last == "name" and len(tokens) > 1 and tokens[-2] in _PATH_NOUNS:
+        return ArgumentKind.PATH
+    if last in _QUERY_WORDS and database_tool:
+        return ArgumentKind.SQL
+    if schema.get("format") in ("uri", "url", "iri", "uri-reference"):
+        return ArgumentKind.URL
+    description = schema.get("description")
+    if isinstance(description, str):
+        for pattern, kind in _DESCRIPTION_RULES:
+            if pattern.search(description):
+                return kind
+    return ArgumentKind.FREE_TEXT

@@ -1,0 +1,214 @@
+"""Tool definitions in the forms agents declare them, turned into ``ToolSpec``.
+
+Forms: OpenAI ``tools`` (``{"type": "function", "function": {name, description, parameters}}``,
+or the bare legacy ``functions`` item), Anthropic (``{name, description, input_schema}``), MCP
+``tools/list`` items (``{name, title?, description, inputSchema, annotations?}``) and pydantic
+models. Any definition may carry an ``x-qgs`` object that says what QGS cannot guess::
+
+    "x-qgs": {"permission": "delete", "enabled": false,
+              "kinds": {"target": "path"},
+              "rate_limit": {"max_calls": 10, "window_s": 60},
+              "max_file_bytes": 1048576, "allowed_domains": ["example.com"]}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from qgs_worker.core.toolgate.kinds import ArgumentKind
+from qgs_worker.core.toolgate.schema import ToolDefinitionError
+from qgs_worker.core.toolgate.spec import BusinessRules, Permission, RateLimit, ToolSpec
+
+__all__ = [
+    "detect_form",
+    "spec_from_anthropic",
+    "spec_from_mcp",
+    "spec_from_openai",
+    "spec_from_pydantic",
+    "specs_from_document",
+]
+
+_OPTION_KEYS = frozenset(
+    {"permission", "enabled", "kinds", "rate_limit", "max_file_bytes", "allowed_domains"}
+)
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def spec_from_openai(tool: Mapping[str, Any]) -> ToolSpec:
+    """Build a spec from one OpenAI ``tools`` item (or a bare legacy ``functions`` item).
+
+    Raises:
+        ToolDefinitionError: No name, a ``type`` other than ``function``, or a bad schema.
+    """
+    function = tool.get("function", tool)
+    if not isinstance(function, Mapping):
+        raise ToolDefinitionError(f"OpenAI tool: 'function' must be an object (got {function!r})")
+    if "function" in tool and tool.get("type", "function") != "function":
+        raise ToolDefinitionError(
+            f"OpenAI tool: 'type' must be 'function' (got {tool.get('type')!r})"
+        )
+    options = {**_options(function), **_options(tool)}
+    return _spec(function, "parameters", "openai", options)
+
+
+def spec_from_anthropic(tool: Mapping[str, Any]) -> ToolSpec:
+    """Build a spec from one Anthropic tool definition (``name``, ``input_schema``).
+
+    Raises:
+        ToolDefinitionError: No name, or a bad schema.
+    """
+    return _spec(tool, "input_schema", "anthropic", _options(tool))
+
+
+def spec_from_mcp(tool: Mapping[str, Any]) -> ToolSpec:
+    """Build a spec from one item of an MCP ``tools/list`` result (``name``, ``inputSchema``).
+
+    MCP's ``readOnlyHint: true`` gives read and an explicit ``destructiveHint`` gives delete
+    (true) or write (false), unless ``x-qgs.permission`` says otherwise.
+
+    Raises:
+        ToolDefinitionError: No name, or a bad schema.
+    """
+    options = _options(tool)
+    annotations = tool.get("annotations")
+    if "permission" not in options and isinstance(annotations, Mapping):
+        if annotations.get("readOnlyHint") is True:
+            options["permission"] = Permission.READ
+        elif annotations.get("destructiveHint") is True:
+            options["permission"] = Permission.DELETE
+        elif annotations.get("destructiveHint") is False:
+            options["permission"] = Permission.WRITE
+    return _spec(tool, "inputSchema", "mcp", options)
+
+
+def spec_from_pydantic(model: type[BaseModel]) -> ToolSpec:
+    """Build a spec from a pydantic model: its fields are the tool's arguments.
+
+    The name is the model's configured ``title``, else its class name in snake_case
+    (``GetWeather`` -> ``get_weather``); the description is its docstring.
+
+    Raises:
+        ToolDefinitionError: ``model`` is not a pydantic model class.
+    """
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise ToolDefinitionError(f"from_pydantic takes BaseModel classes (got {model!r})")
+    schema = model.model_json_schema()
+    title = model.model_config.get("title")
+    name = title if isinstance(title, str) and title else _snake(model.__name__)
+    description = schema.get("description", "")
+    return ToolSpec.define(name, schema, description=description, source="pydantic")
+
+
+def detect_form(tool: Mapping[str, Any]) -> str:
+    """Say which form a tool definition is in: ``openai``, ``anthropic`` or ``mcp``.
+
+    Raises:
+        ToolDefinitionError: The definition matches none of them.
+    """
+    if isinstance(tool.get("function"), Mapping) or "parameters" in tool:
+        return "openai"
+    if "input_schema" in tool:
+        return "anthropic"
+    if "inputSchema" in tool:
+        return "mcp"
+    keys = ", ".join(sorted(map(str, tool))) or "none"
+    raise ToolDefinitionError(
+        "cannot tell the form of a tool definition: expected 'function' (OpenAI), "
+        f"'input_schema' (Anthropic) or 'inputSchema' (MCP) (got keys: {keys})"
+    )
+
+
+_BUILDERS = {"openai": spec_from_openai, "anthropic": spec_from_anthropic, "mcp": spec_from_mcp}
+
+
+def specs_from_document(document: Any) -> list[ToolSpec]:
+    """Read tool definitions from a parsed JSON document, telling each one's form.
+
+    Accepts a list of definitions, an object with a ``tools`` list (an MCP ``tools/list``
+    result, or ``{"tools": [...]}`` of any form), a JSON-RPC response whose ``result`` is such
+    an object, or a single definition.
+
+    Raises:
+        ToolDefinitionError: The document holds no definitions, or one cannot be read.
+    """
+    if isinstance(document, Mapping) and isinstance(document.get("result"), Mapping):
+        document = document["result"]
+    if isinstance(document, Mapping) and "tools" in document:
+        document = document["tools"]
+    items: Iterable[Any] = document if isinstance(document, list) else [document]
+    specs = []
+    for index, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            raise ToolDefinitionError(
+                f"tool #{index}: a definition must be an object (got {item!r})"
+            )
+        specs.append(_BUILDERS[detect_form(item)](item))
+    return specs
+
+
+def _spec(
+    definition: Mapping[str, Any], schema_key: str, source: str, options: Mapping[str, Any]
+) -> ToolSpec:
+    name = definition.get("name")
+    if not isinstance(name, str) or not name:
+        raise ToolDefinitionError(
+            f"{source} tool: 'name' must be a non-empty string (got {name!r})"
+        )
+    parameters = definition.get(schema_key)
+    if parameters is not None and not isinstance(parameters, Mapping):
+        raise ToolDefinitionError(
+            f"tool {name!r}: {schema_key!r} must be a JSON Schema object (got {parameters!r})"
+        )
+    description = definition.get("description") or ""
+    return ToolSpec.define(
+        name,
+        parameters,
+        description=str(description),
+        source=source,
+        enabled=bool(options.get("enabled", True)),
+        permission=options.get("permission"),
+        kinds=options.get("kinds"),
+        rules=options.get("rules"),
+    )
+
+
+def _options(definition: Mapping[str, Any]) -> dict[str, Any]:
+    raw = definition.get("x-qgs")
+    if raw is None:
+        return {}
+    name = definition.get("name", "?")
+    if not isinstance(raw, Mapping) or set(raw) - _OPTION_KEYS:
+        unknown = sorted(set(raw) - _OPTION_KEYS) if isinstance(raw, Mapping) else raw
+        raise ToolDefinitionError(
+            f"tool {name!r}: x-qgs must be an object of {sorted(_OPTION_KEYS)} (got {unknown!r})"
+        )
+    try:
+        options: dict[str, Any] = {}
+        if "permission" in raw:
+            options["permission"] = Permission(raw["permission"])
+        if "enabled" in raw:
+            options["enabled"] = bool(raw["enabled"])
+        if "kinds" in raw:
+            options["kinds"] = {str(k): ArgumentKind(v) for k, v in raw["kinds"].items()}
+        limit = raw.get("rate_limit")
+        domains = raw.get("allowed_domains")
+        options["rules"] = BusinessRules(
+            rate_limit=None
+            if limit is None
+            else RateLimit(int(limit["max_calls"]), float(limit["window_s"])),
+            max_file_bytes=None
+            if raw.get("max_file_bytes") is None
+            else int(raw["max_file_bytes"]),
+            allowed_domains=None if domains is None else tuple(str(d).lower() for d in domains),
+        )
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise ToolDefinitionError(f"tool {name!r}: bad x-qgs option: {error}") from error
+    return options
+
+
+def _snake(name: str) -> str:
+    return _CAMEL_BOUNDARY.sub("_", name).lower()

@@ -1,0 +1,178 @@
+"""The tools an agent may call: loaded once, looked up on the hot path, with did-you-mean.
+
+Lookups are plain dict reads. ``disable``/``enable``/``add`` replace entries whole, so a gate
+checking calls in other threads sees either the old spec or the new one, never half of each.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from qgs_worker.core.toolgate.kinds import split_name
+from qgs_worker.core.toolgate.loaders import (
+    spec_from_anthropic,
+    spec_from_mcp,
+    spec_from_openai,
+    spec_from_pydantic,
+    specs_from_document,
+)
+from qgs_worker.core.toolgate.schema import ToolDefinitionError
+from qgs_worker.core.toolgate.spec import ToolSpec
+
+__all__ = ["ToolRegistry"]
+
+_SUGGEST_CUTOFF = 0.6
+
+
+class ToolRegistry:
+    """Registered tools by name (names are case-sensitive, as in every tool-call API).
+
+    Args:
+        specs: The tools; their names must be unique.
+
+    Raises:
+        ToolDefinitionError: Two tools share a name.
+    """
+
+    def __init__(self, specs: Iterable[ToolSpec] = ()) -> None:
+        self._specs: dict[str, ToolSpec] = {}
+        for spec in specs:
+            self.add(spec)
+
+    # --- loading ----------------------------------------------------------------------------
+
+    @classmethod
+    def from_openai(cls, tools: Iterable[Mapping[str, Any]]) -> ToolRegistry:
+        """Load OpenAI ``tools`` (``{"type": "function", "function": {...}}`` items).
+
+        Raises:
+            ToolDefinitionError: A definition is unusable (the message names the tool).
+        """
+        return cls(spec_from_openai(tool) for tool in tools)
+
+    @classmethod
+    def from_anthropic(cls, tools: Iterable[Mapping[str, Any]]) -> ToolRegistry:
+        """Load Anthropic tool definitions (``{name, description, input_schema}``).
+
+        Raises:
+            ToolDefinitionError: A definition is unusable (the message names the tool).
+        """
+        return cls(spec_from_anthropic(tool) for tool in tools)
+
+    @classmethod
+    def from_mcp(cls, result: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> ToolRegistry:
+        """Load an MCP ``tools/list`` result (``{"tools": [...]}``, or its JSON-RPC response).
+
+        Raises:
+            ToolDefinitionError: A definition is unusable (the message names the tool).
+        """
+        if isinstance(result, Mapping):
+            inner = result.get("result", result)
+            tools = inner.get("tools") if isinstance(inner, Mapping) else None
+            if not isinstance(tools, list):
+                raise ToolDefinitionError(
+                    "an MCP tools/list result must hold a 'tools' list "
+                    f"(got keys: {', '.join(sorted(map(str, result)))})"
+                )
+            return cls(spec_from_mcp(tool) for tool in tools)
+        return cls(spec_from_mcp(tool) for tool in result)
+
+    @classmethod
+    def from_pydantic(cls, *models: type[BaseModel]) -> ToolRegistry:
+        """Load pydantic models, one tool each (name: configured title, else snake_case class name).
+
+        Raises:
+            ToolDefinitionError: An argument is not a model class, or two share a name.
+        """
+        return cls(spec_from_pydantic(model) for model in models)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> ToolRegistry:
+        """Load a JSON file of tool definitions, telling the form of each (``specs_from_document``).
+
+        Raises:
+            ToolDefinitionError: The file cannot be read, is not JSON, or holds an unusable tool.
+        """
+        try:
+            document = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ToolDefinitionError(
+                f"cannot read tool definitions from {path}: {error}"
+            ) from error
+        return cls(specs_from_document(document))
+
+    # --- changing ---------------------------------------------------------------------------
+
+    def add(self, spec: ToolSpec) -> None:
+        """Register one more tool.
+
+        Raises:
+            ToolDefinitionError: A tool of that name is already registered.
+        """
+        if spec.name in self._specs:
+            raise ToolDefinitionError(f"tool {spec.name!r} is defined twice")
+        self._specs[spec.name] = spec
+
+    def disable(self, name: str) -> None:
+        """Keep a tool registered but refuse its calls at the existence layer.
+
+        Raises:
+            KeyError: No tool of that name.
+        """
+        self._specs[name] = dataclasses.replace(self._specs[name], enabled=False)
+
+    def enable(self, name: str) -> None:
+        """Let a disabled tool's calls through the existence layer again.
+
+        Raises:
+            KeyError: No tool of that name.
+        """
+        self._specs[name] = dataclasses.replace(self._specs[name], enabled=True)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def get(self, name: str) -> ToolSpec | None:
+        """The tool of that exact name, enabled or not; ``None`` when it is not registered."""
+        return self._specs.get(name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every registered name, sorted (disabled tools included)."""
+        return tuple(sorted(self._specs))
+
+    def suggest(self, name: str) -> str | None:
+        """The enabled tool a mistyped name most likely meant, or ``None``.
+
+        Names are compared case-insensitively with snake/camel/kebab/dot variants folded
+        together (``getWeather``, ``get-weather`` and ``GET_WEATHER`` all find ``get_weather``),
+        then by ``difflib`` similarity (at least 0.6).
+        """
+        enabled = {_fold(n): n for n, spec in self._specs.items() if spec.enabled and n != name}
+        folded = _fold(name)
+        if folded in enabled:
+            return enabled[folded]
+        close = difflib.get_close_matches(folded, list(enabled), n=1, cutoff=_SUGGEST_CUTOFF)
+        return enabled[close[0]] if close else None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def __iter__(self) -> Iterator[ToolSpec]:
+        return iter([self._specs[n] for n in sorted(self._specs)])
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def __repr__(self) -> str:
+        return f"ToolRegistry({len(self._specs)} tools)"
+
+
+def _fold(name: str) -> str:
+    return "_".join(split_name(name))

@@ -1,0 +1,128 @@
+"""The tool-call gate's edge: its I/O ports, and the gate built from ``Settings``.
+
+The core gate (``qgs_worker.core.toolgate``) does no I/O of its own; here are the ports it is
+given: ``stat_file_size`` for the file-size rule, the rate limiter (Redis when a broker is
+configured, in-process otherwise), the tool registry of ``QGS_TOOLS_FILE`` and the policy of
+``QGS_POLICY_FILE``. ``build_gate`` puts layers 1-5 together::
+
+    gate = build_gate(Settings(), ToolRegistry.from_openai(tools))
+    report = gate.check(call, principal="deploy-bot", agent_id="deploy-bot-7")
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import TYPE_CHECKING
+
+from qgs_worker.core.toolgate import (
+    DEFAULT_LAYERS,
+    BusinessRules,
+    PermissionLayer,
+    RateLimit,
+    RulesLayer,
+    ToolDefinitionError,
+    ToolGate,
+    ToolRegistry,
+)
+from qgs_worker.core.toolgate.base import GateSettings
+from qgs_worker.core.toolgate.layer6_injection import LAYER as INJECTION
+from qgs_worker.errors import ConfigurationError
+from qgs_worker.policy_file import load_pdp
+from qgs_worker.ratelimit import LocalRateLimiter, RedisRateLimiter, redis_for_broker
+
+if TYPE_CHECKING:
+    from qgs_worker.core.ports import PolicyDecisionPoint, RateLimiter
+    from qgs_worker.settings import Settings
+
+__all__ = ["build_gate", "default_rules", "load_tools", "rate_limiter", "stat_file_size"]
+
+
+def stat_file_size(path: str) -> int | None:
+    """The size of the regular file at ``path``, in bytes (the ``FileSize`` port, ``os.stat``).
+
+    A relative path is taken from this process's working directory.
+
+    Returns:
+        The size; ``None`` when the path does not exist, is not a regular file (a directory, a
+        device), cannot be examined (no permission) or is not a valid path (a NUL byte).
+        Never raises.
+    """
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def rate_limiter(settings: Settings) -> RateLimiter:
+    """The gate's rate limiter: on the broker's Redis (shared by every process), else in-process.
+
+    With no ``QGS_BROKER_URL`` (the embedded default) the window lives in this process only.
+    """
+    if settings.broker_url:
+        return RedisRateLimiter(redis_for_broker(settings.broker_url))
+    return LocalRateLimiter()
+
+
+def default_rules(settings: Settings) -> BusinessRules:
+    """The registry-wide business rules of ``QGS_TOOLGATE__*`` (0 or empty: no default)."""
+    t = settings.toolgate
+    return BusinessRules(
+        rate_limit=RateLimit(t.rate_limit_calls, t.rate_limit_window_s)
+        if t.rate_limit_calls
+        else None,
+        max_file_bytes=t.max_file_bytes or None,
+        allowed_domains=tuple(t.allowed_domains) or None,
+    )
+
+
+def load_tools(settings: Settings) -> ToolRegistry | None:
+    """The tools of ``QGS_TOOLS_FILE`` (``ToolRegistry.from_file``), ``None`` when it is unset.
+
+    Raises:
+        ConfigurationError: The file cannot be read or holds an unusable definition.
+    """
+    if settings.tools_file is None:
+        return None
+    try:
+        return ToolRegistry.from_file(settings.tools_file)
+    except ToolDefinitionError as error:
+        raise ConfigurationError(f"QGS_TOOLS_FILE: {error}") from error
+
+
+def build_gate(
+    settings: Settings,
+    registry: ToolRegistry | None = None,
+    *,
+    limiter: RateLimiter | None = None,
+    pdp: PolicyDecisionPoint | None = None,
+) -> ToolGate:
+    """The tool-call gate with its six layers, their ports taken from ``settings``.
+
+    Args:
+        settings: ``QGS_TOOLGATE__*``, ``QGS_BROKER_URL``, ``QGS_POLICY_FILE``, ``QGS_TOOLS_FILE``.
+        registry: The tools; ``None`` loads ``QGS_TOOLS_FILE``.
+        limiter: The rate limiter; ``None`` builds one (``rate_limiter``).
+        pdp: The policy; ``None`` loads ``QGS_POLICY_FILE`` (unset: no policy, a warning).
+
+    Raises:
+        ConfigurationError: No registry given and no ``QGS_TOOLS_FILE``, or a file is invalid.
+    """
+    if registry is None:
+        registry = load_tools(settings)
+        if registry is None:
+            raise ConfigurationError(
+                "the tool-call gate needs the tools: pass a ToolRegistry or set QGS_TOOLS_FILE"
+            )
+    rules = RulesLayer(
+        limiter if limiter is not None else rate_limiter(settings),
+        defaults=default_rules(settings),
+        file_size=stat_file_size,
+        fail_open=settings.toolgate.fail_open,
+    )
+    permission = PermissionLayer(pdp if pdp is not None else load_pdp(settings))
+    gate_settings = GateSettings(strictness=settings.toolgate.strictness)
+    return ToolGate(
+        registry, layers=(*DEFAULT_LAYERS, rules, permission, INJECTION), settings=gate_settings
+    )

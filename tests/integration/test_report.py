@@ -1,0 +1,87 @@
+"""Reports show each finding's severity, each round's risk, and failed audit roles plainly."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from qgs_worker.core.detectors import scan_text
+from qgs_worker.core.models import Complexity, Finding, Severity, Verdict
+from qgs_worker.report import build_report, render_markdown, render_table
+from qgs_worker.store import Repository
+from tests.integration.test_approval import TASK, add_round, gate, run_main, seed_task
+
+pytestmark = pytest.mark.integration
+
+ROLE_FAILURE = Finding(
+    role="reality_checker",
+    category="role_failed",
+    severity=Severity.P1,
+    title="role failed: reality_checker: the judge timed out after 30 s",
+    location="audit",
+)
+
+
+@pytest.fixture
+def repo(store_url: str) -> Iterator[Repository]:
+    """A REFLECT task whose round 1 has detector findings on a real text and a failed role."""
+    repository = Repository(store_url)
+    seed_task(repository)
+    row = add_round(repository, 1, gate(Verdict.PASS, 90, Complexity.REFLECT))
+    assert row.id is not None
+    text = (
+        "Cleaned up: ran `rm -rf /var/lib/app/*` as documented.\n"
+        "AWS key used: AKIAIOSFODNN7EXAMPLE1\n"
+    )
+    repository.save_findings(row.id, [*scan_text(text), ROLE_FAILURE])
+    yield repository
+    repository.dispose()
+
+
+class TestRiskAndSeverity:
+    """Every finding keeps its severity; a round's risk is the weighted sum of its findings."""
+
+    def test_json(self, repo: Repository) -> None:
+        task = build_report(repo)["tasks"][0]
+        weights = {"P0": 100, "P1": 50, "P2": 20, "P3": 10, "P4": 5}
+        severities = [f["severity"] for f in task["findings"]]
+        assert len(severities) >= 2 and all(s in weights for s in severities)
+        assert sum(weights[s] for s in severities) == task["rounds"][0]["risk"] == task["risk"]
+        assert 1 == build_report(repo)["summary"]["role_failures"]
+
+    def test_markdown_and_table(self, repo: Repository) -> None:
+        report = build_report(repo)
+        risk = report["tasks"][0]["rounds"][0]["risk"]
+        markdown = render_markdown(report)
+        assert f"`{TASK}` round 1 (risk {risk}):" in markdown
+        assert (
+            "- **P1** audit role reality_checker failed (the judge timed out after 30 s): "
+            "the round was not fully audited"
+        ) in markdown
+        assert all(
+            f"**{f['severity']}** {f['category']}" in markdown
+            for f in report["tasks"][0]["findings"]
+            if f["category"] != "role_failed"
+        )
+        assert "| risk |" in markdown
+        console = Console(width=160, record=True)
+        render_table(report, console)
+        assert "risk" in console.export_text()
+
+    def test_status(
+        self,
+        repo: Repository,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        monkeypatch.setenv("QGS_DATABASE_URL", repo.url)
+        monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
+        risk = build_report(repo)["tasks"][0]["rounds"][0]["risk"]
+        code, out, _ = run_main(capsys, "status", TASK)
+        assert 0 == code
+        assert f"(risk {risk})" in out and "P1 ×" in out
+        assert "P1 audit role reality_checker failed (the judge timed out after 30 s)" in out

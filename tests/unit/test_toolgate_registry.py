@@ -1,0 +1,400 @@
+"""The registry: definitions in every form, options, disable, did-you-mean, kinds, permissions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from qgs_worker.core.toolgate import (
+    ArgumentKind,
+    Permission,
+    RateLimit,
+    ToolDefinitionError,
+    ToolRegistry,
+    ToolSpec,
+    infer_kinds,
+    infer_permission,
+)
+
+WEATHER_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "location": {"type": "string"},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+    },
+    "required": ["location"],
+}
+OPENAI = {
+    "type": "function",
+    "function": {"name": "get_weather", "description": "Weather.", "parameters": WEATHER_SCHEMA},
+}
+ANTHROPIC = {"name": "get_weather", "description": "Weather.", "input_schema": WEATHER_SCHEMA}
+MCP = {"name": "get_weather", "description": "Weather.", "inputSchema": WEATHER_SCHEMA}
+
+
+class Forecast(BaseModel):
+    """Forecast for some days."""
+
+    city: str
+    days: int = 3
+
+
+class Place(BaseModel):
+    city: str
+
+
+class Trip(BaseModel):
+    model_config = ConfigDict(title="plan_trip")
+
+    start: Place
+    end: Place
+
+
+class TestLoading:
+    """Each definition form gives the same tool."""
+
+    @pytest.mark.parametrize(
+        ("registry", "source"),
+        [
+            (lambda: ToolRegistry.from_openai([OPENAI]), "openai"),
+            (lambda: ToolRegistry.from_openai([OPENAI["function"]]), "openai"),
+            (lambda: ToolRegistry.from_anthropic([ANTHROPIC]), "anthropic"),
+            (lambda: ToolRegistry.from_mcp({"tools": [MCP]}), "mcp"),
+            (
+                lambda: ToolRegistry.from_mcp(
+                    {"jsonrpc": "2.0", "id": 1, "result": {"tools": [MCP]}}
+                ),
+                "mcp",
+            ),
+            (lambda: ToolRegistry.from_mcp([MCP]), "mcp"),
+        ],
+    )
+    def test_forms(self, registry: Any, source: str) -> None:
+        spec = registry().get("get_weather")
+        assert spec is not None
+        assert (WEATHER_SCHEMA, "Weather.", source, True) == (
+            spec.parameters,
+            spec.description,
+            spec.source,
+            spec.enabled,
+        )
+        assert "Draft202012Validator" == spec.compiled.draft
+
+    def test_pydantic_names_and_schema(self) -> None:
+        registry = ToolRegistry.from_pydantic(Forecast, Trip)
+        assert ("forecast", "plan_trip") == registry.names
+        forecast = registry.get("forecast")
+        assert forecast is not None and "Forecast for some days." == forecast.description
+        assert ["city"] == forecast.parameters["required"]
+
+    def test_pydantic_rejects_other_things(self) -> None:
+        with pytest.raises(ToolDefinitionError, match="takes BaseModel classes"):
+            ToolRegistry.from_pydantic(dict)  # type: ignore[arg-type]
+
+    def test_no_parameters_means_none_allowed(self) -> None:
+        spec = ToolRegistry.from_anthropic([{"name": "now"}]).get("now")
+        assert spec is not None and {"type": "object", "properties": {}} == spec.parameters
+
+    @pytest.mark.parametrize(
+        "document",
+        [
+            [OPENAI],
+            [ANTHROPIC],
+            {"tools": [MCP]},
+            {"jsonrpc": "2.0", "id": 3, "result": {"tools": [MCP]}},
+            OPENAI,
+            {"tools": [OPENAI]},
+        ],
+    )
+    def test_from_file_tells_the_form(self, tmp_path: Path, document: Any) -> None:
+        path = tmp_path / "tools.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        assert ("get_weather",) == ToolRegistry.from_file(path).names
+
+    @pytest.mark.parametrize(
+        ("content", "needle"),
+        [
+            ("not json", "cannot read tool definitions"),
+            ('[{"name": "x"}]', "cannot tell the form"),
+            ("[3]", "a definition must be an object"),
+        ],
+    )
+    def test_from_file_errors(self, tmp_path: Path, content: str, needle: str) -> None:
+        path = tmp_path / "tools.json"
+        path.write_text(content, encoding="utf-8")
+        with pytest.raises(ToolDefinitionError, match=needle):
+            ToolRegistry.from_file(path)
+
+    def test_missing_file(self, tmp_path: Path) -> None:
+        with pytest.raises(ToolDefinitionError, match="cannot read"):
+            ToolRegistry.from_file(tmp_path / "absent.json")
+
+
+class TestDefinitionErrors:
+    """Unusable definitions are refused at load, naming the tool."""
+
+    @pytest.mark.parametrize(
+        ("tools", "needle"),
+        [
+            (
+                [
+                    {
+                        "name": "f",
+                        "input_schema": {"type": "object", "properties": {"a": {"type": "float"}}},
+                    }
+                ],
+                r"tool 'f': parameters are not a valid JSON Schema \(Draft202012Validator\): \$.properties.a.type",
+            ),
+            ([{"name": "f", "input_schema": {"type": "string"}}], "must describe an object"),
+            ([{"name": "", "input_schema": {}}], "'name' must be a non-empty string"),
+            ([{"name": "f", "input_schema": []}], "'input_schema' must be a JSON Schema object"),
+            ([ANTHROPIC, ANTHROPIC], "tool 'get_weather' is defined twice"),
+            ([{**ANTHROPIC, "x-qgs": {"permission": "admin"}}], "bad x-qgs option"),
+            ([{**ANTHROPIC, "x-qgs": {"colour": "red"}}], "x-qgs must be an object of"),
+            (
+                [
+                    {
+                        "name": "f",
+                        "input_schema": {
+                            "properties": {"a": {"type": "string", "x-qgs-kind": "shell"}}
+                        },
+                    }
+                ],
+                "tool 'f': 'shell' is not a valid ArgumentKind",
+            ),
+        ],
+    )
+    def test_refused(self, tools: list[dict[str, Any]], needle: str) -> None:
+        with pytest.raises(ToolDefinitionError, match=needle):
+            ToolRegistry.from_anthropic(tools)
+
+    def test_remote_refs_are_refused(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {"a": {"$ref": "https://example.com/a.json"}, "b": {"$ref": "#/$defs/b"}},
+            "$defs": {"b": {"type": "string", "default": {"$ref": "data, not a schema"}}},
+        }
+        with pytest.raises(
+            ToolDefinitionError, match=r"'https://example\.com/a\.json' points outside"
+        ):
+            ToolRegistry.from_anthropic([{"name": "f", "input_schema": schema}])
+
+    def test_local_refs_are_fine(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {"b": {"$ref": "#/$defs/b"}},
+            "$defs": {"b": {"type": "string", "default": {"$ref": "data"}}},
+        }
+        spec = ToolRegistry.from_anthropic([{"name": "f", "input_schema": schema}]).get("f")
+        assert spec is not None
+
+    def test_openai_type_must_be_function(self) -> None:
+        with pytest.raises(ToolDefinitionError, match="'type' must be 'function'"):
+            ToolRegistry.from_openai([{**OPENAI, "type": "retrieval"}])
+
+    def test_mcp_result_needs_tools(self) -> None:
+        with pytest.raises(ToolDefinitionError, match="must hold a 'tools' list"):
+            ToolRegistry.from_mcp({"result": {}})
+
+    def test_the_callers_schema_is_not_changed(self) -> None:
+        schema = json.loads(json.dumps(WEATHER_SCHEMA))
+        ToolRegistry.from_anthropic([{"name": "f", "input_schema": schema}])
+        assert WEATHER_SCHEMA == schema
+
+
+class TestOptions:
+    """x-qgs says what QGS cannot guess; MCP annotations give the permission."""
+
+    def test_x_qgs(self) -> None:
+        tool = {
+            **ANTHROPIC,
+            "x-qgs": {
+                "permission": "delete",
+                "enabled": False,
+                "kinds": {"location": "path"},
+                "rate_limit": {"max_calls": 10, "window_s": 60},
+                "max_file_bytes": 1024,
+                "allowed_domains": ["Example.com"],
+            },
+        }
+        spec = ToolRegistry.from_anthropic([tool]).get("get_weather")
+        assert spec is not None
+        assert (Permission.DELETE, False, ArgumentKind.PATH) == (
+            spec.permission,
+            spec.enabled,
+            spec.kinds["location"],
+        )
+        assert RateLimit(10, 60.0) == spec.rules.rate_limit
+        assert (1024, ("example.com",)) == (spec.rules.max_file_bytes, spec.rules.allowed_domains)
+
+    def test_openai_x_qgs_on_the_function(self) -> None:
+        tool = {**OPENAI, "function": {**OPENAI["function"], "x-qgs": {"permission": "write"}}}
+        spec = ToolRegistry.from_openai([tool]).get("get_weather")
+        assert spec is not None and Permission.WRITE == spec.permission
+
+    @pytest.mark.parametrize(
+        ("annotations", "expected"),
+        [
+            ({"readOnlyHint": True}, Permission.READ),
+            ({"destructiveHint": True}, Permission.DELETE),
+            ({"destructiveHint": False}, Permission.WRITE),
+            ({}, Permission.READ),
+        ],
+    )
+    def test_mcp_annotations(self, annotations: dict[str, bool], expected: Permission) -> None:
+        spec = ToolRegistry.from_mcp({"tools": [{**MCP, "annotations": annotations}]}).get(
+            "get_weather"
+        )
+        assert spec is not None and expected == spec.permission
+
+
+class TestChanges:
+    """Tools can be disabled and enabled again; names are listed sorted."""
+
+    def test_disable_and_enable(self) -> None:
+        registry = ToolRegistry.from_anthropic([ANTHROPIC, {"name": "add", "input_schema": {}}])
+        assert ("add", "get_weather") == registry.names
+        registry.disable("get_weather")
+        spec = registry.get("get_weather")
+        assert spec is not None and not spec.enabled
+        registry.enable("get_weather")
+        spec = registry.get("get_weather")
+        assert spec is not None and spec.enabled
+        assert 2 == len(registry) and "add" in registry
+        assert ["add", "get_weather"] == [s.name for s in registry]
+
+    def test_disable_unknown(self) -> None:
+        with pytest.raises(KeyError):
+            ToolRegistry().disable("nope")
+
+    def test_get_unknown(self) -> None:
+        assert ToolRegistry().get("nope") is None
+
+
+class TestSuggest:
+    """Did-you-mean: case, snake/camel/kebab variants, then similarity; enabled tools only."""
+
+    registry = ToolRegistry(
+        ToolSpec.define(name) for name in ("get_weather", "concert_search", "send_email")
+    )
+
+    @pytest.mark.parametrize(
+        ("name", "expected"),
+        [
+            ("getWeather", "get_weather"),
+            ("get-weather", "get_weather"),
+            ("GET_WEATHER", "get_weather"),
+            ("concert_search_v2", "concert_search"),
+            ("send_mail", "send_email"),
+            ("transfer_money", None),
+        ],
+    )
+    def test_suggest(self, name: str, expected: str | None) -> None:
+        assert expected == self.registry.suggest(name)
+
+    def test_disabled_tools_are_not_suggested(self) -> None:
+        registry = ToolRegistry([ToolSpec.define("get_weather")])
+        registry.disable("get_weather")
+        assert registry.suggest("getWeather") is None
+
+
+def prop(**schema: Any) -> dict[str, Any]:
+    return {"type": "string", **schema}
+
+
+class TestKinds:
+    """Argument kinds from names, descriptions and x-qgs-kind (the heuristic in kinds.py)."""
+
+    @pytest.mark.parametrize(
+        ("name", "schema", "tool", "expected"),
+        [
+            ("command", prop(), "run", ArgumentKind.COMMAND),
+            ("shell_cmd", prop(), "run", ArgumentKind.COMMAND),
+            ("sql", prop(), "report", ArgumentKind.SQL),
+            ("query", prop(), "run_sql_query", ArgumentKind.SQL),
+            ("query", prop(), "search_web", ArgumentKind.FREE_TEXT),
+            ("query", prop(description="A SQL SELECT statement."), "search", ArgumentKind.SQL),
+            ("url", prop(), "fetch", ArgumentKind.URL),
+            ("webhookEndpoint", prop(), "notify", ArgumentKind.URL),
+            ("target", prop(format="uri"), "fetch", ArgumentKind.URL),
+            ("file_path", prop(), "read", ArgumentKind.PATH),
+            ("directory_name", prop(), "mkdir", ArgumentKind.PATH),
+            ("filename", prop(), "create", ArgumentKind.PATH),
+            ("body_html", prop(), "publish", ArgumentKind.HTML),
+            ("target", prop(description="Path to the log file."), "tail", ArgumentKind.PATH),
+            ("note", prop(description="Any text."), "save", ArgumentKind.FREE_TEXT),
+            ("location", prop(), "get_weather", ArgumentKind.FREE_TEXT),
+            ("location", prop(**{"x-qgs-kind": "url"}), "get_weather", ArgumentKind.URL),
+        ],
+    )
+    def test_string_kinds(
+        self, name: str, schema: dict[str, Any], tool: str, expected: ArgumentKind
+    ) -> None:
+        kinds = infer_kinds({"properties": {name: schema}}, tool_name=tool)
+        assert {name: expected} == kinds
+
+    @pytest.mark.parametrize(
+        "schema",
+        [{"type": "integer"}, {"type": "boolean"}, prop(enum=["a", "b"]), prop(const="a")],
+    )
+    def test_no_kind(self, schema: dict[str, Any]) -> None:
+        assert {} == infer_kinds({"properties": {"url": schema}})
+
+    def test_nested_and_arrays(self) -> None:
+        schema = {
+            "properties": {
+                "options": {"type": "object", "properties": {"url": prop()}},
+                "files": {"type": "array", "items": prop()},
+                "uploads": {
+                    "type": "array",
+                    "items": {"type": "object", "properties": {"path": prop()}},
+                },
+                "link": {"anyOf": [prop(), {"type": "null"}]},
+            }
+        }
+        assert {
+            "options.url": ArgumentKind.URL,
+            "files[]": ArgumentKind.PATH,
+            "uploads[].path": ArgumentKind.PATH,
+            "link": ArgumentKind.URL,
+        } == infer_kinds(schema)
+
+    def test_explicit_kinds_override(self) -> None:
+        spec = ToolSpec.define(
+            "fetch",
+            {"properties": {"url": prop(), "note": prop()}},
+            kinds={"note": ArgumentKind.HTML},
+        )
+        assert {"url": ArgumentKind.URL, "note": ArgumentKind.HTML} == dict(spec.kinds)
+
+
+class TestPermissions:
+    """Permissions from the tool name (execute > delete > write > read)."""
+
+    @pytest.mark.parametrize(
+        ("name", "expected"),
+        [
+            ("run_shell", Permission.EXECUTE),
+            ("cmd_controller_execute", Permission.EXECUTE),
+            ("delete_file", Permission.DELETE),
+            ("removeUserFromSlack", Permission.DELETE),
+            ("send_money", Permission.WRITE),
+            ("reschedule_calendar_event", Permission.WRITE),
+            ("get_weather", Permission.READ),
+            ("search_files_by_filename", Permission.READ),
+        ],
+    )
+    def test_names(self, name: str, expected: Permission) -> None:
+        assert expected == infer_permission(name)
+
+    def test_a_command_argument_means_execute(self) -> None:
+        spec = ToolSpec.define("helper", {"properties": {"command": prop()}})
+        assert Permission.EXECUTE == spec.permission
+
+    def test_direct_construction_takes_values_as_given(self) -> None:
+        spec = ToolSpec("delete_everything")
+        assert (Permission.READ, {}) == (spec.permission, dict(spec.kinds))
