@@ -39,6 +39,7 @@ bench: install
 	$(PY) bench/pipeline_bench.py
 	$(PY) bench/llm_calls_bench.py
 	$(PY) bench/audit_bench.py
+	$(PY) bench/toolgate_bench.py
 
 up:
 	docker compose up --build

@@ -194,17 +194,18 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
     task = repo.get_task(row.task_id)
     earlier = [r for r in repo.list_rounds(task.id) if r.number < row.number]
     earlier_results = [res for r in earlier for res in deliverable_of(r).tool_results]
+    deliverable = deliverable_of(row)
     findings = [
         f.model_copy(update={"role": DETECTOR_ROLE})
         for f in detectors.scan_round(
-            deliverable_of(row), request=task.request, earlier_tool_results=earlier_results
+            deliverable, request=task.request, earlier_tool_results=earlier_results
         )
     ]
     if policies.pdp is not None and (
         task.task_type in (TaskType.ACTION, TaskType.CRITICAL)
         or any(f.severity in (Severity.P0, Severity.P1) for f in findings)
     ):
-        calls = deliverable_of(row).tool_calls
+        calls = deliverable.tool_calls
         findings += permission_findings(policies.pdp, calls, task.agent, policies.tools)
     repo.save_findings(round_id, findings)
     serious = _escalate_if_needed(repo, task, findings, row.number)
