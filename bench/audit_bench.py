@@ -16,7 +16,8 @@ ratio against the baseline measured in the same repetition):
   server (0 ms answers), normal and low-memory (a fresh HTTP client per role).
 
 Per audit it reports wall time (ms), the Python heap's peak above the start of the audit
-(``tracemalloc``, KiB), and at the end the process's RSS growth over all audits and the largest
+(``tracemalloc``, KiB), what the heap still holds after it (and a garbage collection: what an
+audit leaves behind), and at the end the process's RSS growth over all audits and the largest
 RSS of the reality checker's subprocesses (``RUSAGE_CHILDREN``; that memory is returned to the
 system when each subprocess ends).
 """
@@ -79,9 +80,9 @@ def detectors_only(context: AuditContext) -> None:
 
 def measure(
     audit: Callable[[AuditContext], object], contexts: list[AuditContext]
-) -> tuple[list[float], list[float]]:
-    """Wall ms and tracemalloc peak KiB per audit."""
-    times, peaks = [], []
+) -> tuple[list[float], list[float], list[float]]:
+    """Wall ms, tracemalloc peak KiB and KiB still held after the audit (and a gc), per audit."""
+    times, peaks, kept = [], [], []
     for context in contexts:
         fresh = AuditContext(
             task_type=context.task_type,
@@ -97,7 +98,9 @@ def measure(
         audit(fresh)
         times.append((time.perf_counter() - started) * 1000.0)
         peaks.append((tracemalloc.get_traced_memory()[1] - start_bytes) / 1024.0)
-    return times, peaks
+        gc.collect()
+        kept.append((tracemalloc.get_traced_memory()[0] - start_bytes) / 1024.0)
+    return times, peaks, kept
 
 
 def rss_kib() -> int:
@@ -123,7 +126,11 @@ def main() -> None:
     def with_roles(
         sessions: AuditSessions | None, low_memory: bool
     ) -> Callable[[AuditContext], object]:
-        return lambda ctx: run_roles(roles, ctx, sessions, keep_between_roles=not low_memory)
+        def audit(ctx: AuditContext) -> None:
+            run_roles(roles, ctx, sessions, keep_between_roles=not low_memory)
+            server.forget()  # the loopback server's own record of requests is not QGS's memory
+
+        return audit
 
     scenarios: dict[str, Callable[[AuditContext], object]] = {
         "detector pass alone (baseline)": detectors_only,
@@ -137,14 +144,14 @@ def main() -> None:
     for audit in scenarios.values():  # warm-up: imports, compiled patterns, connections
         measure(audit, contexts[:3])
     rss_start = rss_kib()
-    results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in scenarios}
+    results: dict[str, list[tuple[float, float, float, float]]] = {n: [] for n in scenarios}
     for _ in range(args.reps):
         base_ms: float | None = None
         for name, audit in scenarios.items():
-            times, peaks = measure(audit, contexts)
+            times, peaks, kept = measure(audit, contexts)
             ms = statistics.median(times)
             base_ms = base_ms if base_ms is not None else ms
-            results[name].append((ms, max(peaks), ms / base_ms))
+            results[name].append((ms, max(peaks), ms / base_ms, statistics.median(kept)))
     rss_end = rss_kib()
     tracemalloc.stop()
     server.close()
@@ -152,15 +159,17 @@ def main() -> None:
 
     print()
     print(
-        "| scenario | ms per audit (median) | vs detector pass | Python heap peak per audit (KiB, max) |"
+        "| scenario | ms per audit (median) | vs detector pass | Python heap peak per audit "
+        "(KiB, max) | held after the audit (KiB, median) |"
     )
-    print("| --- | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     for name, rows in results.items():
         ms = statistics.median(r[0] for r in rows)
         ratio = statistics.median(r[2] for r in rows)
         lo, hi = min(r[2] for r in rows), max(r[2] for r in rows)
         peak = max(r[1] for r in rows)
-        print(f"| {name} | {ms:.2f} | {ratio:.1f} ({lo:.1f}-{hi:.1f}) | {peak:.0f} |")
+        held = statistics.median(r[3] for r in rows)
+        print(f"| {name} | {ms:.2f} | {ratio:.1f} ({lo:.1f}-{hi:.1f}) | {peak:.0f} | {held:.1f} |")
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print()
     print(
@@ -169,7 +178,7 @@ def main() -> None:
         f"(growth {(rss_end - rss_start) / 1024:.1f} MB)"
     )
     print(f"largest reality-checker subprocess RSS: {children / 1024:.0f} MB (freed when it exits)")
-    print(f"loopback judge requests: {len(server.audit_requests)}")
+    print(f"audits per scenario and repetition: {len(contexts)}")
 
 
 if __name__ == "__main__":

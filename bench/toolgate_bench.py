@@ -14,7 +14,8 @@ ratio to the baseline measured in the same repetition):
   rate limit, a file-size limit and a domain allowlist on every tool, the in-process sliding
   window), permission (a policy allowing every tool) and injection;
 - six layers, Redis rate limit: the same with ``RedisRateLimiter`` on a real Redis
-  (``QGS_BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/12``; db flushed before and after).
+  (``QGS_BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/12``; it must be empty, and is
+  flushed after).
 
 Reported per scenario: p50 and p99 latency per check in microseconds (``perf_counter_ns``
 around one call), and their ratio to the baseline's p50 and p99. Targets (issue 5): in-process
@@ -129,7 +130,11 @@ def main() -> None:
         sys.exit(
             f"Redis at {redis_url} is not reachable ({exc}); start it or set QGS_BENCH_REDIS_URL"
         )
-    client.flushdb()
+    if client.dbsize():
+        sys.exit(
+            f"Redis db {redis_url} is not empty: the bench flushes its db; point "
+            "QGS_BENCH_REDIS_URL at an empty one"
+        )
 
     items = workload()
     local, remote = LocalRateLimiter(), RedisRateLimiter(client)

@@ -14,7 +14,7 @@ import sys
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -82,7 +82,7 @@ def broker_session(settings: Settings, *, workers: bool) -> Iterator[Settings]:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}")
+    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -336,10 +336,14 @@ def _read_file(name: str) -> str:
 def status(
     task_id: Annotated[str, typer.Argument(help="The task id (as `qgs report` shows it).")],
 ) -> None:
-    """Explain one task's rounds, findings, decisions and approvals in plain words."""
+    """Explain one task's rounds, audits, findings, decisions and approvals in plain words.
+
+    Each audited round lists the roles that ran (ok or failed, findings, time), and each
+    finding names the role that found it.
+    """
     from rich.markup import escape
 
-    from qgs_worker.report import approval_text, finding_text, task_report
+    from qgs_worker.report import approval_text, audit_runs_text, finding_text, task_report
 
     client = Client()
     report = task_report(client.repo, client.repo.get_task(task_id))
@@ -376,6 +380,8 @@ def status(
         console.print(
             f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
         )
+        if r["audit_runs"]:
+            console.print(f"     audit: {escape(audit_runs_text(r['audit_runs']))}")
         for f in findings:
             console.print(f"     {escape(finding_text(f))}")
     d = report["decision"]
@@ -474,7 +480,9 @@ def approve(
         bool,
         typer.Option("--reject", help="Reject instead: the task is blocked (needs --note)."),
     ] = False,
-    note: Annotated[str, typer.Option("--note", help="Why (required with --reject).")] = "",
+    note: Annotated[
+        str, typer.Option("--note", help="Why (required with --reject; at most 2,000 characters).")
+    ] = "",
 ) -> None:
     """Approve (or --reject) a task whose latest decision waits for a person.
 
@@ -568,8 +576,9 @@ def scan(
             "--as",
             help="input (default): untrusted text an agent is about to read (a file, a web page, "
             "a tool output), so each passage that gives the agent instructions is a P1 "
-            "injected_instructions finding; deliverable: text an agent wrote (those passages "
-            "are not counted, the other detectors still run).",
+            "injected_instructions finding, and so is prompt injection or a jailbreak (also "
+            "with --kind); deliverable: text an agent wrote (those passages are not counted, "
+            "the other detectors still run).",
         ),
     ] = ScanAs.input,
     fmt: Annotated[
@@ -587,22 +596,27 @@ def scan(
 ) -> None:
     """Run the deterministic detectors on any text and print the findings.
 
-    Destructive commands, mass deletion, secrets, PII, judge manipulation, prompt injection and,
-    for --as input, instructions aimed at the agent that will read the text. No model, no
-    store, no broker. Exit 1 when a P0 or P1 finding is found, 0 otherwise, 2 when the input is
-    unusable (a missing file, binary data, over 10 MB). Text that is not valid UTF-8 is scanned
-    with U+FFFD in place of the bad bytes, with a warning.
+    Destructive commands, mass deletion, secrets, card numbers and
+    national IDs, judge manipulation, prompt injection and, with
+    --as input, instructions aimed at the agent that reads the text.
+    No model, no store, no broker.
+
+    Prose is judged as prose: a command or XSS mentioned in text is
+    at most P2, and e-mail addresses and phone numbers in prose are
+    not reported. To vet a script, a SQL string, a URL, a path or
+    HTML, use --kind.
+
+    Exit 1 on a P0 or P1 finding, 0 otherwise, 2 when the input is
+    unusable (missing, a directory, binary, over 10 MB). Text that is
+    not valid UTF-8 is scanned with U+FFFD for the bad bytes.
     """
     data, source = _read_scan_input(file)
     text = _decode_scan_input(data, source)
+    untrusted = as_ is ScanAs.input
     if kind is not None:
-        from qgs_worker.core.argscan import scan_argument
-
-        findings = sorted(
-            scan_argument(text, kind, location=source, tool="scan"), key=lambda f: f.severity
-        )
+        findings = scan_argument_findings(text, source, kind, untrusted=untrusted)
     else:
-        findings = scan_findings(text, source, untrusted=as_ is ScanAs.input)
+        findings = scan_findings(text, source, untrusted=untrusted)
     result = scan_result(findings, source=source, scanned_as=as_.value, size_bytes=len(data))
     if fmt is ScanFormat.json:
         sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
@@ -622,8 +636,8 @@ def scan_findings(text: str, source: str, *, untrusted: bool) -> list[Finding]:
 
     Args:
         text: Any text.
-        source: What it is (a path, or ``stdin``): findings are located ``SOURCE:LINE`` where
-            the line can be found, ``SOURCE`` otherwise.
+        source: What it is (a path, or ``stdin``): findings are located ``SOURCE:LINE`` (the
+            line of the match itself) where the line can be found, ``SOURCE`` otherwise.
         untrusted: The text is meant to be read by an agent: each passage of it that gives the
             agent instructions (``find_injected_instructions``) is a P1 ``injected_instructions``
             finding, and prompt-injection, jailbreak and prompt-extraction findings are raised
@@ -636,22 +650,17 @@ def scan_findings(text: str, source: str, *, untrusted: bool) -> list[Finding]:
     from qgs_worker.core.models import Finding, Severity
 
     found = [
-        f.model_copy(update={"location": _locate(text, f.evidence, source)})
+        f.model_copy(update={"location": _locate(text, f, source, scan_text)})
         if f.location == source
         else f
         for f in scan_text(text, location=source)
     ]
     if untrusted:
-        # Text an agent is about to read: an attack on that agent is serious, not a mention.
-        found = [
-            f.model_copy(update={"severity": Severity.P1})
-            if f.category in AIMED_AT_THE_AGENT and f.severity > Severity.P1
-            else f
-            for f in found
-        ]
+        found = _aimed_at_the_agent(found)
         passages = find_injected_instructions(text)
         for number, passage in enumerate(passages, start=1):
             flat = " ".join(passage.split())
+            start = _quoted_at(text, flat)
             found.append(
                 Finding(
                     role=DETECTOR_ROLE,
@@ -660,10 +669,48 @@ def scan_findings(text: str, source: str, *, untrusted: bool) -> list[Finding]:
                     title="instructions aimed at the agent that reads this text "
                     f"(passage {number} of {len(passages)})",
                     evidence=flat if len(flat) <= 200 else flat[:199] + "…",
-                    location=_locate(text, flat, source),
+                    location=source if start is None else _at_line(text, start, source),
                 )
             )
     return sorted(found, key=lambda f: f.severity)
+
+
+def scan_argument_findings(
+    text: str, source: str, kind: ArgumentKind, *, untrusted: bool
+) -> list[Finding]:
+    """The tool-call gate's injection findings on ``text`` as one argument of ``kind``.
+
+    Args:
+        text: The argument's value.
+        source: What it is (a path, or ``stdin``); findings are located as by ``scan_findings``.
+        kind: What the argument carries (``command``, ``sql``, ``url``, ...).
+        untrusted: The text is meant to be read by an agent: prompt-injection, jailbreak and
+            prompt-extraction findings are raised to P1, as ``scan_findings`` does.
+
+    Returns:
+        ``scan_argument`` findings, most severe first.
+    """
+    from qgs_worker.core.argscan import scan_argument
+
+    def rescan(part: str) -> list[Finding]:
+        return scan_argument(part, kind, location=source, tool="scan")
+
+    found = [
+        f.model_copy(update={"location": _locate(text, f, source, rescan)}) for f in rescan(text)
+    ]
+    return sorted(_aimed_at_the_agent(found) if untrusted else found, key=lambda f: f.severity)
+
+
+def _aimed_at_the_agent(findings: list[Finding]) -> list[Finding]:
+    """Raise AIMED_AT_THE_AGENT findings to P1: an attack on the agent that reads the text."""
+    from qgs_worker.core.models import Severity
+
+    return [
+        f.model_copy(update={"severity": Severity.P1})
+        if f.category in AIMED_AT_THE_AGENT and f.severity > Severity.P1
+        else f
+        for f in findings
+    ]
 
 
 def scan_result(
@@ -714,6 +761,12 @@ def _read_scan_input(name: str) -> tuple[bytes, str]:
             raise InputError(f"standard input {too_big}")
         return data, "stdin"
     path = Path(name)
+    if path.is_dir():
+        raise InputError(
+            f"{name} is a directory: qgs scan reads one text file (scan each file, e.g. "
+            f'for f in {name.rstrip("/") or "/"}/*; do qgs scan "$f"; done), or - to read '
+            "standard input"
+        )
     if not path.is_file():
         raise InputError(f"no such file: {name} (pass a text file, or - to read standard input)")
     if path.stat().st_size > SCAN_MAX_BYTES:
@@ -743,13 +796,76 @@ def _decode_scan_input(data: bytes, source: str) -> str:
         return data.decode("utf-8-sig", errors="replace")
 
 
-def _locate(text: str, evidence: str, source: str) -> str:
-    """``SOURCE:LINE`` of the first place the evidence's first words appear, else ``SOURCE``."""
-    words = evidence.split("…", 1)[0].split()[:6] or evidence.replace("…", " ").split()[:6]
+LOCATE_TRIES = 20
+"""How many places quoting a finding's evidence ``qgs scan`` checks for the match's line."""
+
+CONTEXT_CHARS = 50
+"""How many characters of context the detectors quote before a match (``detectors._evidence``)."""
+
+
+def _locate(
+    text: str, finding: Finding, source: str, rescan: Callable[[str], list[Finding]]
+) -> str:
+    """``SOURCE:LINE`` of the line where the finding's match is, else ``SOURCE``.
+
+    The evidence quotes up to ~50 characters before the match (``detectors._evidence``), so
+    its first words may sit lines above the match: the line is the first one of the quoted
+    span on which ``rescan`` (the detectors that found it) finds the same finding again.
+    Personal data is quoted redacted, so it is found again by value (``pii.find_pii``).
+    """
+    start = _match_start(text, finding, rescan)
+    return source if start is None else _at_line(text, start, source)
+
+
+def _at_line(text: str, offset: int, source: str) -> str:
+    return f"{source}:{text.count(chr(10), 0, offset) + 1}"
+
+
+def _quoted_at(text: str, evidence: str) -> int | None:
+    """Where the quote ``evidence`` (whitespace flattened, maybe cut with "…") starts in text."""
+    span = next(_quoted_spans(text, evidence), None)
+    return None if span is None else span[0]
+
+
+def _quoted_spans(text: str, evidence: str) -> Iterator[tuple[int, int]]:
+    words = evidence.split("…", 1)[0].split() or evidence.replace("…", " ").split()
     if not words:
-        return source
-    found = re.search(r"\s+".join(re.escape(w) for w in words), text)
-    return f"{source}:{text.count(chr(10), 0, found.start()) + 1}" if found else source
+        return
+    pattern = re.compile(r"\s+".join(re.escape(w) for w in words))
+    for match in pattern.finditer(text):
+        yield match.span()
+
+
+def _match_start(text: str, finding: Finding, rescan: Callable[[str], list[Finding]]) -> int | None:
+    from qgs_worker.core.pii import find_pii
+
+    if finding.category == "pii":  # evidence: redacted values only
+        starts = [
+            text.find(m.value)
+            for m in find_pii(text, sensitive_only=True)
+            if finding.title.endswith(m.kind.value)
+        ]
+        return min((s for s in starts if s >= 0), default=None)
+    first: tuple[int, int] | None = None
+    for tries, (start, end) in enumerate(_quoted_spans(text, finding.evidence)):
+        if tries == LOCATE_TRIES:
+            break
+        first = first or (start, end)
+        line_start = start
+        while line_start < end:  # each line of the quoted span, from where the quote starts
+            line_end = text.find("\n", line_start)
+            line_end = len(text) if line_end < 0 else line_end
+            part = text[line_start : min(line_end, end + 2 * CONTEXT_CHARS)]
+            if any(
+                (f.category, f.title) == (finding.category, finding.title) for f in rescan(part)
+            ):
+                return line_start
+            line_start = line_end + 1
+    if first is None:
+        return None
+    # A match across lines: it starts about CONTEXT_CHARS into the quote (none at the start).
+    start, end = first
+    return start if not text[:start].strip() else min(start + CONTEXT_CHARS, end - 1)
 
 
 def _print_scan(result: dict[str, Any]) -> None:
@@ -847,8 +963,14 @@ def check_tool(
         )
     gate = tool_gate_for(registry, settings, strictness=strictness)
     reports = [gate.check(call, principal=principal, agent_id=agent) for call in calls]
+    _print_check_result(document, calls, reports, fmt)  # the verdict first, whatever the log does
     if bool(settings.broker_url) if log is None else log:
         _log_checks(settings, reports, principal, agent)
+    if not all(r.allowed for r in reports):
+        raise typer.Exit(1)
+
+
+def _print_check_result(document: Any, calls: Any, reports: list[Any], fmt: Any) -> None:
     if fmt is CheckFormat.json:
         single = isinstance(document, dict) and len(calls) == 1 and not _is_message(document)
         result: dict[str, Any] = (
@@ -862,8 +984,7 @@ def check_tool(
         sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     else:
         _print_gate_reports(reports)
-    if not all(r.allowed for r in reports):
-        raise typer.Exit(1)
+    sys.stdout.flush()
 
 
 def _is_message(document: dict[str, Any]) -> bool:
@@ -938,22 +1059,45 @@ def _read_call_document(name: str) -> tuple[Any, str]:
         ) from None
 
 
+LOG_WAIT_S = 10.0
+"""How long ``qgs check-tool`` waits for its log to be queued before it gives up on it."""
+
+
 def _log_checks(
     settings: Settings, reports: list[Any], principal: str | None, agent: str | None
 ) -> None:
-    """Queue one ``qgs.toolgate.log`` job per report; a broker that fails is a warning."""
-    from qgs_worker.celery_app import create_celery_app
-    from qgs_worker.toolcheck import record_from_report, send_with
+    """Queue one ``qgs.toolgate.log`` job per report; a broker that fails is a warning.
 
-    try:
-        with broker_session(settings, workers=False) as live:
-            send = send_with(create_celery_app(live))
-            for report in reports:
-                send(record_from_report(report, principal=principal, agent=agent))
-    except Exception as exc:  # the verdict stands; only the log is lost
+    The publishing connection has short socket timeouts (``toolcheck.log_app``), and the
+    command waits at most ``LOG_WAIT_S`` for it: a broker that hangs never holds the verdict.
+    """
+    import threading
+
+    from rich.markup import escape
+
+    from qgs_worker.toolcheck import log_app, record_from_report, send_with
+
+    failure: list[str] = []
+
+    def publish() -> None:
+        try:
+            with broker_session(settings, workers=False) as live:
+                send = send_with(log_app(live))
+                for report in reports:
+                    send(record_from_report(report, principal=principal, agent=agent))
+        except Exception as exc:  # the verdict stands; only the log is lost
+            failure.append(f"{type(exc).__name__}: {exc}")
+
+    sender = threading.Thread(target=publish, name="qgs-check-log", daemon=True)
+    sender.start()
+    sender.join(LOG_WAIT_S)
+    if sender.is_alive():
+        failure.append(f"the broker did not answer within {LOG_WAIT_S:g} s")
+    if failure:
         err_console.print(
-            f"[yellow]warning:[/] the checks were not logged ({type(exc).__name__}: {exc}); "
-            "check QGS_BROKER_URL, or pass --no-log"
+            f"[yellow]warning:[/] the checks were not logged ({escape(failure[0])}); "
+            "check QGS_BROKER_URL, or pass --no-log",
+            soft_wrap=True,
         )
 
 
@@ -1087,22 +1231,32 @@ def _terminate(signum: int, _frame: object) -> None:
 def main() -> None:
     """Entry point of the ``qgs`` console script.
 
-    QGS errors and invalid settings print as one clear line and exit 2; Ctrl-C and SIGTERM
-    stop what this process started and exit 130 / 143.
+    QGS errors and invalid settings (a value pydantic refuses, a list or dict setting that is
+    not JSON) print as one clear line and exit 2; Ctrl-C and SIGTERM stop what this process
+    started and exit 130 / 143.
     """
     from pydantic import ValidationError
+    from pydantic_settings.exceptions import SettingsError
+    from rich.markup import escape
 
     from qgs_worker.errors import validation_summary
+    from qgs_worker.settings import settings_error_message
 
     signal.signal(signal.SIGTERM, _terminate)
     try:
         app()
     except QGSError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}")
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
         raise SystemExit(2) from None
     except ValidationError as exc:
+        summary = validation_summary(exc, env_prefix="QGS_")
         err_console.print(
-            f"[bold red]error:[/] invalid settings: {validation_summary(exc, env_prefix='QGS_')}"
+            f"[bold red]error:[/] invalid settings: {escape(summary)}", soft_wrap=True
+        )
+        raise SystemExit(2) from None
+    except SettingsError as exc:  # a list or dict setting that is not JSON
+        err_console.print(
+            f"[bold red]error:[/] {escape(settings_error_message(exc))}", soft_wrap=True
         )
         raise SystemExit(2) from None
     except KeyboardInterrupt:

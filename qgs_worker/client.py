@@ -79,12 +79,15 @@ from qgs_worker.toolcheck import CheckLogSender, send_with
 
 logger = logging.getLogger(__name__)
 
-Tools = ToolGate | ToolRegistry | Sequence[Mapping[str, Any]] | Mapping[str, Any]
+Tools = ToolGate | ToolRegistry | Sequence[Mapping[str, Any]] | Mapping[str, Any] | Sequence[type]
+"""What ``tools=`` takes: a gate, a registry, tool definitions (OpenAI, Anthropic, MCP) as JSON
+data, or pydantic model classes (named by their class name, as the OpenAI SDK names them)."""
 """What ``check_tool_call(tools=...)`` takes: a gate, a registry, or tool definitions (a list of
 OpenAI, Anthropic or MCP definitions, or an MCP ``tools/list`` result)."""
 
 GATE_CACHE_MAX = 32
-"""Gates a client keeps for ``tools=`` arguments (by identity) before it forgets the oldest."""
+"""Gates a client keeps for ``tools=`` arguments, by identity and by content, before it forgets
+the oldest."""
 
 
 class TaskHandle(BaseModel):
@@ -109,6 +112,9 @@ class SubmissionHandle(BaseModel):
 
 APPROVER_MAX_CHARS = 128
 """The longest name ``approve(by=...)`` accepts, in characters."""
+
+APPROVAL_NOTE_MAX_CHARS = 2_000
+"""The longest note ``approve(note=...)`` (``qgs approve --note``) accepts, in characters."""
 
 
 class ApprovalView(BaseModel):
@@ -243,6 +249,8 @@ class Client:
         self._gates: dict[int, tuple[object, ToolGate]] = {}
         self._tool_log: CheckLogSender | None = None
         self._tool_log_ready = False
+        self._tool_log_send: Any = None  # a toolcheck.send_with(...) once built
+        self._gates_by_content: dict[str, ToolGate] = {}
         self._tool_log_lock = threading.Lock()
 
     @property
@@ -513,14 +521,15 @@ class Client:
         Args:
             task_id: The task's id (as ``qgs status`` and ``qgs report`` show it).
             by: Who decides (required, at most 128 characters).
-            note: Why; required when rejecting.
+            note: Why (at most 2,000 characters); required when rejecting.
             reject: Reject instead of approve.
 
         Returns:
             The stored approval.
 
         Raises:
-            InputError: ``by`` is empty or too long, or ``note`` is empty on a rejection.
+            InputError: ``by`` is empty or too long, ``note`` is too long, or ``note`` is
+                empty on a rejection.
             TaskNotFoundError: no such task.
             NotAwaitingApprovalError: the task's latest decision does not wait for a person
                 (the message names it and its round), there is none yet, or a later round is
@@ -531,15 +540,22 @@ class Client:
         by, note = by.strip(), note.strip()
         if not by:
             raise InputError(
-                "'by' is empty: pass the name of the person who decides (e.g. --by alice)"
+                "'by' (--by) is empty: pass the name of the person who decides (e.g. --by alice)"
             )
         if len(by) > APPROVER_MAX_CHARS:
             raise InputError(
-                f"'by' must be at most {APPROVER_MAX_CHARS} characters (got {len(by)}): "
-                "pass a name, not a note (--note TEXT)"
+                f"'by' (--by) must be at most {APPROVER_MAX_CHARS} characters (got {len(by)}): "
+                "pass a name; the reason goes in 'note' (--note TEXT)"
             )
         if reject and not note:
-            raise InputError("'note' is required to reject: say why (e.g. --note 'wrong host')")
+            raise InputError(
+                "'note' (--note) is required to reject: say why (e.g. --note 'wrong host')"
+            )
+        if len(note) > APPROVAL_NOTE_MAX_CHARS:
+            raise InputError(
+                f"'note' (--note) must be at most {APPROVAL_NOTE_MAX_CHARS:,} characters "
+                f"(got {len(note):,}): say why in a few sentences, and link to a longer text"
+            )
         task = self.repo.get_task(task_id)
         latest = self.repo.latest_decision(task.id)
         if latest is None:
@@ -697,7 +713,22 @@ class Client:
         elif isinstance(tools, Mapping) or (
             isinstance(tools, Sequence) and not isinstance(tools, str | bytes)
         ):
-            registry = ToolRegistry(specs_from_document(tools))
+            if _pydantic_models(tools):
+                registry = ToolRegistry.from_pydantic(*tools)
+            else:
+                # The same definitions in a new list (an agent rebuilding its tools every
+                # turn): reuse the gate built for their content instead of compiling again.
+                key = _content_key(tools)
+                by_content = self._gates_by_content.get(key) if key else None
+                if by_content is not None:
+                    return by_content
+                registry = ToolRegistry(specs_from_document(tools))
+                if key:
+                    gate = self._new_gate(registry)
+                    if len(self._gates_by_content) >= GATE_CACHE_MAX:
+                        self._gates_by_content.pop(next(iter(self._gates_by_content)))
+                    self._gates_by_content[key] = gate
+                    return gate
         else:
             raise InputError(
                 "'tools' must be a ToolGate, a ToolRegistry or a list of tool definitions "
@@ -769,13 +800,39 @@ class Client:
 
     def _send_check(self, record: Any) -> None:
         # Runs in the sender thread: the Celery app is built there on first use, not here.
-        send_with(self.app)(record)
+        if self._tool_log_send is None:
+            from qgs_worker.toolcheck import log_app
+
+            self._tool_log_send = send_with(log_app(self.settings))
+        self._tool_log_send(record)
+
+
+def _content_key(tools: object) -> str | None:
+    """A digest of tool definitions given as JSON data, or None when they are not JSON."""
+    import hashlib
+
+    try:
+        text = json.dumps(tools, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _pydantic_models(tools: object) -> bool:
+    """True when ``tools`` is a non-empty list of pydantic model classes."""
+    from pydantic import BaseModel
+
+    return (
+        isinstance(tools, Sequence)
+        and bool(tools)
+        and all(isinstance(t, type) and issubclass(t, BaseModel) for t in tools)
+    )
 
 
 def tool_gate_for(
     registry: ToolRegistry, settings: Settings, *, strictness: Strictness | None = None
 ) -> ToolGate:
-    """The gate the client and ``qgs check-tool`` check calls with: layers 1-5 from settings.
+    """The gate the client and ``qgs check-tool`` check calls with: the six layers from settings.
 
     The layers are ``toolgate_io.build_gate``'s (business rules from ``QGS_TOOLGATE__*``, the
     policy of ``QGS_POLICY_FILE``).

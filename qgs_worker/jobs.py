@@ -52,6 +52,7 @@ class Runtime:
 
 
 _runtime_lock = threading.Lock()
+_audit_lock = threading.Lock()
 
 
 def runtime(app: Celery) -> Runtime:
@@ -269,7 +270,10 @@ def discriminate_job(self: Task, round_id: int) -> None:
     """Run the audit roles on one round, one after another (``pipeline.discriminate``)."""
     rt = runtime(self.app)
     try:
-        pipeline.discriminate(rt.repo, round_id, rt.audit)
+        # One audit at a time per worker process, whatever the pool's concurrency: roles run
+        # one after another and audits do not stack up their memory (DESIGN.md, "Discriminator").
+        with _audit_lock:
+            pipeline.discriminate(rt.repo, round_id, rt.audit)
     except OperationalError as exc:
         raise self.retry(
             exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5

@@ -421,8 +421,8 @@ def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]
         for f in repo.findings_model(r.id):
             if f.role == DETECTOR_ROLE:
                 known.add((f.category, prefix + f.location, f.evidence))
-    runs = run_roles(due, context, audit.sessions, keep_between_roles=not audit.low_memory)
-    for run in runs:
+
+    def store(run: RoleRun) -> None:  # at once: a redelivered job skips the roles already run
         fresh = [f for f in run.findings if (f.category, f.location, f.evidence) not in known]
         repo.save_findings(round_id, fresh)
         repo.save_audit_run(
@@ -432,7 +432,10 @@ def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]
             findings=len(fresh),
             duration_ms=run.duration_ms,
         )
-    return runs
+
+    return run_roles(
+        due, context, audit.sessions, keep_between_roles=not audit.low_memory, on_run=store
+    )
 
 
 def decide(repo: Repository, round_id: int, policies: Policies) -> int | None:

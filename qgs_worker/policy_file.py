@@ -144,6 +144,7 @@ def _role(name: str, body: Any, sets: Mapping[str, tuple[Any, ...]], source: str
                 f"(one of: {_PERMISSIONS})"
             ) from None
     arguments: dict[str, dict[str, tuple[Any, ...]]] = {}
+    argument_sets: dict[str, dict[str, str]] = {}
     for tool, paths in _table(table.get("arguments", {}), f"{key}.arguments", source).items():
         constraints: dict[str, tuple[Any, ...]] = {}
         for path, values in _table(paths, f"{key}.arguments.{tool}", source).items():
@@ -162,6 +163,7 @@ def _role(name: str, body: Any, sets: Mapping[str, tuple[Any, ...]], source: str
                         f"define (sets: {known}); define it, or give the values as a list"
                     )
                 constraints[path] = sets[values]
+                argument_sets.setdefault(tool, {})[path] = values
             else:
                 constraints[path] = _values(values, where, source)
         arguments[tool] = constraints
@@ -171,6 +173,7 @@ def _role(name: str, body: Any, sets: Mapping[str, tuple[Any, ...]], source: str
         permissions=frozenset(permissions),
         deny_tools=_strings(table.get("deny_tools", []), f"{key}.deny_tools", source),
         arguments=arguments,
+        argument_sets=argument_sets,
     )
 
 

@@ -130,14 +130,64 @@ class RedisRateLimiter:
         )
 
 
-def redis_for_broker(broker_url: str) -> Any:
-    """A ``redis.Redis`` client on the broker's Redis (``redis://``, ``rediss://``, ``redis+socket://``)."""
+def redis_for_broker(broker_url: str, *, timeout_s: float | None = None) -> Any:
+    """A ``redis.Redis`` client on the broker's Redis (``redis://``, ``rediss://``, ``redis+socket://``).
+
+    Args:
+        broker_url: The broker URL.
+        timeout_s: Socket connect and read timeout, in seconds; None waits as long as it takes.
+    """
     import redis
 
     if broker_url.startswith(("redis+socket://", "unix://")):
         path = broker_url.split("://", 1)[1]
-        return redis.Redis(unix_socket_path=path)
-    return redis.Redis.from_url(broker_url)
+        return redis.Redis(
+            unix_socket_path=path, socket_timeout=timeout_s, socket_connect_timeout=timeout_s
+        )
+    return redis.Redis.from_url(
+        broker_url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s
+    )
+
+
+class RateLimiterUnavailableError(RuntimeError):
+    """Raised by :class:`CircuitBreakerLimiter` while its backend is considered down."""
+
+
+class CircuitBreakerLimiter:
+    """A rate limiter that stops asking a failing backend for a while (a circuit breaker).
+
+    After the backend raises, every hit raises :class:`RateLimiterUnavailableError` at once for
+    ``cooldown_s`` seconds, then the backend is tried again. On the tool gate's hot path this
+    turns a Redis that hangs (each call waiting for its socket timeout) into one slow call per
+    cooldown; the gate's business-rules layer then fails open (a warning) or closed, as set.
+
+    Args:
+        inner: The real limiter (``RedisRateLimiter``).
+        cooldown_s: How long to stop asking after a failure, in seconds.
+        clock: Monotonic seconds (tests pass their own).
+    """
+
+    def __init__(self, inner: Any, *, cooldown_s: float = 5.0, clock: Any = time.monotonic) -> None:
+        self._inner = inner
+        self._cooldown_s = cooldown_s
+        self._clock = clock
+        self._open_until = 0.0
+        self._last_error = ""
+
+    def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
+        """``inner.hit``, or :class:`RateLimiterUnavailableError` while the circuit is open."""
+        now = self._clock()
+        if now < self._open_until:
+            raise RateLimiterUnavailableError(
+                f"the rate limiter's backend failed {self._last_error}; not asked again for "
+                f"{self._open_until - now:.1f} s"
+            )
+        try:
+            return self._inner.hit(key, limit=limit, window_s=window_s, cost=cost)  # type: ignore[no-any-return]
+        except Exception as exc:
+            self._open_until = now + self._cooldown_s
+            self._last_error = f"({type(exc).__name__}: {exc})"
+            raise
 
 
 class JudgeRateLimit:

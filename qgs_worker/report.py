@@ -12,7 +12,9 @@ The JSON document is the contract other tools (and the tests) read::
                 "complexity", "classification_source", "escalated", "escalation_reason",
                 "rounds": [{"number", "final", "status", "score", "verdict", "review_status",
                             "judge", "warnings", "reused_from", "prompt_tokens", "completion_tokens",
-                            "latency_ms", "decision", "content_hash", "length", "risk"}],
+                            "latency_ms", "decision", "content_hash", "length", "risk",
+                            "audit_runs": [{"role", "status", "findings", "duration_ms",
+                                            "error"}]}],
                 "scores": [...], "risk": n,
                 "findings": [{"round", "severity", "category", "role", "title", "location", "evidence"}],
                 "decision": {"kind", "reason", "termination", "best_round", "round", "risk",
@@ -32,7 +34,10 @@ counts again on every later round); the task's ``risk`` counts every finding of 
 (``awaiting_approval``, or ``force_deliver`` on a REFLECT task); ``decision.approval`` is their
 decision (an entry of ``approvals``) or null; ``decision.outcome`` is ``approved`` /
 ``rejected`` once a person decided, ``awaiting_approval`` while one must, else ``kind``.
-``summary.approvals`` counts tasks by that outcome of their latest decision. A finding of
+``summary.approvals`` counts tasks by that outcome of their latest decision. A round's
+``audit_runs`` are the audit roles that ran on it, in the order they ran (empty when the round
+was not audited): ``status`` ``ok`` or ``failed`` (with ``error``), ``findings`` the number of
+new findings the role stored, ``duration_ms`` in milliseconds. A finding of
 category ``role_failed`` is not a defect of the deliverable: an audit role could not run, so the
 round was not fully audited (``summary.role_failures`` counts them).
 ``tool_calls`` covers every pre-execution check in the store (checks belong to no task, so
@@ -60,6 +65,7 @@ from qgs_worker.core.models import SEVERITY_WEIGHTS, Severity
 from qgs_worker.judges.panel import length_bias
 from qgs_worker.store import (
     ApprovalRow,
+    AuditRunRow,
     Repository,
     TaskRow,
     as_utc,
@@ -98,8 +104,18 @@ def _outcome(kind: str, required: bool, approval: dict[str, Any] | None) -> str:
     return "awaiting_approval" if required else kind
 
 
+def _audit_run(row: AuditRunRow) -> dict[str, Any]:
+    return {
+        "role": row.role,
+        "status": row.status,
+        "findings": row.findings,
+        "duration_ms": round(row.duration_ms, 1),
+        "error": row.error,
+    }
+
+
 def finding_text(finding: dict[str, Any]) -> str:
-    """One finding in plain words: severity, category, location, title.
+    """One finding in plain words: severity, category, the role that found it, location, title.
 
     A ``role_failed`` finding reads as what it is: the audit role could not run.
     """
@@ -110,8 +126,27 @@ def finding_text(finding: dict[str, Any]) -> str:
             "was not fully audited"
         )
     return (
-        f"{finding['severity']} {finding['category']} at {finding['location']}: {finding['title']}"
+        f"{finding['severity']} {finding['category']} ({finding['role']}) at "
+        f"{finding['location']}: {finding['title']}"
     )
+
+
+def audit_runs_text(runs: list[dict[str, Any]]) -> str:
+    """The audit roles that ran on a round, in one line.
+
+    E.g. ``security_auditor ok (2 findings, 12 ms), reality_checker failed: timed out``.
+    """
+    parts = []
+    for run in runs:
+        if run["status"] == "ok":
+            n = run["findings"]
+            parts.append(
+                f"{run['role']} ok ({n} finding{'' if n == 1 else 's'}, "
+                f"{run['duration_ms']:.0f} ms)"
+            )
+        else:
+            parts.append(f"{run['role']} {run['status']}: {run['error'] or 'no reason stored'}")
+    return ", ".join(parts)
 
 
 def approval_text(approval: dict[str, Any]) -> str:
@@ -157,6 +192,7 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
                 "latency_ms": round(review.latency_ms, 1) if review else 0.0,
                 "decision": decision.kind if decision else None,
                 "risk": _risk(f.severity for f in round_findings),
+                "audit_runs": [_audit_run(a) for a in repo.list_audit_runs(row.id)],
             }
         )
         for f in round_findings:
@@ -493,6 +529,15 @@ def render_markdown(report: dict[str, Any]) -> str:
         out.write("\n## Approvals\n\n")
         for task_id, a in approvals:
             out.write(f"- `{task_id}` {_md(approval_text(a))}\n")
+    audited = [(t["id"], r) for t in report["tasks"] for r in t["rounds"] if r["audit_runs"]]
+    if audited:
+        out.write(
+            "\n## Audit roles\n\nThe roles that audited each round, in the order they ran.\n\n"
+        )
+        for task_id, r in audited:
+            out.write(
+                f"- `{task_id}` round {r['number']}: {_md(audit_runs_text(r['audit_runs']))}\n"
+            )
     with_findings = [t for t in report["tasks"] if t["findings"]]
     if with_findings:
         out.write(

@@ -8,10 +8,14 @@ it receives the small policies built by :meth:`Settings.gate_policy` and
 
 from __future__ import annotations
 
+import json
+import os
+import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, Field, SecretStr, model_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from qgs_worker.core.models import CadencePolicy, GatePolicy
@@ -90,6 +94,7 @@ class DiscriminatorSettings(BaseModel):
         default=(),
         description="roles to run, in order (JSON list); empty: every role registered in the "
         "'qgs.roles' entry-point group",
+        examples=[["security_auditor"]],
     )
     role_timeout_s: float = Field(
         default=60.0, gt=0, description="each role's time budget, in seconds"
@@ -100,6 +105,7 @@ class DiscriminatorSettings(BaseModel):
     role_options: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description='keyword arguments per role, e.g. {"reality_checker": {"memory_mb": 256}}',
+        examples=[{"reality_checker": {"memory_mb": 256}}],
     )
 
 
@@ -125,6 +131,20 @@ class ToolGateSettings(BaseModel):
         default=True,
         description="pass calls (with a warning) when the rate limiter's Redis is down",
     )
+
+    @field_validator("allowed_domains")
+    @classmethod
+    def _hosts_only(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for entry in value:
+            if entry != "*" and not re.fullmatch(
+                r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?", entry
+            ):
+                raise ValueError(
+                    f"{entry!r} is not a host name: list hosts such as example.com (no scheme, "
+                    "no path) in QGS_TOOLGATE__ALLOWED_DOMAINS"
+                )
+        return value
+
     strictness: Strictness = Field(
         default=Strictness.LENIENT,
         description="how the parameter layer reads schemas: lenient (what the tool's schema "
@@ -169,7 +189,10 @@ class Settings(BaseSettings):
         return self
 
     def check(self) -> None:
-        """Check that time limits nest: judge call x attempts < soft < hard < visibility timeout.
+        """Check the settings that cannot work together, at start-up.
+
+        Time limits nest (judge call < soft < hard < visibility timeout), the broker URL is a
+        Redis URL, an LLM judge has a key, and every audit role named is installed.
 
         Raises:
             ConfigurationError: naming the settings that do not fit and the fix.
@@ -202,6 +225,34 @@ class Settings(BaseSettings):
                 f"QGS_JUDGE__TIMEOUT_S ({self.judge.timeout_s}) must be below "
                 f"QGS_WORKER__SOFT_TIME_LIMIT_S ({w.soft_time_limit_s})"
             )
+        self._check_roles()
+
+    def _check_roles(self) -> None:
+        """Refuse role names that no installed package registers (at start-up, not in a job).
+
+        Only the entry points are listed (a few milliseconds, and only when roles are named):
+        no role is imported here.
+        """
+        d = self.discriminator
+        if not d.roles and not d.role_options:
+            return
+        from qgs_worker.roles import ENTRY_POINT_GROUP, registered_roles  # cycle: roles -> core
+
+        registered = sorted(registered_roles())
+        for variable, names, fix in (
+            ("QGS_DISCRIMINATOR__ROLES", d.roles, "list only registered roles, or unset it to "
+             "run them all"),
+            ("QGS_DISCRIMINATOR__ROLE_OPTIONS", tuple(d.role_options), "key the options by a "
+             "registered role's name"),
+        ):  # fmt: skip
+            unknown = [n for n in dict.fromkeys(names) if n not in registered]
+            if unknown:
+                raise ConfigurationError(
+                    f"{variable} names unknown audit role(s) {', '.join(map(repr, unknown))}; "
+                    f"registered in the {ENTRY_POINT_GROUP!r} entry-point group: "
+                    f"{', '.join(registered) or 'none'}; {fix} (a role of your own must be "
+                    "installed as a package that registers it)"
+                )
 
     @property
     def embedded(self) -> bool:
@@ -222,3 +273,77 @@ class Settings(BaseSettings):
     def cadence_policy(self) -> CadencePolicy:
         """The cadence, the core's own policy object (``QGS_CADENCE__*``)."""
         return self.cadence
+
+
+def settings_error_message(exc: Exception, environ: Mapping[str, str] | None = None) -> str:
+    """One line for a setting pydantic-settings could not parse (a ``SettingsError``).
+
+    A list or dict setting must be JSON; pydantic-settings names only the top-level field
+    (``discriminator``). This names the variable, the shape it needs and an example.
+
+    Args:
+        exc: The ``pydantic_settings.SettingsError`` raised while reading the settings.
+        environ: Where the variables came from; ``os.environ`` and then the ``.env`` file.
+
+    Returns:
+        ``QGS_X__Y must be JSON (a list, e.g. '["a"]'): <the error>``, or the error itself
+        when no variable can be pointed at.
+    """
+    cause = f" ({exc.__cause__})" if exc.__cause__ is not None else ""
+    detail = f"{exc}{cause}"
+    match = re.search(r'field "(\w+)"', str(exc))
+    if match is None:
+        return f"invalid settings: {detail}"
+    for key, value in _candidate_variables(environ):
+        path = key.upper().removeprefix("QGS_").lower().split("__")
+        if not key.upper().startswith("QGS_") or path[0] != match.group(1):
+            continue
+        shape, example = _json_shape(path)
+        if shape is None:
+            continue
+        try:
+            json.loads(value)
+        except ValueError:
+            if example is None:
+                items = [v.strip() for v in value.split(",") if v.strip()]
+                example = items if shape == "list" else {"key": "value"}
+            name = "QGS_" + "__".join(path).upper()
+            return (
+                f"{name} must be JSON ({'a list' if shape == 'list' else 'an object'}, e.g. "
+                f"'{json.dumps(example)}'): {detail}"
+            )
+    return f"invalid settings: {detail}; list and dict settings must be JSON"
+
+
+def _candidate_variables(environ: Mapping[str, str] | None) -> list[tuple[str, str]]:
+    if environ is not None:
+        return list(environ.items())
+    found = list(os.environ.items())
+    env_file = Settings.model_config.get("env_file")
+    if isinstance(env_file, str) and Path(env_file).is_file():
+        from dotenv import dotenv_values
+
+        found += [(k, v) for k, v in dotenv_values(env_file).items() if v is not None]
+    return found
+
+
+def _json_shape(path: list[str]) -> tuple[str | None, Any]:
+    """``("list" | "object" | None, the field's example or None)`` of the setting at ``path``."""
+    model: Any = Settings
+    field = None
+    for part in path:
+        fields = getattr(model, "model_fields", None)
+        if not fields or part not in fields:
+            return None, None
+        field = fields[part]
+        model = field.annotation
+    assert field is not None
+    example = field.examples[0] if field.examples else None
+    annotation = field.annotation
+    for candidate in (annotation, *get_args(annotation)):  # X | None
+        origin = get_origin(candidate) or candidate
+        if isinstance(origin, type) and issubclass(origin, BaseModel | dict | Mapping):
+            return "object", example
+        if isinstance(origin, type) and issubclass(origin, list | tuple | set | frozenset):
+            return "list", example
+    return None, None

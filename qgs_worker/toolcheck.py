@@ -288,6 +288,27 @@ class CheckLogSender:
             )
 
 
+LOG_SOCKET_TIMEOUT_S = 2.0
+"""Socket timeouts of the connection that publishes tool-check logs: a broker that accepts
+connections but never answers must not hold the sender (or ``qgs check-tool``) for ever."""
+
+
+def log_app(settings: Any) -> Any:
+    """A Celery app for publishing tool-check logs, with short socket timeouts on its broker.
+
+    Kept apart from the app that submits rounds and from the workers' (whose long blocking
+    reads must not time out).
+    """
+    from qgs_worker.celery_app import create_celery_app
+
+    app = create_celery_app(settings)
+    options = dict(app.conf.broker_transport_options or {})
+    options.update(socket_timeout=LOG_SOCKET_TIMEOUT_S, socket_connect_timeout=LOG_SOCKET_TIMEOUT_S)
+    app.conf.broker_transport_options = options
+    app.conf.broker_connection_timeout = LOG_SOCKET_TIMEOUT_S
+    return app
+
+
 def send_with(app: Any) -> Callable[[ToolCheckRecord], None]:
     """A ``send`` for ``CheckLogSender`` that publishes ``TOOL_LOG_JOB`` on a Celery app.
 

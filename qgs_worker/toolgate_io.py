@@ -3,7 +3,7 @@
 The core gate (``qgs_worker.core.toolgate``) does no I/O of its own; here are the ports it is
 given: ``stat_file_size`` for the file-size rule, the rate limiter (Redis when a broker is
 configured, in-process otherwise), the tool registry of ``QGS_TOOLS_FILE`` and the policy of
-``QGS_POLICY_FILE``. ``build_gate`` puts layers 1-5 together::
+``QGS_POLICY_FILE``. ``build_gate`` puts the six layers together::
 
     gate = build_gate(Settings(), ToolRegistry.from_openai(tools))
     report = gate.check(call, principal="deploy-bot", agent_id="deploy-bot-7")
@@ -29,7 +29,12 @@ from qgs_worker.core.toolgate.base import GateSettings
 from qgs_worker.core.toolgate.layer6_injection import LAYER as INJECTION
 from qgs_worker.errors import ConfigurationError
 from qgs_worker.policy_file import load_pdp
-from qgs_worker.ratelimit import LocalRateLimiter, RedisRateLimiter, redis_for_broker
+from qgs_worker.ratelimit import (
+    CircuitBreakerLimiter,
+    LocalRateLimiter,
+    RedisRateLimiter,
+    redis_for_broker,
+)
 
 if TYPE_CHECKING:
     from qgs_worker.core.ports import PolicyDecisionPoint, RateLimiter
@@ -55,14 +60,24 @@ def stat_file_size(path: str) -> int | None:
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
+REDIS_TIMEOUT_S = 0.25
+"""Socket timeouts of the gate's rate-limit Redis client, in seconds (a local round trip is
+well under a millisecond)."""
+_PROCESS_LIMITER = LocalRateLimiter()
+
+
 def rate_limiter(settings: Settings) -> RateLimiter:
     """The gate's rate limiter: on the broker's Redis (shared by every process), else in-process.
 
-    With no ``QGS_BROKER_URL`` (the embedded default) the window lives in this process only.
+    With no ``QGS_BROKER_URL`` (the embedded default) the window lives in this process only,
+    one for the whole process (every client and gate in it counts against the same window).
     """
     if settings.broker_url:
-        return RedisRateLimiter(redis_for_broker(settings.broker_url))
-    return LocalRateLimiter()
+        # Short timeouts and a circuit breaker: a Redis that hangs costs one slow check per
+        # cooldown, not seconds on every call of the agent's hot path.
+        client = redis_for_broker(settings.broker_url, timeout_s=REDIS_TIMEOUT_S)
+        return CircuitBreakerLimiter(RedisRateLimiter(client))
+    return _PROCESS_LIMITER  # one window per process, whatever gate or client asks
 
 
 def default_rules(settings: Settings) -> BusinessRules:

@@ -274,6 +274,12 @@ class FakeOpenAIServer:
         with self._lock:
             return list(self._requests)
 
+    def forget(self) -> None:
+        """Drop the recorded request bodies (a long benchmark keeps no history in memory)."""
+        with self._lock:
+            self._requests.clear()
+            self._audit_requests.clear()
+
     @property
     def audit_requests(self) -> list[dict[str, Any]]:
         """A copy of every audit-role request body received, oldest first."""

@@ -9,24 +9,31 @@ A03:2021 Injection).
 
 | kind | what is checked | severity |
 | --- | --- | --- |
+| every kind | zero-width characters (U+200B-U+200D, U+2060, U+FEFF) are removed before any check | - |
 | every kind | a JNDI lookup ``${jndi:...}``, obfuscated or not (CVE-2021-44228) | P1 |
 | command | destructive command (``rm -rf /``, ``mkfs``, ``dd of=/dev/sda``, fork bomb, ``chmod -R 777 /``), a download piped into a shell, a mass-deletion statement (``psql -c "DROP TABLE t"``, ``redis-cli FLUSHALL``) | P0 |
 | command | a cloud metadata address (``curl 169.254.169.254``: instance credentials) | P0 |
+| command | ``${IFS}`` / ``$IFS`` read as a space before every command check (``rm${IFS}-rf${IFS}/``) | - |
 | command | a Shellshock function definition ``() { :; };`` (CVE-2014-6271) | P1 |
+| command | a decoded payload piped into a shell (``base64 -d``, ``xxd -r``, ``openssl enc -d`` into ``sh``) | P1 |
 | command | a write onto a persistence or privilege file / outside the working directory (``filewrites``) | P1 / P2 |
 | command | command substitution or chaining into a second command (CWE-78), a code-execution primitive (``__import__``, ``os.system``, ``subprocess(..., shell=True)``, CWE-94): a command runs code by design, so these warn | P2 |
 | sql | ``DROP`` / ``TRUNCATE`` / ``DELETE`` without ``WHERE`` / ``FLUSHALL`` | P0 |
 | sql | injection syntax: a tautology or ``UNION SELECT`` after a quote, a stacked statement after a number, time-based blind (``SLEEP``, ``WAITFOR DELAY``) (CWE-89, OWASP SQL Injection Prevention Cheat Sheet) | P1 |
+| sql | a tautology without a quote (``OR 1=1``, ``OR x=x``), ``UNION SELECT`` of a credential column or system catalog (``password``, ``information_schema``, ``pg_shadow``) or of ``NULL, NULL`` (column probing), ``xp_cmdshell`` / ``COPY ... FROM PROGRAM`` / ``INTO OUTFILE`` / ``LOAD_FILE`` | P1 |
+| sql | a privilege change: ``GRANT``, ``CREATE`` / ``ALTER USER`` / ``ROLE`` | P1 |
 | sql | ``UPDATE`` without ``WHERE``, ``ALTER TABLE ... DROP``, ``DROP INDEX / VIEW / USER / ROLE / FUNCTION`` | P1 |
-| url | SSRF (``ssrf``): cloud metadata P0; loopback, private, link-local, internal names, ``file://``, ``gopher://``, ``dict://`` P1; an encoded public IP P2 (CWE-918) | P0 / P1 / P2 |
+| url | SSRF (``ssrf``): cloud metadata (address or name: ``instance-data``, ``metadata.google.internal``) P0; loopback, private, link-local, internal names, ``file://``, ``gopher://``, ``dict://`` P1; an encoded public IP P2 (CWE-918) | P0 / P1 / P2 |
 | url | a script URL: ``javascript:``, ``vbscript:``, ``data:text/html`` (CWE-79) | P1 |
 | path, url | shell syntax in the value: ``$(...)``, backticks, ``; cmd``, ``| cmd``, ``&& cmd``, ``() {`` (CWE-78, CWE-88: a tool may paste the value into a command line) | P1 |
 | path | encoded traversal (``%2e%2e%2f``, double encoding ``%252e``), a NUL byte (CWE-22, CWE-158, CWE-174) | P1 |
 | path | traversal (``../`` twice or more) that reaches a system directory; a secret file (``/etc/shadow``, ``~/.ssh/id_rsa``, ``~/.aws/credentials``, ``/proc/self/environ``...) | P1 |
-| path | other traversal of two levels or more; a probe target (``/etc/passwd``, ``/etc/hosts``, ``win.ini``, ``boot.ini``: OWASP WSTG-ATHZ-01) | P2 |
+| path | a probe target (``/etc/passwd``, ``/etc/hosts``, ``win.ini``, ``boot.ini``: OWASP WSTG-ATHZ-01) | P2 |
+| path | other traversal of two levels or more (``../../packages/core/index.ts``: ordinary in a monorepo) | P3 |
 | html | a ``<script>`` element, an event-handler attribute (``onerror=``), a ``javascript:`` / ``vbscript:`` / ``data:text/html`` URL (OWASP XSS Filter Evasion Cheat Sheet, CWE-79) | P1 |
-| html | ``<iframe>``, ``<object>``, ``<embed>``, ``<base href>``, ``<meta http-equiv=refresh>`` | P2 |
-| free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``) | P2 |
+| html | ``<base href>``, ``<meta http-equiv=refresh>``, ``<frameset>``; an ``<iframe>`` / ``<object>`` / ``<embed>`` whose source is a ``javascript:`` or ``data:`` URL | P2 |
+| html | other ``<iframe>``, ``<object>``, ``<embed>`` (a YouTube embed) | P3 |
+| free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``), read after NFKC and a small Cyrillic-to-Latin confusables map (``Ｉｇｎｏｒｅ``, ``Ignоre`` with a Cyrillic о) | P2 |
 
 An ``html`` parameter is markup rendered for someone else (a comment, a message, a page
 fragment); a whole page an agent writes as its own deliverable is better judged as free text.
@@ -35,7 +42,9 @@ Pure: stdlib and pydantic only (through ``models``).
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 
 from qgs_worker.core import detectors, filewrites, ssrf
@@ -43,7 +52,7 @@ from qgs_worker.core.models import ArgumentKind, Finding, Severity
 
 __all__ = ["ArgumentKind", "scan_argument"]
 
-_P0, _P1, _P2 = Severity.P0, Severity.P1, Severity.P2
+_P0, _P1, _P2, _P3 = Severity.P0, Severity.P1, Severity.P2, Severity.P3
 _Rule = detectors._Rule
 _rule = detectors._rule
 _BY_ID: dict[str, _Rule] = {
@@ -94,10 +103,61 @@ _XSS_STRONG = _rule(
 )
 _XSS_WEAK = _rule(
     "xss_embed", "xss",
-    "embedding markup (iframe, object, embed, base, meta refresh)",
-    r"<\s*(?:iframe|object|embed|base|frameset)\b",
+    "redirecting markup (base, meta refresh, frameset), or an embed of a script or data URL",
+    r"<\s*(?:base|frameset)\b",
     r"<\s*meta\b[^>]{0,100}http-equiv\s*=\s*[\"']?refresh",
+    r"<\s*(?:iframe|object|embed)\b[^>]{0,300}?\b(?:src|data)\s*=\s*[\"']?\s*(?:javascript|vbscript|data)\s*:",
     prose=None, executed=_P2, needles=("<",),
+)
+_XSS_EMBED = _rule(
+    "xss_frame", "xss",
+    "embedding markup (iframe, object, embed)",
+    r"<\s*(?:iframe|object|embed)\b",
+    prose=None, executed=Severity.P3, needles=("<",),
+)
+# An obfuscated command: a payload decoded (base64, base32, hex) and piped or handed to a shell.
+_DECODE_TO_SHELL = _rule(
+    "decode_to_shell", "shell_injection",
+    "a decoded payload piped into a shell (obfuscated command)",
+    r"\b(?:base64|base32|basenc|xxd|openssl)\b[^\n|;&]*?(?:\s-d\b|\s-D\b|--decode\b|\s-r\b|\s-p?r\b)"
+    r"[^\n;&]*?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da|fi)?sh\b",
+    r"\b(?:(?:ba|z|k|da)?sh\s+-c|eval)\s+[\"']?\$\([^)]*\b(?:base64|base32|xxd)\b[^)]*(?:-d|--decode|-r)\b",
+    prose=None, executed=_P1, needles=("base64", "base32", "basenc", "xxd", "openssl"),
+)
+# The shell-syntax rule, titled for a command argument (where it only warns).
+_SHELL_IN_COMMAND = dataclasses.replace(
+    _BY_ID["shell_metacharacters"],
+    rule_id="shell_in_command",
+    title="command substitution / chaining in a shell command (reported, not blocked)",
+)
+_SQL_MORE = _rule(
+    "sql_injection_arg", "sql_injection",
+    "SQL injection syntax",
+    # a tautology without a quote: OR 1=1, OR x=x
+    r"\bor\s+(\d+|\w+)\s*=\s*\1(?![\w.])",
+    # UNION SELECT of credentials or the catalog, or NULL column probing
+    r"\bunion\s+(?:all\s+)?select\b[^;]{0,200}?\b(?:password|passwd|pwd|passhash|password_hash"
+    r"|secret|api_key|token|ssn|credit_card|information_schema|pg_shadow|pg_authid|pg_user"
+    r"|mysql\.user|sqlite_master|sys\.\w+|load_file|@@version|version\s*\(|current_user|user\s*\()",
+    r"\bunion\s+(?:all\s+)?select\s+null\s*,",
+    # out of the database: OS commands and files
+    r"\bxp_cmdshell\b|\bsp_oacreate\b|\bcopy\b[^;]{0,200}\bfrom\s+program\b"
+    r"|\binto\s+(?:out|dump)file\b|\bload_file\s*\(",
+    prose=None, executed=_P1,
+    needles=("or", "union", "xp_cmdshell", "sp_oacreate", "program", "file"),
+)
+# one rule with detectors' sql_injection patterns: one finding however many of them match
+_SQL_INJECTION = dataclasses.replace(
+    _SQL_MORE,
+    patterns=_BY_ID["sql_injection"].patterns + _SQL_MORE.patterns,
+    needles=_BY_ID["sql_injection"].needles + _SQL_MORE.needles,
+)
+_SQL_PRIVILEGE = _rule(
+    "sql_privilege", "privilege_change",
+    "a privilege change (GRANT, CREATE / ALTER USER or ROLE)",
+    r"(?:^|;)\s*grant\s+\S",
+    r"\b(?:create|alter)\s+(?:user|role|login)\b",
+    prose=None, executed=_P1, needles=("grant", "user", "role", "login"),
 )
 # fmt: on
 
@@ -106,17 +166,19 @@ _CHECKS: dict[ArgumentKind, tuple[tuple[_Rule, Severity], ...]] = {
         *((rule, _P0) for rule in detectors._DESTRUCTIVE),
         *((_BY_ID[rule_id], _P0) for rule_id in _STATEMENTS),
         (_SHELLSHOCK, _P1),
-        (_BY_ID["shell_metacharacters"], _P2),
+        (_DECODE_TO_SHELL, _P1),
+        (_SHELL_IN_COMMAND, _P2),
         (_BY_ID["code_execution"], _P2),
     ),
     ArgumentKind.SQL: (
         *((_BY_ID[rule_id], _P0) for rule_id in _STATEMENTS),
-        (_BY_ID["sql_injection"], _P1),
+        (_SQL_INJECTION, _P1),
         (_SQL_DDL, _P1),
+        (_SQL_PRIVILEGE, _P1),
     ),
     ArgumentKind.URL: ((_SCRIPT_URL, _P1),),
     ArgumentKind.PATH: (),
-    ArgumentKind.HTML: ((_XSS_STRONG, _P1), (_XSS_WEAK, _P2)),
+    ArgumentKind.HTML: ((_XSS_STRONG, _P1), (_XSS_WEAK, _P2), (_XSS_EMBED, _P3)),
     ArgumentKind.FREE_TEXT: tuple((rule, _P2) for rule in detectors._INJECTION),
 }
 
@@ -154,6 +216,12 @@ def scan_argument(
     """
     kind = ArgumentKind(kind)
     where = f"tool call {tool} carries" if tool else "argument carries"
+    if not value.isascii():
+        value = value.translate(_ZERO_WIDTH)
+        if kind is ArgumentKind.FREE_TEXT:
+            value = _unconfuse(value)
+    if kind is ArgumentKind.COMMAND and "$" in value and "IFS" in value:
+        value = _IFS.sub(" ", value)
     lowered = value.lower()
     findings = list(_run(_CHECKS[kind], value, lowered, location, where))
     findings.extend(detectors._jndi(value, location, where=where, severity=_P1))
@@ -165,8 +233,12 @@ def scan_argument(
     elif kind is ArgumentKind.PATH:
         findings.extend(_path(value, lowered, location, where))
         findings.extend(_shell_in_value(value, location, where))
-    elif kind is ArgumentKind.FREE_TEXT and not any(
-        f.category in {"prompt_injection", "jailbreak", "prompt_extraction"} for f in findings
+    elif (
+        kind is ArgumentKind.FREE_TEXT
+        and _may_carry_passages(value, lowered)
+        and not any(
+            f.category in {"prompt_injection", "jailbreak", "prompt_extraction"} for f in findings
+        )
     ):
         passages = detectors.find_injected_instructions(value)
         if passages:
@@ -175,6 +247,31 @@ def scan_argument(
                          detectors._clip(passages[0]), location)
             )  # fmt: skip
     return detectors._dedupe(findings)
+
+
+def _may_carry_passages(value: str, lowered: str) -> bool:
+    """A cheap test before ``find_injected_instructions``: a tag, or one of its trigger words.
+
+    Most free-text arguments are short values (a city, a title) with neither; skipping them
+    keeps the injection layer within the gate's microsecond budget.
+    """
+    return "<" in value or "\\" in value or _OVERRIDE_NEEDLES.search(lowered) is not None
+
+
+_OVERRIDE_NEEDLES = re.compile("|".join(re.escape(n) for n in detectors._OVERRIDE.needles))
+
+
+# --- normalization before the checks ---------------------------------------------------------
+# Invisible characters split a keyword (``rm\u200b -rf /``); ``${IFS}`` is a space to the shell;
+# full-width letters and Cyrillic look-alikes hide an English keyword from the prompt rules.
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+_IFS = re.compile(r"\$\{IFS\}|\$IFS(?![A-Za-z0-9_])")
+_CONFUSABLES = str.maketrans("аеорсухіАЕОРСУХІ", "aeopcyxiAEOPCYXI")
+
+
+def _unconfuse(value: str) -> str:
+    """NFKC (full-width and compatibility forms) and Cyrillic look-alikes as Latin letters."""
+    return unicodedata.normalize("NFKC", value).translate(_CONFUSABLES)
 
 
 def _run(
@@ -207,13 +304,16 @@ def _finding(
     )
 
 
+_METADATA_NEEDLES = ("169.254", "metadata", "fd00:ec2", "100.100", "192.0.0.192", "instance-data")
+
+
 def _command_extras(value: str, location: str, tool: str) -> Iterator[Finding]:
     for write in filewrites.shell_command_writes(value, location):
         severity, why = filewrites.classify_path(write.path)
         if severity in {_P1, _P2}:
             title = f"{'tool call ' + tool if tool else 'command'} writes {write.path}: {why}"
             yield _finding(severity, "file_write", title, f"{write.via} {write.path}", location)
-    if "169.254" in value or "metadata" in value or "fd00:ec2" in value or "100.100" in value:
+    if any(needle in value for needle in _METADATA_NEEDLES):
         for target in ssrf.find_ssrf(value):
             if target.severity is _P0:
                 title = f"{'tool call ' + tool if tool else 'command'} fetches {target.reason}"
@@ -285,7 +385,7 @@ def _path(value: str, lowered: str, location: str, where: str) -> Iterator[Findi
     if climbs >= 2:
         after = segments[len(segments) - segments[::-1].index("..") :]
         into_system = bool(after) and after[0].lower() in _SYSTEM_DIRS
-        severity = _P1 if into_system else _P2
+        severity = _P1 if into_system else _P3
         why = "a path traversal into a system directory" if into_system else "a path traversal"
         yield _finding(severity, "path_traversal", f"{where} {why}", shown, location)
     elif not secret and _PROBE_FILES.search(value):

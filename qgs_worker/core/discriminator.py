@@ -15,6 +15,7 @@ finding is P1 and the gate refuses to pass the round (a failed audit is never a 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +34,16 @@ from qgs_worker.core.models import (
 )
 from qgs_worker.core.ports import AuditSession, AuditSessions
 
-__all__ = ["ROLE_FAILED", "AuditContext", "Role", "RoleRun", "roles_for", "run_roles"]
+__all__ = [
+    "ROLE_FAILED",
+    "AuditContext",
+    "Role",
+    "RoleRun",
+    "RoleUnavailableError",
+    "role_failed",
+    "roles_for",
+    "run_roles",
+]
 
 ALL_TASK_TYPES = frozenset(TaskType)
 
@@ -162,15 +172,28 @@ def role_failed(role: str, reason: str, task_type: TaskType, *, location: str = 
     )
 
 
+ABANDON_GRACE_S = 5.0
+"""How long past its budget a role may take before the session manager stops waiting for it."""
+
+
 def run_roles(
     roles: Sequence[Role],
     context: AuditContext,
     sessions: AuditSessions | None,
     *,
     keep_between_roles: bool = True,
+    on_run: Callable[[RoleRun], None] | None = None,
+    grace_s: float = ABANDON_GRACE_S,
     clock: Callable[[], float] = time.monotonic,
 ) -> list[RoleRun]:
     """Run ``roles`` one after another on one audit, each with a fresh judge session.
+
+    Each role runs in its own thread, and the session manager waits for it before the next one
+    starts, so roles never overlap. A role that does not return within its budget
+    (``context.timeout_s``) plus ``grace_s`` is abandoned: its thread is left to finish on its
+    own, its results are ignored, and the next role starts (a thread cannot be killed; roles
+    get ``context.remaining_s()`` to pass to their judge calls and subprocesses, so a role that
+    keeps to its budget is never abandoned).
 
     Args:
         roles: The roles to run, already filtered for the task type (:func:`roles_for`).
@@ -179,31 +202,23 @@ def run_roles(
             None for an offline judge.
         keep_between_roles: Share the deterministic detector pass between roles (it holds no
             judge state); False in low-memory mode, where nothing is kept between roles.
+        on_run: Called with each role's run as soon as it ends (the caller stores it, so a
+            redelivered job does not run that role again).
+        grace_s: Seconds past the budget before a role is abandoned.
         clock: Monotonic seconds (tests pass their own).
 
     Returns:
         One :class:`RoleRun` per role, in order. Never raises for a role's failure: a role that
-        raises, or runs past ``context.timeout_s``, gets a ``role_failed`` finding (the
-        findings it did return before overrunning are kept).
+        raises (anything, ``SystemExit`` included), returns something other than a list of
+        ``Finding``, runs past ``context.timeout_s`` or is abandoned gets a ``role_failed``
+        finding (the findings it did return before overrunning are kept). A role's findings
+        always carry its own name as ``role``.
     """
     runs: list[RoleRun] = []
     for role in roles:
         started = clock()
         role_context = _restarted(context, started, keep=keep_between_roles)
-        session: AuditSession | None = None
-        error: str | None = None
-        findings: list[Finding] = []
-        try:
-            session = sessions.open(role.name) if sessions is not None else None
-            findings = list(role.audit(role_context, session))
-        except Exception as exc:  # a role is a plugin: any failure becomes a finding
-            error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        finally:
-            if session is not None:
-                try:
-                    session.close()
-                except Exception as exc:  # releasing must not fail the audit
-                    error = error or f"closing its judge session failed: {exc}"
+        findings, error = _run_one(role, role_context, sessions, context.timeout_s + grace_s)
         if keep_between_roles and "detector_findings" in role_context.__dict__:
             context.__dict__.setdefault(
                 "detector_findings", role_context.__dict__["detector_findings"]
@@ -214,8 +229,71 @@ def run_roles(
             error = f"timed out after {ended - started:.1f} s (limit {context.timeout_s:g} s)"
         if error is not None:
             findings.append(role_failed(role.name, error, context.task_type))
-        runs.append(RoleRun(role.name, tuple(findings), started, ended, error))
+        run = RoleRun(role.name, tuple(findings), started, ended, error)
+        runs.append(run)
+        if on_run is not None:
+            on_run(run)
     return runs
+
+
+def _run_one(
+    role: Role, context: AuditContext, sessions: AuditSessions | None, wait_s: float
+) -> tuple[list[Finding], str | None]:
+    """One role in its own thread, waited for at most ``wait_s``: (findings, error)."""
+    outcome: dict[str, object] = {}
+    session: AuditSession | None = None
+    try:
+        session = sessions.open(role.name) if sessions is not None else None
+    except Exception as exc:
+        return [], f"its judge session could not be opened: {_describe(exc)}"
+
+    def target() -> None:
+        try:
+            outcome["result"] = role.audit(context, session)
+        except BaseException as exc:  # a plugin may even call sys.exit(): report, never hang
+            outcome["error"] = _describe(exc)
+
+    worker = threading.Thread(target=target, name=f"qgs-role-{role.name}", daemon=True)
+    worker.start()
+    worker.join(wait_s)
+    error: str | None = None
+    findings: list[Finding] = []
+    if worker.is_alive():
+        error = (
+            f"did not return within {wait_s:g} s (budget {context.timeout_s:g} s); abandoned, "
+            "its results are ignored"
+        )
+    elif "error" in outcome:
+        error = str(outcome["error"])
+    else:
+        findings, error = _checked(role.name, outcome.get("result"))
+    if session is not None:
+        try:
+            session.close()
+        except Exception as exc:  # releasing must not fail the audit
+            error = error or f"closing its judge session failed: {_describe(exc)}"
+    return findings, error
+
+
+def _checked(name: str, result: object) -> tuple[list[Finding], str | None]:
+    """The role's findings with its own name, or why its result is unusable."""
+    if not isinstance(result, list | tuple):
+        return [], f"returned {type(result).__name__}, not a list of Finding"
+    bad = [type(item).__name__ for item in result if not isinstance(item, Finding)]
+    if bad:
+        return [], f"returned {bad[0]} items, not Finding"
+    return [f if f.role == name else f.model_copy(update={"role": name}) for f in result], None
+
+
+class RoleUnavailableError(RuntimeError):
+    """Raised by a stand-in for a role that could not be loaded; its message says why."""
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    if isinstance(exc, RoleUnavailableError):
+        return text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _restarted(context: AuditContext, started_s: float, *, keep: bool) -> AuditContext:

@@ -153,6 +153,9 @@ def decide_gate(
        must_fix; otherwise ``continue`` (no review due this round);
     5. PASS -> ``pass``; PASS_WITH_SUGGESTIONS -> ``pass_with_suggestions`` with the review's
        dimension issues as suggestions; on a REFLECT task both become ``awaiting_approval``;
+       but a pass with P1 findings about this round (not ``role_failed``, not an earlier
+       round's) is ``revise`` with them as must_fix, even on a final round: a good score does
+       not make up for a core function missing;
     6. FAIL -> :func:`should_terminate` over the earlier scores and this one; if it says stop,
        or this round is final (``final_round``) -> ``force_deliver`` of the best round with this
        review's must_fix; else ``revise`` with the review's must_fix plus the P1 finding titles.
@@ -180,7 +183,15 @@ def decide_gate(
         _check_score("history", score)
     risk = risk_of(tuple(findings))
     p0 = _titles(findings, Severity.P0)
-    p1 = _titles(findings, Severity.P1)
+    # A failed audit role is not a defect of the deliverable: the agent cannot fix it, so it is
+    # never a must-fix item (it holds CRITICAL rounds below, and is reported).
+    p1 = _titles((f for f in findings if f.category != ROLE_FAILED), Severity.P1)
+    # P1 findings about this round itself (not "round N: ..." of an earlier one, whose effects
+    # a new round cannot undo): these hold a passing review.
+    p1_here = _titles(
+        (f for f in findings if f.category != ROLE_FAILED and not f.location.startswith("round ")),
+        Severity.P1,
+    )
 
     if p0:
         return Decision(
@@ -231,18 +242,16 @@ def decide_gate(
 
     approval = complexity is Complexity.REFLECT
     confirm = "; a person must confirm" if approval else ""
-    # What a person should know before trusting a pass: serious findings, review warnings.
-    if p1:
-        confirm += f"; {len(p1)} P1 finding(s): {'; '.join(p1)}"
+    # What a person should know before trusting a pass: review warnings.
     if review.warnings:
         confirm += f"; review warnings: {'; '.join(review.warnings)}"
-    if review.verdict is Verdict.PASS:
+    if review.verdict is Verdict.PASS and not p1_here:
         return Decision(
             kind=DecisionKind.AWAITING_APPROVAL if approval else DecisionKind.PASS,
             reason=f"the critic passed the round (score {review.score}){confirm}",
             risk=risk,
         )
-    if review.verdict is Verdict.PASS_WITH_SUGGESTIONS:
+    if review.verdict is Verdict.PASS_WITH_SUGGESTIONS and not p1_here:
         suggestions = _merge(*(d.issues for d in review.dimensions))
         return Decision(
             kind=DecisionKind.AWAITING_APPROVAL if approval else DecisionKind.PASS_WITH_SUGGESTIONS,
@@ -252,7 +261,20 @@ def decide_gate(
             risk=risk,
         )
 
+    if review.verdict is not Verdict.FAIL:
+        # A pass with core-function (P1) findings on this round: a good score does not make up
+        # for code calling an API that does not exist, a leaked secret or text steering the
+        # judge; and the loop's end must not deliver it either. Revise, whatever the round.
+        return Decision(
+            kind=DecisionKind.REVISE,
+            reason=f"the critic passed the round (score {review.score}) but {len(p1_here)} "
+            f"core-function (P1) finding(s) must be fixed first: {'; '.join(p1_here)}",
+            must_fix=_merge(review.must_fix, p1_here),
+            risk=risk,
+        )
+
     # Verdict.FAIL: revise, or stop and deliver the best round so far.
+    verdict_text = f"the critic failed the round (score {review.score})"
     scores = [score for _, score in history] + [review.score]
     termination = should_terminate(scores, policy)
     if termination is None and final:
@@ -266,7 +288,7 @@ def decide_gate(
         best_score = max(scores)
         return Decision(
             kind=DecisionKind.FORCE_DELIVER,
-            reason=f"the critic failed the round (score {review.score}) and the loop stops: "
+            reason=f"{verdict_text}, and the loop stops: "
             f"{termination.detail}; delivering round {best} (score {best_score}), the best so far"
             + ("; a person must still confirm (qgs approve)" if approval else ""),
             termination=termination.reason,
@@ -276,8 +298,7 @@ def decide_gate(
         )
     return Decision(
         kind=DecisionKind.REVISE,
-        reason=f"the critic failed the round (score {review.score}); {len(must_fix)} must-fix "
-        "item(s) to address",
+        reason=f"{verdict_text}; {len(must_fix)} must-fix item(s) to address",
         must_fix=must_fix,
         risk=risk,
     )

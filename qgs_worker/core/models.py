@@ -210,8 +210,12 @@ ROLE_FAILED = "role_failed"
 
 
 def risk_of(findings: list[Finding] | tuple[Finding, ...]) -> int:
-    """A round's risk: the sum of its findings' severity weights (P0=100 ... P4=5)."""
-    return sum(f.severity.weight for f in findings)
+    """A round's risk: the sum of its findings' severity weights (P0=100 ... P4=5).
+
+    A ``role_failed`` finding says the audit is incomplete, not that the deliverable has a
+    defect: it does not count.
+    """
+    return sum(f.severity.weight for f in findings if f.category != ROLE_FAILED)
 
 
 class DimensionScore(_Frozen):

@@ -107,6 +107,19 @@ class _Names:
         return name in self._exact or (self._glob is not None and bool(self._glob.match(name)))
 
 
+_ALLOWED: Any = object()
+
+
+def _disallowed(value: Any, allowed: frozenset[tuple[str, Any]]) -> Any:
+    """The value (or, for an array, its first item) that ``allowed`` lacks, else ``_ALLOWED``."""
+    if isinstance(value, list):
+        for item in value:
+            if _value_key(item) not in allowed:
+                return item
+        return _ALLOWED
+    return _ALLOWED if _value_key(value) in allowed else value
+
+
 def _value_key(value: Any) -> tuple[str, Any]:
     if isinstance(value, bool):
         return "bool", value
@@ -123,6 +136,7 @@ class _Constraint:
     path: ArgumentPath
     allowed: frozenset[tuple[str, Any]]
     shown: str
+    set_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +149,10 @@ class Role:
         permissions: What those tools may do for this role.
         deny_tools: Names or globs this role denies, even when another role allows them.
         arguments: Tool (name or glob) -> argument path -> the values allowed
-            (``{"send_money": {"recipient": ("GB29...", "Spotify")}}``); scalars only.
+            (``{"send_money": {"recipient": ("GB29...", "Spotify")}}``); scalars only. When the
+            value at the path is an array, every item must be allowed.
+        argument_sets: Tool -> argument path -> the name of the ``[sets]`` entry its values came
+            from, so a denial says which set to extend.
 
     Raises:
         ConfigurationError: An argument path is malformed.
@@ -146,6 +163,7 @@ class Role:
     permissions: frozenset[Permission] = frozenset()
     deny_tools: tuple[str, ...] = ()
     arguments: Mapping[str, Mapping[str, Sequence[Any]]] = field(default_factory=dict)
+    argument_sets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     _allows: _Names = field(init=False, repr=False, compare=False)
     _denies: _Names = field(init=False, repr=False, compare=False)
     _constraints: tuple[tuple[_Names, tuple[_Constraint, ...]], ...] = field(
@@ -168,9 +186,9 @@ class Role:
                 shown = ", ".join(repr(v) for v in list(values)[:_SHOWN_VALUES])
                 if len(values) > _SHOWN_VALUES:
                     shown += f", ... ({len(values)} in all)"
-                constraints.append(
-                    _Constraint(tool_key, compiled_path, frozenset(map(_value_key, values)), shown)
-                )
+                set_name = self.argument_sets.get(tool_key, {}).get(path)
+                allowed = frozenset(map(_value_key, values))
+                constraints.append(_Constraint(tool_key, compiled_path, allowed, shown, set_name))
             compiled.append((_Names([tool_key]), tuple(constraints)))
         object.__setattr__(self, "_constraints", tuple(compiled))
 
@@ -334,15 +352,18 @@ class Policy:
     ) -> PolicyDecision | None:
         for constraint in constraints:
             for where, value in constraint.path.values(arguments):
-                if _value_key(value) in constraint.allowed:
+                bad = _disallowed(value, constraint.allowed)
+                if bad is _ALLOWED:
                     continue
                 rule = f"roles.{role.name}.arguments.{constraint.tool_key}.{constraint.path.text}"
+                target = rule if constraint.set_name is None else f"[sets] {constraint.set_name}"
+                got = f"{_clip(bad)!r}" if bad is value else f"{_clip(bad)!r} in {_clip(value)!r}"
                 return PolicyDecision.deny(
                     f"role {role.name!r} of {grant.principal!r} allows "
                     f"{grant.tool}.{constraint.path.text} only to be one of "
-                    f"{constraint.shown} (got {_clip(value)!r})",
+                    f"{constraint.shown} (got {got})",
                     rule,
-                    f"if {_clip(value)!r} is legitimate, add it to {rule} in {self.source}",
+                    f"if {_clip(bad)!r} is legitimate, add it to {target} in {self.source}",
                     where,
                 )
         return None

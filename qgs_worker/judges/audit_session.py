@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from openai.types.chat import ChatCompletionMessageParam
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from qgs_worker.core.models import AuditBrief, Finding, Severity
 from qgs_worker.errors import JudgeResponseError
@@ -33,9 +33,11 @@ class _FindingContract(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     severity: Literal["P0", "P1", "P2", "P3", "P4"]
-    category: str = Field(max_length=60)
-    title: str = Field(max_length=300)
-    evidence: str = Field(max_length=300)
+    # No length limits: models quote long passages; QGS clips them (a long quote is no reason
+    # to fail the audit).
+    category: str
+    title: str
+    evidence: str
 
 
 class AuditContract(BaseModel):
@@ -181,12 +183,12 @@ def _finding(item: _FindingContract, brief: AuditBrief) -> Finding:
     cap = _SEVERITY_ORDER.index(brief.max_severity)
     if _SEVERITY_ORDER.index(severity) < cap:
         severity = brief.max_severity  # an LLM's opinion alone never blocks
-    category = _CATEGORY.sub("_", item.category.lower()).strip("_") or "llm_finding"
+    category = _CATEGORY.sub("_", item.category.lower()).strip("_")[:60] or "llm_finding"
     return Finding(
         role=brief.role,
         category=category,
         severity=severity,
-        title=item.title.strip() or category,
+        title=item.title.strip()[:300] or category,
         evidence=item.evidence.strip()[:200],
         location="llm pass",
     )

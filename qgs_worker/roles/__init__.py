@@ -18,7 +18,12 @@ from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from qgs_worker.core.discriminator import ALL_TASK_TYPES, AuditContext, Role
+from qgs_worker.core.discriminator import (
+    ALL_TASK_TYPES,
+    AuditContext,
+    Role,
+    RoleUnavailableError,
+)
 from qgs_worker.core.models import Finding
 from qgs_worker.core.ports import AuditSession
 from qgs_worker.errors import ConfigurationError
@@ -83,4 +88,4 @@ class BrokenRole:
 
     def audit(self, context: AuditContext, session: AuditSession | None) -> list[Finding]:
         """Always raises, so the session manager records ``role failed`` with the reason."""
-        raise RuntimeError(self.reason)
+        raise RoleUnavailableError(self.reason)

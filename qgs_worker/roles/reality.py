@@ -1,14 +1,23 @@
 """The Reality Checker: claims not grounded in fact (DESIGN.md, "Discriminator"; issue 4).
 
-Two passes over the audited round:
+Two passes:
 
-1. Deterministic. The round's Python code (:func:`~qgs_worker.core.references.python_snippets`)
-   is read with ``ast`` and its imports and attribute chains are checked against a real Python
-   environment in a separate, isolated interpreter
-   (:func:`~qgs_worker.roles.reality_env.check_references`); the packages of its ``pip install``
-   commands are looked up there too. The code itself is never executed or imported.
-2. An LLM pass, when a judge is online: one brief to a fresh judge session, hunting for invented
-   APIs, packages, citations and numbers without a source.
+1. Deterministic, over every round of the task up to the audited one. The Python code of each
+   round (:func:`~qgs_worker.core.references.python_snippets`) is read with ``ast`` and its
+   imports and attribute chains are checked against a real Python environment in a separate,
+   isolated interpreter (:func:`~qgs_worker.roles.reality_env.check_references`); the packages of
+   its ``pip install`` commands are looked up there too. The code itself is never executed or
+   imported. All rounds go to ONE checking process, each distinct reference once. Every round is
+   checked because a COMPLEX or REFLECT task is audited only every 10th round and on its final
+   round (``core.cadence``): code written in the rounds between would otherwise never be checked.
+   A finding about an earlier round is located ``round N: <where>``; the audited round's keep
+   their plain location.
+2. An LLM pass, when a judge is online, over the audited round only: one brief to a fresh judge
+   session, hunting for invented APIs, packages, citations and numbers without a source. Only
+   the audited round, for cost: a brief with every round would grow with the task (tokens and
+   judge time on every audit), while the deterministic pass costs one process whatever the
+   number of rounds. If the LLM pass fails, the deterministic findings are kept and a
+   ``role_failed`` finding reports the failure.
 
 Findings (role ``reality_checker``):
 
@@ -30,7 +39,11 @@ category                      sev.  when
                                     environment. QGS does not query a package index from the
                                     worker (no network on the hot path, no registry to trust),
                                     so all it can say is "not known here": worth a look, no more
-``references_not_checked``    P4    more references than one check takes (``MAX_REFERENCES``)
+``references_not_checked``    P4    more references than one check takes (``MAX_REFERENCES``;
+                                    the audited round's come first, then the earlier rounds',
+                                    newest first, so the cap leaves out the oldest)
+``role_failed``               P1/P2 the LLM pass failed (:func:`~qgs_worker.core.discriminator.
+                                    role_failed`: P1 on a CRITICAL task)
 ============================  ====  ===========================================================
 
 Not reported, on purpose (a false "this does not exist" costs a revision): imports guarded by
@@ -38,7 +51,9 @@ Not reported, on purpose (a false "this does not exist" costs a revision): impor
 ``utils.py``) or that stand for the reader's project (``your_module``, ``myapp``, ``app``,
 ``config``, ``utils``...); a missing module whose package the round ``pip install``-s; stdlib
 names that exist on another platform or Python version (``os.startfile``); anything the checker
-could not import. Only the current round is checked: earlier rounds were audited when they were current.
+could not import. Across rounds, a module or package any round provides counts for all of them,
+and a snippet repeated unchanged in a later round (a file rewritten as it was) is checked once,
+in its latest round.
 
 The role audits every task type: a QUERY answer ("how do I ... in pandas?") is where an invented
 API is most often handed to a person, and the check costs nothing when there is no code.
@@ -47,8 +62,9 @@ API is most often handed to a person, and the check costs nothing when there is 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from qgs_worker.core.discriminator import ALL_TASK_TYPES, AuditContext
+from qgs_worker.core.discriminator import ALL_TASK_TYPES, AuditContext, role_failed
 from qgs_worker.core.models import AuditBrief, Deliverable, Finding, Severity, TaskType
 from qgs_worker.core.ports import AuditSession
 from qgs_worker.core.references import (
@@ -148,23 +164,27 @@ class RealityChecker:
         self.llm_pass = llm_pass
 
     def audit(self, context: AuditContext, session: AuditSession | None) -> list[Finding]:
-        """Check the current round's Python references and packages, then ask the judge.
+        """Check every round's Python references and packages, then ask the judge about the current.
+
+        The LLM pass sees only ``context.current`` (cost: see the module docstring). Its failure
+        does not lose the deterministic findings: it becomes a ``role_failed`` finding appended
+        to them (P1 on a CRITICAL task, so the round is still held).
 
         Args:
-            context: The task; only ``context.current`` is checked. The subprocess and the judge
-                call each get ``context.remaining_s()``.
+            context: The task; every round of ``context.rounds`` is checked, in one subprocess.
+                The subprocess and the judge call each get ``context.remaining_s()``.
             session: A fresh judge session, or None (offline judge): then only the
                 deterministic pass runs.
 
         Returns:
-            The deterministic findings (see the module docstring), then the judge's.
+            The deterministic findings (see the module docstring), then the judge's, or a
+            ``role_failed`` finding when the judge call raised.
 
         Raises:
             ReferenceCheckError: The checking interpreter crashed or timed out
                 (``ReferenceCheckTimeoutError``); ``run_roles`` makes it a ``role_failed``.
-            JudgeError: From the judge session.
         """
-        findings = self.check(context.current, timeout_s=context.remaining_s())
+        findings = self.check_rounds(context.rounds, timeout_s=context.remaining_s())
         if session is not None and self.llm_pass:
             brief = AuditBrief(
                 role=ROLE,
@@ -173,11 +193,17 @@ class RealityChecker:
                 material=context.current.render(),
                 max_severity=Severity.P1,
             )
-            findings.extend(session.audit(brief, timeout_s=context.remaining_s()))
+            try:
+                judged = session.audit(brief, timeout_s=context.remaining_s())
+            except Exception as exc:  # JudgeError or anything else: keep what was found
+                reason = f"its LLM pass failed: {type(exc).__name__}: {exc}"
+                findings.append(role_failed(self.name, reason, context.task_type))
+            else:
+                findings.extend(judged)
         return findings
 
     def check(self, deliverable: Deliverable, *, timeout_s: float) -> list[Finding]:
-        """The deterministic pass alone, on one round.
+        """The deterministic pass alone, on one round (its findings keep their plain location).
 
         Args:
             deliverable: The round to check.
@@ -189,49 +215,98 @@ class RealityChecker:
         Raises:
             ReferenceCheckError: The checker crashed, or timed out (``ReferenceCheckTimeoutError``).
         """
-        findings: list[Finding] = []
-        refs: list[tuple[ModuleRef, Snippet]] = []
-        for snippet in python_snippets(deliverable):
-            found = references(snippet.source)
-            if found.syntax_error is not None:
-                message, line = found.syntax_error
-                findings.append(_syntax_finding(snippet, message, line))
-            refs.extend((ref, snippet) for ref in found.refs)
-        packages = _packages(deliverable)
+        return self.check_rounds((deliverable,), timeout_s=timeout_s)
+
+    def check_rounds(self, rounds: Sequence[Deliverable], *, timeout_s: float) -> list[Finding]:
+        """The deterministic pass over a task's rounds, the last one being the audited round.
+
+        One checking subprocess for all rounds; a reference (``(module, attributes)``) or package
+        found in several rounds is checked once and reported at its latest round. Of an earlier
+        round only the code its tool calls ran or wrote counts: its text was a draft that later
+        rounds replace (a revised article's code block), but what its tool calls did stays done. References are
+        sent the audited round's first, then the earlier rounds', newest first: the reference
+        cap (``MAX_REFERENCES``) leaves out the oldest, never the audited round's.
+
+        Args:
+            rounds: The rounds, oldest first (round N is ``rounds[N - 1]``).
+            timeout_s: Wall-time limit of the checking subprocess, in seconds.
+
+        Returns:
+            Findings, one per distinct defect, oldest round first; a finding about an earlier
+            round is located ``round N: <location>``.
+
+        Raises:
+            ReferenceCheckError: The checker crashed, or timed out (``ReferenceCheckTimeoutError``).
+        """
+        current = len(rounds)
+        found: list[tuple[int, Finding]] = []
+        refs: dict[tuple[tuple[str, tuple[str, ...]], bool], tuple[ModuleRef, int, Snippet]] = {}
+        packages: dict[str, tuple[int, str, str]] = {}
+        installed: set[str] = set()
+        local: set[str] = set()
+        checked_sources: set[str] = set()
+        for number in range(current, 0, -1):  # the audited round first, then newest first
+            deliverable = rounds[number - 1]
+            sources: set[str] = set()
+            for snippet in python_snippets(deliverable):
+                if number < current and not snippet.location.startswith("tool_call"):
+                    continue  # an earlier round's text was superseded; its tool calls ran
+                if snippet.source in checked_sources:
+                    continue  # the same code in a later round: checked (and reported) there
+                sources.add(snippet.source)
+                read = references(snippet.source)
+                if read.syntax_error is not None:
+                    message, line = read.syntax_error
+                    found.append((number, _syntax_finding(snippet, message, line)))
+                for ref in read.refs:
+                    refs.setdefault((ref.key, ref.optional), (ref, number, snippet))
+            checked_sources |= sources
+            for name, (location, evidence) in _packages(deliverable).items():
+                if number < current and not location.startswith("tool_call"):
+                    continue
+                if normalize_package(name) not in installed:
+                    installed.add(normalize_package(name))
+                    packages[name] = (number, location, evidence)
+            local |= local_modules(deliverable)
         report = check_references(
-            [ref for ref, _ in refs],
+            [ref for ref, _, _ in refs.values()],
             list(packages),
             python=self.python,
             timeout_s=timeout_s,
             memory_mb=self.memory_mb,
         )
-        where: dict[ModuleRef, Snippet] = {}
-        for ref, snippet in refs:
-            where.setdefault(ref, snippet)
-        local = local_modules(deliverable)
-        round_installs = {normalize_package(name) for name in packages}
+        where = {ref: (number, snippet) for ref, number, snippet in refs.values()}
+        provided = frozenset(local)
         for check in report.modules:
-            finding = _module_finding(check, where[check.ref], report, local, round_installs)
+            number, snippet = where[check.ref]
+            finding = _module_finding(check, snippet, report, provided, installed)
             if finding is not None:
-                findings.append(finding)
+                found.append((number, finding))
         for package in report.packages:
-            finding = _package_finding(package, packages[package.name])
+            number, location, evidence = packages[package.name]
+            finding = _package_finding(package, (location, evidence))
             if finding is not None:
-                findings.append(finding)
+                found.append((number, finding))
         if report.unchecked:
-            findings.append(
-                Finding(
-                    role=ROLE,
-                    category="references_not_checked",
-                    severity=Severity.P4,
-                    title=(
-                        f"{report.unchecked} references or packages were not checked (one "
-                        f"check takes {MAX_REFERENCES} references and {MAX_PACKAGES} packages)"
+            found.append(
+                (
+                    current,
+                    Finding(
+                        role=ROLE,
+                        category="references_not_checked",
+                        severity=Severity.P4,
+                        title=(
+                            f"{report.unchecked} references or packages were not checked (one "
+                            f"check takes {MAX_REFERENCES} references and {MAX_PACKAGES} "
+                            "packages)"
+                        ),
+                        location="text",
                     ),
-                    location="text",
                 )
             )
-        return _distinct(findings)
+        kept = _distinct(found)
+        kept.sort(key=lambda item: item[0])  # stable: oldest round first, in found order
+        return [_in_round(finding, number, current) for number, finding in kept]
 
 
 def _packages(deliverable: Deliverable) -> dict[str, tuple[str, str]]:
@@ -358,17 +433,25 @@ def _clip(text: str) -> str:
     return text if len(text) <= _EVIDENCE_CHARS else text[: _EVIDENCE_CHARS - 3] + "..."
 
 
-def _distinct(findings: list[Finding]) -> list[Finding]:
+def _in_round(finding: Finding, number: int, current: int) -> Finding:
+    """``finding`` located ``round N: <location>`` when it is about an earlier round."""
+    if number == current:
+        return finding
+    return finding.model_copy(update={"location": f"round {number}: {finding.location}"})
+
+
+def _distinct(findings: list[tuple[int, Finding]]) -> list[tuple[int, Finding]]:
     """One finding per (category, title): one invented API is one defect, wherever it recurs.
 
-    Parse errors are kept per place: two broken snippets are two defects.
+    The first is kept (the latest round's: rounds are read newest first). Parse errors are kept
+    per round and place: two broken snippets are two defects.
     """
     seen: set[tuple[str, str, str]] = set()
-    kept: list[Finding] = []
-    for finding in findings:
-        place = finding.location if finding.category == "code_does_not_parse" else ""
+    kept: list[tuple[int, Finding]] = []
+    for number, finding in findings:
+        place = f"{number}:{finding.location}" if finding.category == "code_does_not_parse" else ""
         key = (finding.category, finding.title, place)
         if key not in seen:
             seen.add(key)
-            kept.append(finding)
+            kept.append((number, finding))
     return kept

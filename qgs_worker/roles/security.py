@@ -9,7 +9,7 @@ at most P1: an LLM's opinion alone never blocks a round.
 
 from __future__ import annotations
 
-from qgs_worker.core.discriminator import ALL_TASK_TYPES, AuditContext
+from qgs_worker.core.discriminator import ALL_TASK_TYPES, AuditContext, role_failed
 from qgs_worker.core.models import AuditBrief, Finding, Severity
 from qgs_worker.core.ports import AuditSession
 from qgs_worker.roles._common import detector_findings_for
@@ -50,5 +50,9 @@ class SecurityAuditor:
                 material=context.current.render(),
                 max_severity=Severity.P1,
             )
-            findings.extend(session.audit(brief, timeout_s=context.remaining_s()))
+            try:
+                findings.extend(session.audit(brief, timeout_s=context.remaining_s()))
+            except Exception as exc:  # keep the deterministic findings; report the failure
+                reason = f"its LLM pass failed: {type(exc).__name__}: {exc}"
+                findings.append(role_failed(self.name, reason, context.task_type))
         return findings

@@ -677,10 +677,16 @@ class Repository:
         if (stored.approved, stored.by, stored.note) != (approved, clean["by"], clean["note"]):
             verb = "approved" if stored.approved else "rejected"
             why = f" ({stored.note})" if stored.note else ""
+            after = (
+                "submit a new round for a new decision"
+                if stored.approved
+                else "a rejected task is never delivered (its later rounds are decided block): "
+                "start a new task for a new decision"
+            )
             raise ApprovalConflictError(
                 f"round {number} of task {task_id!r} was already {verb} by "
                 f"{stored.by} at {as_utc(stored.created_at).isoformat(timespec='seconds')}{why}; "
-                "a recorded decision is not changed: submit a new round for a new decision"
+                f"a recorded decision is not changed: {after}"
             )
         return stored
 

@@ -268,7 +268,7 @@ class TestApprove:
     def test_rejection_blocks_the_task_and_needs_a_note(
         self, client: Client, awaiting: RoundRow
     ) -> None:
-        with pytest.raises(InputError, match="'note' is required to reject"):
+        with pytest.raises(InputError, match=r"'note' \(--note\) is required to reject"):
             client.approve(TASK, by="bob", reject=True)
         client.approve(TASK, by="bob", reject=True, note="the backup was never restored")
         view = client.task_decision(TASK)
@@ -284,9 +284,32 @@ class TestApprove:
     ) -> None:
         first = client.approve(TASK, by="alice")
         assert first == client.approve(TASK, by="alice")
-        with pytest.raises(ApprovalConflictError, match="already approved by alice"):
+        with pytest.raises(ApprovalConflictError, match="already approved by alice") as info:
             client.approve(TASK, by="bob", reject=True, note="changed my mind")
+        assert str(info.value).endswith("submit a new round for a new decision")
         assert 1 == client.repo.count_rows(ApprovalRow)
+
+    def test_after_a_rejection_the_conflict_does_not_promise_a_new_decision(
+        self, client: Client, awaiting: RoundRow
+    ) -> None:
+        client.approve(TASK, by="bob", reject=True, note="no backup")
+        with pytest.raises(ApprovalConflictError) as info:
+            client.approve(TASK, by="alice")
+        message = str(info.value)
+        assert "already rejected by bob at" in message and "(no backup)" in message
+        assert "a rejected task is never delivered (its later rounds are decided block)" in message
+        assert "start a new task for a new decision" in message
+        assert "submit a new round" not in message
+
+    def test_note_is_capped(self, client: Client, awaiting: RoundRow) -> None:
+        with pytest.raises(InputError) as info:
+            client.approve(TASK, by="alice", note="y" * 2_500)
+        assert str(info.value).startswith(
+            "'note' (--note) must be at most 2,000 characters (got 2,500)"
+        )
+        assert 0 == client.repo.count_rows(ApprovalRow)
+        approval = client.approve(TASK, by="alice", note="y" * 2_000)
+        assert 2_000 == len(approval.note)
 
     def test_force_deliver_on_a_reflect_task_waits_for_a_person(
         self, client: Client, repo: Repository
@@ -441,12 +464,19 @@ class TestApproveCommand:
         )
         assert 0 == code, err
         assert "rejected by bob at" in out and "(no backup): blocked, never delivered" in out
+        code, _, err = run_main(capsys, "approve", TASK, "--by", "alice")
+        assert 2 == code and "was already rejected by bob at" in err
+        assert "start a new task for a new decision" in err and "new round" not in err
 
     @pytest.mark.parametrize(
         ("args", "needle"),
         [
             ((), "'--by' is required"),
-            (("--by", "bob", "--reject"), "'note' is required to reject"),
+            (("--by", "bob", "--reject"), "'note' (--note) is required to reject"),
+            (
+                ("--by", "bob", "--note", "x" * 2_001),
+                "'note' (--note) must be at most 2,000 characters (got 2,001)",
+            ),
         ],
     )
     def test_bad_input_exits_2(

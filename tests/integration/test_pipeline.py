@@ -287,7 +287,8 @@ class TestJudgeManipulation:
         categories = {f.category for f in qgs.repo.list_findings(round_id)}
         assert "judge_manipulation" in categories
         assert d.kind not in {"pass", "pass_with_suggestions", "force_deliver"}
-        assert "awaiting_approval" == d.kind  # escalated to CRITICAL: a person must confirm
+        assert "revise" == d.kind  # a P1 holds a passing review: the manipulation must go
+        assert any("judge" in item or "reviewer" in item for item in d.must_fix), d.must_fix
         assert 1 == len(fake_judge.requests)  # the review still happened
 
 

@@ -26,7 +26,7 @@ from qgs_worker.core.models import (
 )
 from qgs_worker.core.ports import AuditSession
 from qgs_worker.core.references import ModuleRef
-from qgs_worker.errors import JudgeUnavailableError
+from qgs_worker.errors import JudgeResponseError, JudgeUnavailableError
 from qgs_worker.roles.reality import ROLE, RealityChecker
 from qgs_worker.roles.reality_env import (
     MAX_REFERENCES,
@@ -281,10 +281,12 @@ class TestCheckerProcess:
 
 # --- the role through the session manager ---------------------------------------------------------
 class RecordingSession:
-    def __init__(self, calls: list[tuple[str, AuditBrief, float]], role: str, fail: bool) -> None:
+    def __init__(
+        self, calls: list[tuple[str, AuditBrief, float]], role: str, error: Exception | None
+    ) -> None:
         self.calls = calls
         self.role = role
-        self.fail = fail
+        self.error = error
         self.closed = False
 
     @property
@@ -293,8 +295,8 @@ class RecordingSession:
 
     def audit(self, brief: AuditBrief, *, timeout_s: float) -> list[Finding]:
         self.calls.append((self.role, brief, timeout_s))
-        if self.fail:
-            raise JudgeUnavailableError("judge down (HTTP 503)")
+        if self.error is not None:
+            raise self.error
         return [
             Finding(
                 role=brief.role,
@@ -309,13 +311,13 @@ class RecordingSession:
 
 
 class RecordingSessions:
-    def __init__(self, *, fail: bool = False) -> None:
+    def __init__(self, *, fail: bool = False, error: Exception | None = None) -> None:
         self.calls: list[tuple[str, AuditBrief, float]] = []
         self.opened: list[RecordingSession] = []
-        self.fail = fail
+        self.error = JudgeUnavailableError("judge down (HTTP 503)") if fail else error
 
     def open(self, role: str) -> AuditSession:
-        session = RecordingSession(self.calls, role, self.fail)
+        session = RecordingSession(self.calls, role, self.error)
         self.opened.append(session)
         return session
 
@@ -351,7 +353,7 @@ class TestRole:
         assert 0 < timeout_s <= 30.0
         assert [True] == [s.closed for s in sessions.opened]
 
-    def test_only_the_current_round_is_checked(self) -> None:
+    def test_prose_of_an_earlier_round_is_not_code(self) -> None:
         (run,) = run_roles([RealityChecker(llm_pass=False)], context("no code"), None)
         assert () == run.findings
 
@@ -370,7 +372,37 @@ class TestRole:
         (run,) = run_roles([RealityChecker()], context("text", TaskType.CRITICAL), sessions)
         (finding,) = run.findings
         assert (ROLE_FAILED, Severity.P1) == (finding.category, finding.severity)
-        assert "JudgeUnavailableError" in finding.title
+        assert (
+            "role failed: reality_checker: its LLM pass failed: JudgeUnavailableError: "
+            "judge down (HTTP 503)"
+        ) == finding.title
+        assert None is run.error  # the role itself returned: its findings are kept
+        assert [True] == [s.closed for s in sessions.opened]
+
+    @pytest.mark.parametrize(
+        ("task_type", "severity"),
+        [(TaskType.CRITICAL, Severity.P1), (TaskType.GENERATE, Severity.P2)],
+    )
+    @pytest.mark.parametrize(
+        "error",
+        [
+            JudgeUnavailableError("judge down (HTTP 503)"),
+            JudgeResponseError("the judge answered no JSON"),
+            RuntimeError("a bug in the session"),
+        ],
+    )
+    def test_failing_llm_pass_keeps_the_deterministic_findings(
+        self, error: Exception, task_type: TaskType, severity: Severity
+    ) -> None:
+        sessions = RecordingSessions(error=error)
+        text = python_block("import json\njson.loads_fast(x)")
+        (run,) = run_roles([RealityChecker()], context(text, task_type), sessions)
+        assert None is run.error
+        api, failed = run.findings
+        assert ("hallucinated_api", Severity.P1, ROLE) == (api.category, api.severity, api.role)
+        assert (ROLE_FAILED, severity, ROLE) == (failed.category, failed.severity, failed.role)
+        assert f"its LLM pass failed: {type(error).__name__}: {error}" in failed.title
+        assert 1 == len(sessions.calls)
 
     def test_hanging_checker_gives_role_failed(self, tmp_path: Path) -> None:
         sleeper = executable(tmp_path / "sleeper", "#!/bin/sh\nsleep 30\n")
@@ -388,6 +420,149 @@ class TestRole:
 
     def test_audits_every_task_type(self) -> None:
         assert set(TaskType) == RealityChecker().task_types
+
+
+def rounds_context(*texts: str, calls: Sequence[Sequence[ToolCall]] = ()) -> AuditContext:
+    """A task whose rounds have ``texts`` (and ``calls``, per round); the last is audited."""
+    per_round = [tuple(c) for c in calls] + [()] * (len(texts) - len(calls))
+    return AuditContext(
+        task_type=TaskType.GENERATE,
+        complexity=Complexity.COMPLEX,
+        request="Parse the config file.",
+        rounds=tuple(
+            Deliverable(text=t, tool_calls=c) for t, c in zip(texts, per_round, strict=True)
+        ),
+        timeout_s=30.0,
+    )
+
+
+def written(code: str, path: str = "app.py") -> list[ToolCall]:
+    """A round's tool call that writes ``code`` to a file (its effect outlives the round)."""
+    return [ToolCall(name="write_file", arguments={"path": path, "content": code})]
+
+
+def recording_python(tmp_path: Path, modules: int, packages: int = 0) -> tuple[str, Path]:
+    """A fake interpreter that appends each request to a log (one line each) and finds all."""
+    log = tmp_path / "requests.jsonl"
+    answer = {
+        "python": "0",
+        "platform": "x",
+        "modules": [{"status": "found"}] * modules,
+        "packages": [{"status": "installed"}] * packages,
+    }
+    script = f"#!/bin/sh\ncat >> {log}\necho >> {log}\necho '{json.dumps(answer)}'\n"
+    return executable(tmp_path / "fake-python", script), log
+
+
+class TestEveryRound:
+    """The deterministic pass checks every round (COMPLEX/REFLECT tasks are audited only now and
+    then), in one process; the LLM pass sees the audited round only."""
+
+    def test_bad_reference_an_earlier_round_wrote_is_found(self) -> None:
+        ctx = rounds_context(
+            "writing", "Done.", calls=[written("import json\ndata = json.loads_fast(raw)")]
+        )
+        (run,) = run_roles([RealityChecker(llm_pass=False)], ctx, None)
+        (finding,) = run.findings
+        assert ("hallucinated_api", Severity.P1) == (finding.category, finding.severity)
+        assert finding.location.startswith("round 1: tool_call:write_file.content")
+        assert finding.title.startswith("json has no attribute 'loads_fast'")
+
+    def test_an_earlier_rounds_text_is_superseded(self) -> None:
+        ctx = rounds_context(python_block("import json\ndata = json.loads_fast(raw)"), "Done.")
+        assert [] == RealityChecker(llm_pass=False).audit(ctx, None)
+
+    def test_the_audited_rounds_findings_keep_their_plain_location(self) -> None:
+        ctx = rounds_context(
+            "writing",
+            "",
+            python_block("import os\nos.joinall('a')"),
+            calls=[written("import json\njson.loads_fast(a)")],
+        )
+        found = RealityChecker(llm_pass=False).audit(ctx, None)
+        locations = [f.location for f in found]
+        assert locations[0].startswith("round 1: tool_call:write_file.content")
+        assert "text:block 1, line 2" == locations[1]
+
+    def test_a_defect_repeated_in_the_audited_round_is_reported_there_once(self) -> None:
+        code = python_block("import json\njson.loads_fast(a)")
+        (finding,) = RealityChecker(llm_pass=False).audit(rounds_context(code, code), None)
+        assert "text:block 1, line 2" == finding.location
+
+    def test_a_parse_error_repeated_unchanged_is_reported_once(self) -> None:
+        broken = python_block("def f(:\n    pass")
+        found = RealityChecker(llm_pass=False).audit(rounds_context(broken, "ok", broken), None)
+        assert [("code_does_not_parse", "text:block 1, line 1")] == [
+            (f.category, f.location) for f in found
+        ]
+
+    def test_packages_of_earlier_rounds(self) -> None:
+        install = ToolCall(name="bash", arguments={"command": "pip install qgs-no-such-pkg-y"})
+        ctx = rounds_context("installing", "", "Done.", calls=[[install]])
+        (finding,) = RealityChecker(llm_pass=False).audit(ctx, None)
+        assert ("unverified_package", "round 1: tool_call:bash.command") == (
+            finding.category,
+            finding.location,
+        )
+
+    def test_a_package_an_earlier_round_installs_explains_a_later_import(self) -> None:
+        install = ToolCall(name="bash", arguments={"command": "pip install qgs-fake-lib"})
+        ctx = rounds_context("installing", python_block("import qgs_fake_lib"), calls=[[install]])
+        found = RealityChecker(llm_pass=False).audit(ctx, None)
+        assert [("unverified_package", "round 1: tool_call:bash.command")] == [
+            (f.category, f.location) for f in found
+        ]
+
+    def test_one_process_each_reference_once(self, tmp_path: Path) -> None:
+        fake, log = recording_python(tmp_path, modules=3, packages=1)
+        code = "import os\nos.system('ls')"
+        pip = ToolCall(name="bash", arguments={"command": "pip install pydantic"})
+        ctx = rounds_context(
+            "one",
+            "two",
+            python_block(code) + "`pip install Pydantic`",
+            calls=[[*written(code), pip], written("import json", "b.py")],
+        )
+        assert [] == RealityChecker(python=fake, llm_pass=False).audit(ctx, None)
+        (request,) = [json.loads(line) for line in log.read_text().splitlines()]
+        assert {
+            "modules": [
+                {"module": "os", "attributes": []},
+                {"module": "os", "attributes": ["system"]},
+                {"module": "json", "attributes": []},
+            ],
+            "packages": ["Pydantic"],
+        } == request
+
+    def test_the_cap_leaves_out_the_oldest_references(self, tmp_path: Path) -> None:
+        fake, log = recording_python(tmp_path, modules=MAX_REFERENCES)
+        many = "import os\n" + "\n".join(f"os.name_{i}" for i in range(MAX_REFERENCES))
+        ctx = rounds_context(
+            "writing", python_block("import json\njson.loads_fast(x)"), calls=[written(many)]
+        )
+        (finding,) = RealityChecker(python=fake, llm_pass=False).audit(ctx, None)
+        assert ("references_not_checked", Severity.P4) == (finding.category, finding.severity)
+        assert finding.title.startswith("3 references or packages were not checked")
+        (request,) = [json.loads(line) for line in log.read_text().splitlines()]
+        assert [
+            {"module": "json", "attributes": []},
+            {"module": "json", "attributes": ["loads_fast"]},
+            {"module": "os", "attributes": []},
+        ] == request["modules"][:3]
+
+    def test_the_llm_pass_sees_the_audited_round_only(self) -> None:
+        sessions = RecordingSessions()
+        ctx = rounds_context(
+            "writing", "Final answer.", calls=[written("import json\njson.loads_fast(a)")]
+        )
+        (run,) = run_roles([RealityChecker()], ctx, sessions)
+        ((_, brief, _),) = sessions.calls
+        assert ctx.current.render() == brief.material
+        assert "loads_fast" not in brief.material
+        assert [
+            ("hallucinated_api", Severity.P1),
+            ("ungrounded_claim", Severity.P2),
+        ] == summary(list(run.findings))
 
 
 class TestCorpus:

@@ -1,4 +1,4 @@
-"""Reports show each finding's severity, each round's risk, and failed audit roles plainly."""
+"""Reports show each finding's severity and role, each round's risk and audit roles plainly."""
 
 from __future__ import annotations
 
@@ -23,6 +23,13 @@ ROLE_FAILURE = Finding(
     title="role failed: reality_checker: the judge timed out after 30 s",
     location="audit",
 )
+HALLUCINATED = Finding(
+    role="reality_checker",
+    category="hallucinated_api",
+    severity=Severity.P1,
+    title="calls requests.fetch, which the environment does not have",
+    location="code block 1",
+)
 
 
 @pytest.fixture
@@ -36,7 +43,14 @@ def repo(store_url: str) -> Iterator[Repository]:
         "Cleaned up: ran `rm -rf /var/lib/app/*` as documented.\n"
         "AWS key used: AKIAIOSFODNN7EXAMPLE1\n"
     )
-    repository.save_findings(row.id, [*scan_text(text), ROLE_FAILURE])
+    repository.save_findings(row.id, [*scan_text(text), HALLUCINATED, ROLE_FAILURE])
+    repository.save_audit_run(row.id, "security_auditor", error=None, findings=2, duration_ms=12.4)
+    repository.save_audit_run(
+        row.id, "reality_checker", error="the judge timed out after 30 s", findings=1,
+        duration_ms=30_001.26,
+    )  # fmt: skip
+    unaudited = add_round(repository, 2, gate(Verdict.PASS, 92, Complexity.REFLECT, number=2))
+    assert unaudited.id is not None
     yield repository
     repository.dispose()
 
@@ -85,3 +99,65 @@ class TestRiskAndSeverity:
         assert 0 == code
         assert f"(risk {risk})" in out and "P1 ×" in out
         assert "P1 audit role reality_checker failed (the judge timed out after 30 s)" in out
+
+
+class TestAuditRuns:
+    """Which audit roles ran on each round, ok or failed, and which role found what."""
+
+    def test_json(self, repo: Repository) -> None:
+        task = build_report(repo)["tasks"][0]
+        audited, unaudited = task["rounds"]
+        assert [
+            {
+                "role": "security_auditor",
+                "status": "ok",
+                "findings": 2,
+                "duration_ms": 12.4,
+                "error": None,
+            },
+            {
+                "role": "reality_checker",
+                "status": "failed",
+                "findings": 1,
+                "duration_ms": 30001.3,
+                "error": "the judge timed out after 30 s",
+            },
+        ] == audited["audit_runs"]
+        assert [] == unaudited["audit_runs"]
+        assert {"number", "final", "status", "score", "decision", "risk", "audit_runs"} <= set(
+            audited
+        )
+        assert {"round", "severity", "category", "role", "title", "location", "evidence"} == set(
+            task["findings"][0]
+        )
+
+    def test_markdown(self, repo: Repository) -> None:
+        markdown = render_markdown(build_report(repo))
+        assert "## Audit roles" in markdown
+        assert (
+            f"- `{TASK}` round 1: security_auditor ok (2 findings, 12 ms), reality_checker "
+            "failed: the judge timed out after 30 s\n"
+        ) in markdown
+        assert f"- `{TASK}` round 2:" not in markdown
+        assert (
+            "- **P1** hallucinated_api (reality_checker) at code block 1: calls requests.fetch"
+        ) in markdown
+
+    def test_status(
+        self,
+        repo: Repository,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        monkeypatch.setenv("QGS_DATABASE_URL", repo.url)
+        monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
+        code, out, _ = run_main(capsys, "status", TASK)
+        assert 0 == code
+        assert (
+            "audit: security_auditor ok (2 findings, 12 ms), reality_checker failed: the judge "
+            "timed out after 30 s"
+        ) in out
+        assert 1 == out.count("audit: ")  # round 2 was not audited
+        assert "P1 hallucinated_api (reality_checker) at code block 1: calls requests.fetch" in out
+        assert "P2 destructive_command (detectors) at text:" in out

@@ -297,7 +297,7 @@ class TestGateOnFailedAudit:
             task_type=TaskType.GENERATE,
         )
         assert DecisionKind.PASS is decision.kind
-        assert 20 == decision.risk
+        assert 0 == decision.risk  # a failed role is no defect of the deliverable
 
 
 def submit(repo: Repository, n: int, request: str, **deliverable: object) -> int:
@@ -373,3 +373,130 @@ class TestDiscriminateStep:
         (failed,) = [f for f in repo.findings_model(round_id) if f.category == ROLE_FAILED]
         assert Severity.P1 == failed.severity
         assert "failed" == repo.list_audit_runs(round_id)[0].status
+
+
+class TestMisbehavingPlugins:
+    """A plugin that returns junk, exits or hangs fails alone; the others still run."""
+
+    def run_with(self, bad: object, *, timeout_s: float = 5.0, grace_s: float = 0.1) -> list:  # type: ignore[type-arg]
+        class Good:
+            name = "good"
+            task_types = ALL_TASK_TYPES
+
+            def audit(self, context: AuditContext, session: AuditSession | None) -> list[Finding]:
+                return [Finding(role="good", category="c", severity=Severity.P3, title="ok")]
+
+        stored: list[str] = []
+        runs = run_roles(
+            [bad, Good()],  # type: ignore[list-item]
+            context(timeout_s=timeout_s),
+            None,
+            grace_s=grace_s,
+            on_run=lambda run: stored.append(run.role),
+        )
+        assert ["bad", "good"] == stored  # each run is handed over as soon as it ends
+        assert runs[1].error is None and ["ok"] == [f.title for f in runs[1].findings]
+        return runs
+
+    def test_returning_dicts(self) -> None:
+        class Bad:
+            name = "bad"
+            task_types = ALL_TASK_TYPES
+
+            def audit(self, context: AuditContext, session: AuditSession | None) -> object:
+                return [{"severity": "P0"}]
+
+        runs = self.run_with(Bad())
+        assert "returned dict items, not Finding" == runs[0].error
+
+    def test_calling_sys_exit(self) -> None:
+        class Bad:
+            name = "bad"
+            task_types = ALL_TASK_TYPES
+
+            def audit(self, context: AuditContext, session: AuditSession | None) -> object:
+                raise SystemExit(3)
+
+        runs = self.run_with(Bad())
+        assert "SystemExit: 3" == runs[0].error
+
+    def test_hanging_is_abandoned(self) -> None:
+        release = threading.Event()
+
+        class Bad:
+            name = "bad"
+            task_types = ALL_TASK_TYPES
+
+            def audit(self, context: AuditContext, session: AuditSession | None) -> object:
+                release.wait(10)
+                return []
+
+        try:
+            runs = self.run_with(Bad(), timeout_s=0.05, grace_s=0.05)
+        finally:
+            release.set()
+        assert runs[0].error is not None and "abandoned" in runs[0].error
+        assert ROLE_FAILED == runs[0].findings[-1].category
+
+    def test_findings_carry_the_roles_own_name(self) -> None:
+        class Impostor:
+            name = "bad"
+            task_types = ALL_TASK_TYPES
+
+            def audit(self, context: AuditContext, session: AuditSession | None) -> list[Finding]:
+                return [
+                    Finding(role="security_auditor", category="x", severity=Severity.P0, title="t")
+                ]
+
+        runs = self.run_with(Impostor())
+        assert ["bad"] == [f.role for f in runs[0].findings]
+
+
+class TestGateOnP1:
+    """A passing review does not make up for a core-function (P1) finding."""
+
+    def decide(self, findings: tuple[Finding, ...], *, final: bool) -> object:
+        return gate.decide_gate(
+            Review(
+                verdict=Verdict.PASS,
+                score=95,
+                dimensions=(DimensionScore(name="correctness", score=95),),
+            ),
+            round_number=1,
+            complexity=Complexity.COMPLEX,
+            final=final,
+            history=(),
+            findings=findings,
+            policy=GatePolicy(),
+            task_type=TaskType.GENERATE,
+        )
+
+    P1 = Finding(
+        role="reality_checker",
+        category="hallucinated_api",
+        severity=Severity.P1,
+        title="json has no attribute 'loads_fast'",
+    )
+
+    def test_revise_with_the_p1_as_must_fix(self) -> None:
+        decision = self.decide((self.P1,), final=False)
+        assert DecisionKind.REVISE is decision.kind  # type: ignore[attr-defined]
+        assert ("json has no attribute 'loads_fast'",) == decision.must_fix  # type: ignore[attr-defined]
+        assert "passed the round (score 95) but 1 core-function (P1)" in decision.reason  # type: ignore[attr-defined]
+
+    def test_even_a_final_round_is_revised(self) -> None:
+        decision = self.decide((self.P1,), final=True)
+        assert DecisionKind.REVISE is decision.kind  # type: ignore[attr-defined]
+        assert ("json has no attribute 'loads_fast'",) == decision.must_fix  # type: ignore[attr-defined]
+
+    def test_an_earlier_rounds_p1_does_not_hold_this_one(self) -> None:
+        earlier = self.P1.model_copy(update={"location": "round 1: text:block 1"})
+        decision = self.decide((earlier,), final=True)
+        assert DecisionKind.PASS is decision.kind  # type: ignore[attr-defined]
+
+    def test_a_failed_role_is_never_a_must_fix_item(self) -> None:
+        failed = role_failed("reality_checker", "boom", TaskType.GENERATE)
+        failed_p1 = failed.model_copy(update={"severity": Severity.P1})
+        decision = self.decide((failed_p1,), final=False)
+        assert DecisionKind.PASS is decision.kind  # type: ignore[attr-defined]
+        assert () == decision.must_fix  # type: ignore[attr-defined]

@@ -112,7 +112,8 @@ DECISIONS: list[tuple[str | None, str, Permission, dict[str, Any], bool, str]] =
     ("ops", "resize", W, {"replicas": True}, False, "resize.replicas"),  # true is not 1
     ("ops", "resize", W, {"force": 0}, False, "resize.force"),
     ("ops", "resize", W, {"tags": ["blue", "red"]}, False, "resize.tags[]"),
-    ("ops", "resize", W, {"replicas": [1]}, False, "resize.replicas"),  # not a scalar
+    ("ops", "resize", W, {"replicas": [1, 7]}, False, "resize.replicas"),  # every item
+    ("ops", "resize", W, {"replicas": [1, 3]}, True, "roles.admin.arguments"),
     ("stranger", "get_time", R, {}, True, "roles.guest.tools"),
     (None, "get_time", R, {}, True, "roles.guest.tools"),
     ("stranger", "get_balance", R, {}, False, "roles.guest.tools"),
@@ -149,14 +150,24 @@ class TestDecide:
                     "'GB29NWBK60161331926819', 'Spotify' (got 'US133')"
                 ),
                 rule="roles.teller.arguments.send_money.recipient",
-                fix=(
-                    "if 'US133' is legitimate, add it to roles.teller.arguments.send_money.recipient "
-                    f"in {policy.source}"
-                ),
+                fix=(f"if 'US133' is legitimate, add it to [sets] payees in {policy.source}"),
                 argument="$.recipient",
             )
             == decision
         )
+
+    def test_an_array_argument_needs_every_item_allowed(self, policy: Policy) -> None:
+        ok = policy.decide("banker", "send_money", W, {"recipient": ["Spotify"]})
+        assert ok.allowed
+        denied = policy.decide("banker", "send_money", W, {"recipient": ["Spotify", "US133"]})
+        assert not denied.allowed
+        assert "(got 'US133' in ['Spotify', 'US133'])" in denied.reason
+        assert denied.fix.startswith("if 'US133' is legitimate, add it to [sets] payees in")
+
+    def test_a_list_constraint_names_its_rule_in_the_fix(self, policy: Policy) -> None:
+        denied = policy.decide("banker", "send_money", W, {"options": {"currency": "JPY"}})
+        assert not denied.allowed
+        assert "add it to roles.teller.arguments.send_money.options.currency in" in denied.fix
 
     def test_an_unknown_principal_without_default_roles_may_do_nothing(self) -> None:
         decision = Policy([Role("r", ("*",), frozenset(Permission))], {"a": ("r",)}).decide(

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from qgs_worker.core.models import RateDecision
 from qgs_worker.errors import InputError
 from qgs_worker.ratelimit import LocalRateLimiter
 
@@ -103,3 +104,41 @@ class TestJudgeRateLimit:
 
         limit = JudgeRateLimit(LocalRateLimiter(FakeClock()), "ep")
         assert {0.0} == {limit.admit(10**6) for _ in range(100)}
+
+
+class TestCircuitBreaker:
+    """A failing backend is asked once per cooldown, not on every call."""
+
+    def test_open_then_half_open(self) -> None:
+        from qgs_worker.ratelimit import CircuitBreakerLimiter, RateLimiterUnavailableError
+
+        class Flaky:
+            calls = 0
+            fail = True
+
+            def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
+                self.calls += 1
+                if self.fail:
+                    raise TimeoutError("Timeout reading from socket")
+                return RateDecision(allowed=True, used=1, limit=limit)
+
+        now = [100.0]
+        inner = Flaky()
+        breaker = CircuitBreakerLimiter(inner, cooldown_s=5.0, clock=lambda: now[0])
+        with pytest.raises(TimeoutError):
+            breaker.hit("k", limit=3, window_s=60)
+        for _ in range(10):
+            with pytest.raises(RateLimiterUnavailableError, match="not asked again"):
+                breaker.hit("k", limit=3, window_s=60)
+        assert 1 == inner.calls
+        now[0] += 5.1
+        inner.fail = False
+        assert breaker.hit("k", limit=3, window_s=60).allowed
+        assert 2 == inner.calls
+
+
+def test_one_in_process_window_per_process() -> None:
+    from qgs_worker.settings import Settings
+    from qgs_worker.toolgate_io import rate_limiter
+
+    assert rate_limiter(Settings()) is rate_limiter(Settings())

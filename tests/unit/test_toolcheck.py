@@ -135,3 +135,22 @@ class TestSender:
 
     def test_flush_before_any_check(self) -> None:
         assert CheckLogSender(lambda _record: None).flush(0.1)
+
+
+def test_a_new_list_of_the_same_tools_reuses_the_gate() -> None:
+    import copy
+
+    from qgs_worker.client import Client
+    from qgs_worker.settings import Settings
+
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_balance",
+                "parameters": {"type": "object", "properties": {}},
+            },
+        }
+    ]
+    client = Client(Settings())
+    assert client.tool_gate(tools) is client.tool_gate(copy.deepcopy(tools))

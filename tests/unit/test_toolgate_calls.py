@@ -203,3 +203,85 @@ class TestMessages:
     def test_unusable_message(self, message: object, needle: str) -> None:
         with pytest.raises(InputError, match=needle):
             parse_calls(message)
+
+
+def responses(**extra: Any) -> dict[str, Any]:
+    return {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_2",
+        "name": "send_email",
+        "arguments": json.dumps(ARGS),
+        **extra,
+    }
+
+
+class TestNoSilentDrop:
+    """Nothing that might be a call is dropped: unknown items FAIL, non-messages raise."""
+
+    def test_responses_function_call(self) -> None:
+        parsed = parse_call(responses())
+        assert CallShape.OPENAI_RESPONSES == parsed.shape
+        assert ("call_2", "send_email", ARGS) == (parsed.id, parsed.name, parsed.arguments)
+        assert ("call_id", "name", "arguments") == (
+            parsed.id_path,
+            parsed.name_path,
+            parsed.arguments_path,
+        )
+        assert parsed.parse_error is None
+        message = [{"type": "reasoning", "summary": []}, responses()]
+        assert ["call_2"] == [c.id for c in parse_calls(message)]
+        response = {"object": "response", "output": message}
+        assert ["call_2"] == [c.id for c in parse_calls(response)]
+
+    @pytest.mark.parametrize(
+        ("arguments", "needle"),
+        [({"a": 1}, "must be a JSON string"), ("{", "not valid JSON"), (None, "missing")],
+    )
+    def test_responses_bad_arguments(self, arguments: Any, needle: str) -> None:
+        call = responses(arguments=arguments)
+        if arguments is None:
+            del call["arguments"]
+        assert needle in (parse_call(call).parse_error or "")
+
+    def test_unknown_blocks_are_kept_as_unknown(self) -> None:
+        server = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search"}
+        message = {"role": "assistant", "content": [{"type": "text", "text": "x"}, server]}
+        (parsed,) = parse_calls(message)
+        assert CallShape.UNKNOWN == parsed.shape
+        assert "type 'server_tool_use'" in (parsed.parse_error or "")
+
+    @pytest.mark.parametrize(
+        "block",
+        [
+            {"type": kind}
+            for kind in (
+                *("text", "thinking", "redacted_thinking", "image", "document"),
+                *("tool_result", "refusal"),
+            )
+        ],
+    )
+    def test_known_non_calls_are_skipped(self, block: dict[str, Any]) -> None:
+        assert () == parse_calls({"role": "assistant", "content": [block]})
+
+    def test_chat_completion(self) -> None:
+        message = {"role": "assistant", "content": None, "tool_calls": [openai()]}
+        completion = {"object": "chat.completion", "choices": [{"index": 0, "message": message}]}
+        assert ["call_1"] == [c.id for c in parse_calls(completion)]
+        with pytest.raises(InputError, match="'choices' must be a non-empty list"):
+            parse_calls({"object": "chat.completion", "choices": []})
+
+    @pytest.mark.parametrize(
+        ("message", "needle"),
+        [
+            (
+                {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]},
+                "Gemini",
+            ),
+            (["send_email", "get_weather"], r"item \[0\] is a string, not a tool call"),
+            ({"role": "assistant", "content": ["hi"]}, "not a tool call"),
+        ],
+    )
+    def test_not_calls_raise(self, message: object, needle: str) -> None:
+        with pytest.raises(InputError, match=needle):
+            parse_calls(message)

@@ -307,7 +307,7 @@ class TestParameters:
         class Trip(BaseModel):
             start: Place
 
-        spec = ToolRegistry.from_pydantic(Trip).get("trip")
+        spec = ToolRegistry.from_pydantic(Trip).get("Trip")
         assert spec is not None
         found = spec.compiled.errors({"start": {"city": "Oslo", "pier": 3}}, Strictness.LENIENT)
         assert ("$.start.pier: unknown parameter (the tool's schema does not declare it)",) == found

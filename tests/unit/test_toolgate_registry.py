@@ -86,8 +86,9 @@ class TestLoading:
 
     def test_pydantic_names_and_schema(self) -> None:
         registry = ToolRegistry.from_pydantic(Forecast, Trip)
-        assert ("forecast", "plan_trip") == registry.names
-        forecast = registry.get("forecast")
+        assert ("Forecast", "plan_trip") == registry.names  # the class name, as the OpenAI SDK
+        assert registry.names == ToolRegistry.from_pydantic([Forecast, Trip]).names
+        forecast = registry.get("Forecast")
         assert forecast is not None and "Forecast for some days." == forecast.description
         assert ["city"] == forecast.parameters["required"]
 
@@ -153,7 +154,50 @@ class TestDefinitionErrors:
             ([{"name": "", "input_schema": {}}], "'name' must be a non-empty string"),
             ([{"name": "f", "input_schema": []}], "'input_schema' must be a JSON Schema object"),
             ([ANTHROPIC, ANTHROPIC], "tool 'get_weather' is defined twice"),
-            ([{**ANTHROPIC, "x-qgs": {"permission": "admin"}}], "bad x-qgs option"),
+            (
+                [{**ANTHROPIC, "x-qgs": {"permission": "admin"}}],
+                "tool 'get_weather': x-qgs permission must be one of 'read'",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"enabled": "no"}}],
+                "tool 'get_weather': x-qgs enabled must be true or false",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"enabled": 1}}],
+                "tool 'get_weather': x-qgs enabled must be true or false",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"rate_limit": 5}}],
+                r"tool 'get_weather': x-qgs rate_limit must be \{\"max_calls\": N, \"window_s\": S\}",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"rate_limit": {"max_calls": "5", "window_s": 60}}}],
+                "tool 'get_weather': x-qgs rate_limit must be",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"rate_limit": {"max_calls": 0, "window_s": 60}}}],
+                "tool 'get_weather': x-qgs rate_limit needs max_calls >= 1",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"max_file_bytes": "1kb"}}],
+                "tool 'get_weather': x-qgs max_file_bytes must be a positive integer",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"allowed_domains": "example.com"}}],
+                "tool 'get_weather': x-qgs allowed_domains must be a list of host names",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"allowed_domains": ["https://example.com"]}}],
+                "entry 'https://example.com' is not a host: write a host name such as example.com",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"allowed_domains": ["example.com/"]}}],
+                "entry 'example.com/' is not a host",
+            ),
+            (
+                [{**ANTHROPIC, "x-qgs": {"kinds": {"a": "shell"}}}],
+                "tool 'get_weather': x-qgs kinds.a must be one of",
+            ),
             ([{**ANTHROPIC, "x-qgs": {"colour": "red"}}], "x-qgs must be an object of"),
             (
                 [
@@ -171,6 +215,14 @@ class TestDefinitionErrors:
     def test_refused(self, tools: list[dict[str, Any]], needle: str) -> None:
         with pytest.raises(ToolDefinitionError, match=needle):
             ToolRegistry.from_anthropic(tools)
+
+    @pytest.mark.parametrize(
+        ("value", "enabled"), [(False, False), ("false", False), ("FALSE", False), ("True", True)]
+    )
+    def test_enabled_is_parsed_strictly(self, value: object, enabled: bool) -> None:
+        registry = ToolRegistry.from_anthropic([{**ANTHROPIC, "x-qgs": {"enabled": value}}])
+        spec = registry.get("get_weather")
+        assert spec is not None and enabled == spec.enabled
 
     def test_remote_refs_are_refused(self) -> None:
         schema = {
@@ -250,6 +302,26 @@ class TestOptions:
             "get_weather"
         )
         assert spec is not None and expected == spec.permission
+
+    @pytest.mark.parametrize(
+        ("name", "annotations", "expected"),
+        [
+            ("delete_all_files", {"readOnlyHint": True}, Permission.DELETE),
+            ("run_script", {"destructiveHint": False}, Permission.EXECUTE),
+            ("get_weather", {"destructiveHint": True}, Permission.DELETE),
+        ],
+    )
+    def test_mcp_hints_never_lower_the_name(
+        self, name: str, annotations: dict[str, bool], expected: Permission
+    ) -> None:
+        tool = {**MCP, "name": name, "annotations": annotations}
+        spec = ToolRegistry.from_mcp({"tools": [tool]}).get(name)
+        assert spec is not None and expected == spec.permission
+
+    def test_x_qgs_permission_wins_over_hints(self) -> None:
+        tool = {**MCP, "annotations": {"destructiveHint": True}, "x-qgs": {"permission": "read"}}
+        spec = ToolRegistry.from_mcp({"tools": [tool]}).get("get_weather")
+        assert spec is not None and Permission.READ == spec.permission
 
 
 class TestChanges:
@@ -386,6 +458,17 @@ class TestPermissions:
             ("reschedule_calendar_event", Permission.WRITE),
             ("get_weather", Permission.READ),
             ("search_files_by_filename", Permission.READ),
+            *((name, Permission.WRITE) for name in ("wire_money", "charge_card", "withdraw")),
+            *((name, Permission.WRITE) for name in ("refund", "sell_stock")),
+            *((name, Permission.DELETE) for name in ("terminate_instance", "shutdown")),
+            *((name, Permission.DELETE) for name in ("format_disk", "kill_process")),
+            *((name, Permission.EXECUTE) for name in ("restart_server", "chmod", "python")),
+            ("computer", Permission.EXECUTE),
+            *((name, Permission.READ) for name in ("calculate_area", "convert_currency")),
+            *((name, Permission.READ) for name in ("translate_text", "estimate_cost")),
+            ("format_date", Permission.READ),
+            ("frobnicate", Permission.EXECUTE),  # no known verb: the most privileged
+            ("weather", Permission.EXECUTE),
         ],
     )
     def test_names(self, name: str, expected: Permission) -> None:

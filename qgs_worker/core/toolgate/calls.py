@@ -7,6 +7,8 @@ Shapes::
     Anthropic  {"type": "tool_use", "id": "toolu_...", "name": "...", "input": {"x": 1}}
     MCP        {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
                 "params": {"name": "...", "arguments": {"x": 1}}}            arguments optional
+    OpenAI Responses  {"type": "function_call", "call_id": "call_...", "name": "...",
+                "arguments": "{\"x\": 1}"}                        id: call_id; arguments: a JSON string
 
 ``parse_call`` never raises: a call it cannot read comes back with ``parse_error`` set (and
 ``shape=UNKNOWN`` when no shape fits), so the format layer fails it with a readable message.
@@ -34,7 +36,8 @@ class CallShape(StrEnum):
     OPENAI = "openai"
     ANTHROPIC = "anthropic"
     MCP = "mcp"
-    UNKNOWN = "unknown"  # none of the three: the format layer fails it
+    UNKNOWN = "unknown"  # none of the known shapes: the format layer fails it
+    OPENAI_RESPONSES = "openai_responses"  # a Responses API ``function_call`` item
 
 
 _PATHS: dict[CallShape, tuple[str, str, str]] = {
@@ -42,7 +45,15 @@ _PATHS: dict[CallShape, tuple[str, str, str]] = {
     CallShape.ANTHROPIC: ("id", "name", "input"),
     CallShape.MCP: ("id", "params.name", "params.arguments"),
     CallShape.UNKNOWN: ("id", "name", "arguments"),
+    CallShape.OPENAI_RESPONSES: ("call_id", "name", "arguments"),
 }
+
+_NO_CALL_TYPES = frozenset(
+    {"text", "thinking", "redacted_thinking", "image", "document", "tool_result"}  # Anthropic
+    | {"refusal", "output_text", "reasoning", "function_call_output"}  # OpenAI parts and items
+)
+"""List items of these types carry no tool call and are skipped; any other non-call is kept as
+an unknown-shape call (layer 1 fails it), never dropped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,36 +115,61 @@ def parse_call(obj: object) -> ParsedCall:
         return ParsedCall(None, None, None, None, CallShape.UNKNOWN, error, obj)
     if obj.get("type") == "tool_use":
         return _anthropic(obj)
+    if obj.get("type") == "function_call":
+        return _responses(obj)
     if "jsonrpc" in obj or "method" in obj:
         return _mcp(obj)
     if "function" in obj:
         return _openai(obj)
     keys = ", ".join(sorted(map(str, obj))) or "none"
     error = (
-        "not a tool call of a known shape: expected OpenAI ('function'), Anthropic "
-        f"('type': 'tool_use') or MCP ('method': 'tools/call') (got keys: {keys})"
+        "not a tool call of a known shape: expected OpenAI ('function'), OpenAI Responses "
+        "('type': 'function_call'), Anthropic ('type': 'tool_use') or MCP ('method': "
+        f"'tools/call') (got {_described(obj)}keys: {keys})"
     )
     return ParsedCall(_id(obj), _name(obj), None, None, CallShape.UNKNOWN, error, obj)
 
 
 def parse_calls(message: object) -> tuple[ParsedCall, ...]:
-    """Read every tool call in an assistant message.
+    """Read every tool call in an assistant message; nothing that might be a call is dropped.
 
     Args:
-        message: An OpenAI assistant message (``tool_calls`` list), an Anthropic message
-            (``content`` list of blocks) or its content list, a JSON-RPC batch, or one call.
+        message: An OpenAI assistant message (``tool_calls`` list), a whole ``chat.completion``
+            (its ``choices[0].message``: the choice an agent acts on), an OpenAI Responses
+            ``response`` (its ``output`` list) or that list, an Anthropic message (``content``
+            list of blocks) or its content list, a JSON-RPC batch, or one call.
 
     Returns:
-        The calls in order; ``()`` for a message without calls (text blocks are skipped).
+        The calls in order; ``()`` for a message without calls (a string or null ``content``,
+        ``tool_calls: null``, or a list of blocks that carry no call: ``text``, ``thinking``,
+        ``redacted_thinking``, ``image``, ``document``, ``tool_result``, ``refusal``,
+        ``output_text``, ``reasoning``, ``function_call_output``, JSON-RPC requests other than
+        ``tools/call``). Any other list item that is not a call of a known shape (an Anthropic
+        ``server_tool_use`` block, a Responses ``computer_call``) comes back as an unknown-shape
+        call with ``parse_error`` set, so the format layer fails it.
 
     Raises:
-        InputError: ``tool_calls``/``content`` is not a list, or the message is not an object
-            or a list.
+        InputError: ``tool_calls``/``content``/``output`` is not a list, a list item is not an
+            object, ``choices`` is empty, the message is a Gemini message (``parts``), or the
+            message is not an object or a list.
     """
     if isinstance(message, list):
-        return tuple(parse_call(item) for item in message if _is_call(item))
+        return _parse_list(message, "the list")
     if not isinstance(message, Mapping):
         raise InputError(f"a message must be a JSON object or list (got {type(message).__name__})")
+    if "parts" in message or "candidates" in message:
+        raise InputError(
+            "a Gemini message ('parts' / 'candidates') is not a supported shape: send each "
+            "functionCall part as one call, e.g. {'type': 'tool_use', 'id': ..., 'name': ..., "
+            "'input': {...}} (Anthropic) or an OpenAI tool_calls item"
+        )
+    if "choices" in message:
+        return parse_calls(_first_choice(message["choices"]))
+    if message.get("object") == "response" and "output" in message:
+        output = message["output"]
+        if not isinstance(output, list):
+            raise InputError(f"'output' must be a list (got {type(output).__name__})")
+        return _parse_list(output, "'output'")
     if "tool_calls" in message:
         calls = message["tool_calls"]
         if calls is None:
@@ -141,20 +177,70 @@ def parse_calls(message: object) -> tuple[ParsedCall, ...]:
         if not isinstance(calls, list):
             raise InputError(f"'tool_calls' must be a list (got {type(calls).__name__})")
         return tuple(parse_call(call) for call in calls)
-    if "role" in message:
+    if "role" in message or message.get("type") == "message":
         content = message.get("content")
         if content is None or isinstance(content, str):
             return ()
         if not isinstance(content, list):
             raise InputError(f"'content' must be a string or a list (got {type(content).__name__})")
-        return tuple(parse_call(block) for block in content if _is_call(block))
+        return _parse_list(content, "'content'")
     return (parse_call(message),)
 
 
-def _is_call(item: object) -> bool:
-    return isinstance(item, Mapping) and (
-        item.get("type") == "tool_use" or item.get("method") == "tools/call" or "function" in item
-    )
+def _first_choice(choices: object) -> object:
+    if not isinstance(choices, list) or not choices:
+        raise InputError(
+            f"'choices' must be a non-empty list (got {_type(choices)}): pass a chat.completion "
+            "with a choice, or its choices[0].message"
+        )
+    choice = choices[0]
+    if not isinstance(choice, Mapping) or not isinstance(choice.get("message"), Mapping):
+        raise InputError("choices[0] must be an object holding a 'message' object")
+    return choice["message"]
+
+
+def _parse_list(items: list[Any], where: str) -> tuple[ParsedCall, ...]:
+    calls: list[ParsedCall] = []
+    for index, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            raise InputError(
+                f"{where} item [{index}] is a {_type(item)}, not a tool call: pass tool calls "
+                "(OpenAI tool_calls items, Anthropic tool_use blocks, MCP tools/call requests, "
+                "Responses function_call items) or an assistant message holding them"
+            )
+        kind = item.get("type")
+        if kind == "message" and "content" in item:  # a Responses output message
+            content = item["content"]
+            if isinstance(content, list):
+                calls.extend(_parse_list(content, f"{where}[{index}].content"))
+                continue
+        if isinstance(kind, str) and kind in _NO_CALL_TYPES:
+            continue
+        if "jsonrpc" in item and item.get("method") != "tools/call":
+            continue  # another JSON-RPC request or a response in a batch: not a call
+        calls.append(parse_call(item))
+    return tuple(calls)
+
+
+def _described(obj: Mapping[str, Any]) -> str:
+    kind = obj.get("type")
+    return f"type {kind!r}, " if isinstance(kind, str) else ""
+
+
+def _responses(obj: Mapping[str, Any]) -> ParsedCall:
+    call_id = obj.get("call_id")
+    ident = call_id if isinstance(call_id, str) else None
+    name = _name(obj)
+    raw = obj.get("arguments")
+    shape = CallShape.OPENAI_RESPONSES
+    if isinstance(raw, str):
+        arguments, problem = _loads(raw, "arguments")
+        return ParsedCall(ident, name, arguments, raw, shape, problem, obj)
+    if "arguments" not in obj:
+        error = "arguments: missing (a JSON string encoding an object, e.g. '{}')"
+    else:
+        error = f"arguments: must be a JSON string (got {_type(raw)})"
+    return ParsedCall(ident, name, None, None, shape, error, obj)
 
 
 def _openai(obj: Mapping[str, Any]) -> ParsedCall:

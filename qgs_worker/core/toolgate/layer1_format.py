@@ -62,7 +62,8 @@ def check(call: ParsedCall, spec: ToolSpec | None, context: CheckContext) -> Lay
     warnings: list[str] = []
     if call.parse_error:
         errors.append(call.parse_error)
-    _check_id(call, original.get("id", _MISSING), errors, warnings)
+    id_key = "call_id" if call.shape is CallShape.OPENAI_RESPONSES else "id"
+    _check_id(call, original.get(id_key, _MISSING), errors, warnings)
     if call.shape is CallShape.OPENAI:
         kind = original.get("type", _MISSING)
         if kind is _MISSING:

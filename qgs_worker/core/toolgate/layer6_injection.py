@@ -10,6 +10,13 @@ them twice"). A finding's severity decides the layer's status:
 | ``command`` | P0, P1 (a destructive command, a download piped into a shell, Shellshock...) | P2-P4: command substitution, chaining and code execution are what a shell tool is for |
 | every other kind | P0, P1, P2 (SQL injection, XSS, traversal, SSRF, prompt injection...) | P3-P4 |
 
+Every string value of the arguments is scanned, wherever it is (JSON path ``$.a.b[0]``): one
+whose path has a kind in the spec (declared or inferred) uses it; any other string, one the
+schema does not type as a string (``"command": {}``, ``"opts": {"type": "object"}``, an
+undeclared property under ``additionalProperties: true``), gets a kind from its own key name by
+the name words of ``kinds.py`` (``command``, ``sql``, ``url``, ``path``, any ``html`` token), else
+free text.
+
 Injection syntax outside a ``command`` argument has no legitimate use worth the risk: a file
 name with ``$(...)``, a SQL value with ``' OR 1=1``, an e-mail body telling the next agent to
 ignore its instructions. Errors start with the argument's JSON path and name the detector's
@@ -19,18 +26,25 @@ category; a finding's evidence is shown (secrets are never in evidence).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.core.argscan import scan_argument
 from qgs_worker.core.models import ArgumentKind, Severity
 from qgs_worker.core.toolgate.base import CheckContext, FunctionLayer, LayerResult
-from qgs_worker.core.toolgate.paths import ArgumentPath
+from qgs_worker.core.toolgate.kinds import (
+    _DATABASE_TOOL,
+    _NAME_WORDS,
+    _PATH_NOUNS,
+    _QUERY_WORDS,
+    split_name,
+)
 from qgs_worker.core.toolgate.spec import ToolSpec
 
 if TYPE_CHECKING:
     from qgs_worker.core.toolgate.calls import ParsedCall
 
-__all__ = ["LAYER", "NAME", "NUMBER", "check"]
+__all__ = ["LAYER", "NAME", "NUMBER", "check", "key_kind"]
 
 NUMBER = 6
 NAME = "injection"
@@ -41,8 +55,26 @@ _FAIL_AT: dict[ArgumentKind, frozenset[Severity]] = {
     else frozenset({Severity.P0, Severity.P1, Severity.P2})
     for kind in ArgumentKind
 }
-# The spec's kind paths, compiled once; the spec is kept beside them so a reused id() is caught.
-_PATHS: dict[int, tuple[ToolSpec, tuple[tuple[ArgumentPath, ArgumentKind], ...]]] = {}
+_MAX_DEPTH = 32  # deeper values are not reached (a JSON nesting no tool schema has)
+
+
+class _SpecKinds:
+    """What the walk needs of one spec, computed once: kind paths and the database flag."""
+
+    __slots__ = ("database_tool", "paths", "spec")
+
+    def __init__(self, spec: ToolSpec) -> None:
+        self.spec = spec
+        # ``files[].path`` as the walk spells it: the JSON path without ``$.`` and indexes
+        self.paths: dict[str, ArgumentKind] = {p: ArgumentKind(k) for p, k in spec.kinds.items()}
+        self.database_tool = bool(
+            _DATABASE_TOOL.search(spec.name.replace("_", " "))
+            or _DATABASE_TOOL.search(spec.description)
+        )
+
+
+# per spec; the spec is kept beside its entry so a reused id() is caught
+_SPECS: dict[int, _SpecKinds] = {}
 
 
 def check(call: ParsedCall, spec: ToolSpec | None, context: CheckContext) -> LayerResult:
@@ -82,15 +114,58 @@ def check(call: ParsedCall, spec: ToolSpec | None, context: CheckContext) -> Lay
 def _strings(
     arguments: Mapping[str, Any], spec: ToolSpec
 ) -> Iterator[tuple[str, str, ArgumentKind]]:
-    entry = _PATHS.get(id(spec))
-    if entry is None or entry[0] is not spec:
-        compiled = tuple((ArgumentPath(p), ArgumentKind(k)) for p, k in spec.kinds.items())
-        entry = _PATHS[id(spec)] = (spec, compiled)
-    paths = entry[1]
-    for path, kind in paths:
-        for where, value in path.values(arguments):
-            if isinstance(value, str) and value:
-                yield where, value, kind
+    """Every non-empty string of ``arguments`` with its JSON path and kind (the module's rules)."""
+    entry = _SPECS.get(id(spec))
+    if entry is None or entry.spec is not spec:
+        entry = _SPECS[id(spec)] = _SpecKinds(spec)
+    return _walk(arguments, "$", "", "", entry, 0)
+
+
+def _walk(
+    value: Any, where: str, path: str, key: str, spec: _SpecKinds, depth: int
+) -> Iterator[tuple[str, str, ArgumentKind]]:
+    # ``where`` is the JSON path ($.files[2].path), ``path`` the spec's spelling (files[].path),
+    # ``key`` the nearest property name (an array item takes its array's)
+    if isinstance(value, str):
+        if value:
+            kind = spec.paths.get(path)
+            yield where, value, kind if kind is not None else key_kind(key, spec.database_tool)
+    elif depth >= _MAX_DEPTH:
+        return
+    elif isinstance(value, Mapping):
+        for name, item in value.items():
+            name = str(name)
+            yield from _walk(
+                item, f"{where}.{name}", f"{path}.{name}" if path else name, name, spec, depth + 1
+            )
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _walk(item, f"{where}[{index}]", f"{path}[]", key, spec, depth + 1)
+
+
+@lru_cache(maxsize=4096)
+def key_kind(name: str, database_tool: bool = False) -> ArgumentKind:
+    """The kind of a value from its property name alone, by ``kinds.py``'s name words.
+
+    ``kinds.infer_kinds`` rule 3 without the schema: the last snake/camel token, singular, or the
+    whole name (``shell_command``, ``targetUrl``, ``file_name``, ``bodyHtml``); ``query`` is SQL
+    in a database tool. Anything else is free text.
+    """
+    tokens = split_name(name)
+    last = tokens[-1] if tokens else ""
+    if last.endswith("s") and len(last) > 3:
+        last = last[:-1]
+    if "html" in tokens:
+        return ArgumentKind.HTML
+    whole = "".join(tokens)
+    for kind, words in _NAME_WORDS.items():
+        if last in words or whole in words:
+            return kind
+    if last == "name" and len(tokens) > 1 and tokens[-2] in _PATH_NOUNS:
+        return ArgumentKind.PATH
+    if last in _QUERY_WORDS and database_tool:
+        return ArgumentKind.SQL
+    return ArgumentKind.FREE_TEXT
 
 
 LAYER = FunctionLayer(NUMBER, NAME, check)

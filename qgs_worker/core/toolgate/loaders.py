@@ -67,8 +67,10 @@ def spec_from_anthropic(tool: Mapping[str, Any]) -> ToolSpec:
 def spec_from_mcp(tool: Mapping[str, Any]) -> ToolSpec:
     """Build a spec from one item of an MCP ``tools/list`` result (``name``, ``inputSchema``).
 
-    MCP's ``readOnlyHint: true`` gives read and an explicit ``destructiveHint`` gives delete
-    (true) or write (false), unless ``x-qgs.permission`` says otherwise.
+    MCP's annotations are untrusted hints (the MCP spec says so): ``readOnlyHint: true`` hints
+    read and an explicit ``destructiveHint`` hints delete (true) or write (false); the permission
+    is the stronger of the hint and the name's (``delete_all_files`` with ``readOnlyHint`` is
+    delete). ``x-qgs.permission``, set by whoever deploys the gate, wins over both.
 
     Raises:
         ToolDefinitionError: No name, or a bad schema.
@@ -77,18 +79,19 @@ def spec_from_mcp(tool: Mapping[str, Any]) -> ToolSpec:
     annotations = tool.get("annotations")
     if "permission" not in options and isinstance(annotations, Mapping):
         if annotations.get("readOnlyHint") is True:
-            options["permission"] = Permission.READ
+            options["permission_hint"] = Permission.READ
         elif annotations.get("destructiveHint") is True:
-            options["permission"] = Permission.DELETE
+            options["permission_hint"] = Permission.DELETE
         elif annotations.get("destructiveHint") is False:
-            options["permission"] = Permission.WRITE
+            options["permission_hint"] = Permission.WRITE
     return _spec(tool, "inputSchema", "mcp", options)
 
 
 def spec_from_pydantic(model: type[BaseModel]) -> ToolSpec:
     """Build a spec from a pydantic model: its fields are the tool's arguments.
 
-    The name is the model's configured ``title``, else its class name in snake_case
+    The name is the model's configured ``title``, else its class name as it is (what the OpenAI
+    SDK's ``pydantic_function_tool`` sends), not snake_case
     (``GetWeather`` -> ``get_weather``); the description is its docstring.
 
     Raises:
@@ -98,7 +101,7 @@ def spec_from_pydantic(model: type[BaseModel]) -> ToolSpec:
         raise ToolDefinitionError(f"from_pydantic takes BaseModel classes (got {model!r})")
     schema = model.model_json_schema()
     title = model.model_config.get("title")
-    name = title if isinstance(title, str) and title else _snake(model.__name__)
+    name = title if isinstance(title, str) and title else model.__name__
     description = schema.get("description", "")
     return ToolSpec.define(name, schema, description=description, source="pydantic")
 
@@ -169,8 +172,9 @@ def _spec(
         parameters,
         description=str(description),
         source=source,
-        enabled=bool(options.get("enabled", True)),
+        enabled=options.get("enabled", True),
         permission=options.get("permission"),
+        permission_hint=options.get("permission_hint"),
         kinds=options.get("kinds"),
         rules=options.get("rules"),
     )
@@ -186,28 +190,104 @@ def _options(definition: Mapping[str, Any]) -> dict[str, Any]:
         raise ToolDefinitionError(
             f"tool {name!r}: x-qgs must be an object of {sorted(_OPTION_KEYS)} (got {unknown!r})"
         )
-    try:
-        options: dict[str, Any] = {}
-        if "permission" in raw:
-            options["permission"] = Permission(raw["permission"])
-        if "enabled" in raw:
-            options["enabled"] = bool(raw["enabled"])
-        if "kinds" in raw:
-            options["kinds"] = {str(k): ArgumentKind(v) for k, v in raw["kinds"].items()}
-        limit = raw.get("rate_limit")
-        domains = raw.get("allowed_domains")
-        options["rules"] = BusinessRules(
-            rate_limit=None
-            if limit is None
-            else RateLimit(int(limit["max_calls"]), float(limit["window_s"])),
-            max_file_bytes=None
-            if raw.get("max_file_bytes") is None
-            else int(raw["max_file_bytes"]),
-            allowed_domains=None if domains is None else tuple(str(d).lower() for d in domains),
+    options: dict[str, Any] = {}
+    if "permission" in raw:
+        options["permission"] = _option(
+            name, "permission", raw["permission"], Permission, f"one of {_PERMISSIONS}"
         )
-    except (ValueError, TypeError, KeyError, AttributeError) as error:
-        raise ToolDefinitionError(f"tool {name!r}: bad x-qgs option: {error}") from error
+    if "enabled" in raw:
+        options["enabled"] = _bool(name, "enabled", raw["enabled"])
+    if "kinds" in raw:
+        kinds = raw["kinds"]
+        if not isinstance(kinds, Mapping):
+            raise ToolDefinitionError(
+                f'tool {name!r}: x-qgs kinds must be {{"<argument path>": "<kind>"}} '
+                f"(got {kinds!r})"
+            )
+        options["kinds"] = {
+            str(k): _option(name, f"kinds.{k}", v, ArgumentKind, f"one of {_KINDS}")
+            for k, v in kinds.items()
+        }
+    options["rules"] = BusinessRules(
+        rate_limit=_rate_limit(name, raw.get("rate_limit")),
+        max_file_bytes=_max_bytes(name, raw.get("max_file_bytes")),
+        allowed_domains=_domains(name, raw.get("allowed_domains")),
+    )
     return options
+
+
+_PERMISSIONS = ", ".join(repr(p.value) for p in Permission)
+_KINDS = ", ".join(repr(k.value) for k in ArgumentKind)
+
+
+def _option(name: object, key: str, value: Any, kind: Any, expected: str) -> Any:
+    try:
+        return kind(value)
+    except (ValueError, TypeError) as error:
+        raise ToolDefinitionError(
+            f"tool {name!r}: x-qgs {key} must be {expected} (got {value!r})"
+        ) from error
+
+
+def _bool(name: object, key: str, value: Any) -> bool:
+    """A JSON boolean, or the string "true"/"false" in any case; anything else is an error."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise ToolDefinitionError(f"tool {name!r}: x-qgs {key} must be true or false (got {value!r})")
+
+
+def _rate_limit(name: object, value: Any) -> RateLimit | None:
+    if value is None:
+        return None
+    shape = 'rate_limit must be {"max_calls": N, "window_s": S}'
+    if not isinstance(value, Mapping) or set(value) != {"max_calls", "window_s"}:
+        raise ToolDefinitionError(f"tool {name!r}: x-qgs {shape} (got {value!r})")
+    calls, window = value["max_calls"], value["window_s"]
+    if (
+        isinstance(calls, bool)
+        or not isinstance(calls, int)
+        or isinstance(window, bool)
+        or not isinstance(window, int | float)
+    ):
+        raise ToolDefinitionError(
+            f"tool {name!r}: x-qgs {shape} with an integer N and a number S (got {value!r})"
+        )
+    try:
+        return RateLimit(calls, float(window))
+    except ToolDefinitionError as error:
+        raise ToolDefinitionError(f"tool {name!r}: x-qgs {error}") from error
+
+
+def _max_bytes(name: object, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ToolDefinitionError(
+            f"tool {name!r}: x-qgs max_file_bytes must be a positive integer (got {value!r})"
+        )
+    return value
+
+
+def _domains(name: object, value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(d, str) for d in value):
+        raise ToolDefinitionError(
+            f"tool {name!r}: x-qgs allowed_domains must be a list of host names such as "
+            f'["example.com"] (got {value!r})'
+        )
+    for domain in value:
+        if domain != "*" and not _HOST_ENTRY.fullmatch(domain.lower()):
+            raise ToolDefinitionError(
+                f"tool {name!r}: x-qgs allowed_domains entry {domain!r} is not a host: write "
+                "a host name such as example.com (no scheme, path or port)"
+            )
+    return tuple(d.lower() for d in value)
+
+
+_HOST_ENTRY = re.compile(r"(?=.*[a-z0-9])[a-z0-9_-]+(\.[a-z0-9_-]+)*|[0-9a-f:.]+")
 
 
 def _snake(name: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,13 +85,19 @@ class ToolRegistry:
         return cls(spec_from_mcp(tool) for tool in result)
 
     @classmethod
-    def from_pydantic(cls, *models: type[BaseModel]) -> ToolRegistry:
-        """Load pydantic models, one tool each (name: configured title, else snake_case class name).
+    def from_pydantic(cls, *models: type[BaseModel] | Sequence[type[BaseModel]]) -> ToolRegistry:
+        """Load pydantic models, one tool each (name: configured title, else the class name).
+
+        Takes the classes as arguments or as one list (``from_pydantic(A, B)`` or
+        ``from_pydantic([A, B])``).
 
         Raises:
             ToolDefinitionError: An argument is not a model class, or two share a name.
         """
-        return cls(spec_from_pydantic(model) for model in models)
+        flat: list[Any] = []
+        for item in models:
+            flat.extend(item if isinstance(item, list | tuple) else [item])
+        return cls(spec_from_pydantic(model) for model in flat)
 
     @classmethod
     def from_file(cls, path: str | Path) -> ToolRegistry:

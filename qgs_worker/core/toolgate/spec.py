@@ -2,12 +2,17 @@
 
 ``ToolSpec.define`` fills what a definition leaves out: the argument kinds (``infer_kinds``) and
 the permission (``infer_permission``). The permission heuristic reads the tool's name tokens, in
-this order: an execute word (``execute``, ``exec``, ``run``, ``eval``, ``shell``, ``bash``,
-``command``, ``terminal``, ``script``, ``spawn``) or a command-kind argument -> execute; a delete
-word (``delete``, ``remove``, ``rm``, ``drop``, ``destroy``, ``purge``, ``erase``, ``truncate``,
-``unlink``, ``wipe``, ``revoke``) -> delete; a write word (``create``, ``add``, ``update``,
-``send``, ``transfer``, ``pay``, ``book``, ...) -> write; else read. A definition can say it
-instead (``x-qgs.permission``, or MCP's ``readOnlyHint``/``destructiveHint`` annotations).
+this order: an execute word (``execute``, ``exec``, ``run``, ``eval``, ``shell``, ``python``,
+``computer``, ``chmod``, ``restart``, ``reboot``, ...) or a command-kind argument -> execute; a
+delete word (``delete``, ``remove``, ``drop``, ``destroy``, ``purge``, ``wipe``, ``terminate``,
+``shutdown``, ``kill``, ``format`` with ``disk``/``drive``/``volume``, ...) -> delete; a write
+word (``create``, ``update``, ``send``, money movement such as ``transfer``, ``pay``, ``wire``,
+``charge``, ``withdraw``, ``refund``, ``sell``, and state changes such as ``start``, ``stop``,
+``lock``, ...) -> write; a read word (``get``, ``list``, ``search``, ``calculate``,
+``compute``, ``convert``, ``translate``, ``estimate``, ...) -> read; **a name with no known verb
+-> execute**, the most privileged: declare ``x-qgs.permission`` to lower it. ``x-qgs.permission``
+is trusted as given; MCP's ``readOnlyHint``/``destructiveHint`` annotations are untrusted hints
+(the MCP spec says so), so the permission is the stronger of the hint's and the name's.
 """
 
 from __future__ import annotations
@@ -20,7 +25,14 @@ from typing import Any
 from qgs_worker.core.toolgate.kinds import ArgumentKind, infer_kinds, split_name
 from qgs_worker.core.toolgate.schema import CompiledSchema, ToolDefinitionError, compile_schema
 
-__all__ = ["BusinessRules", "Permission", "RateLimit", "ToolSpec", "infer_permission"]
+__all__ = [
+    "BusinessRules",
+    "Permission",
+    "RateLimit",
+    "ToolSpec",
+    "infer_permission",
+    "strongest",
+]
 
 
 class Permission(StrEnum):
@@ -69,11 +81,15 @@ class BusinessRules:
 _EMPTY_OBJECT: Mapping[str, Any] = {"type": "object", "properties": {}}
 _EXECUTE_WORDS = frozenset(
     {"execute", "exec", "run", "eval", "shell", "bash", "command", "terminal", "script", "spawn"}
+    | {"python", "computer", "chmod", "chown", "sudo", "restart", "reboot", "launch", "invoke"}
+    | {"interpreter", "powershell", "cmd", "sh", "zsh", "subprocess"}
 )
 _DELETE_WORDS = frozenset(
     {"delete", "remove", "rm", "drop", "destroy", "purge", "erase", "truncate", "unlink", "wipe"}
-    | {"revoke"}
+    | {"revoke", "terminate", "shutdown", "kill", "halt", "poweroff", "uninstall", "deprovision"}
+    | {"decommission", "shred", "clear", "rmdir"}
 )
+_FORMAT_TARGETS = frozenset({"disk", "drive", "volume", "partition", "filesystem", "fs", "device"})
 _WRITE_WORDS = frozenset(
     {"create", "add", "update", "set", "write", "send", "post", "put", "patch", "edit", "modify"}
     | {"save", "upload", "insert", "book", "reserve", "transfer", "pay", "schedule", "move"}
@@ -81,19 +97,50 @@ _WRITE_WORDS = frozenset(
     | {"commit", "push", "merge", "change", "reset", "enable", "disable", "grant", "buy"}
     | {"cancel", "submit", "record", "register", "assign", "approve", "archive", "mark"}
     | {"reschedule", "copy", "replace", "restore"}
+    # money movement
+    | {"wire", "charge", "withdraw", "refund", "sell", "deposit", "purchase", "checkout"}
+    | {"trade", "invest", "donate", "lend", "borrow", "swap", "mint", "payout", "remit"}
+    | {"redeem"}
+    # state changes
+    | {"start", "stop", "pause", "resume", "suspend", "scale", "resize", "upgrade", "downgrade"}
+    | {"lock", "unlock", "configure", "apply", "sign", "block", "unblock", "follow", "unfollow"}
+    | {"subscribe", "unsubscribe", "notify", "tweet", "dial", "login", "logout", "upsert"}
+    | {"import"}
 )
+_READ_WORDS = frozenset(
+    {"get", "list", "search", "find", "read", "fetch", "query", "lookup", "look", "show", "view"}
+    | {"check", "count", "describe", "calculate", "calc", "compute", "convert", "translate"}
+    | {"estimate", "retrieve", "browse", "inspect", "validate", "verify", "analyze", "analyse"}
+    | {"summarize", "summarise", "predict", "recommend", "suggest", "compare", "filter", "sort"}
+    | {"detect", "identify", "locate", "parse", "resolve", "monitor", "track", "measure"}
+    | {"explain", "info", "status", "download", "load", "peek", "stat", "ls", "cat", "grep"}
+    | {"format", "evaluate", "solve", "plot", "scan", "ping", "is", "has", "can", "retrieval"}
+    | {"whois", "preview", "render", "match", "diff", "tell", "print", "echo", "display"}
+)
+_RANK = {Permission.READ: 0, Permission.WRITE: 1, Permission.DELETE: 2, Permission.EXECUTE: 3}
+
+
+def strongest(*permissions: Permission) -> Permission:
+    """The most privileged of ``permissions`` (read < write < delete < execute)."""
+    return max(permissions, key=_RANK.__getitem__)
 
 
 def infer_permission(name: str, kinds: Mapping[str, ArgumentKind] | None = None) -> Permission:
-    """Guess a tool's permission from its name tokens and argument kinds (see the module docs)."""
+    """Guess a tool's permission from its name tokens and argument kinds (see the module docs).
+
+    A name with no known verb gets the most privileged permission, execute: declare
+    ``x-qgs.permission`` to lower it.
+    """
     tokens = set(split_name(name))
     if tokens & _EXECUTE_WORDS or (kinds and ArgumentKind.COMMAND in kinds.values()):
         return Permission.EXECUTE
-    if tokens & _DELETE_WORDS:
+    if tokens & _DELETE_WORDS or ("format" in tokens and tokens & _FORMAT_TARGETS):
         return Permission.DELETE
     if tokens & _WRITE_WORDS:
         return Permission.WRITE
-    return Permission.READ
+    if tokens & _READ_WORDS:
+        return Permission.READ
+    return Permission.EXECUTE
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +181,7 @@ class ToolSpec:
         kinds: Mapping[str, ArgumentKind] | None = None,
         rules: BusinessRules | None = None,
         source: str = "spec",
+        permission_hint: Permission | None = None,
     ) -> ToolSpec:
         """Build a spec, inferring the kinds and the permission a definition leaves out.
 
@@ -146,6 +194,8 @@ class ToolSpec:
             kinds: Explicit argument kinds; they override the inferred ones path by path.
             rules: Business rules; ``None`` means no limits.
             source: The form the definition came in.
+            permission_hint: An untrusted hint (MCP annotations) used when ``permission`` is
+                ``None``: the permission is the stronger of the hint and the inferred one.
 
         Raises:
             ToolDefinitionError: The schema is not a valid object schema, or an ``x-qgs-kind``
@@ -163,7 +213,8 @@ class ToolSpec:
             parameters=schema,
             description=description,
             enabled=enabled,
-            permission=permission or infer_permission(name, inferred),
+            permission=permission
+            or strongest(infer_permission(name, inferred), permission_hint or Permission.READ),
             kinds=inferred,
             rules=rules or BusinessRules(),
             source=source,
