@@ -191,6 +191,15 @@ _NEEDLES: dict[str, re.Pattern[str]] = {
     if rule.needles
 }
 
+# Per kind, every rule's keywords in one pattern, when every rule of the kind has keywords
+# (None otherwise: then the rules run one by one).
+_ANY_NEEDLE: dict[ArgumentKind, re.Pattern[str] | None] = {
+    kind: re.compile("|".join(re.escape(n) for rule, _ in checks for n in rule.needles))
+    if checks and all(rule.needles for rule, _ in checks)
+    else None
+    for kind, checks in _CHECKS.items()
+}
+
 
 def scan_argument(
     value: str, kind: ArgumentKind | str, *, location: str, tool: str = ""
@@ -223,7 +232,11 @@ def scan_argument(
     if kind is ArgumentKind.COMMAND and "$" in value and "IFS" in value:
         value = _IFS.sub(" ", value)
     lowered = value.lower()
-    findings = list(_run(_CHECKS[kind], value, lowered, location, where))
+    any_needle = _ANY_NEEDLE[kind]
+    if any_needle is None or any_needle.search(lowered) is not None:
+        findings = list(_run(_CHECKS[kind], value, lowered, location, where))
+    else:
+        findings = []  # no keyword of any rule of this kind: one search instead of one per rule
     findings.extend(detectors._jndi(value, location, where=where, severity=_P1))
     if kind is ArgumentKind.COMMAND:
         findings.extend(_command_extras(value, location, tool))
