@@ -88,11 +88,7 @@ class LocalRateLimiter:
             if used + cost <= limit:
                 hits.append((now, cost))
                 self._used[key] = used + cost
-                # model_construct: these values are ours, already checked; validating them again
-                # costs microseconds on the tool gate's hot path.
-                return RateDecision.model_construct(
-                    allowed=True, used=used + cost, limit=limit, retry_after_s=0.0
-                )
+                return RateDecision(allowed=True, used=used + cost, limit=limit)
             need, freed = used + cost - limit, 0
             for at, c in hits:
                 freed += c

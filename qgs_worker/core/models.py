@@ -6,6 +6,7 @@ by the store adapter, but knows nothing of either.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any, Literal
 
@@ -332,11 +333,14 @@ class CadencePolicy(_Frozen):
     discriminator_every: int = Field(default=10, ge=1)
 
 
-class RateDecision(_Frozen):
+@dataclass(frozen=True, slots=True)
+class RateDecision:
     """A rate limiter's answer: may the call go now, and if not, when.
 
     ``used`` is what the window holds after this call (requests, or tokens for a token limit);
     ``retry_after_s`` is 0 when allowed, else the seconds until enough of the window has expired.
+    A plain dataclass, not a pydantic model: it is built on every tool-call check (the gate's
+    hot path), by limiters that already checked their numbers.
     """
 
     allowed: bool

@@ -114,11 +114,26 @@ def check(call: ParsedCall, spec: ToolSpec | None, context: CheckContext) -> Lay
 def _strings(
     arguments: Mapping[str, Any], spec: ToolSpec
 ) -> Iterator[tuple[str, str, ArgumentKind]]:
-    """Every non-empty string of ``arguments`` with its JSON path and kind (the module's rules)."""
+    """Every non-empty string of ``arguments`` with its JSON path and kind (the module's rules).
+
+    Top-level strings (most calls have nothing else) are read in a plain loop; nested values
+    go through ``_walk``.
+    """
     entry = _SPECS.get(id(spec))
     if entry is None or entry.spec is not spec:
         entry = _SPECS[id(spec)] = _SpecKinds(spec)
-    return _walk(arguments, "$", "", "", entry, 0)
+    paths, database_tool = entry.paths, entry.database_tool
+    for name, value in arguments.items():
+        if isinstance(value, str):
+            if value:
+                kind = paths.get(name)
+                yield (
+                    f"$.{name}",
+                    value,
+                    kind if kind is not None else key_kind(name, database_tool),
+                )
+        elif isinstance(value, Mapping | list):
+            yield from _walk(value, f"$.{name}", name, name, entry, 1)
 
 
 def _walk(
