@@ -390,9 +390,10 @@ class Audit:
 def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]:
     """Run the audit roles on a round, one after another, and store their findings.
 
-    Roles see every round of the task up to this one. A finding the round's own detector pass
-    already stored (same category, location and evidence, on the same round) is not stored
-    again (one incident counts once); the rest are stored on this round, an earlier round's
+    Roles see every round of the task up to this one, and the detector pass ``prepare`` stored
+    for each of them (not scanned again). A finding the round's own detector pass already
+    stored (same category, location and evidence, on the same round) is not stored again (one
+    incident counts once); the rest are stored on this round, an earlier round's
     located ``round N: ...``. Each role's run is recorded once per round (``audit_run``): a
     redelivered job skips the roles that already ran, so their LLM passes are not repeated.
 
@@ -407,20 +408,25 @@ def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]
     due = [role for role in roles_for(audit.roles, task_type) if role.name not in done]
     if not due:
         return []
-    context = AuditContext(
-        task_type=task_type,
-        complexity=Complexity(task.complexity),
-        request=task.request,
-        rounds=tuple(deliverable_of(r) for r in rounds),
-        timeout_s=audit.role_timeout_s,
-    )
+    # Each round's detector pass ran in ``prepare`` (with the earlier rounds' tool outputs as
+    # context) and is stored: the roles read it rather than scan every round again.
     known: set[tuple[str, str, str]] = set()
+    stored: list[tuple[int, Finding]] = []
     for r in rounds:
         assert r.id is not None
         prefix = "" if r.number == row.number else f"round {r.number}: "
         for f in repo.findings_model(r.id):
             if f.role == DETECTOR_ROLE:
                 known.add((f.category, prefix + f.location, f.evidence))
+                stored.append((r.number, f))
+    context = AuditContext(
+        task_type=task_type,
+        complexity=Complexity(task.complexity),
+        request=task.request,
+        rounds=tuple(deliverable_of(r) for r in rounds),
+        timeout_s=audit.role_timeout_s,
+        stored_detector_findings=tuple(stored),
+    )
 
     def store(run: RoleRun) -> None:  # at once: a redelivered job skips the roles already run
         fresh = [f for f in run.findings if (f.category, f.location, f.evidence) not in known]

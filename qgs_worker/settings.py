@@ -18,8 +18,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from qgs_worker.core.models import CadencePolicy, GatePolicy
-from qgs_worker.core.toolgate.schema import Strictness
+from qgs_worker.core.models import CadencePolicy, GatePolicy, Strictness
 from qgs_worker.errors import ConfigurationError
 
 BROKER_SCHEMES = ("redis://", "rediss://", "redis+socket://", "unix://")

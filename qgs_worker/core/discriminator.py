@@ -60,6 +60,8 @@ class AuditContext:
         timeout_s: Each role's time budget, in seconds; a role passes what is left of it to its
             judge calls and subprocesses.
         started_s: ``time.monotonic()`` when the current role started (set by :func:`run_roles`).
+        stored_detector_findings: The detector pass as the pipeline already ran and stored it
+            when each round came in (``(round_number, finding)``); None: scan the rounds here.
     """
 
     task_type: TaskType
@@ -68,6 +70,7 @@ class AuditContext:
     rounds: tuple[Deliverable, ...]
     timeout_s: float = 60.0
     started_s: float = field(default_factory=time.monotonic)
+    stored_detector_findings: tuple[tuple[int, Finding], ...] | None = None
 
     @property
     def current(self) -> Deliverable:
@@ -89,8 +92,12 @@ class AuditContext:
 
         Each round is scanned with the tool outputs of every earlier round as context (an
         attacker's address read in round 2 and used in round 5 counts). Computed once per audit;
-        it holds no judge state, so sharing it between roles keeps them independent.
+        it holds no judge state, so sharing it between roles keeps them independent. When the
+        pipeline stored the same pass as each round came in, that is read instead of scanning
+        every round again on every audit.
         """
+        if self.stored_detector_findings is not None:
+            return self.stored_detector_findings
         seen: list[ToolResult] = []
         found: list[tuple[int, Finding]] = []
         for number, deliverable in enumerate(self.rounds, start=1):
@@ -304,6 +311,7 @@ def _restarted(context: AuditContext, started_s: float, *, keep: bool) -> AuditC
         rounds=context.rounds,
         timeout_s=context.timeout_s,
         started_s=started_s,
+        stored_detector_findings=context.stored_detector_findings,
     )
     # The detector pass is deterministic and holds no judge state: share it, don't redo it.
     if keep and "detector_findings" in context.__dict__:

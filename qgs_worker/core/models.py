@@ -82,6 +82,17 @@ SEVERITY_WEIGHTS: dict[Severity, int] = {
 }
 
 
+class Strictness(StrEnum):
+    """How the tool gate's parameter layer reads a tool's schema (``toolgate/schema.py``).
+
+    Defined here, not in the gate's package, so settings can name it without loading jsonschema
+    at every start.
+    """
+
+    STRICT = "strict"  # plain JSON Schema
+    LENIENT = "lenient"  # the declared default, string forms of scalars, case, array enums
+
+
 class DecisionKind(StrEnum):
     """The gate's outcome for one round (DESIGN.md, "Gate").
 

@@ -227,7 +227,7 @@ def _address(host: str) -> tuple[_Address | None, bool]:
     try:
         return ipaddress.ip_address(host.split("%", 1)[0]), False
     except ValueError:
-        pass
+        pass  # not a standard literal: try the encoded forms (decimal, hex, octal) below
     if not re.fullmatch(r"[0-9a-fA-FxX.]+", host) or not host[0].isdigit():
         return None, False
     value = _inet_aton(host)

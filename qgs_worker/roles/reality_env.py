@@ -419,7 +419,7 @@ def check_module(module, attributes):
             owner = f"{owner}.{attr}"
             continue
         except AttributeError:
-            pass
+            pass  # not an attribute: it may still be a submodule, looked up below
         except BaseException as exc:
             return unverifiable(f"looking up {attr!r} raised {type(exc).__name__}")
         if inspect.ismodule(obj):

@@ -298,7 +298,7 @@ def _object(
 
 
 class _DuplicateKeyError(ValueError):
-    pass
+    """A JSON object in the arguments names one key twice (which value the tool sees is unclear)."""
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

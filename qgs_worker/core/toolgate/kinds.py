@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from qgs_worker.core.models import ArgumentKind  # one enum, shared with the detectors
 
-__all__ = ["ArgumentKind", "infer_kinds", "split_name"]
+__all__ = ["ArgumentKind", "infer_kinds", "is_database_tool", "kind_of_name", "split_name"]
 
 
 _NAME_WORDS: dict[ArgumentKind, frozenset[str]] = {
@@ -79,8 +80,7 @@ def infer_kinds(
         Argument path -> kind, e.g. ``{"command": COMMAND, "options.url": URL, "files[]": PATH}``;
         arguments that are not strings are absent.
     """
-    database_tool = bool(_DATABASE_TOOL.search(tool_name.replace("_", " ")))
-    database_tool = database_tool or bool(_DATABASE_TOOL.search(tool_description))
+    database_tool = is_database_tool(tool_name, tool_description)
     kinds: dict[str, ArgumentKind] = {}
     _walk_object(parameters, "", kinds, database_tool, 0)
     return kinds
@@ -136,7 +136,19 @@ def _types(schema: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _kind_of(name: str, schema: Mapping[str, Any], database_tool: bool) -> ArgumentKind:
+def is_database_tool(name: str, description: str = "") -> bool:
+    """Whether a tool's name or description says SQL/database (then ``query`` is SQL)."""
+    return bool(_DATABASE_TOOL.search(name.replace("_", " ")) or _DATABASE_TOOL.search(description))
+
+
+@lru_cache(maxsize=4096)
+def kind_of_name(name: str, database_tool: bool = False) -> ArgumentKind | None:
+    """Rule 3 of the module docstring: the kind a property's name alone says, or None.
+
+    The last snake/camel token, singular, or the whole name (``shell_command``, ``targetUrl``,
+    ``file_name``, ``bodyHtml``); ``query`` is SQL in a database tool. Memoized: the injection
+    layer asks it for undeclared argument names on the hot path.
+    """
     tokens = split_name(name)
     last = tokens[-1] if tokens else ""
     if last.endswith("s") and len(last) > 3:
@@ -150,6 +162,13 @@ def _kind_of(name: str, schema: Mapping[str, Any], database_tool: bool) -> Argum
         return ArgumentKind.PATH
     if last in _QUERY_WORDS and database_tool:
         return ArgumentKind.SQL
+    return None
+
+
+def _kind_of(name: str, schema: Mapping[str, Any], database_tool: bool) -> ArgumentKind:
+    by_name = kind_of_name(name, database_tool)
+    if by_name is not None:
+        return by_name
     if schema.get("format") in ("uri", "url", "iri", "uri-reference"):
         return ArgumentKind.URL
     description = schema.get("description")

@@ -26,19 +26,12 @@ category; a finding's evidence is shown (secrets are never in evidence).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.core.argscan import scan_argument
 from qgs_worker.core.models import ArgumentKind, Severity
 from qgs_worker.core.toolgate.base import CheckContext, FunctionLayer, LayerResult
-from qgs_worker.core.toolgate.kinds import (
-    _DATABASE_TOOL,
-    _NAME_WORDS,
-    _PATH_NOUNS,
-    _QUERY_WORDS,
-    split_name,
-)
+from qgs_worker.core.toolgate.kinds import is_database_tool, kind_of_name
 from qgs_worker.core.toolgate.spec import ToolSpec
 
 if TYPE_CHECKING:
@@ -67,10 +60,7 @@ class _SpecKinds:
         self.spec = spec
         # ``files[].path`` as the walk spells it: the JSON path without ``$.`` and indexes
         self.paths: dict[str, ArgumentKind] = {p: ArgumentKind(k) for p, k in spec.kinds.items()}
-        self.database_tool = bool(
-            _DATABASE_TOOL.search(spec.name.replace("_", " "))
-            or _DATABASE_TOOL.search(spec.description)
-        )
+        self.database_tool = is_database_tool(spec.name, spec.description)
 
 
 # per spec; the spec is kept beside its entry so a reused id() is caught
@@ -158,29 +148,9 @@ def _walk(
             yield from _walk(item, f"{where}[{index}]", f"{path}[]", key, spec, depth + 1)
 
 
-@lru_cache(maxsize=4096)
 def key_kind(name: str, database_tool: bool = False) -> ArgumentKind:
-    """The kind of a value from its property name alone, by ``kinds.py``'s name words.
-
-    ``kinds.infer_kinds`` rule 3 without the schema: the last snake/camel token, singular, or the
-    whole name (``shell_command``, ``targetUrl``, ``file_name``, ``bodyHtml``); ``query`` is SQL
-    in a database tool. Anything else is free text.
-    """
-    tokens = split_name(name)
-    last = tokens[-1] if tokens else ""
-    if last.endswith("s") and len(last) > 3:
-        last = last[:-1]
-    if "html" in tokens:
-        return ArgumentKind.HTML
-    whole = "".join(tokens)
-    for kind, words in _NAME_WORDS.items():
-        if last in words or whole in words:
-            return kind
-    if last == "name" and len(tokens) > 1 and tokens[-2] in _PATH_NOUNS:
-        return ArgumentKind.PATH
-    if last in _QUERY_WORDS and database_tool:
-        return ArgumentKind.SQL
-    return ArgumentKind.FREE_TEXT
+    """The kind of a value from its property name alone (``kinds.kind_of_name``), else free text."""
+    return kind_of_name(name, database_tool) or ArgumentKind.FREE_TEXT
 
 
 LAYER = FunctionLayer(NUMBER, NAME, check)

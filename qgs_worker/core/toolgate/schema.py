@@ -55,13 +55,13 @@ import itertools
 import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs kept; the seam is this module
 import referencing  # jsonschema's own $ref machinery, installed with it
 from jsonschema import ValidationError
 
+from qgs_worker.core.models import Strictness
 from qgs_worker.errors import ToolDefinitionError
 
 __all__ = ["CompiledSchema", "Strictness", "ToolDefinitionError", "compile_schema"]
@@ -76,13 +76,6 @@ _BASE_ENUM = jsonschema.Draft202012Validator.VALIDATORS["enum"]
 _BASE_PROPERTIES = jsonschema.Draft202012Validator.VALIDATORS["properties"]
 _BASE_ITEMS = jsonschema.Draft202012Validator.VALIDATORS["items"]
 _BASE_ADDITIONAL = jsonschema.Draft202012Validator.VALIDATORS["additionalProperties"]
-
-
-class Strictness(StrEnum):
-    """How the parameter layer reads a tool's schema (the module docstring has the groups)."""
-
-    STRICT = "strict"  # plain JSON Schema
-    LENIENT = "lenient"  # the declared default, string forms of scalars, case, array enums
 
 
 @dataclass(frozen=True, slots=True)
