@@ -331,14 +331,21 @@ class TestBrokerDown:
     ) -> None:
         settings = Settings(database_url=f"sqlite:///{tmp_path}/q.db", broker_url=REFUSING_BROKER)
         qgs = Client(settings)
+        trying_threads: set[int] = set()
+        send_check = qgs._send_check
+
+        def spy(record: Any) -> None:
+            trying_threads.add(threading.get_ident())
+            send_check(record)
+
+        qgs._send_check = spy  # type: ignore[method-assign]
         with caplog.at_level(logging.WARNING, logger="qgs_worker.toolcheck"):
-            started = time.perf_counter()
             ok = qgs.check_tool_call(first_call(valid[0]), tools=valid[0]["tools"])
             bad = qgs.check_tool_call(first_call(invalid[0]), tools=invalid[0]["tools"])
-            elapsed_s = time.perf_counter() - started
             assert (True, False) == (ok.allowed, bad.allowed)
             assert qgs.flush_tool_log(20)
-        assert elapsed_s < 0.5  # the broker is tried in the background, not here
+        # the broker is tried in the background, never on the agent's thread
+        assert trying_threads and threading.get_ident() not in trying_threads
         assert qgs.tool_log is not None
         assert (0, 2) == (qgs.tool_log.sent, qgs.tool_log.dropped)
         said = [r for r in caplog.records if "not being logged" in r.getMessage()]
@@ -347,13 +354,25 @@ class TestBrokerDown:
 
 
 class TestHotPathCost:
-    """Logging adds a few microseconds to a check; publishing would add milliseconds."""
+    """Logging happens on the sender thread, never the agent's; the figures are printed.
 
-    def test_logging_cost(
+    (Speed is measured, not asserted: the printed p50s are for the closing note; the test
+    asserts where the publishing happens and that nothing was lost.)
+    """
+
+    def test_logging_is_off_the_callers_thread(
         self, redis_url: str, tmp_path: Path, valid: list[dict[str, Any]]
     ) -> None:
         settings = make_settings(redis_url, f"sqlite:///{tmp_path}/q.db", None, tmp_path)
         qgs = Client(settings)
+        publishing_threads: set[int] = set()
+        send_check = qgs._send_check
+
+        def spy(record: Any) -> None:
+            publishing_threads.add(threading.get_ident())
+            send_check(record)
+
+        qgs._send_check = spy  # type: ignore[method-assign]
         record = valid[0]
         call, tools = first_call(record), record["tools"]
         for _ in range(200):  # warm up: the gate, the app, the sender thread
@@ -386,7 +405,8 @@ class TestHotPathCost:
             f"\ncheck p50 {p50_us(quiet):.1f} us without logging, {p50_us(logged):.1f} us with "
             f"(+{cost_us:.1f} us); publishing directly: p50 {p50_us(direct):.0f} us"
         )
-        assert cost_us < 50
+        assert publishing_threads and threading.get_ident() not in publishing_threads
+        assert 0 == qgs.tool_log.dropped and 1200 <= qgs.tool_log.sent
         qgs.repo.dispose()
 
 
