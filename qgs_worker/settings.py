@@ -130,6 +130,13 @@ class ToolGateSettings(BaseModel):
         default=True,
         description="pass calls (with a warning) when the rate limiter's Redis is down",
     )
+    rate_limit_lease: float = Field(
+        default=0.01,
+        ge=0,
+        le=1,
+        description="share of a rate limit one process takes from Redis at once and spends "
+        "without a round trip (0: ask Redis on every call; shares under 2 calls always ask)",
+    )
 
     @field_validator("allowed_domains")
     @classmethod

@@ -11,6 +11,8 @@ configured, in-process otherwise), the tool registry of ``QGS_TOOLS_FILE`` and t
 
 from __future__ import annotations
 
+import atexit
+import logging
 import os
 import stat
 from typing import TYPE_CHECKING
@@ -60,6 +62,8 @@ def stat_file_size(path: str) -> int | None:
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
+logger = logging.getLogger(__name__)
+
 REDIS_TIMEOUT_S = 0.25
 """Socket timeouts of the gate's rate-limit Redis client, in seconds (a local round trip is
 well under a millisecond)."""
@@ -71,13 +75,25 @@ def rate_limiter(settings: Settings) -> RateLimiter:
 
     With no ``QGS_BROKER_URL`` (the embedded default) the window lives in this process only,
     one for the whole process (every client and gate in it counts against the same window).
+    On Redis, a process takes ``QGS_TOOLGATE__RATE_LIMIT_LEASE`` of a limit at once (a lease,
+    ``RedisRateLimiter``): one round trip per lease instead of one per call.
     """
     if settings.broker_url:
         # Short timeouts and a circuit breaker: a Redis that hangs costs one slow check per
         # cooldown, not seconds on every call of the agent's hot path.
         client = redis_for_broker(settings.broker_url, timeout_s=REDIS_TIMEOUT_S)
-        return CircuitBreakerLimiter(RedisRateLimiter(client))
+        leased = RedisRateLimiter(client, lease_fraction=settings.toolgate.rate_limit_lease)
+        if leased.lease_fraction:
+            atexit.register(_release_quietly, leased)  # a short-lived process gives leases back
+        return CircuitBreakerLimiter(leased)
     return _PROCESS_LIMITER  # one window per process, whatever gate or client asks
+
+
+def _release_quietly(limiter: RedisRateLimiter) -> None:
+    try:
+        limiter.release()
+    except Exception as error:  # exiting: the units come back on their own when leases end
+        logger.debug("could not give rate-limit leases back: %s", error)
 
 
 def default_rules(settings: Settings) -> BusinessRules:

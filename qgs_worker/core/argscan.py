@@ -45,12 +45,13 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from qgs_worker.core import detectors, filewrites, ssrf
 from qgs_worker.core.models import ArgumentKind, Finding, Severity
 
-__all__ = ["ArgumentKind", "scan_argument"]
+__all__ = ["ArgumentKind", "keyword_pattern", "scan_argument"]
 
 _P0, _P1, _P2, _P3 = Severity.P0, Severity.P1, Severity.P2, Severity.P3
 _Rule = detectors._Rule
@@ -183,9 +184,36 @@ _CHECKS: dict[ArgumentKind, tuple[tuple[_Rule, Severity], ...]] = {
 }
 
 
-# each rule's keywords as one compiled alternation: one C-level scan instead of a Python loop
+def keyword_pattern(needles: Iterable[str]) -> re.Pattern[str]:
+    """One regex that finds any of ``needles`` (literal text), written as a trie.
+
+    ``re`` tries the branches of ``a|b|c`` one by one at every position of the text; with the
+    hundred-odd keywords of the free-text rules that was most of a clean argument's scan. As a
+    trie (``i(?:gnore|nstruction)|d(?:an|isregard)``) a position costs one branch per distinct
+    first character, about twice as fast on short values. Only whether it matches, and where,
+    is meant: the matched text is the shortest keyword at the first position.
+    """
+    trie: dict[str, Any] = {}
+    for needle in needles:
+        node = trie
+        for char in needle:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a keyword ends here
+
+    def render(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + render(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+        # a keyword that ends here makes whatever follows optional
+        return f"(?:{body})?" if "" in node else body
+
+    return re.compile(render(trie))
+
+
+# each rule's keywords as one compiled trie: one C-level scan instead of a Python loop
 _NEEDLES: dict[str, re.Pattern[str]] = {
-    rule.rule_id: re.compile("|".join(re.escape(n) for n in rule.needles))
+    rule.rule_id: keyword_pattern(rule.needles)
     for checks in _CHECKS.values()
     for rule, _ in checks
     if rule.needles
@@ -194,7 +222,7 @@ _NEEDLES: dict[str, re.Pattern[str]] = {
 # Per kind, every rule's keywords in one pattern, when every rule of the kind has keywords
 # (None otherwise: then the rules run one by one).
 _ANY_NEEDLE: dict[ArgumentKind, re.Pattern[str] | None] = {
-    kind: re.compile("|".join(re.escape(n) for rule, _ in checks for n in rule.needles))
+    kind: keyword_pattern(n for rule, _ in checks for n in rule.needles)
     if checks and all(rule.needles for rule, _ in checks)
     else None
     for kind, checks in _CHECKS.items()
@@ -223,7 +251,8 @@ def scan_argument(
     Raises:
         ValueError: ``kind`` is not one of the ``ArgumentKind`` values.
     """
-    kind = ArgumentKind(kind)
+    if type(kind) is not ArgumentKind:
+        kind = ArgumentKind(kind)
     where = f"tool call {tool} carries" if tool else "argument carries"
     if not value.isascii():
         value = value.translate(_ZERO_WIDTH)
@@ -233,10 +262,9 @@ def scan_argument(
         value = _IFS.sub(" ", value)
     lowered = value.lower()
     any_needle = _ANY_NEEDLE[kind]
-    if any_needle is None or any_needle.search(lowered) is not None:
-        findings = list(_run(_CHECKS[kind], value, lowered, location, where))
-    else:
-        findings = []  # no keyword of any rule of this kind: one search instead of one per rule
+    keyword = any_needle is None or any_needle.search(lowered) is not None
+    # no keyword of any rule of this kind: one search instead of one per rule
+    findings = list(_run(_CHECKS[kind], value, lowered, location, where)) if keyword else []
     findings.extend(detectors._jndi(value, location, where=where, severity=_P1))
     if kind is ArgumentKind.COMMAND:
         findings.extend(_command_extras(value, location, tool))
@@ -248,7 +276,7 @@ def scan_argument(
         findings.extend(_shell_in_value(value, location, where))
     elif (
         kind is ArgumentKind.FREE_TEXT
-        and _may_carry_passages(value, lowered)
+        and _may_carry_passages(value, lowered, keyword)
         and not any(
             f.category in {"prompt_injection", "jailbreak", "prompt_extraction"} for f in findings
         )
@@ -262,16 +290,20 @@ def scan_argument(
     return detectors._dedupe(findings)
 
 
-def _may_carry_passages(value: str, lowered: str) -> bool:
+def _may_carry_passages(value: str, lowered: str, keyword: bool) -> bool:
     """A cheap test before ``find_injected_instructions``: a tag, or one of its trigger words.
 
     Most free-text arguments are short values (a city, a title) with neither; skipping them
-    keeps the injection layer within the gate's microsecond budget.
+    keeps the injection layer within the gate's microsecond budget. ``keyword`` says whether
+    the kind's keyword search found anything: the trigger words are among those keywords, so
+    when it found none they need no search of their own.
     """
-    return "<" in value or "\\" in value or _OVERRIDE_NEEDLES.search(lowered) is not None
+    if "<" in value or "\\" in value:
+        return True
+    return keyword and _OVERRIDE_NEEDLES.search(lowered) is not None
 
 
-_OVERRIDE_NEEDLES = re.compile("|".join(re.escape(n) for n in detectors._OVERRIDE.needles))
+_OVERRIDE_NEEDLES = keyword_pattern(detectors._OVERRIDE.needles)
 
 
 # --- normalization before the checks ---------------------------------------------------------

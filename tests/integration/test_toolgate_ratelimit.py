@@ -15,7 +15,7 @@ import pytest
 import redis
 
 from qgs_worker.core.toolgate import DEFAULT_LAYERS, RulesLayer, ToolGate, ToolRegistry
-from qgs_worker.ratelimit import KEY_PREFIX, RedisRateLimiter
+from qgs_worker.ratelimit import KEY_PREFIX, USED_PREFIX, RedisRateLimiter
 from tests.integration.test_ratelimit_redis import most_in_any_window
 
 pytestmark = pytest.mark.integration
@@ -129,3 +129,52 @@ def test_cost_of_a_redis_backed_check(redis_url: str) -> None:
         f"p50 {samples[150]:.0f} us, p99 {samples[297]:.0f} us (mostly refused after {LIMIT})"
     )
     redis.Redis.from_url(redis_url).delete(f"{KEY_PREFIX}toolgate:{agent}:send_sms")
+
+
+@pytest.mark.parametrize(("lease", "limit", "units"), [(None, 1000, [10]), (0.5, 10, [5])])
+def test_the_gate_built_from_settings_leases(
+    redis_url: str, lease: float | None, limit: int, units: list[int]
+) -> None:
+    """``build_gate`` on a broker takes ``QGS_TOOLGATE__RATE_LIMIT_LEASE`` (default 1%) at once."""
+    from qgs_worker.settings import Settings
+    from qgs_worker.toolgate_io import build_gate
+
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "send_sms",
+            "parameters": {"type": "object", "properties": {"text": {"type": "string"}}},
+        },
+        "x-qgs": {"rate_limit": {"max_calls": limit, "window_s": 60}},
+    }
+    toolgate = {} if lease is None else {"rate_limit_lease": lease}
+    settings = Settings(broker_url=redis_url, toolgate=toolgate)  # type: ignore[arg-type]
+    checker = build_gate(settings, ToolRegistry.from_openai([tool]))
+    agent = f"agent-{uuid.uuid4().hex[:8]}"
+    reports = [checker.check(CALL, agent_id=agent) for _ in range(3)]
+    client = redis.Redis.from_url(redis_url)
+    key = f"{KEY_PREFIX}toolgate:{agent}:send_sms"
+    held = [int(m.rsplit(b":", 1)[1]) for m in client.zrange(key, 0, -1)]
+    assert [r.stopped_at for r in reports] == [None, None, None]
+    assert units == held  # one round trip took the lease; the next two calls spent it
+    client.delete(key, f"{USED_PREFIX}toolgate:{agent}:send_sms")
+
+
+def test_a_process_gives_its_leases_back_when_it_exits(redis_url: str) -> None:
+    """One call from a short-lived process (``qgs check-tool``) holds 1 unit, not its lease."""
+    import subprocess
+    import sys
+
+    key = f"toolgate-exit-{uuid.uuid4().hex[:8]}"
+    code = (
+        "from qgs_worker.settings import Settings\n"
+        "from qgs_worker.toolgate_io import rate_limiter\n"
+        f"limiter = rate_limiter(Settings(broker_url={redis_url!r}))\n"
+        f"assert limiter.hit({key!r}, limit=1000, window_s=60).allowed\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert 0 == done.returncode, done.stderr
+    client = redis.Redis.from_url(redis_url)
+    held = [int(m.rsplit(b":", 1)[1]) for m in client.zrange(KEY_PREFIX + key, 0, -1)]
+    assert [1] == held  # 10 units leased (1% of 1000), 9 given back at exit
+    client.delete(KEY_PREFIX + key, USED_PREFIX + key)

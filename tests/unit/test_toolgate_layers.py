@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -390,6 +391,74 @@ class TestFastPath:
             return sorted((e.json_path, e.message) for e in validator.iter_errors(instance))
 
         assert seen(plain) == seen(fast)
+
+
+FLAT = {
+    "type": "object",
+    "properties": {
+        "n": {"type": "number", "description": "a count"},
+        "i": {"type": "integer", "default": "dontcare"},
+        "b": {"type": "boolean", "enum": [True]},
+        "s": {"type": "string", "enum": ["a", "1", "Celsius"]},
+        "x": {"type": "string", "format": "email"},
+        "l": {"type": "array", "items": {"type": "integer", "enum": [1, 2]}},
+        "o": {"type": "object"},
+        "tags": {"type": "array", "items": {"type": "string"}, "description": "labels"},
+        "m": {"type": "array", "items": {"type": "string"}, "enum": ["a", "1"]},  # a slip
+    },
+    "required": ["n"],
+}
+NOT_FLAT = {
+    "a keyword beyond type and enum": {"type": "integer", "minimum": 0},
+    "a nested object schema": WEATHER["properties"]["location"],  # type: ignore[index]
+    "an array of arrays of integers": {
+        "type": "array",
+        "items": {"type": "array", "items": {"type": "integer"}},
+    },
+    "a list of types": {"type": ["string", "null"]},
+    "no type": {"enum": [1, "1"]},
+}
+
+
+class TestFlatObject:
+    """Flat schemas are checked without jsonschema, and give exactly its errors."""
+
+    def test_flat_and_not_flat(self) -> None:
+        compiled = compile_schema(FLAT, tool_name="t")
+        assert compiled.flat[True] is not None and compiled.flat[False] is not None
+        assert compiled.flat[True].closed and not compiled.flat[False].closed
+        for why, sub in NOT_FLAT.items():
+            schema = {"type": "object", "properties": {"p": sub}}
+            assert compile_schema(schema, tool_name="t").flat[True] is None, why
+        draft3 = {"$schema": "http://json-schema.org/draft-03/schema#", "type": "object"}
+        assert compile_schema(draft3, tool_name="t").flat == {True: None, False: None}
+
+    def test_a_valid_call_never_reaches_jsonschema(self) -> None:
+        compiled = compile_schema(FLAT, tool_name="t")
+        arguments = {"n": 2, "b": True, "s": "1", "l": [1, 2, 1], "o": {"k": [1]}, "tags": []}
+        assert compiled.flat[True].passes(arguments)  # type: ignore[union-attr]
+        assert not compiled.flat[True].passes({**arguments, "extra": 1})  # type: ignore[union-attr]
+        assert compiled.flat[False].passes({**arguments, "extra": 1})  # type: ignore[union-attr]
+
+    @settings(max_examples=400, deadline=None)
+    @given(
+        st.dictionaries(
+            st.sampled_from(["n", "i", "b", "s", "x", "l", "o", "tags", "m", "extra"]),
+            json_values | st.lists(st.integers(0, 3), max_size=3),
+            max_size=6,
+        ),
+        st.sampled_from(list(Strictness)),
+        st.booleans(),
+    )
+    def test_same_errors_as_jsonschema_alone(
+        self, instance: dict[str, Any], strictness: Strictness, closed: bool
+    ) -> None:
+        compiled = compile_schema(FLAT, tool_name="t")
+        without = dataclasses.replace(compiled, flat={})
+        got = compiled.errors(instance, strictness, closed=closed)
+        assert without.errors(instance, strictness, closed=closed) == got
+        if compiled.flat[closed].passes(instance):  # type: ignore[union-attr]
+            assert () == got
 
 
 @dataclass(frozen=True)
