@@ -22,6 +22,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from qgs_worker.client import Client, DecisionView
@@ -81,8 +82,69 @@ def broker_session(settings: Settings, *, workers: bool) -> Iterator[Settings]:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {_markup_safe(message, lines=False)}", soft_wrap=True)
     return typer.Exit(code)
+
+
+_CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_ONE_LINE_CONTROLS = re.compile(f"[\t\n{_CONTROLS}]")
+_MULTILINE_CONTROLS = re.compile(f"[{_CONTROLS}]")
+_SHORT_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _visible(text: object, *, lines: bool = False) -> str:
+    r"""``text`` safe to print on a terminal: control characters shown as escapes (``\x1b``).
+
+    Untrusted text (call ids, tool names, arguments, error texts, transcripts) must not move the
+    cursor, erase or recolour lines, or reorder what is shown. Every C0 and C1 control character,
+    DEL and the bidirectional overrides become visible escapes (``\x1b``, ``\r``,
+    ``\u202e``); ``lines`` keeps newlines and tabs (text shown on several lines), else they
+    are escaped too (a one-line field).
+    """
+    pattern = _MULTILINE_CONTROLS if lines else _ONE_LINE_CONTROLS
+    return pattern.sub(_escape_control, str(text))
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _SHORT_ESCAPES.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def _markup_safe(text: object, *, lines: bool = True) -> str:
+    """Untrusted ``text`` for a rich markup string: controls made visible, ``[...]`` escaped."""
+    return escape(_visible(text, lines=lines))
+
+
+_JSON_INVISIBLE = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _json_text(value: Any) -> str:
+    r"""``value`` as indented JSON and a newline: the same value, safe to print on a terminal.
+
+    ``json.dumps`` escapes C0 controls; DEL, C1 controls and bidirectional overrides (only ever
+    inside strings) are written as ``\u`` escapes too, which parse back to the same text.
+    """
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return _JSON_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+def _printable_report(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with its text safe for a terminal (``_visible``); JSON output keeps it exact.
+
+    Tool-call fields (tool names, call ids, errors) are one-line; the rest may span lines.
+    """
+
+    def clean(value: Any, lines: bool) -> Any:
+        if isinstance(value, str):
+            return _visible(value, lines=lines)
+        if isinstance(value, dict):
+            return {clean(k, lines): clean(v, lines) for k, v in value.items()}
+        if isinstance(value, list):
+            return [clean(v, lines) for v in value]
+        return value
+
+    return {key: clean(value, lines=key != "tool_calls") for key, value in report.items()}
 
 
 @app.command()
@@ -168,7 +230,7 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
         message = re.sub(r"^line \d+: ", "", message)
         plan.errors += 1
         repo.save_audit_error(source, line, message)
-        err_console.print(f"[red]skipped[/] {source}:{line}: {message}")
+        err_console.print(f"[red]skipped[/] {_markup_safe(f'{source}:{line}: {message}')}")
 
     for path in files:
         repo.clear_audit_errors(str(path))
@@ -182,7 +244,9 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
                 continue  # the same transcript twice: one task
             seen.add(item.key)
             if retry_failed and (reopened := repo.reopen_failed(item.key)):
-                err_console.print(f"{item.key}: reviewing again from round {reopened}")
+                err_console.print(
+                    f"{_markup_safe(item.key)}: reviewing again from round {reopened}"
+                )
             rounds = repo.list_rounds(item.key)
             if len(rounds) == len(item.rounds) and all(
                 r.status in ("decided", "failed") for r in rounds
@@ -217,7 +281,7 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
                 plan.task_ids.append(item.key)
                 plan.submissions.extend(batch)
         if found == 0:
-            err_console.print(f"[yellow]warning:[/] no transcripts in {path}")
+            err_console.print(f"[yellow]warning:[/] no transcripts in {_markup_safe(path)}")
     return plan
 
 
@@ -225,11 +289,11 @@ def _print_report(
     report: dict[str, Any], fmt: ReportFormat, render_table: Any, render_markdown: Any
 ) -> None:
     if fmt is ReportFormat.json:
-        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(_json_text(report))
     elif fmt is ReportFormat.markdown:
-        sys.stdout.write(render_markdown(report))
+        sys.stdout.write(render_markdown(_printable_report(report)))
     else:
-        render_table(report, console)
+        render_table(_printable_report(report), console)
 
 
 def _warn_without_workers(client: Client) -> None:
@@ -321,7 +385,7 @@ def submit(
         console.print(f"submission {sent.id}")
         if do_wait:
             d = client.wait(sent.id, timeout_s=timeout_s)
-            console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {d.reason}")
+            console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {_markup_safe(d.reason)}")
 
 
 def _read_file(name: str) -> str:
@@ -340,18 +404,21 @@ def status(
     Each audited round lists the roles that ran (ok or failed, findings, time), and each
     finding names the role that found it.
     """
-    from rich.markup import escape
-
     from qgs_worker.report import approval_text, audit_runs_text, finding_text, task_report
 
     client = Client()
     report = task_report(client.repo, client.repo.get_task(task_id))
     how = report["classification_source"]
     console.print(
-        f"[bold]{report['id']}[/]: {report['task_type']}/{report['complexity']} (classified by {how})"
-        + (f"; escalated: {report['escalation_reason']}" if report["escalated"] else "")
+        f"[bold]{_markup_safe(report['id'])}[/]: {report['task_type']}/{report['complexity']} "
+        f"(classified by {how})"
+        + (
+            f"; escalated: {_markup_safe(report['escalation_reason'])}"
+            if report["escalated"]
+            else ""
+        )
     )
-    console.print(f"request: {report['request']}")
+    console.print(f"request: {_markup_safe(report['request'])}")
     if not report["rounds"]:
         console.print("no round stored yet (a submission may still be queued).")
     for r in report["rounds"]:
@@ -359,7 +426,7 @@ def status(
             f"critic {r['verdict']} {r['score']}"
             if r["score"] is not None
             else (
-                f"judge failed: {r['review_error']}"
+                f"judge failed: {_markup_safe(r['review_error'])}"
                 if r["review_status"] == "failed"
                 else "no review"
             )
@@ -375,14 +442,14 @@ def status(
         for a in report["approvals"]:
             if a["round"] == r["number"]:
                 verb = "approved" if a["approved"] else "rejected"
-                decided += f" → {verb} by {escape(a['by'])}"
+                decided += f" → {verb} by {_markup_safe(a['by'], lines=False)}"
         console.print(
             f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
         )
         if r["audit_runs"]:
-            console.print(f"     audit: {escape(audit_runs_text(r['audit_runs']))}")
+            console.print(f"     audit: {_markup_safe(audit_runs_text(r['audit_runs']))}")
         for f in findings:
-            console.print(f"     {escape(finding_text(f))}")
+            console.print(f"     {_markup_safe(finding_text(f))}")
     d = report["decision"]
     if d:
         extra = (
@@ -391,7 +458,8 @@ def status(
             else ""
         )
         console.print(
-            f"latest decision (round {d['round']}): [bold]{d['kind']}[/] — {d['reason']}{extra}"
+            f"latest decision (round {d['round']}): [bold]{d['kind']}[/] — "
+            f"{_markup_safe(d['reason'])}{extra}"
         )
         if d["approval_required"] and d["approval"] is None:
             console.print(
@@ -399,7 +467,7 @@ def status(
                 f"`qgs approve {report['id']} --reject --by NAME --note WHY` blocks it"
             )
     for a in report["approvals"]:
-        console.print(f"approval: {escape(approval_text(a))}")
+        console.print(f"approval: {_markup_safe(approval_text(a))}")
 
 
 @app.command("wait")
@@ -441,15 +509,13 @@ def wait_cmd(
         time.sleep(0.1)
     d = client.task_decision(task_id)
     assert d is not None
-    console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {d.reason}")
+    console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {_markup_safe(d.reason)}")
     if d.approval_required:
         console.print(_approval_line(d))
 
 
 def _approval_line(d: DecisionView) -> str:
     """Where a decision that waits for a person stands, in one line (markup escaped)."""
-    from rich.markup import escape
-
     a = d.approval
     if a is None:
         return (
@@ -457,14 +523,12 @@ def _approval_line(d: DecisionView) -> str:
             "(or --reject --by NAME --note WHY)"
         )
     when = a.created_at.isoformat(timespec="seconds")
-    why = f" ({escape(a.note)})" if a.note else ""
+    why = f" ({_markup_safe(a.note)})" if a.note else ""
+    by = _markup_safe(a.by, lines=False)
     if not a.approved:
-        return f"[bold red]rejected[/] by {escape(a.by)} at {when}{why}: blocked, never delivered"
+        return f"[bold red]rejected[/] by {by} at {when}{why}: blocked, never delivered"
     deliver = d.best_round if d.kind == "force_deliver" and d.best_round else d.round_number
-    return (
-        f"[bold green]approved[/] by {escape(a.by)} at {when}{why}: released, deliver round "
-        f"{deliver}"
-    )
+    return f"[bold green]approved[/] by {by} at {when}{why}: released, deliver round {deliver}"
 
 
 @app.command()
@@ -534,12 +598,12 @@ def report(
         _print_report(data, fmt, render_table, render_markdown)
         return
     if fmt is ReportFormat.json:
-        output.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        output.write_text(_json_text(data), encoding="utf-8")
     elif fmt is ReportFormat.markdown:
-        output.write_text(render_markdown(data), encoding="utf-8")
+        output.write_text(render_markdown(_printable_report(data)), encoding="utf-8")
     else:
         with output.open("w", encoding="utf-8") as fh:
-            render_table(data, Console(file=fh, width=160))
+            render_table(_printable_report(data), Console(file=fh, width=160))
     console.print(f"wrote {output}")
 
 
@@ -602,8 +666,6 @@ def scan(
     unusable (missing, a directory, binary, over 10 MB). Text that is
     not valid UTF-8 is scanned with U+FFFD for the bad bytes.
     """
-    from rich.markup import escape
-
     from qgs_worker.scan import (
         decode_scan_input,
         read_scan_input,
@@ -615,7 +677,7 @@ def scan(
     data, source = read_scan_input(file)
     text, warning = decode_scan_input(data, source)
     if warning is not None:
-        err_console.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+        err_console.print(f"[yellow]warning:[/] {_markup_safe(warning)}", soft_wrap=True)
     untrusted = as_ is ScanAs.input
     if kind is not None:
         findings = scan_argument_findings(text, source, kind, untrusted=untrusted)
@@ -623,7 +685,7 @@ def scan(
         findings = scan_findings(text, source, untrusted=untrusted)
     result = scan_result(findings, source=source, scanned_as=as_.value, size_bytes=len(data))
     if fmt is ScanFormat.json:
-        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(_json_text(result))
     else:
         _print_scan(result)
     if result["flagged"]:
@@ -632,7 +694,7 @@ def scan(
 
 def _print_scan(result: dict[str, Any]) -> None:
     def line(text: str) -> None:  # plain text, one line per item even in a pipe
-        console.print(text, markup=False, highlight=False, soft_wrap=True)
+        console.print(_visible(text), markup=False, highlight=False, soft_wrap=True)
 
     findings = result["findings"]
     if not findings:
@@ -743,7 +805,7 @@ def _print_check_result(document: Any, calls: Any, reports: list[Any], fmt: Any)
                 "reports": [r.to_dict() for r in reports],
             }
         )
-        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(_json_text(result))
     else:
         _print_gate_reports(reports)
     sys.stdout.flush()
@@ -757,12 +819,19 @@ def _load_tools(path: Path) -> Any:
     """The registry of a tools file; unusable files exit 2 naming the file and the fix."""
     from qgs_worker.core.toolgate import ToolRegistry
     from qgs_worker.core.toolgate.loaders import specs_from_document
+    from qgs_worker.core.toolgate.registry import file_problem
 
     forms = "OpenAI tools, Anthropic tools or an MCP tools/list result"
-    if not path.is_file():
+    problem = file_problem(path)
+    if problem == "does not exist":
         raise _fail(f"no such tools file: {path} (pass --tools FILE, a JSON file of {forms})")
+    if problem is not None:
+        raise _fail(f"--tools {path} {problem}; pass --tools FILE, a JSON file of {forms}")
     try:
-        document = json.loads(path.read_text(encoding="utf-8-sig"))
+        text = path.read_text(encoding="utf-8-sig")
+        if not text.strip():
+            raise _fail(f"--tools {path} is empty; it must hold {forms}")
+        document = json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _fail(f"--tools {path} is not readable JSON ({exc}); it must hold {forms}") from None
     if _holds_calls(document):
@@ -798,18 +867,30 @@ def _holds_calls(document: Any) -> bool:
 
 def _read_call_document(name: str) -> tuple[Any, str]:
     """The parsed JSON of the call file (or standard input) and how to name it."""
+    from qgs_worker.core.toolgate.registry import file_problem
+
+    fix = "pass the call as a JSON file, or - for standard input"
     if name == "-":
+        fix = "pipe one tool call as JSON into it"
         data, source = sys.stdin.buffer.read(CALL_MAX_BYTES + 1), "stdin"
     else:
-        path = Path(name)
-        if not path.is_file():
+        problem = file_problem(name)
+        if problem == "does not exist":
             raise _fail(f"no such call file: {name} (pass a JSON file, or - for standard input)")
-        with path.open("rb") as fh:
-            data, source = fh.read(CALL_MAX_BYTES + 1), name
+        if problem is not None:
+            raise _fail(f"call file {name} {problem}; {fix}")
+        try:
+            with Path(name).open("rb") as fh:
+                data, source = fh.read(CALL_MAX_BYTES + 1), name
+        except OSError as exc:
+            raise _fail(f"call file {name} cannot be read ({exc.strerror or exc}); {fix}") from None
     if len(data) > CALL_MAX_BYTES:
         raise _fail(f"{source} is larger than {CALL_MAX_BYTES // 1_000_000} MB: not one call")
     try:
-        return json.loads(data.decode("utf-8-sig")), source
+        text = data.decode("utf-8-sig")
+        if not text.strip():
+            raise _fail(f"{'stdin' if name == '-' else f'call file {name}'} is empty; {fix}")
+        return json.loads(text), source
     except UnicodeDecodeError as exc:
         raise _fail(
             f"{source} is not UTF-8 text (byte {exc.start}); save it as UTF-8 JSON"
@@ -835,8 +916,6 @@ def _log_checks(
     """
     import threading
 
-    from rich.markup import escape
-
     from qgs_worker.toolcheck import log_app, record_from_report, send_with
 
     failure: list[str] = []
@@ -857,15 +936,15 @@ def _log_checks(
         failure.append(f"the broker did not answer within {LOG_WAIT_S:g} s")
     if failure:
         err_console.print(
-            f"[yellow]warning:[/] the checks were not logged ({escape(failure[0])}); "
+            f"[yellow]warning:[/] the checks were not logged ({_markup_safe(failure[0])}); "
             "check QGS_BROKER_URL, or pass --no-log",
             soft_wrap=True,
         )
 
 
 def _print_gate_reports(reports: list[Any]) -> None:
-    def line(text: str) -> None:  # plain text, one line per item even in a pipe
-        console.print(text, markup=False, highlight=False, soft_wrap=True)
+    def line(text: str) -> None:  # plain text, one line per item even in a pipe, controls shown
+        console.print(_visible(text), markup=False, highlight=False, soft_wrap=True)
 
     for index, report in enumerate(reports):
         if index:
@@ -889,7 +968,8 @@ def _print_gate_reports(reports: list[Any]) -> None:
         )
     if len(reports) > 1:
         allowed = sum(1 for r in reports if r.allowed)
-        line(f"\n{allowed} of {len(reports)} calls may run, {len(reports) - allowed} rejected")
+        line("")
+        line(f"{allowed} of {len(reports)} calls may run, {len(reports) - allowed} rejected")
 
 
 @app.command()
@@ -999,7 +1079,6 @@ def main() -> None:
     """
     from pydantic import ValidationError
     from pydantic_settings.exceptions import SettingsError
-    from rich.markup import escape
 
     from qgs_worker.errors import validation_summary
     from qgs_worker.settings import settings_error_message
@@ -1008,7 +1087,7 @@ def main() -> None:
     try:
         app()
     except QGSError as exc:
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        err_console.print(f"[bold red]error:[/] {_markup_safe(exc, lines=False)}", soft_wrap=True)
         raise SystemExit(2) from None
     except ValidationError as exc:
         summary = validation_summary(exc, env_prefix="QGS_")

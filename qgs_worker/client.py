@@ -246,7 +246,7 @@ class Client:
         self._app = app
         self._next_round: dict[str, int] = {}
         self._default_gate: ToolGate | None = None
-        self._gates: dict[int, tuple[object, ToolGate]] = {}
+        self._gates: dict[int, tuple[object, tuple[int, ...], ToolGate]] = {}
         self._tool_log: CheckLogSender | None = None
         self._tool_log_ready = False
         self._tool_log_send: Any = None  # a toolcheck.send_with(...) once built
@@ -630,8 +630,9 @@ class Client:
             principal: Who the call acts for (the permission layer's subject; logged).
             agent: Which agent makes it (the rate limit's key; logged).
             tools: The tools the agent may call: a ``ToolGate``, a ``ToolRegistry``, or a list of
-                definitions (compiled on first use and kept by identity: pass a new object when
-                the tools change). None: the registry of ``QGS_TOOLS_FILE``, read once.
+                definitions (compiled on first use and kept by identity; a list whose items were
+                appended, removed or replaced is read again, an edit inside one definition is
+                not seen: pass a new object). None: the registry of ``QGS_TOOLS_FILE``, read once.
             log: Send the report to the store (needs ``QGS_BROKER_URL`` or the client's app;
                 without one the check runs and a warning says, once, that nothing is logged).
 
@@ -706,8 +707,18 @@ class Client:
         if isinstance(tools, ToolGate):
             return tools
         cached = self._gates.get(id(tools))
-        if cached is not None and cached[0] is tools:
-            return cached[1]
+        if cached is not None and cached[0] is tools and cached[1] == _shallow(tools):
+            return cached[2]
+        gate = self._gate_for_new(tools)
+        if len(self._gates) >= GATE_CACHE_MAX:
+            self._gates.pop(next(iter(self._gates)))
+        # the object is kept, so its id is not reused; its items' ids catch a list changed in
+        # place (an appended or replaced definition), not an edit inside one definition
+        self._gates[id(tools)] = (tools, _shallow(tools), gate)
+        return gate
+
+    def _gate_for_new(self, tools: Tools) -> ToolGate:
+        """The gate for tools not seen by identity: by content for JSON data, else built."""
         if isinstance(tools, ToolRegistry):
             registry = tools
         elif isinstance(tools, Mapping) or (
@@ -735,11 +746,7 @@ class Client:
                 f"(OpenAI, Anthropic or MCP) (got {type(tools).__name__}); for a file, use "
                 "ToolRegistry.from_file(path) or set QGS_TOOLS_FILE"
             )
-        gate = self._new_gate(registry)
-        if len(self._gates) >= GATE_CACHE_MAX:
-            self._gates.pop(next(iter(self._gates)))
-        self._gates[id(tools)] = (tools, gate)  # the object is kept, so its id is not reused
-        return gate
+        return self._new_gate(registry)
 
     def _new_gate(self, registry: ToolRegistry) -> ToolGate:
         return tool_gate_for(registry, self.settings)
@@ -805,6 +812,15 @@ class Client:
 
             self._tool_log_send = send_with(log_app(self.settings))
         self._tool_log_send(record)
+
+
+def _shallow(tools: object) -> tuple[int, ...]:
+    """The identities of a tools list's items (a mapping's values): cheap, O(len) id() calls."""
+    if isinstance(tools, Mapping):
+        return tuple(map(id, tools.values()))
+    if isinstance(tools, Sequence) and not isinstance(tools, str | bytes):
+        return tuple(map(id, tools))
+    return ()
 
 
 def _content_key(tools: object) -> str | None:

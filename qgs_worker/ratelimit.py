@@ -9,9 +9,11 @@ machines with skewed clocks still share one window.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 import uuid
+import weakref
 from collections import deque
 from typing import Any
 
@@ -132,6 +134,10 @@ def _check(limit: int, window_s: float, cost: int) -> None:
         raise InputError(f"'cost' must be at least 1 (got {cost})")
 
 
+_PRUNE_FLOOR = 1024
+"""The in-process limiter looks for idle keys once it holds this many (then twice as many)."""
+
+
 class LocalRateLimiter:
     """A sliding window kept in this process (when no Redis is configured); thread-safe."""
 
@@ -140,6 +146,8 @@ class LocalRateLimiter:
         self._lock = threading.Lock()
         self._hits: dict[str, deque[tuple[float, int]]] = {}
         self._used: dict[str, int] = {}  # running total of each window: O(1) per hit
+        self._windows: dict[str, float] = {}  # each key's last window, to forget idle keys
+        self._prune_at = _PRUNE_FLOOR
 
     def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
         """See ``qgs_worker.core.ports.RateLimiter.hit``.
@@ -150,6 +158,9 @@ class LocalRateLimiter:
         _check(limit, window_s, cost)
         with self._lock:
             now = self._clock()
+            if len(self._hits) >= self._prune_at:
+                self._forget_idle(now)
+            self._windows[key] = window_s
             hits = self._hits.setdefault(key, deque())
             used = self._used.get(key, 0)
             while hits and hits[0][0] <= now - window_s:
@@ -167,6 +178,20 @@ class LocalRateLimiter:
                         allowed=False, used=used, limit=limit, retry_after_s=at + window_s - now
                     )
             return RateDecision(allowed=False, used=used, limit=limit, retry_after_s=window_s)
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop the keys whose window is empty (agents gone quiet); amortized O(1) per hit."""
+        for key in list(self._hits):
+            window_s = self._windows[key]
+            hits = self._hits[key]
+            if not hits or hits[-1][0] <= now - window_s:
+                del self._hits[key], self._used[key], self._windows[key]
+        self._prune_at = max(_PRUNE_FLOOR, 2 * len(self._hits))
+
+    @property
+    def keys_held(self) -> int:
+        """How many keys the limiter holds now (idle ones are dropped as it grows)."""
+        return len(self._hits)
 
 
 _MAX_LEASES = 10_000
@@ -241,6 +266,12 @@ class RedisRateLimiter:
         self._clock = clock
         self._lock = threading.Lock()
         self._leases: dict[str, _Lease] = {}
+        _LEASING.add(self)
+
+    def _forget_leases(self) -> None:
+        """In a forked child: the parent's leases are the parent's to spend, not a copy's."""
+        self._lock = threading.Lock()  # another thread may have held it at the fork
+        self._leases = {}
 
     def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
         """See ``qgs_worker.core.ports.RateLimiter.hit``.
@@ -349,6 +380,21 @@ class RedisRateLimiter:
             ],
         )
         return int(allowed), int(used), int(retry_ms), int(granted)
+
+
+_LEASING: weakref.WeakSet[RedisRateLimiter] = weakref.WeakSet()
+"""Every live ``RedisRateLimiter``: a forked child (Celery's prefork pool, gunicorn
+``--preload``, ``multiprocessing``) must not spend the leases it inherited, or parent and
+children would each spend the same units."""
+
+
+def _forget_leases_after_fork() -> None:
+    for limiter in list(_LEASING):
+        limiter._forget_leases()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX only
+    os.register_at_fork(after_in_child=_forget_leases_after_fork)
 
 
 def _decision(allowed: int, used: int, limit: int, retry_ms: int) -> RateDecision:

@@ -15,6 +15,7 @@ import atexit
 import logging
 import os
 import stat
+import threading
 from typing import TYPE_CHECKING
 
 from qgs_worker.core.toolgate import (
@@ -48,7 +49,8 @@ __all__ = ["build_gate", "default_rules", "load_tools", "rate_limiter", "stat_fi
 def stat_file_size(path: str) -> int | None:
     """The size of the regular file at ``path``, in bytes (the ``FileSize`` port, ``os.stat``).
 
-    A relative path is taken from this process's working directory.
+    A relative path is taken from this process's working directory; a leading ``~`` is the
+    home directory, as the shell and most tools read it.
 
     Returns:
         The size; ``None`` when the path does not exist, is not a regular file (a directory, a
@@ -56,7 +58,7 @@ def stat_file_size(path: str) -> int | None:
         Never raises.
     """
     try:
-        info = os.stat(path)
+        info = os.stat(os.path.expanduser(path) if path.startswith("~") else path)
     except (OSError, ValueError):
         return None
     return info.st_size if stat.S_ISREG(info.st_mode) else None
@@ -68,6 +70,8 @@ REDIS_TIMEOUT_S = 0.25
 """Socket timeouts of the gate's rate-limit Redis client, in seconds (a local round trip is
 well under a millisecond)."""
 _PROCESS_LIMITER = LocalRateLimiter()
+_REDIS_LIMITERS: dict[tuple[str, float], CircuitBreakerLimiter] = {}
+_LIMITERS_LOCK = threading.Lock()
 
 
 def rate_limiter(settings: Settings) -> RateLimiter:
@@ -76,17 +80,26 @@ def rate_limiter(settings: Settings) -> RateLimiter:
     With no ``QGS_BROKER_URL`` (the embedded default) the window lives in this process only,
     one for the whole process (every client and gate in it counts against the same window).
     On Redis, a process takes ``QGS_TOOLGATE__RATE_LIMIT_LEASE`` of a limit at once (a lease,
-    ``RedisRateLimiter``): one round trip per lease instead of one per call.
+    ``RedisRateLimiter``): one round trip per lease instead of one per call. Either way the
+    limiter is one per process (per broker URL and lease share): every gate built in the
+    process shares its connection pool and its leases.
     """
-    if settings.broker_url:
-        # Short timeouts and a circuit breaker: a Redis that hangs costs one slow check per
-        # cooldown, not seconds on every call of the agent's hot path.
-        client = redis_for_broker(settings.broker_url, timeout_s=REDIS_TIMEOUT_S)
-        leased = RedisRateLimiter(client, lease_fraction=settings.toolgate.rate_limit_lease)
-        if leased.lease_fraction:
-            atexit.register(_release_quietly, leased)  # a short-lived process gives leases back
-        return CircuitBreakerLimiter(leased)
-    return _PROCESS_LIMITER  # one window per process, whatever gate or client asks
+    if not settings.broker_url:
+        return _PROCESS_LIMITER  # one window per process, whatever gate or client asks
+    # One limiter per broker and lease share in a process, however many gates (one per tools
+    # list) are built: one Redis connection pool, one set of leases.
+    key = (settings.broker_url, settings.toolgate.rate_limit_lease)
+    with _LIMITERS_LOCK:
+        limiter = _REDIS_LIMITERS.get(key)
+        if limiter is None:
+            # Short timeouts and a circuit breaker: a Redis that hangs costs one slow check per
+            # cooldown, not seconds on every call of the agent's hot path.
+            client = redis_for_broker(settings.broker_url, timeout_s=REDIS_TIMEOUT_S)
+            leased = RedisRateLimiter(client, lease_fraction=settings.toolgate.rate_limit_lease)
+            if leased.lease_fraction:
+                atexit.register(_release_quietly, leased)  # a short-lived process gives back
+            limiter = _REDIS_LIMITERS[key] = CircuitBreakerLimiter(leased)
+    return limiter
 
 
 def _release_quietly(limiter: RedisRateLimiter) -> None:

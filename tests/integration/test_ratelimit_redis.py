@@ -281,3 +281,28 @@ def test_release_gives_back_what_leases_did_not_spend(redis_url: str) -> None:
     assert 0 == limiter.release()  # nothing is held any more
     keys = ("test:release-a", "test:release-b")
     client.delete(*(KEY_PREFIX + k for k in keys), *(USED_PREFIX + k for k in keys))
+
+
+def _spend_in_child(url: str, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    out.put(sum(_FORKED.hit("test:fork", limit=100, window_s=60).allowed for _ in range(120)))
+
+
+_FORKED: RedisRateLimiter
+
+
+def test_a_forked_child_does_not_spend_the_parents_lease(redis_url: str) -> None:
+    """Celery's prefork pool forks after the gate is built: leases must not be copied."""
+    global _FORKED
+    client = redis.Redis.from_url(redis_url)
+    client.delete(KEY_PREFIX + "test:fork", USED_PREFIX + "test:fork")
+    _FORKED = RedisRateLimiter(client, lease_fraction=0.5)
+    assert _FORKED.hit("test:fork", limit=100, window_s=60).allowed  # a lease of 50, 1 spent
+    context = multiprocessing.get_context("fork")
+    out: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
+    child = context.Process(target=_spend_in_child, args=(redis_url, out))
+    child.start()
+    in_child = out.get(timeout=30)
+    child.join(10)
+    in_parent = sum(_FORKED.hit("test:fork", limit=100, window_s=60).allowed for _ in range(120))
+    assert 100 == 1 + in_child + in_parent  # not 149: the child took a lease of its own
+    client.delete(KEY_PREFIX + "test:fork", USED_PREFIX + "test:fork")

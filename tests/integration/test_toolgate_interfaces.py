@@ -152,6 +152,35 @@ class TestClientCheck:
         gate = ToolGate(registry)
         assert gate is offline.tool_gate(gate)
 
+    def test_a_known_list_is_not_read_again(
+        self, offline: Client, valid: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import qgs_worker.client as client_module
+
+        tools = [dict(t) for t in valid[0]["tools"]]
+        first = offline.tool_gate(tools)
+        read: list[object] = []
+        real = client_module._content_key
+        monkeypatch.setattr(client_module, "_content_key", lambda t: read.append(t) or real(t))
+        assert first is offline.tool_gate(tools)
+        assert [] == read  # known by identity: its content is not hashed on every call
+        same_content = [dict(t) for t in tools]
+        assert first is offline.tool_gate(same_content)  # a new list: read, same gate
+        assert 1 == len(read)
+
+    def test_a_list_changed_in_place_is_read_again(
+        self, offline: Client, valid: list[dict[str, Any]]
+    ) -> None:
+        tools = [dict(t) for t in valid[0]["tools"]]
+        before = offline.tool_gate(tools)
+        extra = {
+            "type": "function",
+            "function": {"name": "added_later", "parameters": {"type": "object"}},
+        }
+        tools.append(extra)
+        after = offline.tool_gate(tools)
+        assert after is not before and after.registry.get("added_later") is not None
+
     def test_tools_file_setting(
         self, tmp_path: Path, valid: list[dict[str, Any]], invalid: list[dict[str, Any]]
     ) -> None:

@@ -48,6 +48,23 @@ class TestLocalRateLimiter:
         limiter.hit("a", limit=1, window_s=60)
         assert limiter.hit("b", limit=1, window_s=60).allowed
 
+    def test_idle_keys_are_forgotten(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import qgs_worker.ratelimit as ratelimit
+
+        monkeypatch.setattr(ratelimit, "_PRUNE_FLOOR", 10)
+        clock = FakeClock()
+        limiter = LocalRateLimiter(clock)
+        for agent in range(10):
+            limiter.hit(f"agent-{agent}", limit=1, window_s=5)
+        clock.now += 3
+        limiter.hit("busy", limit=2, window_s=60)  # 11 keys: the 10 idle ones are still in window
+        assert 11 == limiter.keys_held
+        clock.now += 3  # now the first ten windows are empty
+        for agent in range(10, 21):
+            limiter.hit(f"agent-{agent}", limit=1, window_s=5)
+        assert 12 == limiter.keys_held  # busy + 11 new ones; the ten old ones are gone
+        assert 2 == limiter.hit("busy", limit=2, window_s=60).used  # kept: its window is live
+
     @pytest.mark.parametrize(
         ("limit", "window_s", "cost", "field"),
         [(0, 1, 1, "limit"), (1, 0, 1, "window_s"), (1, 1, 0, "cost")],
@@ -142,3 +159,15 @@ def test_one_in_process_window_per_process() -> None:
     from qgs_worker.toolgate_io import rate_limiter
 
     assert rate_limiter(Settings()) is rate_limiter(Settings())
+
+
+def test_one_redis_limiter_per_broker_per_process() -> None:
+    """Gates built for many tools lists share one Redis client (no connection per gate)."""
+    from qgs_worker.settings import Settings
+    from qgs_worker.toolgate_io import rate_limiter
+
+    url = "redis://127.0.0.1:1/0"  # never connected to: building a client does not connect
+    first = rate_limiter(Settings(broker_url=url))
+    assert first is rate_limiter(Settings(broker_url=url))
+    other = Settings(broker_url=url, toolgate={"rate_limit_lease": 0})  # type: ignore[arg-type]
+    assert rate_limiter(other) is not first

@@ -205,6 +205,41 @@ class TestMessages:
             parse_calls(message)
 
 
+class TestMixedAndLegacyMessages:
+    """A legacy ``function_call`` and blocks beside ``tool_calls`` are calls too."""
+
+    def test_legacy_function_call(self) -> None:
+        message = {
+            "role": "assistant",
+            "content": None,
+            "function_call": {"name": "run", "arguments": '{"command": "rm -rf /"}'},
+        }
+        (call,) = parse_calls(message)
+        assert ("function_call", "run", {"command": "rm -rf /"}) == (
+            call.id,
+            call.name,
+            call.arguments,
+        )
+
+    def test_tool_use_blocks_beside_tool_calls(self) -> None:
+        message = {"role": "assistant", "content": [anthropic()], "tool_calls": [openai()]}
+        assert [CallShape.OPENAI, CallShape.ANTHROPIC] == [c.shape for c in parse_calls(message)]
+
+    def test_a_gate_rejects_what_a_legacy_call_carries(self) -> None:
+        from qgs_worker.core.toolgate import ToolGate, ToolRegistry
+        from qgs_worker.core.toolgate.layer6_injection import LAYER as INJECTION
+        from qgs_worker.core.toolgate.pipeline import DEFAULT_LAYERS
+
+        tool = {"name": "run", "parameters": {"type": "object", "properties": {"command": {}}}}
+        gate = ToolGate(ToolRegistry.from_openai([tool]), layers=(*DEFAULT_LAYERS, INJECTION))
+        message = {
+            "role": "assistant",
+            "function_call": {"name": "run", "arguments": '{"command": "rm -rf /"}'},
+        }
+        (report,) = gate.check_message(message)
+        assert (False, 6) == (report.allowed, report.stopped_at)
+
+
 def responses(**extra: Any) -> dict[str, Any]:
     return {
         "type": "function_call",

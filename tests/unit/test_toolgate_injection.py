@@ -217,6 +217,52 @@ def test_strings_the_schema_does_not_type_are_scanned(
     assert any(line.startswith(error) for line in result.errors), result.errors
 
 
+def test_a_whole_url_in_a_text_argument_is_checked_as_a_url() -> None:
+    """``browse(location=...)``: the name says nothing, the value is a URL a tool will fetch."""
+    parameters = {"type": "object", "properties": {"location": {"type": "string"}}}
+    gate = gate_for("browse", parameters)
+    metadata = layer6(gate, "browse", {"location": "http://169.254.169.254/latest/meta-data/"})
+    assert LayerStatus.FAIL is metadata.status
+    assert metadata.errors[0].startswith("$.location: ssrf (P0)")
+    nested = layer6(gate_for("go", {"type": "object"}), "go", {"a": [{"b": "http://10.0.0.7/"}]})
+    assert nested.errors[0].startswith("$.a[0].b: ssrf (P1)"), nested.errors
+    for text in ("San Francisco", "https://example.com/docs", "see http://10.0.0.7/ for it"):
+        assert LayerStatus.PASS is layer6(gate, "browse", {"location": text}).status, text
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        {
+            "type": "object",
+            "properties": {
+                "run": {"anyOf": [{"type": "string", "x-qgs-kind": "command"}, {"type": "null"}]}
+            },
+        },
+        {
+            "type": "object",
+            "$defs": {"Shell": {"type": "string", "x-qgs-kind": "command"}},
+            "properties": {"run": {"$ref": "#/$defs/Shell", "description": "what to run"}},
+        },
+        {
+            "type": "object",
+            "$defs": {"Job": {"type": "object", "properties": {"cmd": {"type": "string"}}}},
+            "properties": {"run": {"$ref": "#/$defs/Job"}},
+        },
+    ],
+    ids=["anyOf", "$ref", "$ref to an object"],
+)
+def test_a_kind_declared_behind_anyof_or_ref_is_kept(parameters: dict[str, Any]) -> None:
+    from qgs_worker.core.toolgate.kinds import infer_kinds
+
+    kinds = infer_kinds(parameters)
+    assert ArgumentKind.COMMAND in kinds.values(), kinds
+    value: Any = {"cmd": "rm -rf /"} if "Job" in str(parameters) else "rm -rf /"
+    result = layer6(gate_for("job", parameters), "job", {"run": value})
+    assert LayerStatus.FAIL is result.status
+    assert "destructive_command (P0)" in result.errors[0]
+
+
 def test_a_declared_kind_wins_over_the_key_name() -> None:
     parameters = {
         "type": "object",

@@ -299,6 +299,34 @@ class TestParameters:
         compiled = compile_schema(schema, tool_name="t")
         assert () == compiled.errors({"a": "x", "b": "y"}, Strictness.LENIENT)
 
+    @pytest.mark.parametrize(
+        "extra",
+        [
+            {"anyOf": [{"properties": {"b": {"type": "string"}}}, {"required": ["a"]}]},
+            {"oneOf": [{"properties": {"b": {"type": "string"}}, "required": ["b"]}]},
+            {"if": {"required": ["a"]}, "then": {"properties": {"b": {"type": "string"}}}},
+            {"dependentSchemas": {"a": {"properties": {"b": {"type": "string"}}}}},
+        ],
+        ids=["anyOf", "oneOf", "if/then", "dependentSchemas"],
+    )
+    def test_properties_declared_beside_are_not_unknown(self, extra: dict[str, Any]) -> None:
+        schema = {"type": "object", "properties": {"a": {"type": "string"}}, **extra}
+        compiled = compile_schema(schema, tool_name="t")
+        assert () == compiled.errors({"a": "x", "b": "y"}, Strictness.STRICT)
+        assert () == compiled.errors({"a": "x", "b": "y"}, Strictness.LENIENT)
+
+    def test_a_union_of_whole_objects_stays_closed(self) -> None:
+        schema = {
+            "type": "object",
+            "anyOf": [
+                {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+                {"properties": {"b": {"type": "string"}}, "required": ["b"]},
+            ],
+        }
+        compiled = compile_schema(schema, tool_name="t")
+        assert () == compiled.errors({"a": "x"}, Strictness.STRICT)
+        assert compiled.errors({"a": "x", "c": 1}, Strictness.STRICT)  # c is in no branch
+
     def test_pydantic_refs_are_closed(self) -> None:
         from pydantic import BaseModel
 

@@ -14,11 +14,13 @@ from qgs_worker.core.toolgate import (
     Permission,
     RateLimit,
     ToolDefinitionError,
+    ToolGate,
     ToolRegistry,
     ToolSpec,
     infer_kinds,
     infer_permission,
 )
+from qgs_worker.core.toolgate.loaders import detect_form, specs_from_document
 
 WEATHER_SCHEMA = {
     "type": "object",
@@ -133,6 +135,30 @@ class TestLoading:
     def test_missing_file(self, tmp_path: Path) -> None:
         with pytest.raises(ToolDefinitionError, match="cannot read"):
             ToolRegistry.from_file(tmp_path / "absent.json")
+
+    @pytest.mark.parametrize(
+        ("make", "reason"),
+        [
+            (lambda d: d, "it is a directory"),
+            (lambda d: Path("/dev/null"), "it is empty"),
+            (lambda d: d / "absent.json", "it does not exist"),
+            (lambda d: d / "empty.json", "it is empty"),
+            (lambda d: d / "blank.json", "it is empty"),
+        ],
+    )
+    def test_file_reasons(self, tmp_path: Path, make: Any, reason: str) -> None:
+        (tmp_path / "empty.json").write_bytes(b"")
+        (tmp_path / "blank.json").write_text("\ufeff\n  \n", encoding="utf-8")
+        path = make(tmp_path)
+        with pytest.raises(
+            ToolDefinitionError, match=f"^cannot read tool definitions from .*: {reason}$"
+        ):
+            ToolRegistry.from_file(path)
+
+    def test_file_with_a_bom(self, tmp_path: Path) -> None:
+        path = tmp_path / "tools.json"
+        path.write_text("\ufeff" + json.dumps([ANTHROPIC]), encoding="utf-8")
+        assert ("get_weather",) == ToolRegistry.from_file(path).names
 
 
 class TestDefinitionErrors:
@@ -372,6 +398,170 @@ class TestSuggest:
         registry = ToolRegistry([ToolSpec.define("get_weather")])
         registry.disable("get_weather")
         assert registry.suggest("getWeather") is None
+
+
+class TestToolNames:
+    """Names no call could use (the format layer's rule) are refused at load, with a fix."""
+
+    @pytest.mark.parametrize(
+        ("name", "fixed"),
+        [
+            ("read file", "read_file"),
+            ("read/file", "read_file"),
+            ("wetter_für", "wetter_f_r"),
+            ("get\x1b[2Kweather", "get_2Kweather"),
+            (" ", "tool"),
+            ("a" * 65, "a" * 64),
+        ],
+    )
+    def test_refused(self, name: str, fixed: str) -> None:
+        with pytest.raises(ToolDefinitionError) as caught:
+            ToolRegistry.from_anthropic([{**ANTHROPIC, "name": name}])
+        message = str(caught.value)
+        assert message.startswith(f"tool {name!r}: a tool name must be 1-64 letters, digits")
+        assert message.endswith(f"rename it, e.g. {fixed!r}")
+        assert "\x1b" not in message  # the name is quoted with repr: no raw control
+
+    @pytest.mark.parametrize(
+        "load",
+        [
+            lambda name: ToolRegistry.from_openai([{**OPENAI["function"], "name": name}]),
+            lambda name: ToolRegistry.from_pydantic(type(name, (BaseModel,), {})),
+            lambda name: ToolRegistry([ToolSpec(name)]),
+            lambda name: ToolRegistry([ToolSpec.define(name)]),
+        ],
+    )
+    def test_every_form(self, load: Any) -> None:
+        with pytest.raises(ToolDefinitionError, match="a tool name must be"):
+            load("ünïcode_name")
+
+    def test_mcp_names_may_be_longer(self) -> None:
+        assert 1 == len(ToolRegistry.from_mcp([{**MCP, "name": "a" * 128}]))
+        with pytest.raises(ToolDefinitionError, match=r"must be 1-128 letters.*it has 129"):
+            ToolRegistry.from_mcp([{**MCP, "name": "a" * 129}])
+
+    @pytest.mark.parametrize(
+        "name",
+        [
+            *("get_weather", "getWeather", "get.weather", "get-weather", "a" * 64),
+            *("read file", "a" * 65, "wetter_für", "tab\tname", "x/y", "$ref"),
+        ],
+    )
+    def test_the_format_layer_agrees(self, name: str) -> None:
+        call = {"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}
+        layer1 = ToolGate(ToolRegistry()).check(call).layers[0]
+        name_ok = not any(e.startswith("name:") for e in layer1.errors)
+        try:
+            ToolSpec.define(name)
+        except ToolDefinitionError:
+            assert not name_ok, layer1
+        else:
+            assert name_ok, layer1
+
+    def test_calls_to_the_old_name_find_the_fixed_one(self) -> None:
+        registry = ToolRegistry.from_anthropic([{**ANTHROPIC, "name": "read_file"}])
+        assert "read_file" == registry.suggest("read file")
+
+
+BUILTIN_BASH = {"type": "bash_20250124", "name": "bash"}
+BUILTIN_EDITOR = {"type": "text_editor_20250124", "name": "str_replace_editor"}
+BUILTIN_EDITOR_4 = {"type": "text_editor_20250728", "name": "str_replace_based_edit_tool"}
+BUILTIN_COMPUTER = {
+    "type": "computer_20250124",
+    "name": "computer",
+    "display_width_px": 1024,
+    "display_height_px": 768,
+    "display_number": 1,
+}
+BUILTIN_SEARCH = {"type": "web_search_20250305", "name": "web_search", "max_uses": 5}
+
+
+class TestAnthropicBuiltins:
+    """Anthropic's built-in tools load with their documented input, or an open object."""
+
+    def registry(self) -> ToolRegistry:
+        return ToolRegistry.from_anthropic(
+            [BUILTIN_BASH, BUILTIN_EDITOR, BUILTIN_EDITOR_4, BUILTIN_COMPUTER, BUILTIN_SEARCH]
+        )
+
+    def test_loaded_from_a_document(self) -> None:
+        tools = [BUILTIN_BASH, BUILTIN_EDITOR, BUILTIN_COMPUTER, BUILTIN_SEARCH, ANTHROPIC]
+        assert ["anthropic"] * 5 == [detect_form(t) for t in tools]
+        specs = specs_from_document({"tools": tools})
+        assert ["bash", "str_replace_editor", "computer", "web_search", "get_weather"] == [
+            s.name for s in specs
+        ]
+
+    @pytest.mark.parametrize(
+        ("name", "permission", "kinds"),
+        [
+            ("bash", Permission.EXECUTE, {"command": ArgumentKind.COMMAND}),
+            ("computer", Permission.EXECUTE, {}),
+            ("str_replace_editor", Permission.WRITE, {"path": ArgumentKind.PATH}),
+            ("str_replace_based_edit_tool", Permission.WRITE, {"path": ArgumentKind.PATH}),
+            ("web_search", Permission.READ, {}),
+        ],
+    )
+    def test_permission_and_kinds(
+        self, name: str, permission: Permission, kinds: dict[str, ArgumentKind]
+    ) -> None:
+        spec = self.registry().get(name)
+        assert spec is not None and "anthropic" == spec.source
+        assert permission == spec.permission
+        assert kinds.items() <= dict(spec.kinds).items()
+
+    @pytest.mark.parametrize(
+        ("name", "arguments", "allowed"),
+        [
+            ("bash", {"command": "ls -la"}, True),
+            ("bash", {"restart": True}, True),
+            ("bash", {"cmd": "ls"}, False),
+            ("bash", {"command": 3}, False),
+            (
+                "str_replace_editor",
+                {"command": "view", "path": "/r/a.py", "view_range": [1, -1]},
+                True,
+            ),
+            ("str_replace_editor", {"command": "undo_edit", "path": "/r/a.py"}, True),
+            ("str_replace_based_edit_tool", {"command": "undo_edit", "path": "/r/a.py"}, False),
+            (
+                "str_replace_based_edit_tool",
+                {"command": "insert", "path": "/r/a.py", "insert_line": 0, "new_str": "x"},
+                True,
+            ),
+            ("str_replace_editor", {"command": "view"}, False),
+            ("str_replace_editor", {"command": "view", "path": "/r", "view_range": [1]}, False),
+            ("computer", {"action": "left_click", "coordinate": [10, 20]}, True),
+            ("web_search", {"query": "weather in Paris"}, True),
+        ],
+    )
+    def test_parameters(self, name: str, arguments: dict[str, Any], allowed: bool) -> None:
+        call = {"type": "tool_use", "id": "toolu_1", "name": name, "input": arguments}
+        report = ToolGate(self.registry()).check(call)
+        assert allowed == report.allowed, [r.errors for r in report.layers]
+        assert allowed or 3 == report.stopped_at
+
+    def test_x_qgs_still_applies(self) -> None:
+        tool = {
+            **BUILTIN_COMPUTER,
+            "x-qgs": {"permission": "write", "kinds": {"text": "free_text"}},
+        }
+        spec = ToolRegistry.from_anthropic([tool]).get("computer")
+        assert spec is not None
+        assert (Permission.WRITE, {"text": ArgumentKind.FREE_TEXT}) == (
+            spec.permission,
+            dict(spec.kinds),
+        )
+
+    def test_a_given_schema_wins(self) -> None:
+        tool = {**BUILTIN_BASH, "input_schema": WEATHER_SCHEMA}
+        spec = ToolRegistry.from_anthropic([tool]).get("bash")
+        assert spec is not None and WEATHER_SCHEMA == spec.parameters
+
+    @pytest.mark.parametrize("kind", ["custom", "bash", "bash_2025"])
+    def test_unversioned_types_are_not_builtins(self, kind: str) -> None:
+        with pytest.raises(ToolDefinitionError, match="cannot tell the form"):
+            detect_form({"type": kind, "name": "bash"})
 
 
 def prop(**schema: Any) -> dict[str, Any]:

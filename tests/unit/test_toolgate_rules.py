@@ -141,6 +141,13 @@ class TestFileSize:
             stat_file_size("bad\x00path"),
         ]
 
+    def test_a_home_relative_path_is_sized(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setenv("HOME", str(tmp_path))
+        (tmp_path / "big.bin").write_bytes(b"x" * 7)
+        assert 7 == stat_file_size("~/big.bin")
+
 
 URLS: list[tuple[str, str | None]] = [
     # (url, None when allowed / a needle of the error)
@@ -182,7 +189,29 @@ class TestDomains:
     def test_star_lifts_a_registry_default(self) -> None:
         layer = sized(defaults=BusinessRules(allowed_domains=("example.com",)))
         assert LayerStatus.PASS == check(layer, "fetch_any", url="https://evil.io/").status
-        assert LayerStatus.PASS == check(layer, "search", q="https://evil.io/").status  # text
+        # a tool without "*" keeps the default: a whole URL, even in a text argument, is checked
+        assert LayerStatus.FAIL == check(layer, "search", q="https://evil.io/").status
+
+    def test_a_whole_url_in_any_argument_is_checked(self) -> None:
+        """``scrape(site=...)``: not a url-kind name, but the value is one URL and will be fetched."""
+        layer = sized()
+        spec = ToolSpec.define(
+            "scrape",
+            {"type": "object", "properties": {"site": {"type": "string"}, "notes": {}}},
+            rules=BusinessRules(allowed_domains=("example.com",)),
+        )
+        context = CheckContext(ToolRegistry([spec]), GateSettings())
+
+        def status(**arguments: object) -> tuple[LayerStatus, tuple[str, ...]]:
+            result = layer.check(parse_call(call("scrape", **arguments)), spec, context)
+            return result.status, result.errors
+
+        got, errors = status(site="https://evil.io/x", notes={"more": ["http://a.evil.io"]})
+        assert LayerStatus.FAIL == got
+        assert ["$.notes.more[0]", "$.site"] == sorted(e.split(":")[0] for e in errors)
+        assert LayerStatus.PASS == status(site="https://docs.example.com/a")[0]
+        # a URL inside text is text: the allowlist is about what a tool fetches
+        assert LayerStatus.PASS == status(site="see https://evil.io/ for details")[0]
 
     def test_one_layer_serves_registries_whose_tools_share_a_name(self) -> None:
         layer = sized()
@@ -230,9 +259,18 @@ class TestRateLimit:
             "function.name: agent 'bot' reached the rate limit of tool 'send_sms': 2 of 2 calls "
             "in the last 10 s (rule rate_limit); retry after 6.5 s"
         ) == refused.errors[0]
-        assert (refused.suggestion or "").startswith("retry after 6.5 s")
+        assert "retry after 6.5 s, or raise x-qgs.rate_limit of 'send_sms'" == refused.suggestion
         clock.now += 6.5
         assert LayerStatus.PASS == check(layer, "send_sms", text="hi").status
+
+    def test_a_default_limit_says_where_it_comes_from(self) -> None:
+        layer = RulesLayer(
+            LocalRateLimiter(FakeClock()), defaults=BusinessRules(rate_limit=RateLimit(1, 60))
+        )
+        check(layer, "search", q="a")
+        refused = check(layer, "search", q="b")
+        assert LayerStatus.FAIL == refused.status
+        assert "QGS_TOOLGATE__RATE_LIMIT_CALLS" in (refused.suggestion or "")
 
     def test_budgets_are_per_agent_and_tool(self) -> None:
         layer = RulesLayer(LocalRateLimiter(FakeClock()))

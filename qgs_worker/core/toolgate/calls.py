@@ -134,7 +134,8 @@ def parse_calls(message: object) -> tuple[ParsedCall, ...]:
     """Read every tool call in an assistant message; nothing that might be a call is dropped.
 
     Args:
-        message: An OpenAI assistant message (``tool_calls`` list), a whole ``chat.completion``
+        message: An OpenAI assistant message (``tool_calls`` list; the deprecated
+            ``function_call`` too, as a call with id ``function_call``), a whole ``chat.completion``
             (its ``choices[0].message``: the choice an agent acts on), an OpenAI Responses
             ``response`` (its ``output`` list) or that list, an Anthropic message (``content``
             list of blocks) or its content list, a JSON-RPC batch, or one call.
@@ -170,21 +171,24 @@ def parse_calls(message: object) -> tuple[ParsedCall, ...]:
         if not isinstance(output, list):
             raise InputError(f"'output' must be a list (got {type(output).__name__})")
         return _parse_list(output, "'output'")
-    if "tool_calls" in message:
-        calls = message["tool_calls"]
-        if calls is None:
-            return ()
+    keys = ("tool_calls", "function_call", "role")
+    if not any(key in message for key in keys) and message.get("type") != "message":
+        return (parse_call(message),)
+    found: list[ParsedCall] = []
+    calls = message.get("tool_calls")
+    if calls is not None:
         if not isinstance(calls, list):
             raise InputError(f"'tool_calls' must be a list (got {type(calls).__name__})")
-        return tuple(parse_call(call) for call in calls)
-    if "role" in message or message.get("type") == "message":
-        content = message.get("content")
-        if content is None or isinstance(content, str):
-            return ()
-        if not isinstance(content, list):
-            raise InputError(f"'content' must be a string or a list (got {type(content).__name__})")
-        return _parse_list(content, "'content'")
-    return (parse_call(message),)
+        found.extend(parse_call(call) for call in calls)
+    legacy = message.get("function_call")
+    if legacy is not None:  # OpenAI's deprecated single call: checked like any other
+        found.append(parse_call({"id": "function_call", "type": "function", "function": legacy}))
+    content = message.get("content")
+    if isinstance(content, list):  # blocks beside tool_calls are read too: nothing is dropped
+        found.extend(_parse_list(content, "'content'"))
+    elif content is not None and not isinstance(content, str):
+        raise InputError(f"'content' must be a string or a list (got {type(content).__name__})")
+    return tuple(found)
 
 
 def _first_choice(choices: object) -> object:

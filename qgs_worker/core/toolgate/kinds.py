@@ -34,7 +34,14 @@ from typing import Any
 
 from qgs_worker.core.models import ArgumentKind  # one enum, shared with the detectors
 
-__all__ = ["ArgumentKind", "infer_kinds", "is_database_tool", "kind_of_name", "split_name"]
+__all__ = [
+    "ArgumentKind",
+    "infer_kinds",
+    "is_database_tool",
+    "kind_of_name",
+    "looks_like_url",
+    "split_name",
+]
 
 
 _NAME_WORDS: dict[ArgumentKind, frozenset[str]] = {
@@ -61,6 +68,19 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+")
 _MAX_DEPTH = 4
 
 
+_WHOLE_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,15}://\S+")
+
+
+def looks_like_url(value: str) -> bool:
+    """Whether a whole value is one URL with a scheme (``http://169.254.169.254/``).
+
+    A free-text argument holding nothing but a URL is read as a URL by the injection layer
+    (SSRF) and by the domain allowlist, whatever the argument is called: a tool named
+    ``browse(location)`` fetches it all the same. Text around a URL keeps it free text.
+    """
+    return "://" in value and _WHOLE_URL.fullmatch(value) is not None
+
+
 def split_name(name: str) -> tuple[str, ...]:
     """Split a name into lower-case tokens: ``filePath`` and ``file-path`` give ``("file", "path")``."""
     return tuple(token.lower() for token in _CAMEL.split(name) if token)
@@ -82,45 +102,74 @@ def infer_kinds(
     """
     database_tool = is_database_tool(tool_name, tool_description)
     kinds: dict[str, ArgumentKind] = {}
-    _walk_object(parameters, "", kinds, database_tool, 0)
+    _Walk(parameters, kinds, database_tool).object(parameters, "", 0)
     return kinds
 
 
-def _walk_object(
-    schema: Mapping[str, Any],
-    prefix: str,
-    kinds: dict[str, ArgumentKind],
-    database_tool: bool,
-    depth: int,
-) -> None:
-    properties = schema.get("properties")
-    if not isinstance(properties, Mapping) or depth > _MAX_DEPTH:
-        return
-    for name, sub in properties.items():
-        if isinstance(sub, Mapping):
-            _walk_value(sub, f"{prefix}{name}", str(name), kinds, database_tool, depth)
+class _Walk:
+    """One walk of a tool's schema; ``root`` resolves local ``$ref`` (``#/$defs/...``)."""
+
+    def __init__(
+        self, root: Mapping[str, Any], kinds: dict[str, ArgumentKind], database_tool: bool
+    ) -> None:
+        self.root = root
+        self.kinds = kinds
+        self.database_tool = database_tool
+
+    def object(self, schema: Mapping[str, Any], prefix: str, depth: int) -> None:
+        schema = self.resolve(schema)
+        properties = schema.get("properties")
+        if not isinstance(properties, Mapping) or depth > _MAX_DEPTH:
+            return
+        for name, sub in properties.items():
+            if isinstance(sub, Mapping):
+                self.value(sub, f"{prefix}{name}", str(name), depth)
+
+    def value(self, schema: Mapping[str, Any], path: str, name: str, depth: int) -> None:
+        schema = self.resolve(schema)
+        explicit = _explicit_kind(schema, self)
+        if explicit is not None:
+            self.kinds[path] = ArgumentKind(explicit)
+            return
+        types = _types(schema)
+        if "string" in types:
+            if "enum" not in schema and "const" not in schema:
+                self.kinds[path] = _kind_of(name, schema, self.database_tool)
+        elif "array" in types and isinstance(schema.get("items"), Mapping):
+            self.value(schema["items"], f"{path}[]", name, depth + 1)
+        elif "object" in types:
+            self.object(schema, f"{path}.", depth + 1)
+
+    def resolve(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A local ``$ref``'s target, with the referring schema's own keys over it."""
+        ref = schema.get("$ref")
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            return schema
+        target: Any = self.root
+        for part in ref[2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            if not isinstance(target, Mapping) or part not in target:
+                return schema  # a dangling $ref: compile_schema reports it
+            target = target[part]
+        if not isinstance(target, Mapping) or target is schema:
+            return schema
+        own = {k: v for k, v in schema.items() if k != "$ref"}
+        return {**target, **own}
 
 
-def _walk_value(
-    schema: Mapping[str, Any],
-    path: str,
-    name: str,
-    kinds: dict[str, ArgumentKind],
-    database_tool: bool,
-    depth: int,
-) -> None:
-    explicit = schema.get("x-qgs-kind")
-    if explicit is not None:
-        kinds[path] = ArgumentKind(explicit)
-        return
-    types = _types(schema)
-    if "string" in types:
-        if "enum" not in schema and "const" not in schema:
-            kinds[path] = _kind_of(name, schema, database_tool)
-    elif "array" in types and isinstance(schema.get("items"), Mapping):
-        _walk_value(schema["items"], f"{path}[]", name, kinds, database_tool, depth + 1)
-    elif "object" in types:
-        _walk_object(schema, f"{path}.", kinds, database_tool, depth + 1)
+def _explicit_kind(schema: Mapping[str, Any], walk: _Walk) -> Any:
+    """``x-qgs-kind`` on the schema, else on its first ``anyOf``/``oneOf`` branch with one.
+
+    E.g. ``{"anyOf": [{"type": "string", "x-qgs-kind": "command"}, {"type": "null"}]}``.
+    """
+    if "x-qgs-kind" in schema:
+        return schema["x-qgs-kind"]
+    for branch in (*schema.get("anyOf", ()), *schema.get("oneOf", ())):
+        if isinstance(branch, Mapping):
+            branch = walk.resolve(branch)
+            if "x-qgs-kind" in branch:
+                return branch["x-qgs-kind"]
+    return None
 
 
 def _types(schema: Mapping[str, Any]) -> frozenset[str]:

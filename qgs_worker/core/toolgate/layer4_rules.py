@@ -8,8 +8,9 @@ leaves ``None`` takes the layer's registry-wide default (``RulesLayer(defaults=.
    does not exist, is not a regular file, cannot be read) is *not* a violation: the tool itself
    will report a missing file, and creating a file is legitimate. Relative paths are sized
    from the checking process's working directory (the default port, ``toolgate_io``).
-2. **Domain allowlist** (``allowed_domains``): every url-kind argument's host equals an allowed
-   domain or is a subdomain of one (``api.example.com`` matches ``example.com``;
+2. **Domain allowlist** (``allowed_domains``): every url-kind argument's host, and the host of
+   every other string argument that is one whole URL with a scheme (``kinds.looks_like_url``:
+   ``browse(location="https://evil.example/")``), equals an allowed domain or is a subdomain of one (``api.example.com`` matches ``example.com``;
    ``badexample.com`` does not). A URL without a scheme (``example.com/x``) is read host first.
    A URL that cannot be parsed, has no host, or whose host is not a DNS name or IP address
    (backslashes, percent signs, spaces) FAILs with the reason; ``"*"`` allows any host.
@@ -32,12 +33,13 @@ import contextlib
 import functools
 import math
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from qgs_worker.core.toolgate.base import CheckContext, LayerResult
-from qgs_worker.core.toolgate.kinds import ArgumentKind
+from qgs_worker.core.toolgate.kinds import ArgumentKind, looks_like_url
 from qgs_worker.core.toolgate.paths import ArgumentPath
 from qgs_worker.core.toolgate.spec import BusinessRules, RateLimit, ToolSpec
 
@@ -113,6 +115,8 @@ class _Plan:
     rules: BusinessRules
     paths: tuple[ArgumentPath, ...]  # path-kind arguments, when a file-size limit applies
     urls: tuple[ArgumentPath, ...]  # url-kind arguments, when an allowlist applies
+    allowlist: bool  # an allowlist applies: URL-shaped values of any argument are checked too
+    own_rate_limit: bool  # the rate limit is the tool's own (x-qgs), not the registry default
     domains: frozenset[str]
     suffixes: tuple[str, ...]
     shown_domains: str
@@ -180,23 +184,29 @@ class RulesLayer:
         if plan is None or plan.spec is not spec:
             plan = self._plan(spec)
         rules = plan.rules
-        if rules.rate_limit is None and not plan.paths and not plan.urls:
+        if rules.rate_limit is None and not plan.paths and not plan.allowlist:
             return _PASS
         arguments = call.arguments or {}
         errors: list[str] = []
         warnings: list[str] = []
         if plan.paths:
             self._check_sizes(plan, arguments, errors, warnings)
-        for path in plan.urls:
-            for where, value in path.values(arguments):
-                if isinstance(value, str):
+        if plan.allowlist:
+            checked = set()
+            for path in plan.urls:
+                for where, value in path.values(arguments):
+                    if isinstance(value, str):
+                        checked.add(where)
+                        self._check_url(plan, where, value, errors)
+            for where, value in _url_shaped(arguments, "$", 0):
+                if where not in checked:
                     self._check_url(plan, where, value, errors)
         if errors:
             fix = _fix(spec.name, errors)
             shown = tuple(errors[: context.settings.max_errors])
             return LayerResult.of(NUMBER, NAME, errors=shown, suggestion=fix)
         if rules.rate_limit is not None:
-            refused = self._check_rate(call, spec, rules.rate_limit, context, warnings)
+            refused = self._check_rate(call, plan, rules.rate_limit, context, warnings)
             if refused is not None:
                 return refused
         if warnings:
@@ -227,6 +237,8 @@ class RulesLayer:
             urls=()
             if open_hosts
             else tuple(ArgumentPath(p) for p, k in kinds if k is ArgumentKind.URL),
+            allowlist=not open_hosts,
+            own_rate_limit=own.rate_limit is not None,
             domains=domains,
             suffixes=suffixes,
             shown_domains=", ".join(sorted(domains)) or "none",
@@ -275,11 +287,12 @@ class RulesLayer:
     def _check_rate(
         self,
         call: ParsedCall,
-        spec: ToolSpec,
+        plan: _Plan,
         limit: RateLimit,
         context: CheckContext,
         warnings: list[str],
     ) -> LayerResult | None:
+        spec = plan.spec
         if self.limiter is None:
             warnings.append(
                 f"rate_limit: {limit.max_calls} calls per {limit.window_s:g} s of {spec.name!r} "
@@ -311,8 +324,32 @@ class RulesLayer:
             NUMBER,
             NAME,
             errors=(refusal,),
-            suggestion=f"retry after {wait_s:g} s, or raise x-qgs.rate_limit of {spec.name!r}",
+            suggestion=f"retry after {wait_s:g} s, or raise "
+            + (
+                f"x-qgs.rate_limit of {spec.name!r}"
+                if plan.own_rate_limit
+                else "the registry-wide default rate limit (QGS_TOOLGATE__RATE_LIMIT_CALLS), "
+                f"or give {spec.name!r} its own x-qgs.rate_limit"
+            ),
         )
+
+
+_MAX_DEPTH = 32
+
+
+def _url_shaped(value: object, where: str, depth: int) -> Iterator[tuple[str, str]]:
+    """Every string of ``value`` that is one whole URL (``kinds.looks_like_url``), with its path."""
+    if isinstance(value, str):
+        if looks_like_url(value):
+            yield where, value
+    elif depth >= _MAX_DEPTH:
+        return
+    elif isinstance(value, Mapping):
+        for name, item in value.items():
+            yield from _url_shaped(item, f"{where}.{name}", depth + 1)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _url_shaped(item, f"{where}[{index}]", depth + 1)
 
 
 def _fix(tool: str, errors: list[str]) -> str:

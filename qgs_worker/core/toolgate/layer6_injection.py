@@ -15,7 +15,8 @@ whose path has a kind in the spec (declared or inferred) uses it; any other stri
 schema does not type as a string (``"command": {}``, ``"opts": {"type": "object"}``, an
 undeclared property under ``additionalProperties: true``), gets a kind from its own key name by
 the name words of ``kinds.py`` (``command``, ``sql``, ``url``, ``path``, any ``html`` token), else
-free text.
+free text. A free-text value that is one whole URL (``kinds.looks_like_url``) is checked as a
+URL: ``browse(location="http://169.254.169.254/")`` is an SSRF whatever the argument is called.
 
 Injection syntax outside a ``command`` argument has no legitimate use worth the risk: a file
 name with ``$(...)``, a SQL value with ``' OR 1=1``, an e-mail body telling the next agent to
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from qgs_worker.core.argscan import scan_argument
 from qgs_worker.core.models import ArgumentKind, Severity
 from qgs_worker.core.toolgate.base import CheckContext, FunctionLayer, LayerResult
-from qgs_worker.core.toolgate.kinds import is_database_tool, kind_of_name
+from qgs_worker.core.toolgate.kinds import is_database_tool, kind_of_name, looks_like_url
 from qgs_worker.core.toolgate.spec import ToolSpec
 
 if TYPE_CHECKING:
@@ -117,11 +118,11 @@ def _strings(
         if isinstance(value, str):
             if value:
                 kind = paths.get(name)
-                yield (
-                    f"$.{name}",
-                    value,
-                    kind if kind is not None else key_kind(name, database_tool),
-                )
+                if kind is None:
+                    kind = key_kind(name, database_tool)
+                if kind is ArgumentKind.FREE_TEXT and looks_like_url(value):
+                    kind = ArgumentKind.URL
+                yield f"$.{name}", value, kind
         elif isinstance(value, Mapping | list):
             yield from _walk(value, f"$.{name}", name, name, entry, 1)
 
@@ -134,7 +135,11 @@ def _walk(
     if isinstance(value, str):
         if value:
             kind = spec.paths.get(path)
-            yield where, value, kind if kind is not None else key_kind(key, spec.database_tool)
+            if kind is None:
+                kind = key_kind(key, spec.database_tool)
+            if kind is ArgumentKind.FREE_TEXT and looks_like_url(value):
+                kind = ArgumentKind.URL
+            yield where, value, kind
     elif depth >= _MAX_DEPTH:
         return
     elif isinstance(value, Mapping):

@@ -1,8 +1,8 @@
 """Tool definitions in the forms agents declare them, turned into ``ToolSpec``.
 
 Forms: OpenAI ``tools`` (``{"type": "function", "function": {name, description, parameters}}``,
-or the bare legacy ``functions`` item), Anthropic (``{name, description, input_schema}``), MCP
-``tools/list`` items (``{name, title?, description, inputSchema, annotations?}``) and pydantic
+or the bare legacy ``functions`` item), Anthropic (``{name, description, input_schema}``, and
+built-in tools such as ``{"type": "bash_20250124", "name": "bash"}``), MCP ``tools/list`` items (``{name, title?, description, inputSchema, annotations?}``) and pydantic
 models. Any definition may carry an ``x-qgs`` object that says what QGS cannot guess::
 
     "x-qgs": {"permission": "delete", "enabled": false,
@@ -36,6 +36,8 @@ _OPTION_KEYS = frozenset(
     {"permission", "enabled", "kinds", "rate_limit", "max_file_bytes", "allowed_domains"}
 )
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_BUILTIN_TYPE = re.compile(r"(?P<base>[a-z][a-z0-9_]*?)_(?P<version>[0-9]{8})")
+"""An Anthropic built-in tool's ``type``: its base and version date (``bash_20250124``)."""
 
 
 def spec_from_openai(tool: Mapping[str, Any]) -> ToolSpec:
@@ -58,10 +60,69 @@ def spec_from_openai(tool: Mapping[str, Any]) -> ToolSpec:
 def spec_from_anthropic(tool: Mapping[str, Any]) -> ToolSpec:
     """Build a spec from one Anthropic tool definition (``name``, ``input_schema``).
 
+    A definition with a versioned ``type`` (``<tool>_<YYYYMMDD>``, not ``custom``) and no
+    ``input_schema`` is one of Anthropic's built-in tools, whose schema Anthropic keeps. It gets
+    the input Anthropic documents for it:
+
+    - ``bash_*`` (``bash``): ``command`` (a string of kind command) and ``restart`` (a boolean);
+    - ``text_editor_*`` (``str_replace_editor``, ``str_replace_based_edit_tool``): ``command``
+      (``view``, ``create``, ``str_replace``, ``insert``, and ``undo_edit`` before the
+      20250429 version), ``path`` (kind path, required with ``command``), ``file_text``,
+      ``old_str``, ``new_str``, ``insert_line`` (an integer from 0) and ``view_range`` (two
+      integers);
+    - any other (``computer_*``, ``web_search_*``, ``code_execution_*``, ...): an open object,
+      ``{"type": "object", "additionalProperties": true}``, whose arguments get no kind.
+
+    The permission is inferred from the name as for any tool (``bash`` and ``computer``:
+    execute; ``str_replace_editor``: write; ``web_search``: read); ``x-qgs`` still applies.
+
     Raises:
         ToolDefinitionError: No name, or a bad schema.
     """
+    kind = tool.get("type")
+    builtin = _BUILTIN_TYPE.fullmatch(kind) if isinstance(kind, str) else None
+    if builtin is not None and "input_schema" not in tool:
+        schema = _builtin_schema(builtin["base"], builtin["version"])
+        tool = {**tool, "input_schema": schema}
     return _spec(tool, "input_schema", "anthropic", _options(tool))
+
+
+_TEXT_EDITOR_COMMANDS = ["view", "create", "str_replace", "insert"]
+_UNDO_EDIT_UNTIL = "20250429"
+"""The first text editor version without ``undo_edit`` (the Claude 4 tools)."""
+
+
+def _builtin_schema(base: str, version: str) -> dict[str, Any]:
+    """The input schema of an Anthropic built-in tool (see ``spec_from_anthropic``)."""
+    if base == "bash":
+        return {
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "x-qgs-kind": ArgumentKind.COMMAND.value},
+                "restart": {"type": "boolean"},
+            },
+        }
+    if base == "text_editor":
+        commands = _TEXT_EDITOR_COMMANDS + (["undo_edit"] if version < _UNDO_EDIT_UNTIL else [])
+        return {
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "enum": commands},
+                "path": {"type": "string", "x-qgs-kind": ArgumentKind.PATH.value},
+                "file_text": {"type": "string"},
+                "old_str": {"type": "string"},
+                "new_str": {"type": "string"},
+                "insert_line": {"type": "integer", "minimum": 0},
+                "view_range": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "minItems": 2,
+                    "maxItems": 2,
+                },
+            },
+            "required": ["command", "path"],
+        }
+    return {"type": "object", "additionalProperties": True}
 
 
 def spec_from_mcp(tool: Mapping[str, Any]) -> ToolSpec:
@@ -109,6 +170,9 @@ def spec_from_pydantic(model: type[BaseModel]) -> ToolSpec:
 def detect_form(tool: Mapping[str, Any]) -> str:
     """Say which form a tool definition is in: ``openai``, ``anthropic`` or ``mcp``.
 
+    An Anthropic built-in tool (a versioned ``type`` such as ``bash_20250124``, no schema) is
+    ``anthropic``.
+
     Raises:
         ToolDefinitionError: The definition matches none of them.
     """
@@ -118,10 +182,14 @@ def detect_form(tool: Mapping[str, Any]) -> str:
         return "anthropic"
     if "inputSchema" in tool:
         return "mcp"
+    kind = tool.get("type")
+    if isinstance(kind, str) and _BUILTIN_TYPE.fullmatch(kind):
+        return "anthropic"  # a built-in tool: Anthropic keeps its schema
     keys = ", ".join(sorted(map(str, tool))) or "none"
     raise ToolDefinitionError(
         "cannot tell the form of a tool definition: expected 'function' (OpenAI), "
-        f"'input_schema' (Anthropic) or 'inputSchema' (MCP) (got keys: {keys})"
+        "'input_schema' (Anthropic), a versioned 'type' such as 'bash_20250124' (an Anthropic "
+        f"built-in tool) or 'inputSchema' (MCP) (got keys: {keys})"
     )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,7 @@ from qgs_worker.core.toolgate.loaders import (
 from qgs_worker.core.toolgate.schema import ToolDefinitionError
 from qgs_worker.core.toolgate.spec import ToolSpec
 
-__all__ = ["ToolRegistry"]
+__all__ = ["ToolRegistry", "file_problem"]
 
 _SUGGEST_CUTOFF = 0.6
 
@@ -60,6 +62,9 @@ class ToolRegistry:
     @classmethod
     def from_anthropic(cls, tools: Iterable[Mapping[str, Any]]) -> ToolRegistry:
         """Load Anthropic tool definitions (``{name, description, input_schema}``).
+
+        Built-in tools (``{"type": "bash_20250124", "name": "bash"}``) get the schema Anthropic
+        documents for them, or an open object (``spec_from_anthropic``).
 
         Raises:
             ToolDefinitionError: A definition is unusable (the message names the tool).
@@ -104,10 +109,17 @@ class ToolRegistry:
         """Load a JSON file of tool definitions, telling the form of each (``specs_from_document``).
 
         Raises:
-            ToolDefinitionError: The file cannot be read, is not JSON, or holds an unusable tool.
+            ToolDefinitionError: The file does not exist, is a directory, a device or empty,
+                cannot be read, is not JSON, or holds an unusable tool.
         """
+        problem = file_problem(path)
+        if problem is not None:
+            raise ToolDefinitionError(f"cannot read tool definitions from {path}: it {problem}")
         try:
-            document = json.loads(Path(path).read_text(encoding="utf-8"))
+            text = Path(path).read_text(encoding="utf-8-sig")
+            if not text.strip():
+                raise ToolDefinitionError(f"cannot read tool definitions from {path}: it is empty")
+            document = json.loads(text)
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise ToolDefinitionError(
                 f"cannot read tool definitions from {path}: {error}"
@@ -178,6 +190,31 @@ class ToolRegistry:
 
     def __repr__(self) -> str:
         return f"ToolRegistry({len(self._specs)} tools)"
+
+
+def file_problem(path: str | Path) -> str | None:
+    """Why ``path`` cannot be read as a file of definitions, or ``None`` when it may be.
+
+    Returns:
+        ``"does not exist"``, ``"is a directory"``, ``"is a socket"`` or ``"is not a valid
+        path"`` (a NUL byte), to follow the path in a message; ``None`` for a file, a pipe
+        (``--tools <(jq ...)``) or a device, and when the path cannot be examined (reading it
+        then says why, e.g. permission denied). An empty file (``/dev/null``) is the reader's
+        to tell.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "does not exist"
+    except ValueError:
+        return "is not a valid path"
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a directory"
+    if stat.S_ISSOCK(mode):
+        return "is a socket"
+    return None  # a regular file, or a pipe or device to read (``--tools <(jq ...)``)
 
 
 def _fold(name: str) -> str:

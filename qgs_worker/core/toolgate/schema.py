@@ -11,9 +11,11 @@ schema that declares ``properties`` and says nothing about extra ones (no
 ``additionalProperties``, ``patternProperties`` or ``unevaluatedProperties``) is *closed* at load:
 unknown parameters fail in both modes. A schema opts out with ``additionalProperties: true``;
 objects inside ``allOf``/``if``/``not`` or beside a ``$ref`` are left as they are (closing them
-would reject the properties the sibling schemas declare), and so is an object whose ``required``
-names a property it does not declare. ``GateSettings.reject_unknown_parameters=False`` turns the
-closing off.
+would reject the properties the sibling schemas declare), and so are an object beside ``anyOf``,
+``oneOf``, ``if``/``then``/``else`` or ``dependentSchemas`` (which may declare more of its
+properties) and the ``anyOf``/``oneOf`` branches of an object that declares properties of its
+own; an object whose ``required`` names a property it does not declare is left open too.
+``GateSettings.reject_unknown_parameters=False`` turns the closing off.
 
 **Strictness** (``Strictness``), decided on the 60 real BFCL ground-truth calls that a strict
 validator rejects (``a_bfcl_gt_strict_schema_conflicts.jsonl``), grouped by their error:
@@ -201,10 +203,12 @@ def _outside_refs(schema: Any) -> Iterator[str]:
 
 # --- closing objects -------------------------------------------------------------------------
 
-_EACH = ("anyOf", "oneOf", "prefixItems")
+_ALTERNATIVES = ("anyOf", "oneOf")
 _MAPS = ("properties", "$defs", "definitions")
 _OPEN_EACH = ("allOf",)
 _OPEN_ONE = ("not", "if", "then", "else")
+# keywords whose subschemas apply to the same object and may declare more of its properties
+_SAME_OBJECT = ("$ref", "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas")
 
 
 def _close(schema: Any, *, closable: bool) -> Any:
@@ -215,8 +219,7 @@ def _close(schema: Any, *, closable: bool) -> Any:
         closable
         and isinstance(properties, dict)
         and not any(key in schema for key in _OPENERS)
-        and "$ref" not in schema
-        and "allOf" not in schema
+        and not any(key in schema for key in _SAME_OBJECT)
         and all(name in properties for name in schema.get("required", ()))
     ):
         schema["additionalProperties"] = False
@@ -224,9 +227,13 @@ def _close(schema: Any, *, closable: bool) -> Any:
         if isinstance(schema.get(key), dict):
             for sub in schema[key].values():
                 _close(sub, closable=True)
-    for key in _EACH:
+    # Alternatives are closed when each is a whole object schema (a union of shapes); beside
+    # properties of their own object, each one sees those properties as unknown, so not then.
+    for key in _ALTERNATIVES:
         for sub in _as_list(schema.get(key)):
-            _close(sub, closable=True)
+            _close(sub, closable=properties is None)
+    for sub in _as_list(schema.get("prefixItems")):
+        _close(sub, closable=True)
     for key in _OPEN_EACH:
         for sub in _as_list(schema.get(key)):
             _close(sub, closable=False)

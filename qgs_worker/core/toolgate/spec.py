@@ -13,10 +13,15 @@ word (``create``, ``update``, ``send``, money movement such as ``transfer``, ``p
 -> execute**, the most privileged: declare ``x-qgs.permission`` to lower it. ``x-qgs.permission``
 is trusted as given; MCP's ``readOnlyHint``/``destructiveHint`` annotations are untrusted hints
 (the MCP spec says so), so the permission is the stronger of the hint's and the name's.
+
+A tool's name must be one calls can use: the format layer's (1) rule, ``[A-Za-z0-9_.-]`` of at
+most 64 characters (128 for tools loaded from MCP). Any other name is refused when the spec is
+built, so the registry never holds, nor suggests, a tool no call could name.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -30,9 +35,17 @@ __all__ = [
     "Permission",
     "RateLimit",
     "ToolSpec",
+    "check_tool_name",
     "infer_permission",
     "strongest",
 ]
+
+MAX_NAME_CHARS = 64
+"""The longest tool name a call may use, in characters (OpenAI's and Anthropic's limit)."""
+MAX_MCP_NAME_CHARS = 128
+"""The longest name of a tool loaded from MCP, in characters (MCP allows longer names)."""
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
+_NOT_NAME = re.compile(r"[^A-Za-z0-9_.\-]+")
 
 
 class Permission(StrEnum):
@@ -143,6 +156,32 @@ def infer_permission(name: str, kinds: Mapping[str, ArgumentKind] | None = None)
     return Permission.EXECUTE
 
 
+def check_tool_name(name: object, source: str = "spec") -> None:
+    """Refuse a name no tool call could use: the format layer's (1) rule for call names.
+
+    Args:
+        name: The tool's name.
+        source: The form the definition came in; ``mcp`` allows ``MAX_MCP_NAME_CHARS``,
+            every other form ``MAX_NAME_CHARS``.
+
+    Raises:
+        ToolDefinitionError: ``name`` is not a string of 1 to the limit letters, digits, ``_``,
+            ``.`` and ``-``; the message names the tool, the rule and a name that would do.
+    """
+    most = MAX_MCP_NAME_CHARS if source == "mcp" else MAX_NAME_CHARS
+    if isinstance(name, str) and len(name) <= most and _TOOL_NAME.fullmatch(name):
+        return
+    if not isinstance(name, str) or not name:
+        raise ToolDefinitionError(f"a tool's name must be a non-empty string (got {name!r})")
+    fixed = _NOT_NAME.sub("_", name).strip("_")[:most] or "tool"
+    too_long = f" (it has {len(name)})" if len(name) > most else ""
+    raise ToolDefinitionError(
+        f"tool {name!r}: a tool name must be 1-{most} letters, digits, '_', '.' or '-'"
+        f"{too_long}, or every call naming it fails the format layer; rename it, "
+        f"e.g. {fixed!r}"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
     """A registered tool. Built directly, every field is taken as given; ``define`` infers.
@@ -153,7 +192,8 @@ class ToolSpec:
     ``compiled`` holds the validators, built once here (never on the hot path).
 
     Raises:
-        ToolDefinitionError: The schema is not a valid object schema (at construction).
+        ToolDefinitionError: The name is one no call could use (``check_tool_name``), or the
+            schema is not a valid object schema (at construction).
     """
 
     name: str
@@ -167,6 +207,7 @@ class ToolSpec:
     compiled: CompiledSchema = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        check_tool_name(self.name, self.source)
         object.__setattr__(self, "compiled", compile_schema(self.parameters, tool_name=self.name))
 
     @classmethod
@@ -198,9 +239,10 @@ class ToolSpec:
                 ``None``: the permission is the stronger of the hint and the inferred one.
 
         Raises:
-            ToolDefinitionError: The schema is not a valid object schema, or an ``x-qgs-kind``
-                is not a kind.
+            ToolDefinitionError: The name is one no call could use, the schema is not a valid
+                object schema, or an ``x-qgs-kind`` is not a kind.
         """
+        check_tool_name(name, source)  # before the kinds: the name is the first thing to fix
         schema = dict(_EMPTY_OBJECT) if parameters is None else parameters
         try:
             inferred = infer_kinds(schema, tool_name=name, tool_description=description)
