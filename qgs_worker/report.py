@@ -440,13 +440,14 @@ def render_table(report: dict[str, Any], console: Console) -> None:
         style = {"pass": "green", "block": "bold red", "force_deliver": "yellow"}.get(kind, "")
         decision = f"[{style}]{kind}[/]" if style else kind
         decision += escape(_approval_suffix(d))
-        cells = [t["id"]]
+        # ids, file names, agents and reasons come from transcripts: text, never rich markup
+        cells = [escape(t["id"])]
         if wide:
             source = t["source_file"] and f"{Path(t['source_file']).name}:{t['line']}"
-            cells.append(source or t["agent"] or "")
+            cells.append(escape(source or t["agent"] or ""))
             why = d.get("termination") or d.get("reason") or ""
             why = why if len(why) <= WHY_CHARS else why[: WHY_CHARS - 1] + "…"
-            decision += f": {why}" if why else ""
+            decision += f": {escape(why)}" if why else ""
         cells += [
             t["task_type"] + (" ↑" if t["escalated"] else ""),
             _trajectory(t["scores"]),
@@ -457,7 +458,10 @@ def render_table(report: dict[str, Any], console: Console) -> None:
         table.add_row(*cells)
     console.print(table)
     for e in report["errors"]:
-        console.print(f"[red]input error[/] {e['source_file']}:{e['line']}: {e['message']}")
+        console.print(
+            f"[red]input error[/] {escape(str(e['source_file']))}:{e['line']}: "
+            f"{escape(e['message'])}"
+        )
     _render_tool_calls(report.get("tool_calls"), console)
 
 

@@ -85,6 +85,24 @@ class TestRiskAndSeverity:
         render_table(report, console)
         assert "risk" in console.export_text()
 
+    def test_table_shows_transcript_text_as_text(self, repo: Repository) -> None:
+        """A task id, agent or reason with rich markup in it is printed, not interpreted."""
+        report = build_report(repo)
+        task = report["tasks"][0]
+        task["id"], task["source_file"], task["agent"] = "t-[bold]x[/]", None, "[red]bot"
+        task["decision"] = {**(task["decision"] or {}), "reason": "see [link=x]here[/link]"}
+        report["errors"] = [{"source_file": "[i]f.jsonl", "line": 3, "message": "bad [b]"}]
+        console = Console(width=200, record=True)
+        render_table(report, console)
+        text = console.export_text()
+        for shown in (
+            "t-[bold]x[/]",
+            "[red]bot",
+            "see [link=x]here[/link]",
+            "[i]f.jsonl:3: bad [b]",
+        ):
+            assert shown in text, shown
+
     def test_status(
         self,
         repo: Repository,

@@ -26,7 +26,7 @@ from typing import Any
 
 from qgs_worker.core.toolgate.base import CheckContext, FunctionLayer, LayerResult
 from qgs_worker.core.toolgate.calls import CallShape, ParsedCall
-from qgs_worker.core.toolgate.spec import ToolSpec
+from qgs_worker.core.toolgate.spec import MAX_MCP_NAME_CHARS, MAX_NAME_CHARS, TOOL_NAME, ToolSpec
 
 __all__ = ["LAYER", "check"]
 
@@ -35,13 +35,12 @@ NAME = "format"
 _PASS = LayerResult.of(NUMBER, NAME)
 _MISSING: Any = object()
 _UNREADABLE: Any = object()
-_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")
 _ID_STYLE = re.compile(r"[A-Za-z0-9_\-]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _ID_PREFIX = {CallShape.OPENAI: "call_", CallShape.ANTHROPIC: "toolu_"}
 _MAX_ID = 256
-_MAX_NAME = {CallShape.MCP: 128}
+_MAX_NAME = {CallShape.MCP: MAX_MCP_NAME_CHARS}
 
 
 def check(call: ParsedCall, spec: ToolSpec | None, context: CheckContext) -> LayerResult:
@@ -125,10 +124,10 @@ def _check_name(call: ParsedCall, value: Any, errors: list[str], warnings: list[
     elif not value:
         errors.append(f"{path}: empty (the name of a registered tool)")
     else:
-        most = _MAX_NAME.get(call.shape, 64)
+        most = _MAX_NAME.get(call.shape, MAX_NAME_CHARS)
         if len(value) <= most and _SNAKE.fullmatch(value):
             return  # the common case, one regex
-        if len(value) > most or not _NAME.fullmatch(value):
+        if len(value) > most or not TOOL_NAME.fullmatch(value):
             errors.append(
                 f"{path}: {_clip(value)!r} is not a tool name "
                 f"(letters, digits, '_', '.', '-'; at most {most})"

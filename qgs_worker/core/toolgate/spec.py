@@ -44,7 +44,8 @@ MAX_NAME_CHARS = 64
 """The longest tool name a call may use, in characters (OpenAI's and Anthropic's limit)."""
 MAX_MCP_NAME_CHARS = 128
 """The longest name of a tool loaded from MCP, in characters (MCP allows longer names)."""
-_TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
+"""What a tool name may be made of; the format layer (1) checks call names by the same rule."""
 _NOT_NAME = re.compile(r"[^A-Za-z0-9_.\-]+")
 
 
@@ -169,7 +170,7 @@ def check_tool_name(name: object, source: str = "spec") -> None:
             ``.`` and ``-``; the message names the tool, the rule and a name that would do.
     """
     most = MAX_MCP_NAME_CHARS if source == "mcp" else MAX_NAME_CHARS
-    if isinstance(name, str) and len(name) <= most and _TOOL_NAME.fullmatch(name):
+    if isinstance(name, str) and len(name) <= most and TOOL_NAME.fullmatch(name):
         return
     if not isinstance(name, str) or not name:
         raise ToolDefinitionError(f"a tool's name must be a non-empty string (got {name!r})")
