@@ -142,7 +142,8 @@ _DESTRUCTIVE = [
         "rm_recursive_root", "destructive_command",
         "a recursive delete of /, ~, * or a system directory (rm -r)",
         # `git rm -r --cached .` only untracks; `docker rm -f` removes containers
-        r"(?<!git )(?<!docker )\brm(?P<flags>(?:\s+-{1,2}[\w-]+)+)(?:\s+--)?"
+        # not `-rm`: a flag (`rm -r -rm -r ...` would start a new try inside every flag run)
+        r"(?<!git )(?<!docker )(?<!-)\brm(?P<flags>(?:\s+-{1,2}[\w-]+)+)(?:\s+--)?"
         rf"(?:\s+(?!-)[^\s;&|]+)*?\s+{_ROOTISH}{_END}",
         prose=_P2, executed=_P0, accept=_rm_is_recursive,
         needles=("rm",),
@@ -157,7 +158,7 @@ _DESTRUCTIVE = [
     _rule(
         "mkfs_device", "destructive_command",
         "formatting a disk (mkfs / wipefs)",
-        rf"\b(?:mkfs(?:\.\w+)?|wipefs)\s+(?:-\S+\s+)*{_DISK}",
+        rf"\b(?:mkfs(?:\.\w+)?|wipefs)\s+(?:-\S+\s+){{0,8}}{_DISK}",
         prose=_P2, executed=_P0,
         needles=("mkfs", "wipefs"),
     ),
@@ -182,7 +183,9 @@ _DESTRUCTIVE = [
     _rule(
         "pipe_to_shell", "destructive_command",
         "a downloaded script piped into a shell",
-        r"\b(?:curl|wget)\b[^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da|fi)?sh\b",
+        # linear: the run to the pipe stops at the next curl / wget, where a new try starts
+        r"\b(?:curl|wget)\b(?:(?!\b(?:curl|wget)\b)(?:>&|[^\n|;&]))*+\|\s*+"
+        r"(?:sudo\s+(?:-\S+\s+){0,8})?(?:ba|z|k|da|fi)?sh\b",
         r"""\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b""",
         r"\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b",
         prose=_P2, executed=_P0,
@@ -191,16 +194,17 @@ _DESTRUCTIVE = [
     _rule(
         "recursive_chmod_root", "destructive_command",
         "a recursive permission change on / or ~ (chmod -R 777 / chown -R)",
-        rf"\bchmod\s+(?:-\w*R\w*\s+|--recursive\s+)(?:-\S+\s+)*(?:0?777|[augo]*\+rwx)\s+{_ROOTISH}{_END}",
-        rf"\bchown\s+(?:-\w*R\w*\s+|--recursive\s+)(?:-\S+\s+)*\S+\s+{_ROOTISH}{_END}",
+        rf"\bchmod\s+(?:-\w*R\w*\s+|--recursive\s+)(?:-\S+\s+){{0,8}}(?:0?777|[augo]*\+rwx)\s+{_ROOTISH}{_END}",
+        rf"\bchown\s+(?:-\w*R\w*\s+|--recursive\s+)(?:-\S+\s+){{0,8}}\S+\s+{_ROOTISH}{_END}",
         prose=_P2, executed=_P0,
         needles=("chmod", "chown"),
     ),
     _rule(
         "find_delete_root", "destructive_command",
         "a find over / or ~ that deletes what it finds",
-        r"\bfind\s+(?:/|~|\$HOME)\s[^\n;|]*?(?:-delete\b|-exec\s+rm\b)",
-        r"\bmv\s+(?:-\S+\s+)*(?:/|~|/\*|\*)\s+/dev/null\b",
+        # the run stops at the next `find /`, where a new try starts (linear)
+        r"\bfind\s+(?:/|~|\$HOME)\s(?:(?!\bfind\s+(?:/|~|\$HOME)\s)[^\n;|])*?(?:-delete\b|-exec\s+rm\b)",
+        r"\bmv\s+(?:-\S+\s+){0,8}(?:/|~|/\*|\*)\s+/dev/null\b",
         prose=_P2, executed=_P0,
         needles=("find", "mv"),
     ),
@@ -221,28 +225,29 @@ _DESTRUCTIVE = [
 # Lower-case TRUNCATE and DELETE FROM count only as statements (TABLE keyword or a `;`), so the
 # shell's `truncate -s 0 f` and the phrase "delete from cart" do not.
 _IDENT = r"""[`"\[]?[\w.$]+[`"\]]?"""
+_SEP = r"""(?:\s+|(?=[`"\[]))"""  # before a name: spaces, or none before a quoted one (TABLE"t")
 _MASS_DELETION = [
     _rule(
         "sql_drop", "mass_deletion",
         "a DROP DATABASE / SCHEMA / TABLE statement",
-        rf"\bdrop\s+(?:database|schema|table)\s+(?:if\s+exists\s+)?{_IDENT}",
+        rf"\bdrop\s+(?:database|schema|table)(?:\s+if\s+exists)?{_SEP}{_IDENT}",
         prose=_P2, executed=_P0,
         needles=("drop",),
     ),
     _rule(
         "sql_truncate", "mass_deletion",
         "a TRUNCATE statement",
-        rf"\btruncate\s+table\s+{_IDENT}",
-        rf"\b(?-i:TRUNCATE)\s+{_IDENT}\s*(?:;|$)",
+        rf"\btruncate\s+table{_SEP}{_IDENT}",
+        rf"\b(?-i:TRUNCATE){_SEP}{_IDENT}\s*(?:;|$)",
         prose=_P2, executed=_P0,
         needles=("truncate",),
     ),
     _rule(
         "sql_delete_all", "mass_deletion",
         "a DELETE without a WHERE clause",
-        rf"""\b(?-i:DELETE\s+FROM)\s+{_IDENT}(?:\s+(?:AS\s+)?(?!WHERE\b)\w+)?\s*(?=;|$|["')`])""",
-        rf"\bdelete\s+from\s+{_IDENT}\s*;",
-        rf"\bdelete\s+from\s+{_IDENT}\s+where\s+(?:1\s*=\s*1|true|'1'\s*=\s*'1')\s*(?:;|$)",
+        rf"""\b(?-i:DELETE\s+FROM){_SEP}{_IDENT}(?:\s+(?:AS\s+)?(?!WHERE\b)\w+)?\s*(?=;|$|["')`])""",
+        rf"\bdelete\s+from{_SEP}{_IDENT}\s*;",
+        rf"\bdelete\s+from{_SEP}{_IDENT}\s+where\s+(?:1\s*=\s*1|true|'1'\s*=\s*'1')\s*(?:;|$)",
         prose=_P2, executed=_P0,
         needles=("delete",),
     ),
@@ -778,9 +783,10 @@ _ARG_INJECTION = [
     _rule(
         "sql_injection", "sql_injection",
         "SQL injection syntax",
-        r"'\s*\)?\s*(?:or|and)\s+(?:'?\w+'?\s*=\s*'?\w+|\d+\s*[=<>]\s*\d+|true\b|(?:if|sleep|benchmark"
+        # possessive spaces around the optional parenthesis: `\s*\)?\s*` is quadratic on spaces
+        r"'\s*+(?:\)\s*+)?(?:or|and)\s+(?:'?\w+'?\s*=\s*'?\w+|\d+\s*[=<>]\s*\d+|true\b|(?:if|sleep|benchmark"
         r"|exists)\s*\()",
-        r"'\s*\)?\s*union\s+(?:all\s+)?select\b",
+        r"'\s*+(?:\)\s*+)?union\s+(?:all\s+)?select\b",
         r"\b\d+\s*;\s*(?:drop|delete|update|insert|select|shutdown)\b",
         r"@@version\b|\b(?:sleep|pg_sleep)\s*\(\s*\d+\s*\)|\bwaitfor\s+delay\b",
         prose=None, executed=_P2,
@@ -818,7 +824,7 @@ _ARG_INJECTION = [
     ),
 ]
 # fmt: on
-_JNDI = re.compile(r"\$\{\s*\$?\s*jndi\s*:", re.IGNORECASE)
+_JNDI = re.compile(r"\$\{\s*+(?:\$\s*+)?jndi\s*:", re.IGNORECASE)
 _JNDI_OBFUSCATION = re.compile(
     r"\$\{(?:lower|upper)\s*:\s*([^${}]*)\}|\$\{[^${}]*?:-([^${}]*)\}", re.IGNORECASE
 )

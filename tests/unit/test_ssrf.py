@@ -36,6 +36,8 @@ class TestTargets:
             ("http://api.localhost/", P1, "internal host name"),
             ("http://[::1]/", P1, "loopback"),
             ("http://0.0.0.0:8000/", P1, "unspecified"),
+            ("http://0/", P1, "0.0.0.0 written as 0"),
+            ("http://0:6379/", P1, "unspecified"),
             ("http://[::]/", P1, "unspecified"),
             ("http://localtest.me/", P1, "loopback"),
             ("http://127.0.0.1.nip.io/", P1, "written as 127.0.0.1.nip.io"),
@@ -46,6 +48,16 @@ class TestTargets:
             ("http://0177.0.0.1/", P1, "127.0.0.1 written as 0177.0.0.1"),
             ("http://127.1/", P1, "127.0.0.1 written as 127.1"),
             ("http://0x7f.0.0.1/", P1, "loopback"),
+            # compatibility characters, read after NFKC as a browser reads them
+            ("http://\u2460\u2461\u2466.0.0.1/", P1, "loopback"),  # circled digits
+            ("http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/", P1, "loopback"),  # full-width
+            ("http://127\u30020\u30020\u30021/", P1, "loopback"),  # ideographic full stops
+            ("http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54:8080/", P1, "loopback"),
+            (
+                "http://\u2460\u2465\u2468.\u2461\u2464\u2463.\u2460\u2465\u2468.\u2461\u2464\u2463/",
+                P0,
+                "cloud metadata",
+            ),
             # private ranges and names
             ("http://10.0.0.5/admin", P1, "private network"),
             ("https://172.16.4.2/", P1, "private network"),
@@ -84,6 +96,8 @@ class TestTargets:
             "ldap://x.example.com/a",
             "http://192.0.2.1.example.com/",
             "http://[not-an-ip/",
+            "http://\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.com/",  # full-width example.com
+            "http://" + "9" * 5000 + "/",  # no IPv4 number has that many digits
         ],
     )
     def test_not_a_target(self, url: str) -> None:
