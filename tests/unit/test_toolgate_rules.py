@@ -189,11 +189,12 @@ class TestDomains:
     def test_star_lifts_a_registry_default(self) -> None:
         layer = sized(defaults=BusinessRules(allowed_domains=("example.com",)))
         assert LayerStatus.PASS == check(layer, "fetch_any", url="https://evil.io/").status
-        # a tool without "*" keeps the default: a whole URL, even in a text argument, is checked
-        assert LayerStatus.FAIL == check(layer, "search", q="https://evil.io/").status
+        # a tool without "*" keeps the default: a whole URL in a text argument is reported
+        assert LayerStatus.WARN == check(layer, "search", q="https://evil.io/").status
 
-    def test_a_whole_url_in_any_argument_is_checked(self) -> None:
-        """``scrape(site=...)``: not a url-kind name, but the value is one URL and will be fetched."""
+    def test_a_whole_url_in_any_argument_is_reported(self) -> None:
+        """``scrape(site=...)``: not a url-kind name, but the value is one URL: a WARN (it may be a
+        link to post, not a host to call; ``x-qgs-kind: url`` makes it a FAIL)."""
         layer = sized()
         spec = ToolSpec.define(
             "scrape",
@@ -206,9 +207,16 @@ class TestDomains:
             result = layer.check(parse_call(call("scrape", **arguments)), spec, context)
             return result.status, result.errors
 
-        got, errors = status(site="https://evil.io/x", notes={"more": ["http://a.evil.io"]})
-        assert LayerStatus.FAIL == got
-        assert ["$.notes.more[0]", "$.site"] == sorted(e.split(":")[0] for e in errors)
+        result = layer.check(
+            parse_call(
+                call("scrape", site="https://evil.io/x", notes={"more": ["http://a.evil.io"]})
+            ),
+            spec,
+            context,
+        )
+        assert LayerStatus.WARN == result.status
+        assert ["$.notes.more[0]", "$.site"] == sorted(w.split(":")[0] for w in result.warnings)
+        assert "x-qgs-kind: url" in result.warnings[0]
         assert LayerStatus.PASS == status(site="https://docs.example.com/a")[0]
         # a URL inside text is text: the allowlist is about what a tool fetches
         assert LayerStatus.PASS == status(site="see https://evil.io/ for details")[0]

@@ -8,9 +8,10 @@ leaves ``None`` takes the layer's registry-wide default (``RulesLayer(defaults=.
    does not exist, is not a regular file, cannot be read) is *not* a violation: the tool itself
    will report a missing file, and creating a file is legitimate. Relative paths are sized
    from the checking process's working directory (the default port, ``toolgate_io``).
-2. **Domain allowlist** (``allowed_domains``): every url-kind argument's host, and the host of
-   every other string argument that is one whole URL with a scheme (``kinds.looks_like_url``:
-   ``browse(location="https://evil.example/")``), equals an allowed domain or is a subdomain of one (``api.example.com`` matches ``example.com``;
+2. **Domain allowlist** (``allowed_domains``): every url-kind argument's host equals an allowed
+   domain or is a subdomain of one (the host of any other argument that is one whole URL,
+   ``browse(location="https://evil.example/")``, is checked too, and a WARN says when it is
+   not allowed: such an argument may be a link to post rather than a host to call) (``api.example.com`` matches ``example.com``;
    ``badexample.com`` does not). A URL without a scheme (``example.com/x``) is read host first.
    A URL that cannot be parsed, has no host, or whose host is not a DNS name or IP address
    (backslashes, percent signs, spaces) FAILs with the reason; ``"*"`` allows any host.
@@ -198,9 +199,16 @@ class RulesLayer:
                     if isinstance(value, str):
                         checked.add(where)
                         self._check_url(plan, where, value, errors)
+            # a whole URL in another argument may be a link to post, not a host to call: WARN
+            shaped: list[str] = []
             for where, value in _url_shaped(arguments, "$", 0):
                 if where not in checked:
-                    self._check_url(plan, where, value, errors)
+                    self._check_url(plan, where, value, shaped)
+            warnings.extend(
+                f"{line}; not a url argument, so reported, not blocked (declare it "
+                "x-qgs-kind: url to enforce the allowlist)"
+                for line in shaped
+            )
         if errors:
             fix = _fix(spec.name, errors)
             shown = tuple(errors[: context.settings.max_errors])

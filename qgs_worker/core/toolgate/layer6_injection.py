@@ -16,7 +16,9 @@ schema does not type as a string (``"command": {}``, ``"opts": {"type": "object"
 undeclared property under ``additionalProperties: true``), gets a kind from its own key name by
 the name words of ``kinds.py`` (``command``, ``sql``, ``url``, ``path``, any ``html`` token), else
 free text. A free-text value that is one whole URL (``kinds.looks_like_url``) is checked as a
-URL: ``browse(location="http://169.254.169.254/")`` is an SSRF whatever the argument is called.
+URL too, but only a P0 blocks it (``browse(location="http://169.254.169.254/")``: cloud
+metadata); a private or loopback address there is a WARN, since a link in a message may be
+posted, not fetched. Declare the argument ``x-qgs-kind: url`` to enforce every URL rule.
 
 Injection syntax outside a ``command`` argument has no legitimate use worth the risk: a file
 name with ``$(...)``, a SQL value with ``' OR 1=1``, an e-mail body telling the next agent to
@@ -50,6 +52,9 @@ _FAIL_AT: dict[ArgumentKind, frozenset[Severity]] = {
     for kind in ArgumentKind
 }
 _MAX_DEPTH = 32  # deeper values are not reached (a JSON nesting no tool schema has)
+_URL_BY_VALUE: Any = object()
+"""The kind of a free-text value that is one whole URL: checked as a URL, blocking on P0 only."""
+_FAIL_BY_VALUE = frozenset({Severity.P0})
 
 
 class _SpecKinds:
@@ -86,11 +91,15 @@ def check(call: ParsedCall, spec: ToolSpec | None, context: CheckContext) -> Lay
     warnings: list[str] = []
     tool = call.name or spec.name
     for where, value, kind in _strings(call.arguments, spec):
+        if kind is _URL_BY_VALUE:  # a link in a text argument may be posted, not fetched
+            kind, fail_at = ArgumentKind.URL, _FAIL_BY_VALUE
+        else:
+            fail_at = _FAIL_AT[kind]
         for finding in scan_argument(value, kind, location=where, tool=tool):
             line = f"{where}: {finding.category} ({finding.severity.value}): {finding.title}"
             if finding.evidence:
                 line += f": {finding.evidence}"
-            (errors if finding.severity in _FAIL_AT[kind] else warnings).append(line)
+            (errors if finding.severity in fail_at else warnings).append(line)
     if not errors and not warnings:
         return _PASS
     suggestion = (
@@ -121,7 +130,7 @@ def _strings(
                 if kind is None:
                     kind = key_kind(name, database_tool)
                 if kind is ArgumentKind.FREE_TEXT and looks_like_url(value):
-                    kind = ArgumentKind.URL
+                    kind = _URL_BY_VALUE
                 yield f"$.{name}", value, kind
         elif isinstance(value, Mapping | list):
             yield from _walk(value, f"$.{name}", name, name, entry, 1)
@@ -138,7 +147,7 @@ def _walk(
             if kind is None:
                 kind = key_kind(key, spec.database_tool)
             if kind is ArgumentKind.FREE_TEXT and looks_like_url(value):
-                kind = ArgumentKind.URL
+                kind = _URL_BY_VALUE
             yield where, value, kind
     elif depth >= _MAX_DEPTH:
         return
