@@ -20,8 +20,8 @@ A03:2021 Injection).
 | command | a decoded payload piped into a shell (``base64 -d``, ``xxd -r``, ``openssl enc -d`` into ``sh``) | P1 |
 | command | a write onto a persistence or privilege file / outside the working directory (``filewrites``) | P1 / P2 |
 | command | command substitution or chaining into a second command (CWE-78), a code-execution primitive (``__import__``, ``os.system``, ``subprocess(..., shell=True)``, CWE-94): a command runs code by design, so these warn | P2 |
-| sql | ``/* ... */`` read as a space (``drop/**/table``; MySQL's ``/*! ... */`` as its body), and string literals skipped by the statement rules (this row and the P1 rows of ``UPDATE`` and privileges) when where each one ends is certain in every dialect: ``VALUES ('drop table is a bad idea')`` is data, ``x'; DROP TABLE t; --`` is not (an odd quote, a comment, a backslash, a dollar quote, a backquote or a bracket: nothing is skipped) | - |
-| sql | ``DROP`` / ``TRUNCATE`` / ``DELETE`` without ``WHERE`` (also T-SQL's ``DELETE t``, any case) or with one always true (``1=1``, ``'a'='a'``, ``true``) / ``FLUSHALL``; a quoted name needs no space (``DROP TABLE"t"``) | P0 |
+| sql | ``/* ... */`` read as a space (``drop/**/table``; MySQL's ``/*! ... */`` as its body), a ``-- `` comment outside quotes read both as written and as spaces (``SET a=1 -- WHERE id=5`` has no WHERE), and string literals skipped by the statement rules (this row and the P1 rows of ``UPDATE`` and privileges) when where each one ends is certain in every dialect: ``VALUES ('drop table is a bad idea')`` is data, ``x'; DROP TABLE t; --`` is not (an odd quote, a comment, a backslash, a dollar quote, a backquote or a bracket: nothing is skipped) | - |
+| sql | ``DROP`` / ``TRUNCATE`` / ``DELETE`` without ``WHERE`` (also T-SQL's ``DELETE t``, any case) or with one always true (``1=1``, ``'a'='a'``, ``true``, or after its first ``OR``) / ``FLUSHALL``; a quoted name needs no space (``DROP TABLE"t"``) | P0 |
 | sql | injection syntax: a tautology or ``UNION SELECT`` after a quote, a stacked statement after a number, time-based blind (``SLEEP``, ``WAITFOR DELAY``) (CWE-89, OWASP SQL Injection Prevention Cheat Sheet) | P1 |
 | sql | a tautology without a quote (``OR 1=1``, ``OR x=x``), ``UNION SELECT`` of a credential column or system catalog (``password``, ``information_schema``, ``pg_shadow``) or of ``NULL, NULL`` (column probing), ``xp_cmdshell`` / ``COPY ... FROM`` or ``TO PROGRAM`` / ``INTO OUTFILE`` / ``LOAD_FILE`` | P1 |
 | sql | a privilege change: ``GRANT``, ``CREATE`` / ``ALTER USER`` / ``ROLE`` | P1 |
@@ -98,6 +98,9 @@ _SQL_DDL = _rule(
     # the run stops at WHERE or at the next UPDATE (where a new try starts: linear)
     rf"\bupdate{_SEP}{_IDENT}\s+set\s+(?:(?!\bwhere\b|\bupdate\b)[^;])*+(?:;|$)",
     rf"\bupdate{_SEP}{_IDENT}\s+set\s+(?:(?!\bwhere\b|\bupdate\b)[^;])*+\bwhere\s+{_ALWAYS}",
+    # ... WHERE id = 5 OR 'x'='x': the first OR after the WHERE ends in a tautology
+    rf"\bupdate{_SEP}{_IDENT}\s+set\s+(?:(?!\bwhere\b|\bupdate\b)[^;])*+\bwhere\b"
+    rf"(?:(?!\bor\b|\bwhere\b)[^;])*+\bor\s+{_ALWAYS}",
     rf"\balter\s+table{_SEP}{_IDENT}\s+drop\b",
     r"\bdrop\s+(?:index|view|materialized\s+view|user|role|function|procedure|trigger|sequence)\b",
     prose=None, executed=_P1, needles=("update", "alter", "drop"),
@@ -194,6 +197,8 @@ _DELETE_ALL = dataclasses.replace(
             r"(?:\s+(?:as\s+)?(?!where\b)\w+)?\s*(?=;|$|--|#)",
             rf"\bdelete(?:\s+from)?{_SEP}(?!(?:from|where)\b){_IDENT}"
             rf"(?:\s+(?:as\s+)?(?!where\b)\w+)?\s+where\s+{_ALWAYS}",
+            rf"\bdelete(?:\s+from)?{_SEP}(?!(?:from|where)\b){_IDENT}"
+            rf"(?:\s+(?:as\s+)?(?!where\b)\w+)?\s+where\b(?:(?!\bor\b|\bwhere\b)[^;])*+\bor\s+{_ALWAYS}",
         )
     ),
 )
@@ -451,6 +456,9 @@ def _views(
         uncommented = _sql_uncommented(value)
         if uncommented is not None:
             plain = (*plain, _View(uncommented, uncommented.lower()))
+        unlined = _sql_without_line_comments(uncommented or value)
+        if unlined is not None:  # UPDATE t SET a=1 -- WHERE id = 5: the WHERE never runs
+            plain = (*plain, _View(unlined, unlined.lower()))
         code = _sql_code(value)
         return {"": plain, "code": plain if code is None else (_View(code, code.lower()),)}, value
     if kind is ArgumentKind.HTML or kind is ArgumentKind.URL:
@@ -472,6 +480,33 @@ _SQL_QUOTE = re.compile(r"""['"]""")
 _SQL_LITERAL = re.compile(r"'(?:[^'\\]|'')*+'")
 _SQL_QUOTED_NAME = re.compile(r'"[^"\\\']*+"')
 _SQL_UNSURE = re.compile(r"/\*|--|#|[`\[\\]|\$\w*\$")
+
+
+_LINE_COMMENT = re.compile(r"--(?=\s|$)[^\n]*")
+
+
+def _sql_without_line_comments(value: str) -> str | None:
+    """``-- ...`` comments as spaces, outside single-quoted text; None when there is none.
+
+    A space after the dashes is every dialect's form; a comment is outside text when an even
+    number of single quotes comes before it.
+    """
+    if "--" not in value:
+        return None
+    pieces: list[str] = []
+    pos = 0
+    quotes = 0  # single quotes before ``counted``, counted once each (linear)
+    counted = 0
+    for comment in _LINE_COMMENT.finditer(value):
+        quotes += value.count("'", counted, comment.start())
+        counted = comment.start()
+        if quotes % 2:
+            continue  # inside a literal ('a -- b')
+        pieces.append(value[pos : comment.start()] + " " * (comment.end() - comment.start()))
+        pos = comment.end()
+    if not pieces:
+        return None
+    return "".join(pieces) + value[pos:]
 
 
 def _sql_uncommented(value: str) -> str | None:

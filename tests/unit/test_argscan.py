@@ -571,3 +571,19 @@ class TestSecondBreakTest:
     )
     def test_caught(self, value: str, category: str) -> None:
         assert (category, P0) in scan(value, K.COMMAND), value
+
+    @pytest.mark.parametrize(
+        ("value", "severity"),
+        [
+            ("UPDATE users SET role='admin' -- WHERE id = 5", P1),
+            ("DELETE FROM users WHERE id=5 -- AND tenant = 7\n", None),
+            ("DELETE FROM users -- WHERE id = 5", P0),
+            ("DELETE FROM users WHERE id=5 OR 'x'='x'", P0),
+            ("UPDATE users SET a=1 WHERE id=5 OR 1=1", P1),
+            ("UPDATE t SET note = 'a -- where' WHERE id=1", None),
+            ("DELETE FROM t WHERE a=1 OR b=2", None),
+        ],
+    )
+    def test_sql_comments_and_tautologies(self, value: str, severity: Severity | None) -> None:
+        found = [s for category, s in scan(value, K.SQL) if category == "mass_deletion"]
+        assert found == ([] if severity is None else [severity]), value
