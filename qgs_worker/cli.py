@@ -30,6 +30,7 @@ from qgs_worker.core.models import ArgumentKind, Strictness
 from qgs_worker.errors import QGSError
 from qgs_worker.settings import Settings
 from qgs_worker.submission import Submission
+from qgs_worker.terminal import json_text, markup_safe, printable_report, visible
 
 app = typer.Typer(
     name="qgs",
@@ -82,69 +83,8 @@ def broker_session(settings: Settings, *, workers: bool) -> Iterator[Settings]:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {_markup_safe(message, lines=False)}", soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {markup_safe(message, lines=False)}", soft_wrap=True)
     return typer.Exit(code)
-
-
-_CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_ONE_LINE_CONTROLS = re.compile(f"[\t\n{_CONTROLS}]")
-_MULTILINE_CONTROLS = re.compile(f"[{_CONTROLS}]")
-_SHORT_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-
-
-def _visible(text: object, *, lines: bool = False) -> str:
-    r"""``text`` safe to print on a terminal: control characters shown as escapes (``\x1b``).
-
-    Untrusted text (call ids, tool names, arguments, error texts, transcripts) must not move the
-    cursor, erase or recolour lines, or reorder what is shown. Every C0 and C1 control character,
-    DEL and the bidirectional overrides become visible escapes (``\x1b``, ``\r``,
-    ``\u202e``); ``lines`` keeps newlines and tabs (text shown on several lines), else they
-    are escaped too (a one-line field).
-    """
-    pattern = _MULTILINE_CONTROLS if lines else _ONE_LINE_CONTROLS
-    return pattern.sub(_escape_control, str(text))
-
-
-def _escape_control(match: re.Match[str]) -> str:
-    char = match.group()
-    code = ord(char)
-    return _SHORT_ESCAPES.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-
-
-def _markup_safe(text: object, *, lines: bool = True) -> str:
-    """Untrusted ``text`` for a rich markup string: controls made visible, ``[...]`` escaped."""
-    return escape(_visible(text, lines=lines))
-
-
-_JSON_INVISIBLE = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def _json_text(value: Any) -> str:
-    r"""``value`` as indented JSON and a newline: the same value, safe to print on a terminal.
-
-    ``json.dumps`` escapes C0 controls; DEL, C1 controls and bidirectional overrides (only ever
-    inside strings) are written as ``\u`` escapes too, which parse back to the same text.
-    """
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    return _JSON_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
-
-
-def _printable_report(report: dict[str, Any]) -> dict[str, Any]:
-    """The report with its text safe for a terminal (``_visible``); JSON output keeps it exact.
-
-    Tool-call fields (tool names, call ids, errors) are one-line; the rest may span lines.
-    """
-
-    def clean(value: Any, lines: bool) -> Any:
-        if isinstance(value, str):
-            return _visible(value, lines=lines)
-        if isinstance(value, dict):
-            return {clean(k, lines): clean(v, lines) for k, v in value.items()}
-        if isinstance(value, list):
-            return [clean(v, lines) for v in value]
-        return value
-
-    return {key: clean(value, lines=key != "tool_calls") for key, value in report.items()}
 
 
 @app.command()
@@ -230,7 +170,7 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
         message = re.sub(r"^line \d+: ", "", message)
         plan.errors += 1
         repo.save_audit_error(source, line, message)
-        err_console.print(f"[red]skipped[/] {_markup_safe(f'{source}:{line}: {message}')}")
+        err_console.print(f"[red]skipped[/] {markup_safe(f'{source}:{line}: {message}')}")
 
     for path in files:
         repo.clear_audit_errors(str(path))
@@ -244,9 +184,7 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
                 continue  # the same transcript twice: one task
             seen.add(item.key)
             if retry_failed and (reopened := repo.reopen_failed(item.key)):
-                err_console.print(
-                    f"{_markup_safe(item.key)}: reviewing again from round {reopened}"
-                )
+                err_console.print(f"{markup_safe(item.key)}: reviewing again from round {reopened}")
             rounds = repo.list_rounds(item.key)
             if len(rounds) == len(item.rounds) and all(
                 r.status in ("decided", "failed") for r in rounds
@@ -281,7 +219,7 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
                 plan.task_ids.append(item.key)
                 plan.submissions.extend(batch)
         if found == 0:
-            err_console.print(f"[yellow]warning:[/] no transcripts in {_markup_safe(path)}")
+            err_console.print(f"[yellow]warning:[/] no transcripts in {markup_safe(path)}")
     return plan
 
 
@@ -289,11 +227,11 @@ def _print_report(
     report: dict[str, Any], fmt: ReportFormat, render_table: Any, render_markdown: Any
 ) -> None:
     if fmt is ReportFormat.json:
-        sys.stdout.write(_json_text(report))
+        sys.stdout.write(json_text(report))
     elif fmt is ReportFormat.markdown:
-        sys.stdout.write(render_markdown(_printable_report(report)))
+        sys.stdout.write(render_markdown(printable_report(report)))
     else:
-        render_table(_printable_report(report), console)
+        render_table(printable_report(report), console)
 
 
 def _warn_without_workers(client: Client) -> None:
@@ -385,7 +323,7 @@ def submit(
         console.print(f"submission {sent.id}")
         if do_wait:
             d = client.wait(sent.id, timeout_s=timeout_s)
-            console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {_markup_safe(d.reason)}")
+            console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {markup_safe(d.reason)}")
 
 
 def _read_file(name: str) -> str:
@@ -410,15 +348,15 @@ def status(
     report = task_report(client.repo, client.repo.get_task(task_id))
     how = report["classification_source"]
     console.print(
-        f"[bold]{_markup_safe(report['id'])}[/]: {report['task_type']}/{report['complexity']} "
+        f"[bold]{markup_safe(report['id'])}[/]: {report['task_type']}/{report['complexity']} "
         f"(classified by {how})"
         + (
-            f"; escalated: {_markup_safe(report['escalation_reason'])}"
+            f"; escalated: {markup_safe(report['escalation_reason'])}"
             if report["escalated"]
             else ""
         )
     )
-    console.print(f"request: {_markup_safe(report['request'])}")
+    console.print(f"request: {markup_safe(report['request'])}")
     if not report["rounds"]:
         console.print("no round stored yet (a submission may still be queued).")
     for r in report["rounds"]:
@@ -426,7 +364,7 @@ def status(
             f"critic {r['verdict']} {r['score']}"
             if r["score"] is not None
             else (
-                f"judge failed: {_markup_safe(r['review_error'])}"
+                f"judge failed: {markup_safe(r['review_error'])}"
                 if r["review_status"] == "failed"
                 else "no review"
             )
@@ -442,14 +380,14 @@ def status(
         for a in report["approvals"]:
             if a["round"] == r["number"]:
                 verb = "approved" if a["approved"] else "rejected"
-                decided += f" → {verb} by {_markup_safe(a['by'], lines=False)}"
+                decided += f" → {verb} by {markup_safe(a['by'], lines=False)}"
         console.print(
             f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
         )
         if r["audit_runs"]:
-            console.print(f"     audit: {_markup_safe(audit_runs_text(r['audit_runs']))}")
+            console.print(f"     audit: {markup_safe(audit_runs_text(r['audit_runs']))}")
         for f in findings:
-            console.print(f"     {_markup_safe(finding_text(f))}")
+            console.print(f"     {markup_safe(finding_text(f))}")
     d = report["decision"]
     if d:
         extra = (
@@ -459,7 +397,7 @@ def status(
         )
         console.print(
             f"latest decision (round {d['round']}): [bold]{d['kind']}[/] — "
-            f"{_markup_safe(d['reason'])}{extra}"
+            f"{markup_safe(d['reason'])}{extra}"
         )
         if d["approval_required"] and d["approval"] is None:
             console.print(
@@ -467,7 +405,7 @@ def status(
                 f"`qgs approve {report['id']} --reject --by NAME --note WHY` blocks it"
             )
     for a in report["approvals"]:
-        console.print(f"approval: {_markup_safe(approval_text(a))}")
+        console.print(f"approval: {markup_safe(approval_text(a))}")
 
 
 @app.command("wait")
@@ -509,7 +447,7 @@ def wait_cmd(
         time.sleep(0.1)
     d = client.task_decision(task_id)
     assert d is not None
-    console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {_markup_safe(d.reason)}")
+    console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {markup_safe(d.reason)}")
     if d.approval_required:
         console.print(_approval_line(d))
 
@@ -523,8 +461,8 @@ def _approval_line(d: DecisionView) -> str:
             "(or --reject --by NAME --note WHY)"
         )
     when = a.created_at.isoformat(timespec="seconds")
-    why = f" ({_markup_safe(a.note)})" if a.note else ""
-    by = _markup_safe(a.by, lines=False)
+    why = f" ({markup_safe(a.note)})" if a.note else ""
+    by = markup_safe(a.by, lines=False)
     if not a.approved:
         return f"[bold red]rejected[/] by {by} at {when}{why}: blocked, never delivered"
     deliver = d.best_round if d.kind == "force_deliver" and d.best_round else d.round_number
@@ -598,12 +536,12 @@ def report(
         _print_report(data, fmt, render_table, render_markdown)
         return
     if fmt is ReportFormat.json:
-        output.write_text(_json_text(data), encoding="utf-8")
+        output.write_text(json_text(data), encoding="utf-8")
     elif fmt is ReportFormat.markdown:
-        output.write_text(render_markdown(_printable_report(data)), encoding="utf-8")
+        output.write_text(render_markdown(printable_report(data)), encoding="utf-8")
     else:
         with output.open("w", encoding="utf-8") as fh:
-            render_table(_printable_report(data), Console(file=fh, width=160))
+            render_table(printable_report(data), Console(file=fh, width=160))
     console.print(f"wrote {output}")
 
 
@@ -677,7 +615,7 @@ def scan(
     data, source = read_scan_input(file)
     text, warning = decode_scan_input(data, source)
     if warning is not None:
-        err_console.print(f"[yellow]warning:[/] {_markup_safe(warning)}", soft_wrap=True)
+        err_console.print(f"[yellow]warning:[/] {markup_safe(warning)}", soft_wrap=True)
     untrusted = as_ is ScanAs.input
     if kind is not None:
         findings = scan_argument_findings(text, source, kind, untrusted=untrusted)
@@ -685,7 +623,7 @@ def scan(
         findings = scan_findings(text, source, untrusted=untrusted)
     result = scan_result(findings, source=source, scanned_as=as_.value, size_bytes=len(data))
     if fmt is ScanFormat.json:
-        sys.stdout.write(_json_text(result))
+        sys.stdout.write(json_text(result))
     else:
         _print_scan(result)
     if result["flagged"]:
@@ -694,7 +632,7 @@ def scan(
 
 def _print_scan(result: dict[str, Any]) -> None:
     def line(text: str) -> None:  # plain text, one line per item even in a pipe
-        console.print(_visible(text), markup=False, highlight=False, soft_wrap=True)
+        console.print(visible(text), markup=False, highlight=False, soft_wrap=True)
 
     findings = result["findings"]
     if not findings:
@@ -805,7 +743,7 @@ def _print_check_result(document: Any, calls: Any, reports: list[Any], fmt: Any)
                 "reports": [r.to_dict() for r in reports],
             }
         )
-        sys.stdout.write(_json_text(result))
+        sys.stdout.write(json_text(result))
     else:
         _print_gate_reports(reports)
     sys.stdout.flush()
@@ -936,7 +874,7 @@ def _log_checks(
         failure.append(f"the broker did not answer within {LOG_WAIT_S:g} s")
     if failure:
         err_console.print(
-            f"[yellow]warning:[/] the checks were not logged ({_markup_safe(failure[0])}); "
+            f"[yellow]warning:[/] the checks were not logged ({markup_safe(failure[0])}); "
             "check QGS_BROKER_URL, or pass --no-log",
             soft_wrap=True,
         )
@@ -944,7 +882,7 @@ def _log_checks(
 
 def _print_gate_reports(reports: list[Any]) -> None:
     def line(text: str) -> None:  # plain text, one line per item even in a pipe, controls shown
-        console.print(_visible(text), markup=False, highlight=False, soft_wrap=True)
+        console.print(visible(text), markup=False, highlight=False, soft_wrap=True)
 
     for index, report in enumerate(reports):
         if index:
@@ -1087,7 +1025,7 @@ def main() -> None:
     try:
         app()
     except QGSError as exc:
-        err_console.print(f"[bold red]error:[/] {_markup_safe(exc, lines=False)}", soft_wrap=True)
+        err_console.print(f"[bold red]error:[/] {markup_safe(exc, lines=False)}", soft_wrap=True)
         raise SystemExit(2) from None
     except ValidationError as exc:
         summary = validation_summary(exc, env_prefix="QGS_")

@@ -123,17 +123,7 @@ def scan_result(
         "source": source,
         "as": scanned_as,
         "bytes": size_bytes,
-        "findings": [
-            {
-                "role": f.role,
-                "category": f.category,
-                "severity": f.severity.value,
-                "title": f.title,
-                "evidence": f.evidence,
-                "location": f.location,
-            }
-            for f in findings
-        ],
+        "findings": [f.model_dump(mode="json") for f in findings],
         "counts": {sev.value: counts.get(sev.value, 0) for sev in Severity},
         "risk": risk_of(findings),
         "max_severity": worst.value if worst else None,

@@ -359,9 +359,13 @@ def scan_argument(
     lowered = value.lower()
     views, shown = _views(value, lowered, kind)
     any_needle = _ANY_NEEDLE[kind]
-    keyword = any_needle is None or any(
-        any_needle.search(view.lowered) is not None for view in views[""]
-    )
+    plain = views[""]
+    if any_needle is None:
+        keyword = True
+    elif len(plain) == 1:  # most values have one view: no generator on the hot path
+        keyword = any_needle.search(plain[0].lowered) is not None
+    else:
+        keyword = any(any_needle.search(view.lowered) is not None for view in plain)
     # no keyword of any rule of this kind: one search instead of one per rule
     findings = list(_run(_CHECKS[kind], views, shown, location, where)) if keyword else []
     findings.extend(detectors._jndi(value, location, where=where, severity=_P1))

@@ -1,0 +1,76 @@
+"""Untrusted text made safe to print on a terminal (call ids, tool names, arguments, transcripts).
+
+A value an agent or a transcript wrote must not move the cursor, erase or recolour lines, or
+reorder what a person reads: control characters become visible escapes, and rich markup in
+the text is escaped. JSON output keeps every value exact.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from rich.markup import escape
+
+__all__ = ["json_text", "markup_safe", "printable_report", "visible"]
+
+_CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_ONE_LINE_CONTROLS = re.compile(f"[\t\n{_CONTROLS}]")
+_MULTILINE_CONTROLS = re.compile(f"[{_CONTROLS}]")
+_SHORT_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def visible(text: object, *, lines: bool = False) -> str:
+    r"""``text`` safe to print on a terminal: control characters shown as escapes (``\x1b``).
+
+    Untrusted text (call ids, tool names, arguments, error texts, transcripts) must not move the
+    cursor, erase or recolour lines, or reorder what is shown. Every C0 and C1 control character,
+    DEL and the bidirectional overrides become visible escapes (``\x1b``, ``\r``,
+    ``\u202e``); ``lines`` keeps newlines and tabs (text shown on several lines), else they
+    are escaped too (a one-line field).
+    """
+    pattern = _MULTILINE_CONTROLS if lines else _ONE_LINE_CONTROLS
+    return pattern.sub(_escape_control, str(text))
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _SHORT_ESCAPES.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def markup_safe(text: object, *, lines: bool = True) -> str:
+    """Untrusted ``text`` for a rich markup string: controls made visible, ``[...]`` escaped."""
+    return escape(visible(text, lines=lines))
+
+
+_JSON_INVISIBLE = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(value: Any) -> str:
+    r"""``value`` as indented JSON and a newline: the same value, safe to print on a terminal.
+
+    ``json.dumps`` escapes C0 controls; DEL, C1 controls and bidirectional overrides (only ever
+    inside strings) are written as ``\u`` escapes too, which parse back to the same text.
+    """
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return _JSON_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+def printable_report(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with its text safe for a terminal (``visible``); JSON output keeps it exact.
+
+    Tool-call fields (tool names, call ids, errors) are one-line; the rest may span lines.
+    """
+
+    def clean(value: Any, lines: bool) -> Any:
+        if isinstance(value, str):
+            return visible(value, lines=lines)
+        if isinstance(value, dict):
+            return {clean(k, lines): clean(v, lines) for k, v in value.items()}
+        if isinstance(value, list):
+            return [clean(v, lines) for v in value]
+        return value
+
+    return {key: clean(value, lines=key != "tool_calls") for key, value in report.items()}
