@@ -199,6 +199,9 @@ class Finding(_Frozen):
 
     ``location`` says where: ``text``, ``tool_call:NAME.ARG``, ``tool_result:N``.
     ``evidence`` is a short excerpt (at most ~200 characters), never the whole deliverable.
+    ``rule`` names what fired: a rule id of the rules table (``rm_root``, ``sql_drop``...), or
+    ``instruction_model`` for the learned detector; empty for an audit role's LLM pass. It is not
+    part of the fingerprint, so a rule renamed in a later release does not duplicate a finding.
     """
 
     role: str
@@ -207,6 +210,7 @@ class Finding(_Frozen):
     title: str
     evidence: str = ""
     location: str = "text"
+    rule: str = ""
 
     @property
     def fingerprint(self) -> str:

@@ -559,6 +559,7 @@ class Repository:
                 "title": f.title,
                 "evidence": f.evidence,
                 "location": f.location,
+                "rule": f.rule,
             }
             for f in findings
         ]
@@ -582,6 +583,7 @@ class Repository:
                 title=r.title,
                 evidence=r.evidence,
                 location=r.location,
+                rule=r.rule or "",
             )
             for r in self.list_findings(round_id)
         ]

@@ -121,6 +121,7 @@ class FindingRow(SQLModel, table=True):
     title: str = Field(sa_column=Column(Text, nullable=False))
     evidence: str = Field(default="", sa_column=Column(Text, nullable=False))
     location: str = ""
+    rule: str | None = None  # what fired (a rules-table id, ``instruction_model``); None: older rows
     created_at: datetime = Field(default_factory=utcnow)
 
 
