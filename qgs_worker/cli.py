@@ -210,6 +210,7 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
                             round_number=number,
                             submission_id=f"{item.key}:{number}",
                             task=new,
+                            turn=item.turn_of(number),
                         )
                     )
                 except QGSError as exc:
@@ -384,6 +385,8 @@ def status(
         console.print(
             f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
         )
+        if r.get("turn"):
+            console.print(f"     answers the user turn: {markup_safe(r['turn'], lines=False)}")
         if r["audit_runs"]:
             console.print(f"     audit: {markup_safe(audit_runs_text(r['audit_runs']))}")
         for f in findings:

@@ -72,6 +72,27 @@ def deliverable_of(row: RoundRow) -> Deliverable:
     )
 
 
+def round_turn(task: TaskRow, row: RoundRow) -> str:
+    """The user turn a round answers, or ``""`` when it answers the task's request itself."""
+    turn = row.turn or ""
+    return "" if not turn.strip() or turn.strip() == task.request.strip() else turn
+
+
+def user_words(task: TaskRow, rows: Sequence[RoundRow]) -> str:
+    """Everything the user said up to the last of ``rows``: the request, then each later turn.
+
+    A turn repeated in several rounds (the rounds of one turn, or a harness that sends the same
+    prompt every step) counts once. The detectors read this as "the user's request": a value
+    the user named in any turn so far is the user's own, not an attacker's.
+    """
+    said = [task.request]
+    for row in rows:
+        turn = round_turn(task, row)
+        if turn and turn not in said:
+            said.append(turn)
+    return "\n".join(said)
+
+
 def ensure_task(
     repo: Repository, submission: Submission, llm: Callable[[str], Classification] | None = None
 ) -> TaskRow:
@@ -198,7 +219,9 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
     findings = [
         f.model_copy(update={"role": DETECTOR_ROLE})
         for f in detectors.scan_round(
-            deliverable, request=task.request, earlier_tool_results=earlier_results
+            deliverable,
+            request=user_words(task, [*earlier, row]),
+            earlier_tool_results=earlier_results,
         )
     ]
     if policies.pdp is not None and (
@@ -243,6 +266,7 @@ def _store_round(repo: Repository, task_id: str, submission: Submission) -> Roun
             tool_results=json.dumps(
                 [r.model_dump(mode="json") for r in d.tool_results], ensure_ascii=False
             ),
+            turn=submission.turn,
             content_hash=content_hash(d),
         )
         try:
@@ -281,7 +305,11 @@ def _escalate_if_needed(
 
 
 def review_request(task: TaskRow, row: RoundRow) -> ReviewRequest:
-    """What the judge sees: request, requirements, criteria and the output (never the reasoning)."""
+    """What the judge sees: request, requirements, criteria and the output (never the reasoning).
+
+    ``turn`` is the user turn the round answers (``round_turn``): the judge scores the round
+    against it, with the task's first request as context.
+    """
     task_type = TaskType(task.task_type)
     return ReviewRequest(
         task_type=task_type,
@@ -290,6 +318,7 @@ def review_request(task: TaskRow, row: RoundRow) -> ReviewRequest:
         dimensions=rubric.dimensions_for(task_type),
         requirements=tuple(loads_list(task.requirements)),
         criteria=tuple(loads_list(task.criteria)),
+        turn=round_turn(task, row),
     )
 
 
@@ -334,7 +363,7 @@ def critic(
         repo.save_review(round_id, reused, review_key=key, reused_from=earlier.round_id)
         return 0.0
     if admit is not None:
-        wait_s = admit(len(request.deliverable) + len(request.request))
+        wait_s = admit(len(request.deliverable) + len(request.request) + len(request.turn))
         if wait_s > 0:
             return wait_s
     try:
@@ -352,13 +381,18 @@ def critic(
 
 
 def review_key(request: ReviewRequest, judge_name: str) -> str:
-    """What identifies a review: the output, request, criteria, task type and judge (SHA-256 hex).
+    """What identifies a review: the output, request, turn, criteria, task type and judge.
 
-    Two rounds with the same key would get the same review, so the second reuses the first.
+    Two rounds with the same key would get the same review, so the second reuses the first: the
+    same output answering two different user turns is reviewed twice. A round without a turn
+    keeps the key it had before turns existed (the empty ``turn`` is left out), so the reviews
+    of an older store are still reused.
+
+    Returns:
+        SHA-256 hex digest of the canonical JSON of the request and the judge's name.
     """
-    canonical = json.dumps(
-        [request.model_dump(mode="json"), judge_name], sort_keys=True, ensure_ascii=False
-    )
+    fields = request.model_dump(mode="json", exclude=None if request.turn else {"turn"})
+    canonical = json.dumps([fields, judge_name], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -422,7 +456,7 @@ def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]
     context = AuditContext(
         task_type=task_type,
         complexity=Complexity(task.complexity),
-        request=task.request,
+        request=user_words(task, rounds),
         rounds=tuple(deliverable_of(r) for r in rounds),
         timeout_s=audit.role_timeout_s,
         stored_detector_findings=tuple(stored),
