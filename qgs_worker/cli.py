@@ -292,6 +292,13 @@ def submit(
     round_number: Annotated[
         int | None, typer.Option("--round", help="Explicit round number.")
     ] = None,
+    turn: Annotated[
+        str | None,
+        typer.Option(
+            help="In a multi-turn conversation, the user message this round answers "
+            "(judged against it, with the task's request as context)."
+        ),
+    ] = None,
     wait: Annotated[
         bool | None,
         typer.Option(
@@ -311,7 +318,7 @@ def submit(
     settings = Settings()
     client = Client(settings)
     # Size and fields first: a refused deliverable leaves no task behind.
-    client.make_submission("unsaved", text, final=final, round_number=round_number)
+    client.make_submission("unsaved", text, final=final, round_number=round_number, turn=turn)
     if request is not None:
         handle = client.start_task(request)
         task = handle.id
@@ -320,7 +327,9 @@ def submit(
     client.repo.get_task(task)
     do_wait = settings.embedded if wait is None else wait
     with broker_session(settings, workers=do_wait and settings.embedded) as live:
-        sent = Client(live).submit(task, text, final=final, round_number=round_number)
+        sent = Client(live).submit(
+            task, text, final=final, round_number=round_number, turn=turn
+        )
         console.print(f"submission {sent.id}")
         if do_wait:
             d = client.wait(sent.id, timeout_s=timeout_s)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlmodel import SQLModel
 
 from qgs_worker import pipeline
 from qgs_worker.client import Client
@@ -395,3 +396,58 @@ class TestClientTurn:
         sub = client.make_submission("t", "done", turn="remove it")
         assert sub.model_dump(mode="json")["turn"] == "remove it"
         assert "turn_bytes=9" in sub.short_repr()
+
+
+class TestStatusAndReport:
+    """`qgs status` and `qgs report` show a round's turn when it is not the request."""
+
+    @pytest.fixture
+    def store(self, corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+        url = f"sqlite:///{tmp_path / 'qgs.db'}"
+        monkeypatch.setenv("QGS_DATABASE_URL", url)
+        monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
+        task = corpus_task(corpus, BFCL, "bfcl:multi_turn_base_41")
+        memory = audit_in_memory(task)
+        repo = Repository(url)
+        with memory.engine.connect() as source, repo.engine.begin() as target:
+            for table in SQLModel.metadata.sorted_tables:  # copy the audited task to the file
+                rows = [dict(r) for r in source.execute(table.select()).mappings()]
+                if rows:
+                    target.execute(table.insert(), rows)
+        repo.dispose()
+        memory.dispose()
+        return task.key
+
+    def test_report_json_and_markdown(self, store: str) -> None:
+        from qgs_worker.report import build_report, render_markdown
+
+        repo = Repository(Settings().resolved_database_url)
+        report = build_report(repo)
+        turns = [r["turn"] for r in report["tasks"][0]["rounds"]]
+        assert turns == [None] * 5 + [
+            "After Bob has received the details, would you mind "
+            "removing it since there are some errors?"
+        ]
+        markdown = render_markdown(report)
+        assert f"- `{store}` round 6 answers: After Bob has received" in markdown
+        assert "round 5 answers" not in markdown
+        repo.dispose()
+
+    def test_status_shows_the_turn_under_its_round(self, store: str) -> None:
+        from typer.testing import CliRunner
+
+        from qgs_worker.cli import app
+
+        result = CliRunner().invoke(app, ["status", store], terminal_width=200)
+        assert result.exit_code == 0, result.output
+        flat = " ".join(result.stdout.split())
+        round_6 = flat.index("round 6 (final): ")
+        assert (
+            flat.index(
+                "answers the user turn: After Bob has received the details, would you mind "
+                "removing it since there are some errors?"
+            )
+            > round_6
+            > flat.index("round 5: ")
+        )
+        assert flat.count("answers the user turn") == 1
