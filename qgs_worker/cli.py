@@ -599,6 +599,23 @@ def scan(
             "string before it reaches a database tool.",
         ),
     ] = None,
+    jsonl: Annotated[
+        bool,
+        typer.Option(
+            "--jsonl",
+            help="FILE holds one JSON object per line (a RAG corpus, a dataset): scan the text "
+            "of each, print one verdict per record and a summary; a broken line is named "
+            "FILE:LINE and skipped.",
+        ),
+    ] = False,
+    field_name: Annotated[
+        str | None,
+        typer.Option(
+            "--field",
+            help="with --jsonl: the field holding each record's text (default text); a dotted "
+            "path reaches into objects and lists (meta.body, messages.0.content).",
+        ),
+    ] = None,
 ) -> None:
     """Run the deterministic detectors on any text and print the findings.
 
@@ -615,7 +632,27 @@ def scan(
     Exit 1 on a P0 or P1 finding, 0 otherwise, 2 when the input is
     unusable (missing, a directory, binary, over 10 MB). Text that is
     not valid UTF-8 is scanned with U+FFFD for the bad bytes.
+
+    With --jsonl, each line's text is scanned the same way: exit 1
+    when a record has a P0 or P1 finding, 2 when nothing could be
+    scanned (no such file, not JSONL), 0 otherwise.
     """
+    if field_name is not None and not jsonl:
+        raise _fail("--field names the text's field of a JSONL file: use it with --jsonl")
+    if jsonl:
+        from qgs_worker.errors import InputError
+        from qgs_worker.scan_jsonl import JsonlOptions, run_jsonl_scan
+
+        if field_name is not None and not field_name.strip():
+            raise _fail("--field is empty: name the field that holds each record's text")
+        options = JsonlOptions(field_name or "text", as_ is ScanAs.input, kind)
+        try:
+            code = run_jsonl_scan(
+                file, options, json_lines=fmt is ScanFormat.json, out=console, err=err_console
+            )
+        except InputError as exc:
+            raise _fail(str(exc)) from None
+        raise typer.Exit(code)
     from qgs_worker.scan import (
         decode_scan_input,
         read_scan_input,
