@@ -64,7 +64,7 @@ from rich.table import Table
 
 from qgs_worker.core.models import SEVERITY_WEIGHTS, Severity
 from qgs_worker.judges.panel import length_bias
-from qgs_worker.pipeline import round_turn
+from qgs_worker.round_context import round_turn
 from qgs_worker.store import (
     ApprovalRow,
     AuditRunRow,
