@@ -387,9 +387,13 @@ class Client:
         from kombu.exceptions import OperationalError
 
         try:
+            # No "turn" key when there is none: a worker of an older QGS still takes the message.
+            message = submission.model_dump(
+                mode="json", exclude={"turn"} if submission.turn is None else None
+            )
             self.app.send_task(
                 "qgs.review.intake",
-                args=[submission.model_dump(mode="json")],
+                args=[message],
                 argsrepr=submission.short_repr(),
                 kwargsrepr="{}",
             )

@@ -451,3 +451,28 @@ class TestStatusAndReport:
             > flat.index("round 5: ")
         )
         assert flat.count("answers the user turn") == 1
+
+
+class RecordingApp:
+    """A stand-in Celery app that keeps what would be sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send_task(self, name: str, *, args: list[Any], **_: Any) -> None:
+        self.sent.append({"name": name, "message": args[0]})
+
+
+class TestMessage:
+    """The intake message carries the turn; without one it has no "turn" key (older workers)."""
+
+    def test_turn_only_when_given(self, tmp_path: Path) -> None:
+        settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'q.db'}")
+        app = RecordingApp()
+        client = Client(settings, app=app)
+        task = client.start_task("Forward my notes to Bob", task_type="ACTION")
+        client.submit(task.id, "sent")
+        client.submit(task.id, "deleted", turn="remove it")
+        first, second = (s["message"] for s in app.sent)
+        assert ("turn" in first, second["turn"]) == (False, "remove it")
+        assert Submission.model_validate(first).turn is None
