@@ -210,6 +210,7 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
                             round_number=number,
                             submission_id=f"{item.key}:{number}",
                             task=new,
+                            turn=item.turn_of(number),
                         )
                     )
                 except QGSError as exc:
@@ -291,6 +292,13 @@ def submit(
     round_number: Annotated[
         int | None, typer.Option("--round", help="Explicit round number.")
     ] = None,
+    turn: Annotated[
+        str | None,
+        typer.Option(
+            help="In a multi-turn conversation, the user message this round answers "
+            "(judged against it, with the task's request as context)."
+        ),
+    ] = None,
     wait: Annotated[
         bool | None,
         typer.Option(
@@ -310,7 +318,7 @@ def submit(
     settings = Settings()
     client = Client(settings)
     # Size and fields first: a refused deliverable leaves no task behind.
-    client.make_submission("unsaved", text, final=final, round_number=round_number)
+    client.make_submission("unsaved", text, final=final, round_number=round_number, turn=turn)
     if request is not None:
         handle = client.start_task(request)
         task = handle.id
@@ -319,7 +327,9 @@ def submit(
     client.repo.get_task(task)
     do_wait = settings.embedded if wait is None else wait
     with broker_session(settings, workers=do_wait and settings.embedded) as live:
-        sent = Client(live).submit(task, text, final=final, round_number=round_number)
+        sent = Client(live).submit(
+            task, text, final=final, round_number=round_number, turn=turn
+        )
         console.print(f"submission {sent.id}")
         if do_wait:
             d = client.wait(sent.id, timeout_s=timeout_s)
@@ -384,6 +394,8 @@ def status(
         console.print(
             f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
         )
+        if r.get("turn"):
+            console.print(f"     answers the user turn: {markup_safe(r['turn'], lines=False)}")
         if r["audit_runs"]:
             console.print(f"     audit: {markup_safe(audit_runs_text(r['audit_runs']))}")
         for f in findings:
@@ -587,6 +599,23 @@ def scan(
             "string before it reaches a database tool.",
         ),
     ] = None,
+    jsonl: Annotated[
+        bool,
+        typer.Option(
+            "--jsonl",
+            help="FILE holds one JSON object per line (a RAG corpus, a dataset): scan the text "
+            "of each, print one verdict per record and a summary; a broken line is named "
+            "FILE:LINE and skipped.",
+        ),
+    ] = False,
+    field_name: Annotated[
+        str | None,
+        typer.Option(
+            "--field",
+            help="with --jsonl: the field holding each record's text (default text); a dotted "
+            "path reaches into objects and lists (meta.body, messages.0.content).",
+        ),
+    ] = None,
 ) -> None:
     """Run the deterministic detectors on any text and print the findings.
 
@@ -603,7 +632,27 @@ def scan(
     Exit 1 on a P0 or P1 finding, 0 otherwise, 2 when the input is
     unusable (missing, a directory, binary, over 10 MB). Text that is
     not valid UTF-8 is scanned with U+FFFD for the bad bytes.
+
+    With --jsonl, each line's text is scanned the same way: exit 1
+    when a record has a P0 or P1 finding, 2 when nothing could be
+    scanned (no such file, not JSONL), 0 otherwise.
     """
+    if field_name is not None and not jsonl:
+        raise _fail("--field names the text's field of a JSONL file: use it with --jsonl")
+    if jsonl:
+        from qgs_worker.errors import InputError
+        from qgs_worker.scan_jsonl import JsonlOptions, run_jsonl_scan
+
+        if field_name is not None and not field_name.strip():
+            raise _fail("--field is empty: name the field that holds each record's text")
+        options = JsonlOptions(field_name or "text", as_ is ScanAs.input, kind)
+        try:
+            code = run_jsonl_scan(
+                file, options, json_lines=fmt is ScanFormat.json, out=console, err=err_console
+            )
+        except InputError as exc:
+            raise _fail(str(exc)) from None
+        raise typer.Exit(code)
     from qgs_worker.scan import (
         decode_scan_input,
         read_scan_input,

@@ -345,15 +345,24 @@ class Client:
         tool_calls: Sequence[ToolCall] = (),
         submission_id: str | None = None,
         task: NewTask | None = None,
+        turn: str | None = None,
     ) -> Submission:
         """Build and validate a submission without sending it.
 
+        ``turn`` is the user message the round answers (see ``submit``); blank text is None.
+
         Raises:
-            DeliverableTooLargeError: over ``QGS_MAX_DELIVERABLE_BYTES``.
-            InputError: a field is malformed.
+            DeliverableTooLargeError: the deliverable or the turn is over
+                ``QGS_MAX_DELIVERABLE_BYTES``.
+            InputError: a field is malformed (``turn`` not a string included).
         """
         if isinstance(deliverable, str):
             deliverable = Deliverable(text=deliverable, tool_calls=tuple(tool_calls))
+        if turn is not None and not isinstance(turn, str):
+            raise InputError(
+                f"'turn' must be the text of the user message this round answers (got "
+                f"{type(turn).__name__}); pass None when the round answers the task's request"
+            )
         try:
             submission = Submission(
                 submission_id=submission_id or f"s-{uuid.uuid4().hex}",
@@ -362,6 +371,7 @@ class Client:
                 final=final,
                 deliverable=deliverable,
                 task=task,
+                turn=turn if turn and turn.strip() else None,
             )
         except ValidationError as exc:
             raise InputError(f"invalid submission: {validation_summary(exc)}") from exc
@@ -377,9 +387,13 @@ class Client:
         from kombu.exceptions import OperationalError
 
         try:
+            # No "turn" key when there is none: a worker of an older QGS still takes the message.
+            message = submission.model_dump(
+                mode="json", exclude={"turn"} if submission.turn is None else None
+            )
             self.app.send_task(
                 "qgs.review.intake",
-                args=[submission.model_dump(mode="json")],
+                args=[message],
                 argsrepr=submission.short_repr(),
                 kwargsrepr="{}",
             )
@@ -398,6 +412,7 @@ class Client:
         final: bool = False,
         round_number: int | None = None,
         tool_calls: Sequence[ToolCall] = (),
+        turn: str | None = None,
     ) -> SubmissionHandle:
         """Hand in one round for review; returns at once with the submission id.
 
@@ -407,11 +422,16 @@ class Client:
             final: The agent means to deliver this round; the critic always reviews it.
             round_number: Explicit round number; the next free one when None.
             tool_calls: Tool calls made in this round (when ``deliverable`` is text).
+            turn: In a multi-turn conversation, the user message this round answers (the latest
+                one before it). The judge scores the round against it, with the task's request
+                as context, and the detectors count every turn so far as the user's own words.
+                None (or the request itself, or blank text): the round answers the request.
 
         Raises:
             TaskNotFoundError: no such task (start it first).
-            DeliverableTooLargeError: over ``QGS_MAX_DELIVERABLE_BYTES`` (default 1 MB).
-            InputError: ``round_number`` is taken, or would leave a gap.
+            DeliverableTooLargeError: the deliverable or the turn is over
+                ``QGS_MAX_DELIVERABLE_BYTES`` (default 1 MB).
+            InputError: ``round_number`` is taken, or would leave a gap; ``turn`` is not a string.
             BrokerUnavailableError: the broker could not be reached; nothing was queued.
         """
         self.repo.get_task(task_id)
@@ -431,7 +451,12 @@ class Client:
                 f"{task_id!r} is {next_free} (rounds are decided in order)"
             )
         submission = self.make_submission(
-            task_id, deliverable, final=final, round_number=round_number, tool_calls=tool_calls
+            task_id,
+            deliverable,
+            final=final,
+            round_number=round_number,
+            tool_calls=tool_calls,
+            turn=turn,
         )
         if not exact:
             submission = submission.model_copy(update={"renumber_on_conflict": True})

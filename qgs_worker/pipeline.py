@@ -8,7 +8,6 @@ a round is dispatched once every earlier round is decided or failed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from collections.abc import Callable, Sequence
@@ -23,15 +22,11 @@ from qgs_worker.core.models import (
     Complexity,
     Decision,
     DecisionKind,
-    Deliverable,
     Finding,
     GatePolicy,
-    ReviewRequest,
     RoundPlan,
     Severity,
     TaskType,
-    ToolCall,
-    ToolResult,
     risk_of,
 )
 from qgs_worker.core.policy import permission_findings
@@ -39,6 +34,12 @@ from qgs_worker.core.ports import AuditSessions, Judge, PolicyDecisionPoint
 from qgs_worker.core.review_checks import HALO_SPREAD_POINTS
 from qgs_worker.core.toolgate import ToolRegistry
 from qgs_worker.errors import JudgeError, JudgeResponseError, RoundNumberTakenError
+from qgs_worker.round_context import (  # jobs and tests also name these pipeline.X
+    deliverable_of,
+    review_key,
+    review_request,
+    user_words,
+)
 from qgs_worker.store import Repository, RoundRow, TaskRow, loads_list
 from qgs_worker.submission import NewTask, Submission, content_hash
 
@@ -61,15 +62,6 @@ class Policies:
     cadence: CadencePolicy
     pdp: PolicyDecisionPoint | None = None
     tools: ToolRegistry | None = None
-
-
-def deliverable_of(row: RoundRow) -> Deliverable:
-    """Rebuild a round's Deliverable from its stored columns."""
-    return Deliverable(
-        text=row.content,
-        tool_calls=tuple(ToolCall.model_validate(c) for c in loads_list(row.tool_calls)),
-        tool_results=tuple(ToolResult.model_validate(r) for r in loads_list(row.tool_results)),
-    )
 
 
 def ensure_task(
@@ -198,7 +190,9 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
     findings = [
         f.model_copy(update={"role": DETECTOR_ROLE})
         for f in detectors.scan_round(
-            deliverable, request=task.request, earlier_tool_results=earlier_results
+            deliverable,
+            request=user_words(task, [*earlier, row]),
+            earlier_tool_results=earlier_results,
         )
     ]
     if policies.pdp is not None and (
@@ -243,6 +237,7 @@ def _store_round(repo: Repository, task_id: str, submission: Submission) -> Roun
             tool_results=json.dumps(
                 [r.model_dump(mode="json") for r in d.tool_results], ensure_ascii=False
             ),
+            turn=submission.turn,
             content_hash=content_hash(d),
         )
         try:
@@ -278,19 +273,6 @@ def _escalate_if_needed(
         reason,
     )
     return reason
-
-
-def review_request(task: TaskRow, row: RoundRow) -> ReviewRequest:
-    """What the judge sees: request, requirements, criteria and the output (never the reasoning)."""
-    task_type = TaskType(task.task_type)
-    return ReviewRequest(
-        task_type=task_type,
-        request=task.request,
-        deliverable=deliverable_of(row).render(),
-        dimensions=rubric.dimensions_for(task_type),
-        requirements=tuple(loads_list(task.requirements)),
-        criteria=tuple(loads_list(task.criteria)),
-    )
 
 
 def critic(
@@ -334,7 +316,7 @@ def critic(
         repo.save_review(round_id, reused, review_key=key, reused_from=earlier.round_id)
         return 0.0
     if admit is not None:
-        wait_s = admit(len(request.deliverable) + len(request.request))
+        wait_s = admit(len(request.deliverable) + len(request.request) + len(request.turn))
         if wait_s > 0:
             return wait_s
     try:
@@ -349,17 +331,6 @@ def critic(
     )
     repo.save_review(round_id, review, review_key=key)
     return 0.0
-
-
-def review_key(request: ReviewRequest, judge_name: str) -> str:
-    """What identifies a review: the output, request, criteria, task type and judge (SHA-256 hex).
-
-    Two rounds with the same key would get the same review, so the second reuses the first.
-    """
-    canonical = json.dumps(
-        [request.model_dump(mode="json"), judge_name], sort_keys=True, ensure_ascii=False
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def record_judge_failure(
@@ -422,7 +393,7 @@ def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]
     context = AuditContext(
         task_type=task_type,
         complexity=Complexity(task.complexity),
-        request=task.request,
+        request=user_words(task, rounds),
         rounds=tuple(deliverable_of(r) for r in rounds),
         timeout_s=audit.role_timeout_s,
         stored_detector_findings=tuple(stored),

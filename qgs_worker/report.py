@@ -10,7 +10,7 @@ The JSON document is the contract other tools (and the tests) read::
                  "completion_tokens": n, "judge_latency_ms": x},
      "tasks": [{"id", "source_file", "line", "transcript_id", "request", "task_type",
                 "complexity", "classification_source", "escalated", "escalation_reason",
-                "rounds": [{"number", "final", "status", "score", "verdict", "review_status",
+                "rounds": [{"number", "final", "status", "turn", "score", "verdict", "review_status",
                             "judge", "warnings", "reused_from", "prompt_tokens", "completion_tokens",
                             "latency_ms", "decision", "content_hash", "length", "risk",
                             "audit_runs": [{"role", "status", "findings", "duration_ms",
@@ -44,7 +44,8 @@ round was not fully audited (``summary.role_failures`` counts them).
 ``--task`` does not filter them): ``rejected_by_layer`` counts rejections by the layer that
 stopped them (``other`` is added for a layer numbered beyond 6), ``recent_rejected`` lists the
 newest ``RECENT_REJECTED`` rejections, newest first, with the failing layer's first error;
-``checked_at`` is ISO 8601 UTC.
+``checked_at`` is ISO 8601 UTC. A round's ``turn`` is the user turn it answers in a multi-turn
+run, cut to ``REQUEST_PREVIEW_CHARS`` like the request, or null when it answers the request.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from rich.table import Table
 
 from qgs_worker.core.models import SEVERITY_WEIGHTS, Severity
 from qgs_worker.judges.panel import length_bias
+from qgs_worker.round_context import round_turn
 from qgs_worker.store import (
     ApprovalRow,
     AuditRunRow,
@@ -75,12 +77,18 @@ from qgs_worker.store import (
 from qgs_worker.toolcheck import GATE_LAYER_NAMES
 
 REQUEST_PREVIEW_CHARS = 160
+"""The request and a round's turn are cut to this many characters (``…`` added)."""
 WHY_CHARS = 60
 WIDE_COLUMNS = 110
 RECENT_REJECTED = 10
 """How many of the newest rejected tool calls a report lists."""
 ROLE_FAILED = "role_failed"
 """The category of a finding that says an audit role could not run (not a defect found)."""
+
+
+def _preview(text: str) -> str:
+    """``text`` cut to ``REQUEST_PREVIEW_CHARS`` characters, with ``…`` when it was cut."""
+    return text if len(text) <= REQUEST_PREVIEW_CHARS else text[:REQUEST_PREVIEW_CHARS] + "…"
 
 
 def _risk(severities: Iterable[str]) -> int:
@@ -177,6 +185,7 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
                 "number": row.number,
                 "final": row.final,
                 "status": row.status,
+                "turn": _preview(round_turn(task, row)) or None,
                 "error": row.error,
                 "content_hash": row.content_hash,
                 "length": len(row.content),
@@ -222,17 +231,12 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
                 "approval": shown,
                 "outcome": _outcome(decision.kind, required, shown),
             }
-    request = (
-        task.request
-        if len(task.request) <= REQUEST_PREVIEW_CHARS
-        else task.request[:REQUEST_PREVIEW_CHARS] + "…"
-    )
     return {
         "id": task.id,
         "source_file": task.source_file,
         "line": task.source_line,
         "transcript_id": task.transcript_id,
-        "request": request,
+        "request": _preview(task.request),
         "agent": task.agent,
         "agent_model": task.agent_model,
         "task_type": task.task_type,
@@ -533,6 +537,14 @@ def render_markdown(report: dict[str, Any]) -> str:
         out.write("\n## Approvals\n\n")
         for task_id, a in approvals:
             out.write(f"- `{task_id}` {_md(approval_text(a))}\n")
+    turns = [(t["id"], r) for t in report["tasks"] for r in t["rounds"] if r.get("turn")]
+    if turns:
+        out.write(
+            "\n## User turns\n\nRounds that answer a later user message than the request "
+            "(multi-turn runs): each is judged against its turn.\n\n"
+        )
+        for task_id, r in turns:
+            out.write(f"- `{task_id}` round {r['number']} answers: {_md(r['turn'])}\n")
     audited = [(t["id"], r) for t in report["tasks"] for r in t["rounds"] if r["audit_runs"]]
     if audited:
         out.write(

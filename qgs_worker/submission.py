@@ -51,6 +51,11 @@ class Submission(BaseModel):
     final: bool = False
     deliverable: Deliverable
     task: NewTask | None = None
+    turn: str | None = Field(
+        default=None,
+        description="the user turn this round answers (the latest user message before it, in a "
+        "multi-turn run); None: the task's request",
+    )
 
     def size_bytes(self) -> int:
         """The deliverable's size in bytes: its text plus its tool calls' names and arguments.
@@ -66,10 +71,11 @@ class Submission(BaseModel):
         return len(d.text.encode()) + calls
 
     def check_size(self, limit_bytes: int) -> None:
-        """Refuse a deliverable over ``limit_bytes``.
+        """Refuse a deliverable, or a user turn, over ``limit_bytes``.
 
         Raises:
-            DeliverableTooLargeError: naming the size, the limit and the setting to change.
+            DeliverableTooLargeError: naming the field, its size, the limit and the setting to
+                change.
         """
         size = self.size_bytes()
         if size > limit_bytes:
@@ -78,12 +84,21 @@ class Submission(BaseModel):
                 "send a smaller deliverable (e.g. a diff or a summary) or raise "
                 "QGS_MAX_DELIVERABLE_BYTES"
             )
+        turn_size = len(self.turn.encode()) if self.turn else 0
+        if turn_size > limit_bytes:
+            raise DeliverableTooLargeError(
+                f"'turn' is {turn_size:,} bytes, over the limit of {limit_bytes:,} bytes; "
+                "send the part of the user's message this round answers, or raise "
+                "QGS_MAX_DELIVERABLE_BYTES"
+            )
 
     def short_repr(self) -> str:
         """A short, redacted description for Flower (no deliverable text)."""
         return (
             f"(submission={self.submission_id!r}, task={self.task_id!r}, "
-            f"round={self.round_number}, final={self.final}, bytes={self.size_bytes()})"
+            f"round={self.round_number}, final={self.final}, bytes={self.size_bytes()}"
+            + (f", turn_bytes={len(self.turn.encode())}" if self.turn else "")
+            + ")"
         )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.markup import escape
 
-__all__ = ["json_text", "markup_safe", "printable_report", "visible"]
+__all__ = ["json_line", "json_text", "markup_safe", "printable_report", "visible"]
 
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _ONE_LINE_CONTROLS = re.compile(f"[\t\n{_CONTROLS}]")
@@ -56,6 +56,12 @@ def json_text(value: Any) -> str:
     """
     text = json.dumps(value, indent=2, ensure_ascii=False)
     return _JSON_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+def json_line(value: Any) -> str:
+    """``value`` as compact JSON on one line (no newline), escaped as ``json_text`` escapes it."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _JSON_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def printable_report(report: dict[str, Any]) -> dict[str, Any]:

@@ -264,7 +264,11 @@ class Review(_Frozen):
 class ReviewRequest(_Frozen):
     """What the judge is given: requirements, criteria and the output, never the agent's reasoning.
 
-    ``dimensions`` are the names the review must score (see ``rubric.dimensions_for``).
+    ``request`` is the task's first user request; ``turn`` is the later user turn this round
+    answers in a multi-turn run (the latest user message before it), or ``""`` when the round
+    answers the request itself. The judge scores the round against the turn and reads the
+    request as context. ``dimensions`` are the names the review must score (see
+    ``rubric.dimensions_for``).
     """
 
     task_type: TaskType
@@ -273,6 +277,12 @@ class ReviewRequest(_Frozen):
     dimensions: tuple[str, ...]
     requirements: tuple[str, ...] = ()
     criteria: tuple[str, ...] = ()
+    turn: str = ""
+
+    @property
+    def asked(self) -> str:
+        """What this round must answer: the turn when there is one, else the request."""
+        return self.turn or self.request
 
 
 class AuditBrief(_Frozen):

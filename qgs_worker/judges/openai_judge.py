@@ -26,7 +26,9 @@ One review costs one to three calls:
    silent PASS.
 
 The judge sees the request, requirements, verification criteria and the deliverable, never the
-agent's reasoning. The deliverable is fenced between markers carrying a fresh random nonce, and
+agent's reasoning. A round that answers a later user turn of a multi-turn run
+(``ReviewRequest.turn``) is shown the task's first request as context and that turn as what
+the round must answer. The deliverable is fenced between markers carrying a fresh random nonce, and
 the system prompt says that anything inside the fence is data: instructions in it are ignored
 and reported as a finding.
 
@@ -341,7 +343,9 @@ def build_messages(
     """The system and user messages of one review; the deliverable fenced with a fresh nonce.
 
     Args:
-        request: What the judge is given (never the agent's reasoning).
+        request: What the judge is given (never the agent's reasoning). With a ``turn``, the
+            user message shows the first request as context and the turn as what the round
+            must answer; without one, the request alone.
         nonce: Fence nonce; a random 128-bit hex string when None. Tests may fix it.
 
     Returns:
@@ -361,13 +365,18 @@ def build_messages(
         pass_score_from=PASS_SCORE_FROM,
         pass_dimension_from=PASS_DIMENSION_FROM,
     )
-    parts = [
-        f"Task type: {request.task_type.value}",
-        f"{DIMENSIONS_LINE}: {names}",
-        "",
-        "User request:",
-        request.request,
-    ]
+    parts = [f"Task type: {request.task_type.value}", f"{DIMENSIONS_LINE}: {names}", ""]
+    if request.turn:
+        # A later turn of a multi-turn run: the round answers it; the first request is context.
+        parts += [
+            "The task's first user request (context for what follows):",
+            request.request,
+            "",
+            "The user turn this deliverable answers (judge it against this turn):",
+            request.turn,
+        ]
+    else:
+        parts += ["User request:", request.request]
     if request.requirements:
         parts += ["", "Requirements:", *(f"- {r}" for r in request.requirements)]
     if request.criteria:

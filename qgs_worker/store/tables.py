@@ -46,7 +46,11 @@ class TaskRow(SQLModel, table=True):
 
 
 class RoundRow(SQLModel, table=True):
-    """One submitted deliverable snapshot of a task; ``status`` is queued, decided or failed."""
+    """One submitted deliverable snapshot of a task; ``status`` is queued, decided or failed.
+
+    ``turn`` is the user turn the round answers in a multi-turn run (None: the task's request;
+    also None in rows an older QGS stored).
+    """
 
     __tablename__ = "round"
     __table_args__ = (UniqueConstraint("task_id", "number", name="uq_round_task_number"),)
@@ -59,6 +63,7 @@ class RoundRow(SQLModel, table=True):
     content: str = Field(sa_column=Column(Text, nullable=False))
     tool_calls: str = Field(default="[]", sa_column=Column(Text, nullable=False))
     tool_results: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    turn: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     content_hash: str = Field(max_length=64)
     plan_critic: bool = False
     plan_discriminate: bool = False

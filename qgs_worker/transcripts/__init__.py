@@ -2,7 +2,8 @@
 
 A transcript is one agent run: a list of chat messages (OpenAI chat or Anthropic messages form),
 alone or in an object with a ``messages`` field. It becomes a ``TranscriptTask``: the user's
-request, and one round per assistant message. Files::
+request, one round per assistant message, and each round's user turn (the latest user message
+before it: in a multi-turn run, the round is judged against the turn it answers). Files::
 
     runs.jsonl   one transcript per line (blank lines skipped)
     run.json     one transcript, a list of transcripts, or a list of messages
@@ -19,12 +20,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from qgs_worker.core.models import Deliverable
 from qgs_worker.errors import InputError
 from qgs_worker.transcripts.anthropic import to_openai_messages
-from qgs_worker.transcripts.openai_chat import rounds_from_messages
+from qgs_worker.transcripts.openai_chat import read_chat
 
 __all__ = ["TranscriptError", "TranscriptTask", "iter_paths", "read_transcripts", "transcript_key"]
 
@@ -37,7 +38,9 @@ class TranscriptTask(BaseModel):
 
     ``key`` is stable across re-runs (see ``transcript_key``) so a second audit of the same file
     skips what is done. ``line`` is the 1-based line in a JSONL file, 1 for a whole-JSON file,
-    and the 1-based position for a record of a JSON list.
+    and the 1-based position for a record of a JSON list. ``turns`` holds, for each round in
+    the same order, the user turn it answers (the latest user message before it; ``request`` for
+    the rounds of the first turn); empty when the reader had none to give.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -49,6 +52,21 @@ class TranscriptTask(BaseModel):
     request: str
     agent_model: str | None = None
     rounds: list[Deliverable]
+    turns: list[str] = []
+
+    @model_validator(mode="after")
+    def _one_turn_per_round(self) -> TranscriptTask:
+        if self.turns and len(self.turns) != len(self.rounds):
+            raise ValueError(
+                f"'turns' has {len(self.turns)} entries for {len(self.rounds)} rounds: give one "
+                "user turn per round, or none"
+            )
+        return self
+
+    def turn_of(self, number: int) -> str | None:
+        """The user turn round ``number`` (1-based) answers, or None when it is the request."""
+        turn = self.turns[number - 1] if 0 < number <= len(self.turns) else None
+        return None if turn is None or turn == self.request else turn
 
 
 class TranscriptError(BaseModel):
@@ -220,7 +238,7 @@ def _task(record: Any, source: str, line: int, where: str) -> TranscriptTask | T
             f"(got {type(record).__name__})"
         )
     try:
-        request, rounds = rounds_from_messages(to_openai_messages(messages, system=system))
+        request, rounds, turns = read_chat(to_openai_messages(messages, system=system))
         meta = record if isinstance(record, dict) else {}
         rid, model = meta.get("id"), meta.get("model")
         return TranscriptTask(
@@ -233,6 +251,7 @@ def _task(record: Any, source: str, line: int, where: str) -> TranscriptTask | T
             request=request,
             agent_model=model if isinstance(model, str) else None,
             rounds=rounds,
+            turns=turns,
         )
     except ValueError as exc:  # InputError, or pydantic's ValidationError on odd values
         return error(str(exc))

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
 from qgs_worker.errors import InputError
 
-__all__ = ["content_text", "rounds_from_messages"]
+__all__ = ["ChatRounds", "content_text", "read_chat", "rounds_from_messages"]
 
 NO_REQUEST = "(no user request)"
 """The request of a transcript that has neither a user nor a system message with text."""
@@ -29,20 +29,48 @@ NO_REQUEST = "(no user request)"
 _TEXT_PARTS = {"text", "input_text", "output_text"}
 
 
+class ChatRounds(NamedTuple):
+    """A message list read into the task's request and its rounds.
+
+    Attributes:
+        request: The task's request: the first user message with text (else the first system
+            message with text, else ``NO_REQUEST``).
+        rounds: One deliverable per assistant message, oldest first.
+        turns: One text per round, in the same order: the user turn that round answers, i.e. the
+            latest user message with text before it (``request`` for a round that comes before
+            any). The first round's turn is the request; a later user message starts a new turn.
+    """
+
+    request: str
+    rounds: list[Deliverable]
+    turns: list[str]
+
+
 def rounds_from_messages(messages: Sequence[Any]) -> tuple[str, list[Deliverable]]:
-    """Split a message list into the user's request and one round per assistant message.
+    """The request and the rounds of a message list (``read_chat`` without the turns).
+
+    Raises:
+        InputError: as ``read_chat``.
+    """
+    request, rounds, _ = read_chat(messages)
+    return request, rounds
+
+
+def read_chat(messages: Sequence[Any]) -> ChatRounds:
+    """Split a message list into the user's request, one round per assistant message, and turns.
 
     A round's ``tool_results`` are the tool messages that came after the previous assistant
     message and before this one; tool messages after the last assistant message belong to no
     round. A tool call's ``arguments`` string that is not a JSON object is kept in
     ``raw_arguments`` with ``arguments == {}``: the tool-call gate, not the reader, judges it.
+    System and developer messages and tool messages never start a turn; a user message without
+    text (an image alone) does not either.
 
     Args:
         messages: The messages, oldest first.
 
     Returns:
-        The request (the first user message with text; else the first system message; else
-        ``"(no user request)"``) and the rounds, oldest first.
+        The request, the rounds and each round's turn (see ``ChatRounds``).
 
     Raises:
         InputError: a message is not an object or has no role, ``tool_calls`` is not a list, or
@@ -50,9 +78,11 @@ def rounds_from_messages(messages: Sequence[Any]) -> tuple[str, list[Deliverable
     """
     request: str | None = None
     system: str | None = None
+    turn: str | None = None  # the latest user message with text so far
     names: dict[str, str] = {}  # tool_call_id -> tool name, to name the results
     pending: list[ToolResult] = []
     rounds: list[Deliverable] = []
+    turns: list[str | None] = []
     for number, message in enumerate(messages, start=1):
         if not isinstance(message, dict):
             raise InputError(
@@ -64,8 +94,9 @@ def rounds_from_messages(messages: Sequence[Any]) -> tuple[str, list[Deliverable
         if role in ("system", "developer"):
             system = system if system is not None else text
         elif role == "user":
-            if request is None and text.strip():
-                request = text
+            if text.strip():
+                request = text if request is None else request
+                turn = text
         elif role in ("tool", "function"):
             call_id = str(message.get("tool_call_id") or "")
             name = message.get("name")
@@ -77,6 +108,7 @@ def rounds_from_messages(messages: Sequence[Any]) -> tuple[str, list[Deliverable
             rounds.append(
                 Deliverable(text=text, tool_calls=tuple(calls), tool_results=tuple(pending))
             )
+            turns.append(turn)
             pending = []
         elif role is None:
             raise InputError(
@@ -90,7 +122,7 @@ def rounds_from_messages(messages: Sequence[Any]) -> tuple[str, list[Deliverable
         )
     if request is None:
         request = system if system and system.strip() else NO_REQUEST
-    return request, rounds
+    return ChatRounds(request, rounds, [request if t is None else t for t in turns])
 
 
 def content_text(content: Any) -> str:
