@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from qgs_worker.core import cadence, classifier, detectors, gate, review_checks, rubric
+from qgs_worker.core.deeds import critical_deeds, describe_deeds
 from qgs_worker.core.discriminator import AuditContext, Role, RoleRun, roles_for, run_roles
 from qgs_worker.core.models import (
     DEFAULT_COMPLEXITY,
@@ -186,7 +187,9 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
 
     Runs when the round's turn comes, so every earlier round (and its tool outputs, where
     injected instructions arrive) is in the store. A P0/P1 makes the round reviewed and audited
-    as CRITICAL whatever the cadence says. With a policy (``policies.pdp``), each tool call of
+    as CRITICAL whatever the cadence says; so does a critical deed (``core/deeds.py``: a call
+    that deletes, moves money, changes credentials or sends personal data out), with the deed
+    as the stored reason. With a policy (``policies.pdp``), each tool call of
     an ACTION or CRITICAL round (or one the detectors escalate) is asked about with the task's
     agent as principal; a denied call is a P1 ``permission_denied`` finding, so it escalates too.
     """
@@ -201,14 +204,18 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
             deliverable, request=task.request, earlier_tool_results=earlier_results
         )
     ]
+    deeds = critical_deeds(deliverable.tool_calls, findings, policies.tools)
     if policies.pdp is not None and (
         task.task_type in (TaskType.ACTION, TaskType.CRITICAL)
         or any(f.severity in (Severity.P0, Severity.P1) for f in findings)
+        or deeds
     ):
         calls = deliverable.tool_calls
         findings += permission_findings(policies.pdp, calls, task.agent, policies.tools)
     repo.save_findings(round_id, findings)
     serious = _escalate_if_needed(repo, task, findings, row.number)
+    if not serious and deeds and task.task_type != TaskType.CRITICAL:  # CRITICAL by deed
+        serious = _escalate(repo, task, describe_deeds(deeds, row.number))
     task = repo.get_task(task.id)
     plan = cadence.plan_round(
         Complexity(task.complexity),
@@ -264,6 +271,10 @@ def _escalate_if_needed(
         return ""
     worst = min(serious, key=lambda f: f.severity.value)
     reason = f"round {number}: {worst.severity.value} {worst.category} at {worst.location}: {worst.title}"
+    return _escalate(repo, task, reason)
+
+
+def _escalate(repo: Repository, task: TaskRow, reason: str) -> str:
     if task.task_type == TaskType.CRITICAL:
         return reason
     repo.escalate_task(
