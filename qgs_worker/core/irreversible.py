@@ -18,7 +18,9 @@ A question *about* such an operation is not the operation: a sentence framed as 
 an explanation ("How do I delete all rows from a table in SQL?", "what is the command to
 ...", "explain ...", 如何删除..., 怎么转账) gives no CRITICAL match, and
 :func:`read_irreversible` reports it as ``asked_about`` so the classifier can call it a QUERY.
-Requests phrased as questions to the agent ("Can you pay my bill?", 能帮我付一下账单吗) are
+Code asked for is not the operation either: "write a script that removes duplicate rows",
+"an SQL query to delete old rows", 写一个删除日志的脚本 ask for an artefact (GENERATE), and
+quoted text is mentioned, not asked for. Requests phrased as questions to the agent ("Can you pay my bill?", 能帮我付一下账单吗) are
 requests, not questions about: the frame is a question word at the start of the sentence or a
 "how to" inside it, never "can you".
 
@@ -439,6 +441,18 @@ _ASKS_ABOUT = _compile(
 _QUOTED = re.compile(
     r"(?<!\w)'[^'\n]+?'(?!\w)|(?<!\w)\"[^\"\n]+?\"(?!\w)|“[^”\n]*”|‘[^’\n]*’|「[^」\n]*」"
 )
+# Code asked for is not the operation run: "a script that removes duplicate rows", "an SQL
+# query to delete old rows", "写一个删除日志的脚本" ask for an artefact (GENERATE).
+_ARTEFACT_EN = _compile(
+    r"\b(?:write|draft|create|generate|implement|code|build|make|give\s+me|show\s+me|suggest"
+    r"|provide)\s+(?:me\s+)?(?:(?:a|an|the|some|one)\s+)?(?:[\w-]+\s+){0,3}?(?:script|function"
+    r"|program|code|query|class|method|tool|regex|snippet|command|sql|statement|example|test"
+    r"|macro|migration|procedure|playbook|workflow|pipeline)s?\s+(?:that|which|to|for"
+    r"|in\s+order\s+to)\b"
+)
+_ARTEFACT_ZH = _compile(
+    r"(?:写|编写|生成|给我)[^。！？!?\n]{0,24}?(?:脚本|函数|程序|代码|命令|语句|sql|查询)"
+)
 _SENTENCE_END = re.compile(r"[.!?。！？\n]+(?=\s|$|[^\w./])|[。！？!?\n]")
 
 
@@ -466,11 +480,24 @@ def _sentence_bounds(text: str, position: int) -> tuple[int, int]:
     return start, len(text)
 
 
+def _in_artefact(text: str, sentence_start: int, position: int) -> bool:
+    """Whether the match at ``position`` describes code to be written (see ``_ARTEFACT_EN``)."""
+    sentence = text[sentence_start:position]
+    for frame in _ARTEFACT_EN.finditer(sentence):
+        if len(sentence) - frame.end() <= 25:  # "a script that" + at most a few words
+            return True
+    return any(
+        f.start() <= position - sentence_start < f.end()
+        for f in _ARTEFACT_ZH.finditer(text[sentence_start:])
+    )
+
+
 def read_irreversible(text: str) -> IrreversibleReading:
     """Find the irreversible operations a request asks for, by the class tables above.
 
     Each rule is tried on the text as written and with snake_case identifiers read as words
-    (``passport_number``). A match wholly inside quotes is a mention and does not count; any
+    (``passport_number``). A match wholly inside quotes is a mention and does not count, nor
+    does one that describes code to be written ("a script that removes duplicate rows"); any
     other match counts as requested unless it lies in a sentence that asks about the operation
     (see the module docstring).
 
@@ -493,6 +520,8 @@ def read_irreversible(text: str) -> IrreversibleReading:
                     continue
                 seen = True
                 start, end = _sentence_bounds(view, match.start())
+                if _in_artefact(view, start, match.start()):
+                    continue
                 if not _ASKS_ABOUT.search(view[start:end].strip()):
                     requested = True
                     break

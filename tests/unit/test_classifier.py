@@ -189,6 +189,13 @@ class TestLookAlikes:
             ("如何删除数据库中的所有记录？", TaskType.QUERY),
             ("怎么给别人转账？", TaskType.QUERY),
             ("How do I delete all rows from a table? Write me the SQL.", TaskType.GENERATE),
+            # code asked for is not the operation run (tasks/03_revision_loops.jsonl's request)
+            (
+                "Write a Python script that removes duplicate rows from a CSV file",
+                TaskType.GENERATE,
+            ),
+            ("Write an SQL query to delete all rows older than a year", TaskType.GENERATE),
+            ("写一个删除所有日志文件的脚本", TaskType.GENERATE),
         ],
     )
     def test_question_about(self, request_text: str, task_type: TaskType) -> None:
@@ -223,6 +230,18 @@ class TestLookAlikes:
     def test_not_critical(self, request_text: str) -> None:
         got = classify(request_text)
         assert TaskType.CRITICAL != got.task_type, got.matched
+
+    @pytest.mark.parametrize(
+        "request_text",
+        [
+            "Write a script and then delete all the records",
+            "Delete all the records, then write a summary",
+        ],
+    )
+    def test_writing_beside_the_operation_is_still_critical(self, request_text: str) -> None:
+        got = classify_rules(request_text)
+        assert got is not None
+        assert TaskType.CRITICAL == got.task_type
 
 
 class TestEachType:
