@@ -3,12 +3,19 @@
 A request is matched against a table of named patterns, each pointing at one task type
 (DESIGN.md, "Classifier"). The patterns are general: question words and lookup verbs for
 ``QUERY``, writing verbs and artefact nouns for ``GENERATE``, imperative verbs that change
-something for ``ACTION``, and irreversible or dangerous operations (drop a database,
-``rm -rf /``, delete all records, move money, hand over credentials) for ``CRITICAL``.
+something for ``ACTION``, and irreversible or dangerous operations for ``CRITICAL``. The
+CRITICAL rules live in ``core/irreversible.py`` as classes, a verb class times an object class
+with a short gap (deleting or overwriting stored data, by id, by name or all; moving money or
+changing who receives it; sending personal or secret data to an address; revoking access;
+production changes that cannot be undone), so new phrasings of the same operation match.
 
 How matches are settled (:func:`classify_rules`):
 
-1. any ``CRITICAL`` match wins over every other type;
+1. any ``CRITICAL`` match wins over every other type; a CRITICAL match only inside a question
+   *about* the operation ("How do I delete all rows from a table in SQL?", 如何删除...) gives
+   ``QUERY`` (``GENERATE`` when a writing request is beside it, or when the operation is what
+   code to be written does: "a script that removes duplicate rows"), and quoted text is a
+   mention, not a request;
 2. matches of one type only give that type;
 3. ``QUERY`` together with one other type gives the other type: a request phrased as a
    question ("Can you deploy ...?") is still a request to act or to write. The exception is a
@@ -19,6 +26,12 @@ How matches are settled (:func:`classify_rules`):
 
 Unsettled requests go to the fallback (the LLM layer) when one is given; otherwise
 :func:`classify` applies a default that is always reviewed (see there).
+
+Measured by ``bench/classifier_accuracy.py`` (rules + default, no LLM layer): the shared
+labelled corpus 62/68, CRITICAL 14/15; the held-out set's report half (requests the rules were
+not written against, ``bench/data/classification_heldout.jsonl``) 99/138, CRITICAL recall 21/27
+(8/27 before the class rules). A request is classified once; ``core/deeds.py`` escalates a task
+by what its rounds' tool calls do.
 """
 
 from __future__ import annotations
