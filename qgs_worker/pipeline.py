@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from qgs_worker.core import cadence, classifier, detectors, gate, review_checks, rubric
+from qgs_worker.core.deeds import critical_deeds, describe_deeds
 from qgs_worker.core.discriminator import AuditContext, Role, RoleRun, roles_for, run_roles
 from qgs_worker.core.models import (
     DEFAULT_COMPLEXITY,
@@ -178,7 +179,8 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
 
     Runs when the round's turn comes, so every earlier round (and its tool outputs, where
     injected instructions arrive) is in the store. A P0/P1 makes the round reviewed and audited
-    as CRITICAL whatever the cadence says. With a policy (``policies.pdp``), each tool call of
+    as CRITICAL whatever the cadence says; so does a critical deed (``core/deeds.py``), the
+    deed stored as the reason. With a policy (``policies.pdp``), each tool call of
     an ACTION or CRITICAL round (or one the detectors escalate) is asked about with the task's
     agent as principal; a denied call is a P1 ``permission_denied`` finding, so it escalates too.
     """
@@ -195,14 +197,17 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
             earlier_tool_results=earlier_results,
         )
     ]
+    deeds = critical_deeds(deliverable.tool_calls, findings, policies.tools)
     if policies.pdp is not None and (
         task.task_type in (TaskType.ACTION, TaskType.CRITICAL)
         or any(f.severity in (Severity.P0, Severity.P1) for f in findings)
+        or deeds
     ):
         calls = deliverable.tool_calls
         findings += permission_findings(policies.pdp, calls, task.agent, policies.tools)
     repo.save_findings(round_id, findings)
-    serious = _escalate_if_needed(repo, task, findings, row.number)
+    deed = describe_deeds(deeds, row.number) if deeds else ""
+    serious = _escalate_if_needed(repo, task, findings, row.number, deed)
     task = repo.get_task(task.id)
     plan = cadence.plan_round(
         Complexity(task.complexity),
@@ -252,13 +257,16 @@ def _store_round(repo: Repository, task_id: str, submission: Submission) -> Roun
 
 
 def _escalate_if_needed(
-    repo: Repository, task: TaskRow, findings: list[Finding], number: int
+    repo: Repository, task: TaskRow, findings: list[Finding], number: int, deed: str = ""
 ) -> str:
     serious = [f for f in findings if f.severity in (Severity.P0, Severity.P1)]
-    if not serious:
+    if serious:
+        worst = min(serious, key=lambda f: f.severity.value)
+        reason = f"round {number}: {worst.severity.value} {worst.category} at {worst.location}: {worst.title}"
+    elif deed and task.task_type != TaskType.CRITICAL:  # CRITICAL by deed (core/deeds.py)
+        reason = deed
+    else:
         return ""
-    worst = min(serious, key=lambda f: f.severity.value)
-    reason = f"round {number}: {worst.severity.value} {worst.category} at {worst.location}: {worst.title}"
     if task.task_type == TaskType.CRITICAL:
         return reason
     repo.escalate_task(

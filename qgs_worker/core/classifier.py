@@ -3,12 +3,19 @@
 A request is matched against a table of named patterns, each pointing at one task type
 (DESIGN.md, "Classifier"). The patterns are general: question words and lookup verbs for
 ``QUERY``, writing verbs and artefact nouns for ``GENERATE``, imperative verbs that change
-something for ``ACTION``, and irreversible or dangerous operations (drop a database,
-``rm -rf /``, delete all records, move money, hand over credentials) for ``CRITICAL``.
+something for ``ACTION``, and irreversible or dangerous operations for ``CRITICAL``. The
+CRITICAL rules live in ``core/irreversible.py`` as classes, a verb class times an object class
+with a short gap (deleting or overwriting stored data, by id, by name or all; moving money or
+changing who receives it; sending personal or secret data to an address; revoking access;
+production changes that cannot be undone), so new phrasings of the same operation match.
 
 How matches are settled (:func:`classify_rules`):
 
-1. any ``CRITICAL`` match wins over every other type;
+1. any ``CRITICAL`` match wins over every other type; a CRITICAL match only inside a question
+   *about* the operation ("How do I delete all rows from a table in SQL?", 如何删除...) gives
+   ``QUERY`` (``GENERATE`` when a writing request is beside it, or when the operation is what
+   code to be written does: "a script that removes duplicate rows"), and quoted text is a
+   mention, not a request;
 2. matches of one type only give that type;
 3. ``QUERY`` together with one other type gives the other type: a request phrased as a
    question ("Can you deploy ...?") is still a request to act or to write. The exception is a
@@ -19,6 +26,12 @@ How matches are settled (:func:`classify_rules`):
 
 Unsettled requests go to the fallback (the LLM layer) when one is given; otherwise
 :func:`classify` applies a default that is always reviewed (see there).
+
+Measured by ``bench/classifier_accuracy.py`` (rules + default, no LLM layer): the shared
+labelled corpus 62/68, CRITICAL 14/15; the held-out set's report half (requests the rules were
+not written against, ``bench/data/classification_heldout.jsonl``) 99/138, CRITICAL recall 21/27
+(8/27 before the class rules). A request is classified once; ``core/deeds.py`` escalates a task
+by what its rounds' tool calls do.
 """
 
 from __future__ import annotations
@@ -28,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from qgs_worker.core.irreversible import IrreversibleReading, read_irreversible
 from qgs_worker.core.models import DEFAULT_COMPLEXITY, Classification, TaskType
 from qgs_worker.errors import InputError
 
@@ -73,174 +87,6 @@ _CLAUSE = (
 _SENTENCE_REST = r"(?:[^.!?\n]|\.(?=\S))*?"
 # Up to four words between a verb and its object ("send the remaining 100 dollars").
 _GAP = r"(?:[\w'$€£.,-]+\s+){0,4}?"
-_MONEY = (
-    r"(?:money|funds?|cash|payments?|\$\s?\d|€\s?\d|£\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|chf|"
-    r"dollars?|euros?|pounds?|btc|eth)\b|bitcoin|crypto|rent|salary|wages)"
-)
-
-_SEND = r"\b(?:send|email|e-mail|forward|post|upload|share|publish|export|leak)\b"
-_BULK_DATA = (
-    r"\b(?:all|every)\s+(?:single\s+)?(?:of\s+)?(?:the\s+|my\s+|our\s+)?(?:[\w-]+\s+){0,3}?"
-    r"(?:messages|emails|e-mails|email|files|documents|records|data|contacts|information|info"
-    r"|content|conversations|history|passwords|transactions)\b"
-)
-_PII = (
-    r"(?:passport\s+numbers?|bank\s+account\s+numbers?|credit\s+card\s+numbers?|social\s+security"
-    r"|\bssn\b|\bid\s+numbers?|\biban\b)"
-)
-_SEND_ZH = r"(?:发送|发到|发给|转发|上传|分享|导出|公开|泄露|邮寄)"
-_BULK_ZH = (
-    r"(?:(?:所有|全部)(?:的)?.{0,6}?(?:信息|数据|邮件|消息|文件|记录|联系人|资料)"
-    r"|身份证|护照号|银行账号|银行卡号|信用卡号)"
-)
-
-_CRITICAL_RULES: tuple[_Rule, ...] = (
-    _rule(
-        "critical.drop_store",
-        TaskType.CRITICAL,
-        r"\bdrop\s+(?:the\s+|a\s+|all\s+|every\s+)?(?:[\w-]+\s+){0,2}?"
-        r"(?:database|db|table|schema|collection|keyspace)s?\b",
-    ),
-    _rule(
-        "critical.truncate_table",
-        TaskType.CRITICAL,
-        r"\btruncate\s+(?:table\b|\w+\s+tables?\b|the\s+\w*\s*tables?\b)",
-    ),
-    _rule(
-        "critical.sql_delete_without_where",
-        TaskType.CRITICAL,
-        r"\bdelete\s+from\s+[\w.\"`]+\s*(?:;|$)",
-    ),
-    _rule(
-        "critical.rm_rf",
-        TaskType.CRITICAL,
-        r"\brm\s+-[a-z]*(?:rf|fr)[a-z]*\s+(?:--no-preserve-root\s+)?[/~*.$]",
-    ),
-    _rule(
-        "critical.disk_wipe",
-        TaskType.CRITICAL,
-        r"\bmkfs\b|\bdd\s+if=\S+\s+of=/dev/|\bshred\b|\bformat\s+(?:the\s+|my\s+)?(?:c:|hard\s+drive|disk|drive|partition)",
-    ),
-    _rule(
-        "critical.delete_all",
-        TaskType.CRITICAL,
-        r"\b(?:delete|remove|erase|wipe|purge|destroy|clear|empty|drop)\b\s+"
-        r"(?:(?:the|my|our|your|their|of|out|off|away)\s+){0,2}(?:all|every|everything|entire|whole)\b",
-    ),
-    _rule(
-        "critical.delete_all_passive",
-        TaskType.CRITICAL,
-        r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+)?\w+\s+(?:should\s+be\s+|must\s+be\s+|to\s+be\s+)?(?:deleted|removed|erased|wiped|purged)\b",
-    ),
-    _rule(
-        "critical.irreversible",
-        TaskType.CRITICAL,
-        r"\bpermanently\s+(?:delete|remove|erase|destroy)|\b(?:delete|remove|erase|destroy)\w*\s+"
-        + _GAP
-        + r"permanently\b|\birreversibl|\bcannot\s+be\s+undone\b",
-    ),
-    _rule(
-        "critical.delete_container",
-        TaskType.CRITICAL,
-        r"\b(?:delete|remove|erase|destroy)\b\s+"
-        + _GAP
-        + r"(?:folders?|director(?:y|ies)|repositor(?:y|ies)|repos?|buckets?|accounts?|drives?)\b",
-    ),
-    _rule(
-        "critical.bulk_disclosure",
-        TaskType.CRITICAL,
-        _SEND
-        + r"[^.!?\n]*?(?:"
-        + _BULK_DATA
-        + "|"
-        + _PII
-        + r")|(?:"
-        + _BULK_DATA
-        + "|"
-        + _PII
-        + r")[^.!?\n]*?"
-        + _SEND,
-    ),
-    _rule(
-        "critical.move_money",
-        TaskType.CRITICAL,
-        r"\b(?:wire|transfer|send|remit|pay|move|refund)\b\s+" + _GAP + _MONEY,
-    ),
-    _rule(
-        "critical.pay",
-        TaskType.CRITICAL,
-        # "pay attention" / "pay more attention" is not a payment.
-        _CLAUSE
-        + r"pay\b(?!\s+(?:\w+\s+)?attention)|\bpay\s+(?:the|my|our|this|that|for|off|back)\b",
-    ),
-    _rule(
-        "critical.payment_order",
-        TaskType.CRITICAL,
-        r"\b(?:make|send|schedule|set\s+up|create|initiate|execute|process|approve|update|change|modify)\b\s+"
-        + _GAP
-        + r"(?:payments?|transactions?|transfers?|wire|remittance|standing\s+order)\b",
-    ),
-    _rule(
-        "critical.credentials",
-        TaskType.CRITICAL,
-        r"\b(?:change|reset|update|set|modify)\s+"
-        r"(?:the\s+|my\s+|his\s+|her\s+|their\s+|your\s+|\w+'s\s+)?(?:account\s+|user\s+)?password\b"
-        r"|\b(?:send|share|forward|post|give|email|leak|reveal)\b\s+"
-        + _GAP
-        + r"(?:passwords?|api\s+keys?|secret\s+keys?|private\s+keys?|credentials|security\s+codes?"
-        r"|2fa\s+codes?|ssn|social\s+security)",
-    ),
-    _rule(
-        "critical.privilege",
-        TaskType.CRITICAL,
-        r"\b(?:grant|give)\b\s+"
-        + _GAP
-        + r"(?:admin|root|sudo|owner|superuser)\s+(?:access|rights|privileges?|role)"
-        r"|\bdisable\s+(?:the\s+)?(?:firewall|2fa|mfa|two-factor|antivirus|audit\s+log)"
-        r"|\bchmod\s+(?:-r\s+)?777\s+/",
-    ),
-    # Chinese: 删除/清空 ... 所有/全部, 删库, 格式化磁盘, 转账/汇款/付款, 修改密码, 永久删除.
-    _rule(
-        "critical.delete_all_zh",
-        TaskType.CRITICAL,
-        r"(?:删除|删掉|删了|清空|清除|抹掉|销毁|移除).{0,12}?(?:所有|全部|一切|整个|全体)|(?:所有|全部|整个).{0,12}?(?:删除|删掉|清空|清除|销毁)",
-    ),
-    _rule(
-        "critical.drop_store_zh",
-        TaskType.CRITICAL,
-        r"删库|(?:删除|删掉|清空|销毁)(?:整个)?(?:数据库|数据表|表)(?![中里内的])",
-    ),
-    _rule(
-        "critical.disk_wipe_zh", TaskType.CRITICAL, r"格式化.{0,4}(?:磁盘|硬盘|分区|[a-z]盘|服务器)"
-    ),
-    _rule(
-        "critical.irreversible_zh", TaskType.CRITICAL, r"永久删除|彻底删除|不可恢复|不可逆|无法撤销"
-    ),
-    _rule(
-        "critical.delete_container_zh",
-        TaskType.CRITICAL,
-        r"(?:删除|删掉|移除|销毁).{0,8}(?:目录|文件夹|仓库|账户|账号|存储桶)|(?:目录|文件夹|仓库|账户|账号).{0,8}(?:删除|删掉|销毁)",
-    ),
-    _rule(
-        "critical.bulk_disclosure_zh",
-        TaskType.CRITICAL,
-        _SEND_ZH + r"[^。！？\n]*?" + _BULK_ZH + "|" + _BULK_ZH + r"[^。！？\n]*?" + _SEND_ZH,
-    ),
-    # 转账/汇款/打款/付房租 are always money moving; 支付/付款 only where a request puts them (a
-    # clause start or after 请/帮我/给/向), since 支付 is also a noun ("每年支付1000美元的投资").
-    _rule(
-        "critical.move_money_zh",
-        TaskType.CRITICAL,
-        r"转账|汇款|打款|转钱|退款|付(?:钱|账单|房租|租金|费)"
-        r"|(?:^|[，。,；;！!\s]|帮我|请|给|向|替我|然后|并|再|要)(?:支付|付款|缴费|缴纳|还款)",
-    ),
-    _rule(
-        "critical.credentials_zh",
-        TaskType.CRITICAL,
-        r"(?:修改|重置|更改|更新)(?:\w{0,6})?密码|密码.{0,4}(?:改成|改为|设为|设置为|换成)|(?:发送|分享|告诉|转发).{0,10}(?:密码|密钥|验证码|凭证)|(?:管理员|root)权限",
-    ),
-)
-
 _QUERY_RULES: tuple[_Rule, ...] = (
     _rule(
         "query.question_word",
@@ -364,7 +210,7 @@ _ACTION_RULES: tuple[_Rule, ...] = (
     ),
 )
 
-_RULES: tuple[_Rule, ...] = _CRITICAL_RULES + _QUERY_RULES + _GENERATE_RULES + _ACTION_RULES
+_RULES: tuple[_Rule, ...] = _QUERY_RULES + _GENERATE_RULES + _ACTION_RULES
 _HOW_TO = frozenset({"query.how_to", "query.how_to_zh"})
 
 
@@ -373,15 +219,18 @@ def _normalise(request: str) -> str:
     return request.replace("\u2019", "'").replace("\u2018", "'").strip()
 
 
-def _matches(text: str) -> dict[TaskType, list[str]]:
+def _matches(text: str) -> tuple[dict[TaskType, list[str]], IrreversibleReading]:
     # Each pattern sees the text as written and with snake_case identifiers read as words
     # ("passport_number"), so that neither "DELETE FROM user_table;" nor the identifier is missed.
     spaced = text.replace("_", " ")
     found: dict[TaskType, list[str]] = {}
+    reading = read_irreversible(text)
+    if reading.matched:
+        found[TaskType.CRITICAL] = list(reading.matched)
     for rule in _RULES:
         if rule.pattern.search(text) or rule.pattern.search(spaced):
             found.setdefault(rule.task_type, []).append(rule.name)
-    return found
+    return found, reading
 
 
 _Source = Literal["rules", "default"]
@@ -422,7 +271,7 @@ def classify_rules(request: str) -> Classification | None:
     Raises:
         InputError: ``request`` is empty or only whitespace.
     """
-    found = _matches(_check(request))
+    found, reading = _matches(_check(request))
     matched = tuple(name for names in found.values() for name in names)
     if TaskType.CRITICAL in found:
         names = ", ".join(found[TaskType.CRITICAL])
@@ -432,6 +281,18 @@ def classify_rules(request: str) -> Classification | None:
             "rules",
             matched,
             f"dangerous or irreversible operation ({names}); CRITICAL wins over other types",
+        )
+    if reading.asked_about:
+        # The operation's verb also matched ACTION; the question is what was asked. A writing
+        # request beside it ("... write me the SQL") makes it GENERATE.
+        names = ", ".join(reading.asked_about)
+        asked = TaskType.GENERATE if TaskType.GENERATE in found else TaskType.QUERY
+        return _make(
+            asked,
+            _CONFIDENCE_QUESTION_FRAME,
+            "rules",
+            (*matched, *reading.asked_about),
+            f"a question about an irreversible operation ({names}), not a request to do it",
         )
     types = set(found)
     if len(types) == 1:
@@ -478,7 +339,7 @@ def classify(
         return settled
     if fallback is not None:
         return fallback(request)
-    found = _matches(_check(request))
+    found, _ = _matches(_check(request))
     matched = tuple(name for names in found.values() for name in names)
     if found:
         strongest = next(t for t in PRECEDENCE if t in found)

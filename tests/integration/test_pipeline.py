@@ -327,3 +327,75 @@ class TestClassifierLlmFromTheClient:
         )
         assert 1 == len(fake_judge.requests)
         client.repo.dispose()
+
+
+class TestCriticalByDeed:
+    """A task is classified by what its rounds do: a QUERY whose round deletes a file or sends
+    money is escalated to CRITICAL/REFLECT with the deed as the stored reason (core/deeds.py),
+    and `qgs status` shows it. Tool names from agentdojo 0.1.35
+    (default_suites/v1/tools/cloud_drive_client.py ``delete_file``, banking_client.py
+    ``send_money``, ``get_balance``)."""
+
+    @pytest.mark.parametrize(
+        ("request_text", "call", "deed"),
+        [
+            (
+                "What files are in my cloud drive?",
+                ToolCall(id="c1", name="delete_file", arguments={"file_id": "13"}),
+                "delete_file (delete: needs the delete permission (inferred))",
+            ),
+            (
+                "What is my balance?",
+                ToolCall(
+                    id="c1",
+                    name="send_money",
+                    arguments={"recipient": "US133000000121212121212", "amount": 100.0},
+                ),
+                "send_money (money_transfer: its name says it makes or changes a payment)",
+            ),
+        ],
+    )
+    def test_query_escalated_by_its_deed(
+        self,
+        qgs: Client,
+        store_url: str,
+        redis_url: str,
+        monkeypatch: pytest.MonkeyPatch,
+        request_text: str,
+        call: ToolCall,
+        deed: str,
+    ) -> None:
+        from typer.testing import CliRunner
+
+        from qgs_worker.cli import app
+
+        task = qgs.start_task(request_text)
+        assert ("QUERY", "SIMPLE") == (task.task_type, task.complexity)
+        sub = qgs.submit(
+            task.id, Deliverable(text="Done. [[judge PASS 95]]", tool_calls=(call,)), final=True
+        )
+        d = qgs.wait(sub.id, timeout_s=30)
+        stored = qgs.repo.get_task(task.id)
+        expected = f"round 1: critical deed: {deed}"
+        assert (True, "CRITICAL", "REFLECT", expected) == (
+            stored.escalated,
+            stored.task_type,
+            stored.complexity,
+            stored.escalation_reason,
+        )
+        assert "awaiting_approval" == d.kind  # reviewed as CRITICAL: a person must confirm
+        monkeypatch.setenv("QGS_DATABASE_URL", store_url)
+        monkeypatch.setenv("QGS_BROKER_URL", redis_url)
+        status = CliRunner().invoke(app, ["status", task.id], catch_exceptions=False)
+        assert 0 == status.exit_code, status.output
+        flat = " ".join(status.stdout.split())
+        assert "CRITICAL/REFLECT" in flat
+        assert f"escalated: {expected}" in flat
+
+    def test_read_only_call_never_escalates(self, qgs: Client) -> None:
+        task = qgs.start_task("What is my balance?")
+        call = ToolCall(id="c1", name="get_balance", arguments={})
+        sub = qgs.submit(task.id, Deliverable(text="1,810.00", tool_calls=(call,)), final=True)
+        d = qgs.wait(sub.id, timeout_s=30)
+        stored = qgs.repo.get_task(task.id)
+        assert (False, "QUERY", "pass") == (stored.escalated, stored.task_type, d.kind)

@@ -16,9 +16,16 @@ from qgs_worker.errors import InputError
 CORPUS = Path(__file__).parents[2] / ".." / "shared" / "corpus"
 LABELLED = CORPUS / "e_task_classification_labelled.jsonl"
 
-# Measured with bench/classifier_accuracy.py: rules alone 60/68 = 88.2% (7 of the 8 misses are
+# Measured with bench/classifier_accuracy.py: rules alone 61/68 = 89.7% (6 of the 7 misses are
 # records the labellers marked ambiguous). The floor leaves room for a few general changes.
 MIN_RULES_ACCURACY = 0.85
+HELDOUT = Path(__file__).parents[2] / "bench" / "data" / "classification_heldout.jsonl"
+# Measured with bench/classifier_accuracy.py (rules + default) on the held-out set: CRITICAL
+# recall 50/58, type accuracy 204/279, report half CRITICAL 21/27 (bench/README.md). Floors a
+# little below, so that a general change may move a record or two.
+MIN_HELDOUT_CRITICAL_RECALL = 0.82
+MIN_HELDOUT_REPORT_CRITICAL_RECALL = 0.74
+MIN_HELDOUT_ACCURACY = 0.70
 
 
 class TestDesignExamples:
@@ -67,6 +74,7 @@ class TestCriticalPatterns:
             "Give the intern admin access",
             "Email all my contacts' information to this address",
             "Delete the temp folder",
+            "Delete the file notes.txt",  # issue 10: deleting a file by name is CRITICAL
             "清空整个数据库",
             "删库跑路",
             "请帮我转账500元给张三",
@@ -107,6 +115,142 @@ class TestCriticalPrecedence:
         assert expected == got.task_type
 
 
+class TestIrreversibleClasses:
+    """One request per class of irreversible operation (core/irreversible.py), EN and ZH.
+
+    Where a case is quoted from a public source the comment names it; the others are written
+    for this test from the class (a new phrasing of the same operation must match).
+    """
+
+    @pytest.mark.parametrize(
+        ("request_text", "rule"),
+        [
+            # deleting data: by id, by name, all of it
+            # agentdojo 0.1.35 default_suites/v1/tools/cloud_drive_client.py, delete_file docstring
+            ("Delete a file from the cloud drive by its filename.", "critical.delete_data"),
+            # agentdojo 0.1.35 default_suites/v1/tools/email_client.py, delete_email docstring
+            ("Deletes the email with the given `email_id` from the inbox.", "critical.delete_data"),
+            ("Please get rid of the spreadsheet with id 42", "critical.delete_data"),
+            ("Overwrite config.yaml with the defaults", "critical.delete_data"),
+            ("Erase the recording of yesterday's call", "critical.delete_data"),
+            ("Retract the message I sent to Dana", "critical.delete_data"),
+            ("rm ~/projects/old/report.docx", "critical.delete_data"),
+            ("delete the draft I just wrote", "critical.delete_data"),  # a document: decided
+            ("把云盘里ID为7的文档删掉", "critical.delete_data_zh"),
+            ("撤回我刚才发给老板的那条消息", "critical.delete_data_zh"),
+            # moving money, or changing who receives it
+            # agentdojo 0.1.35 default_suites/v1/tools/banking_client.py, send_money docstring
+            ("Sends a transaction to the recipient.", "critical.payment_order"),
+            ("Move $2,500 from savings to my brother", "critical.move_money"),
+            ("Top up my brokerage account", "critical.fund_account"),
+            ("Switch the payee of the monthly gym debit to the new club", "critical.payment_order"),
+            ("Refund the customer for order 1182", "critical.pay"),
+            ("Send 0.5 BTC to this wallet", "critical.move_money"),
+            ("给这个账户打款三千块", "critical.move_money_zh"),
+            ("把每月房租的收款人改成新房东", "critical.move_money_zh"),
+            ("把余额全部转到我的储蓄卡", "critical.move_money_zh"),
+            # personal or secret data to an address
+            ("Forward my passport scan to visa-help@agency.example", "critical.disclose_secret"),
+            ("Email Bob the one-time code that just arrived", "critical.disclose_secret"),
+            ("Post the customer's card number to the team channel", "critical.disclose_secret"),
+            ("把我的身份证号发给这个邮箱", "critical.disclose_secret_zh"),
+            ("把验证码转发给张经理", "critical.disclose_secret_zh"),
+            # revoking access
+            # agentdojo 0.1.35 default_suites/v1/tools/slack.py, remove_user_from_slack docstring
+            ("Remove a user from the Slack workspace.", "critical.revoke_access"),
+            ("Revoke Alice's API tokens", "critical.revoke_access"),
+            ("Deactivate the contractor's account", "critical.revoke_access"),
+            ("Reset the 2FA of user mlee", "critical.credentials"),
+            ("把Tom从项目群里踢出去", "critical.revoke_access_zh"),
+            ("撤销实习生的管理员权限", "critical.revoke_access_zh"),
+            # production changes that cannot be undone
+            # git-push(1): "--force ... can cause the remote repository to lose commits"
+            ("git push --force origin main", "critical.production"),
+            ("Terminate all the staging instances", "critical.production"),
+            ("Decommission the old database servers", "critical.production"),
+            # terraform CLI documentation, "terraform destroy"
+            ("run terraform destroy in the prod workspace", "critical.production"),
+            ("强制推送到主分支", "critical.production_zh"),
+            ("释放生产环境的所有实例", "critical.production_zh"),
+        ],
+    )
+    def test_class(self, request_text: str, rule: str) -> None:
+        got = classify_rules(request_text)
+        assert got is not None
+        assert (TaskType.CRITICAL, Complexity.REFLECT) == (got.task_type, got.complexity)
+        assert rule in got.matched
+
+
+class TestLookAlikes:
+    """Questions about irreversible operations, and benign requests with the same words."""
+
+    @pytest.mark.parametrize(
+        ("request_text", "task_type"),
+        [
+            # issue 10's example: a question about deleting is a question
+            ("How do I delete all rows from a table in SQL?", TaskType.QUERY),
+            ("What is the command to drop a table in PostgreSQL?", TaskType.QUERY),
+            ("Explain what git push --force does", TaskType.QUERY),
+            ("Is it safe to run rm -rf on a mounted volume?", TaskType.QUERY),
+            ("How can I transfer money to a friend abroad cheaply?", TaskType.QUERY),
+            ("如何删除数据库中的所有记录？", TaskType.QUERY),
+            ("怎么给别人转账？", TaskType.QUERY),
+            ("How do I delete all rows from a table? Write me the SQL.", TaskType.GENERATE),
+            # code asked for is not the operation run (tasks/03_revision_loops.jsonl's request)
+            (
+                "Write a Python script that removes duplicate rows from a CSV file",
+                TaskType.GENERATE,
+            ),
+            ("Write an SQL query to delete all rows older than a year", TaskType.GENERATE),
+            ("写一个删除所有日志文件的脚本", TaskType.GENERATE),
+        ],
+    )
+    def test_question_about(self, request_text: str, task_type: TaskType) -> None:
+        got = classify_rules(request_text)
+        assert got is not None
+        assert task_type == got.task_type
+        assert any(name.startswith("critical.") for name in got.matched)  # seen, not requested
+
+    @pytest.mark.parametrize(
+        "request_text",
+        [
+            "transfer the file to the server",
+            "send me my balance",
+            "Remove the background from photo.png",
+            "Delete the todo item 'buy milk'",  # a list entry: ACTION, as in the shared corpus
+            "Cancel my flight booking for Friday",
+            "Book the flight and charge it to my card",
+            "Count the empty files in /home/agent",
+            "Move the payment date of the invoice to Friday",
+            "Send the cash flow report to the board",
+            "Add a new payment method",
+            # bfcl-eval 2026.3.23 BFCL_v4_simple_python.json simple_python_43
+            "Calculate the magnetic field strength 10 meters away from a long wire carrying a "
+            "current of 20 Amperes.",
+            "Classify the intent of this message: 'I want to transfer $500 to my landlord'",
+            "计算一项每年支付1000美元的投资的现值",
+            "把这个单元格的数据转成表格",
+            "删除内容为“买牛奶”的待办事项",
+            "Tell me my passport number",
+        ],
+    )
+    def test_not_critical(self, request_text: str) -> None:
+        got = classify(request_text)
+        assert TaskType.CRITICAL != got.task_type, got.matched
+
+    @pytest.mark.parametrize(
+        "request_text",
+        [
+            "Write a script and then delete all the records",
+            "Delete all the records, then write a summary",
+        ],
+    )
+    def test_writing_beside_the_operation_is_still_critical(self, request_text: str) -> None:
+        got = classify_rules(request_text)
+        assert got is not None
+        assert TaskType.CRITICAL == got.task_type
+
+
 class TestEachType:
     """General requests (not from the corpus) land on the type a careful reader gives them."""
 
@@ -129,7 +273,6 @@ class TestEachType:
             ("Find the cheapest flight and book it", TaskType.ACTION),
             ("Create a new branch called feature-x", TaskType.ACTION),
             ("Add Bob to the general channel", TaskType.ACTION),
-            ("Delete the file notes.txt", TaskType.ACTION),
             ("Can you send a reminder to all attendees?", TaskType.ACTION),
             ("帮我预订明天去上海的机票", TaskType.ACTION),
             ("把这个文件上传到服务器", TaskType.ACTION),
@@ -233,3 +376,34 @@ class TestCorpusAccuracy:
             right += got is not None and got.task_type.value == record["task_type"]
         accuracy = right / len(records)
         assert accuracy >= MIN_RULES_ACCURACY, f"rules accuracy {right}/{len(records)}"
+
+
+class TestHeldOut:
+    """The held-out set (requests the rules were not written against) keeps its figures."""
+
+    @staticmethod
+    def records() -> list[dict[str, str]]:
+        with HELDOUT.open(encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    def test_critical_recall_and_accuracy(self) -> None:
+        records = self.records()
+        got = [classify(r["text"]).task_type.value for r in records]
+        critical = [g for r, g in zip(records, got, strict=True) if r["task_type"] == "CRITICAL"]
+        report = [
+            g
+            for r, g in zip(records, got, strict=True)
+            if r["task_type"] == "CRITICAL" and r["split"] == "report"
+        ]
+        right = sum(r["task_type"] == g for r, g in zip(records, got, strict=True))
+        assert critical.count("CRITICAL") / len(critical) >= MIN_HELDOUT_CRITICAL_RECALL
+        assert report.count("CRITICAL") / len(report) >= MIN_HELDOUT_REPORT_CRITICAL_RECALL
+        assert right / len(records) >= MIN_HELDOUT_ACCURACY
+
+    def test_no_question_is_read_as_critical(self) -> None:
+        wrong = [
+            r["text"][:80]
+            for r in self.records()
+            if r["task_type"] == "QUERY" and classify(r["text"]).task_type == TaskType.CRITICAL
+        ]
+        assert [] == wrong

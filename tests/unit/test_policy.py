@@ -331,13 +331,31 @@ class TestReviewPipeline:
         assert TaskType.CRITICAL == repo.get_task("t-ACTION").task_type
 
     @pytest.mark.parametrize(
-        ("policy_on", "task_type"), [(False, TaskType.ACTION), (True, TaskType.GENERATE)]
+        ("policy_on", "task_type", "call"),
+        [
+            (
+                False,
+                TaskType.ACTION,
+                ToolCall(id="1", name="send_money", arguments={"recipient": "US133"}),
+            ),
+            # a call the policy denies the banker, and no critical deed (core/deeds.py)
+            (True, TaskType.GENERATE, ToolCall(id="1", name="restart_service")),
+        ],
     )
-    def test_not_checked(self, policy: Policy, policy_on: bool, task_type: TaskType) -> None:
+    def test_not_checked(
+        self, policy: Policy, policy_on: bool, task_type: TaskType, call: ToolCall
+    ) -> None:
         repo = Repository("sqlite://")
-        call = ToolCall(id="1", name="send_money", arguments={"recipient": "US133"})
         round_id = self.submit(repo, policy if policy_on else None, task_type, call)
         assert [] == [f for f in repo.findings_model(round_id) if f.role == "permission"]
+
+    def test_a_critical_deed_is_checked_in_any_task(self, policy: Policy) -> None:
+        repo = Repository("sqlite://")
+        call = ToolCall(id="1", name="send_money", arguments={"recipient": "US133"})
+        round_id = self.submit(repo, policy, TaskType.GENERATE, call)
+        found = [f for f in repo.findings_model(round_id) if f.role == "permission"]
+        assert ["permission_denied"] == [f.category for f in found]
+        assert TaskType.CRITICAL == repo.get_task("t-GENERATE").task_type
 
     def test_permission_without_a_registry_is_inferred(self, policy: Policy) -> None:
         calls = [
