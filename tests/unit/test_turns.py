@@ -220,7 +220,9 @@ class TestRulesJudgeOnTheTurn:
             "PASS",
             100,
         )
-        assert repo.get_decision(row.id).kind == "pass"  # type: ignore[arg-type, union-attr]
+        # delete_message is a critical deed (core/deeds.py): the passing round waits for a person
+        assert repo.get_decision(row.id).kind == "awaiting_approval"  # type: ignore[union-attr]
+        assert "critical deed: delete_message" in (repo.get_task(task.key).escalation_reason or "")
 
     def test_judged_against_the_first_request_it_failed(self, corpus: Path) -> None:
         # What this issue fixed: the same round, judged against "Forward my notes to Bob".
