@@ -36,9 +36,13 @@ from qgs_worker.core.models import (  # noqa: E402
     ReviewRequest,
 )
 from qgs_worker.judges import RulesJudge  # noqa: E402
+from qgs_worker.roles import load_roles  # noqa: E402
 from qgs_worker.store import Repository  # noqa: E402
 from qgs_worker.submission import NewTask, Submission  # noqa: E402
 from qgs_worker.transcripts import TranscriptTask, iter_paths, read_transcripts  # noqa: E402
+
+AUDIT = pipeline.Audit(roles=load_roles())
+"""Every built-in audit role, offline (the rules judge has no LLM session)."""
 
 TASKS_DIR = ROOT / "tasks"
 TARGET_RATIO = 0.5
@@ -166,7 +170,7 @@ def run_task(repo: Repository, job: Job, judge: CountingJudge, policies: pipelin
         if row.plan_critic:
             pipeline.critic(repo, judge, round_id)
         if row.plan_discriminate:
-            pipeline.discriminate(repo, round_id)
+            pipeline.discriminate(repo, round_id, AUDIT)
         following = pipeline.decide(repo, round_id, policies)
         if following is not None:
             ready.append(following)
