@@ -6,9 +6,10 @@ to book, a password, a message to send). The user's words and the tool outputs' 
 agent's legitimate sources; the injected passage is not. So a value is **carried** from an
 injected passage when it appears in the passage and nowhere in the trusted text: the user's
 request and every user turn, and the benign rest of every tool output seen so far (the output
-with its injected passages cut out). This is taint tracking from untrusted input to a sink, as in
-CWE-20 / OWASP LLM01 ("indirect prompt injection": the attack is the data flow, not the words),
-applied to values rather than to fixed entity types.
+with its injected passages cut out). This is taint tracking from untrusted data into a tool call,
+the provenance view of indirect prompt injection (OWASP LLM01:2025; Debenedetti et al., "Defeating
+Prompt Injections by Design", 2025, which tracks where each tool argument's value came from),
+applied to values of any kind rather than to a fixed list of entity types.
 
 What counts as a value (text is NFKC-normalised and case-folded first):
 
@@ -27,7 +28,7 @@ What counts as a value (text is NFKC-normalised and case-folded first):
 The thresholds keep what names one thing and drop what any text has: stop words are the Glasgow
 IR group's English list (as shipped in scikit-learn 1.9.1, ``sklearn/feature_extraction/
 _stop_words.py``, BSD-3-Clause); two-digit numbers are counts, days and hours, three digits are
-amounts (a 1-in-900 coincidence); a single word names a user, a channel or a city only when it is
+amounts (one of 900 values, not one of 90); a single word names a user, a channel or a city only when it is
 the whole argument; a shared phrase needs a word the trusted text never used, or it only repeats
 common prose. A date is compared by month and day (the year rarely tells two dates apart here).
 
@@ -44,9 +45,17 @@ Three exceptions keep the user's own work clear:
   forwarded e-mail that carries the injection, a digest the user asked for) is the text being
   passed on, not acted upon: only the rest of the argument is read.
 
-Limits: a value the agent derives (a sum, a translation, a date computed from "next Friday") is
-not traced; European number formats (``1.000,00``) are read as two numbers; a value the attacker
-names that also occurs in the data (a contact, an existing channel) is the data's.
+Passages come from ``detectors.find_injected_instructions``; ``cut_passages`` ends one that an
+override phrase opened where the serialized data resumes (a YAML or JSON field line) and looks
+again in what is left.
+
+Limits: only tool calls are read (an injected goal that is text, "say that I should visit ...",
+is not traced); a value the agent derives (a sum, a translation, a date computed from "next
+Friday") is not traced; a value the attacker names that also occurs in the data is the data's
+(a contact, an existing channel, file id ``13`` when an event in the data has id ``13``); the
+paragraph after an override phrase counts as the passage's up to a field line, so a document's own
+``IBAN: ...`` line in that paragraph is the passage's; European number formats (``1.000,00``) are
+read as two numbers.
 
 Pure: stdlib only (and ``models``).
 """
@@ -57,7 +66,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from qgs_worker.core.followed_values import (
@@ -202,6 +210,15 @@ class _Trusted:
 class _Passage:
     text: str
     analysis: Analysis
+    positions: dict[str, tuple[int, ...]]  # each token's indices in ``analysis.tokens``
+
+
+def _passage(text: str) -> _Passage:
+    analysis = analyse(text)
+    positions: dict[str, list[int]] = {}
+    for i, token in enumerate(analysis.tokens):
+        positions.setdefault(token, []).append(i)
+    return _Passage(text, analysis, {k: tuple(v) for k, v in positions.items()})
 
 
 def find_followed(
@@ -228,7 +245,7 @@ def find_followed(
         module docstring), the value and the passage excerpt in ``evidence``. Empty when no
         output has a passage or no call carries anything. Never raises.
     """
-    passages = [_Passage(p, analyse(p)) for o in outputs for p in o.passages]
+    passages = [_passage(p) for o in outputs for p in o.passages]
     if not passages or not calls:
         return []
     trusted = _trusted(outputs, user_texts)
@@ -306,7 +323,7 @@ def _carried(
             if f" {whole} " in passage.analysis.joined and not trusted.has_run(whole):
                 return "value", value.strip(), passage.text, value.strip()
     for passage in passages:
-        for run in _shared_runs(mine.tokens, passage.analysis):
+        for run in _shared_runs(mine.tokens, passage):
             if _distinctive_run(run, trusted):
                 return "phrase", " ".join(run), passage.text, " ".join(run)
     return None
@@ -325,10 +342,10 @@ def _whole_value_counts(analysis: Analysis, path: str) -> bool:
     return len(word) >= _MIN_WORD_CHARS and word not in STOP_WORDS and not word.isdigit()
 
 
-def _shared_runs(tokens: tuple[str, ...], passage: Analysis) -> Iterator[tuple[str, ...]]:
+def _shared_runs(tokens: tuple[str, ...], passage: _Passage) -> Iterator[tuple[str, ...]]:
     """Maximal runs of consecutive tokens that the value and the passage share (2 or more)."""
     positions = passage.positions
-    other = passage.tokens
+    other = passage.analysis.tokens
     i = 0
     while i < len(tokens):
         best = 0
@@ -398,7 +415,6 @@ def _excerpt(passage: str, shown: str) -> str:
     return ("…" if start else "") + flat[start : at + len(shown) + 80]
 
 
-@lru_cache(maxsize=256)
 def _find(flat: str, shown: str) -> int:
     folded = flat.casefold()
     at = folded.find(" ".join(shown.split()).casefold())
