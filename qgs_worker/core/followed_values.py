@@ -91,6 +91,7 @@ _MONTH = (
     r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
 )
+_ANY_MONTH = re.compile(rf"\b{_MONTH}", re.IGNORECASE)
 _ORD = r"(?:st|nd|rd|th)?\b"
 _RANGE = r"\s*(?:-|–|—|to|until|till|through|thru|and)\s*(?:the\s+)?"
 _ISO_DATE = re.compile(r"(?<!\d)(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)")
@@ -170,16 +171,25 @@ def analyse(text: str) -> Analysis:
 
         flat = pattern.sub(cut, flat)
 
-    take(_EMAIL, lambda m: [("email", m.group(0).casefold())])
-    take(_URL, _url_units)
-    take(_DOMAIN, _url_units)
-    take(_IBAN, _iban_units)
-    take(_CARD, lambda m: [("account", _digits(m.group(0)))])
-    take(_PHONE, _phone_units)
-    take(_ACCOUNT, lambda m: [("account", m.group(0))])
-    for pattern in (_ISO_DATE, _NUMERIC_DATE, _ZH_DATE, _MONTH_DAY, _DAY_MONTH):
-        take(pattern, _date_units)
-    take(_TIME, lambda m: [])
+    if "@" in flat:
+        take(_EMAIL, lambda m: [("email", m.group(0).casefold())])
+    if "://" in flat:
+        take(_URL, _url_units)
+    if "." in flat:
+        take(_DOMAIN, _url_units)
+    if any(c.isdigit() for c in flat):  # the rest all need a digit (a cheap pre-check)
+        take(_IBAN, _iban_units)
+        take(_CARD, lambda m: [("account", _digits(m.group(0)))])
+        take(_PHONE, _phone_units)
+        take(_ACCOUNT, lambda m: [("account", m.group(0))])
+        dates = [_ISO_DATE, _NUMERIC_DATE]
+        if "月" in flat:
+            dates.append(_ZH_DATE)
+        if _ANY_MONTH.search(flat):
+            dates += [_MONTH_DAY, _DAY_MONTH]
+        for pattern in dates:
+            take(pattern, _date_units)
+        take(_TIME, lambda m: [])
     for match in _IDENTIFIER.finditer(flat):
         token = match.group(0)
         if _is_identifier(token):
