@@ -45,51 +45,29 @@ from urllib.parse import urlsplit
 
 from qgs_worker.core.filewrites import argument_strings, is_shell_tool, tool_words
 from qgs_worker.core.models import Finding, Severity, ToolCall
+from qgs_worker.core.rules import ssrf as ssrf_rules
 
 __all__ = ["SsrfTarget", "find_ssrf", "scan_ssrf_call"]
 
 _ROLE = "detectors"  # detectors.DETECTOR_ROLE (a test keeps them equal)
 
 _Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-_METADATA_IPS = frozenset(
-    ipaddress.ip_address(a)
-    for a in ("169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200", "192.0.0.192")
-)
-_METADATA_NAMES = frozenset(
-    {
-        "metadata.google.internal",
-        "metadata.goog",
-        "metadata",
-        "instance-data",  # AWS: resolves to 169.254.169.254 inside EC2
-        "instance-data.ec2.internal",
-    }
-)
-_LOOPBACK_NAMES = frozenset({"localhost", "localtest.me", "lvh.me", "vcap.me"})
-_INTERNAL_SUFFIXES = (".internal", ".local", ".localdomain", ".home.arpa", ".localhost")
-_INTERNAL_NETS = tuple(
-    (ipaddress.ip_network(net), why)
-    for net, why in (
-        ("127.0.0.0/8", "a loopback address"),
-        ("0.0.0.0/8", "the unspecified address, the host itself"),
-        ("10.0.0.0/8", "a private network address"),
-        ("172.16.0.0/12", "a private network address"),
-        ("192.168.0.0/16", "a private network address"),
-        ("100.64.0.0/10", "a shared (carrier-grade NAT) address"),
-        ("169.254.0.0/16", "a link-local address"),
-        ("::1/128", "a loopback address"),
-        ("::/128", "the unspecified address, the host itself"),
-        ("fc00::/7", "a unique local (private) IPv6 address"),
-        ("fe80::/10", "a link-local address"),
-    )
-)
+_METADATA_IPS = ssrf_rules.METADATA_IPS
+_METADATA_NAMES = ssrf_rules.METADATA_NAMES
+_LOOPBACK_NAMES = ssrf_rules.LOOPBACK_NAMES
+_INTERNAL_SUFFIXES = ssrf_rules.INTERNAL_SUFFIXES
+_INTERNAL_NETS = ssrf_rules.INTERNAL_NETS
+_BAD_SCHEMES = ssrf_rules.BAD_SCHEMES
+_WILDCARD_DNS = ssrf_rules.WILDCARD_DNS
+_RULE_ID = {  # the rules table's id of each class, by the severity this module gives it
+    Severity.P0: "ssrf_metadata",
+    Severity.P1: "ssrf_internal",
+    Severity.P2: "ssrf_encoded",
+}
 _DOTS = dict.fromkeys(map(ord, "\u3002\uff0e\uff61"), ".")  # UTS #46 label separators
-_BAD_SCHEMES = frozenset({"file", "gopher", "dict", "tftp", "netdoc", "jar"})
 _FETCH_SCHEMES = frozenset({"http", "https", "ftp", "ws", "wss"})
 _URL = re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.-]{1,15}):(//[^\s\"'<>`\\{}|^]+|/[^\s\"'<>`]+)")
 _NOT_NUMERIC = re.compile(r"[g-wyzG-WYZ_-]")
-_WILDCARD_DNS = re.compile(
-    r"^(?:.*?[.-])?(\d{1,3}[.-]\d{1,3}[.-]\d{1,3}[.-]\d{1,3})\.(?:nip\.io|sslip\.io|xip\.io)$"
-)
 # argument names that hold a URL or a host; tools whose every string argument is one
 _URL_KEYS = frozenset(
     {
@@ -116,11 +94,18 @@ class SsrfTarget:
         reason: What it points at, e.g. ``a cloud metadata address (169.254.169.254)``.
         severity: P0 for a metadata address, P1 for an internal target or a dangerous scheme,
             P2 for an encoded public address.
+        rule: The rules table's id of its class (``ssrf_metadata``, ``ssrf_internal``,
+            ``ssrf_scheme``, ``ssrf_encoded``).
     """
 
     url: str
     reason: str
     severity: Severity
+    rule: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.rule:  # the class follows from the severity, but for a scheme (below)
+            object.__setattr__(self, "rule", _RULE_ID[self.severity])
 
 
 def find_ssrf(value: str, *, whole: bool = False) -> list[SsrfTarget]:
@@ -178,6 +163,7 @@ def scan_ssrf_call(call: ToolCall) -> list[Finding]:
                     title=f"tool call {call.name} fetches {target.reason} (SSRF)",
                     evidence=target.url,
                     location=f"tool_call:{call.name}.{path}",
+                    rule=target.rule,
                 )
             )
     return findings
@@ -192,7 +178,7 @@ def _judge(url: str) -> SsrfTarget | None:
     scheme = parts.scheme.lower()
     if scheme in _BAD_SCHEMES:
         what = "reads a local file" if scheme == "file" else "a raw-protocol request"
-        return SsrfTarget(url[:200], f"a {scheme}:// URL ({what})", Severity.P1)
+        return SsrfTarget(url[:200], f"a {scheme}:// URL ({what})", Severity.P1, "ssrf_scheme")
     if scheme not in _FETCH_SCHEMES or not host:
         return None
     if not host.isascii():

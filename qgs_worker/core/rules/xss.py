@@ -1,0 +1,80 @@
+"""Script injection (XSS): markup and URLs that run script in someone else's browser.
+
+| rule | what | tool call | ``url`` | ``html`` |
+| --- | --- | --- | --- | --- |
+| ``xss`` | ``<script``, ``javascript:``, an ``onerror=`` / ``onload=``... attribute, ``<iframe`` | P2 | - | - |
+| ``script_url`` | a value that is a script URL: ``javascript:``, ``vbscript:``, ``data:text/html`` (tabs and newlines inside the scheme ignored, as a URL parser does) | - | P1 | - |
+| ``xss_script`` | a ``<script>`` element, an event-handler attribute (``onerror=``), a script URL as an attribute value or right after its colon, ``data:text/html``, ``srcdoc=`` | - | - | P1 |
+| ``xss_embed`` | ``<base href>``, ``<meta http-equiv=refresh>``, ``<frameset>``; an ``<iframe>`` / ``<object>`` / ``<embed>`` whose source is a script or data URL | - | - | P2 |
+| ``xss_frame`` | any other ``<iframe>``, ``<object>``, ``<embed>`` (a YouTube embed) | - | - | P3 |
+
+In ``url`` and ``html`` arguments character references are decoded first (``&#106;avascript:``;
+``argscan``), except those of ``<`` and ``>``: ``&lt;script&gt;`` is escaped text.
+Sources: OWASP XSS Filter Evasion Cheat Sheet, OWASP Cross Site Scripting Prevention Cheat
+Sheet, CWE-79, the HTML Living Standard (event handler content attributes, ``srcdoc``).
+Pure: stdlib and pydantic only.
+"""
+
+from __future__ import annotations
+
+from qgs_worker.core.rules.base import P1, P2, P3, Rule, rule
+
+__all__ = ["RULES", "SCRIPT_URL", "XSS", "XSS_EMBED", "XSS_FRAME", "XSS_SCRIPT"]
+
+FAMILY = "xss"
+_OWASP = "OWASP XSS Filter Evasion Cheat Sheet; CWE-79"
+
+# The scheme names of script URLs, with the tabs and newlines a URL parser drops (``java\tscript:``)
+_JS, _VBS, _DATA = (r"[\t\n\r]*+".join(word) for word in ("javascript", "vbscript", "data"))
+
+# fmt: off
+XSS = rule(
+        "xss", FAMILY, "xss",
+        "script injection markup (XSS)",
+        r"<\s*script\b",
+        r"\bjavascript\s*:",
+        r"<[a-z][^<>]{0,200}?\bon(?:error|load|click|mouseover|focus)\s*=",
+        r"<\s*iframe\b",
+        tool_call=P2,
+        source=_OWASP,
+        needles=("<", "javascript"),
+    )
+SCRIPT_URL = rule(
+    "script_url", FAMILY, "xss",
+    "a script URL (javascript:, vbscript:, data:text/html)",
+    rf"^[\x00-\x20]*+(?:{_JS}|{_VBS})\s*:", rf"^[\x00-\x20]*+{_DATA}\s*:\s*text/html",
+    url=P1,
+    source=_OWASP, needles=("script", "data"),
+)
+XSS_SCRIPT = rule(
+    "xss_script", FAMILY, "xss",
+    "script injection markup (XSS)",
+    r"<\s*script\b",
+    r"<[a-z][^<>]{0,200}?[\s\"'/]on[a-z]{3,20}\s*=",
+    # a script URL: the whole value, an attribute value, or code right after the colon
+    rf"(?:^|=)\s*+(?:[\"']\s*+)?(?:{_JS}|{_VBS})\s*:|\b(?:{_JS}|{_VBS}):(?=\S)",
+    rf"\b{_DATA}\s*:\s*text/html",
+    r"\bsrcdoc\s*=",
+    html=P1,
+    source=_OWASP, needles=("<", "script", "data"),
+)
+XSS_EMBED = rule(
+    "xss_embed", FAMILY, "xss",
+    "redirecting markup (base, meta refresh, frameset), or an embed of a script or data URL",
+    r"<\s*(?:base|frameset)\b",
+    r"<\s*meta\b[^>]{0,100}http-equiv\s*=\s*[\"']?refresh",
+    r"<\s*(?:iframe|object|embed)\b[^<>]{0,300}?\b(?:src|data)\s*=\s*+(?:[\"']\s*+)?"
+    rf"(?:{_JS}|{_VBS}|{_DATA})\s*:",
+    html=P2,
+    source=_OWASP, needles=("<",),
+)
+XSS_FRAME = rule(
+    "xss_frame", FAMILY, "xss",
+    "embedding markup (iframe, object, embed)",
+    r"<\s*(?:iframe|object|embed)\b",
+    html=P3,
+    source=_OWASP, needles=("<",),
+)
+# fmt: on
+
+RULES: tuple[Rule, ...] = (XSS, SCRIPT_URL, XSS_SCRIPT, XSS_EMBED, XSS_FRAME)
