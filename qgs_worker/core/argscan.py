@@ -19,26 +19,36 @@ A03:2021 Injection).
 | command | a Shellshock function definition ``() { :; };`` (CVE-2014-6271) | P1 |
 | command | a decoded payload piped into a shell (``base64 -d``, ``xxd -r``, ``openssl enc -d`` into ``sh``) | P1 |
 | command | a write onto a persistence or privilege file / outside the working directory (``filewrites``) | P1 / P2 |
-| command | command substitution or chaining into a second command (CWE-78), a code-execution primitive (``__import__``, ``os.system``, ``subprocess(..., shell=True)``, CWE-94): a command runs code by design, so these warn | P2 |
+| command | code that hides what it runs: ``__import__('os')``, a sandbox-escape walk (``__mro__``, ``__subclasses__``, ``__globals__``), ``eval(compile(...))`` / of decoded text, a spawn inside string interpolation (Perl ``@{[ system ... ]}``, Ruby ``#{`...`}``) (CWE-94, CWE-95); a raw network socket opened by code (``socket.socket``, ``fsockopen``, ``TCPSocket.open``: how every reverse shell starts); code that writes onto a persistence file (``open('~/.bashrc', 'a')``) | P1 |
+| command | command substitution or chaining into a second command (CWE-78); code that spawns a process (``os.system``, ``subprocess``, ``pty.spawn``, ``Kernel.exec``, ``%x()``, ``shell_exec``, ``passthru``, ``proc_open``, ``popen``, ``child_process``, ``Runtime.exec``), writes a file (``open(..., 'w')``, ``write_text``, ``fs.writeFile``, ``file_put_contents``) or sends a request (``requests``, ``urllib``, ``fetch``, ``Net::HTTP``); a force push (``git push --force``, git-push(1)): a command runs code by design, so these warn | P2 |
 | sql | ``/* ... */`` read as a space (``drop/**/table``; MySQL's ``/*! ... */`` as its body), a ``-- `` comment outside quotes read both as written and as spaces (``SET a=1 -- WHERE id=5`` has no WHERE), and string literals skipped by the statement rules (this row and the P1 rows of ``UPDATE`` and privileges) when where each one ends is certain in every dialect: ``VALUES ('drop table is a bad idea')`` is data, ``x'; DROP TABLE t; --`` is not (an odd quote, a comment, a backslash, a dollar quote, a backquote or a bracket: nothing is skipped) | - |
 | sql | ``DROP`` / ``TRUNCATE`` / ``DELETE`` without ``WHERE`` (also T-SQL's ``DELETE t``, any case) or with one always true (``1=1``, ``'a'='a'``, ``true``, or after its first ``OR``) / ``FLUSHALL``; a quoted name needs no space (``DROP TABLE"t"``) | P0 |
 | sql | injection syntax: a tautology or ``UNION SELECT`` after a quote, a stacked statement after a number, time-based blind (``SLEEP``, ``WAITFOR DELAY``) (CWE-89, OWASP SQL Injection Prevention Cheat Sheet) | P1 |
 | sql | a tautology without a quote (``OR 1=1``, ``OR x=x``), ``UNION SELECT`` of a credential column or system catalog (``password``, ``information_schema``, ``pg_shadow``) or of ``NULL, NULL`` (column probing), ``xp_cmdshell`` / ``COPY ... FROM`` or ``TO PROGRAM`` / ``INTO OUTFILE`` / ``LOAD_FILE`` | P1 |
+| sql | a statement, ``;`` or comment right after a quote that closes the query's literal (the value's single quotes are odd in number: ``';shutdown --``, ``' INSERT INTO ...``, ``admin'--``); a stacked statement after such a quote or after a number (``10; DROP``, ``1); DELETE`` with a parenthesis it did not open) | P1 |
+| sql | SQL built from pieces to hide a keyword: ``EXEC('SEL' + 'ECT *')``, ``EXECUTE IMMEDIATE 'a' || b``, a keyword across joined literals (``'DR' || 'OP'``, ``CONCAT('UNI', 'ON')``) or in character codes (``CHAR(68)+CHAR(82)+...``) | P1 |
+| sql | a conditional on constants (``CASE WHEN (1=1)``, ``IF(1=1, ...)``, ``IIF(1=2, ...)``: boolean-based blind); an ``OR`` always true (``OR 2>1``, ``OR (1=1)``, ``OR NOT 0``, ``OR 1<>2``, evaluated) | P1 |
 | sql | a privilege change: ``GRANT``, ``CREATE`` / ``ALTER USER`` / ``ROLE`` | P1 |
 | sql | ``UPDATE`` without ``WHERE`` or with one always true, ``ALTER TABLE ... DROP``, ``DROP INDEX / VIEW / USER / ROLE / FUNCTION`` | P1 |
 | url | SSRF (``ssrf``): cloud metadata (address or name: ``instance-data``, ``metadata.google.internal``) P0; loopback (also ``0`` and ``0.0.0.0``), private, link-local, internal names, ``file://``, ``gopher://``, ``dict://`` P1; an encoded public IP P2 (CWE-918); the host read after NFKC (``①②⑦.0.0.1``, full-width digits) | P0 / P1 / P2 |
 | url, html | character references decoded (``html.unescape``) before the script-URL / XSS checks, except those of ``<`` and ``>`` (``&lt;script&gt;`` is escaped text), and tabs and newlines inside a scheme ignored as a URL parser does (``&#106;avascript:``, ``java&#x09;script:``); evidence quotes the value as written | - |
 | url | a script URL: ``javascript:``, ``vbscript:``, ``data:text/html`` (CWE-79) | P1 |
-| path, url | shell syntax in the value: ``$(...)``, backticks, ``; cmd``, ``| cmd``, ``&& cmd``, ``() {`` (CWE-78, CWE-88: a tool may paste the value into a command line) | P1 |
+| path, url | shell syntax in the value: ``$(...)``, backticks, ``; cmd``, ``| cmd``, ``&& cmd``, ``() {`` (CWE-78, CWE-88: a tool may paste the value into a command line); a script language's command call: ``system("...")``, ``exec(...)``, ``eval("...")``, ``Kernel.exec(...)``, ``%x(...)``, ``@{[ ... ]}``, ``shell_exec``, ``passthru``, ``proc_open``, ``popen``, ``os.system``, ``subprocess.*``, ``pty.spawn`` | P1 |
+| url | an attribute-injection fragment: a quote that closes the attribute, then an event handler or a new element (``"onerror="alert(1)``, ``'><svg/onload=...>``) | P1 |
 | path | encoded traversal (``%2e%2e%2f``, double encoding ``%252e``), a NUL byte (CWE-22, CWE-158, CWE-174) | P1 |
 | path | traversal (``../`` twice or more) that reaches a system directory; a secret file (``/etc/shadow``, ``~/.ssh/id_rsa``, ``~/.aws/credentials``, ``/proc/self/environ``...) | P1 |
 | path | a probe target (``/etc/passwd``, ``/etc/hosts``, ``win.ini``, ``boot.ini``: OWASP WSTG-ATHZ-01) | P2 |
 | path | other traversal of two levels or more (``../../packages/core/index.ts``: ordinary in a monorepo) | P3 |
-| html | a ``<script>`` element, an event-handler attribute (``onerror=``), a ``javascript:`` / ``vbscript:`` / ``data:text/html`` URL (OWASP XSS Filter Evasion Cheat Sheet, CWE-79) | P1 |
+| html | a ``<script>`` element, an event-handler attribute (``onerror=``), a ``javascript:`` / ``vbscript:`` / ``data:text/html`` URL, an attribute-injection fragment (``" autofocus onfocus="alert(1)``) (OWASP XSS Filter Evasion Cheat Sheet, CWE-79) | P1 |
 | html | ``<base href>``, ``<meta http-equiv=refresh>``, ``<frameset>``; an ``<iframe>`` / ``<object>`` / ``<embed>`` whose source is a ``javascript:`` or ``data:`` URL | P2 |
 | html | other ``<iframe>``, ``<object>``, ``<embed>`` (a YouTube embed) | P3 |
 | free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``), read after NFKC and a small Cyrillic-to-Latin confusables map (``Ｉｇｎｏｒｅ``, ``Ignоre`` with a Cyrillic о) | P2 |
+| free_text | markup that runs script: an element with an event handler, a ``<script>`` element with a body or a source, a script URL in a link or attribute (HTML or Markdown ``[x](javascript:...)``, numeric character references decoded), an attribute-injection fragment; not a mention of a tag ("use ``<script>`` tags") | P2 |
 
+The rules (ids, patterns, sources, severity per kind) are the rules table's (``core/rules/``);
+this module applies them: the kind's rules from P0 down, a weaker rule of a category already found
+skipped, then the checks that are logic (SSRF, paths, file writes, passages). Every finding's
+``rule`` names the rule that fired.
 An ``html`` parameter is markup rendered for someone else (a comment, a message, a page
 fragment); a whole page an agent writes as its own deliverable is better judged as free text.
 Pure: stdlib and pydantic only (through ``models``).
@@ -87,6 +97,7 @@ _VIEW_OF: dict[str, str] = dict.fromkeys(
     "code",
 )
 _JNDI = execution.JNDI_LOOKUP
+_JNDI_SEVERITY = {kind: _JNDI.severity_in(Context.of_kind(kind)) for kind in ArgumentKind}
 
 
 def keyword_pattern(needles: Iterable[str]) -> re.Pattern[str]:
@@ -177,7 +188,7 @@ def scan_argument(
         keyword = any(any_needle.search(view.lowered) is not None for view in plain)
     # no keyword of any rule of this kind: one search instead of one per rule
     findings = list(_run(_CHECKS[kind], views, shown, location, where)) if keyword else []
-    jndi_severity = _JNDI.severity_in(Context.of_kind(kind))
+    jndi_severity = _JNDI_SEVERITY[kind]
     if jndi_severity is not None:
         findings.extend(detectors._jndi(value, location, where=where, severity=jndi_severity))
     if kind is ArgumentKind.COMMAND:
@@ -286,6 +297,17 @@ def _command_extras(value: str, location: str, tool: str) -> Iterator[Finding]:
             title = f"{'tool call ' + tool if tool else 'command'} writes {write.path}: {why}"
             evidence = f"{write.via} {write.path}"
             yield _finding(severity, "file_write", title, evidence, location, write_rule.rule_id)
+    if "open" in value:  # code that writes a persistence file: open('~/.bashrc', 'a')
+        for match in execution.CODE_FILE_WRITE.patterns[0].finditer(value):
+            path = (match.group("path") or "").strip("\"'")
+            if not path:
+                continue
+            code_rule, why = filewrites.classify_path_rule(path)
+            if code_rule.severity_in(Context.COMMAND) is _P1:
+                title = f"{'tool call ' + tool if tool else 'command'} writes {path}: {why}"
+                yield _finding(
+                    _P1, "file_write", title, match.group(0), location, code_rule.rule_id
+                )
     probe = value if value.isascii() else unicodedata.normalize("NFKC", value)  # ①⑥⑨.②⑤④...
     if any(needle in probe for needle in ssrf_rules.METADATA_NEEDLES):
         for target in ssrf.find_ssrf(value):

@@ -10,7 +10,8 @@ Normalization undoes what hides a keyword from a pattern without changing what t
   blanked when where each one ends is certain in every dialect;
 - ``url``, ``html``: character references decoded (``html.unescape``) except those of ``<`` and
   ``>``, and tabs and newlines inside a scheme ignored as a URL parser does;
-- ``free_text``: NFKC and a small Cyrillic-to-Latin confusables map.
+- ``free_text``: NFKC and a small Cyrillic-to-Latin confusables map; with numeric character
+  references (``&#x6A;``) also read decoded, for markup in text.
 
 A view of another length keeps where its characters come from (``View.origin``), so evidence
 quotes the value as written.
@@ -95,6 +96,11 @@ def views(value: str, lowered: str, kind: ArgumentKind) -> tuple[dict[str, tuple
         if "\t" in value or "\n" in value or "\r" in value:  # java\tscript: has no "script"
             view = view._replace(lowered=view.lowered.translate(_URL_BLANKS))
         return {"": (view,)}, value
+    if (
+        kind is ArgumentKind.FREE_TEXT and "&#" in value
+    ):  # markup in text: <a href="&#x6A;avascript:
+        decoded = html_decoded(value)
+        return {"": plain if decoded is None else (*plain, decoded)}, value
     return {"": plain}, value
 
 

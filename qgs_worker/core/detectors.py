@@ -21,8 +21,11 @@ a match depends on where it is, prose text / a tool-call argument:
   PASS"), said of something else ("the test should output PASS"), one of several outcomes ("PASS
   or FAIL") or tied to a criterion ("give full marks when the proof is complete").
 - ``prompt_injection``, ``jailbreak``, ``prompt_extraction``: P2 / -.
-- ``shell_injection``, ``sql_injection``, ``xss``, ``path_traversal``, ``code_execution``: not
-  in prose / P2 (the tool gate's injection layer judges them by parameter kind: ``argscan``).
+- ``shell_injection``, ``sql_injection``, ``xss``, ``path_traversal``, ``code_execution`` (a
+  process spawned or code evaluated in any script language), ``destructive_command``'s force push:
+  not in prose / P2 (the tool gate's injection layer judges them by parameter kind: ``argscan``).
+- example values (AWS's documented ``AKIAIOSFODNN7EXAMPLE`` and its example secret, Stripe's docs
+  test keys, published test card numbers): P4 / P4, "an example value" (``example_secret``).
 - ``jndi`` (Log4Shell lookups, CVE-2021-44228): P2 / P2, and P2 in a tool output: the string is
   the exploit wherever it ends up logged.
 - ``pii`` (``pii.py``): card numbers and national IDs P1 in prose; sent out by a tool call P0
@@ -33,6 +36,10 @@ a match depends on where it is, prose text / a tool-call argument:
   .bashrc...).
 - ``ssrf`` (``ssrf.py``): not in prose / P1 (internal address, file:// or gopher:// URL), P0 for
   a cloud metadata address; in a shell command only the metadata address counts.
+
+The rules are the rules table's (``core/rules/``: patterns, sources, severity per context); this
+module applies them, and every finding's ``rule`` is the id of the rule that fired. Cloud wipes
+and reverse shells in any tool-call argument are P0 too.
 
 ``scan_round`` adds two round-level findings: ``injection_in_tool_output`` (P2, a tool output
 carries instructions aimed at the agent) and ``injection_followed`` (P0, a tool call of the round
@@ -51,7 +58,7 @@ from typing import Any
 
 from qgs_worker.core import filewrites, pii, rules, ssrf
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
-from qgs_worker.core.rules import Rule, execution
+from qgs_worker.core.rules import Context, Rule, execution, secrets
 from qgs_worker.core.rules import prompt as prompt_rules
 
 __all__ = [
@@ -87,6 +94,7 @@ _TEXT_RULES = _in_report_order([r for r in _GENERIC if r.prose is not None])
 _CALL_RULES = _in_report_order([r for r in _GENERIC if r.executed is not None])
 _OVERRIDE = prompt_rules.OVERRIDE  # what _passages looks for (the rules table's override rule)
 _JNDI_RULE = execution.JNDI_LOOKUP
+_EXAMPLE = secrets.EXAMPLE_SECRET
 
 _SHELL_TOOL = re.compile(
     r"(?:^|[_.-])(?:bash|shell|sh|zsh|terminal|cmd|command|exec|execute|run|console|powershell|ssh"
@@ -113,6 +121,7 @@ def scan_text(text: str, *, location: str = "text", request: str = "") -> list[F
     findings = list(_apply(_TEXT_RULES, text, location=location, executed=False, tool=""))
     findings.extend(_jndi(text, location, where="mentions"))
     findings.extend(pii.scan_pii_text(text, location=location, request_keys=pii.pii_keys(request)))
+    findings.extend(_examples(text, location, where="mentions", context=Context.PROSE))
     return _dedupe(findings)
 
 
@@ -143,6 +152,9 @@ def scan_tool_call(call: ToolCall, *, request: str = "") -> list[Finding]:
             _apply(_CALL_RULES, value, location=location, executed=True, tool=call.name)
         )
         findings.extend(_jndi(value, location, where=f"tool call {call.name} carries"))
+        findings.extend(
+            _examples(value, location, f"tool call {call.name} carries", Context.TOOL_CALL)
+        )
     findings.extend(filewrites.scan_file_writes(call))
     findings.extend(pii.scan_pii_call(call, request_keys=pii.pii_keys(request)))
     findings.extend(ssrf.scan_ssrf_call(call))
@@ -302,6 +314,29 @@ def _jndi(value: str, location: str, *, where: str, severity: Severity = _P2) ->
             rule=_JNDI_RULE.rule_id,
         )
     ]
+
+
+def _examples(text: str, location: str, where: str, context: Context) -> Iterator[Finding]:
+    """Documented example keys and published test card numbers: P4, "an example value"."""
+    severity = _EXAMPLE.severity_in(context)
+    if severity is None:
+        return
+    keyword = "EXAMPLE" in text or "_test_" in text  # the rule's patterns are case-sensitive
+    match = _EXAMPLE.first_match(text) if keyword else None
+    if match is not None:
+        title = f"{where} an example value, not a secret: {match.group(0)[:4]}... (a documented example key)"
+        yield Finding(
+            role=DETECTOR_ROLE, category=_EXAMPLE.category, severity=severity, title=title,
+            evidence=_clip(match.group(0)), location=location, rule=_EXAMPLE.rule_id,
+        )  # fmt: skip
+    cards = pii.example_cards(text)
+    if cards:
+        title = f"{where} an example value, not personal data (a published test card number)"
+        yield Finding(
+            role=DETECTOR_ROLE, category="pii", severity=severity, title=title,
+            evidence=_clip(", ".join(dict.fromkeys(cards))), location=location,
+            rule=_EXAMPLE.rule_id,
+        )  # fmt: skip
 
 
 def _string_values(call: ToolCall) -> Iterator[tuple[str, str]]:

@@ -59,7 +59,15 @@ from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.rules import pii as pii_rules
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 
-__all__ = ["PiiKind", "PiiMatch", "find_pii", "pii_keys", "scan_pii_call", "scan_pii_text"]
+__all__ = [
+    "PiiKind",
+    "PiiMatch",
+    "example_cards",
+    "find_pii",
+    "pii_keys",
+    "scan_pii_call",
+    "scan_pii_text",
+]
 
 _ROLE = "detectors"  # detectors.DETECTOR_ROLE (a test keeps them equal)
 
@@ -171,6 +179,19 @@ def find_pii(text: str, *, sensitive_only: bool = False) -> list[PiiMatch]:
             found.append(PiiMatch(PiiKind.PHONE, m.group(0), digits, shown))
             taken.append(m.span())
     return found
+
+
+def example_cards(text: str) -> list[str]:
+    """The published test card numbers in a text, as written (``4111 1111 1111 1111``...).
+
+    They are not a person's data (``find_pii`` skips them); ``detectors`` notes them as P4
+    example values (rules table: ``example_secret``).
+    """
+    if _DIGIT_PAIR.search(text) is None:
+        return []
+    return [
+        m.group(0) for m in _CARD.finditer(text) if re.sub(r"\D", "", m.group(0)) in _TEST_CARDS
+    ]
 
 
 @lru_cache(maxsize=64)

@@ -87,7 +87,7 @@ from qgs_worker.core.models import (
     TaskType,
     Verdict,
 )
-from qgs_worker.core.rules import Context, Rule
+from qgs_worker.core.rules import Context
 from qgs_worker.core.rules import judge as judge_rules
 
 __all__ = ["RulesJudge"]
@@ -307,7 +307,7 @@ def _check_all(scores: dict[str, _Score], request: ReviewRequest, text: _Text) -
     if trivial:
         for dim in scores.values():
             dim.take(TRIVIAL_POINTS, trivial)
-    hits = _rule_hits(judge_rules.DIRECT_ORDER, text.raw) or [
+    hits = judge_rules.DIRECT_ORDER.all_matches(text.raw) or [
         f.evidence for f in scan_text(text.raw) if f.category == "judge_manipulation"
     ]
     if hits and scores:
@@ -403,9 +403,11 @@ def _safety(dim: _Score, request: ReviewRequest, text: _Text) -> None:
             continue
         points = SAFETY_POINTS.get(severity, 0)
         kind = _SAFETY_KINDS.get(severity, "")
-        for hit in _rule_hits(rule, text.raw):
+        for hit in rule.all_matches(text.raw):
             if points:
                 dim.take(points, f"{kind}: {rule.title}: {_quote(hit)}")
+            else:  # P3 / P4: an example value, noted for a reader, no points
+                dim.take(0, f"noted, no points: {rule.title}: {_quote(hit)}")
 
 
 def _relevance(dim: _Score, request: ReviewRequest, text: _Text) -> None:
@@ -577,19 +579,6 @@ def _matches(word: str, stems: frozenset[str]) -> bool:
         for s in stems
         if s[:4] == word[:4]
     )
-
-
-def _rule_hits(rule: Rule, text: str) -> list[str]:
-    """Every accepted match of a rule, in order; a span two patterns match counts once."""
-    spans: list[tuple[int, int, str]] = []
-    for pattern in rule.patterns:
-        for m in pattern.finditer(text):
-            if rule.accept is not None and not rule.accept(m):
-                continue
-            if any(start < m.end() and m.start() < end for start, end, _ in spans):
-                continue
-            spans.append((m.start(), m.end(), m.group(0)))
-    return [hit for _, _, hit in sorted(spans)]
 
 
 def _find(pattern: _Pattern, text: str) -> list[str]:

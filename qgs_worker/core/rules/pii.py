@@ -57,9 +57,10 @@ TEST_CARDS = frozenset(
         "6011000990139424", "3530111333300000", "3566002020360505", "30569309025904",
         "38520000023237", "4012888888881881", "5105105105105100", "4000056655665556",
         "5200828282828210", "2223003122003222", "6200000000000005", "4000000000000002",
+        "4111111111111111", "4242424242424242", "5555555555554444",
     }
 )  # Stripe and PayPal sandbox documentation  # fmt: skip
-"""Card numbers the payment processors publish for testing (digits only)."""
+"""Card numbers the networks and payment processors publish for testing (digits only)."""
 SSN = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
 SSN_SAMPLES = frozenset({"078051120", "219099999", "123456789"})
 """SSNs the SSA says were publicized as samples (the Woolworth wallet card, 1938...)."""

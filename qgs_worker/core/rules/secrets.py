@@ -5,6 +5,7 @@
 | ``private_key`` | a private key block with its body (RFC 7468 / RFC 4880 armour) | P1 | P1 | P1 |
 | ``private_key_header`` | the armour line alone (``-----BEGIN RSA PRIVATE KEY-----``): in a deliverable the body may have been cut by the render; in prose it is how docs name the format | - | P1 | - |
 | ``vendor_token`` | an API key or token in a documented vendor format: AWS ``AKIA`` / ``ASIA`` key ids and 40-character secrets, GitHub ``ghp_`` / ``github_pat_``, OpenAI ``sk-`` / ``sk-proj-``, Anthropic ``sk-ant-``, Slack ``xox?-``, Stripe ``sk_live_`` / ``rk_live_``, Google ``AIza`` | P1 | P1 | P1 |
+| ``example_secret`` | a documented example value: AWS's ``AKIAIOSFODNN7EXAMPLE`` / ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`` (any key in the format ending in ``EXAMPLE`` / ``EXAMPLEKEY``), Stripe's docs test keys, the published test card numbers (``4111 1111 1111 1111``, ``4242 4242 4242 4242``, ``5555 5555 5555 4444``...; category ``pii``) | P4 | P4 (noted, no points) | P4 |
 | ``assigned_secret`` | ``password=...``, ``api_key: "..."``, credentials in a URL (``user:pw@host``) | P2 | P1 | P1 |
 
 Placeholders are not secrets: ``example``, ``your``, ``xxxx``, ``<...>``, ``${...}``, ``changeme``,
@@ -17,9 +18,9 @@ from __future__ import annotations
 
 import re
 
-from qgs_worker.core.rules.base import P1, P2, Rule, rule
+from qgs_worker.core.rules.base import P1, P2, P4, Rule, rule
 
-__all__ = ["PRIVATE_KEY_HEADER", "RULES", "SECRETS", "is_real_secret"]
+__all__ = ["EXAMPLE_SECRET", "PRIVATE_KEY_HEADER", "RULES", "SECRETS", "is_real_secret"]
 
 FAMILY = "secrets"
 
@@ -121,6 +122,22 @@ PRIVATE_KEY_HEADER = rule(
     source="RFC 7468 (textual encodings: PRIVATE KEY), RFC 4880 (OpenPGP armor)",
     needles=("private key",),
 )
+# The documented example values: AWS's example access key id and secret (IAM User Guide,
+# "Managing access keys": AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY, and
+# the same convention in other pages: a key in the vendor format ending in EXAMPLE / EXAMPLEKEY),
+# Stripe's documentation test keys, and the card networks' and processors' published test card
+# numbers (pii.TEST_CARDS, found by ``pii.example_cards``). Not a leak, not silence: a P4 note.
+EXAMPLE_SECRET = rule(
+    "example_secret", FAMILY, "secret",
+    "an example value (a documented example key or a published test card number)",
+    r"\b(?:AKIA|ASIA)(?=[A-Z0-9]{16}\b)[A-Z0-9]{9}EXAMPLE\b",
+    r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{30}EXAMPLEKEY(?![A-Za-z0-9/+])",
+    r"\b(?:sk_test_4eC39HqLyjWDarjtT1zdp7dc|sk_test_BQokikJOvBiI2HlWgH4olfQ2|pk_test_TYooMQauvdEDq54NiTphI7jx)\b",
+    prose=P4, deliverable=P4, tool_call=P4, flags=0,
+    source="AWS IAM User Guide (example access keys); Stripe API docs (test keys); Visa, Mastercard, Stripe and PayPal published test card numbers",
+    needles=("example", "_test_"),
+    matched_by="detectors (keys by these patterns; test cards by pii.example_cards, category pii)",
+)
 # fmt: on
 
-RULES: tuple[Rule, ...] = (*SECRETS, PRIVATE_KEY_HEADER)
+RULES: tuple[Rule, ...] = (*SECRETS, PRIVATE_KEY_HEADER, EXAMPLE_SECRET)

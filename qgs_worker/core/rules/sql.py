@@ -200,6 +200,127 @@ SQL_DELETE_UNBOUNDED = dataclasses.replace(
         )
     ),
 )
+# --- injection shapes read from the SQL grammar (issue 10) ---------------------------------------
+# A value that closes a string literal it did not open has an odd number of single quotes (''
+# escapes come in pairs): it is a fragment of the query around it, and what follows that quote
+# runs as code (OWASP SQL Injection Prevention Cheat Sheet; WSTG-INPV-05). The same holds for a
+# closing parenthesis the value did not open. Statement keywords: SQL:2016's data and schema
+# statements, T-SQL's EXEC / SHUTDOWN / WAITFOR, MySQL's HANDLER / LOAD.
+_STATEMENT = (
+    r"(?:select|insert|update|delete|drop|create|alter|truncate|exec(?:ute)?|shutdown|declare"
+    r"|grant|revoke|merge|call|waitfor|replace|load|copy|handler|set|use|begin|commit|rollback"
+    r"|kill)\b"
+)
+_KEYWORD = re.compile(
+    r"\b(?:select|insert|update|delete|drop|create|alter|truncate|exec|execute|shutdown|declare"
+    r"|grant|union|waitfor|xp_cmdshell|sleep|benchmark)\b"
+)
+
+
+def _breaks_out(match: re.Match[str]) -> bool:
+    """The value closes a literal (odd single quotes) or a parenthesis it did not open."""
+    value = match.string
+    groups = match.groupdict()
+    if groups.get("quote") is not None and value.count("'") % 2 == 1:
+        return True
+    close = groups.get("close")
+    if close is not None:
+        return not close.strip() or value.count(")") > value.count("(")
+    return False
+
+
+def _keyword_built(match: re.Match[str]) -> bool:
+    """Pieces joined into a keyword none of them holds ('SEL' + 'ECT', CHAR(83)+CHAR(69)...)."""
+    text = match.group(0)
+    codes = re.findall(r"\d+", text) if re.match(r"(?i)n?char|chr", text) else []
+    if codes:
+        joined = "".join(chr(int(c)) for c in codes if int(c) < 0x110000).lower()
+        return bool(_KEYWORD.search(joined) or "'" in joined or ";" in joined)
+    pieces = [p.lower() for p in re.findall(r"'([^']*)'", text)]
+    joints, at = set(), 0
+    for piece in pieces[:-1]:
+        at += len(piece)
+        joints.add(at)
+    # a keyword that only exists across a joint: 'SEL' + 'ECT', 'UNI' || 'ON SELECT'
+    return any(
+        any(k.start() < joint < k.end() for joint in joints)
+        for k in _KEYWORD.finditer("".join(pieces))
+    )
+
+
+_CONSTANT = r"(?:-?\d+(?:\.\d+)?|'[^'\n]{0,40}')"
+_COMPARE = re.compile(
+    rf"(?P<a>{_CONSTANT})\s*(?P<op><>|!=|<=|>=|=|<|>)\s*(?P<b>{_CONSTANT})"
+)
+
+
+def _holds(match: re.Match[str]) -> bool:
+    """A comparison of two constants that is true (``2>1``, ``'a'='a'``, ``1<>2``)."""
+    compared = _COMPARE.search(match.group(0))
+    if compared is None:
+        return True  # NOT 0, TRUE: true by themselves
+    a, op, b = compared.group("a", "op", "b")
+    if a.startswith("'") != b.startswith("'"):
+        return False
+    if a.startswith("'"):
+        return (a == b) == (op == "=") if op in {"=", "<>", "!="} else False
+    x, y = float(a), float(b)
+    truth = {"=": x == y, "<>": x != y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y}
+    return truth.get(op, x >= y)
+
+
+SQL_BREAKOUT = rule(
+    "sql_breakout", FAMILY, "sql_injection",
+    "a statement or comment after a quote that closes the query's literal (SQL injection)",
+    # the value's first quote closes a literal: a statement, a `;` or a comment right after it
+    rf"^[^']*+(?P<quote>')(?:\s*+\))*\s*+(?:;|--|#|/\*|{_STATEMENT})",
+    # a stacked statement after a closing quote, or after a number (with a parenthesis the
+    # value did not open): x'; DROP ..., 10; DROP ..., 1); DELETE ...
+    rf"(?P<quote>')(?:\s*+\))*\s*+;\s*+{_STATEMENT}",
+    rf"\b\d+\s*+(?P<close>(?:\)\s*+)*);\s*+{_STATEMENT}",
+    sql=P1, accept=_breaks_out,
+    source=_OWASP + "; OWASP WSTG-INPV-05 (stacked queries); SQL:2016 statement keywords",
+    needles=("'", ";"),
+)
+SQL_STRING_BUILT = rule(
+    "sql_string_built", FAMILY, "sql_injection",
+    "dynamic SQL run from a concatenation (EXEC('SEL' + 'ECT *'), EXECUTE IMMEDIATE 'a' || b)",
+    r"\bexec(?:ute)?\s*+\(\s*+N?'[^']*'\s*+(?:\+|\|\|)",
+    r"\b(?:execute\s+immediate|sp_executesql|prepare\s+\w+\s+from)\b[^;]{0,100}?(?:\+|\|\||\bconcat\s*\()",
+    sql=P1,
+    source="OWASP SQL Injection Prevention Cheat Sheet (dynamic SQL); T-SQL EXEC (character string), Oracle EXECUTE IMMEDIATE, MySQL PREPARE",
+    needles=("exec", "sp_executesql", "prepare"),
+)
+SQL_KEYWORD_BUILT = rule(
+    "sql_keyword_built", FAMILY, "sql_injection",
+    "a SQL keyword split across joined literals or spelled in character codes ('DR' || 'OP', CHAR(83)+...)",
+    r"N?'[^'\n]{0,20}'(?:\s*+(?:\+|\|\|)\s*+N?'[^'\n]{0,20}')+",
+    r"\bconcat(?:_ws)?\s*+\(\s*+N?'[^'\n]{0,20}'(?:\s*+,\s*+N?'[^'\n]{0,20}')+",
+    r"\b(?:n?char|chr)\s*+\(\s*+\d+\s*+\)(?:\s*+(?:\+|\|\||,)\s*+(?:n?char|chr)\s*+\(\s*+\d+\s*+\)){2,}",
+    r"\bchar\s*+\(\s*+\d+(?:\s*+,\s*+\d+){2,}\s*+\)",
+    sql=P1, accept=_keyword_built,
+    source="OWASP WSTG-INPV-05 and the SQL Injection Bypassing WAF page (string concatenation, CHAR() encoding); MySQL CONCAT / CHAR, T-SQL CHAR docs",
+    needles=("+", "||", "concat", "char", "chr"),
+)
+SQL_CONDITIONAL_PROBE = rule(
+    "sql_conditional_probe", FAMILY, "sql_injection",
+    "a conditional on constants (boolean-based blind SQL injection)",
+    # CASE WHEN (1=1) THEN ..., IF(1=1, ...), IIF(1=2, ...): a condition no row can change
+    rf"\b(?:case\s+when|iif\s*+\(|if\s*+\()\s*+(?:\(\s*+)*(?:{_CONSTANT}\s*(?:<>|!=|<=|>=|=|<|>)\s*{_CONSTANT}"
+    r"|true\b|false\b|not\s+\d)",
+    sql=P1,
+    source="OWASP WSTG-INPV-05 (boolean-based blind: conditional responses); PortSwigger Web Security Academy, blind SQL injection",
+    needles=("case", "if"),
+)
+SQL_TAUTOLOGY = rule(
+    "sql_tautology", FAMILY, "sql_injection",
+    "an OR that is always true (a tautology: OR 2>1, OR (1=1), OR NOT 0)",
+    rf"\bor\s++(?:\(\s*+)*{_CONSTANT}\s*(?:<>|!=|<=|>=|=|<|>)\s*{_CONSTANT}",
+    r"\bor\s++(?:\(\s*+)*(?:not\s+(?:0|false)\b|true\b|1\b(?!\s*(?:[=<>!.,]|\d)))",
+    sql=P1, accept=_holds,
+    source=_OWASP + "; OWASP WSTG-INPV-05 (tautologies)",
+    needles=("or",),
+)
 # fmt: on
 
 STATEMENTS: tuple[Rule, ...] = MASS_DELETION[:4]
@@ -211,6 +332,11 @@ RULES: tuple[Rule, ...] = (
     *MASS_DELETION[3:],
     SQL_INJECTION,
     SQL_INJECTION_ARG,
+    SQL_BREAKOUT,
+    SQL_STRING_BUILT,
+    SQL_KEYWORD_BUILT,
+    SQL_CONDITIONAL_PROBE,
+    SQL_TAUTOLOGY,
     SQL_MASS_CHANGE,
     SQL_PRIVILEGE,
 )

@@ -19,7 +19,16 @@ from __future__ import annotations
 
 from qgs_worker.core.rules.base import P1, P2, P3, Rule, rule
 
-__all__ = ["RULES", "SCRIPT_URL", "XSS", "XSS_EMBED", "XSS_FRAME", "XSS_SCRIPT"]
+__all__ = [
+    "RULES",
+    "SCRIPT_URL",
+    "XSS",
+    "XSS_ATTRIBUTE",
+    "XSS_EMBED",
+    "XSS_FRAME",
+    "XSS_MARKUP",
+    "XSS_SCRIPT",
+]
 
 FAMILY = "xss"
 _OWASP = "OWASP XSS Filter Evasion Cheat Sheet; CWE-79"
@@ -27,18 +36,31 @@ _OWASP = "OWASP XSS Filter Evasion Cheat Sheet; CWE-79"
 # The scheme names of script URLs, with the tabs and newlines a URL parser drops (``java\tscript:``)
 _JS, _VBS, _DATA = (r"[\t\n\r]*+".join(word) for word in ("javascript", "vbscript", "data"))
 
+# An attribute-injection fragment (OWASP XSS Filter Evasion Cheat Sheet; PortSwigger's XSS
+# cheat sheet): a quote that closes the attribute value the fragment is pasted into, then a new
+# event-handler attribute (up to three attributes on: `" autofocus onfocus=`), or `>` and a new
+# element: `" onmouseover="alert(1)`, `'><svg/onload=alert(1)>`.
+_ATTRIBUTE_BREAKOUT = (
+    r"[\"'`]\s*+(?:/\s*+)?(?:[a-z][\w:-]{0,30}(?:\s*=\s*(?:\"[^\"]{0,200}\"|'[^']{0,200}'|[^\s\"'>]{1,200}))?"
+    r"[\s/]++){0,3}on[a-z]{3,20}\s*="
+)
+_ELEMENT_BREAKOUT = (
+    r"[\"'`]\s*+>\s*+<\s*+(?:script|svg|img|iframe|body|details|video|audio|input|math|object|embed"
+    r"|a|style|link|meta|form|marquee|select|textarea|isindex|frameset)\b"
+)
+
 # fmt: off
 XSS = rule(
-        "xss", FAMILY, "xss",
-        "script injection markup (XSS)",
-        r"<\s*script\b",
-        r"\bjavascript\s*:",
-        r"<[a-z][^<>]{0,200}?\bon(?:error|load|click|mouseover|focus)\s*=",
-        r"<\s*iframe\b",
-        tool_call=P2,
-        source=_OWASP,
-        needles=("<", "javascript"),
-    )
+    "xss", FAMILY, "xss",
+    "script injection markup (XSS)",
+    r"<\s*script\b",
+    r"\bjavascript\s*:",
+    r"<[a-z][^<>]{0,200}?\bon(?:error|load|click|mouseover|focus)\s*=",
+    r"<\s*iframe\b",
+    tool_call=P2,
+    source=_OWASP,
+    needles=("<", "javascript"),
+)
 SCRIPT_URL = rule(
     "script_url", FAMILY, "xss",
     "a script URL (javascript:, vbscript:, data:text/html)",
@@ -55,8 +77,11 @@ XSS_SCRIPT = rule(
     rf"(?:^|=)\s*+(?:[\"']\s*+)?(?:{_JS}|{_VBS})\s*:|\b(?:{_JS}|{_VBS}):(?=\S)",
     rf"\b{_DATA}\s*:\s*text/html",
     r"\bsrcdoc\s*=",
+    _ATTRIBUTE_BREAKOUT,
+    _ELEMENT_BREAKOUT,
     html=P1,
-    source=_OWASP, needles=("<", "script", "data"),
+    source=_OWASP,
+    needles=("<", "script", "data", "on"),
 )
 XSS_EMBED = rule(
     "xss_embed", FAMILY, "xss",
@@ -75,6 +100,41 @@ XSS_FRAME = rule(
     html=P3,
     source=_OWASP, needles=("<",),
 )
+XSS_ATTRIBUTE = rule(
+    "xss_attribute", FAMILY, "xss",
+    "an attribute-injection fragment (a quote closing the attribute, then an event handler or a new element)",
+    _ATTRIBUTE_BREAKOUT,
+    _ELEMENT_BREAKOUT,
+    url=P1, free_text=P2,
+    source=_OWASP + "; PortSwigger Web Security Academy, XSS in HTML tag attributes",
+    needles=("on", ">"),
+)
+# Markup in free text (a message, a comment, a page an app renders): only what runs script, not
+# a mention of a tag ("use <script> tags"): an element with an event handler, a script element
+# with a body or a source, a link or attribute with a script URL (HTML or Markdown).
+XSS_MARKUP = rule(
+    "xss_markup", FAMILY, "xss",
+    "markup that runs script (an event handler, a script element, a script URL in a link)",
+    r"<[a-z][^<>]{0,200}?[\s\"'/]on[a-z]{3,20}\s*=",
+    r"<\s*script\b[^<>]{0,200}>[^<]{0,2000}?\S[^<]{0,2000}?</\s*script|<\s*script\b[^<>]{0,200}?\bsrc\s*=",
+    rf"\]\(\s*+<?\s*+(?:{_JS}|{_VBS})\s*:|\]\(\s*+<?\s*+{_DATA}\s*:\s*text/html",
+    # an attribute whose value runs script (junk before the scheme, as filter-evasion strings have)
+    r"\b(?:href|src|action|formaction|xlink:href|data|style|background|poster)\s*=\s*+[\"']?[^\"'<>]{0,40}?"
+    rf"(?:(?:{_JS}|{_VBS})\s*:|{_DATA}\s*:\s*text/html|expression\s*\()",
+    # the whole value is a script URL with code after the colon ("javascript: the book" is not)
+    rf"^\s*+(?:{_JS}|{_VBS}):(?=\S)|^\s*+{_DATA}:text/html",
+    free_text=P2,
+    source=_OWASP + "; CommonMark (link destinations); HTML Living Standard (event handler attributes)",
+    needles=("<", "](", "=", "script", "data"),
+)
 # fmt: on
 
-RULES: tuple[Rule, ...] = (XSS, SCRIPT_URL, XSS_SCRIPT, XSS_EMBED, XSS_FRAME)
+RULES: tuple[Rule, ...] = (
+    XSS,
+    SCRIPT_URL,
+    XSS_SCRIPT,
+    XSS_ATTRIBUTE,
+    XSS_EMBED,
+    XSS_FRAME,
+    XSS_MARKUP,
+)
