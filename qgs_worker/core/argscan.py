@@ -97,7 +97,9 @@ _VIEW_OF: dict[str, str] = dict.fromkeys(
     "code",
 )
 _JNDI = execution.JNDI_LOOKUP
-_JNDI_SEVERITY = {kind: _JNDI.severity_in(Context.of_kind(kind)) for kind in ArgumentKind}
+_views = argviews.views
+_JNDI_IN_ARGUMENTS = _JNDI.severity_in(Context.COMMAND) or _P1
+"""The JNDI rule's severity in a tool argument: the same for every kind (a test checks)."""
 
 
 def keyword_pattern(needles: Iterable[str]) -> re.Pattern[str]:
@@ -177,7 +179,7 @@ def scan_argument(
     if kind is ArgumentKind.COMMAND and "$" in value and "IFS" in value:
         value = argviews.IFS.sub(" ", value)
     lowered = value.lower()
-    views, shown = argviews.views(value, lowered, kind)
+    views, shown = _views(value, lowered, kind)
     any_needle = _ANY_NEEDLE[kind]
     plain = views[""]
     if any_needle is None:
@@ -188,9 +190,8 @@ def scan_argument(
         keyword = any(any_needle.search(view.lowered) is not None for view in plain)
     # no keyword of any rule of this kind: one search instead of one per rule
     findings = list(_run(_CHECKS[kind], views, shown, location, where)) if keyword else []
-    jndi_severity = _JNDI_SEVERITY[kind]
-    if jndi_severity is not None:
-        findings.extend(detectors._jndi(value, location, where=where, severity=jndi_severity))
+    if "${" in value:  # every JNDI lookup has one: no call on the hot path without it
+        findings.extend(detectors._jndi(value, location, where=where, severity=_JNDI_IN_ARGUMENTS))
     if kind is ArgumentKind.COMMAND:
         findings.extend(_command_extras(value, location, tool))
     elif kind is ArgumentKind.URL:
@@ -209,7 +210,7 @@ def scan_argument(
         passages = detectors.find_injected_instructions(value)
         if passages:
             findings.append(_rule_finding(_PASSAGE, where, detectors._clip(passages[0]), location))
-    return detectors._dedupe(findings)
+    return detectors._dedupe(findings) if findings else findings
 
 
 def _may_carry_passages(value: str, lowered: str, keyword: bool) -> bool:

@@ -96,9 +96,7 @@ def views(value: str, lowered: str, kind: ArgumentKind) -> tuple[dict[str, tuple
         if "\t" in value or "\n" in value or "\r" in value:  # java\tscript: has no "script"
             view = view._replace(lowered=view.lowered.translate(_URL_BLANKS))
         return {"": (view,)}, value
-    if (
-        kind is ArgumentKind.FREE_TEXT and "&#" in value
-    ):  # markup in text: <a href="&#x6A;avascript:
+    if "&#" in value and kind is ArgumentKind.FREE_TEXT:  # markup in text: href="&#x6A;avascript:
         decoded = html_decoded(value)
         return {"": plain if decoded is None else (*plain, decoded)}, value
     return {"": plain}, value

@@ -145,3 +145,37 @@ class TestFindingsNameTheirRule:
         assert ("pii", "pii_card") in found
         assert ("file_write", "file_write_persistence") in found
         assert ("ssrf", "ssrf_metadata") in found
+
+
+def test_a_jndi_lookup_is_one_severity_in_every_argument_kind() -> None:
+    """argscan reads one severity for every kind (the hot path skips a per-kind look-up)."""
+    jndi = rules.by_id("jndi_lookup")
+    assert {jndi.severity_in(Context.of_kind(kind)) for kind in ArgumentKind} == {rules.base.P1}
+
+
+def test_every_match_contains_a_needle() -> None:
+    """The keyword pre-check never hides a match: on real payloads and the gap tests' positives,
+    a text a rule's patterns match contains one of its needles (lower-cased)."""
+    from tests.unit.test_rules_gaps import TestShellCallsInOtherLanguages as Shell
+
+    texts = [
+        *_texts(),
+        *Shell.GARAK,
+        *Shell.OTHERS,
+        "';shutdown --",
+        "EXEC('SEL' + 'ECT *') IF(1=1,'true','false')",
+        "SELECT CASE WHEN (1=1) THEN 'A' ELSE 'B' END;",
+        "SELECT * FROM t WHERE id = 7 OR NOT 0",
+        '" autofocus onfocus="alert(1)',
+        "[click me](javascript:alert(document.cookie))",
+        "git push --force origin main",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "(lambda: __import__('socket').socket().connect(('10.0.0.1', 4242)))()",
+    ]
+    for rule in rules.all_rules():
+        if not rule.needles or not rule.patterns:
+            continue
+        for text in texts:
+            if rule.first_match(text) is not None:
+                lowered = text.lower()
+                assert any(n in lowered for n in rule.needles), (rule.rule_id, text)

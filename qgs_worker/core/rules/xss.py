@@ -81,7 +81,7 @@ XSS_SCRIPT = rule(
     _ELEMENT_BREAKOUT,
     html=P1,
     source=_OWASP,
-    needles=("<", "script", "data", "on"),
+    needles=("<", "script", "data", "="),
 )
 XSS_EMBED = rule(
     "xss_embed", FAMILY, "xss",
@@ -107,7 +107,7 @@ XSS_ATTRIBUTE = rule(
     _ELEMENT_BREAKOUT,
     url=P1, free_text=P2,
     source=_OWASP + "; PortSwigger Web Security Academy, XSS in HTML tag attributes",
-    needles=("on", ">"),
+    needles=("=", "<"),
 )
 # Markup in free text (a message, a comment, a page an app renders): only what runs script, not
 # a mention of a tag ("use <script> tags"): an element with an event handler, a script element
@@ -122,10 +122,10 @@ XSS_MARKUP = rule(
     r"\b(?:href|src|action|formaction|xlink:href|data|style|background|poster)\s*=\s*+[\"']?[^\"'<>]{0,40}?"
     rf"(?:(?:{_JS}|{_VBS})\s*:|{_DATA}\s*:\s*text/html|expression\s*\()",
     # the whole value is a script URL with code after the colon ("javascript: the book" is not)
-    rf"^\s*+(?:{_JS}|{_VBS}):(?=\S)|^\s*+{_DATA}:text/html",
+    r"^\s*+(?:javascript|vbscript):(?=\S)|^\s*+data:text/html",
     free_text=P2,
     source=_OWASP + "; CommonMark (link destinations); HTML Living Standard (event handler attributes)",
-    needles=("<", "](", "=", "script", "data"),
+    needles=("<", "](", "=", "javascript", "vbscript", "data:text/html"),
 )
 # fmt: on
 
