@@ -20,8 +20,9 @@ What is recognized, and from which published rule:
   birth date and the ISO 7064 MOD 11-2 check character). An SSN or NINO whose digits are one
   or two repeated digits or a run (``111-11-1111``, ``AB123456C``) is sample data.
 
-Severity by context (card numbers and national IDs are "sensitive"; e-mail addresses and phone
-numbers are "contact details"):
+Severity by context, read from the rules table (``rules/pii.py``: the patterns are there too;
+card numbers and national IDs are "sensitive", e-mail addresses and phone numbers "contact
+details"):
 
 | where | sensitive | contact details | why |
 | --- | --- | --- | --- |
@@ -57,6 +58,7 @@ from functools import lru_cache
 from qgs_worker.core.filewrites import argument_strings, file_writes, is_shell_tool, tool_words
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.rules import pii as pii_rules
+from qgs_worker.core.rules.base import Context
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 
 __all__ = [
@@ -100,6 +102,13 @@ _RULE_OF_KIND = {
     PiiKind.US_SSN: "pii_us_ssn",
     PiiKind.UK_NINO: "pii_uk_nino",
     PiiKind.CN_ID: "pii_cn_id",
+}
+
+
+_SEVERITY = {
+    (kind, context): severity
+    for kind, rule_id in _RULE_OF_KIND.items()
+    for context, severity in pii_rules.BY_ID[rule_id].severity.items()
 }
 
 
@@ -186,6 +195,12 @@ def example_cards(text: str) -> list[str]:
 
     They are not a person's data (``find_pii`` skips them); ``detectors`` notes them as P4
     example values (rules table: ``example_secret``).
+
+    Args:
+        text: Any text.
+
+    Returns:
+        Each test number found (``rules.pii.TEST_CARDS``), in order; empty when none.
     """
     if _DIGIT_PAIR.search(text) is None:
         return []
@@ -286,7 +301,7 @@ def scan_pii_text(
     """
     matches = [m for m in find_pii(text, sensitive_only=True) if m.key not in request_keys]
     return [
-        _finding(Severity.P1, "pii", f"mentions {kind}", group, location)
+        _finding(_severity(kind, Context.PROSE), "pii", f"mentions {kind}", group, location)
         for kind, group in _by_kind(matches)
     ]
 
@@ -311,7 +326,8 @@ def scan_pii_call(call: ToolCall, *, request_keys: frozenset[str] = frozenset())
         if written:
             kinds = ", ".join(dict.fromkeys(m.kind.value for m in written))
             title = f"personal data written to {write.path} ({kinds})"
-            findings.append(_finding(Severity.P2, "pii_written", title, written, write.location))
+            severity = max((_severity(m.kind, Context.WRITTEN) for m in written), key=_weight)
+            findings.append(_finding(severity, "pii_written", title, written, write.location))
     shell = is_shell_tool(call.name)
     sends = bool(tool_words(call.name) & _SEND_WORDS)
     recipients = {m.key for _, v in _recipient_values(call) for m in find_pii(v)}
@@ -324,9 +340,11 @@ def scan_pii_call(call: ToolCall, *, request_keys: frozenset[str] = frozenset())
             sent_text = value if sends and not _is_recipient(path) else ""
         ignore = request_keys | recipients
         sent = [m for m in find_pii(sent_text) if m.key not in ignore] if sent_text else []
+        by_severity = sorted(
+            {_severity(m.kind, Context.SENT) for m in sent}, key=_weight, reverse=True
+        )
         for severity, group in (
-            (Severity.P0, [m for m in sent if m.kind.sensitive]),
-            (Severity.P2, [m for m in sent if not m.kind.sensitive]),
+            (s, [m for m in sent if _severity(m.kind, Context.SENT) is s]) for s in by_severity
         ):
             if group:
                 kinds = ", ".join(dict.fromkeys(m.kind.value for m in group))
@@ -338,8 +356,19 @@ def scan_pii_call(call: ToolCall, *, request_keys: frozenset[str] = frozenset())
             carried = [m for m in find_pii(value) if m.kind.sensitive and m.key not in skip]
             for kind, group in _by_kind(carried):
                 title = f"tool call {call.name} carries {kind}"
-                findings.append(_finding(Severity.P4, "pii", title, group, location))
+                findings.append(
+                    _finding(_severity(kind, Context.TOOL_CALL), "pii", title, group, location)
+                )
     return findings
+
+
+def _severity(kind: PiiKind, context: Context) -> Severity:
+    """The rules table's severity of this kind in ``context`` (``rules/pii.py``)."""
+    return _SEVERITY[kind, context]
+
+
+def _weight(severity: Severity) -> int:
+    return severity.weight
 
 
 def _finding(

@@ -25,8 +25,9 @@ network. Recognized, with the stdlib ``ipaddress`` and ``urllib.parse``:
 - schemes that turn a fetch into a file read or a raw-protocol request: ``file``, ``gopher``,
   ``dict``, ``tftp``, ``netdoc``, ``jar``.
 
-Severity: in a tool-call argument P1, a metadata address P0 (credential theft), an encoded form
-of a public address P2 (evasion, nothing internal). In a shell command only metadata addresses
+Severity (the rules table's, ``rules/ssrf.py``, which also holds the address classes): in a
+tool-call argument P1, a metadata address P0 (credential theft), an encoded form of a public
+address P2 (evasion, nothing internal). In a shell command only metadata addresses
 count: an agent with a shell already reaches the host and its network. In prose nothing is
 reported (tutorials mention localhost all the time); an instruction to fetch one, injected in a
 tool output, is ``injection_in_tool_output``'s, and the agent's fetch is this module's.
@@ -45,6 +46,7 @@ from urllib.parse import urlsplit
 
 from qgs_worker.core.filewrites import argument_strings, is_shell_tool, tool_words
 from qgs_worker.core.models import Finding, Severity, ToolCall
+from qgs_worker.core.rules import Context, Rule
 from qgs_worker.core.rules import ssrf as ssrf_rules
 
 __all__ = ["SsrfTarget", "find_ssrf", "scan_ssrf_call"]
@@ -59,11 +61,10 @@ _INTERNAL_SUFFIXES = ssrf_rules.INTERNAL_SUFFIXES
 _INTERNAL_NETS = ssrf_rules.INTERNAL_NETS
 _BAD_SCHEMES = ssrf_rules.BAD_SCHEMES
 _WILDCARD_DNS = ssrf_rules.WILDCARD_DNS
-_RULE_ID = {  # the rules table's id of each class, by the severity this module gives it
-    Severity.P0: "ssrf_metadata",
-    Severity.P1: "ssrf_internal",
-    Severity.P2: "ssrf_encoded",
-}
+_BY_ID = {r.rule_id: r for r in ssrf_rules.RULES}
+_METADATA, _INTERNAL, _SCHEME, _ENCODED = (
+    _BY_ID[i] for i in ("ssrf_metadata", "ssrf_internal", "ssrf_scheme", "ssrf_encoded")
+)
 _DOTS = dict.fromkeys(map(ord, "\u3002\uff0e\uff61"), ".")  # UTS #46 label separators
 _FETCH_SCHEMES = frozenset({"http", "https", "ftp", "ws", "wss"})
 _URL = re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.-]{1,15}):(//[^\s\"'<>`\\{}|^]+|/[^\s\"'<>`]+)")
@@ -102,10 +103,6 @@ class SsrfTarget:
     reason: str
     severity: Severity
     rule: str = ""
-
-    def __post_init__(self) -> None:
-        if not self.rule:  # the class follows from the severity, but for a scheme (below)
-            object.__setattr__(self, "rule", _RULE_ID[self.severity])
 
 
 def find_ssrf(value: str, *, whole: bool = False) -> list[SsrfTarget]:
@@ -153,8 +150,8 @@ def scan_ssrf_call(call: ToolCall) -> list[Finding]:
         if not (shell or fetching or url_key):
             continue
         for target in find_ssrf(value, whole=url_key):
-            if shell and target.severity is not Severity.P0:
-                continue
+            if shell and _BY_ID[target.rule].severity_in(Context.COMMAND) is None:
+                continue  # in a shell command only the classes the table checks there
             findings.append(
                 Finding(
                     role=_ROLE,
@@ -178,24 +175,29 @@ def _judge(url: str) -> SsrfTarget | None:
     scheme = parts.scheme.lower()
     if scheme in _BAD_SCHEMES:
         what = "reads a local file" if scheme == "file" else "a raw-protocol request"
-        return SsrfTarget(url[:200], f"a {scheme}:// URL ({what})", Severity.P1, "ssrf_scheme")
+        return _target(url, f"a {scheme}:// URL ({what})", _SCHEME)
     if scheme not in _FETCH_SCHEMES or not host:
         return None
     if not host.isascii():
         host = unicodedata.normalize("NFKC", host).translate(_DOTS).lower().rstrip(".")
     judged = _judge_host(host)
-    return None if judged is None else SsrfTarget(url[:200], *judged)
+    return None if judged is None else _target(url, *judged)
+
+
+def _target(url: str, reason: str, rule: Rule) -> SsrfTarget:
+    """A target at its class's severity in a URL (the rules table's ``url`` column)."""
+    return SsrfTarget(url[:200], reason, rule.severity_in(Context.URL) or Severity.P1, rule.rule_id)
 
 
 @lru_cache(maxsize=1024)
-def _judge_host(host: str) -> tuple[str, Severity] | None:
-    """``(reason, severity)`` for a host a fetch should not reach; memoized (hosts repeat)."""
+def _judge_host(host: str) -> tuple[str, Rule] | None:
+    """``(reason, rule)`` for a host a fetch should not reach; memoized (hosts repeat)."""
     if host in _METADATA_NAMES:
-        return f"a cloud metadata address ({host})", Severity.P0
+        return f"a cloud metadata address ({host})", _METADATA
     if host in _LOOPBACK_NAMES:
-        return f"a loopback address ({host})", Severity.P1
+        return f"a loopback address ({host})", _INTERNAL
     if host.endswith(_INTERNAL_SUFFIXES):
-        return f"an internal host name ({host})", Severity.P1
+        return f"an internal host name ({host})", _INTERNAL
     wildcard = _WILDCARD_DNS.match(host)
     if wildcard is None and ":" not in host and _NOT_NUMERIC.search(host):
         return None  # a host name: no IPv4 form has letters beyond hex digits and x
@@ -206,12 +208,12 @@ def _judge_host(host: str) -> tuple[str, Severity] | None:
         address = address.ipv4_mapped
     written = f" written as {host}" if encoded or wildcard else ""
     if address in _METADATA_IPS:
-        return f"a cloud metadata address ({address}{written})", Severity.P0
+        return f"a cloud metadata address ({address}{written})", _METADATA
     for network, why in _INTERNAL_NETS:
         if address.version == network.version and address in network:
-            return f"{why} ({address}{written})", Severity.P1
+            return f"{why} ({address}{written})", _INTERNAL
     if encoded:
-        return f"an IP address in encoded form ({address}{written})", Severity.P2
+        return f"an IP address in encoded form ({address}{written})", _ENCODED
     return None
 
 

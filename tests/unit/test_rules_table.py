@@ -179,3 +179,68 @@ def test_every_match_contains_a_needle() -> None:
             if rule.first_match(text) is not None:
                 lowered = text.lower()
                 assert any(n in lowered for n in rule.needles), (rule.rule_id, text)
+
+
+class TestLogicRulesReadTheTable:
+    """The checks that are logic (personal data, SSRF, file writes) report the table's severities."""
+
+    def test_personal_data(self) -> None:
+        card = "4556 7375 8689 9855"  # a valid Luhn number, Visa prefix (not a published test card)
+        (prose,) = scan_text(f"my card is {card}")
+        assert prose.severity is rules.by_id("pii_card").severity_in(Context.PROSE)
+        sent = scan_tool_call(
+            ToolCall(
+                name="send_email", arguments={"to": "x@corp.io", "body": f"{card} bob@corp.io"}
+            )
+        )
+        by_rule = {f.rule: f.severity for f in sent}
+        assert by_rule["pii_card"] is rules.by_id("pii_card").severity_in(Context.SENT)
+        assert by_rule["pii_email"] is rules.by_id("pii_email").severity_in(Context.SENT)
+        carried = scan_tool_call(ToolCall(name="lookup", arguments={"card": card}))
+        assert [rules.by_id("pii_card").severity_in(Context.TOOL_CALL)] == [
+            f.severity for f in carried
+        ]
+        written = scan_tool_call(
+            ToolCall(name="bash", arguments={"command": f"echo {card} > notes.txt"})
+        )
+        assert rules.by_id("pii_card").severity_in(Context.WRITTEN) in {
+            f.severity for f in written if f.category == "pii_written"
+        }
+
+    @pytest.mark.parametrize(
+        ("url", "rule_id"),
+        [
+            ("http://169.254.169.254/latest/meta-data/", "ssrf_metadata"),
+            ("http://127.0.0.1:8080/admin", "ssrf_internal"),
+            ("file:///etc/passwd", "ssrf_scheme"),
+            ("http://0x08080808/", "ssrf_encoded"),
+        ],
+    )
+    def test_ssrf(self, url: str, rule_id: str) -> None:
+        (finding,) = scan_argument(url, ArgumentKind.URL, location="x")
+        assert (rule_id, rules.by_id(rule_id).severity_in(Context.URL)) == (
+            finding.rule,
+            finding.severity,
+        )
+        in_shell = scan_tool_call(ToolCall(name="bash", arguments={"command": f"curl {url}"}))
+        expected = rules.by_id(rule_id).severity_in(Context.COMMAND)
+        assert [expected] == [f.severity for f in in_shell if f.category == "ssrf"] or (
+            expected is None and not [f for f in in_shell if f.category == "ssrf"]
+        )
+
+    @pytest.mark.parametrize(
+        ("path", "rule_id"),
+        [
+            ("~/.ssh/authorized_keys", "file_write_persistence"),
+            ("/etc/nginx/nginx.conf", "file_write_outside"),
+            ("report.md", "file_write"),
+        ],
+    )
+    def test_file_writes(self, path: str, rule_id: str) -> None:
+        (finding,) = scan_tool_call(
+            ToolCall(name="bash", arguments={"command": f"echo x > {path}"})
+        )
+        assert (rule_id, rules.by_id(rule_id).severity_in(Context.TOOL_CALL)) == (
+            finding.rule,
+            finding.severity,
+        )

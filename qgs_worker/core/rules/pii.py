@@ -25,6 +25,7 @@ import re
 from qgs_worker.core.rules.base import P0, P1, P2, P4, Rule, rule
 
 __all__ = [
+    "BY_ID",
     "CARD",
     "CN_ID",
     "EMAIL",
@@ -102,3 +103,6 @@ RULES: tuple[Rule, ...] = (
     _pii_rule("pii_email", "an e-mail address", EMAIL, "RFC 5322 addr-spec; RFC 2606 / RFC 6761 reserved names", sensitive=False),
     _pii_rule("pii_phone", "a phone number", PHONE, "ITU-T E.164; NANP; Ofcom, MIIT, ARCEP numbering plans", sensitive=False),
 )  # fmt: skip
+
+BY_ID = {r.rule_id: r for r in RULES}
+"""The family's rules by id (``core/pii.py`` reads their severities)."""
