@@ -27,12 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from qgs_worker.core.models import Finding, Severity, ToolCall
+from qgs_worker.core.rules import Context, Rule, paths
 from qgs_worker.core.shell import ShellCommand, parse_shell, strip_wrappers
 
 __all__ = [
     "FileWrite",
     "argument_strings",
     "classify_path",
+    "classify_path_rule",
     "file_writes",
     "is_shell_tool",
     "scan_file_writes",
@@ -127,16 +129,17 @@ def scan_file_writes(call: ToolCall) -> list[Finding]:
     """
     findings: list[Finding] = []
     for write in file_writes(call):
-        severity, why = classify_path(write.path)
+        rule, why = classify_path_rule(write.path)
         title = f"tool call {call.name} writes {write.path}" + (f": {why}" if why else "")
         findings.append(
             Finding(
                 role=_ROLE,
-                category="file_write",
-                severity=severity,
+                category=rule.category,
+                severity=rule.severity_in(Context.TOOL_CALL) or Severity.P4,
                 title=title,
                 evidence=f"{write.via} {write.path}"[:200],
                 location=write.location,
+                rule=rule.rule_id,
             )
         )
     return findings
@@ -268,42 +271,9 @@ def _walk(value: Any, path: str, *, numbers: bool) -> Iterator[tuple[str, str]]:
         yield path, str(value)
 
 
-# --- where a path points ----------------------------------------------------------------------
+# --- where a path points (rules/paths.py: the file-write classes) -----------------------------
 _HOME = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+)(?=/|$)")
-_SHELL_RC = frozenset(
-    {
-        ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
-        ".zshenv", ".zprofile", ".zlogin", ".kshrc", ".cshrc", ".tcshrc", "config.fish",
-    }
-)  # fmt: skip
-_PERSISTENCE = (
-    (
-        re.compile(r"(?:^|/)authorized_keys2?$"),
-        "SSH authorized keys: persistent access (T1098.004)",
-    ),
-    (re.compile(r"^/etc/(?:passwd|shadow|group|gshadow)$"), "the account database (T1136.001)"),
-    (re.compile(r"^/etc/sudoers(?:$|\.d/)"), "sudo rules: privilege escalation (T1548.003)"),
-    (
-        re.compile(r"^crontab$|^/etc/(?:crontab$|cron\.)|^/var/spool/cron/|^/etc/anacrontab$"),
-        "a crontab: scheduled persistence (T1053.003)",
-    ),
-    (
-        re.compile(r"^/etc/(?:profile$|profile\.d/|bash\.bashrc$|zsh/|environment$)"),
-        "a shell start-up file: persistence (T1546.004)",
-    ),
-    (re.compile(r"^/etc/ld\.so\.preload$"), "the dynamic linker preload list (T1574.006)"),
-    (
-        re.compile(r"^(?:/etc|/lib|/usr/lib)/systemd/system/|^~/\.config/systemd/user/"),
-        "a systemd unit: persistence (T1543.002)",
-    ),
-    (re.compile(r"^/etc/(?:rc\.local$|init\.d/)"), "a boot script: persistence (T1037.004)"),
-)
-_SYSTEM_DIRS = re.compile(
-    r"^/(?!var/tmp(?:/|$))(?:etc|usr|srv|var|opt|boot|bin|sbin|lib|lib32|lib64|libx32|root|sys"
-    r"|proc|dev|snap|Library|System|Applications|private/etc)(?:/|$)"
-    r"|^[A-Za-z]:\\(?:Windows|Program Files|ProgramData)\\",
-    re.IGNORECASE,
-)
+_RULE_OF = {r.severity_in(Context.TOOL_CALL): r for r in paths.FILE_WRITES}
 
 
 def classify_path(path: str) -> tuple[Severity, str]:
@@ -318,15 +288,26 @@ def classify_path(path: str) -> tuple[Severity, str]:
     normal = _HOME.sub("~", path.strip().strip("\"'"))
     normal = re.sub(r"/{2,}", "/", normal)
     name = normal.rsplit("/", 1)[-1]
-    if name in _SHELL_RC:
+    if name in paths.SHELL_RC:
         return Severity.P1, "a shell start-up file: persistence (T1546.004)"
-    for pattern, why in _PERSISTENCE:
+    for pattern, why in paths.PERSISTENCE:
         if pattern.search(normal):
             return Severity.P1, why
-    if _SYSTEM_DIRS.search(normal):
+    if paths.WRITE_SYSTEM_DIRS.search(normal):
         return Severity.P2, "outside the working directory, in a system directory"
     if normal.startswith("~/."):
         return Severity.P2, "outside the working directory, in a configuration directory"
     if normal == ".." or normal.startswith("../"):
         return Severity.P2, "outside the working directory"
     return Severity.P4, ""
+
+
+def classify_path_rule(path: str) -> tuple[Rule, str]:
+    """``classify_path`` as a rule of the rules table, and why.
+
+    Returns:
+        ``(rule, reason)``: ``file_write_persistence`` (P1), ``file_write_outside`` (P2) or
+        ``file_write`` (P4).
+    """
+    severity, why = classify_path(path)
+    return _RULE_OF[severity], why

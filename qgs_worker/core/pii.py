@@ -20,8 +20,9 @@ What is recognized, and from which published rule:
   birth date and the ISO 7064 MOD 11-2 check character). An SSN or NINO whose digits are one
   or two repeated digits or a run (``111-11-1111``, ``AB123456C``) is sample data.
 
-Severity by context (card numbers and national IDs are "sensitive"; e-mail addresses and phone
-numbers are "contact details"):
+Severity by context, read from the rules table (``rules/pii.py``: the patterns are there too;
+card numbers and national IDs are "sensitive", e-mail addresses and phone numbers "contact
+details"):
 
 | where | sensitive | contact details | why |
 | --- | --- | --- | --- |
@@ -56,9 +57,19 @@ from functools import lru_cache
 
 from qgs_worker.core.filewrites import argument_strings, file_writes, is_shell_tool, tool_words
 from qgs_worker.core.models import Finding, Severity, ToolCall
+from qgs_worker.core.rules import pii as pii_rules
+from qgs_worker.core.rules.base import Context
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 
-__all__ = ["PiiKind", "PiiMatch", "find_pii", "pii_keys", "scan_pii_call", "scan_pii_text"]
+__all__ = [
+    "PiiKind",
+    "PiiMatch",
+    "example_cards",
+    "find_pii",
+    "pii_keys",
+    "scan_pii_call",
+    "scan_pii_text",
+]
 
 _ROLE = "detectors"  # detectors.DETECTOR_ROLE (a test keeps them equal)
 
@@ -74,9 +85,31 @@ class PiiKind(StrEnum):
     CN_ID = "a Chinese resident identity number"
 
     @property
+    def rule(self) -> str:
+        """The rules table's id of this kind (``pii_card``, ``pii_email``...)."""
+        return _RULE_OF_KIND[self]
+
+    @property
     def sensitive(self) -> bool:
         """Card numbers and national IDs (the rest are contact details)."""
         return self not in {PiiKind.EMAIL, PiiKind.PHONE}
+
+
+_RULE_OF_KIND = {
+    PiiKind.EMAIL: "pii_email",
+    PiiKind.PHONE: "pii_phone",
+    PiiKind.CARD: "pii_card",
+    PiiKind.US_SSN: "pii_us_ssn",
+    PiiKind.UK_NINO: "pii_uk_nino",
+    PiiKind.CN_ID: "pii_cn_id",
+}
+
+
+_SEVERITY = {
+    (kind, context): severity
+    for kind, rule_id in _RULE_OF_KIND.items()
+    for context, severity in pii_rules.BY_ID[rule_id].severity.items()
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,44 +130,18 @@ class PiiMatch:
 
 
 # --- recognition ------------------------------------------------------------------------------
-_EMAIL = re.compile(
-    r"(?<![\w.%+-])[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
-    r"[A-Za-z]{2,24}(?![\w-])"
-)
-_RESERVED_DOMAIN = re.compile(
-    r"(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost)$", re.IGNORECASE
-)
+_EMAIL = pii_rules.EMAIL
+_RESERVED_DOMAIN = pii_rules.RESERVED_DOMAIN
 _FILE_SUFFIX = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "js", "css", "py", "json"})
-_CARD = re.compile(
-    r"(?<![\w.,/-])(?:\d{13,19}|\d{4}(?P<s>[ -])\d{4}(?P=s)\d{4}(?P=s)\d{1,7}"
-    r"|\d{4}(?P<t>[ -])\d{6}(?P=t)\d{4,5})(?![\w]|[.,/-]\d)"
-)
-_TEST_CARDS = frozenset(
-    {
-        "378282246310005", "371449635398431", "378734493671000", "6011111111111117",
-        "6011000990139424", "3530111333300000", "3566002020360505", "30569309025904",
-        "38520000023237", "4012888888881881", "5105105105105100", "4000056655665556",
-        "5200828282828210", "2223003122003222", "6200000000000005", "4000000000000002",
-    }
-)  # Stripe and PayPal sandbox documentation  # fmt: skip
-_SSN = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])")
-_SSN_SAMPLES = frozenset({"078051120", "219099999", "123456789"})
-_NINO = re.compile(
-    r"(?<!\w)(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z](?: ?\d{2}){3} ?[A-D](?!\w)"
-)
-_CN_ID = re.compile(
-    r"(?<![\w])[1-8]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?!\w)"
-)
+_CARD = pii_rules.CARD
+_TEST_CARDS = pii_rules.TEST_CARDS
+_SSN = pii_rules.SSN
+_SSN_SAMPLES = pii_rules.SSN_SAMPLES
+_NINO = pii_rules.NINO
+_CN_ID = pii_rules.CN_ID
+_PHONE = pii_rules.PHONE
 _DIGIT_PAIR = re.compile(r"\d\d")
 _CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
-_PHONE = re.compile(
-    r"(?<![\w+])\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,5}\)?){2,6}(?![\w])"  # E.164: +44 7890 654321
-    r"|(?<![\w+-])(?:\([2-9]\d{2}\)\s?|[2-9]\d{2}[ .-])[2-9]\d{2}[ .-]\d{4}(?![\w-])"  # NANP
-    r"|(?<![\w+])0(?:7\d{3}[ -]?\d{6}|20[ -]?\d{4}[ -]?\d{4}|1\d{3}[ -]?\d{6}|1\d{2}[ -]\d{3}[ -]\d{4})"
-    r"(?![\w])"  # UK (Ofcom)
-    r"|(?<![\w+])1[3-9]\d(?:[ -]?\d{4}){2}(?![\w])"  # Chinese mobiles (MIIT)
-    r"|(?<![\w+])0[1-9](?:[ .]\d{2}){4}(?![\w])"  # French (ARCEP)
-)
 
 
 def find_pii(text: str, *, sensitive_only: bool = False) -> list[PiiMatch]:
@@ -181,6 +188,25 @@ def find_pii(text: str, *, sensitive_only: bool = False) -> list[PiiMatch]:
             found.append(PiiMatch(PiiKind.PHONE, m.group(0), digits, shown))
             taken.append(m.span())
     return found
+
+
+def example_cards(text: str) -> list[str]:
+    """The published test card numbers in a text, as written (``4111 1111 1111 1111``...).
+
+    They are not a person's data (``find_pii`` skips them); ``detectors`` notes them as P4
+    example values (rules table: ``example_secret``).
+
+    Args:
+        text: Any text.
+
+    Returns:
+        Each test number found (``rules.pii.TEST_CARDS``), in order; empty when none.
+    """
+    if _DIGIT_PAIR.search(text) is None:
+        return []
+    return [
+        m.group(0) for m in _CARD.finditer(text) if re.sub(r"\D", "", m.group(0)) in _TEST_CARDS
+    ]
 
 
 @lru_cache(maxsize=64)
@@ -275,7 +301,7 @@ def scan_pii_text(
     """
     matches = [m for m in find_pii(text, sensitive_only=True) if m.key not in request_keys]
     return [
-        _finding(Severity.P1, "pii", f"mentions {kind}", group, location)
+        _finding(_severity(kind, Context.PROSE), "pii", f"mentions {kind}", group, location)
         for kind, group in _by_kind(matches)
     ]
 
@@ -300,7 +326,8 @@ def scan_pii_call(call: ToolCall, *, request_keys: frozenset[str] = frozenset())
         if written:
             kinds = ", ".join(dict.fromkeys(m.kind.value for m in written))
             title = f"personal data written to {write.path} ({kinds})"
-            findings.append(_finding(Severity.P2, "pii_written", title, written, write.location))
+            severity = max((_severity(m.kind, Context.WRITTEN) for m in written), key=_weight)
+            findings.append(_finding(severity, "pii_written", title, written, write.location))
     shell = is_shell_tool(call.name)
     sends = bool(tool_words(call.name) & _SEND_WORDS)
     recipients = {m.key for _, v in _recipient_values(call) for m in find_pii(v)}
@@ -313,9 +340,11 @@ def scan_pii_call(call: ToolCall, *, request_keys: frozenset[str] = frozenset())
             sent_text = value if sends and not _is_recipient(path) else ""
         ignore = request_keys | recipients
         sent = [m for m in find_pii(sent_text) if m.key not in ignore] if sent_text else []
+        by_severity = sorted(
+            {_severity(m.kind, Context.SENT) for m in sent}, key=_weight, reverse=True
+        )
         for severity, group in (
-            (Severity.P0, [m for m in sent if m.kind.sensitive]),
-            (Severity.P2, [m for m in sent if not m.kind.sensitive]),
+            (s, [m for m in sent if _severity(m.kind, Context.SENT) is s]) for s in by_severity
         ):
             if group:
                 kinds = ", ".join(dict.fromkeys(m.kind.value for m in group))
@@ -327,14 +356,28 @@ def scan_pii_call(call: ToolCall, *, request_keys: frozenset[str] = frozenset())
             carried = [m for m in find_pii(value) if m.kind.sensitive and m.key not in skip]
             for kind, group in _by_kind(carried):
                 title = f"tool call {call.name} carries {kind}"
-                findings.append(_finding(Severity.P4, "pii", title, group, location))
+                findings.append(
+                    _finding(_severity(kind, Context.TOOL_CALL), "pii", title, group, location)
+                )
     return findings
+
+
+def _severity(kind: PiiKind, context: Context) -> Severity:
+    """The rules table's severity of this kind in ``context`` (``rules/pii.py``)."""
+    return _SEVERITY[kind, context]
+
+
+def _weight(severity: Severity) -> int:
+    return severity.weight
 
 
 def _finding(
     severity: Severity, category: str, title: str, matches: Iterable[PiiMatch], location: str
 ) -> Finding:
-    shown = ", ".join(dict.fromkeys(m.redacted for m in matches))
+    listed = list(matches)
+    shown = ", ".join(dict.fromkeys(m.redacted for m in listed))
+    # the most sensitive kind's rule names the finding (a card before an e-mail address)
+    kind = min((m.kind for m in listed), key=lambda k: not k.sensitive) if listed else None
     return Finding(
         role=_ROLE,
         category=category,
@@ -342,6 +385,7 @@ def _finding(
         title=title,
         evidence=shown[:200],
         location=location,
+        rule=kind.rule if kind is not None else "",
     )
 
 

@@ -25,8 +25,9 @@ network. Recognized, with the stdlib ``ipaddress`` and ``urllib.parse``:
 - schemes that turn a fetch into a file read or a raw-protocol request: ``file``, ``gopher``,
   ``dict``, ``tftp``, ``netdoc``, ``jar``.
 
-Severity: in a tool-call argument P1, a metadata address P0 (credential theft), an encoded form
-of a public address P2 (evasion, nothing internal). In a shell command only metadata addresses
+Severity (the rules table's, ``rules/ssrf.py``, which also holds the address classes): in a
+tool-call argument P1, a metadata address P0 (credential theft), an encoded form of a public
+address P2 (evasion, nothing internal). In a shell command only metadata addresses
 count: an agent with a shell already reaches the host and its network. In prose nothing is
 reported (tutorials mention localhost all the time); an instruction to fetch one, injected in a
 tool output, is ``injection_in_tool_output``'s, and the agent's fetch is this module's.
@@ -45,51 +46,29 @@ from urllib.parse import urlsplit
 
 from qgs_worker.core.filewrites import argument_strings, is_shell_tool, tool_words
 from qgs_worker.core.models import Finding, Severity, ToolCall
+from qgs_worker.core.rules import Context, Rule
+from qgs_worker.core.rules import ssrf as ssrf_rules
 
 __all__ = ["SsrfTarget", "find_ssrf", "scan_ssrf_call"]
 
 _ROLE = "detectors"  # detectors.DETECTOR_ROLE (a test keeps them equal)
 
 _Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-_METADATA_IPS = frozenset(
-    ipaddress.ip_address(a)
-    for a in ("169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200", "192.0.0.192")
-)
-_METADATA_NAMES = frozenset(
-    {
-        "metadata.google.internal",
-        "metadata.goog",
-        "metadata",
-        "instance-data",  # AWS: resolves to 169.254.169.254 inside EC2
-        "instance-data.ec2.internal",
-    }
-)
-_LOOPBACK_NAMES = frozenset({"localhost", "localtest.me", "lvh.me", "vcap.me"})
-_INTERNAL_SUFFIXES = (".internal", ".local", ".localdomain", ".home.arpa", ".localhost")
-_INTERNAL_NETS = tuple(
-    (ipaddress.ip_network(net), why)
-    for net, why in (
-        ("127.0.0.0/8", "a loopback address"),
-        ("0.0.0.0/8", "the unspecified address, the host itself"),
-        ("10.0.0.0/8", "a private network address"),
-        ("172.16.0.0/12", "a private network address"),
-        ("192.168.0.0/16", "a private network address"),
-        ("100.64.0.0/10", "a shared (carrier-grade NAT) address"),
-        ("169.254.0.0/16", "a link-local address"),
-        ("::1/128", "a loopback address"),
-        ("::/128", "the unspecified address, the host itself"),
-        ("fc00::/7", "a unique local (private) IPv6 address"),
-        ("fe80::/10", "a link-local address"),
-    )
+_METADATA_IPS = ssrf_rules.METADATA_IPS
+_METADATA_NAMES = ssrf_rules.METADATA_NAMES
+_LOOPBACK_NAMES = ssrf_rules.LOOPBACK_NAMES
+_INTERNAL_SUFFIXES = ssrf_rules.INTERNAL_SUFFIXES
+_INTERNAL_NETS = ssrf_rules.INTERNAL_NETS
+_BAD_SCHEMES = ssrf_rules.BAD_SCHEMES
+_WILDCARD_DNS = ssrf_rules.WILDCARD_DNS
+_BY_ID = {r.rule_id: r for r in ssrf_rules.RULES}
+_METADATA, _INTERNAL, _SCHEME, _ENCODED = (
+    _BY_ID[i] for i in ("ssrf_metadata", "ssrf_internal", "ssrf_scheme", "ssrf_encoded")
 )
 _DOTS = dict.fromkeys(map(ord, "\u3002\uff0e\uff61"), ".")  # UTS #46 label separators
-_BAD_SCHEMES = frozenset({"file", "gopher", "dict", "tftp", "netdoc", "jar"})
 _FETCH_SCHEMES = frozenset({"http", "https", "ftp", "ws", "wss"})
 _URL = re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.-]{1,15}):(//[^\s\"'<>`\\{}|^]+|/[^\s\"'<>`]+)")
 _NOT_NUMERIC = re.compile(r"[g-wyzG-WYZ_-]")
-_WILDCARD_DNS = re.compile(
-    r"^(?:.*?[.-])?(\d{1,3}[.-]\d{1,3}[.-]\d{1,3}[.-]\d{1,3})\.(?:nip\.io|sslip\.io|xip\.io)$"
-)
 # argument names that hold a URL or a host; tools whose every string argument is one
 _URL_KEYS = frozenset(
     {
@@ -116,11 +95,14 @@ class SsrfTarget:
         reason: What it points at, e.g. ``a cloud metadata address (169.254.169.254)``.
         severity: P0 for a metadata address, P1 for an internal target or a dangerous scheme,
             P2 for an encoded public address.
+        rule: The rules table's id of its class (``ssrf_metadata``, ``ssrf_internal``,
+            ``ssrf_scheme``, ``ssrf_encoded``).
     """
 
     url: str
     reason: str
     severity: Severity
+    rule: str = ""
 
 
 def find_ssrf(value: str, *, whole: bool = False) -> list[SsrfTarget]:
@@ -168,8 +150,8 @@ def scan_ssrf_call(call: ToolCall) -> list[Finding]:
         if not (shell or fetching or url_key):
             continue
         for target in find_ssrf(value, whole=url_key):
-            if shell and target.severity is not Severity.P0:
-                continue
+            if shell and _BY_ID[target.rule].severity_in(Context.COMMAND) is None:
+                continue  # in a shell command only the classes the table checks there
             findings.append(
                 Finding(
                     role=_ROLE,
@@ -178,6 +160,7 @@ def scan_ssrf_call(call: ToolCall) -> list[Finding]:
                     title=f"tool call {call.name} fetches {target.reason} (SSRF)",
                     evidence=target.url,
                     location=f"tool_call:{call.name}.{path}",
+                    rule=target.rule,
                 )
             )
     return findings
@@ -192,24 +175,29 @@ def _judge(url: str) -> SsrfTarget | None:
     scheme = parts.scheme.lower()
     if scheme in _BAD_SCHEMES:
         what = "reads a local file" if scheme == "file" else "a raw-protocol request"
-        return SsrfTarget(url[:200], f"a {scheme}:// URL ({what})", Severity.P1)
+        return _target(url, f"a {scheme}:// URL ({what})", _SCHEME)
     if scheme not in _FETCH_SCHEMES or not host:
         return None
     if not host.isascii():
         host = unicodedata.normalize("NFKC", host).translate(_DOTS).lower().rstrip(".")
     judged = _judge_host(host)
-    return None if judged is None else SsrfTarget(url[:200], *judged)
+    return None if judged is None else _target(url, *judged)
+
+
+def _target(url: str, reason: str, rule: Rule) -> SsrfTarget:
+    """A target at its class's severity in a URL (the rules table's ``url`` column)."""
+    return SsrfTarget(url[:200], reason, rule.severity_in(Context.URL) or Severity.P1, rule.rule_id)
 
 
 @lru_cache(maxsize=1024)
-def _judge_host(host: str) -> tuple[str, Severity] | None:
-    """``(reason, severity)`` for a host a fetch should not reach; memoized (hosts repeat)."""
+def _judge_host(host: str) -> tuple[str, Rule] | None:
+    """``(reason, rule)`` for a host a fetch should not reach; memoized (hosts repeat)."""
     if host in _METADATA_NAMES:
-        return f"a cloud metadata address ({host})", Severity.P0
+        return f"a cloud metadata address ({host})", _METADATA
     if host in _LOOPBACK_NAMES:
-        return f"a loopback address ({host})", Severity.P1
+        return f"a loopback address ({host})", _INTERNAL
     if host.endswith(_INTERNAL_SUFFIXES):
-        return f"an internal host name ({host})", Severity.P1
+        return f"an internal host name ({host})", _INTERNAL
     wildcard = _WILDCARD_DNS.match(host)
     if wildcard is None and ":" not in host and _NOT_NUMERIC.search(host):
         return None  # a host name: no IPv4 form has letters beyond hex digits and x
@@ -220,12 +208,12 @@ def _judge_host(host: str) -> tuple[str, Severity] | None:
         address = address.ipv4_mapped
     written = f" written as {host}" if encoded or wildcard else ""
     if address in _METADATA_IPS:
-        return f"a cloud metadata address ({address}{written})", Severity.P0
+        return f"a cloud metadata address ({address}{written})", _METADATA
     for network, why in _INTERNAL_NETS:
         if address.version == network.version and address in network:
-            return f"{why} ({address}{written})", Severity.P1
+            return f"{why} ({address}{written})", _INTERNAL
     if encoded:
-        return f"an IP address in encoded form ({address}{written})", Severity.P2
+        return f"an IP address in encoded form ({address}{written})", _ENCODED
     return None
 
 

