@@ -23,6 +23,8 @@ Only the Celery adapter (``qgs_worker.jobs``) maps errors to retries.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class QGSError(Exception):
     """Base class of every error QGS raises on purpose."""
@@ -110,3 +112,23 @@ def validation_summary(exc: Exception, *, env_prefix: str = "") -> str:
         shown = "" if isinstance(got, dict | list) else f" (got {got!r})"
         lines.append(f"{field}: {error.get('msg', 'invalid')}{shown}")
     return "; ".join(lines)
+
+
+def json_type_name(value: Any) -> str:
+    """What a decoded JSON value is, for an error message: ``an object``, ``a list``, ``null``.
+
+    Args:
+        value: Any value ``json.loads`` can return (or anything else: its type's name).
+
+    Returns:
+        ``an object``, ``a list``, ``a string``, ``a boolean``, ``a number``, ``null``, or the
+        Python type's name.
+    """
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), "null" if value is None else type(value).__name__)

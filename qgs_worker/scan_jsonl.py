@@ -38,7 +38,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
 from qgs_worker.core.models import ArgumentKind, Severity
-from qgs_worker.errors import InputError
+from qgs_worker.errors import InputError, json_type_name
 from qgs_worker.scan import scan_argument_findings, scan_findings, scan_result
 from qgs_worker.terminal import json_line, visible
 
@@ -218,7 +218,7 @@ def _record(
         return broken("JSON nested too deeply to read: flatten the record")
     if not isinstance(record, dict):
         return broken(
-            f"not a JSON object ({_kind(record)}): each line must be one object with a "
+            f"not a JSON object ({json_type_name(record)}): each line must be one object with a "
             f"'{options.field}' field"
         )
     value, found = field_value(record, options.field)
@@ -229,7 +229,9 @@ def _record(
             "with --field"
         )
     if not isinstance(value, str):
-        return broken(f"'{options.field}' is {_kind(value)}, not a string: qgs scan reads text")
+        return broken(
+            f"'{options.field}' is {json_type_name(value)}, not a string: qgs scan reads text"
+        )
     rid = record.get("id")
     record_id = str(rid) if isinstance(rid, str | int) and not isinstance(rid, bool) else None
     # A lone surrogate (a "\\ud800" escape) cannot be printed or stored: U+FFFD, as for bad bytes.
@@ -263,17 +265,6 @@ def _verdict(
         "kind": options.kind.value if options.kind else None,
         "categories": sorted({f.category for f in findings}),
     }
-
-
-def _kind(value: Any) -> str:
-    return {
-        dict: "an object",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), "null" if value is None else type(value).__name__)
 
 
 @dataclass

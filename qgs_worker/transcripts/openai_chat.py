@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
-from qgs_worker.errors import InputError
+from qgs_worker.errors import InputError, json_type_name
 
 __all__ = ["ChatRounds", "content_text", "read_chat", "rounds_from_messages"]
 
@@ -86,7 +86,7 @@ def read_chat(messages: Sequence[Any]) -> ChatRounds:
     for number, message in enumerate(messages, start=1):
         if not isinstance(message, dict):
             raise InputError(
-                f"message {number} is not an object (got {_kind(message)}): each message must be "
+                f"message {number} is not an object (got {json_type_name(message)}): each message must be "
                 'an object such as {"role": "user", "content": "..."}'
             )
         role = message.get("role")
@@ -158,7 +158,7 @@ def _tool_calls(message: dict[str, Any], number: int) -> list[ToolCall]:
         raw_calls = []
     if not isinstance(raw_calls, list):
         raise InputError(
-            f"message {number}: 'tool_calls' must be a list of calls (got {_kind(raw_calls)})"
+            f"message {number}: 'tool_calls' must be a list of calls (got {json_type_name(raw_calls)})"
         )
     legacy = message.get("function_call")
     if isinstance(legacy, dict):
@@ -167,7 +167,7 @@ def _tool_calls(message: dict[str, Any], number: int) -> list[ToolCall]:
     for index, raw in enumerate(raw_calls):
         if not isinstance(raw, dict):
             raise InputError(
-                f"message {number}: tool call {index} is not an object (got {_kind(raw)}): "
+                f"message {number}: tool call {index} is not an object (got {json_type_name(raw)}): "
                 'expected {"id", "type": "function", "function": {"name", "arguments"}}'
             )
         function = raw.get("function")
@@ -198,14 +198,3 @@ def _arguments(value: Any) -> tuple[dict[str, Any], str | None]:
     except ValueError:
         return {}, value
     return (parsed, value) if isinstance(parsed, dict) else ({}, value)
-
-
-def _kind(value: Any) -> str:
-    return {
-        dict: "an object",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), "null" if value is None else type(value).__name__)
