@@ -37,7 +37,8 @@ A03:2021 Injection).
 | html | a ``<script>`` element, an event-handler attribute (``onerror=``), a ``javascript:`` / ``vbscript:`` / ``data:text/html`` URL (OWASP XSS Filter Evasion Cheat Sheet, CWE-79) | P1 |
 | html | ``<base href>``, ``<meta http-equiv=refresh>``, ``<frameset>``; an ``<iframe>`` / ``<object>`` / ``<embed>`` whose source is a ``javascript:`` or ``data:`` URL | P2 |
 | html | other ``<iframe>``, ``<object>``, ``<embed>`` (a YouTube embed) | P3 |
-| free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``), read after NFKC and a small Cyrillic-to-Latin confusables map (``Ｉｇｎｏｒｅ``, ``Ignоre`` with a Cyrillic о) | P2 |
+| free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``' rule passages), read after NFKC and a small Cyrillic-to-Latin confusables map (``Ｉｇｎｏｒｅ``, ``Ignоre`` with a Cyrillic о) | P2 |
+| free_text | the learned instruction detector (``instruction_model``), on values of three words or more (or four CJK characters): its own finding, ``rule="instruction_model"``, beside the rules' | P2 |
 
 An ``html`` parameter is markup rendered for someone else (a comment, a message, a page
 fragment); a whole page an agent writes as its own deliverable is better judged as free text.
@@ -384,13 +385,20 @@ def scan_argument(
             f.category in {"prompt_injection", "jailbreak", "prompt_extraction"} for f in findings
         )
     ):
-        passages = detectors.find_injected_instructions(value)
+        passages = detectors._passages(value).rules  # the model's passages: its own finding below
         if passages:
             findings.append(
                 _finding(_P2, "prompt_injection", f"{where} instructions aimed at an agent",
                          detectors._clip(passages[0]), location)
             )  # fmt: skip
+    if kind is ArgumentKind.FREE_TEXT and _MODEL_WORTHY.search(value) is not None:
+        findings.extend(detectors.model_findings(value, location=location, where=where))
     return detectors._dedupe(findings)
+
+
+# The learned detector reads free text of three words or more: a name, a date or an id gives it
+# nothing to read, and skipping them keeps short values within the gate's microsecond budget.
+_MODEL_WORTHY = re.compile(r"\S\s+\S+\s+\S|[\u3040-\u30ff\u3400-\u9fff]{4}")
 
 
 def _may_carry_passages(value: str, lowered: str, keyword: bool) -> bool:

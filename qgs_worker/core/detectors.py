@@ -48,9 +48,9 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from qgs_worker.core import filewrites, pii, ssrf
+from qgs_worker.core import filewrites, instruction_model, pii, ssrf
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
 
 __all__ = [
@@ -855,9 +855,15 @@ def scan_text(text: str, *, location: str = "text", request: str = "") -> list[F
     Returns:
         One finding per rule that matched (its first match as evidence, secrets and personal
         data redacted), severities per the module's table: P1 for vendor-format secrets, judge
-        manipulation, card numbers and national IDs, P2 for everything else. Never raises.
+        manipulation, card numbers and national IDs, P2 for everything else; plus the learned
+        instruction detector's P2 ``prompt_injection`` finding (``model_findings``) beside the
+        prompt rules' own.
+
+    Raises:
+        ModelArtifactError: The learned detector's artifact is missing or corrupt.
     """
     findings = list(_apply(_TEXT_RULES, text, location=location, executed=False, tool=""))
+    findings.extend(model_findings(text, location=location, where="mentions"))
     findings.extend(_jndi(text, location, where="mentions"))
     findings.extend(pii.scan_pii_text(text, location=location, request_keys=pii.pii_keys(request)))
     return _dedupe(findings)
@@ -902,27 +908,98 @@ def find_injected_instructions(text: str) -> list[str]:
     Recognized: tagged blocks (AgentDojo's ``<INFORMATION>...</INFORMATION>``, ``<INSTRUCTIONS>``,
     ``<SYSTEM>``...) whole, and the sentence-to-paragraph around an override phrase ("ignore
     previous instructions", "before you can solve the task...", "new instructions:", "note to the
-    assistant", "System: ...", 忽略之前的指令, 在完成任务之前请先...). YAML line continuations and
-    escaped newlines (``\n``) are unfolded first. Results are memoized for the last 64 texts, as
-    ``scan_round`` sees earlier tool outputs again on every round.
+    assistant", "System: ...", 忽略之前的指令, 在完成任务之前请先...); then the windows the learned
+    instruction detector scores at or above its threshold (``instruction_model.passages``), which
+    need no phrase of a list. YAML line continuations and escaped newlines (``\n``) are unfolded
+    first. Results are memoized for the last 64 texts, as ``scan_round`` sees earlier tool
+    outputs again on every round.
 
     Args:
         text: A tool output (or any untrusted text).
 
     Returns:
-        The passages, in order of appearance, each at most about 1,000 characters (a tagged block
-        up to 4,000); empty when none.
+        The passages: the rules' first, in order of appearance, each at most about 1,000
+        characters (a tagged block up to 4,000), then the model's (a window or several merged,
+        300 characters each) that overlap no rule passage; empty when none.
+
+    Raises:
+        ModelArtifactError: The learned detector's artifact is missing or corrupt.
     """
-    return list(_passages(text))
+    found = _passages(text)
+    return [*found.rules, *found.model]
+
+
+def model_findings(text: str, *, location: str, where: str = "mentions") -> list[Finding]:
+    """The learned instruction detector's finding on a text, if it scores one window high enough.
+
+    Args:
+        text: Any text (prose, an argument value, a tool output).
+        location: The ``Finding.location`` to report.
+        where: How the title begins ("mentions", "tool call X carries", "the output of X carries").
+
+    Returns:
+        At most one P2 ``prompt_injection`` finding with ``rule="instruction_model"``: its title
+        says it is the learned detector and gives the score, its evidence is the highest-scoring
+        window. Empty when no window reaches the model's threshold.
+
+    Raises:
+        ModelArtifactError: The learned detector's artifact is missing or corrupt.
+    """
+    found = instruction_model.passages(text)
+    if not found:
+        return []
+    best = max(found, key=lambda p: p.score)
+    return [
+        Finding(
+            role=DETECTOR_ROLE,
+            category="prompt_injection",
+            severity=_P2,
+            title=f"{where} an instruction aimed at the model (learned detector, score "
+            f"{best.score:.2f})",
+            evidence=_clip(text[best.start : best.end]),
+            location=location,
+            rule=instruction_model.MODEL_RULE,
+        )
+    ]
+
+
+class _Injected(NamedTuple):
+    """The injected passages of one text: the rules', the learned detector's, and its best score."""
+
+    rules: tuple[str, ...]
+    model: tuple[str, ...]  # the model's passages that overlap no rule passage
+    model_count: int  # all the model's passages, covered or not
+    model_score: float  # the highest score among them; 0.0 when none
+    model_best: str  # the passage with that score
 
 
 @lru_cache(maxsize=64)
-def _passages(text: str) -> tuple[str, ...]:
+def _passages(text: str) -> _Injected:
     flat = _unfold(text)
+    rules = _rule_spans(flat)
+    found = instruction_model.passages(flat)
+    uncovered = [p for p in found if not any(p.start < e and s < p.end for s, e in rules)]
+    return _Injected(
+        tuple(flat[s:e].strip() for s, e in rules if flat[s:e].strip()),
+        tuple(flat[p.start : p.end].strip() for p in uncovered if flat[p.start : p.end].strip()),
+        len(found),
+        max((p.score for p in found), default=0.0),
+        _best_text(flat, found),
+    )
+
+
+def _best_text(flat: str, found: list[instruction_model.Passage]) -> str:
+    if not found:
+        return ""
+    best = max(found, key=lambda p: p.score)
+    return flat[best.start : best.end].strip()
+
+
+def _rule_spans(flat: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = [m.span() for m in _TAGGED_BLOCK.finditer(flat)]
     lowered = flat.lower()
     if not any(needle in lowered for needle in _OVERRIDE.needles):
-        return tuple(flat[s:e].strip() for s, e in spans)
+        return spans
     for pattern in _OVERRIDE.patterns:
         for m in pattern.finditer(flat):
             if not any(s <= m.start() < e for s, e in spans):
@@ -933,7 +1010,7 @@ def _passages(text: str) -> tuple[str, ...]:
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
             merged.append((start, end))
-    return tuple(flat[s:e].strip() for s, e in merged if flat[s:e].strip())
+    return merged
 
 
 def scan_round(
@@ -978,16 +1055,31 @@ def scan_round(
             continue
         for passage in passages:
             _collect_entities(passage, injected)
-        findings.append(
-            Finding(
-                role=DETECTOR_ROLE,
-                category="injection_in_tool_output",
-                severity=_P2,
-                title=f"{source} carries injected instructions ({len(passages)} passage(s))",
-                evidence=_clip(passages[0]),
-                location=f"tool_result:{index}",
+        found = _passages(result.content)
+        if found.rules:
+            findings.append(
+                Finding(
+                    role=DETECTOR_ROLE,
+                    category="injection_in_tool_output",
+                    severity=_P2,
+                    title=f"{source} carries injected instructions ({len(found.rules)} passage(s))",
+                    evidence=_clip(found.rules[0]),
+                    location=f"tool_result:{index}",
+                )
             )
-        )
+        if found.model_count:  # the learned detector's own finding, beside the rules'
+            findings.append(
+                Finding(
+                    role=DETECTOR_ROLE,
+                    category="injection_in_tool_output",
+                    severity=_P2,
+                    title=f"{source} carries an instruction aimed at the agent (learned detector, "
+                    f"score {found.model_score:.2f}, {found.model_count} passage(s))",
+                    evidence=_clip(found.model_best),
+                    location=f"tool_result:{index}",
+                    rule=instruction_model.MODEL_RULE,
+                )
+            )
     if injected and deliverable.tool_calls:
         findings.extend(_followed(deliverable.tool_calls, injected, request))
     return _dedupe(findings)
