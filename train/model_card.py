@@ -47,7 +47,9 @@ def main() -> None:
         f"{manifest['features']['window_stride']}; a text scores as its highest window. Threshold: "
         f"**{manifest['threshold']:.3f}**, the lowest at which at most 1% of the benign training "
         "records, pooled over their sources, score at or above it by a model that never saw their "
-        "source (leave one source out).",
+        "source (leave one source out). Block threshold (a free-text tool argument is refused on "
+        f"the model alone, P2; between the two thresholds it is a P3 warning): **{manifest['block_threshold']:.3f}**, "
+        "the same rule at 0.1%.",
         "",
         f"Trained with {manifest['model']} on {manifest['trained_on_records']:,} records "
         f"(data sha256 `{manifest['data_sha256'][:16]}…`), Python {manifest['python']}, "

@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = ROOT / "qgs_worker" / "core" / "data"
 METRICS = sources.CACHE / "metrics.json"
 TARGET_FP = 0.01
+BLOCK_FP = 0.001  # the tool gate stops a free-text argument on the model alone only above this
 
 
 def loso_scores(
@@ -92,10 +93,16 @@ def figures(records: list[sources.Record], scores: np.ndarray, train_sources: li
             "benign": len(neg),
             "flagged": int(np.sum(scores[neg] >= cut)) if neg else 0,
         }
-    return {"table": table, "threshold": fit.threshold_for(benign, TARGET_FP)}
+    return {
+        "table": table,
+        "threshold": fit.threshold_for(benign, TARGET_FP),
+        "block_threshold": fit.threshold_for(benign, BLOCK_FP),
+    }
 
 
-def write_artifact(weights: np.ndarray, bias: float, threshold: float, config, extra: dict) -> dict:
+def write_artifact(
+    weights: np.ndarray, bias: float, threshold: float, block_threshold: float, config, extra: dict
+) -> dict:
     """Write the .npz and its manifest; return the manifest."""
     buffer = io.BytesIO()
     np.savez_compressed(buffer, weights=weights.astype(np.float16), bias=np.array([bias], dtype=np.float32))
@@ -107,6 +114,7 @@ def write_artifact(weights: np.ndarray, bias: float, threshold: float, config, e
         "sha256": hashlib.sha256(data).hexdigest(),
         "bytes": len(data),
         "threshold": round(threshold, 6),
+        "block_threshold": round(max(block_threshold, threshold), 6),
         "features": config.to_json(),
         "model": f"logistic regression (scikit-learn liblinear, C={fit.C}), float16 weights",
         **extra,
@@ -143,7 +151,7 @@ def main() -> None:
     origins = Counter((r.source, r.origin.rsplit(" attack=", 1)[0]) for r in records)
     data_digest = hashlib.sha256("\n".join(sorted(sources._key(r.text) + str(r.label) for r in records)).encode()).hexdigest()
     versions = {p: metadata.version(p) for p in ("numpy", "scipy", "scikit-learn", "PyYAML")}
-    manifest = write_artifact(weights, bias, threshold, config, {
+    manifest = write_artifact(weights, bias, threshold, result["block_threshold"], config, {
         "trained_on_records": int(np.sum(~heldout)),
         "data_sha256": data_digest,
         "python": platform.python_version(),

@@ -38,7 +38,7 @@ A03:2021 Injection).
 | html | ``<base href>``, ``<meta http-equiv=refresh>``, ``<frameset>``; an ``<iframe>`` / ``<object>`` / ``<embed>`` whose source is a ``javascript:`` or ``data:`` URL | P2 |
 | html | other ``<iframe>``, ``<object>``, ``<embed>`` (a YouTube embed) | P3 |
 | free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``' rule passages), read after NFKC and a small Cyrillic-to-Latin confusables map (``Ｉｇｎｏｒｅ``, ``Ignоre`` with a Cyrillic о) | P2 |
-| free_text | the learned instruction detector (``instruction_model``), on values of three words or more (or four CJK characters): its own finding, ``rule="instruction_model"``, beside the rules' | P2 |
+| free_text | the learned instruction detector (``instruction_model``), on values of three words or more (or four CJK characters): its own finding, ``rule="instruction_model"``, beside the rules'; P2 at or above its block threshold (0.1% false positives on benign training text), P3 between its two thresholds | P2 / P3 |
 
 An ``html`` parameter is markup rendered for someone else (a comment, a message, a page
 fragment); a whole page an agent writes as its own deliverable is better judged as free text.
@@ -392,7 +392,7 @@ def scan_argument(
                          detectors._clip(passages[0]), location)
             )  # fmt: skip
     if kind is ArgumentKind.FREE_TEXT and _MODEL_WORTHY.search(value) is not None:
-        findings.extend(detectors.model_findings(value, location=location, where=where))
+        findings.extend(detectors.model_findings(value, location=location, where=where, gate=True))
     return detectors._dedupe(findings)
 
 

@@ -929,31 +929,39 @@ def find_injected_instructions(text: str) -> list[str]:
     return [*found.rules, *found.model]
 
 
-def model_findings(text: str, *, location: str, where: str = "mentions") -> list[Finding]:
+def model_findings(
+    text: str, *, location: str, where: str = "mentions", gate: bool = False
+) -> list[Finding]:
     """The learned instruction detector's finding on a text, if it scores one window high enough.
 
     Args:
         text: Any text (prose, an argument value, a tool output).
         location: The ``Finding.location`` to report.
         where: How the title begins ("mentions", "tool call X carries", "the output of X carries").
+        gate: The text is a tool argument, where a P2 stops the call: the finding is P2 only at
+            or above the model's ``block_threshold`` (0.1% false positives on benign training
+            text), P3 (a warning) between its two thresholds.
 
     Returns:
-        At most one P2 ``prompt_injection`` finding with ``rule="instruction_model"``: its title
-        says it is the learned detector and gives the score, its evidence is the highest-scoring
-        window. Empty when no window reaches the model's threshold.
+        At most one ``prompt_injection`` finding (P2, or P3 as ``gate`` says) with
+        ``rule="instruction_model"``: its title says it is the learned detector and gives the
+        score, its evidence is the highest-scoring window. Empty when no window reaches the
+        model's threshold.
 
     Raises:
         ModelArtifactError: The learned detector's artifact is missing or corrupt.
     """
-    found = instruction_model.passages(text)
+    model = instruction_model.default_model()
+    found = model.passages(text)
     if not found:
         return []
     best = max(found, key=lambda p: p.score)
+    severity = Severity.P3 if gate and best.score < model.block_threshold else _P2
     return [
         Finding(
             role=DETECTOR_ROLE,
             category="prompt_injection",
-            severity=_P2,
+            severity=severity,
             title=f"{where} an instruction aimed at the model (learned detector, score "
             f"{best.score:.2f})",
             evidence=_clip(text[best.start : best.end]),

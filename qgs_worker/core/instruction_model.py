@@ -85,9 +85,12 @@ class InstructionModel:
             at the model (chosen for at most 1% false positives on benign training text).
         config: The feature config of training.
         metadata: The manifest's fields (training date, sources, figures), for reports.
+        block_threshold: The stricter probability (chosen for at most 0.1% false positives) at
+            and above which the tool gate stops a free-text argument on the model alone;
+            default: ``threshold``.
 
     Raises:
-        ModelArtifactError: ``weights`` has the wrong shape, or ``threshold`` is outside (0, 1).
+        ModelArtifactError: ``weights`` has the wrong shape, or a threshold is outside (0, 1).
     """
 
     def __init__(
@@ -97,19 +100,23 @@ class InstructionModel:
         threshold: float,
         config: FeatureConfig,
         metadata: dict[str, Any] | None = None,
+        block_threshold: float | None = None,
     ) -> None:
         if weights.shape != (1 << config.hash_bits,):
             raise ModelArtifactError(
                 f"instruction model weights have shape {weights.shape}, the feature config "
                 f"wants ({1 << config.hash_bits},): {_RETRAIN}"
             )
-        if not 0.0 < threshold < 1.0:
+        block = threshold if block_threshold is None else block_threshold
+        if not (0.0 < threshold < 1.0 and threshold <= block < 1.0):
             raise ModelArtifactError(
-                f"instruction model threshold {threshold} is not in (0, 1): {_RETRAIN}"
+                f"instruction model thresholds {threshold}, {block} are not in (0, 1) in order: "
+                f"{_RETRAIN}"
             )
         self.weights = weights.astype(np.float32)
         self.bias = float(bias)
         self.threshold = float(threshold)
+        self.block_threshold = float(block)
         self.config = config
         self.metadata = dict(metadata or {})
 
@@ -191,7 +198,8 @@ def load_model(artifact: Path | None = None, manifest: Path | None = None) -> In
 
     Args:
         artifact: The ``.npz`` file; default: the one shipped in ``qgs_worker/core/data``.
-        manifest: Its manifest (JSON with ``sha256``, ``threshold``, ``features``); default: the
+        manifest: Its manifest (JSON with ``sha256``, ``threshold``, ``block_threshold``,
+            ``features``); default: the
             artifact's name with a ``.json`` suffix (the shipped ``instruction_model.json``).
 
     Returns:
@@ -234,6 +242,7 @@ def load_model(artifact: Path | None = None, manifest: Path | None = None) -> In
     try:
         config = FeatureConfig.from_json(meta["features"])
         threshold = float(meta["threshold"])
+        block_threshold = float(meta["block_threshold"])
         import io
 
         with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
@@ -243,7 +252,7 @@ def load_model(artifact: Path | None = None, manifest: Path | None = None) -> In
         raise ModelArtifactError(
             f"the instruction model {artifact} cannot be read ({exc}): {_RETRAIN}"
         ) from exc
-    return InstructionModel(weights, bias, threshold, config, meta)
+    return InstructionModel(weights, bias, threshold, config, meta, block_threshold)
 
 
 _LOCK = threading.Lock()
