@@ -114,7 +114,7 @@ def scan_result(
     """The JSON document ``qgs scan --format json`` prints.
 
     Shape: ``{"source", "as", "bytes", "findings": [{"role", "category", "severity", "title",
-    "evidence", "location"}], "counts": {"P0": n, ... "P4": n}, "risk": n (P0=100, P1=50, P2=20,
+    "evidence", "location", "rule"}], "counts": {"P0": n, ... "P4": n}, "risk": n (P0=100, P1=50, P2=20,
     P3=10, P4=5), "max_severity": "P0".."P4" | null, "flagged": bool (a P0 or P1: exit 1)}``.
     """
     counts = Counter(f.severity.value for f in findings)

@@ -287,7 +287,7 @@ class TestScan:
             result["bytes"],
         )
         assert all(
-            {"role", "category", "severity", "title", "evidence", "location"} == set(f)
+            {"role", "category", "severity", "title", "evidence", "location", "rule"} == set(f)
             for f in result["findings"]
         )
         assert sum(weights[f["severity"]] for f in result["findings"]) == result["risk"]
