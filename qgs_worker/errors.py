@@ -5,6 +5,7 @@ Errors are for what went wrong around them::
 
     QGSError
     ├── ConfigurationError          settings that cannot work together (raised at start-up)
+    │   └── ModelArtifactError      the learned instruction detector's artifact is missing or corrupt
     ├── InputError (ValueError)     a bad submission or transcript line: names the field and the fix
     │   ├── DeliverableTooLargeError
     │   └── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
@@ -32,6 +33,14 @@ class QGSError(Exception):
 
 class ConfigurationError(QGSError):
     """Raised when settings cannot work together, e.g. a time limit above the broker's visibility timeout."""
+
+
+class ModelArtifactError(ConfigurationError):
+    """Raised when the learned instruction detector's artifact is missing, corrupt or of another build.
+
+    The message names the file and the fix (``make train``, or reinstalling qgs-worker); QGS never
+    runs on without the model it was shipped with.
+    """
 
 
 class InputError(QGSError, ValueError):

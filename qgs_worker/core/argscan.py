@@ -42,8 +42,9 @@ A03:2021 Injection).
 | html | a ``<script>`` element, an event-handler attribute (``onerror=``), a ``javascript:`` / ``vbscript:`` / ``data:text/html`` URL, an attribute-injection fragment (``" autofocus onfocus="alert(1)``) (OWASP XSS Filter Evasion Cheat Sheet, CWE-79) | P1 |
 | html | ``<base href>``, ``<meta http-equiv=refresh>``, ``<frameset>``; an ``<iframe>`` / ``<object>`` / ``<embed>`` whose source is a ``javascript:`` or ``data:`` URL | P2 |
 | html | other ``<iframe>``, ``<object>``, ``<embed>`` (a YouTube embed) | P3 |
-| free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``), read after NFKC and a small Cyrillic-to-Latin confusables map (``Ｉｇｎｏｒｅ``, ``Ignоre`` with a Cyrillic о) | P2 |
+| free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``' rule passages), read after NFKC and a small Cyrillic-to-Latin confusables map (``Ｉｇｎｏｒｅ``, ``Ignоre`` with a Cyrillic о) | P2 |
 | free_text | markup that runs script: an element with an event handler, a ``<script>`` element with a body or a source, a script URL in a link or attribute (HTML or Markdown ``[x](javascript:...)``, numeric character references decoded), an attribute-injection fragment; not a mention of a tag ("use ``<script>`` tags") | P2 |
+| free_text | the learned instruction detector (``instruction_model``), on values of three words or more (or four CJK characters): its own finding, ``rule="instruction_model"``, beside the rules'; P2 at or above its block threshold (0.1% false positives on benign training text), P3 between its two thresholds | P2 / P3 |
 
 The rules (ids, patterns, sources, severity per kind) are the rules table's (``core/rules/``);
 this module applies them: the kind's rules from P0 down, a weaker rule of a category already found
@@ -207,10 +208,17 @@ def scan_argument(
             f.category in {"prompt_injection", "jailbreak", "prompt_extraction"} for f in findings
         )
     ):
-        passages = detectors.find_injected_instructions(value)
+        passages = detectors._passages(value).rules  # the model's passages: its own finding below
         if passages:
             findings.append(_rule_finding(_PASSAGE, where, detectors._clip(passages[0]), location))
+    if kind is ArgumentKind.FREE_TEXT and _MODEL_WORTHY.search(value) is not None:
+        findings.extend(detectors.model_findings(value, location=location, where=where, gate=True))
     return detectors._dedupe(findings) if findings else findings
+
+
+# The learned detector reads free text of three words or more: a name, a date or an id gives it
+# nothing to read, and skipping them keeps short values within the gate's microsecond budget.
+_MODEL_WORTHY = re.compile(r"\S\s+\S+\s+\S|[\u3040-\u30ff\u3400-\u9fff]{4}")
 
 
 def _may_carry_passages(value: str, lowered: str, keyword: bool) -> bool:

@@ -63,9 +63,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from qgs_worker.core import filewrites, followed, pii, rules, ssrf
+from qgs_worker.core import filewrites, followed, instruction_model, pii, rules, ssrf
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
 from qgs_worker.core.rules import Context, Rule, execution, secrets
 from qgs_worker.core.rules import prompt as prompt_rules
@@ -125,9 +125,15 @@ def scan_text(text: str, *, location: str = "text", request: str = "") -> list[F
     Returns:
         One finding per rule that matched (its first match as evidence, secrets and personal
         data redacted), severities per the module's table: P1 for vendor-format secrets, judge
-        manipulation, card numbers and national IDs, P2 for everything else. Never raises.
+        manipulation, card numbers and national IDs, P2 for everything else; plus the learned
+        instruction detector's P2 ``prompt_injection`` finding (``model_findings``) beside the
+        prompt rules' own.
+
+    Raises:
+        ModelArtifactError: The learned detector's artifact is missing or corrupt.
     """
     findings = list(_apply(_TEXT_RULES, text, location=location, executed=False, tool=""))
+    findings.extend(model_findings(text, location=location, where="mentions"))
     findings.extend(_jndi(text, location, where="mentions"))
     findings.extend(pii.scan_pii_text(text, location=location, request_keys=pii.pii_keys(request)))
     findings.extend(_examples(text, location, where="mentions", context=Context.PROSE))
@@ -176,27 +182,106 @@ def find_injected_instructions(text: str) -> list[str]:
     Recognized: tagged blocks (AgentDojo's ``<INFORMATION>...</INFORMATION>``, ``<INSTRUCTIONS>``,
     ``<SYSTEM>``...) whole, and the sentence-to-paragraph around an override phrase ("ignore
     previous instructions", "before you can solve the task...", "new instructions:", "note to the
-    assistant", "System: ...", 忽略之前的指令, 在完成任务之前请先...). YAML line continuations and
-    escaped newlines (``\n``) are unfolded first. Results are memoized for the last 64 texts, as
-    ``scan_round`` sees earlier tool outputs again on every round.
+    assistant", "System: ...", 忽略之前的指令, 在完成任务之前请先...); then the windows the learned
+    instruction detector scores at or above its threshold (``instruction_model.passages``), which
+    need no phrase of a list. YAML line continuations and escaped newlines (``\n``) are unfolded
+    first. Results are memoized for the last 64 texts, as ``scan_round`` sees earlier tool
+    outputs again on every round.
 
     Args:
         text: A tool output (or any untrusted text).
 
     Returns:
-        The passages, in order of appearance, each at most about 1,000 characters (a tagged block
-        up to 4,000); empty when none.
+        The passages: the rules' first, in order of appearance, each at most about 1,000
+        characters (a tagged block up to 4,000), then the model's (a window or several merged,
+        300 characters each) that overlap no rule passage; empty when none.
+
+    Raises:
+        ModelArtifactError: The learned detector's artifact is missing or corrupt.
     """
-    return list(_passages(text))
+    found = _passages(text)
+    return [*found.rules, *found.model]
+
+
+def model_findings(
+    text: str, *, location: str, where: str = "mentions", gate: bool = False
+) -> list[Finding]:
+    """The learned instruction detector's finding on a text, if it scores one window high enough.
+
+    Args:
+        text: Any text (prose, an argument value, a tool output).
+        location: The ``Finding.location`` to report.
+        where: How the title begins ("mentions", "tool call X carries", "the output of X carries").
+        gate: The text is a tool argument, where a P2 stops the call: the finding is P2 only at
+            or above the model's ``block_threshold`` (0.1% false positives on benign training
+            text), P3 (a warning) between its two thresholds.
+
+    Returns:
+        At most one ``prompt_injection`` finding (P2, or P3 as ``gate`` says) with
+        ``rule="instruction_model"``: its title says it is the learned detector and gives the
+        score, its evidence is the highest-scoring window. Empty when no window reaches the
+        model's threshold.
+
+    Raises:
+        ModelArtifactError: The learned detector's artifact is missing or corrupt.
+    """
+    model = instruction_model.default_model()
+    found = model.passages(text)
+    if not found:
+        return []
+    best = max(found, key=lambda p: p.score)
+    severity = Severity.P3 if gate and best.score < model.block_threshold else _P2
+    return [
+        Finding(
+            role=DETECTOR_ROLE,
+            category="prompt_injection",
+            severity=severity,
+            title=f"{where} an instruction aimed at the model (learned detector, score "
+            f"{best.score:.2f})",
+            evidence=_clip(text[best.start : best.end]),
+            location=location,
+            rule=instruction_model.MODEL_RULE,
+        )
+    ]
+
+
+class _Injected(NamedTuple):
+    """The injected passages of one text: the rules', the learned detector's, and its best score."""
+
+    rules: tuple[str, ...]
+    model: tuple[str, ...]  # the model's passages that overlap no rule passage
+    model_count: int  # all the model's passages, covered or not
+    model_score: float  # the highest score among them; 0.0 when none
+    model_best: str  # the passage with that score
 
 
 @lru_cache(maxsize=64)
-def _passages(text: str) -> tuple[str, ...]:
+def _passages(text: str) -> _Injected:
     flat = _unfold(text)
+    rules = _rule_spans(flat)
+    found = instruction_model.passages(flat)
+    uncovered = [p for p in found if not any(p.start < e and s < p.end for s, e in rules)]
+    return _Injected(
+        tuple(flat[s:e].strip() for s, e in rules if flat[s:e].strip()),
+        tuple(flat[p.start : p.end].strip() for p in uncovered if flat[p.start : p.end].strip()),
+        len(found),
+        max((p.score for p in found), default=0.0),
+        _best_text(flat, found),
+    )
+
+
+def _best_text(flat: str, found: list[instruction_model.Passage]) -> str:
+    if not found:
+        return ""
+    best = max(found, key=lambda p: p.score)
+    return flat[best.start : best.end].strip()
+
+
+def _rule_spans(flat: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = [m.span() for m in _TAGGED_BLOCK.finditer(flat)]
     lowered = flat.lower()
     if not any(needle in lowered for needle in _OVERRIDE.needles):
-        return tuple(flat[s:e].strip() for s, e in spans)
+        return spans
     for pattern in _OVERRIDE.patterns:
         for m in pattern.finditer(flat):
             if not any(s <= m.start() < e for s, e in spans):
@@ -207,7 +292,7 @@ def _passages(text: str) -> tuple[str, ...]:
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
             merged.append((start, end))
-    return tuple(flat[s:e].strip() for s, e in merged if flat[s:e].strip())
+    return merged
 
 
 def scan_round(
@@ -252,17 +337,32 @@ def scan_round(
         seen.append(output)
         if not output.passages:
             continue
-        findings.append(
-            Finding(
-                role=DETECTOR_ROLE,
-                category="injection_in_tool_output",
-                severity=_P2,
-                title=f"{source} carries injected instructions ({len(output.passages)} passage(s))",
-                evidence=_clip(output.passages[0]),
-                location=f"tool_result:{index}",
-                rule=prompt_rules.INJECTED_PASSAGE.rule_id,
+        found = _passages(result.content)
+        if found.rules:
+            findings.append(
+                Finding(
+                    role=DETECTOR_ROLE,
+                    category="injection_in_tool_output",
+                    severity=_P2,
+                    title=f"{source} carries injected instructions ({len(found.rules)} passage(s))",
+                    evidence=_clip(output.passages[0] if output.passages else found.rules[0]),
+                    location=f"tool_result:{index}",
+                    rule=prompt_rules.INJECTED_PASSAGE.rule_id,
+                )
             )
-        )
+        if found.model_count:  # the learned detector's own finding, beside the rules'
+            findings.append(
+                Finding(
+                    role=DETECTOR_ROLE,
+                    category="injection_in_tool_output",
+                    severity=_P2,
+                    title=f"{source} carries an instruction aimed at the agent (learned detector, "
+                    f"score {found.model_score:.2f}, {found.model_count} passage(s))",
+                    evidence=_clip(found.model_best),
+                    location=f"tool_result:{index}",
+                    rule=instruction_model.MODEL_RULE,
+                )
+            )
     if deliverable.tool_calls and any(output.passages for output in seen):
         findings.extend(
             followed.find_followed(
@@ -284,14 +384,29 @@ def _seen(result: ToolResult) -> followed.SeenOutput:
 @lru_cache(maxsize=64)
 def _cut(content: str) -> followed.SeenOutput:
     flat = _unfold(content)
-    if not _passages(content):
+    if not find_injected_instructions(content):
         return followed.SeenOutput(flat)
-    return followed.cut_passages(flat, _passages)
+    return followed.cut_passages(flat, find_injected_instructions)
+
+
+RELAYED_MODEL_CHARS = 300
+"""The shortest argument value whose learned-detector passages count as relayed text (a
+forwarded document): one model window. A shorter value is the agent's own message, where the
+model's score says too little (its false positives are short imperative lines, "Check out this
+link: ..."): only the rules' passages are taken out of it."""
 
 
 def _without_passages(value: str) -> str:
     """An argument value without the injected passages it relays (a forwarded text)."""
-    if not _passages(value):
+    if len(value) < RELAYED_MODEL_CHARS:
+        found = _passages(value).rules
+        if not found:
+            return value
+        flat = _unfold(value)
+        for passage in found:
+            flat = flat.replace(passage, "\n")
+        return flat
+    if not find_injected_instructions(value):
         return value
     output = _cut(value)
     flat = output.text

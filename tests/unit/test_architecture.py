@@ -45,6 +45,19 @@ class TestCorePurity:
         assert set() == imported_roots(path) & FORBIDDEN
 
 
+class TestNumpyOnlyForTheLearnedDetector:
+    """numpy is allowed in the core for the learned instruction detector's two modules only."""
+
+    ALLOWED = frozenset({"instruction_features.py", "instruction_model.py"})
+
+    @pytest.mark.parametrize(
+        "path", sorted((ROOT / "qgs_worker" / "core").rglob("*.py")), ids=lambda p: p.name
+    )
+    def test_numpy_stays_in_its_modules(self, path: Path) -> None:
+        if path.name not in self.ALLOWED:
+            assert "numpy" not in imported_roots(path)
+
+
 class TestPublicApi:
     """Re-exported names are listed in a sorted __all__."""
 

@@ -251,7 +251,13 @@ class TestByKind:
 
     @pytest.mark.parametrize(("value", "kind"), CLEAN)
     def test_clean(self, value: str, kind: ArgumentKind) -> None:
-        assert [] == scan(value, kind)
+        # the learned detector's P3 is a warning, never a refusal (test_instruction_model pins it)
+        found = scan_argument(value, kind, location="tool_call:t.a")
+        assert [] == [
+            (f.category, f.severity)
+            for f in found
+            if not (f.rule == "instruction_model" and f.severity is Severity.P3)
+        ]
 
 
 class TestLookAlikes:

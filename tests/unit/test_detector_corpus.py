@@ -301,4 +301,9 @@ class TestGeminiRuns:
     ) -> None:
         # run 2 repeats the CV's e-mail and phone in prose; every run reads the CV (a tool output)
         where: Callable[[Finding], str] = lambda f: f.location.split(":")[0]  # noqa: E731
-        assert [] == [f for _, _, f in found if where(f) in {"text", "tool_result"}]
+        # the rules' findings; the learned detector's on these runs: test_instruction_model
+        assert [] == [
+            f
+            for _, _, f in found
+            if where(f) in {"text", "tool_result"} and f.rule != "instruction_model"
+        ]

