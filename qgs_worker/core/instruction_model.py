@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,6 +59,10 @@ MODEL_RULE = "instruction_model"
 ARTIFACT_NAME = "instruction_model.npz"
 MANIFEST_NAME = "instruction_model.json"
 _RETRAIN = "rebuild it with `make train` (or reinstall qgs-worker)"
+
+TIGHTEN_MAX_UNITS = 40
+"""The most sentences a passage is tightened over (each step scores the rest once)."""
+_UNIT_BREAK = re.compile(r"(?<=[.!?。！？;；])\s+|\n+")  # between sentences, or lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,15 +164,23 @@ class InstructionModel:
         return max(s for _, _, s in self.window_scores(text))
 
     def passages(self, text: str) -> list[Passage]:
-        """The spans of ``text`` whose windows score at or above the threshold.
+        """The spans of ``text`` whose windows score at or above the threshold, tightened.
 
-        Overlapping or touching windows above the threshold are merged into one passage.
+        Overlapping or touching windows above the threshold are merged into one passage, which
+        is then tightened to its sentences that carry the score: leading sentences (or lines)
+        are dropped while the rest still scores at or above the threshold, then trailing ones
+        likewise. A window is 300 characters, so on its own it also holds the benign data
+        around an injection ("This is Dora's website. My e-mail is dora@... TODO: send ..."),
+        and what follows an injected passage is traced (``followed``): the e-mail the user asked
+        for must stay the document's. A passage of more than ``TIGHTEN_MAX_UNITS`` sentences
+        (a whole jailbreak document) is kept as it is.
 
         Args:
             text: Any text, e.g. a tool output where an injection sits inside benign content.
 
         Returns:
-            Passages in order of appearance; empty when no window reaches the threshold.
+            Passages in order of appearance, each with its best window's score; empty when no
+            window reaches the threshold.
         """
         found: list[Passage] = []
         for start, end, value in self.window_scores(text):
@@ -178,7 +191,26 @@ class InstructionModel:
                 found[-1] = Passage(last.start, max(end, last.end), max(value, last.score))
             else:
                 found.append(Passage(start, end, value))
-        return found
+        return [Passage(*self._tighten(text, p.start, p.end), p.score) for p in found]
+
+    def _tighten(self, text: str, start: int, end: int) -> tuple[int, int]:
+        starts = [start] + [
+            m.end() for m in _UNIT_BREAK.finditer(text, start, end) if m.end() < end
+        ]
+        if len(starts) > TIGHTEN_MAX_UNITS:
+            return start, end
+        first = 0
+        while (
+            first + 1 < len(starts) and self.score(text[starts[first + 1] : end]) >= self.threshold
+        ):
+            first += 1
+        begin = starts[first]
+        ends = [m.start() for m in _UNIT_BREAK.finditer(text, begin, end) if m.start() > begin]
+        ends.append(end)
+        last = len(ends) - 1
+        while last > 0 and self.score(text[begin : ends[last - 1]]) >= self.threshold:
+            last -= 1
+        return begin, ends[last]
 
 
 def _sigmoid(logit: float) -> float:
