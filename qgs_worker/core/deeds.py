@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from qgs_worker.core.filewrites import argument_strings, is_shell_tool, tool_words
+from qgs_worker.core.filewrites import is_shell_tool, tool_words
 from qgs_worker.core.irreversible import read_irreversible
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.toolgate.kinds import infer_kinds
@@ -138,7 +138,7 @@ _COMMAND_KEYS = frozenset({"command", "cmd", "script", "sql", "query", "statemen
 
 def _destructive_command(call: ToolCall) -> tuple[str, str] | None:
     shell = is_shell_tool(call.name)
-    for path, value in argument_strings(call):
+    for path, value in call.argument_values():
         if shell or _leaf(path) in _COMMAND_KEYS:
             matched = read_irreversible(value).matched
             if matched:
@@ -158,7 +158,7 @@ def _outbound(call: ToolCall, words: set[str], findings: Sequence[Finding]) -> t
             return finding.location, f"a detector found {finding.category}: {finding.title}"
     if not words & _SEND_WORDS:
         return "", ""
-    for path, value in argument_strings(call, numbers=False):
+    for path, value in call.argument_values(numbers=False):
         if _leaf(path) in _RECIPIENT_KEYS:
             continue
         if _SECRET_NEAR_VALUE.search(value):

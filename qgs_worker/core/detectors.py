@@ -63,7 +63,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from qgs_worker.core import filewrites, followed, instruction_model, pii, rules, ssrf
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
@@ -161,7 +161,7 @@ def scan_tool_call(call: ToolCall, *, request: str = "") -> list[Finding]:
         ``tool_call:send_email.recipients[0]``; ``raw_arguments`` for an unparsed string).
     """
     findings: list[Finding] = []
-    for path, value in _string_values(call):
+    for path, value in call.argument_values():
         location = f"tool_call:{call.name}.{path}"
         findings.extend(
             _apply(_CALL_RULES, value, location=location, executed=True, tool=call.name)
@@ -495,24 +495,6 @@ def _examples(text: str, location: str, where: str, context: Context) -> Iterato
         )  # fmt: skip
 
 
-def _string_values(call: ToolCall) -> Iterator[tuple[str, str]]:
-    if not call.arguments and call.raw_arguments:
-        yield "raw_arguments", call.raw_arguments
-        return
-    yield from _walk(call.arguments, "", numbers=False)
-
-
-def _walk(value: Any, path: str, *, numbers: bool) -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, f"{path}.{key}" if path else str(key), numbers=numbers)
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            yield from _walk(item, f"{path}[{i}]", numbers=numbers)
-    elif numbers and isinstance(value, int | float) and not isinstance(value, bool):
-        yield path, str(value)
 
 
 def _evidence(text: str, match: re.Match[str], secret_group: str | None) -> str:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.rules import Context, Rule, paths
@@ -32,7 +31,6 @@ from qgs_worker.core.shell import ShellCommand, parse_shell, strip_wrappers
 
 __all__ = [
     "FileWrite",
-    "argument_strings",
     "classify_path",
     "classify_path_rule",
     "file_writes",
@@ -107,7 +105,7 @@ def file_writes(call: ToolCall) -> list[FileWrite]:
     """
     found: dict[tuple[str, str], FileWrite] = {}
     if is_shell_tool(call.name):
-        for path, value in argument_strings(call):
+        for path, value in call.argument_values():
             location = f"tool_call:{call.name}.{path}"
             for write in _shell_writes(value, location):
                 found.setdefault((write.path, location), write)
@@ -237,38 +235,13 @@ def _tool_writes(call: ToolCall) -> Iterator[FileWrite]:
     if key is None or not isinstance(args[key], str | int) or not str(args[key]).strip():
         return
     data = "\n".join(
-        v for p, v in argument_strings(call, numbers=True) if re.split(r"[.\[]", p)[0] != key
+        v for p, v in call.argument_values(numbers=True) if re.split(r"[.\[]", p)[0] != key
     )
     target = str(args[key]).strip()
     shown = f"file {target}" if key.lower() == "file_id" else target
     yield FileWrite(shown, "tool", data, f"tool_call:{call.name}.{key}")
 
 
-def argument_strings(call: ToolCall, *, numbers: bool = False) -> Iterator[tuple[str, str]]:
-    """Every string value of a call's arguments with its path (``recipients[0]``, ``a.b``).
-
-    Args:
-        call: The tool call; when its arguments could not be parsed (``{}``) its
-            ``raw_arguments`` string is the one value, at path ``raw_arguments``.
-        numbers: Yield integers too, as text (a card number sent as a JSON number).
-    """
-    if not call.arguments and call.raw_arguments:
-        yield "raw_arguments", call.raw_arguments
-        return
-    yield from _walk(call.arguments, "", numbers=numbers)
-
-
-def _walk(value: Any, path: str, *, numbers: bool) -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, f"{path}.{key}" if path else str(key), numbers=numbers)
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            yield from _walk(item, f"{path}[{i}]", numbers=numbers)
-    elif numbers and isinstance(value, int) and not isinstance(value, bool):
-        yield path, str(value)
 
 
 # --- where a path points (rules/paths.py: the file-write classes) -----------------------------

@@ -67,7 +67,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from qgs_worker.core.followed_values import (
     ID_ARGUMENT,
@@ -257,7 +256,7 @@ def find_followed(
     cores = _passage_cores(outputs)
     findings: list[Finding] = []
     for call in calls:
-        for path, value in _values(call):
+        for path, value in call.argument_values(numbers=True):
             value = _without_cores(value, cores)
             if strip_relayed is not None:
                 value = strip_relayed(value)
@@ -423,24 +422,6 @@ def _is_cjk(char: str) -> bool:
     return unicodedata.east_asian_width(char) == "W" and char.isalpha()
 
 
-def _values(call: ToolCall) -> Iterator[tuple[str, str]]:
-    found = list(_walk(call.arguments, ""))
-    if not found and call.raw_arguments:
-        found = [("raw_arguments", call.raw_arguments)]
-    yield from found
-
-
-def _walk(value: Any, path: str) -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            yield from _walk(item, f"{path}[{i}]")
-    elif isinstance(value, int | float) and not isinstance(value, bool):
-        yield path, str(value)
 
 
 _INDEX = re.compile(r"\[\d+\]$")

@@ -6,6 +6,7 @@ by the store adapter, but knows nothing of either.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any, Literal
@@ -156,6 +157,36 @@ class ToolCall(_Frozen):
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     raw_arguments: str | None = None
+
+    def argument_values(self, *, numbers: bool = False) -> Iterator[tuple[str, str]]:
+        """Every string value of the arguments with its path (``command``, ``files[0].content``).
+
+        Args:
+            numbers: Yield numbers too, as text (a card number or an amount sent as a JSON
+                number); booleans never.
+
+        Returns:
+            ``(path, value)`` pairs, depth first; a call whose arguments could not be parsed
+            (``arguments == {}`` with a ``raw_arguments`` string) gives
+            ``("raw_arguments", the raw string)``.
+        """
+        if not self.arguments and self.raw_arguments:
+            yield "raw_arguments", self.raw_arguments
+            return
+        yield from _walk_values(self.arguments, "", numbers)
+
+
+def _walk_values(value: Any, path: str, numbers: bool) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _walk_values(item, f"{path}.{key}" if path else str(key), numbers)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            yield from _walk_values(item, f"{path}[{i}]", numbers)
+    elif numbers and isinstance(value, int | float) and not isinstance(value, bool):
+        yield path, str(value)
 
 
 class ToolResult(_Frozen):

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from qgs_worker.core.filewrites import argument_strings, file_writes, is_shell_tool, tool_words
+from qgs_worker.core.filewrites import file_writes, is_shell_tool, tool_words
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.rules import pii as pii_rules
 from qgs_worker.core.rules.base import Context
@@ -331,7 +331,7 @@ def scan_pii_call(call: ToolCall, *, request_keys: frozenset[str] = frozenset())
     shell = is_shell_tool(call.name)
     sends = bool(tool_words(call.name) & _SEND_WORDS)
     recipients = {m.key for _, v in _recipient_values(call) for m in find_pii(v)}
-    for path, value in argument_strings(call, numbers=True):
+    for path, value in call.argument_values(numbers=True):
         location = f"tool_call:{call.name}.{path}"
         if shell:
             sent_text, not_sent = _shell_sent(value)
@@ -424,7 +424,7 @@ def _is_recipient(path: str) -> bool:
 
 def _recipient_values(call: ToolCall) -> Iterator[tuple[str, str]]:
     if tool_words(call.name) & _SEND_WORDS:
-        yield from ((p, v) for p, v in argument_strings(call, numbers=True) if _is_recipient(p))
+        yield from ((p, v) for p, v in call.argument_values(numbers=True) if _is_recipient(p))
 
 
 def _shell_sent(command: str) -> tuple[str, set[str]]:

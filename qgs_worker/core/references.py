@@ -22,7 +22,7 @@ import re
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from qgs_worker.core.models import Deliverable, ToolCall
 
@@ -177,7 +177,7 @@ def local_modules(deliverable: Deliverable) -> frozenset[str]:
     project's own code, not a claim about an installed package.
     """
     names: set[str] = set()
-    texts = [deliverable.text, *(v for c in deliverable.tool_calls for _, v in call_strings(c))]
+    texts = [deliverable.text, *(v for c in deliverable.tool_calls for _, v in c.argument_values())]
     for text in texts:
         for match in re.finditer(r"(?<![\w.])((?:[\w-]+/)*)([A-Za-z_]\w*)\.py\b", text):
             names.add(match.group(2))
@@ -237,7 +237,7 @@ def _parses_with_import(code: str) -> bool:
 
 
 def _call_snippets(call: ToolCall) -> Iterator[Snippet]:
-    values = list(call_strings(call))
+    values = list(call.argument_values())
     writes_py = any("\n" not in v and _PY_FILE.match(v.strip()) for _, v in values if v.strip())
     python_tool = _PYTHON_TOOL.search(call.name) is not None
     for path, value in values:
@@ -261,27 +261,6 @@ def _parses(code: str) -> bool:
     return True
 
 
-def call_strings(call: ToolCall) -> Iterator[tuple[str, str]]:
-    """``(argument path, string value)`` of every string in a tool call's arguments.
-
-    Paths read ``command``, ``files[0].content``; a call whose arguments could not be parsed
-    gives ``("raw_arguments", raw string)``.
-    """
-    if not call.arguments and call.raw_arguments:
-        yield "raw_arguments", call.raw_arguments
-        return
-    yield from _walk(call.arguments, "")
-
-
-def _walk(value: Any, path: str) -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            yield from _walk(item, f"{path}[{i}]")
 
 
 def _shell_python(text: str) -> Iterator[str]:

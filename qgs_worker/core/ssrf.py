@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from qgs_worker.core.filewrites import argument_strings, is_shell_tool, tool_words
+from qgs_worker.core.filewrites import is_shell_tool, tool_words
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.rules import Context, Rule
 from qgs_worker.core.rules import ssrf as ssrf_rules
@@ -144,7 +144,7 @@ def scan_ssrf_call(call: ToolCall) -> list[Finding]:
     shell = is_shell_tool(call.name)
     fetching = bool(tool_words(call.name) & _FETCH_WORDS) or call.name.lower() in _FETCH_WORDS
     findings: list[Finding] = []
-    for path, value in argument_strings(call):
+    for path, value in call.argument_values():
         leaf = re.sub(r"\[\d+\]", "", path).rsplit(".", 1)[-1].lower()
         url_key = leaf in _URL_KEYS or leaf.endswith("_url")
         if not (shell or fetching or url_key):

@@ -70,7 +70,6 @@ from qgs_worker.core.ports import AuditSession
 from qgs_worker.core.references import (
     ModuleRef,
     Snippet,
-    call_strings,
     local_modules,
     normalize_package,
     pip_packages,
@@ -314,7 +313,7 @@ def _packages(deliverable: Deliverable) -> dict[str, tuple[str, str]]:
     sources = [("text", deliverable.text)]
     for call in deliverable.tool_calls:
         sources.extend(
-            (f"tool_call:{call.name}.{path}", value) for path, value in call_strings(call)
+            (f"tool_call:{call.name}.{path}", value) for path, value in call.argument_values()
         )
     found: dict[str, tuple[str, str]] = {}
     seen: set[str] = set()
