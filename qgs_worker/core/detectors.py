@@ -73,6 +73,7 @@ from qgs_worker.core.rules import prompt as prompt_rules
 __all__ = [
     "DETECTOR_ROLE",
     "find_injected_instructions",
+    "scan_data_out",
     "scan_round",
     "scan_text",
     "scan_tool_call",
@@ -101,6 +102,7 @@ def _in_report_order(selected: list[Rule]) -> list[Rule]:
 
 _TEXT_RULES = _in_report_order([r for r in _GENERIC if r.prose is not None])
 _CALL_RULES = _in_report_order([r for r in _GENERIC if r.executed is not None])
+_SECRET_RULES = [r for r in _CALL_RULES if r.category == "secret"]
 _OVERRIDE = prompt_rules.OVERRIDE  # what _passages looks for (the rules table's override rule)
 _JNDI_RULE = execution.JNDI_LOOKUP
 _EXAMPLE = secrets.EXAMPLE_SECRET
@@ -173,6 +175,33 @@ def scan_tool_call(call: ToolCall, *, request: str = "") -> list[Finding]:
     findings.extend(filewrites.scan_file_writes(call))
     findings.extend(pii.scan_pii_call(call, request_keys=pii.pii_keys(request)))
     findings.extend(ssrf.scan_ssrf_call(call))
+    return _dedupe(findings)
+
+
+def scan_data_out(call: ToolCall) -> list[Finding]:
+    """What a tool call would let out: secrets in any argument, personal data it sends or writes.
+
+    The part of ``scan_tool_call`` that the tool gate's layer 6 adds to its per-argument
+    injection checks (``argscan``), so that the gate refuses before the call runs what the
+    audit reports after it: a real credential in an argument (``secrets``: P1), a card or ID
+    number sent out (``pii``: P0), contact details sent out or personal data written to a file
+    (P2). No user request is known here, so the user's own data is not told apart (the audit,
+    which knows the request, is). Example keys and the P4 "carried" notes are left to the audit.
+
+    Returns:
+        Findings located at ``tool_call:NAME.ARGPATH``, P0-P2 only. Never raises.
+    """
+    findings: list[Finding] = []
+    for path, value in call.argument_values():
+        if len(value) < 8:  # no key, card or ID number is shorter
+            continue
+        location = f"tool_call:{call.name}.{path}"
+        findings.extend(
+            _apply(_SECRET_RULES, value, location=location, executed=True, tool=call.name)
+        )
+    findings.extend(
+        f for f in pii.scan_pii_call(call) if f.severity in (Severity.P0, Severity.P1, _P2)
+    )
     return _dedupe(findings)
 
 
@@ -493,8 +522,6 @@ def _examples(text: str, location: str, where: str, context: Context) -> Iterato
             evidence=_clip(", ".join(dict.fromkeys(cards))), location=location,
             rule=_EXAMPLE.rule_id,
         )  # fmt: skip
-
-
 
 
 def _evidence(text: str, match: re.Match[str], secret_group: str | None) -> str:

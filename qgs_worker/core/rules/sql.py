@@ -10,6 +10,7 @@
 | ``words_delete_all`` | a request in words: "delete all records", "wipe the production database", 删除所有记录, 清空数据库 | P2 | - | P2 | - | - |
 | ``sql_injection`` | injection syntax after a quote (tautology, ``UNION SELECT``), a stacked statement after a number, time-based blind (``SLEEP``, ``WAITFOR DELAY``) | - | - | P2 | - | - |
 | ``sql_injection_arg`` | the same, and a tautology without a quote (``OR 1=1``), ``UNION SELECT`` of credentials or the catalog or ``NULL, NULL``, ``xp_cmdshell``, ``COPY ... PROGRAM``, ``INTO OUTFILE``, ``LOAD_FILE`` | - | - | - | - | P1 |
+| ``sql_stacked_in_value`` | a quote closed and a statement stacked after it (``laptop'; DROP TABLE products; --``) in a free-text, path, URL or HTML argument (a search box): P2 there (the call is refused), P1 in a path or URL | - | - | - | - | - |
 | ``sql_mass_change`` | ``UPDATE`` without ``WHERE`` (or always true), ``ALTER TABLE ... DROP``, ``DROP INDEX / VIEW / USER / ROLE / FUNCTION...`` | - | - | - | - | P1 |
 | ``sql_privilege`` | ``GRANT``, ``CREATE`` / ``ALTER USER`` / ``ROLE`` / ``LOGIN`` | - | - | - | - | P1 |
 
@@ -321,6 +322,18 @@ SQL_TAUTOLOGY = rule(
     source=_OWASP + "; OWASP WSTG-INPV-05 (tautologies)",
     needles=("or",),
 )
+# A search box or a name field whose value closes a quote and stacks a statement
+# (`laptop'; DROP TABLE products; --`): the textbook injection, whatever the parameter is called.
+# Only the stacked form (quote, `;`, a statement keyword): a lone quote and a comment are
+# ordinary in prose ("the customers' -- all of them").
+SQL_STACKED_IN_VALUE = rule(
+    "sql_stacked_in_value", FAMILY, "sql_injection",
+    "a quote closed and a SQL statement stacked after it (SQL injection)",
+    r"'(?:\s*+\))*\s*+;\s*+(?:drop|delete|insert|update|alter|truncate|exec(?:ute)?|shutdown|create|grant|union|select)\b",
+    free_text=P2, path=P1, url=P1, html=P2,
+    source=_OWASP + "; OWASP WSTG-INPV-05 (stacked queries)",
+    needles=(";",),
+)
 # fmt: on
 
 STATEMENTS: tuple[Rule, ...] = MASS_DELETION[:4]
@@ -333,6 +346,7 @@ RULES: tuple[Rule, ...] = (
     SQL_INJECTION,
     SQL_INJECTION_ARG,
     SQL_BREAKOUT,
+    SQL_STACKED_IN_VALUE,
     SQL_STRING_BUILT,
     SQL_KEYWORD_BUILT,
     SQL_CONDITIONAL_PROBE,

@@ -20,6 +20,11 @@ URL too, but only a P0 blocks it (``browse(location="http://169.254.169.254/")``
 metadata); a private or loopback address there is a WARN, since a link in a message may be
 posted, not fetched. Declare the argument ``x-qgs-kind: url`` to enforce every URL rule.
 
+Beside the per-argument checks, the whole call is read for what it would let out
+(``detectors.scan_data_out``, the audit's secret and personal-data rules): a real credential in
+any argument (P1) or a card or ID number sent out (P0) fails; contact details sent out and
+personal data written to a file (P2) warn.
+
 Injection syntax outside a ``command`` argument has no legitimate use worth the risk: a file
 name with ``$(...)``, a SQL value with ``' OR 1=1``, an e-mail body telling the next agent to
 ignore its instructions. Errors start with the argument's JSON path and name the detector's
@@ -32,6 +37,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.core.argscan import scan_argument
+from qgs_worker.core.detectors import scan_data_out
 from qgs_worker.core.models import ArgumentKind, Severity
 from qgs_worker.core.toolgate.base import CheckContext, FunctionLayer, LayerResult
 from qgs_worker.core.toolgate.kinds import is_database_tool, kind_of_name, looks_like_url
@@ -55,6 +61,10 @@ _MAX_DEPTH = 32  # deeper values are not reached (a JSON nesting no tool schema 
 _URL_BY_VALUE: Any = object()
 """The kind of a free-text value that is one whole URL: checked as a URL, blocking on P0 only."""
 _FAIL_BY_VALUE = frozenset({Severity.P0})
+_FAIL_BY_DATA = frozenset({Severity.P0, Severity.P1})
+"""What a call would let out (``detectors.scan_data_out``) fails at P0-P1: a real credential in
+any argument, a card or ID number sent out; contact details sent out, personal data written to
+a file (P2) warn, as a message to a person often carries them."""
 
 
 class _SpecKinds:
@@ -100,6 +110,12 @@ def check(call: ParsedCall, spec: ToolSpec | None, context: CheckContext) -> Lay
             if finding.evidence:
                 line += f": {finding.evidence}"
             (errors if finding.severity in fail_at else warnings).append(line)
+    for finding in scan_data_out(call.to_tool_call()):
+        where = "$." + finding.location.split(".", 1)[1] if "." in finding.location else "$"
+        line = f"{where}: {finding.category} ({finding.severity.value}): {finding.title}"
+        if finding.evidence:
+            line += f": {finding.evidence}"
+        (errors if finding.severity in _FAIL_BY_DATA else warnings).append(line)
     if not errors and not warnings:
         return _PASS
     suggestion = (
