@@ -635,8 +635,9 @@ def scan(
     not valid UTF-8 is scanned with U+FFFD for the bad bytes.
 
     With --jsonl, each line's text is scanned the same way: exit 1
-    when a record has a P0 or P1 finding, 2 when nothing could be
-    scanned (no such file, not JSONL), 0 otherwise.
+    when a record has a P0 or P1 finding or a line could not be
+    scanned (fail closed), 2 when nothing could be scanned (no such
+    file, not JSONL), 0 otherwise.
     """
     if field_name is not None and not jsonl:
         raise _fail("--field names the text's field of a JSONL file: use it with --jsonl")

@@ -14,12 +14,13 @@ record (``scan_result``'s document plus ``line``, ``id``, ``field`` and ``catego
 ``{"source", "line", "id": null, "error"}`` object per broken line, and last
 ``{"summary": {...}}`` (shape in ``JsonlTally.summary``).
 
-A broken line (not UTF-8, not JSON, not an object, the field missing or not a string, longer
-than ``JSONL_LINE_MAX_BYTES``) is named on standard error as ``FILE:LINE: what is wrong``,
-counted, and the scan goes on. The file is read line by line: memory stays bounded by the
-longest line allowed, whatever the file's size. Exit codes (``run_jsonl_scan``): 1 when a record
-is flagged, 2 when nothing could be scanned (no such file, a directory, an empty file, a file
-that is not JSONL), 0 otherwise.
+A broken line (not JSON, not an object, the field missing or not a string, longer than
+``JSONL_LINE_MAX_BYTES``) is named on standard error as ``FILE:LINE: what is wrong``, counted,
+and the scan goes on; bytes that are not UTF-8 are read as U+FFFD, as ``qgs scan FILE`` reads
+them. The file is read line by line: memory stays bounded by the longest line allowed, whatever
+the file's size. Exit codes (``run_jsonl_scan``): 1 when a record is flagged or a line could
+not be scanned (fail closed: a skipped line was not vetted), 2 when nothing could be scanned
+(no such file, a directory, an empty file, a file that is not JSONL), 0 otherwise.
 """
 
 from __future__ import annotations
@@ -203,13 +204,9 @@ def _record(
     def broken(message: str, *, readable: bool = True) -> BrokenLine:
         return BrokenLine(source, number, message, readable)
 
-    try:
-        line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-    except UnicodeDecodeError as exc:
-        return broken(
-            f"not valid UTF-8 ({exc.reason} at byte {exc.start}): save the file as UTF-8",
-            readable=False,
-        )
+    # Bytes that are not UTF-8 become U+FFFD, as `qgs scan FILE` reads them: one bad byte must
+    # not take a record out of the scan (an attacker would pick which chunks go unvetted).
+    line = raw.decode("utf-8-sig" if number == 1 else "utf-8", errors="replace")
     try:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -428,4 +425,9 @@ def run_jsonl_scan(
         )
         warn(f"error: nothing was scanned in {source}: {why}")
         return 2
-    return 1 if tally.flagged else 0
+    if tally.broken and not tally.flagged:
+        warn(
+            f"{source}: {tally.broken:,} line(s) could not be scanned (above): exit 1, as a "
+            "text nobody vetted is not a clean one; fix or drop them and scan again"
+        )
+    return 1 if tally.flagged or tally.broken else 0

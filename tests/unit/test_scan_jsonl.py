@@ -215,6 +215,31 @@ class TestCommand:
         ]
         assert "1 broken lines skipped" in result.stdout
 
+    def test_a_skipped_line_fails_closed(self, corpus: Path, tmp_path: Path) -> None:
+        """Nothing flagged, one line unreadable: exit 1, as nobody vetted that line."""
+        benign = records(corpus, BENIGN)[:2]
+        path = tmp_path / "data.jsonl"
+        path.write_text(jsonl(benign[0], {"content": "under another field"}, benign[1]))
+        result = run(str(path))
+        assert result.exit_code == 1
+        assert "1 line(s) could not be scanned" in result.stderr
+        path.write_text(jsonl(*benign))
+        assert run(str(path)).exit_code == 0
+
+    def test_bytes_that_are_not_utf8_are_read_as_replacement_characters(
+        self, corpus: Path, tmp_path: Path
+    ) -> None:
+        """One bad byte must not take an injection out of the scan (as `qgs scan FILE` reads)."""
+        attack = prose_attacks(corpus)[0]
+        raw = json.dumps({"id": "x", "text": "caf\u00e9 " + attack["text"]}).encode()
+        raw = raw.replace(b"caf\\u00e9", b"caf\xe9")
+        path = tmp_path / "data.jsonl"
+        path.write_bytes(raw + b"\n")
+        result = run(str(path), "--format", "json")
+        verdict = json.loads(result.stdout.splitlines()[0])
+        assert verdict["flagged"] is True
+        assert result.exit_code == 1
+
     def test_field_as_a_dotted_path(self, corpus: Path) -> None:
         nested = [
             {"doc": {"id": r["id"], "chunks": [{"body": r["text"]}]}} for r in prose_attacks(corpus)
