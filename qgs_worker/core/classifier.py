@@ -18,8 +18,10 @@ How matches are settled (:func:`classify_rules`):
    mention, not a request;
 2. matches of one type only give that type;
 3. ``QUERY`` together with one other type gives the other type: a request phrased as a
-   question ("Can you deploy ...?") is still a request to act or to write. The exception is a
-   how-to question ("how do I install ...?"), which asks *about* the action: unsettled;
+   question ("Can you deploy ...?") is still a request to act or to write. The exceptions: a
+   how-to question ("how do I install ...?"), which asks *about* the action, is unsettled; one
+   wh- or yes/no question not put to the agent ("What is the difference between DELETE and
+   TRUNCATE?", "Is it safe to delete system32?") gives ``QUERY``;
 4. ``ACTION`` together with ``GENERATE`` is unsettled ("write a deployment guide" and "deploy
    what you wrote" both match both); precedence alone should not decide it;
 5. no match at all is unsettled.
@@ -29,7 +31,7 @@ Unsettled requests go to the fallback (the LLM layer) when one is given; otherwi
 
 Measured by ``bench/classifier_accuracy.py`` (rules + default, no LLM layer): the shared
 labelled corpus 62/68, CRITICAL 14/15; the held-out set's report half (requests the rules were
-not written against, ``bench/data/classification_heldout.jsonl``) 99/138, CRITICAL recall 21/27
+not written against, ``bench/data/classification_heldout.jsonl``) 100/138, CRITICAL recall 21/27
 (8/27 before the class rules). A request is classified once; ``core/deeds.py`` escalates a task
 by what its rounds' tool calls do.
 """
@@ -300,6 +302,14 @@ def classify_rules(request: str) -> Classification | None:
         return _make(
             only, _CONFIDENCE_SINGLE, "rules", matched, f"only {only.value} patterns matched"
         )
+    if types == {TaskType.QUERY, TaskType.ACTION} and _asks_about(request, found[TaskType.QUERY]):
+        return _make(
+            TaskType.QUERY,
+            _CONFIDENCE_QUESTION_FRAME,
+            "rules",
+            matched,
+            "a question about an action (one wh- or yes/no question, not addressed to the agent)",
+        )
     if types == {TaskType.QUERY, TaskType.ACTION} or types == {TaskType.QUERY, TaskType.GENERATE}:
         if _HOW_TO.intersection(found[TaskType.QUERY]):
             return None  # "how do I deploy ...?" asks about the action: let the LLM layer say
@@ -312,6 +322,32 @@ def classify_rules(request: str) -> Classification | None:
             f"a {other.value} request phrased as a question; {other.value} wins over QUERY",
         )
     return None
+
+
+_FRAMED_AS_QUESTION = frozenset({"query.question_word", "query.yes_no_question"})
+_ADDRESSED = re.compile(
+    r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bplease\b|\bpls\b|\bfor\s+me\b"
+    r"|\bi\s+(?:want|need)\s+you\b|\bmind\s+\w+ing\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?？。！]+(?=\s|$)")
+
+
+def _asks_about(request: str, query_matches: list[str]) -> bool:
+    """One question that starts with a question word or an auxiliary and ends with "?",
+    not put to the agent as a request ("Can you / please / for me"): it asks about an action
+    ("What is the difference between DELETE and TRUNCATE?", "Is it safe to delete system32?"),
+    it does not order it. "Can you deploy it?" and a question beside an order stay ACTION.
+    """
+    if "query.question_mark" not in query_matches or not _FRAMED_AS_QUESTION.intersection(
+        query_matches
+    ):
+        return False
+    if _HOW_TO.intersection(query_matches):
+        return False  # "how do I install ...?": unsettled, the LLM layer says (rule 3)
+    if _ADDRESSED.search(request):
+        return False
+    return len([p for p in _SENTENCE_END.split(request.strip()) if p.strip()]) == 1
 
 
 def classify(

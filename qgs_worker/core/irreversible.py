@@ -89,22 +89,26 @@ _DETERMINER = r"(?:(?:the|my|our|your|this|that|these|those|a|an)\s+)?(?:file\s+
 
 _AMOUNT = (
     r"(?:[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k\s+)?(?:usd|eur|gbp|chf|cny|rmb|jpy|dollars?|euros?"
-    r"|pounds?|yuan|francs?|btc|eth)\b|\b(?:usd|eur|gbp|chf|cny|rmb|jpy)\s?\d)"
+    r"|pounds?|yuan|francs?|btc|eth|bucks|quid|grand)\b|\b(?:usd|eur|gbp|chf|cny|rmb|jpy)\s?\d)"
 )
 # Payments are not here: "move the payment date" is no transfer; payment_order reads them.
 _MONEY = (
     r"(?:" + _AMOUNT + r"|\b(?:money|funds?|cash(?!\s+flow)|bitcoin|crypto|rent|salary|wages"
-    r"|tuition|deposit)\b)"
+    r"|tuition|deposit|savings(?!\s+(?:accounts?|plans?|goals?|rates?))|paycheck|allowance|pension)\b)"
 )
 _IBAN = r"\b[a-z]{2}\d{2}[a-z0-9]{8,30}\b"
 _ACCOUNT = r"(?:accounts?|wallets?|iban|savings|checking|portfolio|trading\s+funds|balance)\b"
 _PAYMENT = (
     r"(?:payments?|transactions?|transfers?|wire|remittance|standing\s+orders?|direct\s+debits?"
+    r"|refunds?|reimbursements?|payouts?|chargebacks?"
     r"|subscriptions?\s+payments?|rent\s+payments?)\b"
 )
 _PAYEE = r"(?:payees?|beneficiar(?:y|ies)|iban|bank\s+(?:details|account(?:\s+number)?))\b"
 
-_SEND = r"\b(?:send|sending|e-?mail|forward|post|upload|share|publish|leak|give|hand\s+over|reveal|disclose)\b"
+_SEND = (
+    r"\b(?:send|sending|e-?mail|forward|post|upload|share|publish|leak|give|hand\s+over|reveal"
+    r"|disclose|text|sms|message|dm|whatsapp|fax|read\s+out)\b"
+)
 _SECRET = (
     r"(?:passport(?:\s+(?:numbers?|details|data|info(?:rmation)?))?|passport_number"
     r"|(?:national\s+)?id(?:entity)?\s+(?:numbers?|cards?|documents?)|id_number"
@@ -115,11 +119,13 @@ _SECRET = (
     r"|2fa\s+codes?|auth(?:entication)?\s+codes?|api\s+keys?|secret\s+keys?|private\s+keys?"
     r"|access\s+(?:keys?|tokens?)|\btokens?\b|credentials|medical\s+(?:records?|history|data"
     r"|information|reports?)|health\s+(?:records?|data|information)|diagnos[ie]s"
-    r"|date\s+of\s+birth|tax\s+(?:id|numbers?))"
+    r"|date\s+of\s+birth|tax\s+(?:id|numbers?)"
+    r"|(?:bank(?:ing)?|online\s+banking|account|e-?mail|my)\s+log-?ins?(?:\s+(?:details|credentials|info))?"
+    r"|log-?in\s+(?:details|credentials|info(?:rmation)?))"
 )
 # Somewhere to send to that is not the user: an address, a web site, "to <someone>".
 _RECIPIENT = (
-    r"(?:[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:https?://|www\.)\S+|\bwebsite\b"
+    r"(?:[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:https?://|www\.)\S+|\bwebsite\b|\+\d[\d ().-]{6,}\d"
     r"|\bto\s+(?:(?:my|his|her|their|our|the|a|an|this|that)\s+)?(?:[\w-]+'s\s+)?(?:[\w-]+\s+)?"
     r"(?:e-?mail|address"
     r"|inbox|wife|husband|partner|friend|colleague|boss|manager|client|customer|contact|number"
@@ -135,7 +141,7 @@ _ZH_REST = r"[^。！？!?\n]"
 _ZH_DELETE = r"(?:删除|删掉|删了|删去|移除|清除|清空|抹掉|抹去|销毁|撤回|粉碎|覆盖(?!率|范围|面))"
 _ZH_DATA = (
     r"(?:文件|文档|目录|文件夹|仓库|记录|数据|邮件|消息|聊天记录|日程|会议|联系人|照片|图片|视频"
-    r"|备份|快照|日志|数据表|数据库|账户|账号|帖子|评论|分支|表格)"
+    r"|备份|快照|日志|数据表|数据库|账户|账号|帖子|评论|分支|表格|回收站|垃圾箱|废纸篓)"
 )
 _ZH_SECRET = (
     r"(?:护照|身份证|社保号|银行卡|银行账号|银行账户|信用卡|卡号|CVV|安全码|验证码|密码|密钥|口令|令牌"
@@ -215,7 +221,7 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         "critical.move_money",
         r"\b(?:wire|wires|transfer|transfers|send|sends|remit|pay|pays|move|moves|refund|refunds"
-        r"|deposit|deposits|withdraw|withdraws)\b\s+"
+        r"|deposit|deposits|withdraw|withdraws|venmo|zelle|paypal|cash\s*app)\b\s+"
         + _GAP
         + _MONEY
         + r"|\b(?:send|transfer|wire|pay|remit|move)\b"
@@ -247,6 +253,7 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         "critical.payment_order",
         r"\b(?:make|makes|send|sends|schedule|schedules|set\s+up|create|creates|initiate|execute"
+        r"|issue|issues|grant|grants"
         r"|process|approve|update|updates|change"
         r"|modify|adjust|edit|amend|alter|increase|raise|lower|reduce|redirect)\b\s+"
         + _GAP
@@ -271,7 +278,9 @@ _RULES: tuple[_Rule, ...] = (
         + _SECRET
         # the recipient as the indirect object: "email Bob the code", "send her my PIN"
         + r"|\b(?:send|e-?mail|forward|give|text|message)\s+(?:(?-i:[A-Z][a-z]+)|him|her|them"
-        r"|my\s+(?:wife|husband|partner|friend|colleague|boss|manager|lawyer|accountant))\b"
+        r"|(?:my|the|our|this|that)\s+(?:wife|husband|partner|friend|colleague|boss|manager|lawyer"
+        r"|accountant|contractor|vendor|supplier|landlord|agent|caller|stranger|recruiter"
+        r"|plumber|technician|client|customer))\b"
         + _LONG_GAP
         + _SECRET
         + r"|"
