@@ -334,10 +334,12 @@ _SENTENCE_END = re.compile(r"[.!?？。！]+(?=\s|$)")
 
 
 def _asks_about(request: str, query_matches: list[str]) -> bool:
-    """One question that starts with a question word or an auxiliary and ends with "?",
-    not put to the agent as a request ("Can you / please / for me"): it asks about an action
-    ("What is the difference between DELETE and TRUNCATE?", "Is it safe to delete system32?"),
-    it does not order it. "Can you deploy it?" and a question beside an order stay ACTION.
+    """Whether the request is one question about an action, not an order to do it.
+
+    One sentence that starts with a question word or an auxiliary and ends with "?", not put
+    to the agent as a request ("Can you / please / for me"): "What is the difference between
+    DELETE and TRUNCATE?", "Is it safe to delete system32?". "Can you deploy it?" and a
+    question beside an order stay ACTION; a how-to question stays unsettled.
     """
     if "query.question_mark" not in query_matches or not _FRAMED_AS_QUESTION.intersection(
         query_matches
