@@ -284,11 +284,30 @@ class _Injected(NamedTuple):
     model_best: str  # the passage with that score
 
 
+MODEL_PASSAGE_TAIL_CHARS = 300
+"""How far past its scoring sentences a learned-detector passage runs to its paragraph's end.
+
+The model's passages are tightened to the sentences that carry the score ("Ignore your previous
+instructions."), but the order's body follows in the same paragraph ("Do X with Y instead."):
+what follows the opener up to the paragraph's end (a blank line, a new serialized field, at most
+this many characters) is the attacker's too, as for a rule passage (``followed.cut_passages``)."""
+_PARAGRAPH_END = re.compile(
+    r"\n[ \t]*\n|\n[ \t]*(?:-[ \t]+)?(?:[a-z_][a-z0-9_]*|\"[a-z_][a-z0-9_]*\"):(?:[ \t]|$)"
+)
+
+
+def _to_paragraph_end(text: str, passage: instruction_model.Passage) -> instruction_model.Passage:
+    limit = min(len(text), passage.end + MODEL_PASSAGE_TAIL_CHARS)
+    stop = _PARAGRAPH_END.search(text, passage.end, limit)
+    end = stop.start() if stop is not None else limit
+    return instruction_model.Passage(passage.start, max(passage.end, end), passage.score)
+
+
 @lru_cache(maxsize=64)
 def _passages(text: str) -> _Injected:
     flat = _unfold(text)
     rules = _rule_spans(flat)
-    found = instruction_model.passages(flat)
+    found = [_to_paragraph_end(flat, p) for p in instruction_model.passages(flat)]
     uncovered = [p for p in found if not any(p.start < e and s < p.end for s, e in rules)]
     return _Injected(
         tuple(flat[s:e].strip() for s, e in rules if flat[s:e].strip()),
