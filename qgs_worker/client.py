@@ -74,7 +74,7 @@ from qgs_worker.store import (
     loads_list,
     needs_approval,
 )
-from qgs_worker.submission import NewTask, Submission
+from qgs_worker.submission import NewTask, Submission, check_value, validate_message
 from qgs_worker.toolcheck import CheckLogSender, send_with
 
 logger = logging.getLogger(__name__)
@@ -363,6 +363,11 @@ class Client:
                 f"'turn' must be the text of the user message this round answers (got "
                 f"{type(turn).__name__}); pass None when the round answers the task's request"
             )
+        # Depth and encoding first (the worker checks the same): InputError, not a
+        # RecursionError or UnicodeEncodeError from deep inside json or pydantic.
+        check_value(deliverable, where="deliverable")
+        if turn is not None:
+            check_value(turn, where="turn")
         try:
             submission = Submission(
                 submission_id=submission_id or f"s-{uuid.uuid4().hex}",
@@ -375,34 +380,57 @@ class Client:
             )
         except ValidationError as exc:
             raise InputError(f"invalid submission: {validation_summary(exc)}") from exc
-        submission.check_size(self.settings.max_deliverable_bytes)
-        return submission
+        return validate_message(submission, self.settings.max_deliverable_bytes)
 
     def send(self, submission: Submission) -> SubmissionHandle:
-        """Enqueue a validated submission on ``qgs.default`` (fire-and-forget).
+        """Record a validated submission in the store's outbox, then enqueue it on ``qgs.default``.
+
+        The outbox row comes first: a job the queue loses after this returns (a worker killed
+        between Redis handing it over and recording it) is published again by the sweeper
+        (``qgs_worker.sweeper``). When the publish fails, the row is removed again, so a
+        submission the caller was told was not queued never turns up later.
 
         Raises:
-            BrokerUnavailableError: the broker did not answer (after Celery's publish retries).
+            BrokerUnavailableError: the broker did not answer (after Celery's publish retries);
+                nothing was queued and nothing is left in the outbox.
+            StoreError: the store could not record the submission; nothing was queued.
         """
         from kombu.exceptions import OperationalError
 
+        # No "turn" key when there is none: a worker of an older QGS still takes the message.
+        message = submission.model_dump(
+            mode="json", exclude={"turn"} if submission.turn is None else None
+        )
+        self._outbox(submission, message)
         try:
-            # No "turn" key when there is none: a worker of an older QGS still takes the message.
-            message = submission.model_dump(
-                mode="json", exclude={"turn"} if submission.turn is None else None
-            )
-            self.app.send_task(
-                "qgs.review.intake",
-                args=[message],
-                argsrepr=submission.short_repr(),
-                kwargsrepr="{}",
-            )
-        except OperationalError as exc:
+            publish_intake(self.app, message, submission.short_repr())
+        except (OperationalError, OSError, TimeoutError) as exc:
+            self.repo.drop_outbox(submission.submission_id)
             raise BrokerUnavailableError(
                 f"cannot reach the broker ({exc}); submission {submission.submission_id!r} "
                 "was not queued: check QGS_BROKER_URL and that Redis runs, then submit again"
             ) from exc
+        except BaseException:
+            self.repo.drop_outbox(submission.submission_id)
+            raise
         return SubmissionHandle(id=submission.submission_id, task_id=submission.task_id)
+
+    def _outbox(self, submission: Submission, message: dict[str, Any]) -> None:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from qgs_worker.errors import StoreError
+
+        try:
+            self.repo.add_outbox(
+                submission.submission_id,
+                submission.task_id,
+                json.dumps(message, ensure_ascii=False),
+            )
+        except SQLAlchemyError as exc:
+            raise StoreError(
+                f"cannot record submission {submission.submission_id!r} in the store "
+                f"({str(exc).splitlines()[0]}); it was not queued: check QGS_DATABASE_URL"
+            ) from exc
 
     def submit(
         self,
@@ -837,6 +865,28 @@ class Client:
 
             self._tool_log_send = send_with(log_app(self.settings))
         self._tool_log_send(record)
+
+
+def publish_intake(app: Any, message: dict[str, Any], argsrepr: str | None = None) -> None:
+    """Publish one intake message (``qgs.review.intake``), as the client and the sweeper do.
+
+    Raises:
+        kombu.exceptions.OperationalError: the broker could not be reached.
+    """
+    app.send_task(
+        "qgs.review.intake",
+        args=[message],
+        argsrepr=argsrepr or _intake_repr(message),
+        kwargsrepr="{}",
+    )
+
+
+def _intake_repr(message: dict[str, Any]) -> str:
+    """A short, redacted description of an intake message for Flower (no deliverable text)."""
+    return (
+        f"(submission={message.get('submission_id')!r}, task={message.get('task_id')!r}, "
+        f"round={message.get('round_number')}, republished)"
+    )
 
 
 def _shallow(tools: object) -> tuple[int, ...]:
