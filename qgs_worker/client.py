@@ -33,9 +33,9 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -76,6 +76,9 @@ from qgs_worker.store import (
 )
 from qgs_worker.submission import NewTask, Submission, check_value, validate_message
 from qgs_worker.toolcheck import CheckLogSender, send_with
+
+if TYPE_CHECKING:
+    from qgs_worker.progress import WaitProgress
 
 logger = logging.getLogger(__name__)
 
@@ -507,6 +510,7 @@ class Client:
         timeout_s: float = 60.0,
         poll_s: float = 0.05,
         until_approved: bool = False,
+        on_progress: Callable[[WaitProgress], None] | None = None,
     ) -> DecisionView:
         """Block until the submission's decision is stored.
 
@@ -519,17 +523,30 @@ class Client:
             timeout_s: Give up after this many seconds.
             poll_s: The first pause between reads of the store, in seconds (it grows to 1 s).
             until_approved: Also wait for a person's decision when one is required.
+            on_progress: Called with a ``WaitProgress`` each time the submission's state
+                changes (stored, dispatched, each judge retry, a parked retry).
 
         Raises:
             WaitTimeoutError: no decision (or, with ``until_approved``, no person's decision)
-                within ``timeout_s`` seconds; the work goes on.
+                within ``timeout_s`` seconds; the message says where the submission stands
+                (in the outbox, refused, its round's state, judge retries so far, the store in
+                use). The work goes on.
         """
+        from qgs_worker.progress import progress_of
+
+        bound_s = self.settings.worker.visibility_timeout_s
         deadline = time.monotonic() + timeout_s
         delay = poll_s
+        shown: tuple[object, ...] | None = None
         while True:
             found = self.decision(submission_id)
             if found is not None and not (until_approved and found.awaiting_approval):
                 return found
+            if on_progress is not None and found is None:
+                now = progress_of(self.repo, submission_id, bound_s)
+                if now.key != shown:
+                    shown = now.key
+                    on_progress(now)
             if time.monotonic() >= deadline:
                 if found is not None:
                     raise WaitTimeoutError(
@@ -538,15 +555,10 @@ class Client:
                         f"{timeout_s:g} s: `qgs approve {found.task_id} --by NAME` "
                         "(or --reject --note WHY) records one"
                     )
-                stored = self.repo.find_round_by_submission(submission_id)
-                why = (
-                    f"its round {stored.number} is stored, not yet decided"
-                    if stored is not None
-                    else "no round is stored for it: an unknown id, or no worker took it yet"
-                )
+                where = progress_of(self.repo, submission_id, bound_s)
                 raise WaitTimeoutError(
-                    f"no decision on submission {submission_id!r} after {timeout_s:g} s ({why}); "
-                    "is a worker running (`qgs worker`)?"
+                    f"no decision on submission {submission_id!r} after {timeout_s:g} s: "
+                    f"{where.detail}"
                 )
             time.sleep(delay)
             delay = min(delay * 1.5, 1.0)

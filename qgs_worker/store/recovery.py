@@ -40,6 +40,13 @@ class RecoveryStore:
     def _insert_ignore(self, session: Session, table: Any, rows: Sequence[dict[str, Any]]) -> None:
         raise NotImplementedError  # Repository's
 
+    @property
+    def redacted_url(self) -> str:
+        """The store's URL without its password, for messages."""
+        from qgs_worker.store.repository import _redact
+
+        return _redact(self.url)
+
     # -- health ----------------------------------------------------------------------------
 
     def ping(self) -> None:
@@ -131,6 +138,39 @@ class RecoveryStore:
                     .where(col(OutboxRow.taken_at).is_(None), col(OutboxRow.given_up).is_(None))
                 ).one()
             )
+
+    def count_untaken_outbox_of(self, task_id: str) -> int:
+        """How many of a task's submissions wait for an intake."""
+        with Session(self.engine) as session:
+            return int(
+                session.exec(
+                    select(func.count())
+                    .select_from(OutboxRow)
+                    .where(
+                        col(OutboxRow.task_id) == task_id,
+                        col(OutboxRow.taken_at).is_(None),
+                        col(OutboxRow.given_up).is_(None),
+                    )
+                ).one()
+            )
+
+    def delete_task_if_empty(self, task_id: str) -> bool:
+        """Remove a task that has no round and no waiting submission (a failed first submit).
+
+        Returns:
+            True when the task was removed.
+        """
+        from qgs_worker.store.tables import TaskRow
+
+        with Session(self.engine) as session:
+            has_round = session.exec(
+                select(RoundRow.id).where(col(RoundRow.task_id) == task_id).limit(1)
+            ).first()
+            if has_round is not None or self.count_untaken_outbox_of(task_id):
+                return False
+            result = session.execute(delete(TaskRow).where(col(TaskRow.id) == task_id))
+            session.commit()
+            return _count(result) == 1
 
     def republish_outbox(self, submission_id: str, seen_published: int) -> bool:
         """Count one more publish of an untaken submission; True for the one caller that did."""
