@@ -355,7 +355,7 @@ class RecoveryStore:
             {
                 "job": job[:128],
                 "reason": reason[:2000],
-                "raw_head": head.decode("utf-8", errors="ignore"),
+                "raw_head": head[:DEAD_LETTER_HEAD_BYTES].decode("utf-8", errors="ignore"),
                 "message_id": (message_id or None) and message_id[:64],
                 "submission_id": (submission_id or None) and submission_id[:128],
                 "task_id": (task_id or None) and task_id[:64],
