@@ -18,11 +18,13 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
+from celery.signals import task_prerun
 
 from qgs_worker.client import Client
 from qgs_worker.store import DeadLetterRow, DecisionRow, OutboxRow, Repository, ReviewRow
@@ -112,8 +114,14 @@ class TestHandOff:
         second = None
         try:
             task = client.start_task("deploy this service")
+            sub_ = client.make_submission(
+                task.id, "Deployed billing v2; health checks green.", final=True, round_number=1
+            )
+            with client.app.producer_or_acquire() as producer:  # connected before the stop
+                producer.connection.ensure_connection()
+            time.sleep(1.5)  # the worker's next BRPOP (1 s) is under way
             os.kill(idle.pid, signal.SIGSTOP)  # blocked in BRPOP: Redis hands it the next job
-            sub = client.submit(task.id, "Deployed billing v2; health checks green.", final=True)
+            sub = client.send(sub_)  # within the BRPOP's 1 s window
             time.sleep(0.3)
             os.kill(idle.pid, signal.SIGKILL)
             idle.wait(10)
@@ -124,7 +132,10 @@ class TestHandOff:
             second = start_worker(env, log)
             decision = client.wait(sub.id, timeout_s=60)
             assert "pass" == decision.kind
-            assert (1, 1) == (client.repo.count_rows(ReviewRow), client.repo.count_rows(DecisionRow))
+            assert (1, 1) == (
+                client.repo.count_rows(ReviewRow),
+                client.repo.count_rows(DecisionRow),
+            )
             outbox = client.repo.get_outbox(sub.id)
             assert outbox is not None and outbox.taken_at is not None
             assert 2 == outbox.published  # the client's publish, and the sweeper's
@@ -257,8 +268,8 @@ class TestHeldRetries:
         fake_judge.default = Answer.status(429, headers={"Retry-After": "90"})
         store = f"sqlite:///{tmp_path / 'qgs.db'}"
         settings = make_settings(
-            redis_url, store, fake_judge, tmp_path, visibility_timeout_s=60.0,
-            retry_hold_max_s=1.0,
+            redis_url, store, fake_judge, tmp_path, soft_time_limit_s=4.0, time_limit_s=5.0,
+            visibility_timeout_s=60.0, retry_hold_max_s=1.0,
         )  # fmt: skip
         client = Client(settings)
         with running_worker(settings) as app:
@@ -280,7 +291,7 @@ class TestHeldRetries:
             sweeper = Sweeper(app, settings)
             done = sweep(
                 sweeper.repo, SweepPolicy.from_settings(settings), sweeper._actions(),
-                now=utcnow() + __import__("datetime").timedelta(seconds=91),
+                now=utcnow() + timedelta(seconds=91),
             )  # fmt: skip
             assert 10 == len(done.retried)
             assert all("pass" == client.wait(s.id, timeout_s=60).kind for s in subs)
@@ -308,12 +319,25 @@ class TestRedeliveredReview:
         ).model_copy(update={"judge": JudgeSettings(
             kind="openai", base_url=fake_judge.base_url, api_key="k", timeout_s=3.9)})  # fmt: skip
         client = Client(settings)
-        with running_worker(settings):
-            task = client.start_task("deploy this service")
-            sub = client.submit(task.id, "Deployed billing v2; health checks green.", final=True)
-            decision = client.wait(sub.id, timeout_s=60)
-            row = client.repo.get_round_by_submission(sub.id)
+        runs: list[str] = []
+
+        def count(sender: Any = None, **_: Any) -> None:
+            if getattr(sender, "name", "") == "qgs.review.critic":
+                runs.append("critic")
+
+        task_prerun.connect(count, weak=False)
+        try:
+            with running_worker(settings):
+                task = client.start_task("deploy this service")
+                sub = client.submit(
+                    task.id, "Deployed billing v2; health checks green.", final=True
+                )
+                decision = client.wait(sub.id, timeout_s=60)
+                row = client.repo.get_round_by_submission(sub.id)
+        finally:
+            task_prerun.disconnect(count)
         assert ("pass", 90) == (decision.kind, decision.score)
+        assert 2 <= len(runs)  # the defect: Redis redelivered the critic job while it ran
         assert 2 == len(fake_judge.requests)  # one call plus its repair, never a second review
         assert 1 == row.attempts
         client.repo.dispose()
@@ -383,7 +407,10 @@ class TestBadRawMessages:
         [
             ({"text": "x" * 10_000_000}, "over the limit"),
             (["not", "an", "object"], "'deliverable' must be an object"),
-            ({"text": "x", "tool_calls": [{"name": "f", "arguments": "DEEP"}]}, "cannot be decoded"),
+            (
+                {"text": "x", "tool_calls": [{"name": "f", "arguments": "DEEP"}]},
+                "cannot be decoded",
+            ),
         ],
         ids=["10MB", "non-dict", "100000-deep"],
     )
@@ -403,7 +430,9 @@ class TestBadRawMessages:
         assert len(letters[0].raw_head.encode()) <= 2048
         assert 0 == client.repo.count_rows(ReviewRow)  # never sent to the judge
 
-    def test_undecodable_body_is_a_dead_letter(self, world: tuple[Client, redis.Redis, Path]) -> None:
+    def test_undecodable_body_is_a_dead_letter(
+        self, world: tuple[Client, redis.Redis, Path]
+    ) -> None:
         client, broker, _ = world
         message_id = publish_raw(broker, b"\xff\xfe{not json")
         letter = wait_for(

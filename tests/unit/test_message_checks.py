@@ -119,7 +119,7 @@ class TestOutboxFirst:
         sent = client.submit(task.id, "an article")
         outbox = client.repo.get_outbox(sent.id)
         assert outbox is not None and outbox.taken_at is None
-        (name, args), = app.sent
+        ((name, args),) = app.sent
         assert ("qgs.review.intake", sent.id) == (name, args[0]["submission_id"])
         assert args[0] == json.loads(outbox.payload)
 
@@ -157,5 +157,8 @@ class TestRefusedMessage:
 
     def test_unidentifiable_message_is_a_dead_letter_only(self) -> None:
         repo = Repository("sqlite://")
-        assert refuse_submission(repo, POLICIES, ["x"], "not an object", job="qgs.review.intake") is None
+        assert (
+            refuse_submission(repo, POLICIES, ["x"], "not an object", job="qgs.review.intake")
+            is None
+        )
         assert 1 == repo.count_rows(DeadLetterRow)
