@@ -12,7 +12,12 @@ from kombu.exceptions import OperationalError
 from qgs_worker import pipeline
 from qgs_worker.client import Client
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy, ToolCall
-from qgs_worker.errors import BrokerUnavailableError, DeliverableTooLargeError, InputError
+from qgs_worker.errors import (
+    BrokerUnavailableError,
+    DeliverableTooLargeError,
+    InputError,
+    WaitTimeoutError,
+)
 from qgs_worker.jobs import refuse_submission
 from qgs_worker.settings import Settings
 from qgs_worker.store import DeadLetterRow, OutboxRow, Repository
@@ -162,3 +167,73 @@ class TestRefusedMessage:
             is None
         )
         assert 1 == repo.count_rows(DeadLetterRow)
+
+
+class TestWaitSaysWhy:
+    """A wait that times out names the real cause, not "is a worker running?"."""
+
+    def test_submission_nobody_took(self, tmp_path: Path) -> None:
+        client = Client(Settings(data_dir=tmp_path), app=RecordingApp())
+        task = client.start_task("write an article about AI")
+        sent = client.submit(task.id, "an article")
+        seen: list[str] = []
+        with pytest.raises(WaitTimeoutError, match="no worker took it yet") as caught:
+            client.wait(sent.id, timeout_s=0.0, on_progress=lambda p: seen.append(p.state))
+        assert str(tmp_path / "qgs.db") in str(caught.value)
+        assert ["sent"] == seen
+
+    def test_unknown_submission_names_the_store(self, tmp_path: Path) -> None:
+        client = Client(Settings(data_dir=tmp_path))
+        with pytest.raises(WaitTimeoutError, match="uses another store"):
+            client.wait("s-nope", timeout_s=0.0)
+
+    def test_refused_submission_says_why(self, tmp_path: Path) -> None:
+        client = Client(Settings(data_dir=tmp_path))
+        client.repo.save_dead_letter(
+            "qgs.review.intake", "not an object", "[]", submission_id="s-x"
+        )
+        with pytest.raises(WaitTimeoutError, match="the worker refused it: not an object"):
+            client.wait("s-x", timeout_s=0.0)
+
+    def test_stored_round_shows_its_judge_retries(self, tmp_path: Path) -> None:
+        client = Client(Settings(data_dir=tmp_path))
+        sub = validate_message(raw(), LIMIT).model_copy(
+            update={"task": pipeline.NewTask(request="deploy this service")}
+        )
+        round_id = pipeline.intake(client.repo, sub, POLICIES)
+        assert round_id is not None
+        client.repo.note_judge_retry(round_id, "HTTP 500 from the judge", None)
+        with pytest.raises(WaitTimeoutError, match=r"judge retries so far: 1 \(last: HTTP 500"):
+            client.wait("s-1", timeout_s=0.0)
+
+
+def test_report_lists_dead_letters_and_unfinished_rounds(tmp_path: Path) -> None:
+    from qgs_worker.report import build_report
+
+    repo = Repository(f"sqlite:///{tmp_path / 'qgs.db'}")
+    repo.save_dead_letter("qgs.review.intake", "cannot be decoded", b"\xff{", message_id="m-1")
+    repo.add_outbox("s-9", "t-9", "{}")
+    report = build_report(repo)
+    assert [("qgs.review.intake", "cannot be decoded", "m-1")] == [
+        (d["job"], d["reason"], d["message_id"]) for d in report["dead_letters"]
+    ]
+    assert {"rounds": 0, "overdue": 0, "outbox_waiting": 1} == report["unfinished"]
+
+
+def test_older_store_gets_the_new_columns(tmp_path: Path) -> None:
+    from sqlalchemy import inspect, text
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    repo = Repository(url)
+    new = ["status_at", "retry_at", "judge_retries", "retry_reason", "rate_waits", "sweeps",
+           "lease_holder", "lease_until"]  # fmt: skip
+    with repo.engine.begin() as conn:
+        for column in new:
+            conn.execute(text(f'ALTER TABLE "round" DROP COLUMN "{column}"'))
+        conn.execute(text('DROP TABLE "outbox"'))
+    repo.dispose()
+    again = Repository(url)
+    have = {c["name"] for c in inspect(again.engine).get_columns("round")}
+    assert set(new) <= have
+    assert inspect(again.engine).has_table("outbox")
+    again.dispose()
