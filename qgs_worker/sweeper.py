@@ -17,7 +17,8 @@ younger than it may still be queued, running or about to be redelivered by Redis
 idempotent (claims and unique keys), so a second dispatch is harmless. A round dispatched
 again more than ``QGS_WORKER__SWEEP_MAX_REDISPATCHES`` times fails with its reason (the
 gate's decision is ``revise``, never a pass); a submission published that often goes to the
-dead letters. Guarantee: after a fault, once a worker runs again, every round is decided within
+dead letters. The bound doubles with each re-dispatch of the same round or submission
+(``backed_off``), so a backlog longer than the bound is not flooded with copies. Guarantee: after a fault, once a worker runs again, every round is decided within
 the visibility timeout plus two sweep intervals (plus its own processing time).
 """
 
@@ -124,13 +125,28 @@ def overdue(row: RoundRow, bound_s: float, now: datetime | None = None) -> str |
         return None
     now = now or utcnow()
     since = as_utc(row.status_at)
-    due = since + timedelta(seconds=bound_s)
+    due = since + timedelta(seconds=backed_off(bound_s, row.sweeps or 0))
     for later in (row.retry_at, row.lease_until):
         if later is not None:
             due = max(due, as_utc(later))
     if due >= now:
         return None
     return f"{row.status} since {since.isoformat(timespec='seconds')} ({_age(now - since)} ago)"
+
+
+BACKOFF_DOUBLINGS_MAX = 10
+"""The bound doubles with each re-dispatch, at most this many times (1,024 bounds)."""
+
+
+def backed_off(bound_s: float, times: int) -> float:
+    """The bound after ``times`` re-dispatches (or re-publishes): it doubles each time.
+
+    The first re-dispatch comes one bound after a fault (the guarantee); the later ones wait
+    longer, so a queue that is only slow (a backlog longer than the bound) is not flooded
+    with copies, and its rounds are not failed for "too many re-dispatches" before
+    ``bound_s * (2**max_redispatches - 1)`` seconds of backlog.
+    """
+    return bound_s * 2 ** min(max(times, 0), BACKOFF_DOUBLINGS_MAX)
 
 
 def _age(delta: timedelta) -> str:
@@ -160,6 +176,9 @@ def sweep(
     result = SweepResult()
     cutoff = now - timedelta(seconds=policy.bound_s)
     for sent in repo.untaken_outbox(cutoff):
+        last = as_utc(sent.published_at or sent.created_at)
+        if last > now - timedelta(seconds=backed_off(policy.bound_s, sent.published - 1)):
+            continue
         if sent.published > policy.max_redispatches:
             reason = (
                 f"submission {sent.submission_id!r} was published {sent.published} times and no "

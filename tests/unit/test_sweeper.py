@@ -128,7 +128,9 @@ class TestRounds:
 
     def test_round_dispatched_too_often_fails_never_passes(self, repo: Repository) -> None:
         rid = self.dispatched_round(repo)
-        age(repo, rid, 61, sweeps=2, retry_reason="HTTP 500")
+        age(repo, rid, 60 * 4 - 1, sweeps=2, retry_reason="HTTP 500")
+        assert [] == sweep(repo, POLICY, Recorder(repo).actions()).failed  # the bound doubled twice
+        age(repo, rid, 60 * 4 + 1, sweeps=2, retry_reason="HTTP 500")
         done = sweep(repo, POLICY, Recorder(repo).actions())
         decision = repo.get_decision(rid)
         assert [rid] == done.failed
