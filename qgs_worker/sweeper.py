@@ -146,7 +146,7 @@ def backed_off(bound_s: float, times: int) -> float:
     with copies, and its rounds are not failed for "too many re-dispatches" before
     ``bound_s * (2**max_redispatches - 1)`` seconds of backlog.
     """
-    return bound_s * 2 ** min(max(times, 0), BACKOFF_DOUBLINGS_MAX)
+    return bound_s * float(2 ** min(max(times, 0), BACKOFF_DOUBLINGS_MAX))
 
 
 def _age(delta: timedelta) -> str:
