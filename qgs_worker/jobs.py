@@ -27,7 +27,6 @@ from typing import Any
 
 from celery import Celery, Task, chain, shared_task
 from celery.exceptions import Ignore
-from celery.signals import worker_ready, worker_shutdown
 from pydantic import ValidationError
 from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
@@ -36,6 +35,7 @@ from qgs_worker import pipeline
 from qgs_worker.core.discriminator import role_failed
 from qgs_worker.core.models import Classification, TaskType
 from qgs_worker.core.ports import Judge
+from qgs_worker.deadletters import message_text, refuse_submission
 from qgs_worker.errors import InputError, JudgeUnavailableError, StoreUnavailableError
 from qgs_worker.judges import audit_sessions_for, llm_classifier_for, make_judge
 from qgs_worker.policy_file import load_pdp
@@ -44,7 +44,8 @@ from qgs_worker.roles import load_roles
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository
 from qgs_worker.store.tables import utcnow
-from qgs_worker.submission import NewTask, validate_message
+from qgs_worker.submission import validate_message
+from qgs_worker.sweeper import SWEEPER_LEASE  # noqa: F401  (connects the hook starting the sweeper)
 from qgs_worker.toolcheck import TOOL_LOG_JOB, ToolCheckRecord
 from qgs_worker.toolgate_io import load_tools
 
@@ -265,93 +266,6 @@ def _runtime(task: Task) -> Runtime:
         raise _store_retry(task, exc, settings) from exc
 
 
-def _raw_head(value: object) -> str:
-    import json
-
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=repr)
-    except (ValueError, RecursionError, TypeError):
-        text = repr(value)[:4096]
-    return text
-
-
-def _ids_of(message: object) -> tuple[str | None, str | None, int | None]:
-    """``(submission_id, task_id, round_number)`` of a raw message, where readable."""
-    if not isinstance(message, dict):
-        return None, None, None
-    sid, tid, number = (
-        message.get("submission_id"),
-        message.get("task_id"),
-        message.get("round_number"),
-    )
-    return (
-        sid if isinstance(sid, str) and sid else None,
-        tid if isinstance(tid, str) and tid else None,
-        number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None,
-    )
-
-
-def refuse_submission(
-    repo: Repository,
-    policies: pipeline.Policies,
-    message: object,
-    reason: str,
-    *,
-    job: str,
-    message_id: str | None = None,
-    raw_head: str | bytes | None = None,
-    app: Celery | None = None,
-) -> int | None:
-    """A message that does not validate fails alone: a dead letter, a stored reason, a decision.
-
-    When its task and round can be identified (and the task is stored, or described by the
-    message), the round is stored empty with the reason and decided ``revise``; the outbox
-    row is taken, so it is not published again.
-
-    Args:
-        repo: The store.
-        policies: The pipeline's policies (to fail the round and claim the next).
-        message: The decoded message, or what could be read of it (a dict of ids).
-        reason: Why it was refused.
-        job: The job name the message was for.
-        message_id: The Celery message id, when known.
-        raw_head: The body as received (the message itself, as JSON, when None).
-        app: The app to dispatch the task's next round with (the current app when None).
-
-    Returns:
-        The id of the round that was failed, or None when none could be identified.
-    """
-    sid, tid, number = _ids_of(message)
-    repo.save_dead_letter(
-        job,
-        reason,
-        _raw_head(message) if raw_head is None else raw_head,
-        message_id=message_id,
-        submission_id=sid,
-        task_id=tid,
-    )
-    repo.save_audit_error(f"submission:{sid or '?'}", 0, f"invalid submission: {reason}")
-    if sid is None or tid is None:
-        return None
-    repo.take_outbox(sid)
-    if repo.find_task(tid) is None and isinstance(message, dict):
-        described = message.get("task")
-        try:
-            new = NewTask.model_validate(described) if described else None
-        except ValidationError:
-            new = None
-        if new is None:
-            return None
-        repo.add_task(pipeline.task_row(tid, pipeline.classify(new.request, new.task_type), new))
-    round_id = pipeline.placeholder_for(repo, sid, tid, number, reason)
-    if round_id is not None:
-        log.error("round %s failed: invalid submission: %s", round_id, reason)
-        ready = pipeline.fail_round(repo, round_id, f"invalid submission: {reason}", policies)
-        if ready is not None:
-            dispatch(ready, repo, app=app)
-    return round_id
-
-
 @shared_task(name="qgs.review.intake", bind=True, acks_late=True, max_retries=None)
 def intake_job(self: Task, submission: dict[str, Any]) -> None:
     """Store a submitted round, run the detectors, plan it, and dispatch it when its turn comes.
@@ -556,7 +470,7 @@ def toolgate_log_job(self: Task, check: dict[str, Any]) -> None:
         log.error("tool-call check %s not stored: invalid record: %s", where, exc)
         try:
             rt.repo.save_dead_letter(
-                TOOL_LOG_JOB, f"invalid record: {exc}", _raw_head(check), message_id=self.request.id
+                TOOL_LOG_JOB, f"invalid record: {exc}", message_text(check), message_id=self.request.id
             )
         except STORE_ERRORS as store_exc:
             raise _store_retry(self, store_exc, rt.settings) from store_exc
@@ -589,27 +503,4 @@ _JOBS: dict[str, Any] = {
     "qgs.review.decide": decide_job,
 }
 
-_sweepers: dict[int, Any] = {}
 
-
-@worker_ready.connect(weak=False)
-def _start_sweeper(sender: Any = None, **_: Any) -> None:
-    """Start the worker's sweeper and keep undecodable messages as dead letters (``qgs worker``)."""
-    app = getattr(sender, "app", None)
-    settings = getattr(app, "qgs_settings", None)
-    if app is None or settings is None:
-        return
-    from qgs_worker.deadletters import keep_undecodable
-    from qgs_worker.sweeper import Sweeper
-
-    sweeper = Sweeper(app, settings)
-    _sweepers[id(app)] = sweeper
-    keep_undecodable(sender, lambda: sweeper.repo)
-    sweeper.start()
-
-
-@worker_shutdown.connect(weak=False)
-def _stop_sweeper(**_: Any) -> None:
-    for sweeper in list(_sweepers.values()):
-        sweeper.stop()
-    _sweepers.clear()

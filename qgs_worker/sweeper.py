@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery.signals import worker_ready, worker_shutdown
+
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository, RoundRow, as_utc
 from qgs_worker.store.tables import utcnow
@@ -332,3 +334,34 @@ class Sweeper:
             claim=lambda task_id: pipeline.claim_next(repo, task_id, policies),
             fail=lambda round_id, error: pipeline.fail_round(repo, round_id, error, policies),
         )
+
+
+_sweepers: dict[int, Sweeper] = {}
+
+
+def _start_sweeper(sender: Any = None, **_: Any) -> None:
+    """Start the worker's sweeper and keep undecodable messages as dead letters.
+
+    Connected when ``qgs_worker.jobs`` is imported; Celery sends ``worker_ready`` from
+    ``qgs worker`` and ``celery worker`` (not from the test helper ``start_worker``).
+    """
+    app = getattr(sender, "app", None)
+    settings = getattr(app, "qgs_settings", None)
+    if app is None or settings is None:
+        return
+    from qgs_worker.deadletters import keep_undecodable
+
+    sweeper = Sweeper(app, settings)
+    _sweepers[id(app)] = sweeper
+    keep_undecodable(sender, lambda: sweeper.repo)
+    sweeper.start()
+
+
+def _stop_sweeper(**_: Any) -> None:
+    for sweeper in list(_sweepers.values()):
+        sweeper.stop()
+    _sweepers.clear()
+
+
+worker_ready.connect(_start_sweeper, weak=False)
+worker_shutdown.connect(_stop_sweeper, weak=False)

@@ -12,13 +12,13 @@ from kombu.exceptions import OperationalError
 from qgs_worker import pipeline
 from qgs_worker.client import Client
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy, ToolCall
+from qgs_worker.deadletters import refuse_submission
 from qgs_worker.errors import (
     BrokerUnavailableError,
     DeliverableTooLargeError,
     InputError,
     WaitTimeoutError,
 )
-from qgs_worker.jobs import refuse_submission
 from qgs_worker.settings import Settings
 from qgs_worker.store import DeadLetterRow, OutboxRow, Repository
 from qgs_worker.submission import MAX_NESTING_DEPTH, validate_message
