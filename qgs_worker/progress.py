@@ -84,6 +84,9 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
         parts[0] += f" since {as_utc(row.status_at).isoformat(timespec='seconds')}"
     if row.status == "queued" and row.number > 1:
         parts.append("it waits until the task's earlier rounds are decided")
+    review = repo.get_review(row.id) if row.id is not None else None
+    if review is not None and review.status == "failed":
+        parts.append(f"the judge failed: {review.error}")
     if retries:
         parts.append(f"judge retries so far: {retries} (last: {row.retry_reason})")
     if retry_at:
