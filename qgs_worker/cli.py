@@ -355,7 +355,7 @@ def submit(
             sent = Client(live).submit(
                 task, text, final=final, round_number=round_number, turn=turn
             )
-        except (BrokerUnavailableError, KeyboardInterrupt):
+        except (BrokerUnavailableError, KeyboardInterrupt, SystemExit):
             if created is not None and client.repo.delete_task_if_empty(created):
                 err_console.print(f"task {created} removed again: its first round was not queued")
             raise
