@@ -187,3 +187,26 @@ def test_payload_round_trips_as_the_intake_message(repo: Repository) -> None:
     outbox = repo.get_outbox("s-1")
     assert outbox is not None
     assert sub == Submission.model_validate(json.loads(outbox.payload))
+
+
+def test_status_names_overdue_rounds_and_refused_messages(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from qgs_worker.cli import app
+
+    store = f"sqlite:///{tmp_path / 'qgs.db'}"
+    monkeypatch.setenv("QGS_DATABASE_URL", store)
+    monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
+    monkeypatch.setenv("QGS_WORKER__VISIBILITY_TIMEOUT_S", "600")
+    monkeypatch.setenv("COLUMNS", "200")
+    repo = Repository(store)
+    rid = pipeline.intake(repo, message(), POLICIES)
+    assert rid is not None
+    age(repo, rid, 601)
+    repo.save_dead_letter("qgs.review.intake", "not an object", "[]", task_id="t-1")
+    out = CliRunner().invoke(app, ["status", "t-1"], catch_exceptions=False).output
+    assert "overdue: dispatched since" in out
+    assert "refused message (qgs.review.intake" in out and "not an object" in out
+    repo.dispose()
