@@ -436,9 +436,13 @@ def status(
             f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
         )
         if r.get("overdue"):
+            then = (
+                "the sweeper dispatches it again"
+                if r["status"] == "dispatched"
+                else "it waits for the task's earlier rounds, or the sweeper claims it"
+            )
             console.print(
-                f"     [bold yellow]overdue[/]: {markup_safe(r['overdue'], lines=False)}; the "
-                "sweeper dispatches it again"
+                f"     [bold yellow]overdue[/]: {markup_safe(r['overdue'], lines=False)}; {then}"
             )
         if r.get("judge_retries"):
             console.print(
