@@ -459,3 +459,24 @@ class TestBadRawMessages:
         assert "qgs.review.intake" == letter.job
         assert 0 == client.repo.count_rows(OutboxRow)
         assert 1 == client.repo.count_rows(DeadLetterRow)
+
+
+def test_older_store_gets_the_new_columns(store_url: str) -> None:
+    """A store an older QGS created gets the recovery columns and tables (SQLite, PostgreSQL)."""
+    from sqlalchemy import inspect, text
+
+    repo = Repository(store_url)
+    new = ["status_at", "retry_at", "judge_retries", "retry_reason", "rate_waits", "sweeps",
+           "lease_holder", "lease_until"]  # fmt: skip
+    with repo.engine.begin() as conn:
+        for column in new:
+            conn.execute(text(f'ALTER TABLE "round" DROP COLUMN "{column}"'))
+        for table in ("outbox", "lease", "dead_letter"):
+            conn.execute(text(f'DROP TABLE "{table}"'))
+    repo.dispose()
+    again = Repository(store_url)
+    inspector = inspect(again.engine)
+    assert set(new) <= {c["name"] for c in inspector.get_columns("round")}
+    assert all(inspector.has_table(t) for t in ("outbox", "lease", "dead_letter"))
+    assert again.take_lease("sweeper", "a", 30) and not again.take_lease("sweeper", "b", 30)
+    again.dispose()
