@@ -145,7 +145,12 @@ def audit(
             if not use_workers:
                 _warn_without_workers(client)
             _wait_for_tasks(client, pending, timeout_s)
-    report = build_report(repo, task_ids, error_files=[str(f) for f in files])
+    report = build_report(
+        repo,
+        task_ids,
+        error_files=[str(f) for f in files],
+        bound_s=settings.worker.visibility_timeout_s,
+    )
     _print_report(report, fmt, render_table, render_markdown)
 
 
@@ -269,9 +274,21 @@ def _wait_for_tasks(client: Client, task_ids: set[str], timeout_s: float) -> Non
             if not waiting:
                 break
             if time.monotonic() > deadline:
+                first = sorted(waiting)[0]
+                rounds = client.repo.list_rounds(first)
+                where = (
+                    "; ".join(
+                        f"round {r.number} {r.status}"
+                        + (f" after {r.judge_retries} judge retries" if r.judge_retries else "")
+                        for r in rounds
+                        if r.status not in ("decided", "failed")
+                    )
+                    or "no round stored yet"
+                )
                 raise _fail(
                     f"{len(waiting)} of {len(task_ids)} tasks have no decision after {timeout_s:g} s "
-                    f"(e.g. {sorted(waiting)[0]}); are workers running? Re-run to resume.",
+                    f"(e.g. {first}: {where}; store {client.repo.redacted_url}; `qgs status {first}` "
+                    "says more). Re-run to resume.",
                     code=1,
                 )
             time.sleep(0.2)
@@ -314,26 +331,43 @@ def submit(
         raise _fail(
             "give exactly one of --task TASK_ID (an existing task) or --request TEXT (a new task)"
         )
+    from qgs_worker.errors import BrokerUnavailableError
+    from qgs_worker.preflight import check_broker
+
     text = sys.stdin.read() if file == "-" else _read_file(file)
     settings = Settings()
     client = Client(settings)
     # Size and fields first: a refused deliverable leaves no task behind.
     client.make_submission("unsaved", text, final=final, round_number=round_number, turn=turn)
-    if request is not None:
-        handle = client.start_task(request)
-        task = handle.id
-        console.print(f"task {task}: {handle.task_type.value}/{handle.complexity.value}")
-    assert task is not None
-    client.repo.get_task(task)
+    if task is not None:
+        client.repo.get_task(task)
     do_wait = settings.embedded if wait is None else wait
     with broker_session(settings, workers=do_wait and settings.embedded) as live:
-        sent = Client(live).submit(
-            task, text, final=final, round_number=round_number, turn=turn
-        )
+        # The broker answers before a new task is stored: a refused or hung broker leaves none.
+        check_broker(live.broker_url or "")
+        created = None
+        if request is not None:
+            handle = client.start_task(request)
+            task = created = handle.id
+            console.print(f"task {task}: {handle.task_type.value}/{handle.complexity.value}")
+        assert task is not None
+        try:
+            sent = Client(live).submit(
+                task, text, final=final, round_number=round_number, turn=turn
+            )
+        except (BrokerUnavailableError, KeyboardInterrupt, SystemExit):
+            if created is not None and client.repo.delete_task_if_empty(created):
+                err_console.print(f"task {created} removed again: its first round was not queued")
+            raise
         console.print(f"submission {sent.id}")
         if do_wait:
-            d = client.wait(sent.id, timeout_s=timeout_s)
+            d = client.wait(sent.id, timeout_s=timeout_s, on_progress=_show_progress)
             console.print(f"round {d.round_number}: [bold]{d.kind}[/] — {markup_safe(d.reason)}")
+
+
+def _show_progress(p: Any) -> None:
+    """One line on standard error each time a waited-for submission moves (``WaitProgress``)."""
+    err_console.print(f"[dim]…[/] {markup_safe(p.detail, lines=False)}", soft_wrap=True)
 
 
 def _read_file(name: str) -> str:
@@ -355,7 +389,9 @@ def status(
     from qgs_worker.report import approval_text, audit_runs_text, finding_text, task_report
 
     client = Client()
-    report = task_report(client.repo, client.repo.get_task(task_id))
+    report = task_report(
+        client.repo, client.repo.get_task(task_id), client.settings.worker.visibility_timeout_s
+    )
     how = report["classification_source"]
     console.print(
         f"[bold]{markup_safe(report['id'])}[/]: {report['task_type']}/{report['complexity']} "
@@ -368,7 +404,12 @@ def status(
     )
     console.print(f"request: {markup_safe(report['request'])}")
     if not report["rounds"]:
-        console.print("no round stored yet (a submission may still be queued).")
+        waiting = client.repo.count_untaken_outbox_of(task_id)
+        console.print(
+            f"no round stored yet: {waiting} submission(s) sent and not yet taken by a worker."
+            if waiting
+            else "no round stored yet, and no submission of it is waiting in the outbox."
+        )
     for r in report["rounds"]:
         review = (
             f"critic {r['verdict']} {r['score']}"
@@ -394,6 +435,20 @@ def status(
         console.print(
             f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
         )
+        if r.get("overdue"):
+            then = (
+                "the sweeper dispatches it again"
+                if r["status"] == "dispatched"
+                else "it waits for the task's earlier rounds, or the sweeper claims it"
+            )
+            console.print(
+                f"     [bold yellow]overdue[/]: {markup_safe(r['overdue'], lines=False)}; {then}"
+            )
+        if r.get("judge_retries"):
+            console.print(
+                f"     judge retries so far: {r['judge_retries']}"
+                + (f", next try at {r['retry_at']}" if r.get("retry_at") else "")
+            )
         if r.get("turn"):
             console.print(f"     answers the user turn: {markup_safe(r['turn'], lines=False)}")
         if r["audit_runs"]:
@@ -418,6 +473,11 @@ def status(
             )
     for a in report["approvals"]:
         console.print(f"approval: {markup_safe(approval_text(a))}")
+    for letter in report.get("dead_letters", []):
+        console.print(
+            f"[red]refused message[/] ({markup_safe(letter['job'])}, "
+            f"{letter['received_at']}): {markup_safe(letter['reason'], lines=False)}"
+        )
 
 
 @app.command("wait")
@@ -450,7 +510,8 @@ def wait_cmd(
                 break
         if time.monotonic() > deadline:
             raise _fail(
-                f"task {task_id} has undecided rounds after {timeout_s:g} s; is a worker running?"
+                f"task {task_id} has undecided rounds after {timeout_s:g} s"
+                f" (`qgs status {task_id}` says where each stands, in {client.repo.redacted_url})"
                 if not until_approved
                 else f"task {task_id} is not decided and approved after {timeout_s:g} s "
                 f"(`qgs status {task_id}` says where it stands)",
@@ -540,10 +601,11 @@ def report(
     """Report every task in the store: decisions, findings, score trajectories."""
     from qgs_worker.report import build_report, render_markdown, render_table
 
-    repo = Client().repo
+    client = Client()
+    repo = client.repo
     for task_id in task or ():
         repo.get_task(task_id)  # an unknown id is an error, not an empty report
-    data = build_report(repo, task)
+    data = build_report(repo, task, bound_s=client.settings.worker.visibility_timeout_s)
     if output is None:
         _print_report(data, fmt, render_table, render_markdown)
         return
@@ -1018,7 +1080,11 @@ def worker(
             if len(wanted) == 1
             else w.critic_concurrency
         )
+    from qgs_worker.preflight import check_broker, check_store
+
+    check_store(settings).dispose()  # before "ready": a store that cannot be reached stops here
     with broker_session(settings, workers=False) as live:
+        check_broker(live.broker_url or "")
         celery = create_celery_app(live)
         argv = [
             "worker",

@@ -33,9 +33,9 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -74,8 +74,11 @@ from qgs_worker.store import (
     loads_list,
     needs_approval,
 )
-from qgs_worker.submission import NewTask, Submission
+from qgs_worker.submission import NewTask, Submission, check_value, validate_message
 from qgs_worker.toolcheck import CheckLogSender, send_with
+
+if TYPE_CHECKING:
+    from qgs_worker.progress import WaitProgress
 
 logger = logging.getLogger(__name__)
 
@@ -363,6 +366,11 @@ class Client:
                 f"'turn' must be the text of the user message this round answers (got "
                 f"{type(turn).__name__}); pass None when the round answers the task's request"
             )
+        # Depth and encoding first (the worker checks the same): InputError, not a
+        # RecursionError or UnicodeEncodeError from deep inside json or pydantic.
+        check_value(deliverable, where="deliverable")
+        if turn is not None:
+            check_value(turn, where="turn")
         try:
             submission = Submission(
                 submission_id=submission_id or f"s-{uuid.uuid4().hex}",
@@ -375,34 +383,57 @@ class Client:
             )
         except ValidationError as exc:
             raise InputError(f"invalid submission: {validation_summary(exc)}") from exc
-        submission.check_size(self.settings.max_deliverable_bytes)
-        return submission
+        return validate_message(submission, self.settings.max_deliverable_bytes)
 
     def send(self, submission: Submission) -> SubmissionHandle:
-        """Enqueue a validated submission on ``qgs.default`` (fire-and-forget).
+        """Record a validated submission in the store's outbox, then enqueue it on ``qgs.default``.
+
+        The outbox row comes first: a job the queue loses after this returns (a worker killed
+        between Redis handing it over and recording it) is published again by the sweeper
+        (``qgs_worker.sweeper``). When the publish fails, the row is removed again, so a
+        submission the caller was told was not queued never turns up later.
 
         Raises:
-            BrokerUnavailableError: the broker did not answer (after Celery's publish retries).
+            BrokerUnavailableError: the broker did not answer (after Celery's publish retries);
+                nothing was queued and nothing is left in the outbox.
+            StoreError: the store could not record the submission; nothing was queued.
         """
         from kombu.exceptions import OperationalError
 
+        # No "turn" key when there is none: a worker of an older QGS still takes the message.
+        message = submission.model_dump(
+            mode="json", exclude={"turn"} if submission.turn is None else None
+        )
+        self._outbox(submission, message)
         try:
-            # No "turn" key when there is none: a worker of an older QGS still takes the message.
-            message = submission.model_dump(
-                mode="json", exclude={"turn"} if submission.turn is None else None
-            )
-            self.app.send_task(
-                "qgs.review.intake",
-                args=[message],
-                argsrepr=submission.short_repr(),
-                kwargsrepr="{}",
-            )
-        except OperationalError as exc:
+            publish_intake(self.app, message, submission.short_repr())
+        except (OperationalError, OSError, TimeoutError) as exc:
+            self.repo.drop_outbox(submission.submission_id)
             raise BrokerUnavailableError(
                 f"cannot reach the broker ({exc}); submission {submission.submission_id!r} "
                 "was not queued: check QGS_BROKER_URL and that Redis runs, then submit again"
             ) from exc
+        except BaseException:
+            self.repo.drop_outbox(submission.submission_id)
+            raise
         return SubmissionHandle(id=submission.submission_id, task_id=submission.task_id)
+
+    def _outbox(self, submission: Submission, message: dict[str, Any]) -> None:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from qgs_worker.errors import StoreError
+
+        try:
+            self.repo.add_outbox(
+                submission.submission_id,
+                submission.task_id,
+                json.dumps(message, ensure_ascii=False),
+            )
+        except SQLAlchemyError as exc:
+            raise StoreError(
+                f"cannot record submission {submission.submission_id!r} in the store "
+                f"({str(exc).splitlines()[0]}); it was not queued: check QGS_DATABASE_URL"
+            ) from exc
 
     def submit(
         self,
@@ -479,6 +510,7 @@ class Client:
         timeout_s: float = 60.0,
         poll_s: float = 0.05,
         until_approved: bool = False,
+        on_progress: Callable[[WaitProgress], None] | None = None,
     ) -> DecisionView:
         """Block until the submission's decision is stored.
 
@@ -491,17 +523,30 @@ class Client:
             timeout_s: Give up after this many seconds.
             poll_s: The first pause between reads of the store, in seconds (it grows to 1 s).
             until_approved: Also wait for a person's decision when one is required.
+            on_progress: Called with a ``WaitProgress`` each time the submission's state
+                changes (stored, dispatched, each judge retry, a parked retry).
 
         Raises:
             WaitTimeoutError: no decision (or, with ``until_approved``, no person's decision)
-                within ``timeout_s`` seconds; the work goes on.
+                within ``timeout_s`` seconds; the message says where the submission stands
+                (in the outbox, refused, its round's state, judge retries so far, the store in
+                use). The work goes on.
         """
+        from qgs_worker.progress import progress_of
+
+        bound_s = self.settings.worker.visibility_timeout_s
         deadline = time.monotonic() + timeout_s
         delay = poll_s
+        shown: tuple[object, ...] | None = None
         while True:
             found = self.decision(submission_id)
             if found is not None and not (until_approved and found.awaiting_approval):
                 return found
+            if on_progress is not None and found is None:
+                now = progress_of(self.repo, submission_id, bound_s)
+                if now.key != shown:
+                    shown = now.key
+                    on_progress(now)
             if time.monotonic() >= deadline:
                 if found is not None:
                     raise WaitTimeoutError(
@@ -510,15 +555,10 @@ class Client:
                         f"{timeout_s:g} s: `qgs approve {found.task_id} --by NAME` "
                         "(or --reject --note WHY) records one"
                     )
-                stored = self.repo.find_round_by_submission(submission_id)
-                why = (
-                    f"its round {stored.number} is stored, not yet decided"
-                    if stored is not None
-                    else "no round is stored for it: an unknown id, or no worker took it yet"
-                )
+                where = progress_of(self.repo, submission_id, bound_s)
                 raise WaitTimeoutError(
-                    f"no decision on submission {submission_id!r} after {timeout_s:g} s ({why}); "
-                    "is a worker running (`qgs worker`)?"
+                    f"no decision on submission {submission_id!r} after {timeout_s:g} s: "
+                    f"{where.detail}"
                 )
             time.sleep(delay)
             delay = min(delay * 1.5, 1.0)
@@ -837,6 +877,28 @@ class Client:
 
             self._tool_log_send = send_with(log_app(self.settings))
         self._tool_log_send(record)
+
+
+def publish_intake(app: Any, message: dict[str, Any], argsrepr: str | None = None) -> None:
+    """Publish one intake message (``qgs.review.intake``), as the client and the sweeper do.
+
+    Raises:
+        kombu.exceptions.OperationalError: the broker could not be reached.
+    """
+    app.send_task(
+        "qgs.review.intake",
+        args=[message],
+        argsrepr=argsrepr or _intake_repr(message),
+        kwargsrepr="{}",
+    )
+
+
+def _intake_repr(message: dict[str, Any]) -> str:
+    """A short, redacted description of an intake message for Flower (no deliverable text)."""
+    return (
+        f"(submission={message.get('submission_id')!r}, task={message.get('task_id')!r}, "
+        f"round={message.get('round_number')}, republished)"
+    )
 
 
 def _shallow(tools: object) -> tuple[int, ...]:

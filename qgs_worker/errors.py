@@ -15,6 +15,7 @@ Errors are for what went wrong around them::
     ├── BrokerUnavailableError      the broker could not be reached: the submission was not queued
     ├── StoreError                  the results store failed
     │   ├── TaskNotFoundError (LookupError)
+    │   ├── StoreUnavailableError   the database cannot be reached (transient: retried)
     │   ├── RoundNumberTakenError   another submission holds that round number
     │   └── ApprovalConflictError   a person already decided that round the other way
     └── WaitTimeoutError (TimeoutError)  no decision within the caller's timeout
@@ -141,3 +142,11 @@ def json_type_name(value: Any) -> str:
         int: "a number",
         float: "a number",
     }.get(type(value), "null" if value is None else type(value).__name__)
+
+
+class StoreUnavailableError(StoreError):
+    """Raised when the store cannot be reached (connection refused, timeout); worth a retry.
+
+    A job that meets it is retried with backoff and never acknowledged as done; when its
+    retries run out, the sweeper still has the submission or round (``qgs_worker.sweeper``).
+    """

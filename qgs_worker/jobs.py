@@ -1,10 +1,17 @@
 """Thin Celery jobs: (de)serialize, load by id, call ``qgs_worker.pipeline``, dispatch the next.
 
 Job names are ``qgs.<area>.<verb>`` (``qgs.review.*``, ``qgs.toolgate.log``) so Flower stays
-readable. Only this module maps errors to
-retries: a transient judge or database error is retried with exponential backoff and jitter
-(honouring Retry-After); anything else fails the one round it concerns, with its reason stored,
-and the task's next round goes on.
+readable. Only this module maps errors to retries: a transient judge or store error is retried
+with exponential backoff and jitter (honouring Retry-After); anything else fails the one round
+it concerns, with its reason stored, and the task's next round goes on.
+
+Nothing is dropped (``qgs_worker.sweeper``): a store that cannot be reached is retried, never
+acknowledged as done, and once the retries run out the outbox and the round's state still hold
+the work; a retry longer than ``QGS_WORKER__RETRY_HOLD_MAX_S`` is parked in the store (the job
+is acknowledged, nothing is held unacknowledged in a worker) and the sweeper brings it back; a
+review attempt holds a lease in the store, so a copy redelivered while the first still runs
+does not call the judge again; a message that does not validate goes to the dead letters, and
+its round (when it can be identified) gets a ``revise`` decision with the reason.
 """
 
 from __future__ import annotations
@@ -12,26 +19,33 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from celery import Celery, Task, chain, shared_task
+from celery.exceptions import Ignore
 from pydantic import ValidationError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from qgs_worker import pipeline
 from qgs_worker.core.discriminator import role_failed
 from qgs_worker.core.models import Classification, TaskType
 from qgs_worker.core.ports import Judge
-from qgs_worker.errors import JudgeUnavailableError
+from qgs_worker.deadletters import message_text, refuse_submission
+from qgs_worker.errors import InputError, JudgeUnavailableError, StoreUnavailableError
 from qgs_worker.judges import audit_sessions_for, llm_classifier_for, make_judge
 from qgs_worker.policy_file import load_pdp
 from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter, redis_for_broker
 from qgs_worker.roles import load_roles
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository
-from qgs_worker.submission import Submission
+from qgs_worker.store.tables import utcnow
+from qgs_worker.submission import validate_message
+from qgs_worker.sweeper import SWEEPER_LEASE  # noqa: F401  (connects the hook starting the sweeper)
 from qgs_worker.toolcheck import TOOL_LOG_JOB, ToolCheckRecord
 from qgs_worker.toolgate_io import load_tools
 
@@ -130,25 +144,84 @@ def _judge_limit(settings: Settings) -> JudgeRateLimit | None:
     )
 
 
+STORE_ERRORS = (
+    OperationalError,
+    InterfaceError,
+    DisconnectionError,
+    PoolTimeoutError,
+    StoreUnavailableError,
+)
+"""Store errors worth a retry: the database is unreachable, restarting or out of connections."""
+
+RATE_LIMIT_WAITS_MAX = 1000
+"""How many times one critic job may wait for the shared rate limit before it is a failure."""
+
+REVIEW_CALLS = 3
+"""Judge calls one review attempt may make: the call, one in JSON mode, one repair
+(``judges.openai_judge``); the review lease covers that many judge timeouts."""
+
+LEASE_MARGIN_S = 2.0
+"""Seconds a review lease adds to the judge's worst case (store round trips, scheduling)."""
+
+
+def policies_for(settings: Settings) -> pipeline.Policies:
+    """The pipeline's policies from settings (gate, cadence, policy file, tools file)."""
+    return pipeline.Policies(
+        gate=settings.gate_policy(),
+        cadence=settings.cadence_policy(),
+        pdp=load_pdp(settings),
+        tools=load_tools(settings),
+    )
+
+
 def backoff_s(retries: int, retry_after_s: float | None, cap_s: float) -> float:
     """Seconds to wait before retry number ``retries + 1``: 2**retries with +-50% jitter, capped.
 
-    A server's Retry-After wins when it asks for longer.
+    A server's Retry-After wins when it asks for longer (the caller parks long waits in the
+    store rather than holding them: ``retry_hold_s``).
     """
     delay = min(cap_s, float(2**retries)) * random.uniform(0.5, 1.5)
     return max(delay, retry_after_s or 0.0)
 
 
-def dispatch(round_id: int, repo: Repository) -> None:
-    """Enqueue the round's due steps as one chain: critic?, discriminate?, then decide."""
+def retry_hold_s(settings: Settings) -> float:
+    """The longest retry delay a worker holds (a countdown), in seconds.
+
+    ``QGS_WORKER__RETRY_HOLD_MAX_S``, and always below half the visibility timeout: Redis
+    redelivers a held job past it, and held jobs do not count against prefetch (NOTES.md).
+    """
+    w = settings.worker
+    return min(w.retry_hold_max_s, w.visibility_timeout_s / 2)
+
+
+def review_lease_s(settings: Settings) -> float:
+    """How long one review attempt holds its lease: the judge's worst case, in seconds."""
+    j = settings.judge
+    models = max(1, len(j.panel_models)) if j.kind == "panel" else 1
+    return j.timeout_s * REVIEW_CALLS * models + LEASE_MARGIN_S
+
+
+def dispatch(round_id: int, repo: Repository, *, app: Celery | None = None) -> None:
+    """Enqueue the round's due steps as one chain: critic?, discriminate?, then decide.
+
+    Args:
+        round_id: The round.
+        repo: The store.
+        app: The app to publish with (the current app when None; the sweeper passes its own).
+    """
     row = repo.get_round(round_id)
-    steps = []
+    names = []
     if row.plan_critic:
-        steps.append(critic_job.si(round_id))
+        names.append("qgs.review.critic")
     if row.plan_discriminate:
-        steps.append(discriminate_job.si(round_id))
-    steps.append(decide_job.si(round_id))
-    chain(*steps).apply_async()
+        names.append("qgs.review.discriminate")
+    names.append("qgs.review.decide")
+    if app is None:
+        steps = [_JOBS[name].si(round_id) for name in names]
+        chain(*steps).apply_async()
+    else:
+        steps = [app.signature(name, args=(round_id,), immutable=True) for name in names]
+        chain(*steps, app=app).apply_async()
 
 
 def _fail_and_go_on(rt: Runtime, round_id: int, error: str) -> None:
@@ -158,29 +231,77 @@ def _fail_and_go_on(rt: Runtime, round_id: int, error: str) -> None:
         dispatch(ready, rt.repo)
 
 
-@shared_task(name="qgs.review.intake", bind=True, acks_late=True)
-def intake_job(self: Task, submission: dict[str, Any]) -> None:
-    """Store a submitted round, run the detectors, plan it, and dispatch it when its turn comes."""
-    rt = runtime(self.app)
+def _store_retry(task: Task, exc: Exception, settings: Settings | None) -> Exception:
+    """A retry with backoff for a store that cannot be reached.
+
+    The delay is capped below the visibility timeout (``retry_hold_s``); once the retries run
+    out, the error itself (the job fails loudly, and the sweeper still has the work).
+    """
+    hold = retry_hold_s(settings) if settings is not None else 10.0
+    retries = settings.worker.store_max_retries if settings is not None else 5
+    if task.request.retries >= retries:
+        log.error(
+            "%s: the store is still unreachable after %d retries (%s); the job ends here, and "
+            "the sweeper sends its submission or round again",
+            task.name,
+            retries,
+            exc,
+        )
+        return exc
+    log.warning("%s: the store is unreachable (%s); retrying", task.name, exc)
+    retry: Exception = task.retry(
+        exc=exc,
+        countdown=backoff_s(task.request.retries, None, hold),
+        max_retries=retries,
+    )
+    return retry
+
+
+def _runtime(task: Task) -> Runtime:
+    """The worker's Runtime; a store that cannot be reached is retried, never acknowledged."""
     try:
-        sub = Submission.model_validate(submission)
-    except ValidationError as exc:
-        where = str(submission.get("submission_id", "?")) if isinstance(submission, dict) else "?"
-        rt.repo.save_audit_error(f"submission:{where}", 0, f"invalid submission: {exc}")
+        return runtime(task.app)
+    except STORE_ERRORS as exc:
+        settings = getattr(task.app, "qgs_settings", None)
+        raise _store_retry(task, exc, settings) from exc
+
+
+@shared_task(name="qgs.review.intake", bind=True, acks_late=True, max_retries=None)
+def intake_job(self: Task, submission: dict[str, Any]) -> None:
+    """Store a submitted round, run the detectors, plan it, and dispatch it when its turn comes.
+
+    The message is checked as the client checks it (``submission.validate_message``: shape,
+    depth, encoding, size); one that fails goes to the dead letters and its round is decided
+    ``revise`` with the reason (``refuse_submission``).
+    """
+    rt = _runtime(self)
+    try:
+        sub = validate_message(submission, rt.settings.max_deliverable_bytes)
+    except InputError as exc:
+        try:
+            refuse_submission(
+                rt.repo,
+                rt.policies,
+                submission,
+                str(exc),
+                job=self.name,
+                message_id=self.request.id,
+            )
+        except STORE_ERRORS as store_exc:
+            raise _store_retry(self, store_exc, rt.settings) from store_exc
         return
     try:
         redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
         ready = pipeline.intake(
             rt.repo, sub, rt.policies, redelivered=redelivered, llm=rt.llm_classifier
         )
-    except OperationalError as exc:
-        raise self.retry(
-            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
-        ) from exc
+    except STORE_ERRORS as exc:
+        raise _store_retry(self, exc, rt.settings) from exc
     except Exception as exc:
         error = pipeline.short_error(f"intake failed: {type(exc).__name__}: {exc}")
         source = (sub.task.source_file if sub.task else None) or f"submission:{sub.submission_id}"
         rt.repo.save_audit_error(source, (sub.task.source_line if sub.task else None) or 0, error)
+        rt.repo.take_outbox(sub.submission_id)
         round_id = pipeline.placeholder_round(rt.repo, sub, error)
         if round_id is not None:
             _fail_and_go_on(rt, round_id, error)
@@ -189,27 +310,76 @@ def intake_job(self: Task, submission: dict[str, Any]) -> None:
         dispatch(ready, rt.repo)
 
 
-RATE_LIMIT_WAITS_MAX = 1000
-"""How many times one critic job may wait for the shared rate limit before it is a failure."""
+def _park_or_hold(
+    task: Task, rt: Runtime, round_id: int, delay_s: float, *, judge_error: str | None
+) -> Exception:
+    """Retry after ``delay_s`` seconds: held in the worker when short, else parked in the store.
+
+    A parked retry stores ``retry_at`` and acknowledges the job (``Ignore``: the chain stops
+    here); the sweeper dispatches the round again once it is due.
+    """
+    hold = retry_hold_s(rt.settings)
+    parked_at = None if delay_s <= hold else utcnow() + timedelta(seconds=delay_s)
+    if judge_error is not None:
+        rt.repo.note_judge_retry(round_id, judge_error, parked_at)
+    else:
+        rt.repo.note_rate_wait(round_id, parked_at)
+    if parked_at is not None:
+        log.info("round %s: retry parked until %s", round_id, parked_at.isoformat())
+        parked: Exception = Ignore()
+        return parked
+    retry: Exception = task.retry(countdown=delay_s, max_retries=None)
+    return retry
 
 
-@shared_task(name="qgs.review.critic", bind=True, acks_late=True)
+@shared_task(name="qgs.review.critic", bind=True, acks_late=True, max_retries=None)
 def critic_job(self: Task, round_id: int, rate_waits: int = 0) -> None:
     """Have the judge review one round; transient judge errors are retried with backoff.
 
-    ``rate_waits`` counts the retries spent waiting for the shared rate limit, which do not
-    use up the judge's retry budget.
+    One review attempt at a time holds the round's lease in the store: a copy of this job
+    redelivered while the first still runs (a review longer than the visibility timeout)
+    ends without calling the judge, and the sweeper dispatches the round again should the
+    first copy never finish. Judge retries and rate-limit waits are counted in the store
+    (``RoundRow.judge_retries``, ``rate_waits``), so a parked retry resumes its count.
+    ``rate_waits`` is accepted for messages an older QGS queued.
     """
-    rt = runtime(self.app)
+    del rate_waits
+    rt = _runtime(self)
     w = rt.settings.worker
-    judge_tries = self.request.retries - rate_waits
-    attempts = rt.repo.bump_attempts(round_id) - rate_waits
-    if attempts > w.max_attempts + w.judge_max_retries:
+    holder = uuid.uuid4().hex[:16]
+    try:
+        if rt.repo.get_review(round_id) is not None:
+            return  # reviewed (or failed) already: the chain goes on to decide
+        if not rt.repo.claim_review(round_id, holder, review_lease_s(rt.settings)):
+            log.info("round %s: a review attempt is running elsewhere; not calling twice", round_id)
+            raise Ignore()
+        attempts = rt.repo.bump_attempts(round_id)
+        row = rt.repo.get_round(round_id)
+    except STORE_ERRORS as exc:
+        raise _store_retry(self, exc, rt.settings) from exc
+    try:
+        _critic_attempt(self, rt, round_id, row, attempts, w.max_attempts)
+    except STORE_ERRORS as exc:
+        raise _store_retry(self, exc, rt.settings) from exc
+    finally:
+        try:
+            rt.repo.release_review(round_id, holder)
+        except STORE_ERRORS:
+            log.warning("round %s: review lease not released (it expires)", round_id)
+
+
+def _critic_attempt(
+    task: Task, rt: Runtime, round_id: int, row: Any, attempts: int, max_lost: int
+) -> None:
+    w = rt.settings.worker
+    judge_tries = row.judge_retries or 0
+    waits = row.rate_waits or 0
+    if attempts - judge_tries - waits > max_lost:
         pipeline.record_judge_failure(
             rt.repo,
             rt.judge.name,
             round_id,
-            f"delivered {attempts} times without finishing (worker lost?)",
+            f"delivered {attempts - judge_tries - waits} times without finishing (worker lost?)",
         )
         return
     try:
@@ -230,19 +400,9 @@ def critic_job(self: Task, round_id: int, rate_waits: int = 0) -> None:
             )
             return
         delay = backoff_s(judge_tries, exc.retry_after_s, w.retry_backoff_max_s)
-        raise self.retry(
-            exc=exc,
-            countdown=delay,
-            kwargs={"rate_waits": rate_waits},
-            max_retries=w.judge_max_retries + rate_waits,
-        ) from exc
-    except OperationalError as exc:
-        raise self.retry(
-            exc=exc,
-            countdown=backoff_s(self.request.retries, None, 30.0),
-            kwargs={"rate_waits": rate_waits},
-            max_retries=5 + self.request.retries,
-        ) from exc
+        raise _park_or_hold(task, rt, round_id, delay, judge_error=str(exc)) from exc
+    except STORE_ERRORS:
+        raise
     except Exception as exc:
         # Never a silent PASS: an unexpected error is a stored judge failure, and the gate holds.
         pipeline.record_judge_failure(
@@ -250,50 +410,44 @@ def critic_job(self: Task, round_id: int, rate_waits: int = 0) -> None:
         )
         return
     if wait_s > 0:
-        if rate_waits >= RATE_LIMIT_WAITS_MAX:
+        if waits >= RATE_LIMIT_WAITS_MAX:
             pipeline.record_judge_failure(
                 rt.repo,
                 rt.judge.name,
                 round_id,
-                f"the judge's rate limit held it {rate_waits} times",
+                f"the judge's rate limit held it {waits} times",
             )
             return
-        raise self.retry(
-            countdown=wait_s * random.uniform(1.0, 1.2),
-            kwargs={"rate_waits": rate_waits + 1},
-            max_retries=self.request.retries + 1,
+        raise _park_or_hold(
+            task, rt, round_id, wait_s * random.uniform(1.0, 1.2), judge_error=None
         )
 
 
-@shared_task(name="qgs.review.discriminate", bind=True, acks_late=True)
+@shared_task(name="qgs.review.discriminate", bind=True, acks_late=True, max_retries=None)
 def discriminate_job(self: Task, round_id: int) -> None:
     """Run the audit roles on one round, one after another (``pipeline.discriminate``)."""
-    rt = runtime(self.app)
+    rt = _runtime(self)
     try:
         # One audit at a time per worker process, whatever the pool's concurrency: roles run
         # one after another and audits do not stack up their memory (DESIGN.md, "Discriminator").
         with _audit_lock:
             pipeline.discriminate(rt.repo, round_id, rt.audit)
-    except OperationalError as exc:
-        raise self.retry(
-            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
-        ) from exc
+    except STORE_ERRORS as exc:
+        raise _store_retry(self, exc, rt.settings) from exc
     except Exception as exc:  # the audit as a whole failed: never treated as a clean one
         task_type = TaskType(rt.repo.get_task(rt.repo.get_round(round_id).task_id).task_type)
         reason = f"{type(exc).__name__}: {exc}"
         rt.repo.save_findings(round_id, [role_failed("discriminator", reason, task_type)])
 
 
-@shared_task(name="qgs.review.decide", bind=True, acks_late=True)
+@shared_task(name="qgs.review.decide", bind=True, acks_late=True, max_retries=None)
 def decide_job(self: Task, round_id: int) -> None:
     """Make the gate's decision on one round, then dispatch the task's next round."""
-    rt = runtime(self.app)
+    rt = _runtime(self)
     try:
         ready = pipeline.decide(rt.repo, round_id, rt.policies)
-    except OperationalError as exc:
-        raise self.retry(
-            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
-        ) from exc
+    except STORE_ERRORS as exc:
+        raise _store_retry(self, exc, rt.settings) from exc
     except Exception as exc:
         _fail_and_go_on(rt, round_id, f"decide failed: {type(exc).__name__}: {exc}")
         return
@@ -301,19 +455,25 @@ def decide_job(self: Task, round_id: int) -> None:
         dispatch(ready, rt.repo)
 
 
-@shared_task(name=TOOL_LOG_JOB, bind=True, acks_late=True)
+@shared_task(name=TOOL_LOG_JOB, bind=True, acks_late=True, max_retries=None)
 def toolgate_log_job(self: Task, check: dict[str, Any]) -> None:
     """Store one tool-call check (``ToolCheckRecord`` as JSON), once per ``check_id``.
 
     A record that does not validate is logged and dropped (a retry would not fix it); a
     database that is briefly unreachable is retried with backoff.
     """
-    rt = runtime(self.app)
+    rt = _runtime(self)
     try:
         record = ToolCheckRecord.model_validate(check)
     except ValidationError as exc:
         where = check.get("check_id", "?") if isinstance(check, dict) else "?"
         log.error("tool-call check %s not stored: invalid record: %s", where, exc)
+        try:
+            rt.repo.save_dead_letter(
+                TOOL_LOG_JOB, f"invalid record: {exc}", message_text(check), message_id=self.request.id
+            )
+        except STORE_ERRORS as store_exc:
+            raise _store_retry(self, store_exc, rt.settings) from store_exc
         return
     try:
         rt.repo.save_tool_call_check(
@@ -333,7 +493,14 @@ def toolgate_log_job(self: Task, check: dict[str, Any]) -> None:
             suggestion=record.suggestion,
             latency_us=record.latency_us,
         )
-    except OperationalError as exc:
-        raise self.retry(
-            exc=exc, countdown=backoff_s(self.request.retries, None, 30.0), max_retries=5
-        ) from exc
+    except STORE_ERRORS as exc:
+        raise _store_retry(self, exc, rt.settings) from exc
+
+
+_JOBS: dict[str, Any] = {
+    "qgs.review.critic": critic_job,
+    "qgs.review.discriminate": discriminate_job,
+    "qgs.review.decide": decide_job,
+}
+
+

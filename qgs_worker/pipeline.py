@@ -538,24 +538,47 @@ def placeholder_round(repo: Repository, submission: Submission, error: str) -> i
 
     A failed round still takes its number, so the task's later rounds are not held behind a gap.
     """
-    row = repo.find_round_by_submission(submission.submission_id)
-    if row is None and submission.round_number is not None and repo.find_task(submission.task_id):
+    return placeholder_for(
+        repo,
+        submission.submission_id,
+        submission.task_id,
+        submission.round_number,
+        error,
+        final=submission.final,
+    )
+
+
+def placeholder_for(
+    repo: Repository,
+    submission_id: str,
+    task_id: str,
+    round_number: int | None,
+    error: str,
+    *,
+    final: bool = False,
+) -> int | None:
+    """``placeholder_round`` from the ids alone (a message that did not validate).
+
+    Returns:
+        The id of the submission's round (stored now, empty, with ``error``, when it was not),
+        or None when the task is not stored or the round number is unknown or taken.
+    """
+    row = repo.find_round_by_submission(submission_id)
+    if row is None and round_number is not None and repo.find_task(task_id):
         try:
             row = repo.add_round(
                 RoundRow(
-                    submission_id=submission.submission_id,
-                    task_id=submission.task_id,
-                    number=submission.round_number,
-                    final=submission.final,
+                    submission_id=submission_id,
+                    task_id=task_id,
+                    number=round_number,
+                    final=final,
                     content="",
                     content_hash="",
-                    error=error,
+                    error=short_error(error),
                 )
             )
         except Exception:
-            log.exception(
-                "could not store a placeholder for submission %s", submission.submission_id
-            )
+            log.exception("could not store a placeholder for submission %s", submission_id)
             return None
     return row.id if row is not None else None
 

@@ -21,6 +21,9 @@ The JSON document is the contract other tools (and the tests) read::
                              "approval_required", "approval", "outcome"} | null,
                 "approvals": [{"round", "decision", "approved", "by", "note", "created_at"}]}],
      "errors": [{"source_file", "line", "message"}],
+     "dead_letters": [{"job", "reason", "received_at", "submission_id", "task_id",
+                       "message_id", "raw_head"}],
+     "unfinished": {"rounds": n, "overdue": n, "outbox_waiting": n},
      "tool_calls": {"total": n, "allowed": n, "rejected": n,
                     "rejected_by_layer": {"format": n, "existence": n, "parameters": n,
                                           "business_rules": n, "permission": n, "injection": n},
@@ -44,7 +47,13 @@ round was not fully audited (``summary.role_failures`` counts them).
 ``--task`` does not filter them): ``rejected_by_layer`` counts rejections by the layer that
 stopped them (``other`` is added for a layer numbered beyond 6), ``recent_rejected`` lists the
 newest ``RECENT_REJECTED`` rejections, newest first, with the failing layer's first error;
-``checked_at`` is ISO 8601 UTC. A round's ``turn`` is the user turn it answers in a multi-turn
+``checked_at`` is ISO 8601 UTC. ``dead_letters`` are the newest ``RECENT_DEAD_LETTERS``
+messages a worker could not decode or validate (newest first; ``raw_head`` is the body's first
+2 KB); a task's own are in its entry's ``dead_letters``. A round's ``status_at`` is when it
+entered its status (ISO 8601 UTC), ``overdue`` says since when it sits there past the bound
+(null when it does not), ``judge_retries`` counts its transient judge failures and
+``retry_at`` is when a parked retry is due. ``unfinished`` counts the rounds still waiting
+for a decision, those overdue, and submissions no worker took yet. A round's ``turn`` is the user turn it answers in a multi-turn
 run, cut to ``REQUEST_PREVIEW_CHARS`` like the request, or null when it answers the request.
 """
 
@@ -68,12 +77,14 @@ from qgs_worker.round_context import round_turn
 from qgs_worker.store import (
     ApprovalRow,
     AuditRunRow,
+    DeadLetterRow,
     Repository,
     TaskRow,
     as_utc,
     loads_list,
     needs_approval,
 )
+from qgs_worker.sweeper import overdue
 from qgs_worker.toolcheck import GATE_LAYER_NAMES
 
 REQUEST_PREVIEW_CHARS = 160
@@ -167,8 +178,11 @@ def approval_text(approval: dict[str, Any]) -> str:
     )
 
 
-def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
-    """One task's entry of the JSON report (see the module docstring for the shape)."""
+def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dict[str, Any]:
+    """One task's entry of the JSON report (see the module docstring for the shape).
+
+    ``bound_s`` is the visibility timeout, past which a round's state is called overdue.
+    """
     rounds: list[dict[str, Any]] = []
     findings: list[dict[str, Any]] = []
     final_decision: dict[str, Any] | None = None
@@ -200,6 +214,10 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
                 "completion_tokens": review.completion_tokens if review else 0,
                 "latency_ms": round(review.latency_ms, 1) if review else 0.0,
                 "decision": decision.kind if decision else None,
+                "status_at": _iso(row.status_at),
+                "overdue": overdue(row, bound_s),
+                "judge_retries": row.judge_retries or 0,
+                "retry_at": _iso(row.retry_at),
                 "risk": _risk(f.severity for f in round_findings),
                 "audit_runs": [_audit_run(a) for a in repo.list_audit_runs(row.id)],
             }
@@ -253,6 +271,27 @@ def task_report(repo: Repository, task: TaskRow) -> dict[str, Any]:
             _approval(a, numbers.get(a.round_id, 0))
             for a in sorted(approvals.values(), key=lambda a: (as_utc(a.created_at), a.id or 0))
         ],
+        "dead_letters": [_dead_letter(d) for d in repo.list_dead_letters(task_id=task.id)],
+    }
+
+
+RECENT_DEAD_LETTERS = 20
+"""How many dead letters a report lists (the newest)."""
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return as_utc(moment).isoformat(timespec="seconds") if moment is not None else None
+
+
+def _dead_letter(row: DeadLetterRow) -> dict[str, Any]:
+    return {
+        "job": row.job,
+        "reason": row.reason,
+        "received_at": _iso(row.received_at),
+        "submission_id": row.submission_id,
+        "task_id": row.task_id,
+        "message_id": row.message_id,
+        "raw_head": row.raw_head,
     }
 
 
@@ -260,10 +299,12 @@ def build_report(
     repo: Repository,
     task_ids: Iterable[str] | None = None,
     error_files: Iterable[str] | None = None,
+    bound_s: float = 3600.0,
 ) -> dict[str, Any]:
     """The JSON report over the given tasks (every task in the store when None).
 
-    ``error_files`` limits the input errors to those files (an audit reports its own files).
+    ``error_files`` limits the input errors to those files (an audit reports its own files);
+    ``bound_s`` is the visibility timeout, past which an unfinished round is overdue.
     """
     # Transcripts in file and line order, then live tasks in the order they started.
     tasks = sorted(
@@ -278,7 +319,7 @@ def build_report(
     if task_ids is not None:
         wanted = set(task_ids)
         tasks = [t for t in tasks if t.id in wanted]
-    entries = [task_report(repo, t) for t in tasks]
+    entries = [task_report(repo, t, bound_s) for t in tasks]
     files = set(error_files) if error_files is not None else None
     errors = [
         {"source_file": e.source_file, "line": e.line, "message": e.message}
@@ -338,6 +379,14 @@ def build_report(
         },
         "tasks": entries,
         "errors": errors,
+        "dead_letters": [_dead_letter(d) for d in repo.list_dead_letters(limit=RECENT_DEAD_LETTERS)],
+        "unfinished": {
+            "rounds": sum(
+                1 for t in entries for r in t["rounds"] if r["status"] in ("queued", "dispatched")
+            ),
+            "overdue": sum(1 for t in entries for r in t["rounds"] if r["overdue"]),
+            "outbox_waiting": repo.count_untaken_outbox(),
+        },
         "tool_calls": tool_call_summary(repo),
     }
 
@@ -466,6 +515,19 @@ def render_table(report: dict[str, Any], console: Console) -> None:
             f"[red]input error[/] {escape(str(e['source_file']))}:{e['line']}: "
             f"{escape(e['message'])}"
         )
+    for d in report.get("dead_letters", []):
+        console.print(
+            f"[red]dead letter[/] {escape(d['job'])} at {d['received_at']}"
+            + (f" (submission {escape(d['submission_id'])})" if d["submission_id"] else "")
+            + f": {escape(d['reason'])}"
+        )
+    left = report.get("unfinished") or {}
+    if left.get("overdue") or left.get("outbox_waiting"):
+        console.print(
+            f"[yellow]unfinished[/]: {left['rounds']} rounds wait for a decision, "
+            f"{left['overdue']} of them overdue (the sweeper dispatches them again); "
+            f"{left['outbox_waiting']} submissions not yet taken by a worker"
+        )
     _render_tool_calls(report.get("tool_calls"), console)
 
 
@@ -572,6 +634,11 @@ def render_markdown(report: dict[str, Any]) -> str:
         out.write("\n## Input errors\n\n")
         for e in report["errors"]:
             out.write(f"- `{e['source_file']}:{e['line']}`: {e['message']}\n")
+    if report.get("dead_letters"):
+        out.write("\n## Dead letters\n\n")
+        for d in report["dead_letters"]:
+            sub = f" (submission `{d['submission_id']}`)" if d["submission_id"] else ""
+            out.write(f"- `{d['job']}` at {d['received_at']}{sub}: {_md(d['reason'])}\n")
     tool_calls = report.get("tool_calls")
     if tool_calls and tool_calls["total"]:
         out.write(

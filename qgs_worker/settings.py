@@ -84,6 +84,28 @@ class WorkerSettings(BaseModel):
     max_attempts: int = Field(
         default=3, ge=1, description="deliveries of one critic job before it is stored as failed"
     )
+    # -- nothing lost (qgs_worker.sweeper): the bound is visibility_timeout_s ----------------
+    sweep_interval_s: float = Field(
+        default=30.0,
+        gt=0,
+        description="how often a worker's sweeper looks for lost submissions and rounds, in "
+        "seconds (one sweeper at a time, through a lease in the store)",
+    )
+    sweep_max_redispatches: int = Field(
+        default=5,
+        ge=1,
+        description="re-dispatches of one round (or re-publishes of one submission) before "
+        "it fails with its reason",
+    )
+    retry_hold_max_s: float = Field(
+        default=10.0,
+        ge=0,
+        description="retry delays up to this many seconds are held in the worker; longer ones "
+        "are parked in the store (the job is acknowledged) and the sweeper brings them back",
+    )
+    store_max_retries: int = Field(
+        default=5, ge=0, description="retries of a job whose store is unreachable"
+    )
 
 
 class DiscriminatorSettings(BaseModel):

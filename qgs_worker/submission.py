@@ -9,11 +9,24 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from qgs_worker.core.models import Deliverable, TaskType
-from qgs_worker.errors import DeliverableTooLargeError
+from qgs_worker.errors import (
+    DeliverableTooLargeError,
+    InputError,
+    json_type_name,
+    validation_summary,
+)
+
+MAX_NESTING_DEPTH = 128
+"""The deepest nesting of objects and lists a submission may hold (levels).
+
+Python's ``json`` (and every recursive walk over a value: the detectors, the size count) stops
+near 1,000 levels with a ``RecursionError``; real tool-call arguments are a few levels deep.
+"""
 
 
 class NewTask(BaseModel):
@@ -100,6 +113,93 @@ class Submission(BaseModel):
             + (f", turn_bytes={len(self.turn.encode())}" if self.turn else "")
             + ")"
         )
+
+
+def check_value(value: Any, *, where: str = "submission") -> None:
+    """Refuse a value no worker could process: nesting too deep, or text that is not UTF-8.
+
+    Walks dicts, lists, tuples and pydantic models without recursion (so a 100,000-level value
+    is refused, not a ``RecursionError``).
+
+    Args:
+        value: Plain JSON data (a raw intake message) or a model (a ``Deliverable``).
+        where: The name of the value, for the message.
+
+    Raises:
+        InputError: nesting over ``MAX_NESTING_DEPTH`` levels, or a string with a lone
+            surrogate (not encodable as UTF-8), naming the path.
+    """
+    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise InputError(
+                    f"'{path}' holds text that is not valid UTF-8 (a lone surrogate "
+                    f"{item[exc.start]!r} at character {exc.start}); send the text as decoded "
+                    "UTF-8 (e.g. decode with errors='replace')"
+                ) from None
+            continue
+        if depth > MAX_NESTING_DEPTH:
+            raise InputError(
+                f"'{path}' is nested more than {MAX_NESTING_DEPTH} levels deep; flatten the "
+                "value (e.g. send deep data as a JSON string)"
+            )
+        if isinstance(item, BaseModel):
+            children: Any = item.__dict__.items()
+        elif isinstance(item, dict):
+            children = item.items()
+        elif isinstance(item, list | tuple):
+            children = enumerate(item)
+        else:
+            continue
+        for key, child in children:
+            if isinstance(key, str):
+                stack.append((key, path, depth + 1))
+            if isinstance(child, str | dict | list | tuple | BaseModel):
+                stack.append((child, f"{path}.{key}" if depth < 8 else path, depth + 1))
+
+
+def validate_message(message: object, limit_bytes: int) -> Submission:
+    """The checks every submission passes, in the client and again in the worker.
+
+    Shape (a JSON object whose ``deliverable`` is an object), nesting depth and encoding
+    (``check_value``), the fields (``Submission``), and the size (``Submission.check_size``).
+
+    Args:
+        message: The intake message as decoded JSON (or a ``Submission`` to check again).
+        limit_bytes: ``QGS_MAX_DELIVERABLE_BYTES``.
+
+    Returns:
+        The validated submission.
+
+    Raises:
+        DeliverableTooLargeError: over ``limit_bytes``.
+        InputError: anything else, naming the field.
+    """
+    if isinstance(message, Submission):
+        check_value(message.deliverable, where="deliverable")
+        if message.turn is not None:
+            check_value(message.turn, where="turn")
+        message.check_size(limit_bytes)
+        return message
+    if not isinstance(message, dict):
+        raise InputError(f"a submission must be a JSON object (got {json_type_name(message)})")
+    check_value(message)
+    deliverable = message.get("deliverable")
+    if not isinstance(deliverable, dict):
+        raise InputError(
+            "'deliverable' must be an object with 'text' (and 'tool_calls', 'tool_results') "
+            f"(got {json_type_name(deliverable)})"
+        )
+    try:
+        submission = Submission.model_validate(message)
+    except ValidationError as exc:
+        raise InputError(f"invalid submission: {validation_summary(exc)}") from None
+    submission.check_size(limit_bytes)
+    return submission
 
 
 def content_hash(deliverable: Deliverable) -> str:

@@ -17,7 +17,7 @@ from sqlalchemy import delete, event, func, inspect, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
@@ -35,8 +35,10 @@ from qgs_worker.errors import (
     ApprovalConflictError,
     RoundNumberTakenError,
     StoreError,
+    StoreUnavailableError,
     TaskNotFoundError,
 )
+from qgs_worker.store.recovery import RecoveryStore
 from qgs_worker.store.tables import (
     ApprovalRow,
     AuditErrorRow,
@@ -116,8 +118,10 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-class Repository:
+class Repository(RecoveryStore):
     """Reads and idempotent writes of tasks, rounds, reviews, findings and decisions.
+
+    The outbox, leases, parked retries and dead letters are ``RecoveryStore``'s methods.
 
     Args:
         url: A SQLAlchemy database URL (``sqlite:///path.db``, ``postgresql://...``).
@@ -138,6 +142,11 @@ class Repository:
         try:
             SQLModel.metadata.create_all(self.engine)
             self._add_missing_columns()
+        except (OperationalError, InterfaceError) as exc:
+            raise StoreUnavailableError(
+                f"cannot reach the store QGS_DATABASE_URL={_redact(url)}: "
+                f"{str(exc).splitlines()[0]}"
+            ) from exc
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot open the store at {_redact(url)}: {exc}") from exc
 
@@ -233,6 +242,10 @@ class Repository:
         """
         with Session(self.engine) as session:
             self._insert_ignore(session, RoundRow, [round_row.model_dump(exclude={"id"})])
+            # The submission is taken in the same transaction: the sweeper never re-publishes
+            # a stored round's submission, and never misses one that is not stored.
+            if self.find_round_by_submission_in(session, round_row.submission_id) is not None:
+                self.take_outbox_in(session, round_row.submission_id)
             session.commit()
         stored = self.find_round_by_submission(round_row.submission_id)
         if stored is None:
@@ -252,7 +265,7 @@ class Repository:
             result = session.execute(
                 update(RoundRow)
                 .where(col(RoundRow.id) == round_id, col(RoundRow.status) == "queued")
-                .values(status="dispatched")
+                .values(status="dispatched", status_at=utcnow(), retry_at=None)
             )
             session.commit()
             return bool(result.rowcount)  # type: ignore[attr-defined]
@@ -296,9 +309,12 @@ class Repository:
     def find_round_by_submission(self, submission_id: str) -> RoundRow | None:
         """The round of a submission, or None while its intake job has not run."""
         with Session(self.engine) as session:
-            return session.exec(
-                select(RoundRow).where(RoundRow.submission_id == submission_id)
-            ).first()
+            return self.find_round_by_submission_in(session, submission_id)
+
+    @staticmethod
+    def find_round_by_submission_in(session: Session, submission_id: str) -> RoundRow | None:
+        """``find_round_by_submission`` inside the caller's session."""
+        return session.exec(select(RoundRow).where(RoundRow.submission_id == submission_id)).first()
 
     def get_round_by_submission(self, submission_id: str) -> RoundRow:
         """The round of a submission.
@@ -390,6 +406,9 @@ class Repository:
             )
             for r in reopened:
                 r.status, r.error, r.attempts = "queued", None, 0
+                r.status_at, r.retry_at, r.judge_retries, r.rate_waits, r.sweeps = (
+                    utcnow(), None, None, None, None
+                )
                 session.add(r)
             session.commit()
             return first.number
@@ -406,6 +425,8 @@ class Repository:
             return row.attempts
 
     def _update_round(self, round_id: int, **values: Any) -> None:
+        if "status" in values:
+            values["status_at"] = utcnow()
         with Session(self.engine) as session:
             row = session.get(RoundRow, round_id)
             if row is None:

@@ -4,7 +4,8 @@ Idempotency comes from unique keys, so a redelivered job never duplicates a row:
 ``round.submission_id``, ``(round.task_id, round.number)``, ``review.round_id``,
 ``(dimension_score.review_id, name)``, ``(finding.round_id, fingerprint)``,
 ``decision.round_id``, ``(approval.task_id, round_id)``,
-``(audit_error.source_file, line, fingerprint)``, ``tool_call_check.check_id``.
+``(audit_error.source_file, line, fingerprint)``, ``tool_call_check.check_id``,
+``outbox.submission_id``, ``lease.name``.
 Lists are stored as JSON text so the same schema works on SQLite and PostgreSQL.
 """
 
@@ -46,10 +47,18 @@ class TaskRow(SQLModel, table=True):
 
 
 class RoundRow(SQLModel, table=True):
-    """One submitted deliverable snapshot of a task; ``status`` is queued, decided or failed.
+    """One submitted deliverable snapshot of a task; ``status`` is queued, dispatched, decided or failed.
 
     ``turn`` is the user turn the round answers in a multi-turn run (None: the task's request;
     also None in rows an older QGS stored).
+
+    Recovery columns (``qgs_worker.sweeper``; all NULL in rows an older QGS stored):
+    ``status_at`` when the round entered its status (UTC); ``retry_at`` when a parked judge
+    retry is due (the job was acknowledged; the sweeper brings it back); ``judge_retries`` the
+    transient judge failures so far and ``retry_reason`` the last one; ``rate_waits`` the waits
+    for the shared rate limit; ``sweeps`` how often the sweeper re-dispatched the round;
+    ``lease_holder`` / ``lease_until`` the review attempt running now (a redelivered copy of
+    its job does not call the judge while the lease holds).
     """
 
     __tablename__ = "round"
@@ -72,6 +81,20 @@ class RoundRow(SQLModel, table=True):
     error: str | None = Field(default=None, sa_column=Column(Text))
     attempts: int = 0
     created_at: datetime = Field(default_factory=utcnow)
+    status_at: datetime | None = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
+    retry_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
+    judge_retries: int | None = None
+    retry_reason: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    rate_waits: int | None = None
+    sweeps: int | None = None
+    lease_holder: str | None = Field(default=None, max_length=64)
+    lease_until: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
 
 
 class ReviewRow(SQLModel, table=True):
@@ -240,3 +263,66 @@ class ToolCallCheckRow(SQLModel, table=True):
     layers: str = Field(default="[]", sa_column=Column(Text, nullable=False))
     suggestion: str | None = Field(default=None, sa_column=Column(Text))
     latency_us: float = 0.0
+
+
+class OutboxRow(SQLModel, table=True):
+    """A submission written before its intake job is published (the store knows it was sent).
+
+    ``payload`` is the intake message's JSON (what ``qgs.review.intake`` receives); ``taken_at``
+    is set by the intake that stored its round (in the same transaction), ``published`` counts
+    publishes (the first by the client, the others by the sweeper), ``given_up`` says why the
+    sweeper stopped publishing it (NULL while it goes on).
+    """
+
+    __tablename__ = "outbox"
+
+    submission_id: str = Field(primary_key=True, max_length=128)
+    task_id: str = Field(index=True, max_length=64)
+    payload: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(
+        default_factory=utcnow,
+        sa_column=Column(DateTime(timezone=True), nullable=False, default=utcnow),
+    )
+    published: int = 1
+    published_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
+    taken_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True, index=True)
+    )
+    given_up: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+
+
+class LeaseRow(SQLModel, table=True):
+    """A named lease (e.g. ``sweeper``): one holder at a time, until ``expires_at`` (UTC).
+
+    Taken by a conditional UPDATE (free, expired, or already ours), so it works on any broker.
+    """
+
+    __tablename__ = "lease"
+
+    name: str = Field(primary_key=True, max_length=64)
+    holder: str = Field(max_length=128)
+    expires_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class DeadLetterRow(SQLModel, table=True):
+    """A message a worker could not decode or validate, kept with its reason and raw head.
+
+    ``job`` is the job name (``qgs.review.intake``); ``raw_head`` the first ~2 KB of the body
+    as received; ``submission_id`` / ``task_id`` / ``message_id`` when they could be read.
+    """
+
+    __tablename__ = "dead_letter"
+
+    id: int | None = Field(default=None, primary_key=True)
+    job: str = Field(max_length=128)
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    raw_head: str = Field(default="", sa_column=Column(Text, nullable=False))
+    message_id: str | None = Field(default=None, max_length=64)
+    submission_id: str | None = Field(default=None, max_length=128, index=True)
+    task_id: str | None = Field(default=None, max_length=64, index=True)
+    received_at: datetime = Field(
+        default_factory=utcnow,
+        sa_column=Column(DateTime(timezone=True), nullable=False, default=utcnow),
+    )

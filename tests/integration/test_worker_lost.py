@@ -55,6 +55,8 @@ def test_killed_worker_job_is_redelivered_once(
         QGS_WORKER__TIME_LIMIT_S="5",
         QGS_WORKER__VISIBILITY_TIMEOUT_S="6",
         QGS_WORKER__RESTORE_INTERVAL_S="1",
+        # The cut-off review's lease outlives the redelivery: the sweeper dispatches it again.
+        QGS_WORKER__SWEEP_INTERVAL_S="1",
     )
     fake_judge.default = Answer.auto("PASS", 91)
     fake_judge.script(Answer.delay(2.5, then=Answer.auto("PASS", 91)))  # the call the kill cuts off

@@ -1,0 +1,367 @@
+"""The sweeper: what the queue dropped, the store still knows, and the sweeper sends again.
+
+A worker can die after Redis handed it a job and before kombu recorded it (kombu#305): the
+queue then holds neither a queued nor an unacknowledged copy. The store does: every submission
+is in the outbox before its intake job is published, and every round carries its state and
+when it entered it (``RoundRow.status_at``). Every ``QGS_WORKER__SWEEP_INTERVAL_S`` seconds
+(default 30) one worker at a time (a lease in the store, so it works on any broker) sweeps:
+
+- a submission no intake took within the bound is published again;
+- a queued round whose turn came (every earlier round decided) but that nobody claimed is
+  claimed and dispatched;
+- a dispatched round without a decision past the bound (and no review attempt running: its
+  lease) is dispatched again, and a parked judge retry whose time came is dispatched.
+
+The bound is the broker's visibility timeout (``QGS_WORKER__VISIBILITY_TIMEOUT_S``): a job
+younger than it may still be queued, running or about to be redelivered by Redis. Every job is
+idempotent (claims and unique keys), so a second dispatch is harmless. A round dispatched
+again more than ``QGS_WORKER__SWEEP_MAX_REDISPATCHES`` times fails with its reason (the
+gate's decision is ``revise``, never a pass); a submission published that often goes to the
+dead letters. The bound doubles with each re-dispatch of the same round or submission
+(``backed_off``), so a backlog longer than the bound is not flooded with copies. Guarantee: after a fault, once a worker runs again, every round is decided within
+the visibility timeout plus two sweep intervals (plus its own processing time).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from celery.signals import worker_ready, worker_shutdown
+
+from qgs_worker.settings import Settings
+from qgs_worker.store import Repository, RoundRow, as_utc
+from qgs_worker.store.tables import utcnow
+
+log = logging.getLogger(__name__)
+
+SWEEPER_LEASE = "sweeper"
+"""The name of the lease one sweeper at a time holds (``LeaseRow.name``)."""
+
+
+@dataclass(frozen=True)
+class SweepPolicy:
+    """How long a job may take before it counts as lost, and how often to try again.
+
+    Attributes:
+        bound_s: A submission not taken, or a dispatched round not decided, this many seconds
+            after it was sent is sent again (the visibility timeout).
+        interval_s: Seconds between two sweeps of one worker.
+        max_redispatches: Re-dispatches of one round (re-publishes of one submission) before
+            it fails with its reason.
+    """
+
+    bound_s: float = 3600.0
+    interval_s: float = 30.0
+    max_redispatches: int = 5
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SweepPolicy:
+        """The policy of ``QGS_WORKER__VISIBILITY_TIMEOUT_S``, ``SWEEP_INTERVAL_S``, ``SWEEP_MAX_REDISPATCHES``."""
+        w = settings.worker
+        return cls(
+            bound_s=w.visibility_timeout_s,
+            interval_s=w.sweep_interval_s,
+            max_redispatches=w.sweep_max_redispatches,
+        )
+
+
+@dataclass
+class SweepResult:
+    """What one sweep did: ids of the submissions and rounds it touched."""
+
+    republished: list[str] = field(default_factory=list)
+    given_up: list[str] = field(default_factory=list)
+    claimed: list[int] = field(default_factory=list)
+    redispatched: list[int] = field(default_factory=list)
+    retried: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
+
+    @property
+    def anything(self) -> bool:
+        """True when the sweep sent or failed anything."""
+        return any(
+            (
+                self.republished,
+                self.given_up,
+                self.claimed,
+                self.redispatched,
+                self.retried,
+                self.failed,
+            )
+        )
+
+
+@dataclass(frozen=True)
+class Actions:
+    """What a sweep does with what it finds (the Celery side, or fakes in tests).
+
+    Attributes:
+        publish: Publish one intake message (the outbox row's payload).
+        dispatch: Dispatch a round's pipeline (``jobs.dispatch``).
+        claim: Claim and prepare the task's next round if its turn came; its id or None
+            (``pipeline.claim_next``).
+        fail: Fail a round with a reason and return the task's next round to dispatch, or
+            None (``pipeline.fail_round``).
+    """
+
+    publish: Callable[[dict[str, Any]], None]
+    dispatch: Callable[[int], None]
+    claim: Callable[[str], int | None]
+    fail: Callable[[int, str], int | None]
+
+
+def overdue(row: RoundRow, bound_s: float, now: datetime | None = None) -> str | None:
+    """Why a round is overdue (state and since when), or None when it is not.
+
+    A queued or dispatched round is overdue once it sat in its state longer than ``bound_s``
+    seconds, not counting a parked retry that is not due yet or a review attempt running now.
+    """
+    if row.status not in ("queued", "dispatched") or row.status_at is None:
+        return None
+    now = now or utcnow()
+    since = as_utc(row.status_at)
+    due = since + timedelta(seconds=backed_off(bound_s, row.sweeps or 0))
+    for later in (row.retry_at, row.lease_until):
+        if later is not None:
+            due = max(due, as_utc(later))
+    if due >= now:
+        return None
+    return f"{row.status} since {since.isoformat(timespec='seconds')} ({_age(now - since)} ago)"
+
+
+BACKOFF_DOUBLINGS_MAX = 10
+"""The bound doubles with each re-dispatch, at most this many times (1,024 bounds)."""
+
+
+def backed_off(bound_s: float, times: int) -> float:
+    """The bound after ``times`` re-dispatches (or re-publishes): it doubles each time.
+
+    The first re-dispatch comes one bound after a fault (the guarantee); the later ones wait
+    longer, so a queue that is only slow (a backlog longer than the bound) is not flooded
+    with copies, and its rounds are not failed for "too many re-dispatches" before
+    ``bound_s * (2**max_redispatches - 1)`` seconds of backlog.
+    """
+    return bound_s * float(2 ** min(max(times, 0), BACKOFF_DOUBLINGS_MAX))
+
+
+def _age(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds // 60} min"
+    return f"{seconds // 3600} h"
+
+
+def sweep(
+    repo: Repository, policy: SweepPolicy, actions: Actions, now: datetime | None = None
+) -> SweepResult:
+    """Send again what the queue lost; fail what was sent too often. Idempotent.
+
+    Args:
+        repo: The results store.
+        policy: The bound and the limits.
+        actions: How to publish, dispatch, claim and fail.
+        now: The time of the sweep (UTC); now when None.
+
+    Returns:
+        What was done.
+    """
+    now = now or utcnow()
+    result = SweepResult()
+    cutoff = now - timedelta(seconds=policy.bound_s)
+    for sent in repo.untaken_outbox(cutoff):
+        last = as_utc(sent.published_at or sent.created_at)
+        if last > now - timedelta(seconds=backed_off(policy.bound_s, sent.published - 1)):
+            continue
+        if sent.published > policy.max_redispatches:
+            reason = (
+                f"submission {sent.submission_id!r} was published {sent.published} times and no "
+                "intake took it; is a worker consuming qgs.default?"
+            )
+            repo.give_up_outbox(sent.submission_id, reason)
+            repo.save_dead_letter(
+                "qgs.review.intake",
+                reason,
+                sent.payload,
+                submission_id=sent.submission_id,
+                task_id=sent.task_id,
+            )
+            result.given_up.append(sent.submission_id)
+        elif repo.republish_outbox(sent.submission_id, sent.published):
+            actions.publish(json.loads(sent.payload))
+            result.republished.append(sent.submission_id)
+    rounds = repo.unfinished_rounds()
+    for task_id in dict.fromkeys(r.task_id for r in rounds if r.status == "queued"):
+        claimed = actions.claim(task_id)
+        if claimed is not None:
+            actions.dispatch(claimed)
+            result.claimed.append(claimed)
+    for row in rounds:
+        if row.status != "dispatched" or row.id is None:
+            continue
+        lease = as_utc(row.lease_until) if row.lease_until is not None else None
+        if lease is not None and lease > now:
+            continue  # a review attempt runs now
+        if row.retry_at is not None:
+            if as_utc(row.retry_at) <= now and repo.redispatch_round(row.id, count_sweep=False):
+                actions.dispatch(row.id)
+                result.retried.append(row.id)
+            continue
+        if overdue(row, policy.bound_s, now) is None:
+            continue
+        if (row.sweeps or 0) >= policy.max_redispatches:
+            why = f"; last judge error: {row.retry_reason}" if row.retry_reason else ""
+            nxt = actions.fail(
+                row.id,
+                f"dispatched {(row.sweeps or 0) + 1} times without a decision (a worker lost "
+                f"the job each time?){why}",
+            )
+            result.failed.append(row.id)
+            if nxt is not None:
+                actions.dispatch(nxt)
+        elif repo.redispatch_round(row.id, count_sweep=True):
+            log.warning(
+                "round %s of task %s was %s; dispatching it again",
+                row.id,
+                row.task_id,
+                overdue(row, policy.bound_s, now),
+            )
+            actions.dispatch(row.id)
+            result.redispatched.append(row.id)
+    return result
+
+
+class Sweeper:
+    """A worker's sweeper: a daemon thread that sweeps every interval while it holds the lease.
+
+    It builds its own store connection (never the jobs' one: a prefork pool forks after it
+    started) and sweeps once at start, so a new worker picks up what a lost one left within
+    one bound.
+
+    Args:
+        app: The worker's Celery app (``create_celery_app``), to publish with.
+        settings: QGS settings.
+    """
+
+    def __init__(self, app: Any, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+        self.policy = SweepPolicy.from_settings(settings)
+        self.holder = f"{uuid.uuid4().hex[:12]}"
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._repo: Repository | None = None
+        self._policies: Any = None
+
+    @property
+    def repo(self) -> Repository:
+        """The sweeper's own connection to the store (built on first use)."""
+        if self._repo is None:
+            self._repo = Repository(self.settings.resolved_database_url)
+        return self._repo
+
+    def start(self) -> None:
+        """Start the thread (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="qgs-sweeper", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        """Stop the thread and give the lease back."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+        if self._repo is not None:
+            try:
+                self._repo.release_lease(SWEEPER_LEASE, self.holder)
+            except Exception:
+                log.warning("the sweeper could not give its lease back", exc_info=True)
+            self._repo.dispose()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.sweep_once()
+            except Exception:
+                log.exception("sweep failed; trying again in %s s", self.policy.interval_s)
+            self._stop.wait(self.policy.interval_s)
+
+    def sweep_once(self) -> SweepResult | None:
+        """One sweep if this worker gets the lease; None when another sweeper holds it."""
+        repo = self.repo
+        if not repo.take_lease(SWEEPER_LEASE, self.holder, self.policy.interval_s):
+            return None
+        try:
+            done = sweep(repo, self.policy, self._actions())
+        finally:
+            repo.release_lease(SWEEPER_LEASE, self.holder)
+        if done.anything:
+            log.warning(
+                "sweep: %d submissions published again, %d given up, %d rounds claimed, "
+                "%d dispatched again, %d retries due, %d failed",
+                len(done.republished),
+                len(done.given_up),
+                len(done.claimed),
+                len(done.redispatched),
+                len(done.retried),
+                len(done.failed),
+            )
+        return done
+
+    def _actions(self) -> Actions:
+        from qgs_worker import jobs, pipeline
+        from qgs_worker.client import publish_intake
+
+        repo = self.repo
+        if self._policies is None:
+            self._policies = jobs.policies_for(self.settings)
+        policies = self._policies
+
+        def dispatch(round_id: int) -> None:
+            jobs.dispatch(round_id, repo, app=self.app)
+
+        return Actions(
+            publish=lambda message: publish_intake(self.app, message),
+            dispatch=dispatch,
+            claim=lambda task_id: pipeline.claim_next(repo, task_id, policies),
+            fail=lambda round_id, error: pipeline.fail_round(repo, round_id, error, policies),
+        )
+
+
+_sweepers: dict[int, Sweeper] = {}
+
+
+def _start_sweeper(sender: Any = None, **_: Any) -> None:
+    """Start the worker's sweeper and keep undecodable messages as dead letters.
+
+    Connected when ``qgs_worker.jobs`` is imported; Celery sends ``worker_ready`` from
+    ``qgs worker`` and ``celery worker`` (not from the test helper ``start_worker``).
+    """
+    app = getattr(sender, "app", None)
+    settings = getattr(app, "qgs_settings", None)
+    if app is None or settings is None:
+        return
+    from qgs_worker.deadletters import keep_undecodable
+
+    sweeper = Sweeper(app, settings)
+    _sweepers[id(app)] = sweeper
+    keep_undecodable(sender, lambda: sweeper.repo)
+    sweeper.start()
+
+
+def _stop_sweeper(**_: Any) -> None:
+    for sweeper in list(_sweepers.values()):
+        sweeper.stop()
+    _sweepers.clear()
+
+
+worker_ready.connect(_start_sweeper, weak=False)
+worker_shutdown.connect(_stop_sweeper, weak=False)
