@@ -172,6 +172,14 @@ class Settings(BaseSettings):
 
     data_dir: Path = Path(".qgs")
     broker_url: str | None = None
+    broker_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        le=60,
+        description="how long one publish (a submit) may wait for the broker before it fails "
+        "with BrokerUnavailableError, in seconds; also bounds every Redis client's connect and "
+        "read (half of it each)",
+    )
     database_url: str | None = None
     max_deliverable_bytes: int = Field(default=1_000_000, ge=1)
     judge: JudgeSettings = JudgeSettings()
