@@ -23,6 +23,10 @@ from qgs_worker.errors import ConfigurationError
 
 BROKER_SCHEMES = ("redis://", "rediss://", "redis+socket://", "unix://")
 
+REVIEW_CALLS = 3
+"""The most HTTP calls one review makes to one judge: the first try, its JSON-mode fallback
+(an endpoint that refuses JSON schemas) and the one repair request (``openai_judge``)."""
+
 
 class JudgeSettings(BaseModel):
     """Which judge reviews rounds: ``rules`` (offline, deterministic) or ``openai`` (any compatible endpoint)."""
@@ -49,6 +53,18 @@ class JudgeSettings(BaseModel):
         default=0,
         ge=0,
         description="estimated judge tokens a minute across all workers (0: no limit)",
+    )
+    rate_window_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="the window requests_per_minute and tokens_per_minute count in, in seconds "
+        "(60: a minute; a test may shorten it)",
+    )
+    rate_max_wait_s: float = Field(
+        default=30.0,
+        ge=0,
+        description="how long the shared rate limit may hold one judge call (a repair, an audit "
+        "pass, the classifier) before the call fails as transient and its job retries, in seconds",
     )
     halo_spread_points: int = Field(
         default=10,
@@ -240,6 +256,82 @@ class Settings(BaseSettings):
                 f"QGS_WORKER__SOFT_TIME_LIMIT_S ({w.soft_time_limit_s})"
             )
         self._check_roles()
+        self._check_worst_case()
+
+    def worst_case_job_s(self) -> dict[str, tuple[float, str]]:
+        """The longest each kind of job can stay unacknowledged, in seconds, and how it adds up.
+
+        The thread pool enforces no time limit (NOTES.md), so the bound is what the job itself
+        can spend: every judge call waiting its whole timeout (plus the longest the shared rate
+        limit may hold it), the most calls a job makes, and a retry's countdown held by the
+        worker before it runs (the countdown's cap with its +50% jitter). The call counts come
+        from the adapters: a review is one call, its JSON-mode fallback and its one repair
+        (``openai_judge``), per judge of a panel; an audit role stops at its budget plus
+        ``core.discriminator.ABANDON_GRACE_S``; the classifier makes up to three calls of at
+        most 10 s each.
+
+        Returns:
+            ``{"critic" | "discriminate" | "intake": (seconds, "how: the settings")}``; empty
+            for the rules judge (no call waits on a network).
+        """
+        j, w, d = self.judge, self.worker, self.discriminator
+        if j.kind == "rules":
+            return {}
+        limited = bool(j.requests_per_minute or j.tokens_per_minute)
+        wait_s = j.rate_max_wait_s if limited else 0.0
+        call_s = j.timeout_s + wait_s
+        call = (
+            f"(QGS_JUDGE__TIMEOUT_S {j.timeout_s:g} s"
+            + (f" + QGS_JUDGE__RATE_MAX_WAIT_S {wait_s:g} s" if wait_s else "")
+            + ")"
+        )
+        held_s = w.retry_backoff_max_s * 1.5 if w.judge_max_retries else 0.0
+        held = f" + a retry held up to 1.5 x QGS_WORKER__RETRY_BACKOFF_MAX_S ({held_s:g} s)"
+        judges = len(j.panel_models) if j.kind == "panel" else 1
+        calls = REVIEW_CALLS * judges
+        found: dict[str, tuple[float, str]] = {
+            "critic": (
+                calls * call_s + (held_s if w.judge_max_retries else 0.0),
+                f"{calls} judge calls (first try, JSON-mode fallback, repair"
+                + (f"; x {judges} panel judges" if judges > 1 else "")
+                + f") x {call}"
+                + (held if w.judge_max_retries else ""),
+            )
+        }
+        roles = self._role_count()
+        if roles:
+            from qgs_worker.core.discriminator import ABANDON_GRACE_S
+
+            budget_s = min(d.role_timeout_s, w.soft_time_limit_s * 0.9 / roles)
+            found["discriminate"] = (
+                roles * (budget_s + ABANDON_GRACE_S),
+                f"{roles} audit roles x (QGS_DISCRIMINATOR__ROLE_TIMEOUT_S {budget_s:g} s + "
+                f"{ABANDON_GRACE_S:g} s grace)",
+            )
+        if j.classifier_llm:
+            classify_s = REVIEW_CALLS * (min(j.timeout_s, 10.0) + wait_s)
+            found["intake"] = (classify_s, f"{REVIEW_CALLS} classifier calls x {call}")
+        return found
+
+    def _check_worst_case(self) -> None:
+        """Refuse settings under which a job can outlive the visibility timeout (and run twice)."""
+        visibility_s = self.worker.visibility_timeout_s
+        for job, (seconds, how) in self.worst_case_job_s().items():
+            if seconds >= visibility_s:
+                raise ConfigurationError(
+                    f"a {job} job can run {seconds:g} s ({how}), not below "
+                    f"QGS_WORKER__VISIBILITY_TIMEOUT_S ({visibility_s:g} s): Redis would hand it "
+                    "to a second worker while it still runs. Raise QGS_WORKER__VISIBILITY_TIMEOUT_S"
+                    ", or lower the settings named"
+                )
+
+    def _role_count(self) -> int:
+        """How many audit roles run: the ones named, or every registered one."""
+        if self.discriminator.roles:
+            return len(dict.fromkeys(self.discriminator.roles))
+        from qgs_worker.roles import registered_roles  # cycle: roles -> core
+
+        return len(registered_roles())
 
     def _check_roles(self) -> None:
         """Refuse role names that no installed package registers (at start-up, not in a job).
