@@ -24,6 +24,10 @@ from qgs_worker.errors import ConfigurationError
 
 BROKER_SCHEMES = ("redis://", "rediss://", "redis+socket://", "unix://")
 
+STORE_CONNECT_TIMEOUT_S = 10
+"""Seconds a PostgreSQL connection may take to open (libpq's ``connect_timeout``, in whole
+seconds) unless the URL sets its own."""
+
 REVIEW_CALLS = 3
 """The most HTTP calls one review makes to one judge: the first try, its JSON-mode fallback
 (an endpoint that refuses JSON schemas) and the one repair request (``openai_judge``)."""
@@ -383,10 +387,18 @@ class Settings(BaseSettings):
 
     @property
     def resolved_database_url(self) -> str:
-        """The store URL: ``database_url`` or the embedded SQLite file under ``data_dir``."""
-        if self.database_url:
-            return self.database_url
-        return f"sqlite:///{self.data_dir / 'qgs.db'}"
+        """The store URL: ``database_url`` or the embedded SQLite file under ``data_dir``.
+
+        A PostgreSQL URL without ``connect_timeout`` gets ``STORE_CONNECT_TIMEOUT_S``: a server
+        that accepts the TCP connection and never answers fails the connection instead of
+        hanging (SQLite waits at most its busy timeout, ``store.repository``).
+        """
+        url = self.database_url
+        if not url:
+            return f"sqlite:///{self.data_dir / 'qgs.db'}"
+        if url.startswith("postgresql") and "connect_timeout=" not in url:
+            url += ("&" if "?" in url else "?") + f"connect_timeout={STORE_CONNECT_TIMEOUT_S}"
+        return url
 
     def gate_policy(self) -> GatePolicy:
         """The gate thresholds, the core's own policy object (``QGS_GATE__*``)."""

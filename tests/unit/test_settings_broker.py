@@ -110,3 +110,15 @@ class TestDataFolder:
         line = Settings(database_url="postgresql+psycopg://qgs:s3cret@db:5432/qgs").store_line()
         assert "s3cret" not in line
         assert "postgresql+psycopg://qgs:***@db:5432/qgs" in line
+
+
+class TestStoreTimeouts:
+    """A store that accepts connections but never answers fails the connection (issue 11, item 6)."""
+
+    def test_postgresql_gets_a_connect_timeout(self) -> None:
+        url = Settings(database_url="postgresql+psycopg://u@db/qgs").resolved_database_url
+        assert url.endswith("?connect_timeout=10")
+
+    def test_an_explicit_one_is_kept(self) -> None:
+        given = "postgresql+psycopg://u@db/qgs?sslmode=require&connect_timeout=3"
+        assert given == Settings(database_url=given).resolved_database_url
