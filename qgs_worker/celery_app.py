@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import gc
 import logging
+import sys
 import threading
 from typing import Any
 
@@ -224,3 +225,45 @@ def guard_redis_channel_close() -> None:
 
 
 guard_redis_channel_close()
+
+
+def ping_worker(name: str, *, timeout_s: float = 5.0, settings: Settings | None = None) -> bool:
+    """Whether the worker node ``<name>@<this host>`` answers a control ping on the broker.
+
+    The container health check of ``docker-compose.yml``
+    (``python -m qgs_worker.celery_app ping worker-critic``; the worker runs with
+    ``--name worker-critic@%h``).
+
+    Args:
+        name: The node name before ``@`` (``qgs worker --name NAME@%h``).
+        timeout_s: How long to wait for the answer, in seconds.
+        settings: The settings (read from the environment when None).
+
+    Returns:
+        True when the node answered.
+    """
+    import socket
+
+    app = create_celery_app(settings)
+    replies = app.control.ping(destination=[f"{name}@{socket.gethostname()}"], timeout=timeout_s)
+    return bool(replies)
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m qgs_worker.celery_app ping NAME``: exit 0 when the worker answers, else 1."""
+    if len(argv) != 2 or argv[0] != "ping":
+        print("usage: python -m qgs_worker.celery_app ping NAME", file=sys.stderr)
+        return 2
+    from qgs_worker import celery_app  # this module's one instance (not __main__'s copy)
+
+    try:
+        alive = celery_app.ping_worker(argv[1])
+    except Exception as exc:  # a broker that is down: unhealthy, with the reason
+        print(f"{argv[1]}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(f"{argv[1]}: {'ok' if alive else 'no answer'}", file=sys.stderr)
+    return 0 if alive else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main(sys.argv[1:]))
