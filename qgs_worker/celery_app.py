@@ -159,7 +159,11 @@ def guard_redis_channel_close() -> None:
     Redis's ``unacked`` hash (with AOF on, across the restart); their tags are kept, and the
     first channel this process opens on the Redis that is back gives them back to their queues
     (``restore_by_tag``: a job another worker already restored is not restored twice). Celery
-    drops its own copies of those jobs on the lost connection, so none runs twice here.
+    drops its own copies of the jobs waiting for a countdown on the lost connection. A job that
+    was running goes back too: its acknowledgement (or the publish of its retry, rejected by
+    Celery while Redis is down) cannot reach Redis, so only this keeps it from waiting for the
+    visibility timeout; it may run a second time, which the idempotent jobs make harmless
+    (a critic job whose review is already stored calls no judge).
     """
     from kombu.transport import redis as kombu_redis
 
