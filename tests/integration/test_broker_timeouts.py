@@ -7,6 +7,9 @@ client has connect and read timeouts, and submit raises ``BrokerUnavailableError
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -83,3 +86,30 @@ class TestHungRedis:
         hung_redis.hang()
         outcome = _outcome(lambda: limiter.hit("judge", limit=10, window_s=60))
         assert isinstance(outcome, redis.TimeoutError), outcome
+
+    def test_qgs_submit_exits_with_the_reason(
+        self, hung_redis: PrivateRedis, tmp_path: Path
+    ) -> None:
+        """`qgs submit` against a hung Redis ran over 90 s; now it exits 2, naming the broker."""
+        settings = _settings(hung_redis, tmp_path)
+        client = Client(settings)
+        task = client.start_task("write an article about AI")
+        client.repo.dispose()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("QGS_")}
+        env.update(
+            QGS_BROKER_URL=hung_redis.url,
+            QGS_DATABASE_URL=settings.resolved_database_url,
+            QGS_BROKER_TIMEOUT_S="2",
+            QGS_DATA_DIR=str(tmp_path / "data"),
+        )
+        hung_redis.hang()
+        done = subprocess.run(
+            [sys.executable, "-m", "qgs_worker.cli", "submit", "-", "--task", task.id],
+            input="An article.",
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=HANG_GUARD_S,
+        )
+        assert 2 == done.returncode, done.stderr
+        assert "cannot reach the broker" in done.stderr
