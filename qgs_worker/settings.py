@@ -293,17 +293,25 @@ class Settings(BaseSettings):
             + (f" + QGS_JUDGE__RATE_MAX_WAIT_S {wait_s:g} s" if wait_s else "")
             + ")"
         )
-        held_s = w.retry_backoff_max_s * 1.5 if w.judge_max_retries else 0.0
-        held = f" + a retry held up to 1.5 x QGS_WORKER__RETRY_BACKOFF_MAX_S ({held_s:g} s)"
+        # A retry's countdown is held by the worker, unacknowledged, before the job runs again:
+        # a transient judge error's backoff (+50% jitter), or a rate-limit wait (up to a window,
+        # +20% jitter; ``jobs.critic_job``).
+        holds = []
+        if w.judge_max_retries:
+            holds.append((w.retry_backoff_max_s * 1.5, "1.5 x QGS_WORKER__RETRY_BACKOFF_MAX_S"))
+        if limited:
+            holds.append((j.rate_window_s * 1.2, "1.2 x QGS_JUDGE__RATE_WINDOW_S"))
+        held_s, held_by = max(holds, default=(0.0, ""))
+        held = f" + a retry held up to {held_by} ({held_s:g} s)" if held_s else ""
         judges = len(j.panel_models) if j.kind == "panel" else 1
         calls = REVIEW_CALLS * judges
         found: dict[str, tuple[float, str]] = {
             "critic": (
-                calls * call_s + (held_s if w.judge_max_retries else 0.0),
+                calls * call_s + held_s,
                 f"{calls} judge calls (first try, JSON-mode fallback, repair"
                 + (f"; x {judges} panel judges" if judges > 1 else "")
                 + f") x {call}"
-                + (held if w.judge_max_retries else ""),
+                + held,
             )
         }
         roles = self._role_count()

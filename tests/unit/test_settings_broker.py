@@ -47,8 +47,9 @@ class TestWorstCase:
             worker=WorkerSettings(judge_max_retries=0),
         )
         seconds, how = settings.worst_case_job_s()["critic"]
-        assert 2 * 3 * (30 + 5) == seconds
+        assert 2 * 3 * (30 + 5) + 60 * 1.2 == seconds  # a rate-limit wait is held as a retry
         assert "QGS_JUDGE__RATE_MAX_WAIT_S" in how and "panel" in how
+        assert "QGS_JUDGE__RATE_WINDOW_S" in how
 
     def test_audit_roles_count(self) -> None:
         settings = Settings(judge=_llm())
