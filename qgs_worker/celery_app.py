@@ -5,11 +5,20 @@ calls, I/O-bound, many threads) and ``qgs.discriminator`` (audits, one at a time
 acknowledged late and their effects are idempotent, so a job redelivered after a lost worker
 changes nothing twice.
 No result backend: decisions live in the results store.
+
+Every broker connection is bounded (``QGS_BROKER_TIMEOUT_S``): a Redis that accepts connections
+but never answers makes a publish fail with ``kombu.exceptions.OperationalError`` (the client's
+``BrokerUnavailableError``) instead of hanging. And a worker survives a Redis restart while it
+holds jobs (:func:`guard_redis_channel_close`).
 """
 
 from __future__ import annotations
 
+import functools
 import gc
+import logging
+import sys
+import threading
 from typing import Any
 
 from celery import Celery
@@ -17,6 +26,8 @@ from celery.signals import worker_init
 from kombu.entity import Queue
 
 from qgs_worker.settings import Settings
+
+log = logging.getLogger(__name__)
 
 DEFAULT_QUEUE = "qgs.default"
 CRITIC_QUEUE = "qgs.critic"
@@ -35,10 +46,24 @@ ROUTES = {
 def celery_config(settings: Settings) -> dict[str, Any]:
     """The Celery configuration QGS runs with (reliability, limits, events), as a dict."""
     w = settings.worker
+    # One publish tries twice (a dropped connection is re-opened once); each try waits at most
+    # half the budget for Redis to answer, so a hung Redis fails a submit within about
+    # QGS_BROKER_TIMEOUT_S (plus the 0.1 s pause between the tries).
+    socket_timeout_s = settings.broker_timeout_s / 2
     config: dict[str, Any] = {
         "broker_url": settings.broker_url,
         "broker_connection_retry_on_startup": True,
+        "broker_connection_timeout": settings.broker_timeout_s,
+        "task_publish_retry": True,
+        "task_publish_retry_policy": {
+            "max_retries": 1,
+            "interval_start": 0.1,
+            "interval_step": 0.1,
+            "interval_max": 0.1,
+        },
         "broker_transport_options": {
+            "socket_timeout": socket_timeout_s,
+            "socket_connect_timeout": socket_timeout_s,
             "visibility_timeout": w.visibility_timeout_s,
             # A job a lost worker left unacknowledged comes back after the visibility timeout,
             # found by a sweep every restore_interval_s (kombu's default sweep is ~100 s).
@@ -104,3 +129,145 @@ def _freeze_heap(**_: Any) -> None:
 
 
 worker_init.connect(_freeze_heap, weak=False)
+
+
+_held_tags: set[str] = set()
+"""Delivery tags of jobs a lost connection left in Redis's ``unacked`` hash, to give back."""
+_held_lock = threading.Lock()
+
+
+def guard_redis_channel_close() -> None:
+    """Let kombu's Redis channel close cleanly after a lost connection (idempotent).
+
+    The defect (reproduced with kombu 5.7 by ``tests/integration/test_broker_restart.py``): a
+    worker holding unacknowledged jobs (retries waiting for their countdown, or acks-late jobs
+    running) exits with ``Unrecoverable error: AttributeError("'NoneType' object has no
+    attribute 'hostname'")`` when Redis restarts. On the lost connection Celery first calls
+    ``Connection.collect()``: closing the channel reads the pending ``BRPOP`` reply from the
+    dead socket, which raises, so the close stops before it marks the channel closed; then
+    ``collect`` detaches the transport from its connection (``transport.client = None``).
+    Celery's second close, ``connection.close()``, now gets through, and giving back the held
+    jobs needs a new Redis pool, whose parameters are read from ``transport.client``: None. An
+    ``AttributeError`` is not a connection error, so nothing catches it and the worker exits
+    (kombu issues 582 and 970 show the same failure on other close paths). Workers holding no
+    job return early from that restore, which is why only the critic worker died.
+
+    The guard: a close interrupted by a connection error is finished at once (the ``BRPOP``
+    read is over), while the transport still has its connection; a close that still finds the
+    transport detached logs a warning instead of killing the worker. Either way Celery
+    reconnects. The jobs the channel held and could not give back (Redis was down) stay in
+    Redis's ``unacked`` hash (with AOF on, across the restart); their tags are kept, and the
+    first channel this process opens on the Redis that is back gives them back to their queues
+    (``restore_by_tag``: a job another worker already restored is not restored twice). Celery
+    drops its own copies of the jobs waiting for a countdown on the lost connection. A job that
+    was running goes back too: its acknowledgement (or the publish of its retry, rejected by
+    Celery while Redis is down) cannot reach Redis, so only this keeps it from waiting for the
+    visibility timeout; it may run a second time, which the idempotent jobs make harmless
+    (a critic job whose review is already stored calls no judge).
+    """
+    from kombu.transport import redis as kombu_redis
+
+    channel_cls: Any = kombu_redis.Channel
+    if getattr(channel_cls.close, "_qgs_guarded", False):
+        return
+    original_close = channel_cls.close
+    original_init = channel_cls.__init__
+
+    def keep_held(channel: Any) -> None:
+        qos = channel.__dict__.get("_qos")
+        held = list(getattr(qos, "_delivered", None) or ())
+        if held:
+            with _held_lock:
+                _held_tags.update(held)
+            qos._delivered.clear()
+
+    @functools.wraps(original_close)
+    def close(self: Any) -> None:
+        try:
+            try:
+                original_close(self)
+            except self.connection_errors:
+                if self.closed:
+                    keep_held(self)
+                    raise
+                original_close(self)  # the pending BRPOP read is over: finish closing
+        except self.connection_errors:
+            keep_held(self)  # Redis is still down: give them back once it is up
+            raise
+        except AttributeError:
+            if getattr(self.connection, "client", None) is not None:
+                raise
+            keep_held(self)
+            log.warning(
+                "broker connection lost while jobs were held: they are given back to their "
+                "queues once Redis answers again"
+            )
+
+    @functools.wraps(original_init)
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)  # pings Redis: it answers
+        if not _held_tags:
+            return
+        with _held_lock:
+            tags = list(_held_tags)
+            _held_tags.clear()
+        left = []
+        for tag in tags:
+            try:
+                self.qos.restore_by_tag(tag)
+            except self.connection_errors:
+                left.append(tag)
+        with _held_lock:
+            _held_tags.update(left)
+        log.warning(
+            "gave back %d job(s) held when the broker connection was lost", len(tags) - len(left)
+        )
+
+    close._qgs_guarded = True  # type: ignore[attr-defined]
+    channel_cls.close = close
+    channel_cls.__init__ = init
+
+
+guard_redis_channel_close()
+
+
+def ping_worker(name: str, *, timeout_s: float = 5.0, settings: Settings | None = None) -> bool:
+    """Whether the worker node ``<name>@<this host>`` answers a control ping on the broker.
+
+    The container health check of ``docker-compose.yml``
+    (``python -m qgs_worker.celery_app ping worker-critic``; the worker runs with
+    ``--name worker-critic@%h``).
+
+    Args:
+        name: The node name before ``@`` (``qgs worker --name NAME@%h``).
+        timeout_s: How long to wait for the answer, in seconds.
+        settings: The settings (read from the environment when None).
+
+    Returns:
+        True when the node answered.
+    """
+    import socket
+
+    app = create_celery_app(settings)
+    replies = app.control.ping(destination=[f"{name}@{socket.gethostname()}"], timeout=timeout_s)
+    return bool(replies)
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m qgs_worker.celery_app ping NAME``: exit 0 when the worker answers, else 1."""
+    if len(argv) != 2 or argv[0] != "ping":
+        print("usage: python -m qgs_worker.celery_app ping NAME", file=sys.stderr)
+        return 2
+    from qgs_worker import celery_app  # this module's one instance (not __main__'s copy)
+
+    try:
+        alive = celery_app.ping_worker(argv[1])
+    except Exception as exc:  # a broker that is down: unhealthy, with the reason
+        print(f"{argv[1]}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(f"{argv[1]}: {'ok' if alive else 'no answer'}", file=sys.stderr)
+    return 0 if alive else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main(sys.argv[1:]))

@@ -28,7 +28,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from qgs_worker.client import Client, DecisionView
 from qgs_worker.core.models import ArgumentKind, Strictness
 from qgs_worker.errors import QGSError
-from qgs_worker.settings import Settings
+from qgs_worker.settings import Settings, print_store_line
 from qgs_worker.submission import Submission
 from qgs_worker.terminal import json_text, markup_safe, printable_report, visible
 
@@ -41,6 +41,12 @@ app = typer.Typer(
 )
 console = Console()
 err_console = Console(stderr=True)
+
+
+@app.callback()
+def _before_every_command() -> None:
+    """QGS, a quality gate for autonomous AI agents: classify, judge, audit, gate and store every round."""
+    print_store_line()  # which store this process uses (stderr, terminals only)
 
 QUEUE_NAMES = {
     "default": "qgs.default",

@@ -86,6 +86,10 @@ def runtime(app: Celery) -> Runtime:
 def _build_runtime(app: Celery) -> Runtime:
     settings: Settings = getattr(app, "qgs_settings", None) or Settings()
     judge_cfg = settings.judge
+    # One judge budget: every HTTP call to the endpoint (reviews, repairs, panel members, audit
+    # passes, the classifier) goes through the shared limit.
+    limit = _judge_limit(settings)
+    gate = limit.before_call if limit is not None else None
     rt = Runtime(
         settings=settings,
         repo=Repository(settings.resolved_database_url),
@@ -97,6 +101,7 @@ def _build_runtime(app: Celery) -> Runtime:
             timeout_s=judge_cfg.timeout_s,
             panel_models=judge_cfg.panel_models,
             panel_mode=judge_cfg.panel_mode,
+            call_gate=gate,
         ),
         policies=pipeline.Policies(
             gate=settings.gate_policy(),
@@ -104,8 +109,8 @@ def _build_runtime(app: Celery) -> Runtime:
             pdp=load_pdp(settings),
             tools=load_tools(settings),
         ),
-        llm_classifier=llm_classifier_for(settings.judge),
-        judge_limit=_judge_limit(settings),
+        llm_classifier=llm_classifier_for(settings.judge, call_gate=gate),
+        judge_limit=limit,
     )
     rt.audit = _audit(settings, rt.judge)
     app.qgs_runtime = rt
@@ -137,10 +142,14 @@ def _judge_limit(settings: Settings) -> JudgeRateLimit | None:
     if cfg.kind == "rules" or not (cfg.requests_per_minute or cfg.tokens_per_minute):
         return None
     return JudgeRateLimit(
-        RedisRateLimiter(redis_for_broker(settings.broker_url or "")),
+        RedisRateLimiter(
+            redis_for_broker(settings.broker_url or "", timeout_s=settings.broker_timeout_s / 2)
+        ),
         cfg.base_url or "default",
         requests_per_minute=cfg.requests_per_minute,
         tokens_per_minute=cfg.tokens_per_minute,
+        window_s=cfg.rate_window_s,
+        max_wait_s=cfg.rate_max_wait_s,
     )
 
 

