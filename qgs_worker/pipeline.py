@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 from qgs_worker.core import cadence, classifier, detectors, gate, review_checks, rubric
 from qgs_worker.core.deeds import critical_deeds, describe_deeds
-from qgs_worker.core.discriminator import AuditContext, Role, RoleRun, roles_for, run_roles
+from qgs_worker.core.discriminator import (
+    ROLE_FAILED,
+    AuditContext,
+    Role,
+    RoleRun,
+    roles_for,
+    run_roles,
+)
 from qgs_worker.core.models import (
     DEFAULT_COMPLEXITY,
     CadencePolicy,
@@ -410,10 +417,13 @@ def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]
     def store(run: RoleRun) -> None:  # at once: a redelivered job skips the roles already run
         fresh = [f for f in run.findings if (f.category, f.location, f.evidence) not in known]
         repo.save_findings(round_id, fresh)
+        # A role whose LLM pass failed keeps its deterministic findings and reports the failure
+        # as its own role_failed finding: the run is a failed one, not "ok".
+        own = [f.title for f in run.findings if f.category == ROLE_FAILED and f.role == run.role]
         repo.save_audit_run(
             round_id,
             run.role,
-            error=run.error,
+            error=run.error or (own[0] if own else None),
             findings=len(fresh),
             duration_ms=run.duration_ms,
         )

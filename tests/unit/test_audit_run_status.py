@@ -2,15 +2,11 @@
 
 The roles keep their deterministic findings when their LLM pass raises and report the failure
 as a ``role_failed`` finding of their own, so ``run_roles`` sees no error and
-``pipeline.discriminate`` stores the run as ``ok``. The fix belongs in ``pipeline.py`` (helper
-P's file): store the run as failed when its findings hold the role's own ``role_failed``. This
-test reproduces the defect; it is marked xfail (strict) until that change lands, then the marker
-goes.
+``pipeline.discriminate`` stores the run as ``ok``. ``pipeline.discriminate`` stores the run as failed when its findings hold the role's own
+``role_failed``.
 """
 
 from __future__ import annotations
-
-import pytest
 
 from qgs_worker import pipeline
 from qgs_worker.core.discriminator import ROLE_FAILED
@@ -34,7 +30,6 @@ class _Sessions:
         return _FailingSession()
 
 
-@pytest.mark.xfail(strict=True, reason="needs pipeline.discriminate to read role_failed (P)")
 def test_a_failed_llm_pass_is_a_failed_run() -> None:
     repo = Repository("sqlite://")
     round_id = submit(repo, 1, "deploy the service", text="done")
