@@ -75,10 +75,19 @@ class ReportFormat(StrEnum):
 def broker_session(settings: Settings, *, workers: bool) -> Iterator[Settings]:
     """Yield settings with a broker URL: the configured one, or the embedded one started here.
 
-    With ``workers`` True, local worker processes run for the duration of the block.
+    With ``workers`` True, local worker processes run for the duration of the block, and the
+    learned instruction detector is loaded first.
+
+    Raises:
+        ModelArtifactError: ``workers`` and the detector's artifact is missing or corrupt.
     """
     from qgs_worker.embedded import LocalWorkers, embedded_broker
 
+    if workers:
+        # The local workers load the learned detector; a missing or corrupt artifact must stop
+        # this command at once (exit 2, naming `make train`), not leave it waiting for workers
+        # that died at start.
+        _load_instruction_model()
     with contextlib.ExitStack() as stack:
         if settings.embedded:
             url = stack.enter_context(embedded_broker(settings.data_dir))
