@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from qgs_worker.core.argscan import scan_argument
-from qgs_worker.core.detectors import DETECTOR_ROLE, find_injected_instructions, scan_text
+from qgs_worker.core.detectors import DETECTOR_ROLE, injected_passages_with_rules, scan_text
 from qgs_worker.core.models import ArgumentKind, Finding, Severity, risk_of
 from qgs_worker.core.pii import find_pii
 from qgs_worker.errors import InputError
@@ -55,8 +55,8 @@ def scan_findings(text: str, source: str, *, untrusted: bool) -> list[Finding]:
     ]
     if untrusted:
         found = _aimed_at_the_agent(found)
-        passages = find_injected_instructions(text)
-        for number, passage in enumerate(passages, start=1):
+        passages = injected_passages_with_rules(text)
+        for number, (passage, rule_id) in enumerate(passages, start=1):
             flat = " ".join(passage.split())
             start = _quoted_at(text, flat)
             found.append(
@@ -68,6 +68,7 @@ def scan_findings(text: str, source: str, *, untrusted: bool) -> list[Finding]:
                     f"(passage {number} of {len(passages)})",
                     evidence=flat if len(flat) <= 200 else flat[:199] + "…",
                     location=source if start is None else _at_line(text, start, source),
+                    rule=rule_id,
                 )
             )
     return sorted(found, key=lambda f: f.severity)

@@ -73,6 +73,7 @@ from qgs_worker.core.rules import prompt as prompt_rules
 __all__ = [
     "DETECTOR_ROLE",
     "find_injected_instructions",
+    "injected_passages_with_rules",
     "scan_data_out",
     "scan_round",
     "scan_text",
@@ -230,6 +231,23 @@ def find_injected_instructions(text: str) -> list[str]:
     """
     found = _passages(text)
     return [*found.rules, *found.model]
+
+
+def injected_passages_with_rules(text: str) -> list[tuple[str, str]]:
+    """``find_injected_instructions`` with the rule that found each passage.
+
+    Returns:
+        ``(passage, rule_id)`` pairs in the same order: the rules' passages with
+        ``injected_passage``, the learned detector's with ``instruction_model``.
+
+    Raises:
+        ModelArtifactError: The learned detector's artifact is missing or corrupt.
+    """
+    found = _passages(text)
+    return [
+        *((p, prompt_rules.INJECTED_PASSAGE.rule_id) for p in found.rules),
+        *((p, instruction_model.MODEL_RULE) for p in found.model),
+    ]
 
 
 def model_findings(
