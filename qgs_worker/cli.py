@@ -359,7 +359,7 @@ def submit(
     do_wait = settings.embedded if wait is None else wait
     with broker_session(settings, workers=do_wait and settings.embedded) as live:
         # The broker answers before a new task is stored: a refused or hung broker leaves none.
-        check_broker(live.broker_url or "")
+        check_broker(live.broker_url or "", live.broker_timeout_s)
         created = None
         if request is not None:
             handle = client.start_task(request)
@@ -1099,7 +1099,7 @@ def worker(
 
     check_store(settings).dispose()  # before "ready": a store that cannot be reached stops here
     with broker_session(settings, workers=False) as live:
-        check_broker(live.broker_url or "")
+        check_broker(live.broker_url or "", live.broker_timeout_s)
         celery = create_celery_app(live)
         argv = [
             "worker",

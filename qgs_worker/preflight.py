@@ -12,7 +12,8 @@ from qgs_worker.settings import Settings
 from qgs_worker.store import Repository
 
 BROKER_CHECK_TIMEOUT_S = 5.0
-"""How long the broker may take to answer a PING at start-up, in seconds."""
+"""How long the broker may take to answer a PING, in seconds, when the caller gives no timeout
+(the commands pass ``QGS_BROKER_TIMEOUT_S``, whose default is the same)."""
 
 
 def check_store(settings: Settings) -> Repository:
