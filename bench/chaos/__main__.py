@@ -55,6 +55,7 @@ ROWS = [
     ("duplicate_judge_calls_after_fault", "  repeated after a kill/restart (shown, not counted)"),
     ("worker_unexpected_exits", "worker exits not caused by the harness"),
     ("backlog_at_submit_end", "undecided when submitting ended"),
+    ("last_decision_s", "last decision stored at, s after the first submission"),
     ("time_to_settle_s", "time to settle after the last submission, s"),
     ("bound_s", "bound (visibility + 2 sweeps), s"),
     ("settled_within_bound", "settled within the bound"),
@@ -65,14 +66,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line (``CHAOS_ARGS`` in ``make chaos``)."""
     p = argparse.ArgumentParser(prog="python -m bench.chaos", description=__doc__.split("\n")[0])
     p.add_argument("--rounds", type=int, default=None, help="rounds per store (default 1000)")
-    p.add_argument("--quick", action="store_true", help="200 rounds per store (~3 min in all)")
+    p.add_argument("--quick", action="store_true",
+                   help="200 rounds per store, 30 s visibility timeout, sweeps every 5 s "
+                   "(~3 min in all)")  # fmt: skip
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
     p.add_argument("--rate", type=float, default=6.0, help="rounds submitted a second")
-    p.add_argument("--visibility-timeout-s", type=float, default=60.0)
-    p.add_argument("--sweep-interval-s", type=float, default=10.0,
+    p.add_argument("--visibility-timeout-s", type=float, default=None, help="default 60 (30 quick)")
+    p.add_argument("--sweep-interval-s", type=float, default=None,
                    help="the sweeper's interval (set where the checkout has one) and kombu's "
-                   "unacked restore interval")  # fmt: skip
+                   "unacked restore interval; default 10 (5 quick)")  # fmt: skip
     p.add_argument("--judge-timeout-s", type=float, default=2.0)
     p.add_argument("--failure-rate", type=float, default=0.3)
     p.add_argument("--kills", type=int, default=5, help="worker SIGKILLs (one is the hand-off)")
@@ -84,6 +87,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.rounds is None:
         args.rounds = 200 if args.quick else 1000
+    if args.visibility_timeout_s is None:
+        args.visibility_timeout_s = 30.0 if args.quick else 60.0
+    if args.sweep_interval_s is None:
+        args.sweep_interval_s = 5.0 if args.quick else 10.0
     return args
 
 

@@ -79,6 +79,7 @@ class Run:
         self.handoff: dict[str, Any] = {}
         self.lock = threading.Lock()  # one submit at a time (the hand-off holds it)
         self.task_ids: dict[int, str] = {}
+        self.timeline: list[tuple[float, int]] = []  # (s, undecided) at each change while settling
 
     # -- submitting -----------------------------------------------------------------------
 
@@ -114,17 +115,23 @@ class Run:
             start = time.monotonic()
             what = f"{f.kind} {f.queue}".strip()
             self.console.log(f"[yellow]fault[/] {what} at {self._now():.1f} s")
-            if f.kind == "redis":
-                redis.stop(self.cfg.redis_signal)
-                time.sleep(f.down_s)
-                redis.start()
-            elif f.kind == "handoff":
-                self._handoff(procs, redis, client, f)
-            else:
-                procs.hold(f.queue)
-                procs.workers[f.queue].kill()
-                time.sleep(f.down_s)
-                procs.release(f.queue)
+            try:
+                if f.kind == "redis":
+                    redis.stop(self.cfg.redis_signal)
+                    time.sleep(f.down_s)
+                    redis.start()
+                elif f.kind == "handoff":
+                    self._handoff(procs, redis, client, f)
+                else:
+                    procs.hold(f.queue)
+                    procs.workers[f.queue].kill()
+                    time.sleep(f.down_s)
+                    procs.release(f.queue)
+            except Exception as exc:  # a fault that could not be injected is reported, not fatal
+                what += f" (failed: {type(exc).__name__}: {str(exc)[:120]})"
+                self.console.log(f"[red]{what}[/]")
+                if f.queue and not procs.workers[f.queue].running:
+                    procs.release(f.queue)
             self.faults_done.append((start, time.monotonic(), what))
 
     def _handoff(self, procs: Processes, redis: Redis, client: Any, f: Fault) -> None:
@@ -137,20 +144,23 @@ class Run:
         r = redis.client()
         worker = procs.workers["default"]
         index = self.cfg.rounds  # the hand-off round comes after the planned ones
+        planned = PlannedRound(index, 99_999, "QUERY", 1, True)
         tries = 0
         with self.lock:
+            # The task first: a stopped worker may hold SQLite's write lock; submit only reads.
+            self.task_ids[planned.task] = client.start_task(
+                "what time is it", task_type="QUERY", agent="chaos", task_id="chaos-handoff"
+            ).id
             procs.hold("default")
             blocked = False
             while tries < 10 and not blocked:
                 tries += 1
-                _wait(lambda: r.llen("qgs.default") == 0, 5.0)
-                if not _wait(lambda: _blocked_in_brpop(r, worker), 3.0):
+                if not _wait(lambda: _idle(r, worker), 5.0):
                     continue
                 worker.signal(signal.SIGSTOP)
-                blocked = _blocked_in_brpop(r, worker)
+                blocked = _idle(r, worker)
                 if not blocked:
                     worker.signal(signal.SIGCONT)
-            planned = PlannedRound(index, 99_999, "QUERY", 1, True)
             sub = self._submit(client, planned)
             taken = _wait(lambda: r.llen("qgs.default") == 0, 2.0)
             worker.kill()
@@ -236,6 +246,8 @@ class Run:
                 "settle_deadline_s": round(deadline, 1),
                 "time_to_settle_s": None if settled_at is None else round(settled_at - submit_end, 1),
                 "settled_within_bound": settled_at is not None,
+                "settle_timeline": self.timeline,
+                "last_decision_s": self.timeline[-1][0] if self.timeline else None,
                 "settings_applied": applied,
                 "logs": str(cfg.folder),
             }
@@ -266,6 +278,8 @@ class Run:
             while True:
                 left = undecided(read_store(url), self.accepted)
                 now = self._now()
+                if not self.timeline or left != self.timeline[-1][1]:
+                    self.timeline.append((round(now, 1), left))
                 bar.update(job, completed=max(0, total - left),
                            left=f"{left} open, {max(0.0, deadline - now):.0f} s to the bound")
                 if left == 0:
@@ -304,6 +318,16 @@ def _blocked_in_brpop(r: Any, worker: Worker) -> bool:
         if port in ports and c.get("cmd") == "brpop" and "b" in str(c.get("flags", "")):
             return True
     return False
+
+
+def _idle(r: Any, worker: Worker) -> bool:
+    """The default worker waits for work: its queue is empty, it holds no ``qgs.default``
+    message unacknowledged, and its connection is blocked in ``BRPOP``."""
+    if r.llen("qgs.default"):
+        return False
+    if any(b"qgs.default" in v for v in r.hvals("unacked")):
+        return False
+    return _blocked_in_brpop(r, worker)
 
 
 def _wait(condition: Any, timeout_s: float) -> bool:
