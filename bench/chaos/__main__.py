@@ -79,6 +79,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--judge-timeout-s", type=float, default=2.0)
     p.add_argument("--failure-rate", type=float, default=0.3)
     p.add_argument("--kills", type=int, default=5, help="worker SIGKILLs (one is the hand-off)")
+    p.add_argument("--grace-s", type=float, default=0.0,
+                   help="keep waiting this long past the bound, to tell late from lost")  # fmt: skip
+    p.add_argument("--no-handoff", action="store_true", help="every kill a plain SIGKILL")
+    p.add_argument("--no-redis-restart", action="store_true")
     p.add_argument("--redis-signal", choices=["KILL", "TERM"], default="KILL")
     p.add_argument("--env", action="append", default=[], metavar="QGS_NAME=VALUE",
                    help="an extra worker setting (repeatable)")  # fmt: skip
@@ -121,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     logs = Path(tempfile.mkdtemp(prefix=f"chaos-{stamp}-", dir=args.out))
-    console.log(f"chaos: {args.rounds} rounds per store, seed {args.seed}, code from {checkout_root()}")
+    console.log(
+        f"chaos: {args.rounds} rounds per store, seed {args.seed}, code from {checkout_root()}"
+    )
     results: dict[str, dict[str, Any]] = {}
     started = time.monotonic()
     for backend in backends:
@@ -130,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
             visibility_timeout_s=args.visibility_timeout_s, sweep_interval_s=args.sweep_interval_s,
             judge_timeout_s=args.judge_timeout_s, failure_rate=args.failure_rate,
             kills=args.kills, redis_signal=getattr(signal, f"SIG{args.redis_signal}"),
-            folder=logs / backend, extra_env=extra,
+            folder=logs / backend, extra_env=extra, handoff=not args.no_handoff,
+            redis_restart=not args.no_redis_restart, grace_s=args.grace_s,
         )  # fmt: skip
         results[backend] = run_backend(cfg, console)
         results[backend]["misses"] = misses(results[backend])

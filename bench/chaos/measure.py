@@ -75,7 +75,9 @@ def undecided(state: StoreState, accepted: Iterable[str]) -> int:
     return len(open_)
 
 
-def store_figures(state: StoreState, accepted: Mapping[str, int], judge: list[Call]) -> dict[str, Any]:
+def store_figures(
+    state: StoreState, accepted: Mapping[str, int], judge: list[Call]
+) -> dict[str, Any]:
     """Submitted, decided exactly once, lost, duplicated, stuck and failures passed.
 
     Args:

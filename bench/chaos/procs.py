@@ -76,7 +76,9 @@ class Redis:
             except redis.RedisError:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server on port {self.port} did not start: see {log.name}")
+                raise RuntimeError(
+                    f"redis-server on port {self.port} did not start: see {log.name}"
+                )
             time.sleep(0.05)
 
     def stop(self, sig: int) -> None:
@@ -129,7 +131,7 @@ class Worker:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             text = self.log_path.read_text(errors="replace")
-            if " ready." in text[text.rfind(marker):]:
+            if " ready." in text[text.rfind(marker) :]:
                 return True
             if self.proc is None or self.proc.poll() is not None:
                 return False
@@ -183,7 +185,9 @@ class Processes:
         for w in self.workers.values():
             if not w.wait_ready():
                 raise RuntimeError(f"worker {w.queue} did not start: see {w.log_path}")
-        self._thread = threading.Thread(target=self._supervise, name="chaos-supervisor", daemon=True)
+        self._thread = threading.Thread(
+            target=self._supervise, name="chaos-supervisor", daemon=True
+        )
         self._thread.start()
 
     def hold(self, queue: str) -> None:

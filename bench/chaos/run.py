@@ -46,6 +46,10 @@ class RunConfig:
     kills: int
     redis_signal: int
     folder: Path
+    handoff: bool = True
+    redis_restart: bool = True
+    grace_s: float = 0.0
+    """How long to keep waiting past the bound, to tell late from lost (0: stop at the bound)."""
     extra_env: dict[str, str] = field(default_factory=dict)
 
 
@@ -181,7 +185,9 @@ class Run:
         cfg.folder.mkdir(parents=True, exist_ok=True)
         plan = plan_rounds(cfg.rounds, cfg.seed)
         duration_s = cfg.rounds / cfg.rate
-        faults = plan_faults(duration_s, cfg.seed, cfg.kills)
+        faults = plan_faults(
+            duration_s, cfg.seed, cfg.kills, handoff=cfg.handoff, redis=cfg.redis_restart
+        )
         judge = FlakyJudge(
             seed=cfg.seed, failure_rate=cfg.failure_rate, hang_s=cfg.judge_timeout_s + 2.0
         ).start()
@@ -206,7 +212,7 @@ class Run:
 
             client = Client(
                 Settings(broker_url=redis.url, database_url=url, data_dir=cfg.folder,
-                         _env_file=None)  # type: ignore[call-arg]
+                         _env_file=None)
             )  # fmt: skip
             self.t0 = procs.t0 = time.monotonic()
             self.stop = threading.Event()
@@ -244,8 +250,10 @@ class Run:
                 "backlog_at_submit_end": backlog,
                 "bound_s": bound_s,
                 "settle_deadline_s": round(deadline, 1),
-                "time_to_settle_s": None if settled_at is None else round(settled_at - submit_end, 1),
-                "settled_within_bound": settled_at is not None,
+                "time_to_settle_s": None
+                if settled_at is None
+                else round(settled_at - submit_end, 1),
+                "settled_within_bound": settled_at is not None and settled_at <= deadline,
                 "settle_timeline": self.timeline,
                 "last_decision_s": self.timeline[-1][0] if self.timeline else None,
                 "settings_applied": applied,
@@ -280,11 +288,14 @@ class Run:
                 now = self._now()
                 if not self.timeline or left != self.timeline[-1][1]:
                     self.timeline.append((round(now, 1), left))
-                bar.update(job, completed=max(0, total - left),
-                           left=f"{left} open, {max(0.0, deadline - now):.0f} s to the bound")
+                bar.update(
+                    job,
+                    completed=max(0, total - left),
+                    left=f"{left} open, {max(0.0, deadline - now):.0f} s to the bound",
+                )
                 if left == 0:
                     return now
-                if now > deadline:
+                if now > deadline + self.cfg.grace_s:
                     return None
                 time.sleep(1.0)
 

@@ -90,8 +90,8 @@ def plan_rounds(rounds: int, seed: int) -> list[PlannedRound]:
     next_task = 0
     while len(stream) < rounds:
         while len(open_tasks) < OPEN_TASKS:
-            size = rng.choices(sizes, size_weights)[0]
-            open_tasks.append([next_task, rng.choices(names, weights)[0], size, 1])
+            drawn = rng.choices(sizes, size_weights)[0]
+            open_tasks.append([next_task, rng.choices(names, weights)[0], drawn, 1])
             next_task += 1
         slot = open_tasks[rng.randrange(len(open_tasks))]
         task, kind, size, number = slot
@@ -106,8 +106,12 @@ def plan_rounds(rounds: int, seed: int) -> list[PlannedRound]:
     return stream
 
 
-def plan_faults(duration_s: float, seed: int, kills: int = 5) -> list[Fault]:
+def plan_faults(
+    duration_s: float, seed: int, kills: int = 5, *, handoff: bool = True, redis: bool = True
+) -> list[Fault]:
     """``kills`` worker SIGKILLs (the first of kind ``handoff``) and one Redis restart.
+
+    ``handoff`` False makes every kill a plain one; ``redis`` False leaves Redis running.
 
     They fall in evenly spaced slots over 10%-80% of the submission phase, each moved by up to
     a fifth of a slot, in an order drawn from the seed. Kills name the critic queue twice (it
@@ -115,9 +119,12 @@ def plan_faults(duration_s: float, seed: int, kills: int = 5) -> list[Fault]:
     """
     rng = random.Random(seed + 1)
     queues = ["critic", "default", "discriminator", "critic"]
-    kinds: list[tuple[str, str]] = [("handoff", "default")]
-    kinds += [("kill", queues[i % len(queues)]) for i in range(kills - 1)]
-    kinds.append(("redis", ""))
+    first = 1 if handoff and kills else 0
+    kinds: list[tuple[str, str]] = [("handoff", "default")] * first
+    kinds += [("kill", queues[i % len(queues)]) for i in range(kills - first)]
+    kinds += [("redis", "")] * redis
+    if not kinds:
+        return []
     rng.shuffle(kinds)
     slot = 0.7 * duration_s / len(kinds)
     faults = []
