@@ -53,6 +53,7 @@ ROWS = [
     ("calls_per_attempt_mean", "judge calls per review attempt, mean"),
     ("duplicate_judge_calls", "duplicate judge calls"),
     ("duplicate_judge_calls_after_fault", "  repeated after a kill/restart (shown, not counted)"),
+    ("handoff_handed_over", "hand-off: Redis handed a round to the stopped worker"),
     ("worker_unexpected_exits", "worker exits not caused by the harness"),
     ("backlog_at_submit_end", "undecided when submitting ended"),
     ("last_decision_s", "last decision stored at, s after the first submission"),

@@ -141,38 +141,49 @@ class Run:
     def _handoff(self, procs: Processes, redis: Redis, client: Any, f: Fault) -> None:
         """SIGSTOP the idle default worker, submit, let Redis hand it over, SIGKILL (item 1).
 
-        "Idle" is checked at Redis: the worker's connection is blocked in ``BRPOP`` (``CLIENT
-        LIST``), before and after the SIGSTOP, so the next message pushed is handed to the
-        stopped process at once; up to ten tries, SIGCONT between them.
+        "Idle" is checked at Redis (:func:`_idle`), before and after the SIGSTOP, so the next
+        message pushed is handed to the stopped process at once. When Redis did not hand it
+        over (``BRPOP``'s 1 s timeout ran out in between), the worker is resumed, takes that
+        round as usual, and the hand-off is tried again with a new round: at most three rounds.
         """
         r = redis.client()
         worker = procs.workers["default"]
-        index = self.cfg.rounds  # the hand-off round comes after the planned ones
-        planned = PlannedRound(index, 99_999, "QUERY", 1, True)
-        tries = 0
+        attempts: list[dict[str, Any]] = []
         with self.lock:
-            # The task first: a stopped worker may hold SQLite's write lock; submit only reads.
-            self.task_ids[planned.task] = client.start_task(
-                "what time is it", task_type="QUERY", agent="chaos", task_id="chaos-handoff"
-            ).id
             procs.hold("default")
-            blocked = False
-            while tries < 10 and not blocked:
-                tries += 1
-                if not _wait(lambda: _idle(r, worker), 5.0):
-                    continue
-                worker.signal(signal.SIGSTOP)
-                blocked = _idle(r, worker)
-                if not blocked:
-                    worker.signal(signal.SIGCONT)
-            sub = self._submit(client, planned)
-            taken = _wait(lambda: r.llen("qgs.default") == 0, 2.0)
+            for k in range(3):
+                planned = PlannedRound(self.cfg.rounds + k, 99_990 + k, "QUERY", 1, True)
+                # The task first, the worker running: a stopped worker may hold SQLite's write
+                # lock, and submit only reads.
+                self.task_ids[planned.task] = client.start_task(
+                    "what time is it", task_type="QUERY", agent="chaos",
+                    task_id=f"chaos-handoff-{k}",
+                ).id  # fmt: skip
+                blocked, tries = False, 0
+                while tries < 10 and not blocked:
+                    tries += 1
+                    if not _wait(lambda: _idle(r, worker), 5.0):
+                        continue
+                    worker.signal(signal.SIGSTOP)
+                    blocked = _idle(r, worker)
+                    if not blocked:
+                        worker.signal(signal.SIGCONT)
+                sub = self._submit(client, planned)
+                taken = blocked and _wait(lambda: r.llen("qgs.default") == 0, 2.0)
+                attempts.append(
+                    {"submission": sub, "round": planned.index, "tries": tries,
+                     "stopped_while_blocked_in_brpop": blocked,
+                     "message_taken_by_stopped_worker": taken}
+                )  # fmt: skip
+                if taken or k == 2:
+                    break
+                worker.signal(signal.SIGCONT)
             worker.kill()
             self.handoff = {
-                "submission": sub, "round": index, "tries": tries,
-                "stopped_while_blocked_in_brpop": blocked,
-                "message_taken_by_stopped_worker": blocked and taken,
-            }  # fmt: skip
+                "handed_over": bool(attempts and attempts[-1]["message_taken_by_stopped_worker"]),
+                "submission": attempts[-1]["submission"] if attempts else None,
+                "attempts": attempts,
+            }
         r.close()
         time.sleep(f.down_s)
         procs.release("default")
@@ -240,6 +251,7 @@ class Run:
                 "refused": len(self.refused),
                 "refused_examples": self.refused[:10],
                 "handoff": self.handoff,
+                "handoff_handed_over": self.handoff.get("handed_over"),
                 "faults": [
                     {"what": w, "at_s": round(s - self.t0, 1), "down_s": round(e - s, 1)}
                     for s, e, w in self.faults_done
