@@ -184,7 +184,10 @@ class Processes:
             w.start()
         for w in self.workers.values():
             if not w.wait_ready():
-                raise RuntimeError(f"worker {w.queue} did not start: see {w.log_path}")
+                tail = w.log_path.read_text(errors="replace").strip().splitlines()[-5:]
+                raise RuntimeError(
+                    f"worker {w.queue} did not start ({w.log_path}): " + " | ".join(tail)
+                )
         self._thread = threading.Thread(
             target=self._supervise, name="chaos-supervisor", daemon=True
         )

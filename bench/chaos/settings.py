@@ -1,7 +1,8 @@
 """The ``QGS_*`` environment of the run's workers, fitted to the checkout under test.
 
 Small limits keep the run short: a 2 s judge timeout, a 60 s visibility timeout and sweeps
-every 10 s (defaults of ``python -m bench.chaos``). Settings that only some checkouts have
+every 10 s (defaults of ``python -m bench.chaos``), audit roles' budgets that fit the
+visibility timeout. Settings that only some checkouts have
 (a sweeper's interval, added by issue 11) are found by name in that checkout's ``Settings``
 and set when present; what was set is reported in the summary.
 """
@@ -74,6 +75,9 @@ def worker_env(
         "QGS_WORKER__VISIBILITY_TIMEOUT_S": f"{vt:g}",
         "QGS_WORKER__RESTORE_INTERVAL_S": f"{cfg.sweep_interval_s:g}",
         "QGS_WORKER__RETRY_BACKOFF_MAX_S": "4",
+        # Three audit roles, each with its budget and 5 s of grace, must end within 80% of the
+        # visibility timeout (a checkout with issue 11's start-up check refuses more).
+        "QGS_DISCRIMINATOR__ROLE_TIMEOUT_S": f"{max(1.0, round(0.8 * vt / 3 - 5, 1)):g}",
     }
     for name in sweep_variables():
         qgs[name] = f"{cfg.sweep_interval_s:g}"

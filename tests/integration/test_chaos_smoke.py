@@ -23,7 +23,7 @@ def test_tiny_chaos_run_loses_nothing(tmp_path: Path) -> None:
         rounds=20,
         seed=3,
         rate=6.0,
-        visibility_timeout_s=10.0,
+        visibility_timeout_s=20.0,  # three audit roles' budgets and grace must fit in it
         sweep_interval_s=2.0,
         judge_timeout_s=1.0,
         failure_rate=0.3,
