@@ -178,16 +178,30 @@ class Processes:
     _thread: threading.Thread | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def start_workers(self) -> None:
-        """Start every worker and wait until each says ready."""
+    def start_workers(self, tries: int = 3) -> None:
+        """Start every worker (all at once, as a process manager does) and wait until each is ready.
+
+        A worker that exits before it is ready is counted in ``exits`` (phase ``start``) and
+        started again, up to ``tries`` starts.
+
+        Raises:
+            RuntimeError: a worker did not get ready in ``tries`` starts; its log's last lines.
+        """
         for w in self.workers.values():
             w.start()
         for w in self.workers.values():
-            if not w.wait_ready():
-                tail = w.log_path.read_text(errors="replace").strip().splitlines()[-5:]
-                raise RuntimeError(
-                    f"worker {w.queue} did not start ({w.log_path}): " + " | ".join(tail)
+            while not w.wait_ready():
+                tail = w.log_path.read_text(errors="replace").strip().splitlines()[-3:]
+                code = w.proc.poll() if w.proc is not None else None
+                self.exits.append(
+                    {"worker": w.queue, "code": code, "phase": "start", "log": " | ".join(tail)}
                 )
+                if w.starts >= tries:
+                    raise RuntimeError(
+                        f"worker {w.queue} did not start ({w.log_path}): " + " | ".join(tail)
+                    )
+                w.close()
+                w.start()
         self._thread = threading.Thread(
             target=self._supervise, name="chaos-supervisor", daemon=True
         )
