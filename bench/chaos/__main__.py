@@ -125,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     extra = dict(item.split("=", 1) for item in args.env)
     args.out.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    logs = Path(tempfile.mkdtemp(prefix=f"chaos-{stamp}-", dir=args.out))
+    # Absolute: the workers run in their own folder, and a relative SQLite URL would name
+    # another file there (the client and the workers would silently use two stores).
+    logs = Path(tempfile.mkdtemp(prefix=f"chaos-{stamp}-", dir=args.out)).resolve()
     console.log(
         f"chaos: {args.rounds} rounds per store, seed {args.seed}, code from {checkout_root()}"
     )

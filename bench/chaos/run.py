@@ -193,6 +193,7 @@ class Run:
     def execute(self) -> dict[str, Any]:
         """Run it and return the figures (see ``measure``); every process is ended here."""
         cfg = self.cfg
+        cfg.folder = cfg.folder.resolve()  # the workers' cwd is this folder: no relative URLs
         cfg.folder.mkdir(parents=True, exist_ok=True)
         plan = plan_rounds(cfg.rounds, cfg.seed)
         duration_s = cfg.rounds / cfg.rate
