@@ -8,8 +8,10 @@ TRAIN_VENV ?= .venv-train
 AGENTDOJO_VENV ?= .venv-agentdojo
 TRAIN_CACHE ?= .train-cache
 EVAL_ARGS ?=
+CHAOS_ARGS ?=
+CHAOS_PYTHON ?= $(PY)
 
-.PHONY: install demo test test-unit lint typecheck all bench up clean train train-data eval
+.PHONY: install demo test test-unit lint typecheck all bench chaos up clean train train-data eval
 
 install: $(VENV)/.installed
 
@@ -46,6 +48,12 @@ bench: install
 	$(PY) bench/audit_bench.py
 	$(PY) bench/toolgate_bench.py
 	$(PY) bench/instruction_model_bench.py
+
+## Nothing lost under faults (README "Chaos run (make chaos)"); not part of `make test`.
+## ~10 min; CHAOS_ARGS=--quick for ~3 min. This tree's code runs (PYTHONPATH), whatever the venv.
+chaos:
+	@test -x "$(CHAOS_PYTHON)" || $(MAKE) install
+	PYTHONPATH="$(CURDIR)" "$(CHAOS_PYTHON)" -m bench.chaos $(CHAOS_ARGS)
 
 ## The learned instruction detector (README "The learned instruction detector"): rebuild the
 ## artifact in qgs_worker/core/data from pinned public data, then measure it.

@@ -1,0 +1,1 @@
+"""`make chaos`: the harness that proves nothing is lost (see ``__main__``)."""
