@@ -8,6 +8,8 @@ changes nothing. SQLite (WAL, busy timeout) is the embedded default; PostgreSQL 
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +19,14 @@ from sqlalchemy import delete, event, func, inspect, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    ProgrammingError,
+    SQLAlchemyError,
+)
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
@@ -118,6 +127,12 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+_SCHEMA_TRIES = 5
+_SCHEMA_RACE = re.compile(
+    r"already exists|duplicate column|pg_type_typname_nsp_index|DuplicateTable|DuplicateColumn",
+    re.IGNORECASE,
+)
+
 class Repository(RecoveryStore):
     """Reads and idempotent writes of tasks, rounds, reviews, findings and decisions.
 
@@ -140,8 +155,7 @@ class Repository(RecoveryStore):
                 "sqlite:///path/qgs.db or postgresql://user:password@host:5432/db"
             ) from exc
         try:
-            SQLModel.metadata.create_all(self.engine)
-            self._add_missing_columns()
+            self._create_schema()
         except (OperationalError, InterfaceError) as exc:
             raise StoreUnavailableError(
                 f"cannot reach the store QGS_DATABASE_URL={_redact(url)}: "
@@ -149,6 +163,24 @@ class Repository(RecoveryStore):
             ) from exc
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot open the store at {_redact(url)}: {exc}") from exc
+
+    def _create_schema(self) -> None:
+        """Create the tables and add missing columns; a race lost to another process is retried.
+
+        Workers started together on a fresh store each run ``CREATE TABLE``: the loser gets
+        "table ... already exists" (SQLite), a unique violation on ``pg_type`` or a duplicate
+        table (PostgreSQL), or "duplicate column" from a concurrent ``ADD COLUMN``. The winner's
+        tables are there on the next try, which ``create_all`` then skips.
+        """
+        for attempt in range(_SCHEMA_TRIES):
+            try:
+                SQLModel.metadata.create_all(self.engine)
+                self._add_missing_columns()
+                return
+            except (OperationalError, IntegrityError, ProgrammingError) as exc:
+                if attempt + 1 == _SCHEMA_TRIES or not _SCHEMA_RACE.search(str(exc)):
+                    raise
+                time.sleep(0.05 * (attempt + 1))
 
     def _add_missing_columns(self) -> None:
         """Add the nullable columns a newer QGS added to a store an older one created."""
