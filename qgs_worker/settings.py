@@ -419,6 +419,7 @@ class Settings(BaseSettings):
     def resolved_database_url(self) -> str:
         """The store URL: ``database_url`` or the embedded SQLite file under ``data_dir``.
 
+        A relative SQLite path (``sqlite:///qgs.db``) is made absolute from the current folder.
         A PostgreSQL URL without ``connect_timeout`` gets ``STORE_CONNECT_TIMEOUT_S``: a server
         that accepts the TCP connection and never answers fails the connection instead of
         hanging (SQLite waits at most its busy timeout, ``store.repository``).
@@ -426,6 +427,12 @@ class Settings(BaseSettings):
         url = self.database_url
         if not url:
             return f"sqlite:///{self.data_dir / 'qgs.db'}"
+        relative = _RELATIVE_SQLITE.match(url)
+        if relative is not None:
+            # Made absolute where this process started, so every message and the store line
+            # name the real file: two processes started in different folders with the same
+            # relative URL use two stores, and now say so.
+            return f"{relative.group('scheme')}///{Path(relative.group('path')).resolve()}"
         if url.startswith("postgresql") and "connect_timeout=" not in url:
             url += ("&" if "?" in url else "?") + f"connect_timeout={STORE_CONNECT_TIMEOUT_S}"
         return url
@@ -438,6 +445,10 @@ class Settings(BaseSettings):
         """The cadence, the core's own policy object (``QGS_CADENCE__*``)."""
         return self.cadence
 
+
+_RELATIVE_SQLITE = re.compile(r"^(?P<scheme>sqlite(?:\+\w+)?:)///(?P<path>(?!/)(?![a-zA-Z]:)[^?]+)$")
+"""``sqlite:///rel/path.db`` (three slashes, then a path that is not absolute); not
+``sqlite://`` (in memory), ``sqlite:////abs`` or a URL with query parameters."""
 
 def default_data_dir() -> Path:
     r"""The user's data folder for QGS, the same whatever folder a process starts in.

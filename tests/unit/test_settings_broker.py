@@ -123,3 +123,20 @@ class TestStoreTimeouts:
     def test_an_explicit_one_is_kept(self) -> None:
         given = "postgresql+psycopg://u@db/qgs?sslmode=require&connect_timeout=3"
         assert given == Settings(database_url=given).resolved_database_url
+
+
+class TestRelativeSqliteUrl:
+    """A relative SQLite URL names the real file (issue 11, item 8: two folders, two stores)."""
+
+    def test_made_absolute_from_the_current_folder(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.chdir(tmp_path)
+        url = Settings(database_url="sqlite:///stores/qgs.db").resolved_database_url
+        assert url == f"sqlite:///{tmp_path.resolve() / 'stores' / 'qgs.db'}"
+
+    @pytest.mark.parametrize(
+        "url", ["sqlite://", "sqlite:////tmp/qgs.db", "sqlite:///rel.db?mode=ro"]
+    )
+    def test_other_urls_are_kept(self, url: str) -> None:
+        assert Settings(database_url=url).resolved_database_url == url
