@@ -199,8 +199,7 @@ def retry_hold_s(settings: Settings) -> float:
     ``QGS_WORKER__RETRY_HOLD_MAX_S``, and always below half the visibility timeout: Redis
     redelivers a held job past it, and held jobs do not count against prefetch (NOTES.md).
     """
-    w = settings.worker
-    return min(w.retry_hold_max_s, w.visibility_timeout_s / 2)
+    return settings.worker.retry_hold_s()
 
 
 def review_lease_s(settings: Settings) -> float:

@@ -128,6 +128,14 @@ class WorkerSettings(BaseModel):
         default=5, ge=0, description="retries of a job whose store is unreachable"
     )
 
+    def retry_hold_s(self) -> float:
+        """The longest retry delay a worker holds (a countdown), in seconds.
+
+        ``retry_hold_max_s``, and always below half the visibility timeout: Redis redelivers a
+        held job past it, and held jobs do not count against prefetch (NOTES.md).
+        """
+        return min(self.retry_hold_max_s, self.visibility_timeout_s / 2)
+
 
 class DiscriminatorSettings(BaseModel):
     """The audit roles (issue 4): which run, their time budget, and the LLM pass."""
@@ -324,6 +332,10 @@ class Settings(BaseSettings):
         if limited:
             holds.append((j.rate_window_s * 1.2, "1.2 x QGS_JUDGE__RATE_WINDOW_S"))
         held_s, held_by = max(holds, default=(0.0, ""))
+        # A longer delay is parked in the store and acknowledged, not held (``jobs.retry_hold_s``).
+        hold_cap_s = w.retry_hold_s()
+        if held_s > hold_cap_s:
+            held_s, held_by = hold_cap_s, "QGS_WORKER__RETRY_HOLD_MAX_S (longer waits are parked)"
         held = f" + a retry held up to {held_by} ({held_s:g} s)" if held_s else ""
         judges = len(j.panel_models) if j.kind == "panel" else 1
         calls = REVIEW_CALLS * judges

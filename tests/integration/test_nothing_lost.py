@@ -34,7 +34,7 @@ from tests.integration.conftest import make_settings, running_worker
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 FAST = {
-    "QGS_JUDGE__TIMEOUT_S": "3",
+    "QGS_JUDGE__TIMEOUT_S": "1.5",
     "QGS_WORKER__SOFT_TIME_LIMIT_S": "4",
     "QGS_WORKER__TIME_LIMIT_S": "5",
     "QGS_WORKER__VISIBILITY_TIMEOUT_S": "6",
@@ -43,7 +43,8 @@ FAST = {
     "QGS_WORKER__RETRY_HOLD_MAX_S": "1",
     "QGS_WORKER__STORE_MAX_RETRIES": "1",
 }
-"""A bound of 6 s (the visibility timeout) plus two 1 s sweeps."""
+"""A bound of 6 s (the visibility timeout) plus two 1 s sweeps; a critic job's worst case (three
+judge calls of 1.5 s and a retry held 1 s) fits inside it, as ``Settings.check`` requires."""
 
 
 def worker_env(redis_url: str, store: str, judge: FakeOpenAIServer | None = None) -> dict[str, str]:
@@ -319,9 +320,18 @@ class TestRedeliveredReview:
     """A review longer than the visibility timeout is redelivered, and the judge is not called twice."""
 
     def test_one_call_plus_its_repair(
-        self, redis_url: str, broker: redis.Redis, fake_judge: FakeOpenAIServer, tmp_path: Path
+        self,
+        redis_url: str,
+        broker: redis.Redis,
+        fake_judge: FakeOpenAIServer,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
     ) -> None:
-        from qgs_worker.settings import JudgeSettings
+        from qgs_worker.settings import JudgeSettings, Settings
+
+        # The start-up check refuses these settings (a review can outlive the visibility
+        # timeout); the review lease is the second line of defence, tested here with it off.
+        monkeypatch.setattr(Settings, "_check_worst_case", lambda self: None)
 
         # Two calls of 3.8 s (the answer, then its repair): 7.6 s, past the 5.5 s timeout.
         fake_judge.script(
@@ -399,7 +409,10 @@ class TestBadRawMessages:
         store = f"sqlite:///{tmp_path / 'qgs.db'}"
         client = Client(make_settings(redis_url, store, fake_judge, tmp_path))
         log = tmp_path / "worker.log"
-        proc = start_worker(worker_env(redis_url, store, fake_judge), log)
+        env = worker_env(redis_url, store, fake_judge)
+        # With a judge, the audit roles' budgets count too (Settings.check): 3 x (1.2 s + 5 s).
+        env["QGS_WORKER__VISIBILITY_TIMEOUT_S"] = "30"
+        proc = start_worker(env, log)
         try:
             yield client, broker, log
         finally:
