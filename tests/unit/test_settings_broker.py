@@ -30,13 +30,15 @@ class TestWorstCase:
         for name in (
             "QGS_WORKER__VISIBILITY_TIMEOUT_S",
             "QGS_JUDGE__TIMEOUT_S",
-            "QGS_WORKER__RETRY_BACKOFF_MAX_S",
+            "QGS_WORKER__RETRY_HOLD_MAX_S",  # a longer backoff is parked, not held
         ):
             assert name in message
 
     def test_defaults_fit(self) -> None:
         worst = Settings(judge=_llm()).worst_case_job_s()
-        assert (3 * 30 + 90.0) == worst["critic"][0]
+        # three calls of 30 s, and a retry held at most QGS_WORKER__RETRY_HOLD_MAX_S (10 s):
+        # the backoff's 90 s (60 s cap, +50% jitter) is parked in the store, not held
+        assert (3 * 30 + 10.0) == worst["critic"][0]
         assert all(seconds < 3600 for seconds, _ in worst.values())
 
     def test_panel_and_rate_wait_count(self) -> None:
@@ -47,8 +49,18 @@ class TestWorstCase:
             worker=WorkerSettings(judge_max_retries=0),
         )
         seconds, how = settings.worst_case_job_s()["critic"]
-        assert 2 * 3 * (30 + 5) + 60 * 1.2 == seconds  # a rate-limit wait is held as a retry
+        # a rate-limit wait is held as a retry, up to the hold cap (longer ones are parked)
+        assert 2 * 3 * (30 + 5) + 10.0 == seconds
         assert "QGS_JUDGE__RATE_MAX_WAIT_S" in how and "panel" in how
+        assert "QGS_WORKER__RETRY_HOLD_MAX_S" in how
+
+    def test_a_short_rate_window_is_held_whole(self) -> None:
+        settings = Settings(
+            judge=_llm(requests_per_minute=20, rate_window_s=5.0, rate_max_wait_s=2.0),
+            worker=WorkerSettings(judge_max_retries=0),
+        )
+        seconds, how = settings.worst_case_job_s()["critic"]
+        assert 3 * (30 + 2.0) + 5.0 * 1.2 == seconds
         assert "QGS_JUDGE__RATE_WINDOW_S" in how
 
     def test_audit_roles_count(self) -> None:
