@@ -3,8 +3,10 @@
 ``refuse_submission`` is what the intake job does with a message that does not validate.
 
 Celery logs a message whose body cannot be decoded (not JSON, nested past ``json``'s
-recursion limit) and acknowledges it. ``keep_undecodable`` wraps the worker's consumer so
-that the message is also stored (``DeadLetterRow``: job name, reason, the body's first 2 KB,
+recursion limit) and acknowledges it; a body that decodes but is not Celery's
+``[args, kwargs, embed]`` (``null``, ``"hello"``, an object) raised out of the consumer and
+stopped the worker ("Unrecoverable error"), and the next worker took the same message.
+``keep_undecodable`` wraps the worker's consumer so that both kinds of message are stored (``DeadLetterRow``: job name, reason, the body's first 2 KB,
 the ids that can be read from it), and, when its task and round can be identified from
 that head, its round gets a ``revise`` decision with the reason (``refuse_submission``).
 """
@@ -158,7 +160,12 @@ def record_undecodable(
     headers = getattr(message, "headers", None) or {}
     job = str(headers.get("task") or "unknown")
     head = body_head(getattr(message, "body", b""))
-    reason = f"the message body cannot be decoded: {type(exc).__name__}: {exc}"[:1000]
+    what = (
+        "is not a job's [args, kwargs, embed]"
+        if isinstance(exc, _MALFORMED)
+        else "cannot be decoded"
+    )
+    reason = f"the message body {what}: {type(exc).__name__}: {exc}"[:1000]
     ids = ids_from_head(head) if job == "qgs.review.intake" else {}
     settings = getattr(app, "qgs_settings", None)
     policies = jobs.policies_for(settings) if settings is not None else None
@@ -185,13 +192,14 @@ def record_undecodable(
 
 
 def keep_undecodable(consumer: Any, repo: Callable[[], Repository]) -> None:
-    """Make the worker's consumer store undecodable messages before acknowledging them.
+    """Make the worker's consumer store undecodable or malformed messages, never die of them.
 
     Args:
         consumer: Celery's ``Consumer`` (the ``worker_ready`` signal's sender).
         repo: Returns the store to write to (the sweeper's own connection).
     """
     original = consumer.on_decode_error
+    _guard_strategies(consumer, repo)
 
     def on_decode_error(message: Any, exc: BaseException) -> None:
         try:
@@ -204,3 +212,43 @@ def keep_undecodable(consumer: Any, repo: Callable[[], Repository]) -> None:
         original(message, exc)
 
     consumer.on_decode_error = on_decode_error
+
+
+_MALFORMED = (TypeError, ValueError, AttributeError, IndexError, KeyError)
+"""What Celery's task strategy raises on a body that is not ``[args, kwargs, embed]``."""
+
+
+def _guard_strategies(consumer: Any, repo: Callable[[], Repository]) -> None:
+    """Wrap each job's strategy: a malformed body becomes a dead letter, not a dead worker.
+
+    The consumer looks its strategy up per message in ``consumer.strategies`` (filled at start
+    by ``update_strategies``), so the entries are wrapped in place. A malformed message is
+    stored and then handed to Celery as an ``InvalidTaskError``, which logs and removes it.
+    When the store cannot take it, the message is left unacknowledged (Redis restores it after
+    the visibility timeout) rather than dropped.
+    """
+    from celery.exceptions import InvalidTaskError
+
+    strategies = getattr(consumer, "strategies", None)
+    if not isinstance(strategies, dict):
+        return
+    app = getattr(consumer, "app", None)
+    for name, strategy in list(strategies.items()):
+        if getattr(strategy, "_qgs_guarded", False):
+            continue
+
+        def guarded(message: Any, *args: Any, _strategy: Any = strategy, **kwargs: Any) -> Any:
+            try:
+                return _strategy(message, *args, **kwargs)
+            except _MALFORMED as exc:
+                try:
+                    record_undecodable(repo(), message, exc, app=app)
+                except Exception:
+                    log.exception("malformed message not stored as a dead letter; not acknowledged")
+                    return None
+                raise InvalidTaskError(
+                    f"malformed message (stored as a dead letter): {type(exc).__name__}: {exc}"
+                ) from exc
+
+        guarded._qgs_guarded = True  # type: ignore[attr-defined]
+        strategies[name] = guarded

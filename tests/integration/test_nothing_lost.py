@@ -474,6 +474,27 @@ class TestBadRawMessages:
         assert 1 == client.repo.count_rows(DeadLetterRow)
 
 
+    @pytest.mark.parametrize("body", [b"null", b'"hello"', b'{"not": "a list"}'])
+    def test_a_malformed_body_does_not_stop_the_worker(
+        self, world: tuple[Client, redis.Redis, Path], body: bytes
+    ) -> None:
+        """JSON that is not [args, kwargs, embed] stopped every worker that took it (a new
+        user's try: "Unrecoverable error: TypeError"), and the queue behind it with it."""
+        client, broker, log = world
+        message_id = publish_raw(broker, body)
+        letter = wait_for(
+            lambda: next((d for d in client.repo.list_dead_letters() if d.message_id == message_id), None),
+            60,
+            log,
+        )  # fmt: skip
+        assert "[args, kwargs, embed]" in letter.reason
+        # the worker is still up: a real submission behind the poison is decided
+        task = client.start_task("summarize the notes", task_type="QUERY")
+        sub = client.submit(task.id, "The notes say the release is on Friday.", final=True)
+        assert client.wait(sub.id, timeout_s=60) is not None
+        assert "Unrecoverable error" not in log.read_text(errors="replace")
+
+
 def test_older_store_gets_the_new_columns(store_url: str) -> None:
     """A store an older QGS created gets the recovery columns and tables (SQLite, PostgreSQL)."""
     from sqlalchemy import inspect, text
