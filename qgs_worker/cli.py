@@ -356,6 +356,12 @@ def submit(
     client.make_submission("unsaved", text, final=final, round_number=round_number, turn=turn)
     if task is not None:
         client.repo.get_task(task)
+    elif round_number is not None and round_number != 1:
+        # A new task's first round is round 1: refused before the task is stored.
+        raise _fail(
+            f"--round {round_number} would leave a gap: a new task (--request) starts at round 1; "
+            "leave --round out"
+        )
     do_wait = settings.embedded if wait is None else wait
     with broker_session(settings, workers=do_wait and settings.embedded) as live:
         # The broker answers before a new task is stored: a refused or hung broker leaves none.

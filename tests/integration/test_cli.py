@@ -180,6 +180,17 @@ class TestSubmitStatusWait:
             "force_deliver",
         }
 
+    def test_a_new_task_with_a_later_round_is_refused_before_it_is_stored(
+        self, cli_env: str, tmp_path: Path
+    ) -> None:
+        deliverable = tmp_path / "plan.md"
+        deliverable.write_text("A plan.\n")
+        before = json.loads(run("report", "--format", "json").stdout)["tasks"]
+        result = run("submit", str(deliverable), "--request", "Write a gap plan", "--round", "3")
+        assert 2 == result.exit_code
+        assert "would leave a gap" in result.output
+        assert before == json.loads(run("report", "--format", "json").stdout)["tasks"]
+
 
 class TestRetryFailed:
     """`qgs audit --retry-failed` reviews again what a failed judge left; nothing else changes."""
