@@ -36,7 +36,12 @@ from qgs_worker.core.discriminator import role_failed
 from qgs_worker.core.models import Classification, TaskType
 from qgs_worker.core.ports import Judge
 from qgs_worker.deadletters import message_text, refuse_submission
-from qgs_worker.errors import InputError, JudgeUnavailableError, StoreUnavailableError
+from qgs_worker.errors import (
+    InputError,
+    JudgeUnavailableError,
+    StoreUnavailableError,
+    TaskNotFoundError,
+)
 from qgs_worker.judges import audit_sessions_for, llm_classifier_for, make_judge
 from qgs_worker.policy_file import load_pdp
 from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter, redis_for_broker
@@ -304,6 +309,16 @@ def intake_job(self: Task, submission: dict[str, Any]) -> None:
             rt.repo, sub, rt.policies, redelivered=redelivered, llm=rt.llm_classifier
         )
     except STORE_ERRORS as exc:
+        raise _store_retry(self, exc, rt.settings) from exc
+    except TaskNotFoundError as exc:
+        # The client stored the task before it published this message: a worker that cannot
+        # find it reads another store (a wrong QGS_DATABASE_URL). Not acknowledged as done:
+        # retried, then failed loudly; the client's store keeps the submission in its outbox.
+        log.error(
+            "intake of submission %s: %s; is this worker's QGS_DATABASE_URL the client's?",
+            sub.submission_id,
+            exc,
+        )
         raise _store_retry(self, exc, rt.settings) from exc
     except Exception as exc:
         error = pipeline.short_error(f"intake failed: {type(exc).__name__}: {exc}")

@@ -399,6 +399,34 @@ def intake_body(message: dict[str, Any] | str) -> bytes:
     return f'[[{text}], {{}}, {{"callbacks": null, "errbacks": null, "chain": null, "chord": null}}]'.encode()
 
 
+class TestWorkerOnAnotherStore:
+    """A worker whose QGS_DATABASE_URL is not the client's does not swallow the submission."""
+
+    def test_an_unknown_task_is_not_acknowledged_as_done(
+        self, redis_url: str, broker: redis.Redis, tmp_path: Path
+    ) -> None:
+        from qgs_worker.store import AuditErrorRow
+
+        client_store = f"sqlite:///{tmp_path / 'client.db'}"
+        worker_store = f"sqlite:///{tmp_path / 'worker.db'}"
+        client = Client(make_settings(redis_url, client_store, None, tmp_path))
+        worker_settings = make_settings(
+            redis_url, worker_store, None, tmp_path, store_max_retries=1, retry_hold_max_s=0.2
+        )
+        with running_worker(worker_settings):
+            task = client.start_task("deploy this service")
+            sub = client.submit(task.id, "Deployed billing v2.", final=True)
+            time.sleep(3)  # the intake job ran, retried once and failed loudly
+        wrong = Repository(worker_store)
+        # The defect: an audit error in the wrong store, the job acknowledged as done.
+        assert 0 == wrong.count_rows(AuditErrorRow)
+        assert wrong.find_round_by_submission(sub.id) is None
+        wrong.dispose()
+        outbox = client.repo.count_rows(OutboxRow)
+        assert 1 == outbox  # the client's store still has it, for its sweeper
+        client.repo.dispose()
+
+
 class TestBadRawMessages:
     """Forged or corrupted intake messages fail alone: a dead letter, a reason, a decision."""
 
