@@ -424,12 +424,19 @@ def status(
         )
     )
     console.print(f"request: {markup_safe(report['request'])}")
+    waiting = client.repo.count_untaken_outbox_of(task_id)
     if not report["rounds"]:
-        waiting = client.repo.count_untaken_outbox_of(task_id)
         console.print(
             f"no round stored yet: {waiting} submission(s) sent and not yet taken by a worker."
             if waiting
             else "no round stored yet, and no submission of it is waiting in the outbox."
+        )
+    elif waiting:
+        # A later round sent and not yet taken (a worker is down, or the hand-off lost it and
+        # the sweeper has not sent it again yet): say so beside the rounds that are stored.
+        console.print(
+            f"{waiting} more submission(s) sent and not yet taken by a worker (the sweeper sends "
+            "them again after the visibility timeout)."
         )
     for r in report["rounds"]:
         review = (

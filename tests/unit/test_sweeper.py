@@ -210,3 +210,26 @@ def test_status_names_overdue_rounds_and_refused_messages(
     assert "overdue: dispatched since" in out
     assert "refused message (qgs.review.intake" in out and "not an object" in out
     repo.dispose()
+
+
+def test_status_names_a_later_submission_not_yet_taken(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A task with stored rounds and one more submission in the outbox says so (a new user
+    saw only the stored rounds while the hand-off's round waited for the sweeper)."""
+    from typer.testing import CliRunner
+
+    from qgs_worker.cli import app
+
+    store = f"sqlite:///{tmp_path / 'qgs.db'}"
+    monkeypatch.setenv("QGS_DATABASE_URL", store)
+    monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
+    monkeypatch.setenv("COLUMNS", "200")
+    repo = Repository(store)
+    assert pipeline.intake(repo, message(), POLICIES) is not None
+    later = message().model_copy(update={"submission_id": "s-2", "round_number": 2})
+    repo.add_outbox(later.submission_id, later.task_id, json.dumps(later.model_dump(mode="json")))
+    out = CliRunner().invoke(app, ["status", "t-1"], catch_exceptions=False).output
+    assert "round 1" in out
+    assert "1 more submission(s) sent and not yet taken by a worker" in out
+    repo.dispose()
