@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import threading
 from collections.abc import Sequence
@@ -41,6 +42,7 @@ from qgs_worker.core.instruction_features import (
     normalize,
     windows,
 )
+from qgs_worker.core.instruction_short import single_indices
 from qgs_worker.errors import ModelArtifactError
 
 __all__ = [
@@ -138,15 +140,23 @@ class InstructionModel:
             + self.bias
         )
 
-    def window_scores(self, text: str) -> list[tuple[int, int, float]]:
+    def window_scores(self, text: str, *, fast: bool = True) -> list[tuple[int, int, float]]:
         """Every window of ``text`` with its score.
+
+        A text of one window in ASCII takes the fast path (``instruction_short``: the same
+        indices in the same order with a third of the numpy calls, the same score bit for bit).
 
         Args:
             text: Any text.
+            fast: False: always the general path (the tests compare the two).
 
         Returns:
             ``(start, end, score)`` per window (``instruction_features.windows``), score 0-1.
         """
+        if fast and len(text) <= self.config.window_chars:  # one window: the same score, faster
+            short = single_indices(normalize(text), self.config)
+            if short is not None:
+                return [(0, len(text), self._single_score(short))]
         spans = windows(text, self.config)
         ids, indices = batch_indices([normalize(text[s:e]) for s, e in spans], self.config)
         sums = np.bincount(ids, weights=self.weights[indices], minlength=len(spans))
@@ -154,6 +164,14 @@ class InstructionModel:
         logits = sums / np.sqrt(np.maximum(counts, 1)) + self.bias
         scores = 1.0 / (1.0 + np.exp(-np.clip(logits, -50.0, 50.0)))
         return [(s, e, float(v)) for (s, e), v in zip(spans, scores, strict=True)]
+
+    def _single_score(self, indices: IndexArray) -> float:
+        """One window's score from its indices, bit for bit as ``window_scores``'s general path
+        computes it: a sequential float64 sum (``np.cumsum``, as ``np.bincount`` adds), IEEE
+        division by the same square root, and numpy's exp on a one-element array."""
+        total = float(np.cumsum(self.weights[indices], dtype=np.float64)[-1]) if indices.size else 0.0
+        logit = min(max(total / math.sqrt(max(indices.size, 1)) + self.bias, -50.0), 50.0)
+        return float(1.0 / (1.0 + np.exp(np.array([-logit]))[0]))
 
     def score(self, text: str) -> float:
         """The probability (0-1) that ``text`` carries an instruction aimed at the model.
