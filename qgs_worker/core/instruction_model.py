@@ -166,9 +166,11 @@ class InstructionModel:
         return [(s, e, float(v)) for (s, e), v in zip(spans, scores, strict=True)]
 
     def _single_score(self, indices: IndexArray) -> float:
-        """One window's score from its indices, bit for bit as ``window_scores``'s general path
-        computes it: a sequential float64 sum (``np.cumsum``, as ``np.bincount`` adds), IEEE
-        division by the same square root, and numpy's exp on a one-element array."""
+        """One window's score from its indices, bit for bit as the general path computes it.
+
+        A sequential float64 sum (``np.cumsum``, as ``np.bincount`` adds), IEEE division by the
+        same square root, and numpy's exp on a one-element array.
+        """
         total = float(np.cumsum(self.weights[indices], dtype=np.float64)[-1]) if indices.size else 0.0
         logit = min(max(total / math.sqrt(max(indices.size, 1)) + self.bias, -50.0), 50.0)
         return float(1.0 / (1.0 + np.exp(np.array([-logit]))[0]))

@@ -3,14 +3,13 @@
 The tool gate reads many short free-text arguments (a subject line, a message, a file name); each
 is one window, and ``instruction_features.batch_indices`` spends most of its time on the fixed
 cost of some eighty small numpy calls, not on the text. ``single_indices`` computes the same
-indices for one ASCII text with about fifteen:
-
-- character n-grams: every position's n-gram hashes at once, as the product of the text's
-  sliding windows (``maxn`` code points) with a small matrix of powers of the hash base, so
-  ``h_n[i] = sum_k c[i+k] * BASE**(n-1-k)`` (mod 2**64, numpy's integer matmul wraps), which
-  is what the rolling hash of ``batch_indices`` computes step by step;
-- words: runs of ``[0-9A-Za-z_]`` (what ``str.isalnum`` or ``_`` is in ASCII), their hashes from
-  prefix sums as in ``instruction_features._word_hashes``, then the word n-grams.
+indices for one ASCII text with about a third as many calls: every n-gram's polynomial hash,
+character or word, is read off one prefix sum of the text's code points,
+``hash(c[s:e]) = (P[e] - P[s]) * BASE**(e-1)`` with ``P[i] = sum_{k<i} c[k] * BASE**-k``
+(mod 2**64), which is what the rolling hash of ``batch_indices`` computes step by step (and
+how ``instruction_features._word_hashes`` hashes words). The character n-grams' start and end
+offsets depend on the text's length only, so they are cached; words are runs of
+``[0-9A-Za-z_]`` (what ``str.isalnum`` or ``_`` is in ASCII), found by one regular expression.
 
 The indices come out in the same order as ``batch_indices`` gives them (character n-grams by
 length, then word n-grams by length, each by position), so the model's float64 sums over them,
@@ -45,12 +44,19 @@ _PAIR_BASE = _U64(0x2545F4914F6CDD1D)  # instruction_features._word_hashes's wor
 
 
 @lru_cache(maxsize=1024)
-def _layout(size: int, lengths: tuple[int, ...]) -> tuple[IndexArray, IndexArray, npt.NDArray[np.uint64]]:
-    """The character n-grams of a text of ``size`` points: starts, ends and salts, by length then
-    position (the order of ``batch_indices``)."""
+def _layout(
+    size: int, lengths: tuple[int, ...]
+) -> tuple[IndexArray, IndexArray, npt.NDArray[np.uint64]]:
+    """The character n-grams of a text of ``size`` points: starts, ends and salts.
+
+    In the order of ``batch_indices``: by length, then by position.
+    """
     starts = [np.arange(size - n + 1, dtype=np.intp) for n in lengths if n <= size]
     ends = [s + n for s, n in zip(starts, lengths, strict=False)]
-    salts = [np.full(s.size, _salt(_SALT_CHAR, n), dtype=np.uint64) for s, n in zip(starts, lengths, strict=False)]
+    salts = [
+        np.full(s.size, _salt(_SALT_CHAR, n), dtype=np.uint64)
+        for s, n in zip(starts, lengths, strict=False)
+    ]
     if not starts:
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty, np.zeros(0, dtype=np.uint64)
