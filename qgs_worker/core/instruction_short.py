@@ -43,7 +43,7 @@ _ASCII_WORD = re.compile(r"[0-9A-Za-z_]+")
 _PAIR_BASE = _U64(0x2545F4914F6CDD1D)  # instruction_features._word_hashes's word-combining base
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=128)  # at most ~21 KB each (a 300-character text): under 3 MB in all
 def _layout(
     size: int, lengths: tuple[int, ...]
 ) -> tuple[IndexArray, IndexArray, npt.NDArray[np.uint64]]:
