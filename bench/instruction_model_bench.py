@@ -7,9 +7,11 @@ the shared corpus (``../shared/corpus``: ``c_benign_scary_texts.jsonl`` and
 ``b_injection_payloads.jsonl``), each padded with its own repetitions to 1 KB; the same texts
 for both scenarios, which take turns within each repetition:
 
-- rules: the prompt-family regular expressions of ``detectors`` (override, stop-and-print,
-  jailbreak, prompt extraction: what ``scan_text`` runs for those categories);
-- model: ``instruction_model.default_model().score`` (normalise, hash, score every window).
+- rules: the prompt family's phrase rules (``core/rules/prompt.py`` ``PHRASES``: override,
+  stop-and-print, jailbreak, prompt extraction: what ``scan_text`` runs for those categories);
+- model: ``instruction_model.default_model().score`` (normalise, hash, score every window);
+- short: the model on the same texts cut to their first 120 characters (one window: what the
+  tool gate scores for a free-text argument, the fast path of ``instruction_short``).
 
 Reported: the median time per 1 KB text of each (microseconds, over repetitions), the ratio
 model / rules, and the process's RSS before and after the model is loaded (MB). Target
@@ -30,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing the package
 
 CORPUS = ROOT.parent / "shared" / "corpus"
+SHORT_CHARS = 120
 
 
 def rss_mb() -> float:
@@ -64,11 +67,12 @@ def main() -> None:
     args = parser.parse_args()
     before = rss_mb()
     from qgs_worker.core import detectors, instruction_model
+    from qgs_worker.core.rules import prompt as prompt_rules
 
     imported = rss_mb()
     model = instruction_model.default_model()
     loaded = rss_mb()
-    rules = list(detectors._INJECTION)
+    rules = list(prompt_rules.PHRASES)
     work = texts(args.texts)
 
     def run_rules() -> None:
@@ -79,18 +83,27 @@ def main() -> None:
         for text in work:
             model.score(text)
 
-    timings: dict[str, list[float]] = {"rules": [], "model": []}
-    run_rules(), run_model()  # warm-up: the kind table, caches
+    short = [text[:SHORT_CHARS] for text in work]
+
+    def run_short() -> None:
+        for text in short:
+            model.score(text)
+
+    timings: dict[str, list[float]] = {"rules": [], "model": [], "short": []}
+    run_rules(), run_model(), run_short()  # warm-up: the kind table, caches
     for _ in range(args.reps):
-        for name, fn in (("rules", run_rules), ("model", run_model)):
+        for name, fn in (("rules", run_rules), ("model", run_model), ("short", run_short)):
             started = time.perf_counter()
             fn()
             timings[name].append((time.perf_counter() - started) / len(work) * 1e6)
     rules_us = statistics.median(timings["rules"])
     model_us = statistics.median(timings["model"])
+    short_us = statistics.median(timings["short"])
     print(f"{len(work)} texts of 1 KB, {args.reps} repetitions (median per text)")
     print(f"  regex prompt rules: {rules_us:8.1f} us")
     print(f"  learned detector:   {model_us:8.1f} us   (x{model_us / rules_us:.2f} the rules)")
+    print(f"  learned detector on the same texts cut to {SHORT_CHARS} characters (one window, "
+          f"a tool argument): {short_us:8.1f} us")
     print(
         f"RSS: {before:.0f} MB at start, {imported:.0f} MB with the detectors imported, "
         f"{loaded:.0f} MB with the model loaded (+{loaded - imported:.1f} MB)"
