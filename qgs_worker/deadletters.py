@@ -252,3 +252,42 @@ def _guard_strategies(consumer: Any, repo: Callable[[], Repository]) -> None:
 
         guarded._qgs_guarded = True  # type: ignore[attr-defined]
         strategies[name] = guarded
+
+
+def _misfit_call(
+    sender: Any = None,
+    task_id: str | None = None,
+    exception: Any = None,
+    args: Any = None,
+    kwargs: Any = None,
+    **_: Any,
+) -> None:
+    """Store a QGS job's call whose arguments do not fit it as a dead letter.
+
+    ``[[], {}, {}]``, an unknown keyword or ``decide`` with ``[null, null]`` fail before the
+    job's own code runs; before, they left only a log line. Connected to Celery's
+    ``task_failure``; only a ``TypeError`` counts (the call's shape), the jobs' own failures
+    are handled inside them.
+    """
+    name = str(getattr(sender, "name", "") or "")
+    if not name.startswith("qgs.") or not isinstance(exception, TypeError):
+        return
+    try:
+        from qgs_worker import jobs
+
+        repo = jobs.runtime(sender.app).repo
+        repo.save_dead_letter(
+            name,
+            f"the message's arguments do not fit the job: TypeError: {exception}"[:1000],
+            message_text([args, kwargs])[:DEAD_LETTER_HEAD_BYTES],
+            message_id=task_id,
+        )
+    except Exception:
+        log.exception("a job's misfit message %s not stored as a dead letter", task_id)
+
+
+def connect_misfit_calls() -> None:
+    """Store misfit calls of QGS jobs as dead letters (``task_failure``); idempotent."""
+    from celery.signals import task_failure
+
+    task_failure.connect(_misfit_call, weak=False, dispatch_uid="qgs.deadletters.misfit")

@@ -35,7 +35,7 @@ from qgs_worker import pipeline
 from qgs_worker.core.discriminator import role_failed
 from qgs_worker.core.models import Classification, TaskType
 from qgs_worker.core.ports import Judge
-from qgs_worker.deadletters import message_text, refuse_submission
+from qgs_worker.deadletters import connect_misfit_calls, message_text, refuse_submission
 from qgs_worker.errors import (
     InputError,
     JudgeUnavailableError,
@@ -527,3 +527,4 @@ _JOBS: dict[str, Any] = {
 }
 
 
+connect_misfit_calls()

@@ -542,3 +542,21 @@ def test_older_store_gets_the_new_columns(store_url: str) -> None:
     assert all(inspector.has_table(t) for t in ("outbox", "lease", "dead_letter"))
     assert again.take_lease("sweeper", "a", 30) and not again.take_lease("sweeper", "b", 30)
     again.dispose()
+
+
+def test_a_call_that_does_not_fit_its_job_is_a_dead_letter(
+    redis_url: str, broker: redis.Redis, tmp_path: Path
+) -> None:
+    """Arguments that do not fit the job (an empty args list for intake) fail before the
+    job's code runs: stored as a dead letter, not only logged (a new user's try)."""
+    store = f"sqlite:///{tmp_path / 'qgs.db'}"
+    settings = make_settings(redis_url, store, None, tmp_path)
+    client = Client(settings)
+    with running_worker(settings):
+        message_id = publish_raw(broker, b"[[], {}, {}]")
+        letter = wait_for(
+            lambda: next((d for d in client.repo.list_dead_letters() if d.message_id == message_id), None),
+            30,
+        )  # fmt: skip
+    assert "do not fit the job" in letter.reason and "qgs.review.intake" == letter.job
+    client.repo.dispose()
