@@ -198,13 +198,17 @@ class InstructionModel:
         Args:
             text: Any text, e.g. a tool output where an injection sits inside benign content.
 
+        A window whose visible characters are less than ``MIN_LETTER_SHARE`` letters is no
+        passage whatever its score: an instruction is made of words, and the model's character
+        n-grams over-read long runs of digits and hex (a 40-digit reference number scored 0.89).
+
         Returns:
             Passages in order of appearance, each with its best window's score; empty when no
             window reaches the threshold.
         """
         found: list[Passage] = []
         for start, end, value in self.window_scores(text):
-            if value < self.threshold:
+            if value < self.threshold or not _mostly_letters(text[start:end]):
                 continue
             if found and start <= found[-1].end:
                 last = found[-1]
@@ -231,6 +235,19 @@ class InstructionModel:
         while last > 0 and self.score(text[begin : ends[last - 1]]) >= self.threshold:
             last -= 1
         return begin, ends[last]
+
+
+MIN_LETTER_SHARE = 0.5
+"""The least share of letters (any script) among a window's non-space characters for it to be
+a passage: prose is about 80% letters, a digit or hex run far less (a hex key is at most 37.5%,
+its a-f). Chosen from that arithmetic, not fitted to a data set."""
+
+
+def _mostly_letters(window: str) -> bool:
+    visible = [c for c in window if not c.isspace()]
+    if not visible:
+        return False
+    return sum(c.isalpha() for c in visible) >= MIN_LETTER_SHARE * len(visible)
 
 
 def _sigmoid(logit: float) -> float:
