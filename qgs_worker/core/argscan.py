@@ -62,7 +62,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from qgs_worker.core import argviews, detectors, filewrites, rules, ssrf
+from qgs_worker.core import argviews, detectors, filewrites, injected_passages, rules, ssrf
 from qgs_worker.core.argviews import View
 from qgs_worker.core.models import ArgumentKind, Finding, Severity
 from qgs_worker.core.rules import Context, Rule, execution, paths, sql
@@ -208,7 +208,7 @@ def scan_argument(
             f.category in {"prompt_injection", "jailbreak", "prompt_extraction"} for f in findings
         )
     ):
-        passages = detectors._passages(value).rules  # the model's passages: its own finding below
+        passages = injected_passages.injected(value).rules  # the model's passages: its own finding below
         if passages:
             findings.append(_rule_finding(_PASSAGE, where, detectors._clip(passages[0]), location))
     if kind is ArgumentKind.FREE_TEXT and _MODEL_WORTHY.search(value) is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, func, or_, text, update
 from sqlalchemy.engine import Engine
@@ -37,8 +37,11 @@ class RecoveryStore:
     engine: Engine
     url: str
 
-    def _insert_ignore(self, session: Session, table: Any, rows: Sequence[dict[str, Any]]) -> None:
-        raise NotImplementedError  # Repository's
+    if TYPE_CHECKING:  # provided by Repository, which this class is mixed into
+
+        def _insert_ignore(
+            self, session: Session, table: Any, rows: Sequence[dict[str, Any]]
+        ) -> None: ...
 
     @property
     def redacted_url(self) -> str:

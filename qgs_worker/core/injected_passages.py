@@ -1,0 +1,119 @@
+"""The injected passages of a text: the rules' spans and the learned detector's, memoized.
+
+What ``detectors.find_injected_instructions`` returns and ``argscan`` reads: tagged blocks
+(``<INFORMATION>...</INFORMATION>``) whole, the sentence-to-paragraph around an override phrase
+(the rules table's ``override_instructions``), and the learned detector's passages that overlap
+no rule span, each run on to its paragraph's end. YAML line folding and escaped newlines are
+unfolded first. Split out of ``detectors`` along that seam.
+Pure: stdlib, numpy (through ``instruction_model``) and pydantic only.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from qgs_worker.core import instruction_model
+from qgs_worker.core.rules import prompt as prompt_rules
+
+__all__ = ["MODEL_PASSAGE_TAIL_CHARS", "Injected", "injected", "unfold"]
+
+_OVERRIDE = prompt_rules.OVERRIDE  # what the rule spans look for (the table's override rule)
+
+
+class Injected(NamedTuple):
+    """The injected passages of one text: the rules', the learned detector's, and its best score."""
+
+    rules: tuple[str, ...]
+    model: tuple[str, ...]  # the model's passages that overlap no rule passage
+    model_count: int  # all the model's passages, covered or not
+    model_score: float  # the highest score among them; 0.0 when none
+    model_best: str  # the passage with that score
+
+
+MODEL_PASSAGE_TAIL_CHARS = 300
+"""How far past its scoring sentences a learned-detector passage runs to its paragraph's end.
+
+The model's passages are tightened to the sentences that carry the score ("Ignore your previous
+instructions."), but the order's body follows in the same paragraph ("Do X with Y instead."):
+what follows the opener up to the paragraph's end (a blank line, a new serialized field, at most
+this many characters) is the attacker's too, as for a rule passage (``followed.cut_passages``)."""
+_PARAGRAPH_END = re.compile(
+    r"\n[ \t]*\n|\n[ \t]*(?:-[ \t]+)?(?:[a-z_][a-z0-9_]*|\"[a-z_][a-z0-9_]*\"):(?:[ \t]|$)"
+)
+
+
+def _to_paragraph_end(text: str, passage: instruction_model.Passage) -> instruction_model.Passage:
+    limit = min(len(text), passage.end + MODEL_PASSAGE_TAIL_CHARS)
+    stop = _PARAGRAPH_END.search(text, passage.end, limit)
+    end = stop.start() if stop is not None else limit
+    return instruction_model.Passage(passage.start, max(passage.end, end), passage.score)
+
+
+@lru_cache(maxsize=64)
+def injected(text: str) -> Injected:
+    """The rules' passages and the learned detector's of ``text`` (memoized for 64 texts).
+
+    Raises:
+        ModelArtifactError: The learned detector's artifact is missing or corrupt.
+    """
+    flat = unfold(text)
+    rules = _rule_spans(flat)
+    found = [_to_paragraph_end(flat, p) for p in instruction_model.passages(flat)]
+    uncovered = [p for p in found if not any(p.start < e and s < p.end for s, e in rules)]
+    return Injected(
+        tuple(flat[s:e].strip() for s, e in rules if flat[s:e].strip()),
+        tuple(flat[p.start : p.end].strip() for p in uncovered if flat[p.start : p.end].strip()),
+        len(found),
+        max((p.score for p in found), default=0.0),
+        _best_text(flat, found),
+    )
+
+
+def _best_text(flat: str, found: list[instruction_model.Passage]) -> str:
+    if not found:
+        return ""
+    best = max(found, key=lambda p: p.score)
+    return flat[best.start : best.end].strip()
+
+
+def _rule_spans(flat: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = [m.span() for m in _TAGGED_BLOCK.finditer(flat)]
+    lowered = flat.lower()
+    if not any(needle in lowered for needle in _OVERRIDE.needles):
+        return spans
+    for pattern in _OVERRIDE.patterns:
+        for m in pattern.finditer(flat):
+            if not any(s <= m.start() < e for s, e in spans):
+                spans.append(_passage_span(flat, m.start(), m.end()))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+_TAGGED_BLOCK = re.compile(
+    r"<(INFORMATION|INSTRUCTIONS?|IMPORTANT|SYSTEM|ADMIN|PROMPT)>(?:.{0,4000}?)</\1>",
+    re.IGNORECASE | re.DOTALL,
+)
+_YAML_FOLD = re.compile(r"\\\n[ \t]*\\?")
+_SENTENCE_START = re.compile(r"[.!?。！？\n\"'{}\[\]]")
+_PASSAGE_END = re.compile(r"\n\s*\n|(?<!\\)[\"'](?=\s*[,}\]])")
+
+
+def unfold(text: str) -> str:
+    r"""Undo YAML line folding (``\\`` + newline + indent + ``\\``) and escaped newlines."""
+    return _YAML_FOLD.sub("", text).replace("\\n", "\n")
+
+
+def _passage_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """From the start of the trigger's sentence (within 150 chars) to its paragraph's end (500)."""
+    floor = max(0, start - 150)
+    ends = [m.end() for m in _SENTENCE_START.finditer(text, floor, start)]
+    begin = ends[-1] if ends else floor
+    stop = _PASSAGE_END.search(text, end, min(len(text), end + 500))
+    return begin, stop.start() if stop is not None else min(len(text), end + 500)
