@@ -2,9 +2,9 @@
 
 :class:`LLMClassifier` is a ``fallback`` for :func:`qgs_worker.core.classifier.classify`: the
 rules run first, and the LLM is asked only when they cannot settle a request (no match, or
-conflicting matches). It talks to any OpenAI-compatible endpoint exactly as the critic does
-(:mod:`qgs_worker.judges.openai_judge`, whose client set-up, answer reading and error mapping it
-reuses):
+conflicting matches). It asks any OpenAI-compatible endpoint exactly as the critic does, through
+the same :class:`~qgs_worker.judges.endpoint.ChatEndpoint` (client set-up, answer reading, error
+mapping), with its own prompt and contract:
 
 1. structured output (a strict ``json_schema`` of ``{"task_type", "complexity", "confidence",
    "reason"}``); an endpoint that answers HTTP 400 to it is asked again in JSON mode and is
@@ -49,19 +49,16 @@ from collections.abc import Callable
 from typing import Literal
 
 import httpx2
-import openai
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from qgs_worker.core.classifier import classify
 from qgs_worker.core.models import DEFAULT_COMPLEXITY, Classification, Complexity, TaskType
 from qgs_worker.errors import JudgeResponseError
-from qgs_worker.judges.openai_judge import (
-    OpenAIJudge,
-    _content_of,
-    _format_error,
-    _Usage,
+from qgs_worker.judges.endpoint import (
+    ChatEndpoint,
     extract_json_object,
+    format_validation_error,
 )
 
 __all__ = [
@@ -204,7 +201,7 @@ def parse_classification(raw: str) -> tuple[Classification | None, list[str]]:
     try:
         contract = ClassificationContract.model_validate(data)
     except ValidationError as exc:
-        return None, [_format_error(e) for e in exc.errors()]
+        return None, [format_validation_error(e) for e in exc.errors()]
     task_type = TaskType(contract.task_type)
     default = DEFAULT_COMPLEXITY[task_type]
     reason = " ".join(contract.reason.split())[:_REASON_CHARS] or "no reason given"
@@ -264,9 +261,7 @@ class LLMClassifier:
         http_client: httpx2.Client | None = None,
         call_gate: Callable[[int], None] | None = None,
     ) -> None:
-        # The critic's adapter owns the client (max_retries=0, the timeout) and maps its errors;
-        # this class only sends another prompt and reads another contract.
-        self._endpoint = OpenAIJudge(
+        self.endpoint = ChatEndpoint(
             base_url=base_url,
             api_key=api_key,
             model=model,
@@ -276,18 +271,26 @@ class LLMClassifier:
             http_client=http_client,
             call_gate=call_gate,
         )
-        self.model = model
-        self.timeout_s = timeout_s
-        self._json_schema_supported = True
+        """The calls' endpoint (structured output, JSON-mode fallback, one repair)."""
+
+    @property
+    def model(self) -> str:
+        """The classifier model's name."""
+        return self.endpoint.model
+
+    @property
+    def timeout_s(self) -> float:
+        """Timeout of each HTTP call, in seconds."""
+        return self.endpoint.timeout_s
 
     @property
     def name(self) -> str:
         """``openai:<model>``, as the critic names itself."""
-        return self._endpoint.name
+        return self.endpoint.name
 
     def close(self) -> None:
         """Close the HTTP connections of the underlying client."""
-        self._endpoint.close()
+        self.endpoint.close()
 
     def __enter__(self) -> LLMClassifier:
         return self
@@ -309,66 +312,21 @@ class LLMClassifier:
             JudgeResponseError: Another HTTP 4xx, or no valid classification even after the
                 repair request; ``raw`` keeps the last answer.
         """
-        usage = _Usage()
-        messages = build_messages(request)
-        raw = self._complete(messages, usage)
-        result, errors = parse_classification(raw)
-        if result is None:
-            listed = "\n".join(f"- {e}" for e in errors[:_MAX_ERRORS_SHOWN])
-            messages = [
-                *messages,
-                {"role": "assistant", "content": raw},
-                {"role": "user", "content": _REPAIR_PROMPT.format(errors="\n" + listed)},
-            ]
-            raw = self._complete(messages, usage)
-            result, errors = parse_classification(raw)
-        if result is None:
+        answer = self.endpoint.ask(
+            build_messages(request), ClassificationContract, parse_classification, _repair
+        )
+        if answer.value is None:
             raise JudgeResponseError(
                 f"classifier {self.name} gave no valid classification after one repair "
-                "request: " + "; ".join(errors[:_MAX_ERRORS_SHOWN]),
-                raw=raw,
+                "request: " + "; ".join(answer.errors[:_MAX_ERRORS_SHOWN]),
+                raw=answer.raw,
             )
-        return result
+        return answer.value
 
-    # -- calls (the critic's flow, with this module's contract) -----------------------------
 
-    def _complete(self, messages: list[ChatCompletionMessageParam], usage: _Usage) -> str:
-        if self._json_schema_supported:
-            try:
-                return self._call(messages, usage, structured=True)
-            except openai.BadRequestError:
-                content = self._call(messages, usage, structured=False)
-                self._json_schema_supported = False  # JSON mode worked where the schema did not
-                return content
-        return self._call(messages, usage, structured=False)
-
-    def _call(
-        self, messages: list[ChatCompletionMessageParam], usage: _Usage, *, structured: bool
-    ) -> str:
-        completions = self._endpoint._client.chat.completions
-        self._endpoint.before_call(messages)  # the judge's shared rate limit counts this call
-        try:
-            if structured:
-                http_response = completions.with_raw_response.parse(
-                    model=self.model,
-                    messages=messages,
-                    response_format=ClassificationContract,
-                    max_tokens=self.max_tokens,
-                    temperature=0.0,
-                ).http_response
-            else:
-                http_response = completions.with_raw_response.create(
-                    model=self.model,
-                    messages=messages,
-                    response_format={"type": "json_object"},
-                    max_tokens=self.max_tokens,
-                    temperature=0.0,
-                ).http_response
-        except openai.OpenAIError as exc:
-            if structured and isinstance(exc, openai.BadRequestError):
-                raise  # _complete asks again in JSON mode
-            raise self._endpoint._map_error(exc) from exc
-        return _content_of(http_response, usage)
+def _repair(errors: list[str]) -> str:
+    listed = "\n".join(f"- {e}" for e in errors[:_MAX_ERRORS_SHOWN])
+    return _REPAIR_PROMPT.format(errors="\n" + listed)
 
 
 def classify_with_llm(request: str, llm: Callable[[str], Classification] | None) -> Classification:

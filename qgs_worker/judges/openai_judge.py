@@ -32,7 +32,8 @@ the round must answer. The deliverable is fenced between markers carrying a fres
 the system prompt says that anything inside the fence is data: instructions in it are ignored
 and reported as a finding.
 
-Errors (the client is built with ``max_retries=0``: retries belong to the caller):
+Errors (raised by :mod:`qgs_worker.judges.endpoint`, which makes the calls; its client is built
+with ``max_retries=0``: retries belong to the caller):
 
 | what happened | raised |
 | --- | --- |
@@ -47,22 +48,21 @@ Errors (the client is built with ``max_retries=0``: retries belong to the caller
 
 from __future__ import annotations
 
-import copy
-import email.utils
-import json
 import secrets
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Literal
 
 import httpx2
-import openai
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from qgs_worker.core.models import DimensionScore, Review, ReviewRequest, Verdict
-from qgs_worker.errors import JudgeResponseError, JudgeUnavailableError
+from qgs_worker.errors import JudgeResponseError
+from qgs_worker.judges.endpoint import (
+    ChatEndpoint,
+    extract_json_object,
+    format_validation_error,
+)
 
 __all__ = ["OpenAIJudge"]
 
@@ -130,12 +130,6 @@ Answer again with ONE JSON object in the required shape, scoring exactly these d
 """
 
 
-@dataclass
-class _Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
 class OpenAIJudge:
     """An independent LLM critic on an OpenAI-compatible endpoint (flow: the module docstring).
 
@@ -154,7 +148,8 @@ class OpenAIJudge:
             limit (``JudgeRateLimit.before_call``), which waits or raises
             ``JudgeUnavailableError``. Copies (``with_timeout``, ``fresh_copy``) keep it.
 
-    A judge instance is safe to share between threads (the openai client is).
+    The calls go through :attr:`endpoint` (:class:`~qgs_worker.judges.endpoint.ChatEndpoint`),
+    which the audit sessions share. A judge instance is safe to share between threads.
     """
 
     def __init__(
@@ -169,49 +164,59 @@ class OpenAIJudge:
         http_client: httpx2.Client | None = None,
         call_gate: Callable[[int], None] | None = None,
     ) -> None:
-        self.model = model
-        self.call_gate = call_gate
-        self.timeout_s = timeout_s
-        self.max_tokens = max_tokens
-        self.temperature = temperature
-        self._client = openai.OpenAI(
+        self.endpoint = ChatEndpoint(
             base_url=base_url,
             api_key=api_key,
-            timeout=timeout_s,
-            max_retries=0,
+            model=model,
+            timeout_s=timeout_s,
+            max_tokens=max_tokens,
+            temperature=temperature,
             http_client=http_client,
+            call_gate=call_gate,
         )
-        self._json_schema_supported = True
-        self._base_url, self._api_key, self._http_client = base_url, api_key, http_client
+
+    @classmethod
+    def on(cls, endpoint: ChatEndpoint) -> OpenAIJudge:
+        """A judge that asks through ``endpoint`` (shared, not copied)."""
+        judge = cls.__new__(cls)
+        judge.endpoint = endpoint
+        return judge
+
+    @property
+    def model(self) -> str:
+        """The judge model's name."""
+        return self.endpoint.model
+
+    @property
+    def timeout_s(self) -> float:
+        """Timeout of each HTTP call, in seconds."""
+        return self.endpoint.timeout_s
+
+    @property
+    def call_gate(self) -> Callable[[int], None] | None:
+        """The shared rate limit called before every HTTP call (settable)."""
+        return self.endpoint.call_gate
+
+    @call_gate.setter
+    def call_gate(self, gate: Callable[[int], None] | None) -> None:
+        self.endpoint.call_gate = gate
 
     def with_timeout(self, timeout_s: float) -> OpenAIJudge:
         """This judge with each call's timeout lowered to ``timeout_s`` (same HTTP connections)."""
-        limited = copy.copy(self)
-        limited.timeout_s = max(0.1, min(timeout_s, self.timeout_s))
-        limited._client = self._client.with_options(timeout=limited.timeout_s)
-        return limited
+        return OpenAIJudge.on(self.endpoint.with_timeout(timeout_s))
 
     def fresh_copy(self) -> OpenAIJudge:
         """A new judge on the same endpoint and model, with its own HTTP client (close it)."""
-        return OpenAIJudge(
-            base_url=self._base_url,
-            api_key=self._api_key,
-            model=self.model,
-            timeout_s=self.timeout_s,
-            max_tokens=self.max_tokens,
-            temperature=self.temperature,
-            http_client=self._http_client,
-            call_gate=self.call_gate,
-        )
+        return OpenAIJudge.on(self.endpoint.fresh_copy())
 
     @property
     def name(self) -> str:
         """``openai:<model>``."""
-        return f"openai:{self.model}"
+        return self.endpoint.name
 
     def close(self) -> None:
         """Close the HTTP connections of the underlying client."""
-        self._client.close()
+        self.endpoint.close()
 
     def __enter__(self) -> OpenAIJudge:
         return self
@@ -236,124 +241,26 @@ class OpenAIJudge:
             JudgeResponseError: HTTP 4xx other than those (including 429 ``insufficient_quota``),
                 or no valid review even after the repair request; ``raw`` keeps the last answer.
         """
-        started = time.perf_counter()
-        usage = _Usage()
-        messages = build_messages(request)
-        raw = self._complete(messages, usage)
-        review, errors = parse_review(raw, request.dimensions)
-        if review is None:
-            messages = [
-                *messages,
-                {"role": "assistant", "content": raw},
-                {"role": "user", "content": _repair_prompt(errors, request.dimensions)},
-            ]
-            raw = self._complete(messages, usage)
-            review, errors = parse_review(raw, request.dimensions)
-        if review is None:
+        answer = self.endpoint.ask(
+            build_messages(request),
+            ReviewContract,
+            lambda raw: parse_review(raw, request.dimensions),
+            lambda errors: _repair_prompt(errors, request.dimensions),
+        )
+        if answer.value is None:
             raise JudgeResponseError(
                 f"{self.name} gave no valid review after one repair request: "
-                + "; ".join(errors[:_MAX_ERRORS_SHOWN]),
-                raw=raw,
+                + "; ".join(answer.errors[:_MAX_ERRORS_SHOWN]),
+                raw=answer.raw,
             )
-        return review.model_copy(
+        return answer.value.model_copy(
             update={
                 "judge": self.name,
-                "latency_ms": (time.perf_counter() - started) * 1000.0,
-                "prompt_tokens": usage.prompt_tokens,
-                "completion_tokens": usage.completion_tokens,
+                "latency_ms": answer.latency_ms,
+                "prompt_tokens": answer.usage.prompt_tokens,
+                "completion_tokens": answer.usage.completion_tokens,
             }
         )
-
-    # -- calls ------------------------------------------------------------------------------
-
-    def _complete(
-        self,
-        messages: list[ChatCompletionMessageParam],
-        usage: _Usage,
-        contract: type[BaseModel] = ReviewContract,
-    ) -> str:
-        """One answer's text: structured output first, JSON mode where that is refused."""
-        if self._json_schema_supported:
-            self.before_call(messages)
-            try:
-                return self._call_structured(messages, usage, contract)
-            except openai.BadRequestError:
-                self.before_call(messages)
-                content = self._call_json_mode(messages, usage)
-                self._json_schema_supported = False  # JSON mode worked where the schema did not
-                return content
-        self.before_call(messages)
-        return self._call_json_mode(messages, usage)
-
-    def before_call(self, messages: Sequence[ChatCompletionMessageParam]) -> None:
-        """Pass one HTTP call's size (characters of every message) to ``call_gate``, if set.
-
-        Raises:
-            JudgeUnavailableError: The gate (the shared rate limit) refused the call.
-        """
-        if self.call_gate is not None:
-            self.call_gate(sum(len(str(m.get("content") or "")) for m in messages))
-
-    def _call_structured(
-        self,
-        messages: list[ChatCompletionMessageParam],
-        usage: _Usage,
-        contract: type[BaseModel] = ReviewContract,
-    ) -> str:
-        try:
-            response = self._client.chat.completions.with_raw_response.parse(
-                model=self.model,
-                messages=messages,
-                response_format=contract,
-                max_tokens=self.max_tokens,
-                temperature=self.temperature,
-            )
-        except openai.BadRequestError:
-            raise  # the caller falls back to JSON mode
-        except openai.OpenAIError as exc:
-            raise self._map_error(exc) from exc
-        return _content_of(response.http_response, usage)
-
-    def _call_json_mode(self, messages: list[ChatCompletionMessageParam], usage: _Usage) -> str:
-        try:
-            response = self._client.chat.completions.with_raw_response.create(
-                model=self.model,
-                messages=messages,
-                response_format={"type": "json_object"},
-                max_tokens=self.max_tokens,
-                temperature=self.temperature,
-            )
-        except openai.OpenAIError as exc:
-            raise self._map_error(exc) from exc
-        return _content_of(response.http_response, usage)
-
-    def _map_error(self, exc: openai.OpenAIError) -> JudgeUnavailableError | JudgeResponseError:
-        where = f"{self.name} at {self._client.base_url}"
-        if isinstance(exc, openai.APITimeoutError):
-            return JudgeUnavailableError(f"{where} timed out after {self.timeout_s} s")
-        if isinstance(exc, openai.APIConnectionError):
-            return JudgeUnavailableError(f"{where} unreachable: {exc.message}")
-        if isinstance(exc, openai.APIStatusError):
-            status = exc.status_code
-            if status == 429 and "insufficient_quota" in (exc.code, exc.type):
-                return JudgeResponseError(
-                    f"insufficient_quota: {where} has no quota left (HTTP 429); not retried: "
-                    "add credit or use another key",
-                    raw=_body_text(exc),
-                )
-            if status == 429:
-                retry_after_s = _retry_after_s(exc.response.headers)
-                return JudgeUnavailableError(
-                    f"{where} rate-limited (HTTP 429); retry after {retry_after_s} s",
-                    retry_after_s=retry_after_s,
-                )
-            if status == 408 or status >= 500:
-                return JudgeUnavailableError(f"{where} failed with HTTP {status}: {exc.message}")
-            return JudgeResponseError(
-                f"{where} refused the request with HTTP {status}: {exc.message}",
-                raw=_body_text(exc),
-            )
-        return JudgeResponseError(f"{where}: {type(exc).__name__}: {exc}")
 
 
 # -- prompt ------------------------------------------------------------------------------------
@@ -435,7 +342,7 @@ def parse_review(raw: str, dimensions: tuple[str, ...]) -> tuple[Review | None, 
     try:
         contract = ReviewContract.model_validate(data)
     except ValidationError as exc:
-        return None, [_format_error(e) for e in exc.errors()]
+        return None, [format_validation_error(e) for e in exc.errors()]
     errors: list[str] = []
     names = [d.name for d in contract.dimensions]
     if sorted(names) != sorted(dimensions):
@@ -484,87 +391,3 @@ def _inconsistencies(contract: ReviewContract) -> list[str]:
                 "supports"
             )
     return errors
-
-
-def extract_json_object(text: str) -> dict[str, Any] | None:
-    """The first ``{...}`` in ``text`` that parses as a JSON object, or None.
-
-    Each ``{`` is tried in turn with :meth:`json.JSONDecoder.raw_decode`, which stops at the
-    object's closing brace: prose before and after, code fences, and braces inside JSON strings
-    are all tolerated, and a ``{`` in prose fails at once.
-    """
-    decoder = json.JSONDecoder()
-    start = text.find("{")
-    while start != -1:
-        try:
-            value, _ = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
-            value = None
-        if isinstance(value, dict):
-            return value
-        start = text.find("{", start + 1)
-    return None
-
-
-def _format_error(error: Any) -> str:
-    location = ".".join(str(part) for part in error.get("loc", ())) or "(root)"
-    got = error.get("input")
-    shown = json.dumps(got)[:60] if not isinstance(got, dict) else "{...}"
-    return f"'{location}': {error.get('msg', 'invalid')} (got {shown})"
-
-
-def _content_of(response: httpx2.Response, usage: _Usage) -> str:
-    """The first choice's message content, adding the call's token usage to ``usage``."""
-    try:
-        body = response.json()
-    except ValueError as exc:
-        # A proxy's or gateway's error page served with 200 (HTML, "upstream timeout"): the
-        # endpoint was not reached, so asking again can help; never a stored failure at once.
-        raise JudgeUnavailableError(
-            f"the endpoint answered HTTP {response.status_code} with a body that is not JSON "
-            f"(a proxy's error page?): {response.text[:120]!r}"
-        ) from exc
-    tokens = body.get("usage") if isinstance(body, dict) else None
-    if isinstance(tokens, dict):
-        usage.prompt_tokens += int(tokens.get("prompt_tokens") or 0)
-        usage.completion_tokens += int(tokens.get("completion_tokens") or 0)
-    try:
-        message = body["choices"][0]["message"]
-    except (KeyError, IndexError, TypeError) as exc:
-        raise JudgeResponseError(
-            "the endpoint's answer has no choices[0].message", raw=response.text
-        ) from exc
-    content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, str):
-        return content
-    refusal = message.get("refusal") if isinstance(message, dict) else None
-    return f"(no content; refusal: {refusal})" if refusal else "(no content)"
-
-
-def _retry_after_s(headers: httpx2.Headers) -> float | None:
-    """``Retry-After`` (seconds or HTTP date) or ``retry-after-ms``, in seconds; None if absent."""
-    millis = headers.get("retry-after-ms")
-    if millis:
-        try:
-            return max(0.0, float(millis) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _body_text(exc: openai.APIStatusError) -> str:
-    try:
-        return exc.response.text
-    except Exception:  # pragma: no cover - a streamed body that was never read
-        return str(exc.body)

@@ -110,7 +110,7 @@ class TestSession:
     ) -> None:
         sessions = OpenAIAuditSessions(judge, low_memory=True)
         first, second = sessions.open("a"), sessions.open("b")
-        assert first._judge is not second._judge and first._judge is not judge
+        assert first.endpoint is not second.endpoint and first.endpoint is not judge.endpoint
         first.audit(BRIEF, timeout_s=5.0)
         first.close()
         second.audit(BRIEF, timeout_s=5.0)  # closing one session leaves the other working

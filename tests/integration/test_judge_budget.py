@@ -156,9 +156,9 @@ def test_every_endpoint_user_of_a_worker_shares_the_gate(tmp_path: Path) -> None
         assert all(j.call_gate == gate for j in rt.judge.judges)  # type: ignore[attr-defined]
         assert rt.audit.sessions is not None
         session = rt.audit.sessions.open("security_auditor")
-        assert session._judge.call_gate == gate
+        assert session.endpoint.call_gate == gate
         assert rt.llm_classifier is not None
-        assert rt.llm_classifier._endpoint.call_gate == gate  # type: ignore[attr-defined]
+        assert rt.llm_classifier.endpoint.call_gate == gate
     finally:
         rt.repo.dispose()
 

@@ -358,7 +358,7 @@ class TestJsonModeFallback:
             pytest.raises(JudgeResponseError, match="context too long"),
         ):
             judge.review(REQUEST)
-        assert judge._json_schema_supported  # not remembered: JSON mode did not work either
+        assert judge.endpoint.json_schema_supported  # not remembered: JSON mode did not work either
 
 
 class TestIndependence:
