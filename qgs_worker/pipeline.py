@@ -54,7 +54,6 @@ from qgs_worker.submission import NewTask, Submission, content_hash
 log = logging.getLogger(__name__)
 
 DETECTOR_ROLE = "detectors"
-AUDIT_ROLE = "security_auditor"
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from qgs_worker.core.models import SEVERITY_WEIGHTS, Severity
+from qgs_worker.core.models import ROLE_FAILED, SEVERITY_WEIGHTS, Severity
 from qgs_worker.judges.panel import length_bias
 from qgs_worker.round_context import round_turn
 from qgs_worker.store import (
@@ -93,8 +93,6 @@ WHY_CHARS = 60
 WIDE_COLUMNS = 110
 RECENT_REJECTED = 10
 """How many of the newest rejected tool calls a report lists."""
-ROLE_FAILED = "role_failed"
-"""The category of a finding that says an audit role could not run (not a defect found)."""
 
 
 def _preview(text: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -118,13 +118,6 @@ class TerminationReason(StrEnum):
     CONVERGED = "converged"
     DIMINISHING_RETURNS = "diminishing_returns"
     FINAL_ROUND = "final_round"
-
-
-class ReviewStatus(IntEnum):
-    """Whether a stored review is a real verdict or a recorded judge failure."""
-
-    OK = 0
-    FAILED = 1
 
 
 class _Frozen(BaseModel):

@@ -35,14 +35,6 @@ class Judge(Protocol):
         ...
 
 
-class Clock(Protocol):
-    """A source of time in seconds (monotonic), so tests can control it."""
-
-    def __call__(self) -> float:
-        """Now, in seconds."""
-        ...
-
-
 class RateLimiter(Protocol):
     """A sliding-window rate limit, shared by every process that uses the same backend.
 

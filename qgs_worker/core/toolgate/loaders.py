@@ -35,7 +35,6 @@ __all__ = [
 _OPTION_KEYS = frozenset(
     {"permission", "enabled", "kinds", "rate_limit", "max_file_bytes", "allowed_domains"}
 )
-_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _BUILTIN_TYPE = re.compile(r"(?P<base>[a-z][a-z0-9_]*?)_(?P<version>[0-9]{8})")
 """An Anthropic built-in tool's ``type``: its base and version date (``bash_20250124``)."""
 
@@ -356,7 +355,3 @@ def _domains(name: object, value: Any) -> tuple[str, ...] | None:
 
 
 _HOST_ENTRY = re.compile(r"(?=.*[a-z0-9])[a-z0-9_-]+(\.[a-z0-9_-]+)*|[0-9a-f:.]+")
-
-
-def _snake(name: str) -> str:
-    return _CAMEL_BOUNDARY.sub("_", name).lower()
