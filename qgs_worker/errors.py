@@ -7,6 +7,7 @@ Errors are for what went wrong around them::
     ├── ConfigurationError          settings that cannot work together (raised at start-up)
     │   └── ModelArtifactError      the learned instruction detector's artifact is missing or corrupt
     ├── InputError (ValueError)     a bad submission or transcript line: names the field and the fix
+    │   ├── ToolDefinitionError       a tools list or tools file that cannot be read as tools
     │   ├── DeliverableTooLargeError
     │   └── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
     ├── JudgeError                  the critic could not give a valid review
@@ -27,6 +28,27 @@ from __future__ import annotations
 
 from typing import Any
 
+__all__ = [
+    "ApprovalConflictError",
+    "BrokerUnavailableError",
+    "ConfigurationError",
+    "DeliverableTooLargeError",
+    "InputError",
+    "JudgeError",
+    "JudgeResponseError",
+    "JudgeUnavailableError",
+    "ModelArtifactError",
+    "NotAwaitingApprovalError",
+    "QGSError",
+    "RoundNumberTakenError",
+    "StoreError",
+    "StoreUnavailableError",
+    "TaskNotFoundError",
+    "ToolDefinitionError",
+    "WaitTimeoutError",
+    "json_type_name",
+    "validation_summary",
+]
 
 class QGSError(Exception):
     """Base class of every error QGS raises on purpose."""
