@@ -1,6 +1,123 @@
 """QGS: a quality gate for autonomous AI agents.
 
-What agents import lives in :mod:`qgs_worker.client`; the pure domain in :mod:`qgs_worker.core`.
+What an agent needs is importable from here (``from qgs_worker import Client, InputError``):
+the client, the handles and views it returns, the tool gate's report, the deliverable and tool
+call models, and the error tree. The pure domain lives in :mod:`qgs_worker.core`.
+
+The names load on first use (PEP 562 ``__getattr__``), so ``import qgs_worker`` stays cheap: a
+one-shot ``qgs check-tool`` or ``qgs scan`` does not pay for the store, Celery or openai.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+_ERRORS = "qgs_worker.errors"
+_EXPORTS: dict[str, str] = {
+    "ApprovalConflictError": _ERRORS,
+    "ApprovalView": "qgs_worker.client",
+    "BrokerUnavailableError": _ERRORS,
+    "Client": "qgs_worker.client",
+    "ConfigurationError": _ERRORS,
+    "DecisionView": "qgs_worker.client",
+    "Deliverable": "qgs_worker.core.models",
+    "DeliverableTooLargeError": _ERRORS,
+    "GateReport": "qgs_worker.core.toolgate",
+    "InputError": _ERRORS,
+    "JudgeError": _ERRORS,
+    "JudgeResponseError": _ERRORS,
+    "JudgeUnavailableError": _ERRORS,
+    "ModelArtifactError": _ERRORS,
+    "NotAwaitingApprovalError": _ERRORS,
+    "QGSError": _ERRORS,
+    "RoundNumberTakenError": _ERRORS,
+    "StoreError": _ERRORS,
+    "StoreUnavailableError": _ERRORS,
+    "SubmissionHandle": "qgs_worker.client",
+    "TaskHandle": "qgs_worker.client",
+    "TaskNotFoundError": _ERRORS,
+    "ToolCall": "qgs_worker.core.models",
+    "ToolDefinitionError": _ERRORS,
+    "WaitTimeoutError": _ERRORS,
+}
+"""Each public name and the module that defines it."""
+
+__all__ = [
+    "ApprovalConflictError",
+    "ApprovalView",
+    "BrokerUnavailableError",
+    "Client",
+    "ConfigurationError",
+    "DecisionView",
+    "Deliverable",
+    "DeliverableTooLargeError",
+    "GateReport",
+    "InputError",
+    "JudgeError",
+    "JudgeResponseError",
+    "JudgeUnavailableError",
+    "ModelArtifactError",
+    "NotAwaitingApprovalError",
+    "QGSError",
+    "RoundNumberTakenError",
+    "StoreError",
+    "StoreUnavailableError",
+    "SubmissionHandle",
+    "TaskHandle",
+    "TaskNotFoundError",
+    "ToolCall",
+    "ToolDefinitionError",
+    "WaitTimeoutError",
+    "__version__",
+]
+
+if TYPE_CHECKING:  # the names as the type checker sees them; at run time __getattr__ loads them
+    from qgs_worker.client import (
+        ApprovalView,
+        Client,
+        DecisionView,
+        SubmissionHandle,
+        TaskHandle,
+    )
+    from qgs_worker.core.models import Deliverable, ToolCall
+    from qgs_worker.core.toolgate import GateReport
+    from qgs_worker.errors import (
+        ApprovalConflictError,
+        BrokerUnavailableError,
+        ConfigurationError,
+        DeliverableTooLargeError,
+        InputError,
+        JudgeError,
+        JudgeResponseError,
+        JudgeUnavailableError,
+        ModelArtifactError,
+        NotAwaitingApprovalError,
+        QGSError,
+        RoundNumberTakenError,
+        StoreError,
+        StoreUnavailableError,
+        TaskNotFoundError,
+        ToolDefinitionError,
+        WaitTimeoutError,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module on first use.
+
+    Raises:
+        AttributeError: ``name`` is not one of ``__all__``.
+    """
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'qgs_worker' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -6,6 +6,7 @@ import ast
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,12 +63,43 @@ class TestNumpyOnlyForTheLearnedDetector:
 class TestPublicApi:
     """Re-exported names are listed in a sorted __all__."""
 
-    @pytest.mark.parametrize("module", ["qgs_worker.judges", "qgs_worker.store"])
+    @pytest.mark.parametrize(
+        "module", ["qgs_worker", "qgs_worker.errors", "qgs_worker.judges", "qgs_worker.store"]
+    )
     def test_all_is_sorted(self, module: str) -> None:
         import importlib
 
         names = importlib.import_module(module).__all__
         assert sorted(names) == list(names)
+
+    def test_the_package_exports_the_agent_facing_names(self) -> None:
+        import qgs_worker
+        from qgs_worker import client, errors
+
+        for name in qgs_worker.__all__:
+            assert getattr(qgs_worker, name) is not None, name
+        assert client.Client is qgs_worker.Client
+        # every error class of the tree is importable from the package
+        error_classes = {
+            name
+            for name, value in vars(errors).items()
+            if isinstance(value, type) and issubclass(value, errors.QGSError)
+        }
+        assert error_classes <= set(qgs_worker.__all__)
+        with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+            _ = qgs_worker.Nope  # type: ignore[attr-defined]
+
+    def test_importing_the_package_loads_no_infrastructure(self) -> None:
+        probe = (
+            "import sys, qgs_worker; from qgs_worker import InputError; "
+            "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'celery', 'openai', 'redis') "
+            "if m in sys.modules))"
+        )
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        out = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+        )
+        assert "[]" == out.stdout.strip()
 
 
 class TestCompose:
