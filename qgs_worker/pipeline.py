@@ -33,6 +33,7 @@ from qgs_worker.core.models import (
     Finding,
     GatePolicy,
     RoundPlan,
+    RoundStatus,
     Severity,
     TaskType,
     risk_of,
@@ -171,10 +172,10 @@ def claim_next(
     ready = repo.next_ready_round(task_id)
     if ready is None or ready.id is None:
         return None
-    if ready.status == "queued" and repo.claim_round(ready.id):
+    if ready.status == RoundStatus.QUEUED and repo.claim_round(ready.id):
         prepare(repo, ready.id, policies)
         return ready.id
-    if ready.status == "dispatched" and redelivered and repo.get_decision(ready.id) is None:
+    if ready.status == RoundStatus.DISPATCHED and redelivered and repo.get_decision(ready.id) is None:
         prepare(repo, ready.id, policies)
         return ready.id
     return None
@@ -443,7 +444,7 @@ def decide(repo: Repository, round_id: int, policies: Policies) -> int | None:
     if repo.get_decision(round_id) is None:
         decision = gate_decision(repo, task, row, policies.gate)
         repo.save_decision(round_id, task.id, decision)
-    repo.set_round_status(round_id, "decided")
+    repo.set_round_status(round_id, RoundStatus.DECIDED)
     return claim_next(repo, task.id, policies)
 
 
@@ -538,7 +539,7 @@ def fail_round(repo: Repository, round_id: int, error: str, policies: Policies) 
             row.task_id,
             Decision(kind=DecisionKind.REVISE, reason=f"the round could not be processed: {error}"),
         )
-    repo.set_round_status(round_id, "failed", error)
+    repo.set_round_status(round_id, RoundStatus.FAILED, error)
     return claim_next(repo, row.task_id, policies)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qgs_worker.core.models import ReviewStatus, RoundStatus
 from qgs_worker.store import Repository, as_utc
 from qgs_worker.store.repository import _redact
 from qgs_worker.sweeper import overdue
@@ -82,10 +83,10 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
     parts = [f"round {row.number} is {row.status}"]
     if row.status_at is not None:
         parts[0] += f" since {as_utc(row.status_at).isoformat(timespec='seconds')}"
-    if row.status == "queued" and row.number > 1:
+    if row.status == RoundStatus.QUEUED and row.number > 1:
         parts.append("it waits until the task's earlier rounds are decided")
     review = repo.get_review(row.id) if row.id is not None else None
-    if review is not None and review.status == "failed":
+    if review is not None and review.status == ReviewStatus.FAILED:
         parts.append(f"the judge failed: {review.error}")
     if retries:
         parts.append(f"judge retries so far: {retries} (last: {row.retry_reason})")

@@ -71,7 +71,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from qgs_worker.core.models import ROLE_FAILED, SEVERITY_WEIGHTS, Severity
+from qgs_worker.core.models import (
+    ROLE_FAILED,
+    ROUND_UNFINISHED,
+    SEVERITY_WEIGHTS,
+    ReviewStatus,
+    Severity,
+)
 from qgs_worker.judges.panel import length_bias
 from qgs_worker.round_context import round_turn
 from qgs_worker.store import (
@@ -354,7 +360,7 @@ def build_report(
             ),
             "reviews_reused": sum(1 for t in entries for r in t["rounds"] if r["reused_from"]),
             "judge_failures": sum(
-                1 for t in entries for r in t["rounds"] if r["review_status"] == "failed"
+                1 for t in entries for r in t["rounds"] if r["review_status"] == ReviewStatus.FAILED
             ),
             "classified_by": dict(Counter(t["classification_source"] for t in entries)),
             "length_bias": round(
@@ -380,7 +386,7 @@ def build_report(
         "dead_letters": [_dead_letter(d) for d in repo.list_dead_letters(limit=RECENT_DEAD_LETTERS)],
         "unfinished": {
             "rounds": sum(
-                1 for t in entries for r in t["rounds"] if r["status"] in ("queued", "dispatched")
+                1 for t in entries for r in t["rounds"] if r["status"] in ROUND_UNFINISHED
             ),
             "overdue": sum(1 for t in entries for r in t["rounds"] if r["overdue"]),
             "outbox_waiting": repo.count_untaken_outbox(),

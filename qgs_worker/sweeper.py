@@ -35,6 +35,7 @@ from typing import Any
 
 from celery.signals import worker_ready, worker_shutdown
 
+from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository, RoundRow, as_utc
 from qgs_worker.store.tables import utcnow
@@ -123,7 +124,7 @@ def overdue(row: RoundRow, bound_s: float, now: datetime | None = None) -> str |
     A queued or dispatched round is overdue once it sat in its state longer than ``bound_s``
     seconds, not counting a parked retry that is not due yet or a review attempt running now.
     """
-    if row.status not in ("queued", "dispatched") or row.status_at is None:
+    if row.status not in ROUND_UNFINISHED or row.status_at is None:
         return None
     now = now or utcnow()
     since = as_utc(row.status_at)
@@ -199,13 +200,13 @@ def sweep(
             actions.publish(json.loads(sent.payload))
             result.republished.append(sent.submission_id)
     rounds = repo.unfinished_rounds()
-    for task_id in dict.fromkeys(r.task_id for r in rounds if r.status == "queued"):
+    for task_id in dict.fromkeys(r.task_id for r in rounds if r.status == RoundStatus.QUEUED):
         claimed = actions.claim(task_id)
         if claimed is not None:
             actions.dispatch(claimed)
             result.claimed.append(claimed)
     for row in rounds:
-        if row.status != "dispatched" or row.id is None:
+        if row.status != RoundStatus.DISPATCHED or row.id is None:
             continue
         lease = as_utc(row.lease_until) if row.lease_until is not None else None
         if lease is not None and lease > now:

@@ -110,6 +110,31 @@ class DecisionKind(StrEnum):
     CONTINUE = "continue"
 
 
+class RoundStatus(StrEnum):
+    """Where a round is in the pipeline (stored in ``round.status``).
+
+    ``queued`` until its turn comes (every earlier round of the task done), ``dispatched`` while
+    its jobs run, then ``decided`` or ``failed`` (no decision could be made: a stored error).
+    """
+
+    QUEUED = "queued"
+    DISPATCHED = "dispatched"
+    DECIDED = "decided"
+    FAILED = "failed"
+
+ROUND_DONE = (RoundStatus.DECIDED, RoundStatus.FAILED)
+"""The statuses after which nothing more runs for a round."""
+ROUND_UNFINISHED = (RoundStatus.QUEUED, RoundStatus.DISPATCHED)
+"""The statuses of a round still on its way (the sweeper's concern)."""
+
+
+class ReviewStatus(StrEnum):
+    """Whether a stored review is a verdict (``ok``) or a recorded judge failure (``failed``)."""
+
+    OK = "ok"
+    FAILED = "failed"
+
+
 class TerminationReason(StrEnum):
     """Why the revision loop stopped, named by its condition."""
 

@@ -17,13 +17,14 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
+from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
 from qgs_worker.errors import StoreError
 from qgs_worker.store.tables import DeadLetterRow, LeaseRow, OutboxRow, RoundRow, utcnow
 
 DEAD_LETTER_HEAD_BYTES = 2048
 """How much of an unusable message's body a dead letter keeps, in bytes (its head)."""
 
-UNFINISHED = ("queued", "dispatched")
+UNFINISHED = ROUND_UNFINISHED
 """Round states that still wait for a decision."""
 
 
@@ -328,7 +329,7 @@ class RecoveryStore:
                 update(RoundRow)
                 .where(
                     col(RoundRow.id) == round_id,
-                    col(RoundRow.status) == "dispatched",
+                    col(RoundRow.status) == RoundStatus.DISPATCHED,
                     or_(col(RoundRow.lease_until).is_(None), col(RoundRow.lease_until) < now),
                 )
                 .values(**values)

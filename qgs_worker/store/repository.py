@@ -31,12 +31,15 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from qgs_worker.core.models import (
+    ROUND_DONE,
     Classification,
     Decision,
     DimensionScore,
     Finding,
     Review,
+    ReviewStatus,
     RoundPlan,
+    RoundStatus,
     Severity,
     Verdict,
 )
@@ -296,8 +299,8 @@ class Repository(RecoveryStore):
         with Session(self.engine) as session:
             result = session.execute(
                 update(RoundRow)
-                .where(col(RoundRow.id) == round_id, col(RoundRow.status) == "queued")
-                .values(status="dispatched", status_at=utcnow(), retry_at=None)
+                .where(col(RoundRow.id) == round_id, col(RoundRow.status) == RoundStatus.QUEUED)
+                .values(status=RoundStatus.DISPATCHED, status_at=utcnow(), retry_at=None)
             )
             session.commit()
             return bool(result.rowcount)  # type: ignore[attr-defined]
@@ -312,7 +315,7 @@ class Repository(RecoveryStore):
         for row in self.list_rounds(task_id):
             if row.number != expected:
                 return None
-            if row.status in ("decided", "failed"):
+            if row.status in ROUND_DONE:
                 expected += 1
                 continue
             return row
@@ -414,12 +417,12 @@ class Repository(RecoveryStore):
                 for r in session.exec(
                     select(ReviewRow).where(
                         col(ReviewRow.round_id).in_([r.id for r in rounds]),
-                        ReviewRow.status == "failed",
+                        ReviewRow.status == ReviewStatus.FAILED,
                     )
                 )
             }
             first = next(
-                (r for r in rounds if r.status == "failed" or r.id in failed_reviews), None
+                (r for r in rounds if r.status == RoundStatus.FAILED or r.id in failed_reviews), None
             )
             if first is None:
                 return None
@@ -437,7 +440,7 @@ class Repository(RecoveryStore):
                 )
             )
             for r in reopened:
-                r.status, r.error, r.attempts = "queued", None, 0
+                r.status, r.error, r.attempts = RoundStatus.QUEUED, None, 0
                 r.status_at, r.retry_at, r.judge_retries, r.rate_waits, r.sweeps = (
                     utcnow(), None, None, None, None
                 )
@@ -527,7 +530,7 @@ class Repository(RecoveryStore):
         """Record that the judge could not review a round (never a PASS); return the stored row."""
         row = {
             "round_id": round_id,
-            "status": "failed",
+            "status": ReviewStatus.FAILED,
             "judge": judge,
             "error": error,
             "raw": raw,

@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, DateTime, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from qgs_worker.core.models import ReviewStatus, RoundStatus
+
 
 def utcnow() -> datetime:
     """Now, timezone-aware UTC."""
@@ -77,7 +79,7 @@ class RoundRow(SQLModel, table=True):
     plan_critic: bool = False
     plan_discriminate: bool = False
     plan_reason: str = ""
-    status: str = "queued"
+    status: str = RoundStatus.QUEUED.value
     error: str | None = Field(default=None, sa_column=Column(Text))
     attempts: int = 0
     created_at: datetime = Field(default_factory=utcnow)
@@ -104,7 +106,7 @@ class ReviewRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     round_id: int = Field(foreign_key="round.id", unique=True)
-    status: str = "ok"
+    status: str = ReviewStatus.OK.value
     review_key: str | None = Field(default=None, index=True, max_length=64)
     reused_from: int | None = None
     verdict: str | None = None
