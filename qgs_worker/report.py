@@ -59,17 +59,10 @@ run, cut to ``REQUEST_PREVIEW_CHARS`` like the request, or null when it answers 
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
-
-from rich import box
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from qgs_worker.core.models import (
     ROLE_FAILED,
@@ -79,6 +72,13 @@ from qgs_worker.core.models import (
     Severity,
 )
 from qgs_worker.judges.panel import length_bias
+from qgs_worker.report_render import (  # their home was this module: importers keep working
+    approval_text,
+    audit_runs_text,
+    finding_text,
+    render_markdown,
+    render_table,
+)
 from qgs_worker.round_context import round_turn
 from qgs_worker.store import (
     ApprovalRow,
@@ -93,10 +93,22 @@ from qgs_worker.store import (
 from qgs_worker.sweeper import overdue
 from qgs_worker.toolcheck import GATE_LAYER_NAMES
 
+__all__ = [
+    "RECENT_DEAD_LETTERS",
+    "RECENT_REJECTED",
+    "REQUEST_PREVIEW_CHARS",
+    "approval_text",
+    "audit_runs_text",
+    "build_report",
+    "finding_text",
+    "render_markdown",
+    "render_table",
+    "task_report",
+    "tool_call_summary",
+]
+
 REQUEST_PREVIEW_CHARS = 160
 """The request and a round's turn are cut to this many characters (``…`` added)."""
-WHY_CHARS = 60
-WIDE_COLUMNS = 110
 RECENT_REJECTED = 10
 """How many of the newest rejected tool calls a report lists."""
 
@@ -135,51 +147,6 @@ def _audit_run(row: AuditRunRow) -> dict[str, Any]:
         "duration_ms": round(row.duration_ms, 1),
         "error": row.error,
     }
-
-
-def finding_text(finding: dict[str, Any]) -> str:
-    """One finding in plain words: severity, category, the role that found it, location, title.
-
-    A ``role_failed`` finding reads as what it is: the audit role could not run.
-    """
-    if finding["category"] == ROLE_FAILED:
-        reason = finding["title"].removeprefix("role failed: ").removeprefix(f"{finding['role']}: ")
-        return (
-            f"{finding['severity']} audit role {finding['role']} failed ({reason}): the round "
-            "was not fully audited"
-        )
-    return (
-        f"{finding['severity']} {finding['category']} ({finding['role']}) at "
-        f"{finding['location']}: {finding['title']}"
-    )
-
-
-def audit_runs_text(runs: list[dict[str, Any]]) -> str:
-    """The audit roles that ran on a round, in one line.
-
-    E.g. ``security_auditor ok (2 findings, 12 ms), reality_checker failed: timed out``.
-    """
-    parts = []
-    for run in runs:
-        if run["status"] == "ok":
-            n = run["findings"]
-            parts.append(
-                f"{run['role']} ok ({n} finding{'' if n == 1 else 's'}, "
-                f"{run['duration_ms']:.0f} ms)"
-            )
-        else:
-            parts.append(f"{run['role']} {run['status']}: {run['error'] or 'no reason stored'}")
-    return ", ".join(parts)
-
-
-def approval_text(approval: dict[str, Any]) -> str:
-    """One approval in plain words: who decided what, when, and why."""
-    verb = "approved" if approval["approved"] else "rejected"
-    note = f": {approval['note']}" if approval["note"] else ""
-    return (
-        f"round {approval['round']} ({approval['decision']}) {verb} by {approval['by']} "
-        f"at {approval['created_at']}{note}"
-    )
 
 
 def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dict[str, Any]:
@@ -427,239 +394,3 @@ def tool_call_summary(repo: Repository, recent: int = RECENT_REJECTED) -> dict[s
         "rejected_by_layer": by_layer,
         "recent_rejected": rejected,
     }
-
-
-def _layer_counts(tool_calls: dict[str, Any]) -> str:
-    """``format 3, existence 1, ...``: rejections by layer, in layer order."""
-    return ", ".join(
-        f"{name.replace('_', ' ')} {n}" for name, n in tool_calls["rejected_by_layer"].items()
-    )
-
-
-def _approval_suffix(decision: dict[str, Any]) -> str:
-    """`` → approved by NAME`` / `` → rejected by NAME`` / `` (a person must confirm)``."""
-    if not decision or not decision["approval_required"]:
-        return ""
-    approval = decision["approval"]
-    if approval is None:
-        return " (a person must confirm: qgs approve)"
-    return f" → {'approved' if approval['approved'] else 'rejected'} by {approval['by']}"
-
-
-def _decided_round_risk(task: dict[str, Any]) -> int:
-    """The risk of the task's latest decided round (the weighted sum of its own findings)."""
-    number = task["decision"]["round"]
-    return next((r["risk"] for r in task["rounds"] if r["number"] == number), 0)
-
-
-def _md(text: str) -> str:
-    """Text safe inside a Markdown list item: no line breaks."""
-    return " ".join(text.split())
-
-
-def _trajectory(scores: list[int]) -> str:
-    return " → ".join(str(s) for s in scores) if scores else "—"
-
-
-def render_table(report: dict[str, Any], console: Console) -> None:
-    """Print the report as a summary line and a table, one row per task."""
-    s = report["summary"]
-    decisions = ", ".join(f"{k} {v}" for k, v in sorted(s["decisions"].items())) or "none yet"
-    judges = ", ".join(report["judges"]) or "no judge call"
-    a = s["approvals"]
-    console.print(
-        f"[bold]{s['tasks']} tasks[/], {s['decided']} decided ({decisions}); "
-        f"{s['escalated']} escalated (↑); findings P0 {s['p0']}, P1 {s['p1']}"
-        + (f" ({s['role_failures']} audit roles failed)" if s["role_failures"] else "")
-        + f"; approvals: {a['awaiting']} awaiting, {a['approved']} approved, "
-        f"{a['rejected']} rejected; "
-        f"input errors {s['errors']}. Judge: {judges} ({s['judge_calls']} calls, "
-        f"{s['reviews_reused']} reused, {s['judge_failures']} failed). Classified by "
-        f"{', '.join(f'{k} {v}' for k, v in sorted(s['classified_by'].items())) or 'nothing yet'}. "
-        "`qgs status TASK` explains one task."
-    )
-    # Below WIDE_COLUMNS the source and the reason go (`qgs status` has them): no cropped words.
-    wide = console.width >= WIDE_COLUMNS
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("task", no_wrap=True, min_width=19)
-    if wide:
-        table.add_column("source", overflow="fold", max_width=24)
-    table.add_column("type", no_wrap=True, min_width=10)
-    table.add_column("scores", overflow="fold", min_width=9, max_width=18)
-    table.add_column("P0/P1", no_wrap=True)
-    table.add_column("risk", no_wrap=True, justify="right")
-    table.add_column("decision", overflow="fold", no_wrap=not wide)
-    for t in report["tasks"]:
-        p0 = sum(1 for f in t["findings"] if f["severity"] == "P0")
-        p1 = sum(1 for f in t["findings"] if f["severity"] == "P1")
-        d = t["decision"] or {}
-        kind = d.get("kind", "pending")
-        style = {"pass": "green", "block": "bold red", "force_deliver": "yellow"}.get(kind, "")
-        decision = f"[{style}]{kind}[/]" if style else kind
-        decision += escape(_approval_suffix(d))
-        # ids, file names, agents and reasons come from transcripts: text, never rich markup
-        cells = [escape(t["id"])]
-        if wide:
-            source = t["source_file"] and f"{Path(t['source_file']).name}:{t['line']}"
-            cells.append(escape(source or t["agent"] or ""))
-            why = d.get("termination") or d.get("reason") or ""
-            why = why if len(why) <= WHY_CHARS else why[: WHY_CHARS - 1] + "…"
-            decision += f": {escape(why)}" if why else ""
-        cells += [
-            t["task_type"] + (" ↑" if t["escalated"] else ""),
-            _trajectory(t["scores"]),
-            f"{p0}/{p1}",
-            str(_decided_round_risk(t)) if d else "—",
-            decision,
-        ]
-        table.add_row(*cells)
-    console.print(table)
-    for e in report["errors"]:
-        console.print(
-            f"[red]input error[/] {escape(str(e['source_file']))}:{e['line']}: "
-            f"{escape(e['message'])}"
-        )
-    for d in report.get("dead_letters", []):
-        console.print(
-            f"[red]dead letter[/] {escape(d['job'])} at {d['received_at']}"
-            + (f" (submission {escape(d['submission_id'])})" if d["submission_id"] else "")
-            + f": {escape(d['reason'])}"
-        )
-    left = report.get("unfinished") or {}
-    if left.get("overdue") or left.get("outbox_waiting"):
-        console.print(
-            f"[yellow]unfinished[/]: {left['rounds']} rounds wait for a decision, "
-            f"{left['overdue']} of them overdue (the sweeper dispatches them again); "
-            f"{left['outbox_waiting']} submissions not yet taken by a worker"
-        )
-    _render_tool_calls(report.get("tool_calls"), console)
-
-
-def _render_tool_calls(tool_calls: dict[str, Any] | None, console: Console) -> None:
-    """The "Tool-call checks" section of the table report (nothing when no call was checked)."""
-    if not tool_calls or not tool_calls["total"]:
-        return
-    console.print(
-        f"\n[bold]Tool-call checks[/]: {tool_calls['total']} checked, {tool_calls['allowed']} "
-        f"allowed, {tool_calls['rejected']} rejected; rejected by layer: "
-        f"{escape(_layer_counts(tool_calls))}"
-    )
-    if not tool_calls["recent_rejected"]:
-        return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="most recent rejected calls")
-    table.add_column("checked at (UTC)", no_wrap=True)
-    table.add_column("tool", overflow="fold", max_width=32)
-    table.add_column("layer", no_wrap=True)
-    table.add_column("first error", overflow="fold")
-    for check in tool_calls["recent_rejected"]:
-        table.add_row(
-            check["checked_at"],
-            escape(check["tool"] or "(no name)"),
-            f"{check['layer']} {check['layer_name']}",
-            escape(check["error"]),
-        )
-    console.print(table)
-
-
-def render_markdown(report: dict[str, Any]) -> str:
-    """The report as a Markdown document (summary, task table, findings, input errors)."""
-    s = report["summary"]
-    out = io.StringIO()
-    out.write("# QGS report\n\n")
-    out.write(
-        f"Generated {report['generated_at']}. Judge: {', '.join(report['judges']) or 'no judge call'}.\n\n"
-    )
-    out.write(
-        f"- tasks: {s['tasks']} ({s['decided']} decided, {s['escalated']} escalated)\n"
-        f"- decisions: {', '.join(f'{k} {v}' for k, v in sorted(s['decisions'].items())) or 'none'}\n"
-        f"- findings: P0 {s['p0']}, P1 {s['p1']}; audit roles that failed: {s['role_failures']}\n"
-        f"- approvals: {s['approvals']['awaiting']} awaiting, {s['approvals']['approved']} "
-        f"approved, {s['approvals']['rejected']} rejected\n- input errors: {s['errors']}\n"
-        f"- classified by: {', '.join(f'{k} {v}' for k, v in sorted(s['classified_by'].items()))}\n"
-        f"- judge failures: {s['judge_failures']}; length bias (correlation of length and score): "
-        f"{s['length_bias']}\n"
-        f"- judge calls: {s['judge_calls']} ({s['reviews_reused']} identical rounds reused a review; "
-        f"{s['review_warnings']} warnings: halo effect, "
-        f"self-preference), {s['prompt_tokens']:,} prompt and {s['completion_tokens']:,} "
-        f"completion tokens, {s['judge_latency_ms'] / 1000:.1f} s in the judge\n\n"
-    )
-    out.write(
-        "| task | source | type | scores | P0/P1 | risk | decision | reason |\n"
-        "|---|---|---|---|---|---|---|---|\n"
-    )
-    for t in report["tasks"]:
-        d = t["decision"] or {}
-        p0 = sum(1 for f in t["findings"] if f["severity"] == "P0")
-        p1 = sum(1 for f in t["findings"] if f["severity"] == "P1")
-        source = f"{t['source_file']}:{t['line']}" if t["source_file"] else ""
-        reason = (d.get("termination") or d.get("reason") or "").replace("|", "\\|")
-        decision = (d.get("kind", "pending") + _approval_suffix(d)).replace("|", "\\|")
-        out.write(
-            f"| {t['id']} | {source} | {t['task_type']}/{t['complexity']} | {_trajectory(t['scores'])} "
-            f"| {p0}/{p1} | {_decided_round_risk(t) if d else '—'} | {decision} | {reason[:120]} |\n"
-        )
-    approvals = [(t["id"], a) for t in report["tasks"] for a in t["approvals"]]
-    if approvals:
-        out.write("\n## Approvals\n\n")
-        for task_id, a in approvals:
-            out.write(f"- `{task_id}` {_md(approval_text(a))}\n")
-    turns = [(t["id"], r) for t in report["tasks"] for r in t["rounds"] if r.get("turn")]
-    if turns:
-        out.write(
-            "\n## User turns\n\nRounds that answer a later user message than the request "
-            "(multi-turn runs): each is judged against its turn.\n\n"
-        )
-        for task_id, r in turns:
-            out.write(f"- `{task_id}` round {r['number']} answers: {_md(r['turn'])}\n")
-    audited = [(t["id"], r) for t in report["tasks"] for r in t["rounds"] if r["audit_runs"]]
-    if audited:
-        out.write(
-            "\n## Audit roles\n\nThe roles that audited each round, in the order they ran.\n\n"
-        )
-        for task_id, r in audited:
-            out.write(
-                f"- `{task_id}` round {r['number']}: {_md(audit_runs_text(r['audit_runs']))}\n"
-            )
-    with_findings = [t for t in report["tasks"] if t["findings"]]
-    if with_findings:
-        out.write(
-            "\n## Findings\n\nBy round, with the round's risk (P0=100, P1=50, P2=20, P3=10, P4=5).\n"
-        )
-        for t in with_findings:
-            risks = {r["number"]: r["risk"] for r in t["rounds"]}
-            last = None
-            for f in t["findings"]:
-                if f["round"] != last:
-                    last = f["round"]
-                    out.write(f"\n`{t['id']}` round {last} (risk {risks.get(last, 0)}):\n\n")
-                bold = f"**{f['severity']}**"
-                out.write(f"- {bold}{_md(finding_text(f)).removeprefix(f['severity'])}\n")
-    if report["errors"]:
-        out.write("\n## Input errors\n\n")
-        for e in report["errors"]:
-            out.write(f"- `{e['source_file']}:{e['line']}`: {e['message']}\n")
-    if report.get("dead_letters"):
-        out.write("\n## Dead letters\n\n")
-        for d in report["dead_letters"]:
-            sub = f" (submission `{d['submission_id']}`)" if d["submission_id"] else ""
-            out.write(f"- `{d['job']}` at {d['received_at']}{sub}: {_md(d['reason'])}\n")
-    tool_calls = report.get("tool_calls")
-    if tool_calls and tool_calls["total"]:
-        out.write(
-            f"\n## Tool-call checks\n\n- checked: {tool_calls['total']} "
-            f"({tool_calls['allowed']} allowed, {tool_calls['rejected']} rejected)\n"
-            f"- rejected by layer: {_layer_counts(tool_calls)}\n"
-        )
-        if tool_calls["recent_rejected"]:
-            out.write(
-                "\nMost recent rejected calls:\n\n"
-                "| checked at (UTC) | tool | layer | first error |\n|---|---|---|---|\n"
-            )
-            for check in tool_calls["recent_rejected"]:
-                tool = (check["tool"] or "(no name)").replace("|", "\\|")
-                error = _md(check["error"]).replace("|", "\\|")[:200]
-                out.write(
-                    f"| {check['checked_at']} | `{tool}` | {check['layer']} "
-                    f"{check['layer_name']} | {error} |\n"
-                )
-    return out.getvalue()
