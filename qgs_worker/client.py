@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from qgs_worker import pipeline
+from qgs_worker.core.gate import needs_approval
 from qgs_worker.core.models import (
     Classification,
     Complexity,
@@ -72,7 +73,6 @@ from qgs_worker.store import (
     RoundRow,
     as_utc,
     loads_list,
-    needs_approval,
 )
 from qgs_worker.submission import NewTask, Submission, check_value, validate_message
 from qgs_worker.toolcheck import CheckLogSender, send_with

@@ -32,11 +32,12 @@ from qgs_worker.core.models import (
     DecisionKind,
     Finding,
     GatePolicy,
+    ReviewStatus,
     RoundPlan,
     RoundStatus,
     Severity,
+    TaskHistory,
     TaskType,
-    risk_of,
 )
 from qgs_worker.core.policy import permission_findings
 from qgs_worker.core.ports import AuditSessions, Judge, PolicyDecisionPoint
@@ -449,73 +450,57 @@ def decide(repo: Repository, round_id: int, policies: Policies) -> int | None:
 
 
 def gate_decision(repo: Repository, task: TaskRow, row: RoundRow, policy: GatePolicy) -> Decision:
-    """Gather the round's review, findings and the earlier scores, and call the core gate."""
+    """Gather the round's review, findings and the task's history, and call the core gate."""
     assert row.id is not None
-    history: list[tuple[int, int]] = []
-    for earlier, earlier_review in repo.task_reviews(task.id):
-        if (
-            earlier.number < row.number
-            and earlier_review.status == "ok"
-            and earlier_review.score is not None
-        ):
-            history.append((earlier.number, earlier_review.score))
     review_row = repo.get_review(row.id)
     review = None
     judge_error = None
     if review_row is not None:
-        if review_row.status == "ok":
+        if review_row.status == ReviewStatus.OK:
             review = repo.review_model(review_row)
         else:
             judge_error = review_row.error or "the judge failed"
     elif row.plan_critic:
         judge_error = "a review was due but none was stored"
-    # A P0 blocks the task for good: an earlier round's P0 still counts on every later round.
-    findings = repo.findings_model(row.id)
-    for earlier in repo.list_rounds(task.id):
-        if earlier.number < row.number and earlier.id is not None:
-            findings.extend(
-                f.model_copy(update={"location": f"round {earlier.number}: {f.location}"})
-                for f in repo.findings_model(earlier.id)
-                if f.severity is Severity.P0
-            )
-    rejection = _rejection_before(repo, task.id, row.number)
-    if rejection is not None:
-        return Decision(
-            kind=DecisionKind.BLOCK,
-            reason=rejection,
-            must_fix=tuple(f.title for f in findings if f.severity is Severity.P0),
-            risk=risk_of(findings),
-        )
     return gate.decide_gate(
         review,
         round_number=row.number,
         complexity=Complexity(task.complexity),
         final=row.final,
-        history=history,
-        findings=findings,
+        history=task_history(repo, task.id, row.number),
+        findings=repo.findings_model(row.id),
         policy=policy,
         judge_error=judge_error,
         task_type=TaskType(task.task_type),
     )
 
 
-def _rejection_before(repo: Repository, task_id: str, number: int) -> str | None:
-    """Why the task is blocked by a person's rejection of an earlier round, or None.
-
-    A rejection (``qgs approve --reject``) blocks the task for good, like a P0: a later round
-    is never delivered on its own score.
-    """
-    for approval in repo.list_approvals(task_id):
-        if approval.approved:
+def task_history(repo: Repository, task_id: str, number: int) -> TaskHistory:
+    """What the gate must know of the task's rounds before round ``number`` (``TaskHistory``)."""
+    scores = tuple(
+        (earlier.number, review.score)
+        for earlier, review in repo.task_reviews(task_id)
+        if earlier.number < number and review.status == ReviewStatus.OK and review.score is not None
+    )
+    p0: list[Finding] = []
+    numbers: dict[int, int] = {}
+    for earlier in repo.list_rounds(task_id):
+        if earlier.id is None:
             continue
-        rejected = repo.get_round(approval.round_id)
-        if rejected.number < number:
-            note = f": {approval.note}" if approval.note else ""
-            return (
-                f"{approval.by} rejected round {rejected.number} of this task{note}; "
-                "a rejected task is never delivered"
+        numbers[earlier.id] = earlier.number
+        if earlier.number < number:
+            p0.extend(
+                f.model_copy(update={"location": f"round {earlier.number}: {f.location}"})
+                for f in repo.findings_model(earlier.id)
+                if f.severity is Severity.P0
             )
-    return None
+    rejection = None
+    for approval in repo.list_approvals(task_id):
+        rejected = numbers.get(approval.round_id)
+        if not approval.approved and rejected is not None and rejected < number:
+            rejection = gate.rejection_reason(approval.by, rejected, approval.note)
+            break
+    return TaskHistory(scores=scores, p0_findings=tuple(p0), rejection=rejection)
 
 
 ERROR_CHARS = 500

@@ -64,6 +64,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+from qgs_worker.core.gate import needs_approval
 from qgs_worker.core.models import (
     ROLE_FAILED,
     ROUND_UNFINISHED,
@@ -88,7 +89,6 @@ from qgs_worker.store import (
     TaskRow,
     as_utc,
     loads_list,
-    needs_approval,
 )
 from qgs_worker.sweeper import overdue
 from qgs_worker.toolcheck import GATE_LAYER_NAMES

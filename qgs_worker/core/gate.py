@@ -18,6 +18,7 @@ from qgs_worker.core.models import (
     GatePolicy,
     Review,
     Severity,
+    TaskHistory,
     TaskType,
     Termination,
     TerminationReason,
@@ -26,7 +27,14 @@ from qgs_worker.core.models import (
 )
 from qgs_worker.errors import InputError
 
-__all__ = ["best_round", "decide_gate", "should_terminate"]
+__all__ = [
+    "APPROVAL_DECISIONS",
+    "best_round",
+    "decide_gate",
+    "needs_approval",
+    "rejection_reason",
+    "should_terminate",
+]
 
 
 def _check_score(name: str, score: int) -> None:
@@ -132,7 +140,7 @@ def decide_gate(
     round_number: int,
     complexity: Complexity,
     final: bool,
-    history: Sequence[tuple[int, int]],
+    history: TaskHistory,
     findings: Sequence[Finding],
     policy: GatePolicy,
     judge_error: str | None = None,
@@ -140,8 +148,11 @@ def decide_gate(
 ) -> Decision:
     """Decide one round: pass, pass with suggestions, revise, force-deliver, block, and so on.
 
+    The earlier rounds' P0 findings (``history.p0_findings``) count with this round's own.
     Checked in this order:
 
+    0. a person rejected an earlier round (``history.rejection``) -> ``block``: a rejected task
+       is never delivered;
     1. any P0 finding -> ``block`` (never delivered, whatever the score);
     2. ``judge_error`` set -> ``revise`` (fail-closed), unless ``task_type`` is in
        ``policy.fail_open_types`` and the round has no P1 finding and the task is not REFLECT:
@@ -165,24 +176,28 @@ def decide_gate(
         round_number: This round's number, starting at 1.
         complexity: The task's complexity (after any escalation).
         final: Whether the agent marked this round as its final deliverable.
-        history: ``(round_number, score)`` of the task's earlier reviewed rounds.
-        findings: The round's findings, from detectors and discriminator roles.
+        history: The task's earlier rounds: their scores, their P0 findings, a rejection.
+        findings: The round's own findings, from detectors and discriminator roles.
         policy: Thresholds of the termination rules.
         judge_error: Why the critic could not give a review, when it failed.
         task_type: The task's type, for the fail-open rule (fail-closed when None).
 
     Returns:
-        The decision; ``risk`` is always the weighted sum of ``findings``.
+        The decision; ``risk`` is always the weighted sum of the findings weighed (this
+        round's and the earlier P0s).
 
     Raises:
         InputError: ``round_number`` is below 1, or a score in ``history`` is outside 0-100.
     """
     if round_number < 1:
         raise InputError(f"'round_number' must be 1 or more (got {round_number!r})")
-    for _, score in history:
+    for _, score in history.scores:
         _check_score("history", score)
-    risk = risk_of(tuple(findings))
+    findings = (*findings, *history.p0_findings)
+    risk = risk_of(findings)
     p0 = _titles(findings, Severity.P0)
+    if history.rejection is not None:
+        return Decision(kind=DecisionKind.BLOCK, reason=history.rejection, must_fix=p0, risk=risk)
     # A failed audit role is not a defect of the deliverable: the agent cannot fix it, so it is
     # never a must-fix item (it holds CRITICAL rounds below, and is reported).
     p1 = _titles((f for f in findings if f.category != ROLE_FAILED), Severity.P1)
@@ -275,7 +290,7 @@ def decide_gate(
 
     # Verdict.FAIL: revise, or stop and deliver the best round so far.
     verdict_text = f"the critic failed the round (score {review.score})"
-    scores = [score for _, score in history] + [review.score]
+    scores = [score for _, score in history.scores] + [review.score]
     termination = should_terminate(scores, policy)
     if termination is None and final:
         termination = Termination(
@@ -284,7 +299,7 @@ def decide_gate(
         )
     must_fix = _merge(review.must_fix, p1)
     if termination is not None:
-        best = best_round([*history, (round_number, review.score)])
+        best = best_round([*history.scores, (round_number, review.score)])
         best_score = max(scores)
         return Decision(
             kind=DecisionKind.FORCE_DELIVER,
@@ -301,4 +316,31 @@ def decide_gate(
         reason=f"{verdict_text}; {len(must_fix)} must-fix item(s) to address",
         must_fix=must_fix,
         risk=risk,
+    )
+
+
+APPROVAL_DECISIONS = (DecisionKind.AWAITING_APPROVAL,)
+"""Decision kinds that always wait for a person (``qgs approve``)."""
+
+
+def needs_approval(decision_kind: str, complexity: str) -> bool:
+    """Whether a decision waits for a person before the task is released.
+
+    ``awaiting_approval`` always does; so does ``force_deliver`` on a REFLECT task (the gate's
+    reason says "a person must still confirm"). Every other decision settles the round alone.
+
+    Args:
+        decision_kind: A ``DecisionKind`` or its stored text.
+        complexity: The task's complexity (a ``Complexity`` or its stored text).
+    """
+    return decision_kind in APPROVAL_DECISIONS or (
+        decision_kind == DecisionKind.FORCE_DELIVER and complexity == Complexity.REFLECT
+    )
+
+
+def rejection_reason(by: str, round_number: int, note: str = "") -> str:
+    """Why a task is blocked by a person's rejection of round ``round_number`` (``TaskHistory``)."""
+    why = f": {note}" if note else ""
+    return (
+        f"{by} rejected round {round_number} of this task{why}; a rejected task is never delivered"
     )

@@ -381,6 +381,23 @@ class Decision(_Frozen):
     risk: int = 0
 
 
+class TaskHistory(_Frozen):
+    """What the gate must know of a task's rounds before the one it decides.
+
+    Attributes:
+        scores: ``(round_number, score)`` of the earlier rounds the critic reviewed (judge
+            failures left out), in round order.
+        p0_findings: The earlier rounds' P0 findings, each located ``round N: ...``: a P0 blocks
+            the task for good, so it counts again on every later round.
+        rejection: Why a person's rejection of an earlier round (``qgs approve --reject``)
+            blocks the task, or None: a rejected task is never delivered.
+    """
+
+    scores: tuple[tuple[int, int], ...] = ()
+    p0_findings: tuple[Finding, ...] = ()
+    rejection: str | None = None
+
+
 class GatePolicy(_Frozen):
     """Thresholds of the gate and of the termination rules.
 

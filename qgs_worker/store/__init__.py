@@ -1,6 +1,6 @@
 """The results store: SQLModel tables and an idempotent repository (SQLite default, PostgreSQL by URL)."""
 
-from qgs_worker.store.repository import Repository, as_utc, loads_list, needs_approval
+from qgs_worker.store.repository import Repository, as_utc, loads_list
 from qgs_worker.store.tables import (
     ApprovalRow,
     AuditErrorRow,
@@ -34,5 +34,4 @@ __all__ = [
     "ToolCallCheckRow",
     "as_utc",
     "loads_list",
-    "needs_approval",
 ]

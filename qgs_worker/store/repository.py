@@ -83,25 +83,6 @@ def as_utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-APPROVAL_DECISIONS = ("awaiting_approval",)
-"""Decision kinds that always wait for a person (``qgs approve``)."""
-
-
-def needs_approval(decision_kind: str, complexity: str) -> bool:
-    """Whether a decision waits for a person before the task is released.
-
-    ``awaiting_approval`` always does; so does ``force_deliver`` on a REFLECT task (the gate's
-    reason says "a person must still confirm"). Every other decision settles the round alone.
-
-    Args:
-        decision_kind: The stored ``DecisionRow.kind``.
-        complexity: The task's complexity (``TaskRow.complexity``).
-    """
-    return decision_kind in APPROVAL_DECISIONS or (
-        decision_kind == "force_deliver" and complexity == "REFLECT"
-    )
-
-
 def make_engine(url: str) -> Engine:
     """Create an engine for ``url``; SQLite files get WAL and a busy timeout.
 

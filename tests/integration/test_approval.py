@@ -28,6 +28,7 @@ from qgs_worker.core.models import (
     DimensionScore,
     GatePolicy,
     Review,
+    TaskHistory,
     Verdict,
 )
 from qgs_worker.errors import (
@@ -67,7 +68,7 @@ def gate(verdict: Verdict, score: int, complexity: Complexity, *, number: int = 
         round_number=number,
         complexity=complexity,
         final=True,
-        history=[],
+        history=TaskHistory(scores=[]),
         findings=[],
         policy=GatePolicy(),
     )
@@ -344,7 +345,7 @@ class TestApprove:
             round_number=2,
             complexity=Complexity.REFLECT,
             final=False,
-            history=[(1, 90)],
+            history=TaskHistory(scores=[(1, 90)]),
             findings=[],
             policy=GatePolicy(),
         )

@@ -6,15 +6,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qgs_worker.core.gate import best_round, decide_gate, should_terminate
+from qgs_worker.core.gate import (
+    best_round,
+    decide_gate,
+    needs_approval,
+    rejection_reason,
+    should_terminate,
+)
 from qgs_worker.core.models import (
     Complexity,
+    Decision,
     DecisionKind,
     DimensionScore,
     Finding,
     GatePolicy,
     Review,
     Severity,
+    TaskHistory,
     TaskType,
     TerminationReason,
     Verdict,
@@ -154,7 +162,7 @@ class TestBlock:
             round_number=1,
             complexity=Complexity.SIMPLE,
             final=True,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[finding(Severity.P0, "rm -rf /"), finding(Severity.P3)],
             policy=DEFAULT,
             judge_error="timeout",
@@ -172,7 +180,7 @@ class TestJudgeError:
             round_number=2,
             complexity=Complexity.COMPLEX,
             final=True,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[finding(Severity.P1, "no tests")],
             policy=DEFAULT,
             judge_error="HTTP 503",
@@ -192,7 +200,7 @@ class TestNoReview:
             round_number=1,
             complexity=Complexity.SIMPLE,
             final=False,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[],
             policy=DEFAULT,
         )
@@ -205,7 +213,7 @@ class TestNoReview:
             round_number=1,
             complexity=Complexity.COMPLEX,
             final=False,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[finding(Severity.P1, "login missing"), finding(Severity.P2)],
             policy=DEFAULT,
         )
@@ -218,7 +226,7 @@ class TestNoReview:
             round_number=1,
             complexity=Complexity.REFLECT,
             final=False,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[finding(Severity.P4)],
             policy=DEFAULT,
         )
@@ -246,7 +254,7 @@ class TestPassing:
             round_number=2,
             complexity=complexity,
             final=False,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[],
             policy=DEFAULT,
         )
@@ -269,7 +277,7 @@ class TestPassing:
             round_number=2,
             complexity=complexity,
             final=False,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[],
             policy=DEFAULT,
         )
@@ -285,7 +293,7 @@ class TestFail:
             round_number=2,
             complexity=Complexity.COMPLEX,
             final=False,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[finding(Severity.P1, "no retry")],
             policy=DEFAULT,
         )
@@ -299,7 +307,7 @@ class TestFail:
             round_number=4,
             complexity=Complexity.COMPLEX,
             final=True,
-            history=[(2, 65)],
+            history=TaskHistory(scores=[(2, 65)]),
             findings=[],
             policy=DEFAULT,
         )
@@ -312,7 +320,7 @@ class TestFail:
             round_number=10,
             complexity=Complexity.COMPLEX,
             final=False,
-            history=[(2, 50), (4, 70), (6, 40), (8, 55)],
+            history=TaskHistory(scores=[(2, 50), (4, 70), (6, 40), (8, 55)]),
             findings=[],
             policy=DEFAULT,
         )
@@ -330,7 +338,7 @@ class TestFail:
             round_number=6,
             complexity=Complexity.COMPLEX,
             final=False,
-            history=[(2, 60), (4, 62)],
+            history=TaskHistory(scores=[(2, 60), (4, 62)]),
             findings=[],
             policy=DEFAULT,
         )
@@ -343,7 +351,7 @@ class TestFail:
             round_number=1,
             complexity=Complexity.REFLECT,
             final=True,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[],
             policy=DEFAULT,
         )
@@ -362,7 +370,7 @@ class TestInput:
                 round_number=0,
                 complexity=Complexity.COMPLEX,
                 final=False,
-                history=[],
+                history=TaskHistory(scores=[]),
                 findings=[],
                 policy=DEFAULT,
             )
@@ -374,7 +382,7 @@ class TestInput:
                 round_number=3,
                 complexity=Complexity.COMPLEX,
                 final=False,
-                history=[(1, 120)],
+                history=TaskHistory(scores=[(1, 120)]),
                 findings=[],
                 policy=DEFAULT,
             )
@@ -427,7 +435,7 @@ class TestDecideGateProperties:
             round_number=round_number,
             complexity=complexity,
             final=final,
-            history=history,
+            history=TaskHistory(scores=history),
             findings=findings,
             policy=GatePolicy(max_revisions=max_revisions),
             judge_error=judge_error,
@@ -459,7 +467,7 @@ class TestDecideGateProperties:
             round_number=round_number,
             complexity=complexity,
             final=final,
-            history=history,
+            history=TaskHistory(scores=history),
             findings=findings,
             policy=GatePolicy(max_revisions=max_revisions),
             judge_error=judge_error,
@@ -493,7 +501,7 @@ class TestFailOpen:
             round_number=1,
             complexity=complexity,
             final=True,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[],
             policy=DEFAULT,
             judge_error="timeout",
@@ -511,10 +519,58 @@ class TestFailOpen:
             round_number=1,
             complexity=Complexity.COMPLEX,
             final=True,
-            history=[],
+            history=TaskHistory(scores=[]),
             findings=[],
             policy=policy,
             judge_error="timeout",
             task_type=TaskType.QUERY,
         )
         assert DecisionKind.REVISE == got.kind
+
+
+class TestTaskHistory:
+    """The gate weighs the task's earlier rounds: their P0 findings and a person's rejection."""
+
+    def decide(self, history: TaskHistory, *findings: Finding) -> Decision:
+        return decide_gate(
+            review(Verdict.PASS, 95),
+            round_number=3,
+            complexity=Complexity.COMPLEX,
+            final=False,
+            history=history,
+            findings=list(findings),
+            policy=GatePolicy(),
+        )
+
+    def test_an_earlier_p0_blocks_a_passing_round_and_counts_in_its_risk(self) -> None:
+        earlier = finding(Severity.P0, "rm -rf / in round 1").model_copy(
+            update={"location": "round 1: tool_call:shell.command"}
+        )
+        got = self.decide(TaskHistory(scores=((1, 40),), p0_findings=(earlier,)))
+        assert DecisionKind.BLOCK is got.kind
+        assert ("rm -rf / in round 1",) == got.must_fix
+        assert 100 == got.risk
+
+    def test_a_rejection_blocks_whatever_the_score_naming_who_and_why(self) -> None:
+        reason = rejection_reason("alice", 1, "wrong account")
+        got = self.decide(TaskHistory(rejection=reason), finding(Severity.P2, "minor"))
+        assert DecisionKind.BLOCK is got.kind
+        assert "alice rejected round 1 of this task: wrong account" in got.reason
+        assert (20, ()) == (got.risk, got.must_fix)
+
+    def test_an_empty_history_changes_nothing(self) -> None:
+        assert DecisionKind.PASS is self.decide(TaskHistory()).kind
+
+
+@pytest.mark.parametrize(
+    ("kind", "complexity", "waits"),
+    [
+        ("awaiting_approval", "COMPLEX", True),
+        ("force_deliver", "REFLECT", True),
+        ("force_deliver", "COMPLEX", False),
+        ("pass", "REFLECT", False),
+        (DecisionKind.AWAITING_APPROVAL, Complexity.REFLECT, True),
+    ],
+)
+def test_which_decisions_wait_for_a_person(kind: str, complexity: str, waits: bool) -> None:
+    assert waits is needs_approval(kind, complexity)
