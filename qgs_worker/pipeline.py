@@ -267,27 +267,10 @@ def _store_round(repo: Repository, task_id: str, submission: Submission) -> Roun
 def _escalate_if_needed(
     repo: Repository, task: TaskRow, findings: list[Finding], number: int, deed: str = ""
 ) -> str:
-    serious = [f for f in findings if f.severity in (Severity.P0, Severity.P1)]
-    if serious:
-        worst = min(serious, key=lambda f: f.severity.value)
-        reason = f"round {number}: {worst.severity.value} {worst.category} at {worst.location}: {worst.title}"
-    elif deed and task.task_type != TaskType.CRITICAL:  # CRITICAL by deed (core/deeds.py)
-        reason = deed
-    else:
-        return ""
-    if task.task_type == TaskType.CRITICAL:
-        return reason
-    repo.escalate_task(
-        task.id,
-        Classification(
-            task_type=TaskType.CRITICAL,
-            complexity=Complexity.REFLECT,
-            confidence=1.0,
-            source="escalation",
-            reason=reason,
-        ),
-        reason,
-    )
+    """Escalate the task as ``gate.escalation`` says; the reason the round is reviewed as CRITICAL."""
+    reason, escalated = gate.escalation(TaskType(task.task_type), findings, number, deed)
+    if escalated is not None:
+        repo.escalate_task(task.id, escalated, reason)
     return reason
 
 

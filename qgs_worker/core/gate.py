@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from qgs_worker.core.models import (
     ROLE_FAILED,
+    Classification,
     Complexity,
     Decision,
     DecisionKind,
@@ -31,6 +32,7 @@ __all__ = [
     "APPROVAL_DECISIONS",
     "best_round",
     "decide_gate",
+    "escalation",
     "needs_approval",
     "rejection_reason",
     "should_terminate",
@@ -343,4 +345,40 @@ def rejection_reason(by: str, round_number: int, note: str = "") -> str:
     why = f": {note}" if note else ""
     return (
         f"{by} rejected round {round_number} of this task{why}; a rejected task is never delivered"
+    )
+
+
+def escalation(
+    task_type: TaskType, findings: Sequence[Finding], round_number: int, deed: str = ""
+) -> tuple[str, Classification | None]:
+    """Whether a round makes its task CRITICAL, and why (DESIGN.md, "Classifier": by deed).
+
+    A P0 or P1 finding (the worst one is named), or a critical deed of the round's tool calls
+    (``core/deeds.py``'s description, ``deed``), makes the round reviewed and audited as CRITICAL;
+    a task not yet CRITICAL is escalated to CRITICAL/REFLECT with that reason.
+
+    Returns:
+        ``(reason, classification)``: ``reason`` empty when nothing is serious; the
+        classification to store (``source="escalation"``), or None when the task stays as it is
+        (nothing serious, or already CRITICAL).
+    """
+    serious = [f for f in findings if f.severity in (Severity.P0, Severity.P1)]
+    if serious:
+        worst = min(serious, key=lambda f: f.severity.value)
+        reason = (
+            f"round {round_number}: {worst.severity.value} {worst.category} at "
+            f"{worst.location}: {worst.title}"
+        )
+    elif deed and task_type != TaskType.CRITICAL:
+        reason = deed
+    else:
+        return "", None
+    if task_type == TaskType.CRITICAL:
+        return reason, None
+    return reason, Classification(
+        task_type=TaskType.CRITICAL,
+        complexity=Complexity.REFLECT,
+        confidence=1.0,
+        source="escalation",
+        reason=reason,
     )

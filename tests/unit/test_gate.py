@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from qgs_worker.core.gate import (
     best_round,
     decide_gate,
+    escalation,
     needs_approval,
     rejection_reason,
     should_terminate,
@@ -574,3 +575,33 @@ class TestTaskHistory:
 )
 def test_which_decisions_wait_for_a_person(kind: str, complexity: str, waits: bool) -> None:
     assert waits is needs_approval(kind, complexity)
+
+
+class TestEscalation:
+    """A serious finding or a critical deed makes the round CRITICAL, with the reason stored."""
+
+    def test_the_worst_finding_is_named_and_the_task_escalated_to_reflect(self) -> None:
+        findings = [finding(Severity.P1, "secret in output"), finding(Severity.P0, "rm -rf /")]
+        reason, escalated = escalation(TaskType.QUERY, findings, 2)
+        assert reason.startswith("round 2: P0 test at text: rm -rf /")
+        assert escalated is not None
+        assert (TaskType.CRITICAL, Complexity.REFLECT, "escalation", reason) == (
+            escalated.task_type,
+            escalated.complexity,
+            escalated.source,
+            escalated.reason,
+        )
+
+    def test_a_deed_escalates_a_non_critical_task(self) -> None:
+        reason, escalated = escalation(TaskType.ACTION, [], 1, "round 1 deletes file 13")
+        assert "round 1 deletes file 13" == reason
+        assert escalated is not None and TaskType.CRITICAL is escalated.task_type
+
+    def test_a_critical_task_keeps_its_classification_but_gets_the_reason(self) -> None:
+        assert ("round 1: P1 test at text: x", None) == escalation(
+            TaskType.CRITICAL, [finding(Severity.P1, "x")], 1, "a deed"
+        )
+        assert ("", None) == escalation(TaskType.CRITICAL, [], 1, "a deed")
+
+    def test_minor_findings_change_nothing(self) -> None:
+        assert ("", None) == escalation(TaskType.GENERATE, [finding(Severity.P2)], 1)
