@@ -48,6 +48,7 @@ def _before_every_command() -> None:
     """QGS, a quality gate for autonomous AI agents: classify, judge, audit, gate and store every round."""
     print_store_line()  # which store this process uses (stderr, terminals only)
 
+
 POLL_S = 0.2
 """Seconds between two reads of the store while ``qgs audit`` waits (one query each)."""
 
