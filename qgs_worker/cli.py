@@ -14,7 +14,7 @@ import sys
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -47,6 +47,10 @@ err_console = Console(stderr=True)
 def _before_every_command() -> None:
     """QGS, a quality gate for autonomous AI agents: classify, judge, audit, gate and store every round."""
     print_store_line()  # which store this process uses (stderr, terminals only)
+
+
+POLL_S = 0.2
+"""Seconds between two reads of the store while ``qgs audit`` waits (one query each)."""
 
 QUEUE_NAMES = {
     "default": "qgs.default",
@@ -143,42 +147,72 @@ def audit(
         raise _fail(f"no .json or .jsonl files in {', '.join(map(str, paths))}")
     client = Client(settings)
     repo = client.repo
-    plan = _plan_audit(client, files, retry_failed=retry_failed)
-    task_ids, submissions = plan.task_ids, plan.submissions
-    skipped, errors = plan.skipped, plan.errors
-    pending = {s.task_id for s in submissions}
-    err_console.print(
-        f"{len(task_ids)} transcripts in {len(files)} files: {len(pending)} to review, "
-        f"{skipped} already done, {errors} unusable."
-    )
-    if submissions:
-        use_workers = settings.embedded if worker is None else worker
-        with broker_session(settings, workers=use_workers) as live:
-            client = Client(live)
-            for submission in submissions:
-                client.send(submission)
+    use_workers = settings.embedded if worker is None else worker
+    with contextlib.ExitStack() as session:
+        sender = _Sender(settings, session, use_workers)
+        plan = _plan_audit(client, files, retry_failed=retry_failed, send=sender.send)
+        err_console.print(
+            f"{len(plan.task_ids)} transcripts in {len(files)} files: {len(plan.pending)} to "
+            f"review, {plan.skipped} already done, {plan.errors} unusable."
+        )
+        if sender.client is not None:
             if not use_workers:
-                _warn_without_workers(client)
-            _wait_for_tasks(client, pending, timeout_s)
+                _warn_without_workers(sender.client)
+            _wait_for_tasks(sender.client, plan.pending, timeout_s)
     report = build_report(
         repo,
-        task_ids,
+        plan.task_ids,
         error_files=[str(f) for f in files],
         bound_s=settings.worker.visibility_timeout_s,
     )
     _print_report(report, fmt, render_table, render_markdown)
 
 
+class _Sender:
+    """Sends an audit's submissions as they are read; the broker (and workers) start with the first.
+
+    A re-run with nothing left to review starts neither.
+    """
+
+    def __init__(self, settings: Settings, stack: contextlib.ExitStack, workers: bool) -> None:
+        self._settings, self._stack, self._workers = settings, stack, workers
+        self.client: Client | None = None
+
+    def send(self, batch: list[Submission]) -> None:
+        if self.client is None:
+            live = self._stack.enter_context(broker_session(self._settings, workers=self._workers))
+            self.client = Client(live)
+        for submission in batch:
+            self.client.send(submission)
+
+
 @dataclass
 class _AuditPlan:
+    """What an audit keeps per transcript: its task id, and the rounds it still waits for.
+
+    No deliverable, transcript or submission is kept: they are read, sent and dropped one
+    transcript at a time, so the client's memory does not grow with the batch (issue 15).
+    """
+
     task_ids: list[str] = field(default_factory=list)
-    submissions: list[Submission] = field(default_factory=list)
+    pending: dict[str, set[int]] = field(default_factory=dict)
     skipped: int = 0
     errors: int = 0
 
 
-def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False) -> _AuditPlan:
-    """Read the files; return the submissions still to review. Bad lines are stored and named."""
+def _plan_audit(
+    client: Client,
+    files: list[Path],
+    *,
+    retry_failed: bool = False,
+    send: Callable[[list[Submission]], None],
+) -> _AuditPlan:
+    """Read the files lazily and ``send`` each transcript's rounds still to review.
+
+    Bad lines are stored and named. Returns the task ids in file order and, for each task sent,
+    the round numbers not decided yet.
+    """
+    from qgs_worker.store.recovery import SETTLED
     from qgs_worker.submission import NewTask
     from qgs_worker.transcripts import TranscriptError, read_transcripts
 
@@ -206,9 +240,8 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
             if retry_failed and (reopened := repo.reopen_failed(item.key)):
                 err_console.print(f"{markup_safe(item.key)}: reviewing again from round {reopened}")
             rounds = repo.list_rounds(item.key)
-            if len(rounds) == len(item.rounds) and all(
-                r.status in ("decided", "failed") for r in rounds
-            ):
+            settled = {r.number for r in rounds if r.status in SETTLED}
+            if len(rounds) == len(item.rounds) and len(settled) == len(rounds):
                 plan.task_ids.append(item.key)
                 plan.skipped += 1
                 continue
@@ -238,7 +271,8 @@ def _plan_audit(client: Client, files: list[Path], *, retry_failed: bool = False
                     break
             else:
                 plan.task_ids.append(item.key)
-                plan.submissions.extend(batch)
+                plan.pending[item.key] = set(range(1, len(item.rounds) + 1)) - settled
+                send(batch)
         if found == 0:
             err_console.print(f"[yellow]warning:[/] no transcripts in {markup_safe(path)}")
     return plan
@@ -268,45 +302,54 @@ def _warn_without_workers(client: Client) -> None:
         )
 
 
-def _task_done(client: Client, task_id: str) -> bool:
-    rounds = client.repo.list_rounds(task_id)
-    return (
-        bool(rounds) and rounds[-1].final and all(r.status in ("decided", "failed") for r in rounds)
-    )
+def _wait_for_tasks(client: Client, pending: dict[str, set[int]], timeout_s: float) -> None:
+    """Show a progress bar until every task's rounds are decided (or failed).
 
+    Each poll is one query, whatever the batch size: the rounds settled since the last poll
+    (``AuditWait``).
 
-def _wait_for_tasks(client: Client, task_ids: set[str], timeout_s: float) -> None:
-    waiting = set(task_ids)
+    Raises:
+        typer.Exit: (code 1) some task has no decision after ``timeout_s`` seconds.
+    """
+    from qgs_worker.audit_wait import AuditWait
+    from qgs_worker.store.recovery import SETTLED
+
+    wait = AuditWait(client.repo, pending)
+    total = len(pending)
     deadline = time.monotonic() + timeout_s
     with Progress(
         TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=err_console, transient=False,
     ) as progress:  # fmt: skip
-        bar = progress.add_task("reviewing", total=len(task_ids))
-        while waiting:
-            waiting = {t for t in waiting if not _task_done(client, t)}
-            progress.update(bar, completed=len(task_ids) - len(waiting))
+        bar = progress.add_task("reviewing", total=total)
+        while True:
+            waiting = wait.poll()
+            progress.update(bar, completed=total - waiting)
             if not waiting:
                 break
             if time.monotonic() > deadline:
-                first = sorted(waiting)[0]
+                wait.reconcile()  # an exact check before giving up (a worker's clock may lag)
+                if not wait.waiting:
+                    progress.update(bar, completed=total)
+                    break
+                first = wait.first_waiting()
                 rounds = client.repo.list_rounds(first)
                 where = (
                     "; ".join(
                         f"round {r.number} {r.status}"
                         + (f" after {r.judge_retries} judge retries" if r.judge_retries else "")
                         for r in rounds
-                        if r.status not in ("decided", "failed")
+                        if r.status not in SETTLED
                     )
                     or "no round stored yet"
                 )
                 raise _fail(
-                    f"{len(waiting)} of {len(task_ids)} tasks have no decision after {timeout_s:g} s "
+                    f"{wait.waiting} of {total} tasks have no decision after {timeout_s:g} s "
                     f"(e.g. {first}: {where}; store {client.repo.redacted_url}; `qgs status {first}` "
                     "says more). Re-run to resume.",
                     code=1,
                 )
-            time.sleep(0.2)
+            time.sleep(POLL_S)
 
 
 @app.command()

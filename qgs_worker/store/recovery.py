@@ -26,6 +26,8 @@ DEAD_LETTER_HEAD_BYTES = 2048
 
 UNFINISHED = ROUND_UNFINISHED
 """Round states that still wait for a decision."""
+SETTLED = ("decided", "failed")
+"""Round states that wait for nothing more (a failed round is reported, or reviewed again)."""
 
 
 def _count(result: Any) -> int:
@@ -312,6 +314,38 @@ class RecoveryStore:
                     .order_by(col(RoundRow.id))
                 )
             )
+
+    def rounds_settled_since(self, since: datetime) -> list[tuple[str, int, datetime | None]]:
+        """Rounds decided or failed at or after ``since`` (by ``status_at``): one query.
+
+        ``qgs audit`` polls with it, whatever its batch size.
+
+        Returns:
+            ``(task_id, number, status_at)`` of each such round, in no order; ``status_at`` is
+            the writing worker's clock (UTC).
+        """
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(RoundRow.task_id, RoundRow.number, RoundRow.status_at).where(
+                    col(RoundRow.status).in_(SETTLED), col(RoundRow.status_at) >= since
+                )
+            )
+            return [(task_id, number, at) for task_id, number, at in rows]
+
+    def rounds_settled_of(self, task_ids: Sequence[str]) -> list[tuple[str, int]]:
+        """The decided or failed rounds of these tasks, as ``(task_id, number)``: one query.
+
+        Keep ``task_ids`` to a few hundred (one bound parameter each).
+        """
+        if not task_ids:
+            return []
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(RoundRow.task_id, RoundRow.number).where(
+                    col(RoundRow.status).in_(SETTLED), col(RoundRow.task_id).in_(list(task_ids))
+                )
+            )
+            return [(task_id, number) for task_id, number in rows]
 
     def redispatch_round(self, round_id: int, *, count_sweep: bool) -> bool:
         """Restart a dispatched round's clock before it is dispatched again; True for one caller.

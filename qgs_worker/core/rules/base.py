@@ -21,12 +21,13 @@ Pure: stdlib and pydantic only (through ``models``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
 from qgs_worker.core.models import ArgumentKind, Severity
+from qgs_worker.core.rules.prefilter import Prefilter, normalise
 
 __all__ = ["Accept", "Context", "Rule", "rule"]
 
@@ -81,6 +82,8 @@ class Rule:
         matched_by: The module that applies this rule by logic of its own (personal data's
             check digits, SSRF's address parsing, JNDI's unwrapping...); empty for a rule the
             detectors and ``argscan`` apply by its patterns alone.
+        prefilter: Where the patterns may start (``prefilter``), built from ``patterns``: the
+            matches are the same as ``finditer``'s, found in a fraction of the time.
     """
 
     rule_id: str
@@ -95,6 +98,10 @@ class Rule:
     shell_syntax: bool = False
     needles: tuple[str, ...] = field(default=())
     matched_by: str = ""
+    prefilter: Prefilter = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "prefilter", Prefilter(self.patterns))
 
     def severity_in(self, context: Context) -> Severity | None:
         """The severity of a match in ``context``, or None when the rule is not checked there."""
@@ -110,10 +117,24 @@ class Rule:
         """The severity in an argument of a tool call made (``scan_tool_call``)."""
         return self.severity.get(Context.TOOL_CALL)
 
+    def finditer(self, text: str) -> Iterator[tuple[re.Pattern[str], Iterator[re.Match[str]]]]:
+        """Each pattern with its matches in ``text``, as ``pattern.finditer`` gives them.
+
+        The positions a pattern may start at are found once for all the rule's patterns
+        (``prefilter``); a pattern runs only there.
+        """
+        lowered = _lowered(text) if self.prefilter.useful else None
+        if lowered is None:  # nothing to pre-scan, or a text normalise cannot map
+            starts: list[list[int] | None] = [None] * len(self.patterns)
+        else:
+            starts = self.prefilter.starts(lowered)
+        for pattern, found in zip(self.patterns, starts, strict=True):
+            yield pattern, self.prefilter.finditer(pattern, text, found)
+
     def first_match(self, text: str) -> re.Match[str] | None:
         """The first accepted match, pattern by pattern; None when no pattern matches."""
-        for pattern in self.patterns:
-            for match in pattern.finditer(text):
+        for _, matches in self.finditer(text):
+            for match in matches:
                 if self.accept is None or self.accept(match):
                     return match
         return None
@@ -121,13 +142,27 @@ class Rule:
     def all_matches(self, text: str) -> list[str]:
         """Every accepted match, in order of position; a span two patterns match counts once."""
         spans: list[tuple[int, int, str]] = []
-        for pattern in self.patterns:
-            for m in pattern.finditer(text):
+        for _, matches in self.finditer(text):
+            for m in matches:
                 if self.accept is not None and not self.accept(m):
                     continue
                 if not any(start < m.end() and m.start() < end for start, end, _ in spans):
                     spans.append((m.start(), m.end(), m.group(0)))
         return [found for _, _, found in sorted(spans)]
+
+
+_last_lowered: tuple[str, str | None] = ("", "")
+
+
+def _lowered(text: str) -> str | None:
+    """``normalise(text)``, kept for the last text: every rule of a scan reads the same text."""
+    global _last_lowered
+    seen = _last_lowered  # one read: another thread may replace it meanwhile
+    if seen[0] is text or seen[0] == text:
+        return seen[1]
+    lowered = normalise(text)
+    _last_lowered = (text, lowered)
+    return lowered
 
 
 def rule(

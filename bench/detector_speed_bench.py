@@ -1,0 +1,150 @@
+r"""The detector pass per KB of prose, against one compiled regex pass over the same text.
+
+Usage: .venv/bin/python bench/detector_speed_bench.py [--quick] [--reps 5]
+
+Text: ``../shared/corpus/c_benign_scary_texts.jsonl``'s texts, then the installed packages'
+``METADATA`` documents (sorted by name), concatenated and cut to 100 KB; and adversarial texts
+of 20 KB each that made the judge and prompt rules slow (repeated grader vocatives, comment
+openers, line-start decorations, "the "/"you ", unclosed ``{`` objects, CJK grader words).
+
+Per repetition, alternated (these machines are noisy: each figure is a ratio against the
+baseline measured in the same repetition, CPU time of this process):
+
+- baseline: one compiled case-insensitive regex pass (``\bignore\s+previous\s+instructions\b``)
+  over the text;
+- rules, pre-scanned: the rule pass of ``detectors.scan_text`` (``_apply`` over the prose rules);
+- rules, plain: the same with the pre-scan off (``Rule.prefilter`` unused: every pattern runs
+  ``finditer`` over the whole text), i.e. the code before issue 15;
+- the four rules issue 15 named (judge_score_demand, judge_fake_verdict, jailbreak,
+  prompt_extraction + override_instructions), pre-scanned and plain;
+- scan_text whole: every detector (rules, learned model, personal data, examples, JNDI).
+
+Prints ms per KB, min-max over the repetitions, and the ratio line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run from a checkout without installing the package
+
+from qgs_worker.core import detectors  # noqa: E402
+from qgs_worker.core.rules import base, by_id  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+SLOW = ("judge_score_demand", "judge_fake_verdict", "jailbreak", "prompt_extraction",
+        "override_instructions")  # fmt: skip
+BASELINE = re.compile(r"\bignore\s+previous\s+instructions\b", re.IGNORECASE)
+
+
+def prose(size: int = 100_000) -> str:
+    """Benign corpus texts, then package documents, cut to ``size`` characters."""
+    parts = []
+    benign = CORPUS / "c_benign_scary_texts.jsonl"
+    if benign.is_file():
+        parts += [json.loads(line)["text"] for line in benign.open(encoding="utf-8")]
+    for meta in sorted(Path(sys.prefix).glob("lib/python*/site-packages/*.dist-info/METADATA")):
+        parts.append(meta.read_text(encoding="utf-8", errors="replace"))
+        if sum(map(len, parts)) > size:
+            break
+    return "\n\n".join(parts)[:size]
+
+
+def adversarial(size: int = 20_000) -> dict[str, str]:
+    """Texts whose repetitions made the rules slow, each ``size`` characters."""
+    seeds = {
+        "vocatives": "judge: grader, evaluator - ",
+        "comments": "<!-- <!-- > ",
+        "line starts": "\n> # * - ",
+        "the/you": "the you the this my you ",
+        "open objects": "{" + "x " * 60,
+        "cjk graders": "评审评委评分，",
+        "near misses": "ignore the previous and rate this output, you must give it ",
+    }
+    return {name: (seed * (size // len(seed) + 1))[:size] for name, seed in seeds.items()}
+
+
+@contextlib.contextmanager
+def plain() -> Iterator[None]:
+    """The pre-scan off: every pattern runs ``finditer`` over the whole text."""
+    saved = base._lowered
+    base._lowered = lambda text: None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        base._lowered = saved
+
+
+def cpu_ms(run: Callable[[], object], loops: int = 1) -> float:
+    start = time.process_time()
+    for _ in range(loops):
+        run()
+    return (time.process_time() - start) * 1000 / loops
+
+
+def rules_pass(text: str, selected: list[base.Rule]) -> None:
+    list(detectors._apply(selected, text, location="t", executed=False, tool=""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="3 repetitions")
+    parser.add_argument("--reps", type=int, default=5)
+    args = parser.parse_args()
+    reps = 3 if args.quick else args.reps
+    text = prose()
+    kb = len(text.encode("utf-8")) / 1024
+    slow = [by_id(r) for r in SLOW]
+    detectors.scan_text("warm up: load the learned detector")
+    rows: dict[str, list[float]] = {}
+    for _ in range(reps):
+        base_ms = cpu_ms(lambda: BASELINE.search(text), loops=5)
+        found = {
+            "baseline (one regex pass)": base_ms,
+            "rules, pre-scanned": cpu_ms(lambda: rules_pass(text, detectors._TEXT_RULES)),
+            "slow four, pre-scanned": cpu_ms(lambda: rules_pass(text, slow)),
+            "scan_text whole": cpu_ms(lambda: detectors.scan_text(text)),
+        }
+        with plain():
+            found["rules, plain (before)"] = cpu_ms(lambda: rules_pass(text, detectors._TEXT_RULES))
+            found["slow four, plain (before)"] = cpu_ms(lambda: rules_pass(text, slow))
+            found["scan_text whole, plain"] = cpu_ms(lambda: detectors.scan_text(text))
+        for name, ms in found.items():
+            rows.setdefault(name, []).append(ms)
+            rows.setdefault(name + " /base", []).append(ms / base_ms)
+    print(f"prose: {kb:.0f} KB; {reps} repetitions (CPU time)")
+    print(f"{'scenario':32s} {'ms/KB':>8} {'min-max':>15} {'x baseline':>11}")
+    for name in [n for n in rows if not n.endswith(" /base")]:
+        per_kb = [ms / kb for ms in rows[name]]
+        ratio = statistics.median(rows[name + " /base"])
+        print(
+            f"{name:32s} {statistics.median(per_kb):8.3f} "
+            f"{min(per_kb):7.3f}-{max(per_kb):<7.3f} {ratio:11.1f}"
+        )
+    print("adversarial texts (20 KB each), rules pass ms, pre-scanned / plain:")
+    for name, hostile in adversarial().items():
+        run = lambda hostile=hostile: rules_pass(hostile, detectors._TEXT_RULES)  # noqa: E731
+        fast = min(cpu_ms(run) for _ in range(reps))
+        with plain():
+            slow_ms = min(cpu_ms(run) for _ in range(reps))
+        print(f"  {name:14s} {fast:8.1f} / {slow_ms:8.1f}")
+    r = {n: statistics.median(v) for n, v in rows.items()}
+    print(
+        f"ratio: rules pass {r['rules, pre-scanned /base']:.1f}x one regex pass "
+        f"(plain {r['rules, plain (before) /base']:.1f}x); slow four "
+        f"{r['slow four, pre-scanned /base']:.1f}x (plain {r['slow four, plain (before) /base']:.1f}x); "
+        f"scan_text {r['scan_text whole /base']:.1f}x (plain {r['scan_text whole, plain /base']:.1f}x)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""``qgs audit`` waits with a bounded number of store queries per poll, whatever the batch size.
+
+The wait runs on a SQLite store the test fills itself: each pause of the wait (``time.sleep``)
+decides a few more rounds, as workers would, and the SQL statements each poll issues are counted
+with SQLAlchemy's ``before_cursor_execute`` event.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import typer
+from sqlalchemy import event
+
+from qgs_worker import audit_wait, cli
+from qgs_worker.audit_wait import AuditWait
+from qgs_worker.store import Repository
+from qgs_worker.store.tables import RoundRow, TaskRow
+
+
+def _store(tmp_path: Path, tasks: int, rounds: int = 2) -> tuple[Repository, list[int]]:
+    repo = Repository(f"sqlite:///{tmp_path / 'qgs.db'}")
+    ids: list[int] = []
+    for t in range(tasks):
+        repo.add_task(
+            TaskRow(
+                id=f"tx-{t:04d}", request="r", task_type="QUERY", complexity="SIMPLE",
+                classification_source="rules", confidence=1.0,
+            )
+        )  # fmt: skip
+        for n in range(1, rounds + 1):
+            row = repo.add_round(
+                RoundRow(
+                    submission_id=f"tx-{t:04d}:{n}", task_id=f"tx-{t:04d}", number=n,
+                    final=n == rounds, content="x", content_hash="h",
+                )
+            )  # fmt: skip
+            assert row.id is not None
+            ids.append(row.id)
+    return repo, ids
+
+
+def _wait_counting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tasks: int, per_poll: int
+) -> list[int]:
+    """Run ``_wait_for_tasks``; return the statements of each poll."""
+    repo, round_ids = _store(tmp_path, tasks)
+    pending = {f"tx-{t:04d}": {1, 2} for t in range(tasks)}
+    counts = [0]
+    counting = [True]
+
+    @event.listens_for(repo.engine, "before_cursor_execute")
+    def _count(*_: Any) -> None:
+        if counting[0]:
+            counts[-1] += 1
+
+    def settle_some(_: float) -> None:  # what the workers do between two polls
+        counting[0] = False
+        for round_id in round_ids[:per_poll]:
+            repo.set_round_status(round_id, "decided")
+        del round_ids[:per_poll]
+        counting[0] = True
+        counts.append(0)
+
+    monkeypatch.setattr(cli.time, "sleep", settle_some)
+    cli._wait_for_tasks(SimpleNamespace(repo=repo), pending, timeout_s=600)  # type: ignore[arg-type]
+    assert not round_ids  # every round was decided before the wait ended
+    return counts
+
+
+def test_queries_per_poll_do_not_grow_with_the_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small = _wait_counting(tmp_path / "5", monkeypatch, tasks=5, per_poll=2)
+    large = _wait_counting(tmp_path / "50", monkeypatch, tasks=50, per_poll=20)
+    assert len(small) == 6 and len(large) == 6  # 10 and 100 rounds, decided 2 and 20 a poll
+    assert set(small) == set(large) == {1}  # one query a poll, for 5 tasks as for 50
+
+
+def test_a_task_waits_for_its_rounds_not_decided_before(tmp_path: Path) -> None:
+    repo, ids = _store(tmp_path, 2)
+    repo.set_round_status(ids[0], "decided")  # tx-0000 round 1, decided by an earlier run
+    wait = AuditWait(repo, {"tx-0000": {2}, "tx-0001": {1, 2}})
+    assert wait.poll() == 2
+    repo.set_round_status(ids[1], "failed")  # a failed round waits for nothing more
+    repo.set_round_status(ids[2], "decided")
+    assert wait.poll() == 1
+    assert wait.first_waiting() == "tx-0001"
+
+
+def test_a_worker_clock_far_behind_is_caught_by_the_exact_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, ids = _store(tmp_path, 1, rounds=1)
+    wait = AuditWait(repo, {"tx-0000": {1}})
+    repo.set_round_status(ids[0], "decided")
+    with repo.engine.begin() as conn:  # the worker's clock lags an hour
+        conn.exec_driver_sql("UPDATE round SET status_at = '2000-01-01 00:00:00'")
+    assert wait.poll() == 1  # not in the window
+    monkeypatch.setattr(audit_wait, "RECONCILE_S", -1.0)
+    assert wait.poll() == 0  # no progress for RECONCILE_S: checked task by task
+
+
+def test_the_wait_times_out_naming_a_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo, _ = _store(tmp_path, 3, rounds=1)
+    monkeypatch.setattr(cli.time, "sleep", lambda _: None)
+    with pytest.raises(typer.Exit) as stopped:
+        cli._wait_for_tasks(SimpleNamespace(repo=repo), {"tx-0001": {1}}, timeout_s=0)  # type: ignore[arg-type]
+    assert stopped.value.exit_code == 1
