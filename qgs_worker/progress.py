@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from qgs_worker.core.models import ReviewStatus, RoundStatus
 from qgs_worker.store import Repository, as_utc
-from qgs_worker.store.repository import _redact
+from qgs_worker.store.schema import redact
 from qgs_worker.sweeper import overdue
 
 
@@ -54,7 +54,7 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
         bound_s: The visibility timeout, past which a state is called overdue.
     """
     row = repo.find_round_by_submission(submission_id)
-    store = _redact(repo.url)
+    store = redact(repo.url)
     if row is None:
         letters = [d for d in repo.list_dead_letters(limit=200) if d.submission_id == submission_id]
         if letters:

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import delete, func, or_, text, update
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
 from qgs_worker.errors import StoreError
+from qgs_worker.store.base import StoreBase, clean_row
+from qgs_worker.store.schema import redact
 from qgs_worker.store.tables import DeadLetterRow, LeaseRow, OutboxRow, RoundRow, utcnow
 
 DEAD_LETTER_HEAD_BYTES = 2048
@@ -34,24 +35,14 @@ def _count(result: Any) -> int:
     return int(result.rowcount)
 
 
-class RecoveryStore:
+class RecoveryStore(StoreBase):
     """Outbox, leases, parked retries and dead letters (a mixin of ``Repository``)."""
 
-    engine: Engine
-    url: str
-
-    if TYPE_CHECKING:  # provided by Repository, which this class is mixed into
-
-        def _insert_ignore(
-            self, session: Session, table: Any, rows: Sequence[dict[str, Any]]
-        ) -> None: ...
 
     @property
     def redacted_url(self) -> str:
         """The store's URL without its password, for messages."""
-        from qgs_worker.store.repository import _redact
-
-        return _redact(self.url)
+        return redact(self.url)
 
     # -- health ----------------------------------------------------------------------------
 
@@ -61,14 +52,12 @@ class RecoveryStore:
         Raises:
             StoreError: the database cannot be reached (the message names QGS_DATABASE_URL).
         """
-        from qgs_worker.store.repository import _redact
-
         try:
             with self.engine.connect() as conn:
                 conn.execute(text("SELECT 1"))
         except SQLAlchemyError as exc:
             raise StoreError(
-                f"cannot reach the store QGS_DATABASE_URL={_redact(self.url)}: "
+                f"cannot reach the store QGS_DATABASE_URL={redact(self.url)}: "
                 f"{str(exc).splitlines()[0]}"
             ) from exc
 
@@ -279,14 +268,12 @@ class RecoveryStore:
         Returns:
             The round's transient judge failures so far.
         """
-        from qgs_worker.store.repository import _clean_row
-
         with Session(self.engine) as session:
             row = session.get(RoundRow, round_id)
             if row is None:
                 return 0
             row.judge_retries = (row.judge_retries or 0) + 1
-            row.retry_reason = _clean_row({"r": reason[:500]})["r"]
+            row.retry_reason = clean_row({"r": reason[:500]})["r"]
             row.retry_at = retry_at
             session.add(row)
             session.commit()
@@ -384,12 +371,10 @@ class RecoveryStore:
         task_id: str | None = None,
     ) -> None:
         """Keep a message that could not be decoded or validated: its reason and raw head."""
-        from qgs_worker.store.repository import _clean_row
-
         if isinstance(raw_head, bytes):
             raw_head = raw_head[:DEAD_LETTER_HEAD_BYTES].decode("utf-8", errors="replace")
         head = raw_head[:DEAD_LETTER_HEAD_BYTES].encode("utf-8", errors="replace")
-        row = _clean_row(
+        row = clean_row(
             {
                 "job": job[:128],
                 "reason": reason[:2000],

@@ -1,0 +1,289 @@
+"""Tasks and rounds: stored once per id or submission, claimed by one caller, planned, settled."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import delete, func, update
+from sqlmodel import Session, col, select
+
+from qgs_worker.core.models import (
+    ROUND_DONE,
+    Classification,
+    ReviewStatus,
+    RoundPlan,
+    RoundStatus,
+)
+from qgs_worker.errors import RoundNumberTakenError, TaskNotFoundError
+from qgs_worker.store.base import StoreBase, clean_row
+from qgs_worker.store.schema import redact
+from qgs_worker.store.tables import ApprovalRow, DecisionRow, ReviewRow, RoundRow, TaskRow, utcnow
+
+__all__ = ["RoundStore"]
+
+
+class RoundStore(StoreBase):
+    """Reads and idempotent writes of tasks and their rounds (a part of ``Repository``)."""
+
+    if TYPE_CHECKING:  # provided by RecoveryStore, the other part add_round works with
+
+        def take_outbox_in(self, session: Session, submission_id: str) -> None:
+            """Remove a submission's outbox row inside the caller's session."""
+
+    # -- tasks -----------------------------------------------------------------------------
+
+    def add_task(self, task: TaskRow) -> TaskRow:
+        """Insert a task unless one with the same id exists; return the stored one."""
+        with Session(self.engine) as session:
+            self._insert_ignore(session, TaskRow, [task.model_dump()])
+            session.commit()
+        return self.get_task(task.id)
+
+    def get_task(self, task_id: str) -> TaskRow:
+        """The task with this id.
+
+        Raises:
+            TaskNotFoundError: no such task.
+        """
+        with Session(self.engine) as session:
+            row = session.get(TaskRow, task_id)
+        if row is None:
+            raise TaskNotFoundError(
+                f"no task with id {task_id!r} in the store ({redact(self.url)}); "
+                "`qgs report` lists the tasks there"
+            )
+        return row
+
+    def find_task(self, task_id: str) -> TaskRow | None:
+        """The task with this id, or None."""
+        with Session(self.engine) as session:
+            return session.get(TaskRow, task_id)
+
+    def list_tasks(self) -> list[TaskRow]:
+        """All tasks, oldest first."""
+        with Session(self.engine) as session:
+            return list(
+                session.exec(select(TaskRow).order_by(col(TaskRow.created_at), col(TaskRow.id)))
+            )
+
+    def escalate_task(self, task_id: str, classification: Classification, reason: str) -> bool:
+        """Raise a task to ``classification`` (a detector found P0/P1 work); True if it changed."""
+        with Session(self.engine) as session:
+            row = session.get(TaskRow, task_id)
+            if row is None:
+                raise TaskNotFoundError(f"no task with id {task_id!r}")
+            if row.escalated and row.task_type == classification.task_type:
+                return False
+            row.task_type = classification.task_type
+            row.complexity = classification.complexity
+            row.classification_source = classification.source
+            row.confidence = classification.confidence
+            row.escalated = True
+            row.escalation_reason = reason
+            session.add(row)
+            session.commit()
+            return True
+
+    # -- rounds ----------------------------------------------------------------------------
+
+    def add_round(self, round_row: RoundRow) -> RoundRow:
+        """Insert a round unless its submission id is stored; return the stored one.
+
+        Raises:
+            StoreError: another submission already holds this task's round number.
+        """
+        with Session(self.engine) as session:
+            self._insert_ignore(session, RoundRow, [round_row.model_dump(exclude={"id"})])
+            # The submission is taken in the same transaction: the sweeper never re-publishes
+            # a stored round's submission, and never misses one that is not stored.
+            if self.find_round_by_submission_in(session, round_row.submission_id) is not None:
+                self.take_outbox_in(session, round_row.submission_id)
+            session.commit()
+        stored = self.find_round_by_submission(round_row.submission_id)
+        if stored is None:
+            raise RoundNumberTakenError(
+                f"round {round_row.number} of task {round_row.task_id!r} is already held by another "
+                "submission; submit without a round number to get the next one"
+            )
+        return stored
+
+    def claim_round(self, round_id: int) -> bool:
+        """Move a round from ``queued`` to ``dispatched``; True only for the one caller that did it.
+
+        The update is conditional, so of two jobs that both see the round ready (intake of this
+        round, decide of the previous one) exactly one dispatches its pipeline.
+        """
+        with Session(self.engine) as session:
+            result = session.execute(
+                update(RoundRow)
+                .where(col(RoundRow.id) == round_id, col(RoundRow.status) == RoundStatus.QUEUED)
+                .values(status=RoundStatus.DISPATCHED, status_at=utcnow(), retry_at=None)
+            )
+            session.commit()
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def next_ready_round(self, task_id: str) -> RoundRow | None:
+        """The task's first round not yet done, if rounds 1..N-1 before it are stored and done.
+
+        A gap (round 3 stored, round 2 not yet) means "not yet": intake jobs run in any order,
+        and the gate of round 3 needs round 2's score. The caller checks the round's status.
+        """
+        expected = 1
+        for row in self.list_rounds(task_id):
+            if row.number != expected:
+                return None
+            if row.status in ROUND_DONE:
+                expected += 1
+                continue
+            return row
+        return None
+
+    def next_round_number(self, task_id: str) -> int:
+        """One more than the highest round number of the task (1 for a new task)."""
+        with Session(self.engine) as session:
+            highest = session.exec(
+                select(func.max(RoundRow.number)).where(RoundRow.task_id == task_id)
+            ).one()
+        return int(highest or 0) + 1
+
+    def get_round(self, round_id: int) -> RoundRow:
+        """The round with this id.
+
+        Raises:
+            TaskNotFoundError: no such round.
+        """
+        with Session(self.engine) as session:
+            row = session.get(RoundRow, round_id)
+        if row is None:
+            raise TaskNotFoundError(f"no round with id {round_id}")
+        return row
+
+    def find_round_by_submission(self, submission_id: str) -> RoundRow | None:
+        """The round of a submission, or None while its intake job has not run."""
+        with Session(self.engine) as session:
+            return self.find_round_by_submission_in(session, submission_id)
+
+    @staticmethod
+    def find_round_by_submission_in(session: Session, submission_id: str) -> RoundRow | None:
+        """``find_round_by_submission`` inside the caller's session."""
+        return session.exec(select(RoundRow).where(RoundRow.submission_id == submission_id)).first()
+
+    def get_round_by_submission(self, submission_id: str) -> RoundRow:
+        """The round of a submission.
+
+        Raises:
+            TaskNotFoundError: no round for this submission id (yet).
+        """
+        row = self.find_round_by_submission(submission_id)
+        if row is None:
+            raise TaskNotFoundError(f"no round for submission {submission_id!r}")
+        return row
+
+    def list_rounds(self, task_id: str) -> list[RoundRow]:
+        """The task's rounds, by number."""
+        with Session(self.engine) as session:
+            return list(
+                session.exec(
+                    select(RoundRow)
+                    .where(RoundRow.task_id == task_id)
+                    .order_by(col(RoundRow.number))
+                )
+            )
+
+    def find_round(self, task_id: str, number: int) -> RoundRow | None:
+        """The task's round with this number, or None."""
+        with Session(self.engine) as session:
+            return session.exec(
+                select(RoundRow).where(RoundRow.task_id == task_id, RoundRow.number == number)
+            ).first()
+
+    def set_round_plan(self, round_id: int, plan: RoundPlan) -> None:
+        """Record what is due on the round (critic, discriminator) and why."""
+        self._update_round(
+            round_id,
+            plan_critic=plan.critic,
+            plan_discriminate=plan.discriminate,
+            plan_reason=plan.reason,
+        )
+
+    def set_round_status(self, round_id: int, status: str, error: str | None = None) -> None:
+        """Mark a round ``queued``, ``decided`` or ``failed`` (with the reason)."""
+        self._update_round(round_id, status=status, error=error)
+
+    def reopen_failed(self, task_id: str) -> int | None:
+        """Queue a task again from its first round whose judge or processing failed.
+
+        That round and every later one lose their review (failed ones only are replaced: a
+        round with a good review keeps it), their decision and any approval of that decision,
+        and go back to ``queued``; the rounds themselves, their findings and the earlier
+        decisions stay.
+
+        Returns:
+            The number of the first reopened round, or None when nothing failed.
+        """
+        with Session(self.engine) as session:
+            rounds = list(
+                session.exec(
+                    select(RoundRow)
+                    .where(RoundRow.task_id == task_id)
+                    .order_by(col(RoundRow.number))
+                )
+            )
+            failed_reviews = {
+                r.round_id
+                for r in session.exec(
+                    select(ReviewRow).where(
+                        col(ReviewRow.round_id).in_([r.id for r in rounds]),
+                        ReviewRow.status == ReviewStatus.FAILED,
+                    )
+                )
+            }
+            first = next(
+                (r for r in rounds if r.status == RoundStatus.FAILED or r.id in failed_reviews), None
+            )
+            if first is None:
+                return None
+            reopened = [r for r in rounds if r.number >= first.number]
+            ids = [r.id for r in reopened]
+            session.execute(delete(DecisionRow).where(col(DecisionRow.round_id).in_(ids)))
+            # An approval confirmed a decision that is now gone: the new one needs its own.
+            session.execute(delete(ApprovalRow).where(col(ApprovalRow.round_id).in_(ids)))
+            failed = [i for i in ids if i in failed_reviews]
+            session.execute(
+                delete(ReviewRow).where(
+                    col(ReviewRow.id).in_(
+                        select(ReviewRow.id).where(col(ReviewRow.round_id).in_(failed))
+                    )
+                )
+            )
+            for r in reopened:
+                r.status, r.error, r.attempts = RoundStatus.QUEUED, None, 0
+                r.status_at, r.retry_at, r.judge_retries, r.rate_waits, r.sweeps = (
+                    utcnow(), None, None, None, None
+                )
+                session.add(r)
+            session.commit()
+            return first.number
+
+    def bump_attempts(self, round_id: int) -> int:
+        """Count one more delivery of the round's critic job; return the new count."""
+        with Session(self.engine) as session:
+            row = session.get(RoundRow, round_id)
+            if row is None:
+                raise TaskNotFoundError(f"no round with id {round_id}")
+            row.attempts += 1
+            session.add(row)
+            session.commit()
+            return row.attempts
+
+    def _update_round(self, round_id: int, **values: Any) -> None:
+        if "status" in values:
+            values["status_at"] = utcnow()
+        with Session(self.engine) as session:
+            row = session.get(RoundRow, round_id)
+            if row is None:
+                raise TaskNotFoundError(f"no round with id {round_id}")
+            for key, value in clean_row(values).items():
+                setattr(row, key, value)
+            session.add(row)
+            session.commit()

@@ -1,0 +1,103 @@
+"""The store's engine and schema.
+
+SQLite (WAL, busy timeout) or PostgreSQL by URL; the tables are created, and the columns a newer
+QGS added are added to an older store (the migrations: nullable columns only).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, inspect, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.pool import StaticPool
+from sqlmodel import SQLModel, create_engine
+
+from qgs_worker.store import tables as _tables  # noqa: F401  (registers every table's metadata)
+
+__all__ = ["SQLITE_BUSY_TIMEOUT_MS", "add_missing_columns", "create_schema", "make_engine", "redact"]
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+"""How long a SQLite writer waits for the lock, in milliseconds (workers write concurrently)."""
+
+
+def make_engine(url: str) -> Engine:
+    """Create an engine for ``url``; SQLite files get WAL and a busy timeout.
+
+    ``sqlite://`` (in memory) uses one shared connection (StaticPool) so tests see one database.
+    """
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+        if not path or path == ":memory:":
+            kwargs["poolclass"] = StaticPool
+        engine = create_engine(url, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return create_engine(url, pool_pre_ping=True)
+
+
+_SCHEMA_TRIES = 5
+_SCHEMA_RACE = re.compile(
+    r"already exists|duplicate column|pg_type_typname_nsp_index|DuplicateTable|DuplicateColumn",
+    re.IGNORECASE,
+)
+
+
+def create_schema(engine: Engine) -> None:
+    """Create the tables and add missing columns; a race lost to another process is retried.
+
+    Workers started together on a fresh store each run ``CREATE TABLE``: the loser gets
+    "table ... already exists" (SQLite), a unique violation on ``pg_type`` or a duplicate
+    table (PostgreSQL), or "duplicate column" from a concurrent ``ADD COLUMN``. The winner's
+    tables are there on the next try, which ``create_all`` then skips.
+    """
+    for attempt in range(_SCHEMA_TRIES):
+        try:
+            SQLModel.metadata.create_all(engine)
+            add_missing_columns(engine)
+            return
+        except (OperationalError, IntegrityError, ProgrammingError) as exc:
+            if attempt + 1 == _SCHEMA_TRIES or not _SCHEMA_RACE.search(str(exc)):
+                raise
+            time.sleep(0.05 * (attempt + 1))
+
+
+def add_missing_columns(engine: Engine) -> None:
+    """Add the nullable columns a newer QGS added to a store an older one created."""
+    inspector = inspect(engine)
+    with engine.begin() as conn:
+        for table in SQLModel.metadata.sorted_tables:
+            have = {c["name"] for c in inspector.get_columns(table.name)}
+            for column in table.columns:
+                if column.name not in have and column.nullable:
+                    kind = column.type.compile(dialect=engine.dialect)
+                    conn.execute(
+                        text(f'ALTER TABLE "{table.name}" ADD COLUMN "{column.name}" {kind}')
+                    )
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        user = creds.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{host}"
+    return url
