@@ -459,13 +459,17 @@ class Repository(RecoveryStore):
     def _update_round(self, round_id: int, **values: Any) -> None:
         if "status" in values:
             values["status_at"] = utcnow()
+        # One UPDATE, not a load and a flush: these run twice on every round (the plan, the
+        # status), and the ORM's unit of work cost more CPU than the statement itself.
         with Session(self.engine) as session:
-            row = session.get(RoundRow, round_id)
-            if row is None:
+            result = session.execute(
+                update(RoundRow)
+                .where(col(RoundRow.id) == round_id)
+                .values(**_clean_row(values))
+                .execution_options(synchronize_session=False)
+            )
+            if not result.rowcount:  # type: ignore[attr-defined]
                 raise TaskNotFoundError(f"no round with id {round_id}")
-            for key, value in _clean_row(values).items():
-                setattr(row, key, value)
-            session.add(row)
             session.commit()
 
     # -- reviews ---------------------------------------------------------------------------
@@ -500,7 +504,9 @@ class Repository(RecoveryStore):
             "raw": None,
             "error": None,
         }
-        with Session(self.engine) as session:
+        # Not expired on commit: the row read after the insert is the one returned, without a
+        # second SELECT to refresh it (nothing else writes it inside this transaction).
+        with Session(self.engine, expire_on_commit=False) as session:
             self._insert_ignore(session, ReviewRow, [row])
             stored = session.exec(select(ReviewRow).where(ReviewRow.round_id == round_id)).one()
             assert stored.id is not None
@@ -518,7 +524,6 @@ class Repository(RecoveryStore):
                 ],
             )
             session.commit()
-            session.refresh(stored)
             return stored
 
     def save_review_failure(
