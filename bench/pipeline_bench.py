@@ -1,6 +1,6 @@
 """Throughput and memory of the review pipeline, as ratios against baselines run side by side.
 
-Usage: .venv/bin/python bench/pipeline_bench.py [--reps 3] [--tasks 200] [--mix-copies 2]
+Usage: .venv/bin/python bench/pipeline_bench.py [--reps 3] [--tasks 120] [--mix-copies 2]
        [--io-rounds 160] [--io-latency-s 0.5] [--io-concurrency 16] [--mem-concurrency 64]
        [--pool-batch 40] [--judge-latency-s 0.2] [--skip-io] [--skip-pools]
        [--redis-url redis://127.0.0.1:6379] [--dbs 13,14,15] [--private-redis] [--quick]
@@ -225,7 +225,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     add = parser.add_argument
     add("--reps", type=int, default=3, help="repetitions of every batch")
-    add("--tasks", type=int, default=200, help="tasks of the simple workload a batch")
+    add("--tasks", type=int, default=120, help="tasks of the simple workload a batch")
     add("--mix-copies", type=int, default=2, help="copies of the tasks/ transcripts a mix batch")
     add("--mix-examples", type=int, default=0, help="use only the first N transcripts (0: all)")
     add("--io-rounds", type=int, default=160, help="rounds an I/O-bound batch")

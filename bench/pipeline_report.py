@@ -115,7 +115,8 @@ def headline(console: Console, p1: Part1) -> None:
 def io_table(io: IoPart) -> Table:
     t = _table(
         f"2. I/O-bound reviews: loopback judge answering after {io.latency_s * 1000:.0f} ms; "
-        f"simple final rounds (intake, critic, decide); bound = threads / latency; "
+        f"simple rounds, critic on every round (intake, critic, decide: one judge call); "
+        f"bound = threads / latency; "
         f"median (min-max) of {len(io.qgs.runs)}",
         ("scenario", "rounds/s", "bound", "÷ bound", "÷ bare", "jobs/s", "worker CPU ms/round",
          "idle RSS", "peak RSS", "errors", "load 1 min"),
@@ -182,7 +183,7 @@ def pools_table(pools: Sequence[PoolResult], args: argparse.Namespace) -> Table:
     ref = pools[0].series
     t = _table(
         f"3. Pools: loopback judge answering after {args.judge_latency_s * 1000:.0f} ms, "
-        f"{args.pool_batch} simple final rounds a batch, median (min-max) of {args.reps}",
+        f"{args.pool_batch} simple review-only rounds a batch, median (min-max) of {args.reps}",
         ("pool", "rounds/s", "vs threads", "bound: c / latency", "jobs/s", "worker CPU ms/round",
          "worker SQL/round", "PSS after", "errors"),
     )  # fmt: skip
