@@ -1,6 +1,6 @@
 """Memory and time per discriminator audit, against the detector pass alone, in the same run.
 
-Usage: .venv/bin/python bench/audit_bench.py [--reps 3] [--copies 4]
+Usage: .venv/bin/python bench/audit_bench.py [--reps 3] [--copies 2] [--quick]
 
 Workload: every transcript of ``tasks/`` and of ``../shared/corpus/`` that QGS reads (OpenAI
 chat and Anthropic messages), each audited as one task whose rounds are all its assistant
@@ -115,9 +115,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--copies", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="one repetition of 6 audits")
     args = parser.parse_args()
+    if args.quick:
+        args.reps, args.copies = 1, 1
 
     contexts = workload(args.copies)
+    if args.quick:
+        contexts = contexts[:6]
     roles = load_roles()
     print(f"{len(contexts)} audits per scenario, roles: {', '.join(r.name for r in roles)}")
     server = FakeOpenAIServer().start()
@@ -170,6 +175,13 @@ def main() -> None:
         peak = max(r[1] for r in rows)
         held = statistics.median(r[3] for r in rows)
         print(f"| {name} | {ms:.2f} | {ratio:.1f} ({lo:.1f}-{hi:.1f}) | {peak:.0f} | {held:.1f} |")
+    print()
+    for name, rows in list(results.items())[1:]:
+        values = [r[2] for r in rows]
+        print(
+            f"ratio ms per audit / detector pass = {statistics.median(values):.2f} "
+            f"({min(values):.2f}-{max(values):.2f}): {name}"
+        )
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print()
     print(

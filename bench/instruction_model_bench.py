@@ -1,6 +1,6 @@
 """Speed and memory of the learned instruction detector, beside the regex prompt rules, same run.
 
-Usage: .venv/bin/python bench/instruction_model_bench.py [--reps 5] [--texts 200]
+Usage: .venv/bin/python bench/instruction_model_bench.py [--reps 5] [--texts 200] [--quick]
 
 Workload: ``--texts`` texts of 1 KB (1,024 characters), cut from the benign and attack texts of
 the shared corpus (``../shared/corpus``: ``c_benign_scary_texts.jsonl`` and
@@ -64,7 +64,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--texts", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="one repetition of 20 texts")
     args = parser.parse_args()
+    if args.quick:
+        args.reps, args.texts = 1, 20
     before = rss_mb()
     from qgs_worker.core import detectors, instruction_model
     from qgs_worker.core.rules import prompt as prompt_rules
@@ -99,11 +102,18 @@ def main() -> None:
     rules_us = statistics.median(timings["rules"])
     model_us = statistics.median(timings["model"])
     short_us = statistics.median(timings["short"])
+    per_rep = [m / r for m, r in zip(timings["model"], timings["rules"], strict=True)]
     print(f"{len(work)} texts of 1 KB, {args.reps} repetitions (median per text)")
     print(f"  regex prompt rules: {rules_us:8.1f} us")
     print(f"  learned detector:   {model_us:8.1f} us   (x{model_us / rules_us:.2f} the rules)")
-    print(f"  learned detector on the same texts cut to {SHORT_CHARS} characters (one window, "
-          f"a tool argument): {short_us:8.1f} us")
+    print(
+        f"  learned detector on the same texts cut to {SHORT_CHARS} characters (one window, "
+        f"a tool argument): {short_us:8.1f} us"
+    )
+    print(
+        f"ratio learned detector / regex prompt rules = {statistics.median(per_rep):.2f} "
+        f"({min(per_rep):.2f}-{max(per_rep):.2f}), per 1 KB text, within each repetition"
+    )
     print(
         f"RSS: {before:.0f} MB at start, {imported:.0f} MB with the detectors imported, "
         f"{loaded:.0f} MB with the model loaded (+{loaded - imported:.1f} MB)"

@@ -1,6 +1,6 @@
 """LLM calls per 100 tasks: QGS (cadence, SIMPLE skip, review reuse) against a naive baseline.
 
-Usage: .venv/bin/python bench/llm_calls_bench.py [--copies 2] [--queries 8]
+Usage: .venv/bin/python bench/llm_calls_bench.py [--copies 2] [--queries 8] [--quick]
 
 Workload: every transcript of ``tasks/`` (all task types, the revision loops, the escalations),
 each submitted ``--copies`` times under different task ids with the same request and
@@ -214,7 +214,10 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--copies", type=int, default=2, help="submissions of each transcript")
     parser.add_argument("--queries", type=int, default=8, help="extra QUERY tasks")
+    parser.add_argument("--quick", action="store_true", help="one submission, 2 QUERY tasks")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.copies, args.queries = 1, 2
     jobs = workload(args.copies, args.queries)
 
     # QGS as configured by default: cadence (critic every 2nd + final), SIMPLE skip, review reuse.
@@ -257,7 +260,7 @@ def main(argv: list[str]) -> int:
     print(f"  QGS calls per 100 tasks       {qgs_100:.1f}")
     print(f"  naive calls per 100 tasks     {naive_100:.1f}")
     verdict = "met" if ratio <= TARGET_RATIO else "NOT met"
-    print(f"  ratio QGS / naive             {ratio:.3f}  (target <= {TARGET_RATIO}: {verdict})")
+    print(f"ratio QGS / naive judge calls = {ratio:.3f}  (target <= {TARGET_RATIO}: {verdict})")
     print("breakdown of the naive calls QGS does not make:")
     print(f"  skipped as SIMPLE             {qgs.simple}")
     print(f"  skipped by cadence            {qgs.cadence}")

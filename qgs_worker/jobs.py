@@ -412,6 +412,7 @@ def _critic_attempt(
             round_id,
             halo_spread_points=rt.settings.judge.halo_spread_points,
             admit=rt.judge_limit.admit if rt.judge_limit else None,
+            row=row,
         )
     except JudgeUnavailableError as exc:
         if judge_tries >= w.judge_max_retries:

@@ -216,7 +216,8 @@ def prepare(repo: Repository, round_id: int, policies: Policies) -> RoundPlan:
     repo.save_findings(round_id, findings)
     deed = describe_deeds(deeds, row.number) if deeds else ""
     serious = _escalate_if_needed(repo, task, findings, row.number, deed)
-    task = repo.get_task(task.id)
+    if serious:
+        task = repo.get_task(task.id)  # escalated (or CRITICAL already): read the new class
     plan = cadence.plan_round(
         Complexity(task.complexity),
         row.number,
@@ -281,6 +282,7 @@ def critic(
     *,
     halo_spread_points: int = HALO_SPREAD_POINTS,
     admit: Callable[[int], float] | None = None,
+    row: RoundRow | None = None,
 ) -> float:
     """Have the judge review a round, once; a malformed answer is stored as a failure.
 
@@ -293,6 +295,7 @@ def critic(
         halo_spread_points: See ``review_checks.halo_warning``.
         admit: The shared rate limit: given the prompt's size in characters, 0.0 to call now,
             else the seconds to wait (nothing is called then).
+        row: The round's row when the caller has just read it (not read again).
 
     Returns:
         0.0 when the round is reviewed (or was), else the seconds the rate limit asks to wait.
@@ -300,7 +303,7 @@ def critic(
     Raises:
         JudgeUnavailableError: transient failure; the job retries it.
     """
-    row = repo.get_round(round_id)
+    row = row if row is not None and row.id == round_id else repo.get_round(round_id)
     if repo.get_review(round_id) is not None:
         return 0.0
     task = repo.get_task(row.task_id)

@@ -62,7 +62,9 @@ class ReviewStore(StoreBase):
             "raw": None,
             "error": None,
         }
-        with Session(self.engine) as session:
+        # Not expired on commit: the row read after the insert is the one returned, without a
+        # second SELECT to refresh it (nothing else writes it inside this transaction).
+        with Session(self.engine, expire_on_commit=False) as session:
             self._insert_ignore(session, ReviewRow, [row])
             stored = session.exec(select(ReviewRow).where(ReviewRow.round_id == round_id)).one()
             assert stored.id is not None
@@ -80,7 +82,6 @@ class ReviewStore(StoreBase):
                 ],
             )
             session.commit()
-            session.refresh(stored)
             return stored
 
     def save_review_failure(
