@@ -48,6 +48,8 @@ bench: install
 	$(PY) bench/audit_bench.py
 	$(PY) bench/toolgate_bench.py
 	$(PY) bench/instruction_model_bench.py
+	$(PY) bench/detector_speed_bench.py
+	$(PY) bench/audit_scale_bench.py
 
 ## Nothing lost under faults (README "Chaos run (make chaos)"); not part of `make test`.
 ## ~10 min; CHAOS_ARGS=--quick for ~3 min. This tree's code runs (PYTHONPATH), whatever the venv.

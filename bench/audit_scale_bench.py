@@ -119,10 +119,12 @@ def main() -> None:
     print(
         f"{'size':>6} {'tree':>7} {'RSS MB':>8} {'CPU ms/tx':>10} {'poll ms':>9} {'core @0.2s':>10}"
     )
+    rss_new: dict[int, float] = {}
     for count in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             generate(Path(tmp), count)
             found = {name: measure(tree, Path(tmp), count) for name, tree in trees}
+        rss_new[count] = found["new"]["rss_mb"]
         for name, f in found.items():
             core = f["poll_ms"] / 200
             print(
@@ -136,6 +138,9 @@ def main() -> None:
                 f"CPU/tx {new['cpu_ms_per_tx'] / old['cpu_ms_per_tx']:.2f}, "
                 f"poll {new['poll_ms'] / old['poll_ms']:.3f}"
             )
+    small, large = min(rss_new), max(rss_new)
+    # Flat memory is the claim: the client's RSS at the largest batch against the smallest.
+    print(f"ratio RSS at {large} / at {small} transcripts = {rss_new[large] / rss_new[small]:.2f}")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,8 @@ BENCHES = (
     Bench("llm_calls_bench.py"),
     Bench("audit_bench.py"),
     Bench("instruction_model_bench.py"),
+    Bench("detector_speed_bench.py"),
+    Bench("audit_scale_bench.py"),
     Bench("toolgate_bench.py", redis_db=True, corpus=True),
     Bench("pipeline_bench.py", args=("--quick", "--private-redis"), redis_server=True),
 )
