@@ -16,10 +16,14 @@ measured in the same repetition):
 - six layers in-process: ``ToolGate`` with format, existence, parameters, business rules (a
   rate limit, a file-size limit and a domain allowlist on every tool, the in-process sliding
   window), permission (a policy allowing every tool) and injection;
-- six layers, Redis rate limit, leased (what ``build_gate`` does on a broker): the same with
-  ``RedisRateLimiter(lease_fraction=0.01)`` on a real Redis (``QGS_BENCH_REDIS_URL``, default
-  ``redis://127.0.0.1:6379/12``; it must be empty, and is flushed after): a process takes 1%
-  of a limit per round trip, for at most a second;
+- six layers, Redis rate limit, leased, renewed ahead (what ``build_gate`` does on a broker):
+  the same with ``RedisRateLimiter(lease_fraction=0.01, renew_ahead=True)`` on a real Redis
+  (``QGS_BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/12``; it must be empty, and is
+  flushed after): a process takes 1% of a limit per round trip, for at most a second, and a
+  background thread asks for the next lease when half of one is gone;
+- six layers, Redis rate limit, leased, renewed on the caller's path (``renew_ahead=False``,
+  what ``build_gate`` did before issue 15): the caller whose hit finds its lease ended makes
+  the round trip;
 - six layers, Redis rate limit, a round trip per call (``lease_fraction=0``: what the judge's
   limits use, and a deployment that sets ``QGS_TOOLGATE__RATE_LIMIT_LEASE=0``);
 - ``Client.check_tool_call(call, tools=...)``, 100 tools lists in rotation (issue 15: the
@@ -185,12 +189,13 @@ def main() -> None:
 
     items = workload()
     local = LocalRateLimiter()
+    ahead = RedisRateLimiter(client, lease_fraction=0.01, renew_ahead=True)
     leased = RedisRateLimiter(client, lease_fraction=0.01)
     exact = RedisRateLimiter(client)
     domains = hosts_in(items)
     cases = []
     for tools, call in items:
-        gates = [gate_for(tools, limiter, domains) for limiter in (local, leased, exact)]
+        gates = [gate_for(tools, limiter, domains) for limiter in (local, ahead, leased, exact)]
         cases.append(
             (
                 bare_validator(tools, call),
@@ -221,7 +226,8 @@ def main() -> None:
     names = (
         "bare jsonschema (baseline)",
         "six layers, in-process",
-        "six layers, Redis rate limit, leased",
+        "six layers, Redis rate limit, leased, renewed ahead",
+        "six layers, Redis rate limit, leased, renewed on the caller's path",
         "six layers, Redis rate limit, a round trip per call",
         f"client, {ROTATION} tools lists in rotation, same objects",
         f"client, {ROTATION} tools lists in rotation, fresh copies",
@@ -230,14 +236,14 @@ def main() -> None:
     for _ in range(args.reps):
         samples: dict[str, list[int]] = {n: [] for n in names}
         for _ in range(args.rounds):
-            for index, name in enumerate(names[:4]):  # scenarios take turns, a pass each
+            for index, name in enumerate(names[:5]):  # scenarios take turns, a pass each
                 for case in cases:
                     samples[name].append(timed(case[index]))
             for gate_call in same_objects:
-                samples[names[4]].append(timed(gate_call))
+                samples[names[5]].append(timed(gate_call))
             for fresh_call in fresh:
                 fresh_call.prepare()
-                samples[names[5]].append(timed(fresh_call))
+                samples[names[6]].append(timed(fresh_call))
         for name in names:
             per_rep[name].append((percentile(samples[name], 0.5), percentile(samples[name], 0.99)))
     client.flushdb()
@@ -258,7 +264,7 @@ def main() -> None:
         f"\ngates built during the timed passes of the rotation: {rebuilt} "
         f"({ROTATION} lists, {offline.gate_cache.builds} gates built in all)"
     )
-    for name in names[1:3]:
+    for name in names[1:4]:
         rows = per_rep[name]
         p50 = statistics.median(r[0] for r in rows)
         p99 = statistics.median(r[1] for r in rows)
@@ -271,7 +277,8 @@ def main() -> None:
         )
     shown = ", ".join(
         f"{short} {statistics.median(r[0] / b[0] for r, b in zip(per_rep[n], base, strict=True)):.2f}x"
-        for short, n in zip(("in-process", "leased", "round trip", "rotation", "rotation fresh"),
+        for short, n in zip(("in-process", "leased ahead", "leased", "round trip", "rotation",
+                             "rotation fresh"),
                             names[1:], strict=True)
     )  # fmt: skip
     print(f"ratio p50 vs bare jsonschema: {shown}")

@@ -80,7 +80,8 @@ def rate_limiter(settings: Settings) -> RateLimiter:
     With no ``QGS_BROKER_URL`` (the embedded default) the window lives in this process only,
     one for the whole process (every client and gate in it counts against the same window).
     On Redis, a process takes ``QGS_TOOLGATE__RATE_LIMIT_LEASE`` of a limit at once (a lease,
-    ``RedisRateLimiter``): one round trip per lease instead of one per call. Either way the
+    ``RedisRateLimiter``): one round trip per lease instead of one per call, made by a
+    background thread before the lease runs out (``renew_ahead``). Either way the
     limiter is one per process (per broker URL and lease share): every gate built in the
     process shares its connection pool and its leases.
     """
@@ -95,7 +96,9 @@ def rate_limiter(settings: Settings) -> RateLimiter:
             # Short timeouts and a circuit breaker: a Redis that hangs costs one slow check per
             # cooldown, not seconds on every call of the agent's hot path.
             client = redis_for_broker(settings.broker_url, timeout_s=REDIS_TIMEOUT_S)
-            leased = RedisRateLimiter(client, lease_fraction=settings.toolgate.rate_limit_lease)
+            leased = RedisRateLimiter(
+                client, lease_fraction=settings.toolgate.rate_limit_lease, renew_ahead=True
+            )
             if leased.lease_fraction:
                 atexit.register(_release_quietly, leased)  # a short-lived process gives back
             limiter = _REDIS_LIMITERS[key] = CircuitBreakerLimiter(leased)
