@@ -47,6 +47,7 @@ import os
 import re
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -149,6 +150,20 @@ class FreshCopies:
         self.copy = copy.deepcopy(self.tools)
 
 
+def count_round_trips(limiter: RedisRateLimiter) -> dict[str, int]:
+    """Count the limiter's lease requests by the thread that made them (caller or renewal)."""
+    counts = {"caller": 0, "renewal": 0}
+    script = limiter._script
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        renewal = threading.current_thread().name == "qgs-ratelimit-renew"
+        counts["renewal" if renewal else "caller"] += 1
+        return script(*args, **kwargs)
+
+    limiter._script = counted
+    return counts
+
+
 def timed(fn: Callable[[], object]) -> int:
     start = time.perf_counter_ns()
     fn()
@@ -223,6 +238,10 @@ def main() -> None:
         assert report.allowed, report.to_dict()  # and every gate is built before the timing
     built = offline.gate_cache.builds
 
+    trips = {
+        "renewed ahead": count_round_trips(ahead),
+        "on the caller's path": count_round_trips(leased),
+    }
     names = (
         "bare jsonschema (baseline)",
         "six layers, in-process",
@@ -264,6 +283,11 @@ def main() -> None:
         f"\ngates built during the timed passes of the rotation: {rebuilt} "
         f"({ROTATION} lists, {offline.gate_cache.builds} gates built in all)"
     )
+    for how, counts in trips.items():
+        print(
+            f"leased, renewed {how.removeprefix('renewed ')}: lease requests made by the caller "
+            f"{counts['caller']}, by the renewal thread {counts['renewal']}"
+        )
     for name in names[1:4]:
         rows = per_rep[name]
         p50 = statistics.median(r[0] for r in rows)

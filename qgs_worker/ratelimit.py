@@ -219,7 +219,7 @@ class RedisRateLimiter:
     (small limits) every hit asks Redis, exactly as without leasing.
 
     With ``renew_ahead`` (what the tool gate uses), the next lease is asked for by a background
-    thread once half of the current one is spent or three quarters of its time are past, so a caller that
+    thread once half of the current one is spent or half its time is past, so a caller that
     keeps hitting finds it waiting and never waits for Redis itself (the renewal round trip
     was what the gate's p99 was made of). The caller still asks Redis itself when no lease
     ahead is ready (the first hit, a key idle for a while, a window near its limit). The
