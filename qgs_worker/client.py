@@ -27,7 +27,6 @@ hands it to a background thread that logs it to the store through the queue
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import threading
@@ -50,7 +49,6 @@ from qgs_worker.core.models import (
 from qgs_worker.core.toolgate import (
     GateReport,
     ParsedCall,
-    Strictness,
     ToolGate,
     ToolRegistry,
     parse_calls,
@@ -77,6 +75,7 @@ from qgs_worker.store import (
 )
 from qgs_worker.submission import NewTask, Submission, check_value, validate_message
 from qgs_worker.toolcheck import CheckLogSender, send_with
+from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
 
 if TYPE_CHECKING:
     from qgs_worker.progress import WaitProgress
@@ -868,34 +867,6 @@ def _intake_repr(message: dict[str, Any]) -> str:
     return (
         f"(submission={message.get('submission_id')!r}, task={message.get('task_id')!r}, "
         f"round={message.get('round_number')}, republished)"
-    )
-
-
-def tool_gate_for(
-    registry: ToolRegistry, settings: Settings, *, strictness: Strictness | None = None
-) -> ToolGate:
-    """The gate the client and ``qgs check-tool`` check calls with: the six layers from settings.
-
-    The layers are ``toolgate_io.build_gate``'s (business rules from ``QGS_TOOLGATE__*``, the
-    policy of ``QGS_POLICY_FILE``).
-
-    Args:
-        registry: The tools the agent may call.
-        settings: QGS settings (the edge builds the gate; the core never sees them).
-        strictness: How the parameter layer reads schemas; the gate's default (lenient) when
-            None.
-
-    Raises:
-        ConfigurationError: The gate's layers cannot be built from the settings (e.g. an
-            invalid policy file).
-    """
-    from qgs_worker.toolgate_io import build_gate
-
-    gate = build_gate(settings, registry)
-    if strictness is None or strictness is gate.settings.strictness:
-        return gate
-    return ToolGate(
-        registry, gate.layers, dataclasses.replace(gate.settings, strictness=strictness)
     )
 
 
