@@ -47,6 +47,7 @@ import os
 import re
 import statistics
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -226,7 +227,12 @@ def main() -> None:
             report = gate_call()
             assert report.allowed, report.to_dict()
 
-    offline = Client(Settings(database_url="sqlite:///:memory:", broker_url=None))
+    store = tempfile.TemporaryDirectory(prefix="qgs-toolgate-bench-")  # the client's store
+    offline = Client(
+        Settings(
+            data_dir=Path(store.name), database_url=f"sqlite:///{store.name}/q.db", broker_url=None
+        )
+    )
     rotated = rotation(items)
     same_objects = [
         lambda t=tools, c=call: offline.check_tool_call(c, tools=t, principal="bench", log=False)
@@ -267,6 +273,7 @@ def main() -> None:
             per_rep[name].append((percentile(samples[name], 0.5), percentile(samples[name], 0.99)))
     client.flushdb()
     rebuilt = offline.gate_cache.builds - built
+    store.cleanup()
 
     base = per_rep[names[0]]
     print(f"{len(cases)} calls x {args.rounds} rounds x {args.reps} repetitions per scenario\n")
