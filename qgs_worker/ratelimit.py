@@ -298,11 +298,12 @@ class RedisRateLimiter:
             ahead = self._ahead.ready.pop(key, None)
             if ahead is not None and ahead.fits(now, cost, limit, window_s):
                 self._leases[key] = ahead  # renewed ahead: no round trip on the caller's path
-                if lease is not None and lease.spent < lease.granted:
-                    self._ahead.submit(self, ("give_back", key, lease))
+                ended = lease if lease is not None and lease.spent < lease.granted else None
                 ahead.spent += cost
-                if ahead.renewal_due(now):
-                    self._renew_later(key, ahead, units)
+                if ahead.renewal_due(now):  # usual: its time started when it was asked for
+                    self._renew_later(key, ahead, units, returning=ended)
+                elif ended is not None:
+                    self._ahead.submit(self, ("give_back", key, ended))
                 return RateDecision(allowed=True, used=ahead.used, limit=limit)
             if ahead is not None and ahead.spent < ahead.granted:
                 self._ahead.submit(self, ("give_back", key, ahead))  # ended, or another limit
@@ -329,13 +330,22 @@ class RedisRateLimiter:
                 self._renew_later(key, fresh, units)
             return RateDecision(allowed=True, used=fresh.used, limit=limit)
 
-    def _renew_later(self, key: str, lease: Lease, units: int) -> None:
-        """Have the renewal thread ask for the lease after this one (called holding the lock)."""
+    def _renew_later(
+        self, key: str, lease: Lease, units: int, *, returning: Lease | None = None
+    ) -> None:
+        """Have the renewal thread ask for the lease after this one (called holding the lock).
+
+        ``returning``: an ended lease whose unspent units go back in the same round trip.
+        """
         ahead = self._ahead
         if key in ahead.asked or key in ahead.ready:
+            if returning is not None:
+                ahead.submit(self, ("give_back", key, returning))
             return
         ahead.asked.add(key)
-        ahead.submit(self, ("renew", key, lease.limit, lease.window_s, lease.length_s, units))
+        ahead.submit(
+            self, ("renew", key, lease.limit, lease.window_s, lease.length_s, units, returning)
+        )
 
     def _run_job(self, ahead: Ahead, job: tuple[Any, ...]) -> None:
         """One job of the renewal thread: ask Redis for a lease ahead, or give units back."""
@@ -347,12 +357,12 @@ class RedisRateLimiter:
                 args=[f"{lease.member}:{lease.granted}", spent],
             )
             return
-        _, key, limit, window_s, lease_s, units = job
+        _, key, limit, window_s, lease_s, units, returning = job
         try:
             now = self._clock()  # before the request, as on the caller's path
             member = uuid.uuid4().hex
             allowed, used, _, granted = self._ask(
-                key, member, limit, window_s, 1, want=units, lease_s=lease_s
+                key, member, limit, window_s, 1, want=units, lease_s=lease_s, returning=returning
             )
             fresh = Lease(member, granted, used, now + lease_s, limit, window_s, lease_s)
             with self._lock:
