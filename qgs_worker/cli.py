@@ -18,19 +18,22 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from qgs_worker.client import Client, DecisionView
 from qgs_worker.core.models import ArgumentKind, Strictness
 from qgs_worker.errors import QGSError
-from qgs_worker.settings import Settings, print_store_line
-from qgs_worker.submission import Submission
 from qgs_worker.terminal import json_text, markup_safe, printable_report, visible
+
+if TYPE_CHECKING:
+    # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
+    # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
+    from qgs_worker.client import Client, DecisionView
+    from qgs_worker.settings import Settings
+    from qgs_worker.submission import Submission
 
 app = typer.Typer(
     name="qgs",
@@ -46,7 +49,10 @@ err_console = Console(stderr=True)
 @app.callback()
 def _before_every_command() -> None:
     """QGS, a quality gate for autonomous AI agents: classify, judge, audit, gate and store every round."""
-    print_store_line()  # which store this process uses (stderr, terminals only)
+    if sys.stderr.isatty():  # which store this process uses (stderr, terminals only)
+        from qgs_worker.settings import print_store_line
+
+        print_store_line()
 
 
 POLL_S = 0.2
@@ -138,7 +144,9 @@ def audit(
     Re-running the same files skips what is done; a broken line fails alone, named with its file
     and line number, and is stored.
     """
+    from qgs_worker.client import Client
     from qgs_worker.report import build_report, render_markdown, render_table
+    from qgs_worker.settings import Settings
     from qgs_worker.transcripts import iter_paths
 
     settings = Settings()
@@ -317,6 +325,14 @@ def _wait_for_tasks(client: Client, pending: dict[str, set[int]], timeout_s: flo
     wait = AuditWait(client.repo, pending)
     total = len(pending)
     deadline = time.monotonic() + timeout_s
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     with Progress(
         TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=err_console, transient=False,
@@ -389,10 +405,13 @@ def submit(
         raise _fail(
             "give exactly one of --task TASK_ID (an existing task) or --request TEXT (a new task)"
         )
+    from qgs_worker.client import Client
     from qgs_worker.errors import BrokerUnavailableError
     from qgs_worker.preflight import check_broker
 
     text = sys.stdin.read() if file == "-" else _read_file(file)
+    from qgs_worker.settings import Settings
+
     settings = Settings()
     client = Client(settings)
     # Size and fields first: a refused deliverable leaves no task behind.
@@ -450,6 +469,7 @@ def status(
     Each audited round lists the roles that ran (ok or failed, findings, time), and each
     finding names the role that found it.
     """
+    from qgs_worker.client import Client
     from qgs_worker.report import approval_text, audit_runs_text, finding_text, task_report
 
     client = Client()
@@ -570,6 +590,8 @@ def wait_cmd(
     A decision that waits for a person (awaiting_approval) ends the wait like any other,
     unless --until-approved is given.
     """
+    from qgs_worker.client import Client
+
     client = Client()
     client.repo.get_task(task_id)
     deadline = time.monotonic() + timeout_s
@@ -642,6 +664,8 @@ def approve(
             "'--by' is required: the name of the person who decides "
             f"(e.g. qgs approve {task_id} --by alice)"
         )
+    from qgs_worker.client import Client
+
     client = Client()
     approval = client.approve(task_id, by=by, note=note, reject=reject)
     d = client.task_decision(task_id)
@@ -654,6 +678,8 @@ def approve(
 @app.command()
 def constraints(task_id: Annotated[str, typer.Argument(help="The task id.")]) -> None:
     """Print the text to add to the agent's next prompt (nothing for SIMPLE tasks)."""
+    from qgs_worker.client import Client
+
     sys.stdout.write(Client().constraints(task_id) + "\n")
 
 
@@ -670,6 +696,7 @@ def report(
     ] = None,
 ) -> None:
     """Report every task in the store: decisions, findings, score trajectories."""
+    from qgs_worker.client import Client
     from qgs_worker.report import build_report, render_markdown, render_table
 
     client = Client()
@@ -893,8 +920,9 @@ def check_tool(
     Exit 0 when every call may run, 1 when one is rejected, 2 when the input is unusable (a
     missing file, invalid JSON, a tools file that holds no tool definitions).
     """
-    from qgs_worker.client import tool_gate_for
     from qgs_worker.core.toolgate import parse_calls
+    from qgs_worker.settings import Settings
+    from qgs_worker.toolgate_io import tool_gate_for
 
     settings = Settings()
     registry = _load_tools(tools)
@@ -1132,6 +1160,8 @@ def worker(
             f"unknown queue {', '.join(unknown)}: use default, critic, discriminator or all"
         )
     _load_instruction_model()  # before the broker: a broken artifact stops the worker at start
+    from qgs_worker.settings import Settings
+
     settings = Settings()
     if low_memory:
         settings = settings.model_copy(
@@ -1182,6 +1212,7 @@ def flower(
 ) -> None:
     """Run Flower, the Celery monitor, against the QGS broker."""
     from qgs_worker.celery_app import create_celery_app
+    from qgs_worker.settings import Settings
 
     settings = Settings()
     with broker_session(settings, workers=False) as live:
@@ -1216,10 +1247,8 @@ def main() -> None:
     started and exit 130 / 143.
     """
     from pydantic import ValidationError
-    from pydantic_settings.exceptions import SettingsError
 
     from qgs_worker.errors import validation_summary
-    from qgs_worker.settings import settings_error_message
 
     signal.signal(signal.SIGTERM, _terminate)
     try:
@@ -1233,7 +1262,15 @@ def main() -> None:
             f"[bold red]error:[/] invalid settings: {escape(summary)}", soft_wrap=True
         )
         raise SystemExit(2) from None
-    except SettingsError as exc:  # a list or dict setting that is not JSON
+    except Exception as exc:
+        # pydantic-settings loads only with the settings (``qgs scan`` starts without them):
+        # when it was never imported, no SettingsError can have been raised
+        loaded = sys.modules.get("pydantic_settings.exceptions")
+        if loaded is None or not isinstance(exc, loaded.SettingsError):
+            raise
+        from qgs_worker.settings import settings_error_message
+
+        # a list or dict setting that is not JSON
         err_console.print(
             f"[bold red]error:[/] {escape(settings_error_message(exc))}", soft_wrap=True
         )

@@ -27,7 +27,6 @@ hands it to a background thread that logs it to the store through the queue
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import threading
@@ -51,12 +50,10 @@ from qgs_worker.core.models import (
 from qgs_worker.core.toolgate import (
     GateReport,
     ParsedCall,
-    Strictness,
     ToolGate,
     ToolRegistry,
     parse_calls,
 )
-from qgs_worker.core.toolgate.loaders import specs_from_document
 from qgs_worker.errors import (
     BrokerUnavailableError,
     ConfigurationError,
@@ -65,6 +62,8 @@ from qgs_worker.errors import (
     WaitTimeoutError,
     validation_summary,
 )
+from qgs_worker.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
+from qgs_worker.gate_cache import GateCache
 from qgs_worker.settings import Settings
 from qgs_worker.store import (
     ApprovalRow,
@@ -76,6 +75,7 @@ from qgs_worker.store import (
 )
 from qgs_worker.submission import NewTask, Submission, check_value, validate_message
 from qgs_worker.toolcheck import CheckLogSender, send_with
+from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
 
 if TYPE_CHECKING:
     from qgs_worker.progress import WaitProgress
@@ -87,10 +87,6 @@ Tools = ToolGate | ToolRegistry | Sequence[Mapping[str, Any]] | Mapping[str, Any
 data, or pydantic model classes (named by their class name, as the OpenAI SDK names them)."""
 """What ``check_tool_call(tools=...)`` takes: a gate, a registry, or tool definitions (a list of
 OpenAI, Anthropic or MCP definitions, or an MCP ``tools/list`` result)."""
-
-GATE_CACHE_MAX = 32
-"""Gates a client keeps for ``tools=`` arguments, by identity and by content, before it forgets
-the oldest."""
 
 
 class TaskHandle(BaseModel):
@@ -249,11 +245,10 @@ class Client:
         self._app = app
         self._next_round: dict[str, int] = {}
         self._default_gate: ToolGate | None = None
-        self._gates: dict[int, tuple[object, tuple[int, ...], ToolGate]] = {}
+        self._gate_cache = GateCache(self._new_gate)
         self._tool_log: CheckLogSender | None = None
         self._tool_log_ready = False
         self._tool_log_send: Any = None  # a toolcheck.send_with(...) once built
-        self._gates_by_content: dict[str, ToolGate] = {}
         self._tool_log_lock = threading.Lock()
 
     @property
@@ -694,10 +689,12 @@ class Client:
                 ``tools/call`` request as parsed JSON, a ``ToolCall`` or a ``ParsedCall``.
             principal: Who the call acts for (the permission layer's subject; logged).
             agent: Which agent makes it (the rate limit's key; logged).
-            tools: The tools the agent may call: a ``ToolGate``, a ``ToolRegistry``, or a list of
-                definitions (compiled on first use and kept by identity; a list whose items were
-                appended, removed or replaced is read again, an edit inside one definition is
-                not seen: pass a new object). None: the registry of ``QGS_TOOLS_FILE``, read once.
+            tools: The tools the agent may call: a ``ToolGate`` (see ``tool_gate``: build it
+                once), a ``ToolRegistry``, or a list of definitions (compiled on first use and
+                kept by identity and by content, so equal definitions in a new list find the
+                same gate; a list whose items were appended, removed or replaced is read again,
+                an edit inside one definition is not seen: pass a new object). None: the
+                registry of ``QGS_TOOLS_FILE``, read once.
             log: Send the report to the store (needs ``QGS_BROKER_URL`` or the client's app;
                 without one the check runs and a warning says, once, that nothing is logged).
 
@@ -758,6 +755,13 @@ class Client:
     def tool_gate(self, tools: Tools | None = None) -> ToolGate:
         """The gate for ``tools``, built once (schemas compiled once) and kept on the client.
 
+        The way to build a gate once: an agent that keeps its tools calls
+        ``gate = client.tool_gate(tools)`` and then ``check_tool_call(call, tools=gate)``
+        (which logs) or ``gate.check(call, principal=..., agent_id=...)`` (which does not).
+        Given anything but a gate, the client's ``gate_cache`` finds the gate built for the
+        same object, or for equal definitions in a new object, and builds only tools it has
+        not seen (``qgs_worker.gate_cache``: least recently used out, bounded by size).
+
         Args:
             tools: As for ``check_tool_call``; None: ``QGS_TOOLS_FILE``.
 
@@ -771,47 +775,12 @@ class Client:
             return self._default_gate
         if isinstance(tools, ToolGate):
             return tools
-        cached = self._gates.get(id(tools))
-        if cached is not None and cached[0] is tools and cached[1] == _shallow(tools):
-            return cached[2]
-        gate = self._gate_for_new(tools)
-        if len(self._gates) >= GATE_CACHE_MAX:
-            self._gates.pop(next(iter(self._gates)))
-        # the object is kept, so its id is not reused; its items' ids catch a list changed in
-        # place (an appended or replaced definition), not an edit inside one definition
-        self._gates[id(tools)] = (tools, _shallow(tools), gate)
-        return gate
+        return self._gate_cache.gate(tools)
 
-    def _gate_for_new(self, tools: Tools) -> ToolGate:
-        """The gate for tools not seen by identity: by content for JSON data, else built."""
-        if isinstance(tools, ToolRegistry):
-            registry = tools
-        elif isinstance(tools, Mapping) or (
-            isinstance(tools, Sequence) and not isinstance(tools, str | bytes)
-        ):
-            if _pydantic_models(tools):
-                registry = ToolRegistry.from_pydantic(*tools)
-            else:
-                # The same definitions in a new list (an agent rebuilding its tools every
-                # turn): reuse the gate built for their content instead of compiling again.
-                key = _content_key(tools)
-                by_content = self._gates_by_content.get(key) if key else None
-                if by_content is not None:
-                    return by_content
-                registry = ToolRegistry(specs_from_document(tools))
-                if key:
-                    gate = self._new_gate(registry)
-                    if len(self._gates_by_content) >= GATE_CACHE_MAX:
-                        self._gates_by_content.pop(next(iter(self._gates_by_content)))
-                    self._gates_by_content[key] = gate
-                    return gate
-        else:
-            raise InputError(
-                "'tools' must be a ToolGate, a ToolRegistry or a list of tool definitions "
-                f"(OpenAI, Anthropic or MCP) (got {type(tools).__name__}); for a file, use "
-                "ToolRegistry.from_file(path) or set QGS_TOOLS_FILE"
-            )
-        return self._new_gate(registry)
+    @property
+    def gate_cache(self) -> GateCache:
+        """The gates built for ``tools=`` arguments (``builds``, ``hits``, ``len()``)."""
+        return self._gate_cache
 
     def _new_gate(self, registry: ToolRegistry) -> ToolGate:
         return tool_gate_for(registry, self.settings)
@@ -898,65 +867,6 @@ def _intake_repr(message: dict[str, Any]) -> str:
     return (
         f"(submission={message.get('submission_id')!r}, task={message.get('task_id')!r}, "
         f"round={message.get('round_number')}, republished)"
-    )
-
-
-def _shallow(tools: object) -> tuple[int, ...]:
-    """The identities of a tools list's items (a mapping's values): cheap, O(len) id() calls."""
-    if isinstance(tools, Mapping):
-        return tuple(map(id, tools.values()))
-    if isinstance(tools, Sequence) and not isinstance(tools, str | bytes):
-        return tuple(map(id, tools))
-    return ()
-
-
-def _content_key(tools: object) -> str | None:
-    """A digest of tool definitions given as JSON data, or None when they are not JSON."""
-    import hashlib
-
-    try:
-        text = json.dumps(tools, sort_keys=True, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return None
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _pydantic_models(tools: object) -> bool:
-    """True when ``tools`` is a non-empty list of pydantic model classes."""
-    from pydantic import BaseModel
-
-    return (
-        isinstance(tools, Sequence)
-        and bool(tools)
-        and all(isinstance(t, type) and issubclass(t, BaseModel) for t in tools)
-    )
-
-
-def tool_gate_for(
-    registry: ToolRegistry, settings: Settings, *, strictness: Strictness | None = None
-) -> ToolGate:
-    """The gate the client and ``qgs check-tool`` check calls with: the six layers from settings.
-
-    The layers are ``toolgate_io.build_gate``'s (business rules from ``QGS_TOOLGATE__*``, the
-    policy of ``QGS_POLICY_FILE``).
-
-    Args:
-        registry: The tools the agent may call.
-        settings: QGS settings (the edge builds the gate; the core never sees them).
-        strictness: How the parameter layer reads schemas; the gate's default (lenient) when
-            None.
-
-    Raises:
-        ConfigurationError: The gate's layers cannot be built from the settings (e.g. an
-            invalid policy file).
-    """
-    from qgs_worker.toolgate_io import build_gate
-
-    gate = build_gate(settings, registry)
-    if strictness is None or strictness is gate.settings.strictness:
-        return gate
-    return ToolGate(
-        registry, gate.layers, dataclasses.replace(gate.settings, strictness=strictness)
     )
 
 

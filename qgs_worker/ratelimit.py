@@ -20,6 +20,7 @@ from typing import Any
 from qgs_worker.core.models import RateDecision
 from qgs_worker.errors import InputError
 from qgs_worker.judge_limit import JudgeRateLimit as JudgeRateLimit  # its old home
+from qgs_worker.leases import Ahead, Lease
 
 KEY_PREFIX = "qgs:ratelimit:"
 """Every rate-limit key in Redis starts with this."""
@@ -199,23 +200,6 @@ _MAX_LEASES = 10_000
 """Leases one limiter keeps (one per agent and tool in use); ended ones are dropped beyond it."""
 
 
-class _Lease:
-    """Units of one window taken from Redis at once, spent by this process without asking."""
-
-    __slots__ = ("ends_at", "granted", "limit", "member", "spent", "used", "window_s")
-
-    def __init__(
-        self, member: str, granted: int, used: int, ends_at: float, limit: int, window_s: float
-    ) -> None:
-        self.member = member
-        self.granted = granted
-        self.used = used  # the window's total in Redis when granted, the whole lease included
-        self.ends_at = ends_at
-        self.limit = limit
-        self.window_s = window_s
-        self.spent = 0
-
-
 class RedisRateLimiter:
     """A sliding window in Redis, shared by every process and machine on the same Redis.
 
@@ -234,6 +218,15 @@ class RedisRateLimiter:
     that exits). So leases are only taken where a share comes to 2 units or more; below that
     (small limits) every hit asks Redis, exactly as without leasing.
 
+    With ``renew_ahead`` (what the tool gate uses), the next lease is asked for by a background
+    thread once half of the current one is spent or half its time is past, so a caller that
+    keeps hitting finds it waiting and never waits for Redis itself (the renewal round trip
+    was what the gate's p99 was made of). The caller still asks Redis itself when no lease
+    ahead is ready (the first hit, a key idle for a while, a window near its limit). The
+    guarantee is the same (every lease counts in Redis), at the price of holding up to two
+    leases per key at once; a lease that ends with units unspent gives them back from the
+    thread.
+
     Args:
         client: A ``redis.Redis`` client (any db); each window is the sorted set
             ``qgs:ratelimit:<key>`` with its running total in ``qgs:ratelimit-used:<key>``.
@@ -242,6 +235,7 @@ class RedisRateLimiter:
         lease_s: How long a lease's units may be spent, in seconds; at most a tenth of the
             window is used.
         clock: Monotonic seconds (tests pass their own).
+        renew_ahead: Renew leases from a background thread before they run out.
 
     Raises:
         InputError: ``lease_fraction`` outside 0..1, or ``lease_s`` not above 0.
@@ -254,6 +248,7 @@ class RedisRateLimiter:
         lease_fraction: float = 0.0,
         lease_s: float = 1.0,
         clock: Any = time.monotonic,
+        renew_ahead: bool = False,
     ) -> None:
         if not 0.0 <= lease_fraction <= 1.0:
             raise InputError(f"'lease_fraction' must be between 0 and 1 (got {lease_fraction})")
@@ -266,13 +261,16 @@ class RedisRateLimiter:
         self.lease_s = lease_s
         self._clock = clock
         self._lock = threading.Lock()
-        self._leases: dict[str, _Lease] = {}
+        self._leases: dict[str, Lease] = {}
+        self.renew_ahead = renew_ahead
+        self._ahead = Ahead()
         _LEASING.add(self)
 
     def _forget_leases(self) -> None:
         """In a forked child: the parent's leases are the parent's to spend, not a copy's."""
         self._lock = threading.Lock()  # another thread may have held it at the fork
         self._leases = {}
+        self._ahead = Ahead()  # the parent's renewal thread is not in the child
 
     def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
         """See ``qgs_worker.core.ports.RateLimiter.hit``.
@@ -292,14 +290,23 @@ class RedisRateLimiter:
         with self._lock:  # one renewal at a time: leases are rare, a round trip each
             lease = self._leases.get(key)
             now = self._clock()
-            if (
-                lease is not None
-                and now < lease.ends_at
-                and lease.spent + cost <= lease.granted
-                and (lease.limit, lease.window_s) == (limit, window_s)
-            ):
+            if lease is not None and lease.fits(now, cost, limit, window_s):
                 lease.spent += cost
+                if self.renew_ahead and lease.renewal_due(now):
+                    self._renew_later(key, lease, units)
                 return RateDecision(allowed=True, used=lease.used, limit=limit)
+            ahead = self._ahead.ready.pop(key, None)
+            if ahead is not None and ahead.fits(now, cost, limit, window_s):
+                self._leases[key] = ahead  # renewed ahead: no round trip on the caller's path
+                ended = lease if lease is not None and lease.spent < lease.granted else None
+                ahead.spent += cost
+                if ahead.renewal_due(now):  # usual: its time started when it was asked for
+                    self._renew_later(key, ahead, units, returning=ended)
+                elif ended is not None:
+                    self._ahead.submit(self, ("give_back", key, ended))
+                return RateDecision(allowed=True, used=ahead.used, limit=limit)
+            if ahead is not None and ahead.spent < ahead.granted:
+                self._ahead.submit(self, ("give_back", key, ahead))  # ended, or another limit
             if lease is not None:
                 del self._leases[key]  # whatever Redis answers, this lease is over
             lease_s = min(self.lease_s, window_s / 10)
@@ -310,14 +317,71 @@ class RedisRateLimiter:
             )  # fmt: skip
             if not allowed:
                 return _decision(allowed, used, limit, retry_ms)
-            fresh = _Lease(member, granted, used, now + lease_s, limit, window_s)
+            fresh = Lease(member, granted, used, now + lease_s, limit, window_s, lease_s)
             fresh.spent = cost
             if len(self._leases) >= _MAX_LEASES:  # many agents: forget the leases that ended
                 self._leases = {k: v for k, v in self._leases.items() if v.ends_at > now}
+                ready = self._ahead.ready
+                self._ahead.ready = {k: v for k, v in ready.items() if v.ends_at > now}
                 if len(self._leases) >= _MAX_LEASES:
                     self._leases.clear()  # safe: their units still count in Redis till they end
             self._leases[key] = fresh
+            if self.renew_ahead and fresh.renewal_due(now):
+                self._renew_later(key, fresh, units)
             return RateDecision(allowed=True, used=fresh.used, limit=limit)
+
+    def _renew_later(
+        self, key: str, lease: Lease, units: int, *, returning: Lease | None = None
+    ) -> None:
+        """Have the renewal thread ask for the lease after this one (called holding the lock).
+
+        ``returning``: an ended lease whose unspent units go back in the same round trip.
+        """
+        ahead = self._ahead
+        if key in ahead.asked or key in ahead.ready:
+            if returning is not None:
+                ahead.submit(self, ("give_back", key, returning))
+            return
+        ahead.asked.add(key)
+        ahead.submit(
+            self, ("renew", key, lease.limit, lease.window_s, lease.length_s, units, returning)
+        )
+
+    def _run_job(self, ahead: Ahead, job: tuple[Any, ...]) -> None:
+        """One job of the renewal thread: ask Redis for a lease ahead, or give units back."""
+        if job[0] == "give_back":
+            _, key, lease = job
+            spent = f"{lease.member}r:{lease.spent}" if lease.spent else ""
+            self._give_back(
+                keys=[KEY_PREFIX + key, USED_PREFIX + key],
+                args=[f"{lease.member}:{lease.granted}", spent],
+            )
+            return
+        _, key, limit, window_s, lease_s, units, returning = job
+        try:
+            now = self._clock()  # before the request, as on the caller's path
+            member = uuid.uuid4().hex
+            allowed, used, _, granted = self._ask(
+                key, member, limit, window_s, 1, want=units, lease_s=lease_s, returning=returning
+            )
+            fresh = Lease(member, granted, used, now + lease_s, limit, window_s, lease_s)
+            with self._lock:
+                current = ahead is self._ahead and not ahead.closed
+                if allowed and current:
+                    ahead.ready[key] = fresh
+        finally:
+            with self._lock:
+                ahead.asked.discard(key)
+        if allowed and not current:  # released (or forked) meanwhile: give it all back
+            self._run_job(ahead, ("give_back", key, fresh))
+
+    def flush_renewals(self, timeout_s: float = 5.0) -> bool:
+        """Wait until the renewal thread has done every job asked of it so far.
+
+        Returns:
+            True when it did within ``timeout_s`` seconds (or has nothing to do).
+        """
+        return self._ahead.flush(timeout_s)
 
     def release(self) -> int:
         """Give back the units of every lease that were not spent, in one round trip.
@@ -334,10 +398,13 @@ class RedisRateLimiter:
                 their units count in Redis until they end, never longer).
         """
         with self._lock:
-            leases, self._leases = self._leases, {}
+            leases, self._leases = list(self._leases.items()), {}
+            ahead, self._ahead = self._ahead, Ahead()
+            leases += ahead.ready.items()  # leases renewed ahead go back whole
+            ahead.close()  # a renewal under way gives its lease back itself
         pipe = self._client.pipeline(transaction=False)
         asked = 0
-        for key, lease in leases.items():
+        for key, lease in leases:
             if lease.spent < lease.granted:
                 spent = f"{lease.member}r:{lease.spent}" if lease.spent else ""
                 self._give_back(
@@ -358,7 +425,7 @@ class RedisRateLimiter:
         *,
         want: int = 0,
         lease_s: float = 0.0,
-        returning: _Lease | None = None,
+        returning: Lease | None = None,
     ) -> tuple[int, int, int, int]:
         """One round trip: ``(allowed, used, retry_ms, granted)``; ``want`` 0 asks for ``need``."""
         returned = replacement = ""

@@ -12,6 +12,7 @@ configured, in-process otherwise), the tool registry of ``QGS_TOOLS_FILE`` and t
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import logging
 import os
 import stat
@@ -41,9 +42,17 @@ from qgs_worker.ratelimit import (
 
 if TYPE_CHECKING:
     from qgs_worker.core.ports import PolicyDecisionPoint, RateLimiter
+    from qgs_worker.core.toolgate import Strictness
     from qgs_worker.settings import Settings
 
-__all__ = ["build_gate", "default_rules", "load_tools", "rate_limiter", "stat_file_size"]
+__all__ = [
+    "build_gate",
+    "default_rules",
+    "load_tools",
+    "rate_limiter",
+    "stat_file_size",
+    "tool_gate_for",
+]
 
 
 def stat_file_size(path: str) -> int | None:
@@ -80,7 +89,8 @@ def rate_limiter(settings: Settings) -> RateLimiter:
     With no ``QGS_BROKER_URL`` (the embedded default) the window lives in this process only,
     one for the whole process (every client and gate in it counts against the same window).
     On Redis, a process takes ``QGS_TOOLGATE__RATE_LIMIT_LEASE`` of a limit at once (a lease,
-    ``RedisRateLimiter``): one round trip per lease instead of one per call. Either way the
+    ``RedisRateLimiter``): one round trip per lease instead of one per call, made by a
+    background thread before the lease runs out (``renew_ahead``). Either way the
     limiter is one per process (per broker URL and lease share): every gate built in the
     process shares its connection pool and its leases.
     """
@@ -95,7 +105,9 @@ def rate_limiter(settings: Settings) -> RateLimiter:
             # Short timeouts and a circuit breaker: a Redis that hangs costs one slow check per
             # cooldown, not seconds on every call of the agent's hot path.
             client = redis_for_broker(settings.broker_url, timeout_s=REDIS_TIMEOUT_S)
-            leased = RedisRateLimiter(client, lease_fraction=settings.toolgate.rate_limit_lease)
+            leased = RedisRateLimiter(
+                client, lease_fraction=settings.toolgate.rate_limit_lease, renew_ahead=True
+            )
             if leased.lease_fraction:
                 atexit.register(_release_quietly, leased)  # a short-lived process gives back
             limiter = _REDIS_LIMITERS[key] = CircuitBreakerLimiter(leased)
@@ -169,4 +181,30 @@ def build_gate(
     gate_settings = GateSettings(strictness=settings.toolgate.strictness)
     return ToolGate(
         registry, layers=(*DEFAULT_LAYERS, rules, permission, INJECTION), settings=gate_settings
+    )
+
+
+def tool_gate_for(
+    registry: ToolRegistry, settings: Settings, *, strictness: Strictness | None = None
+) -> ToolGate:
+    """The gate the client and ``qgs check-tool`` check calls with: the six layers from settings.
+
+    The layers are ``build_gate``'s (business rules from ``QGS_TOOLGATE__*``, the
+    policy of ``QGS_POLICY_FILE``).
+
+    Args:
+        registry: The tools the agent may call.
+        settings: QGS settings (the edge builds the gate; the core never sees them).
+        strictness: How the parameter layer reads schemas; the gate's default (lenient) when
+            None.
+
+    Raises:
+        ConfigurationError: The gate's layers cannot be built from the settings (e.g. an
+            invalid policy file).
+    """
+    gate = build_gate(settings, registry)
+    if strictness is None or strictness is gate.settings.strictness:
+        return gate
+    return ToolGate(
+        registry, gate.layers, dataclasses.replace(gate.settings, strictness=strictness)
     )

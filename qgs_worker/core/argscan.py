@@ -130,22 +130,30 @@ def keyword_pattern(needles: Iterable[str]) -> re.Pattern[str]:
     return re.compile(render(trie))
 
 
-# each rule's keywords as one compiled trie: one C-level scan instead of a Python loop
-_NEEDLES: dict[str, re.Pattern[str]] = {
-    rule.rule_id: keyword_pattern(rule.needles)
-    for checks in _CHECKS.values()
-    for rule, _ in checks
-    if rule.needles
-}
+# Each rule's keywords as one compiled trie (one C-level scan instead of a Python loop), and
+# per kind every rule's keywords in one pattern when every rule of the kind has keywords (None
+# otherwise: then the rules run one by one). Both are made on first use: compiling the 65 of
+# them was a fifth of ``qgs check-tool``'s start (issue 15); a call uses a few kinds.
+_NEEDLES: dict[str, re.Pattern[str] | None] = {}
+_ANY_NEEDLE: dict[ArgumentKind, re.Pattern[str] | None] = {}
+_UNSET: Any = object()
 
-# Per kind, every rule's keywords in one pattern, when every rule of the kind has keywords
-# (None otherwise: then the rules run one by one).
-_ANY_NEEDLE: dict[ArgumentKind, re.Pattern[str] | None] = {
-    kind: keyword_pattern(n for rule, _ in checks for n in rule.needles)
-    if checks and all(rule.needles for rule, _ in checks)
-    else None
-    for kind, checks in _CHECKS.items()
-}
+
+def _needles_of(rule: Rule) -> re.Pattern[str] | None:
+    """The trie of ``rule``'s keywords (None without keywords), compiled once."""
+    found = _NEEDLES[rule.rule_id] = keyword_pattern(rule.needles) if rule.needles else None
+    return found
+
+
+def _any_needle_of(kind: ArgumentKind) -> re.Pattern[str] | None:
+    """Every keyword of the kind's rules in one trie, or None when a rule has none."""
+    checks = _CHECKS[kind]
+    found = _ANY_NEEDLE[kind] = (
+        keyword_pattern(n for rule, _ in checks for n in rule.needles)
+        if checks and all(rule.needles for rule, _ in checks)
+        else None
+    )
+    return found
 
 
 def scan_argument(
@@ -181,7 +189,9 @@ def scan_argument(
         value = argviews.IFS.sub(" ", value)
     lowered = value.lower()
     views, shown = _views(value, lowered, kind)
-    any_needle = _ANY_NEEDLE[kind]
+    any_needle = _ANY_NEEDLE.get(kind, _UNSET)
+    if any_needle is _UNSET:
+        any_needle = _any_needle_of(kind)
     plain = views[""]
     if any_needle is None:
         keyword = True
@@ -249,7 +259,9 @@ def _run(
     for rule, severity in checks:
         if rule.category in found and found[rule.category] is not severity:
             continue  # a weaker rule of a category already found (checks go P0 -> P2)
-        needles = _NEEDLES.get(rule.rule_id)
+        needles = _NEEDLES.get(rule.rule_id, _UNSET)
+        if needles is _UNSET:
+            needles = _needles_of(rule)
         for view in views.get(_VIEW_OF.get(rule.rule_id, ""), ()) or views[""]:
             if needles is not None and needles.search(view.lowered) is None:
                 continue

@@ -64,7 +64,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from qgs_worker.core import filewrites, followed, instruction_model, pii, rules, ssrf
+from qgs_worker.core import filewrites, followed, pii, rules, ssrf
 from qgs_worker.core.injected_passages import injected as _passages
 from qgs_worker.core.injected_passages import unfold as _unfold
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
@@ -83,6 +83,9 @@ __all__ = [
 
 DETECTOR_ROLE = "detectors"
 """The ``Finding.role`` of every finding made here."""
+
+MODEL_RULE = prompt_rules.INSTRUCTION_MODEL.rule_id
+"""The ``Finding.rule`` of the learned detector's findings (``instruction_model.MODEL_RULE``)."""
 
 _EVIDENCE_CHARS = 200
 _CONTEXT_CHARS = 50
@@ -246,7 +249,7 @@ def injected_passages_with_rules(text: str) -> list[tuple[str, str]]:
     found = _passages(text)
     return [
         *((p, prompt_rules.INJECTED_PASSAGE.rule_id) for p in found.rules),
-        *((p, instruction_model.MODEL_RULE) for p in found.model),
+        *((p, MODEL_RULE) for p in found.model),
     ]
 
 
@@ -272,6 +275,10 @@ def model_findings(
     Raises:
         ModelArtifactError: The learned detector's artifact is missing or corrupt.
     """
+    # Imported here: numpy and the model load only when a text is scored, so ``qgs
+    # check-tool`` on calls without free text starts without them (issue 15).
+    from qgs_worker.core import instruction_model
+
     model = instruction_model.default_model()
     found = model.passages(text)
     if not found:
@@ -287,7 +294,7 @@ def model_findings(
             f"{best.score:.2f})",
             evidence=_clip(text[best.start : best.end]),
             location=location,
-            rule=instruction_model.MODEL_RULE,
+            rule=MODEL_RULE,
         )
     ]
 
@@ -357,7 +364,7 @@ def scan_round(
                     f"score {found.model_score:.2f}, {found.model_count} passage(s))",
                     evidence=_clip(found.model_best),
                     location=f"tool_result:{index}",
-                    rule=instruction_model.MODEL_RULE,
+                    rule=MODEL_RULE,
                 )
             )
     if deliverable.tool_calls and any(output.passages for output in seen):

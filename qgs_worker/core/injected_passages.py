@@ -5,17 +5,19 @@ What ``detectors.find_injected_instructions`` returns and ``argscan`` reads: tag
 (the rules table's ``override_instructions``), and the learned detector's passages that overlap
 no rule span, each run on to its paragraph's end. YAML line folding and escaped newlines are
 unfolded first. Split out of ``detectors`` along that seam.
-Pure: stdlib, numpy (through ``instruction_model``) and pydantic only.
+Pure: stdlib, numpy (through ``instruction_model``, imported on first use) and pydantic only.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from qgs_worker.core import instruction_model
 from qgs_worker.core.rules import prompt as prompt_rules
+
+if TYPE_CHECKING:  # imported where used: numpy loads only when a text is scored
+    from qgs_worker.core import instruction_model
 
 __all__ = ["MODEL_PASSAGE_TAIL_CHARS", "Injected", "injected", "unfold"]
 
@@ -45,10 +47,12 @@ _PARAGRAPH_END = re.compile(
 
 
 def _to_paragraph_end(text: str, passage: instruction_model.Passage) -> instruction_model.Passage:
+    from qgs_worker.core.instruction_model import Passage
+
     limit = min(len(text), passage.end + MODEL_PASSAGE_TAIL_CHARS)
     stop = _PARAGRAPH_END.search(text, passage.end, limit)
     end = stop.start() if stop is not None else limit
-    return instruction_model.Passage(passage.start, max(passage.end, end), passage.score)
+    return Passage(passage.start, max(passage.end, end), passage.score)
 
 
 @lru_cache(maxsize=64)
@@ -58,6 +62,8 @@ def injected(text: str) -> Injected:
     Raises:
         ModelArtifactError: The learned detector's artifact is missing or corrupt.
     """
+    from qgs_worker.core import instruction_model
+
     flat = unfold(text)
     rules = _rule_spans(flat)
     found = [_to_paragraph_end(flat, p) for p in instruction_model.passages(flat)]

@@ -155,18 +155,36 @@ class TestClientCheck:
     def test_a_known_list_is_not_read_again(
         self, offline: Client, valid: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        import qgs_worker.client as client_module
+        import qgs_worker.gate_cache as gate_cache
 
         tools = [dict(t) for t in valid[0]["tools"]]
         first = offline.tool_gate(tools)
         read: list[object] = []
-        real = client_module._content_key
-        monkeypatch.setattr(client_module, "_content_key", lambda t: read.append(t) or real(t))
+        real = gate_cache._key
+        monkeypatch.setattr(gate_cache, "_key", lambda t, s: read.append(t) or real(t, s))
         assert first is offline.tool_gate(tools)
-        assert [] == read  # known by identity: its content is not hashed on every call
+        assert [] == read  # known by identity: its content is not written out on every call
         same_content = [dict(t) for t in tools]
         assert first is offline.tool_gate(same_content)  # a new list: read, same gate
         assert 1 == len(read)
+        assert 1 == offline.gate_cache.builds
+
+    def test_many_lists_in_rotation_are_built_once_each(
+        self, offline: Client, valid: list[dict[str, Any]]
+    ) -> None:
+        """Issue 15: 33 lists in rotation rebuilt a gate on every call (a cache of 32)."""
+        lists = [[dict(t) for t in r["tools"]] for r in valid]
+        lists += [  # and 100 lists at least, each its own content
+            [*r["tools"], {"type": "function", "function": {"name": f"extra_{n}"}}]
+            for n, r in enumerate(valid * (100 // len(valid) + 1))
+        ]
+        distinct = {json.dumps(tools, sort_keys=True) for tools in lists}
+        for _ in range(3):
+            for tools in lists:
+                offline.check_tool_call(first_call(valid[0]), tools=tools, log=False)
+            for tools in lists:  # the same definitions as new objects
+                offline.tool_gate(json.loads(json.dumps(tools)))
+        assert len(distinct) == offline.gate_cache.builds
 
     def test_a_list_changed_in_place_is_read_again(
         self, offline: Client, valid: list[dict[str, Any]]

@@ -134,13 +134,16 @@ def test_cost_of_a_redis_backed_check(redis_url: str) -> None:
     redis.Redis.from_url(redis_url).delete(f"{KEY_PREFIX}toolgate:{agent}:send_sms")
 
 
-@pytest.mark.parametrize(("lease", "limit", "units"), [(None, 1000, [10]), (0.5, 10, [5])])
+@pytest.mark.parametrize(("lease", "limit", "units"), [(None, 1000, [10]), (0.5, 10, [5, 5])])
 def test_the_gate_built_from_settings_leases(
     redis_url: str, lease: float | None, limit: int, units: list[int]
 ) -> None:
-    """``build_gate`` on a broker takes ``QGS_TOOLGATE__RATE_LIMIT_LEASE`` (default 1%) at once."""
+    """``build_gate`` on a broker takes ``QGS_TOOLGATE__RATE_LIMIT_LEASE`` (default 1%) at once.
+
+    Once half a lease is spent (3 calls of a lease of 5), the next is renewed ahead.
+    """
     from qgs_worker.settings import Settings
-    from qgs_worker.toolgate_io import build_gate
+    from qgs_worker.toolgate_io import build_gate, rate_limiter
 
     tool = {
         "type": "function",
@@ -155,11 +158,12 @@ def test_the_gate_built_from_settings_leases(
     checker = build_gate(settings, ToolRegistry.from_openai([tool]))
     agent = f"agent-{uuid.uuid4().hex[:8]}"
     reports = [checker.check(CALL, agent_id=agent) for _ in range(3)]
+    assert rate_limiter(settings)._inner.flush_renewals()  # type: ignore[attr-defined]
     client = redis.Redis.from_url(redis_url)
     key = f"{KEY_PREFIX}toolgate:{agent}:send_sms"
     held = [int(m.rsplit(b":", 1)[1]) for m in client.zrange(key, 0, -1)]
     assert [r.stopped_at for r in reports] == [None, None, None]
-    assert units == held  # one round trip took the lease; the next two calls spent it
+    assert units == held  # one round trip took the lease; the next two calls spent from it
     client.delete(key, f"{USED_PREFIX}toolgate:{agent}:send_sms")
 
 

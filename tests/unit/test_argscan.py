@@ -530,10 +530,10 @@ class TestKeywordPattern:
             assert any(text.startswith(n, found.start()) for n in self.NEEDLES)
 
     def test_every_kind_keeps_its_keywords(self) -> None:
-        from qgs_worker.core.argscan import _ANY_NEEDLE, _CHECKS
+        from qgs_worker.core.argscan import _CHECKS, _any_needle_of
 
         for kind, checks in _CHECKS.items():
-            pattern = _ANY_NEEDLE[kind]
+            pattern = _any_needle_of(kind)
             if pattern is None:
                 continue
             for rule, _ in checks:

@@ -15,13 +15,17 @@ patterns run), where the shape comes from, and how severe a match is **in each c
 | ``command``, ``sql``, ``url``, ``path``, ``html``, ``free_text`` | a tool argument of that kind, before the call runs | ``argscan.scan_argument`` (tool gate layer 6) |
 
 No severity in a context: the rule is not checked there.
+
+A rule's patterns are compiled on first use (``LazyPatterns``), not at import: compiling the
+whole table took most of the ~400 ms ``qgs scan`` and ``qgs check-tool`` spent importing the
+rules, and a text without a rule's needles never needs its patterns (issue 15).
 Pure: stdlib and pydantic only (through ``models``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -29,7 +33,7 @@ from types import MappingProxyType
 from qgs_worker.core.models import ArgumentKind, Severity
 from qgs_worker.core.rules.prefilter import Prefilter, normalise
 
-__all__ = ["Accept", "Context", "Rule", "rule"]
+__all__ = ["Accept", "Context", "LazyPatterns", "Rule", "rule"]
 
 P0, P1, P2, P3, P4 = Severity.P0, Severity.P1, Severity.P2, Severity.P3, Severity.P4
 
@@ -59,6 +63,54 @@ class Context(StrEnum):
         return cls(kind.value)
 
 
+class LazyPatterns(Sequence["re.Pattern[str]"]):
+    """A rule's patterns, compiled together the first time one is read (then kept).
+
+    Length and truth need no compiling. ``+`` joins two (or a tuple of compiled patterns)
+    without compiling either. A pattern that does not compile raises ``re.error`` when first
+    read (``tests/unit/test_rules_table.py`` reads every rule's).
+    """
+
+    __slots__ = ("_compiled", "_items")
+
+    def __init__(self, items: Iterable[tuple[str, int] | re.Pattern[str]]) -> None:
+        self._items = tuple(items)
+        self._compiled: tuple[re.Pattern[str], ...] | None = None
+
+    @classmethod
+    def of(cls, *patterns: str, flags: int = 0) -> LazyPatterns:
+        """Patterns compiled with ``flags`` when first read."""
+        return cls((p, flags) for p in patterns)
+
+    @property
+    def compiled(self) -> tuple[re.Pattern[str], ...]:
+        """Every pattern, compiled (now, the first time)."""
+        found = self._compiled
+        if found is None:  # two threads may both compile: the same patterns, no harm
+            found = tuple(
+                item if isinstance(item, re.Pattern) else re.compile(*item)
+                for item in self._items
+            )
+            self._compiled = found
+        return found
+
+    def __getitem__(self, index: int) -> re.Pattern[str]:  # type: ignore[override]
+        return self.compiled[index]
+
+    def __iter__(self) -> Iterator[re.Pattern[str]]:
+        return iter(self.compiled)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __add__(self, other: Iterable[re.Pattern[str]]) -> LazyPatterns:
+        more = other._items if isinstance(other, LazyPatterns) else tuple(other)
+        return LazyPatterns(self._items + more)
+
+    def __repr__(self) -> str:
+        return f"LazyPatterns({[getattr(i, 'pattern', i) for i in self._items]!r})"
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Rule:
     """One rule of the table.
@@ -68,8 +120,8 @@ class Rule:
         family: The module of ``core/rules/`` it belongs to (``destructive``, ``sql``...).
         category: The ``Finding.category`` it reports (``destructive_command``, ``secret``...).
         title: What a match is, completing "tool call X carries ..." / "mentions ...".
-        patterns: Compiled patterns; the first accepted match of the first pattern that has one
-            is the rule's evidence. Empty for a rule matched by logic (SSRF address classes,
+        patterns: Patterns (compiled on first use, ``LazyPatterns``); the first accepted match
+            of the first pattern that has one is the rule's evidence. Empty for a rule matched by logic (SSRF address classes,
             personal data checks), whose module says which function applies it.
         severity: Severity per context; a context absent is not checked.
         source: Where the shape comes from (OWASP, CWE, a man page, a paper, a vendor's docs).
@@ -82,15 +134,16 @@ class Rule:
         matched_by: The module that applies this rule by logic of its own (personal data's
             check digits, SSRF's address parsing, JNDI's unwrapping...); empty for a rule the
             detectors and ``argscan`` apply by its patterns alone.
-        prefilter: Where the patterns may start (``prefilter``), built from ``patterns``: the
-            matches are the same as ``finditer``'s, found in a fraction of the time.
+        prefilter: Where the patterns may start (``prefilter``), built from ``patterns`` the
+            first time the rule runs: the matches are the same as ``finditer``'s, found in a
+            fraction of the time.
     """
 
     rule_id: str
     family: str
     category: str
     title: str
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: LazyPatterns
     severity: Mapping[Context, Severity]
     source: str
     accept: Accept | None = None
@@ -98,10 +151,16 @@ class Rule:
     shell_syntax: bool = False
     needles: tuple[str, ...] = field(default=())
     matched_by: str = ""
-    prefilter: Prefilter = field(init=False, repr=False)
+    _prefilter: Prefilter | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "prefilter", Prefilter(self.patterns))
+    @property
+    def prefilter(self) -> Prefilter:
+        """Where the patterns may start, built (and the patterns compiled) on first use."""
+        found = self._prefilter
+        if found is None:  # two threads may both build it: the same prefilter, no harm
+            found = Prefilter(self.patterns.compiled)
+            object.__setattr__(self, "_prefilter", found)
+        return found
 
     def severity_in(self, context: Context) -> Severity | None:
         """The severity of a match in ``context``, or None when the rule is not checked there."""
@@ -123,13 +182,15 @@ class Rule:
         The positions a pattern may start at are found once for all the rule's patterns
         (``prefilter``); a pattern runs only there.
         """
-        lowered = _lowered(text) if self.prefilter.useful else None
+        prefilter = self._prefilter or self.prefilter  # the hot path of the gate's layer 6
+        compiled = self.patterns._compiled or self.patterns.compiled
+        lowered = _lowered(text) if prefilter.useful else None
         if lowered is None:  # nothing to pre-scan, or a text normalise cannot map
-            starts: list[list[int] | None] = [None] * len(self.patterns)
+            starts: list[list[int] | None] = [None] * len(compiled)
         else:
-            starts = self.prefilter.starts(lowered)
-        for pattern, found in zip(self.patterns, starts, strict=True):
-            yield pattern, self.prefilter.finditer(pattern, text, found)
+            starts = prefilter.starts(lowered)
+        for pattern, found in zip(compiled, starts, strict=True):
+            yield pattern, prefilter.finditer(pattern, text, found)
 
     def first_match(self, text: str) -> re.Match[str] | None:
         """The first accepted match, pattern by pattern; None when no pattern matches."""
@@ -187,7 +248,7 @@ def rule(
         family: See ``Rule``.
         category: See ``Rule``.
         title: See ``Rule``.
-        *patterns: Regular expressions, compiled with ``flags``.
+        *patterns: Regular expressions, compiled with ``flags`` when first used.
         source: See ``Rule``.
         flags: ``re`` flags for every pattern (case-insensitive unless told).
         accept: See ``Rule``.
@@ -212,7 +273,7 @@ def rule(
         family=family,
         category=category,
         title=title,
-        patterns=tuple(re.compile(p, flags) for p in patterns),
+        patterns=LazyPatterns.of(*patterns, flags=flags),
         severity=MappingProxyType(contexts),
         source=source,
         accept=accept,

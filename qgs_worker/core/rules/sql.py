@@ -27,7 +27,7 @@ import dataclasses
 import re
 from types import MappingProxyType
 
-from qgs_worker.core.rules.base import P0, P1, P2, Context, Rule, rule
+from qgs_worker.core.rules.base import P0, P1, P2, Context, LazyPatterns, Rule, rule
 
 __all__ = [
     "ALWAYS_TRUE",
@@ -189,16 +189,14 @@ SQL_DELETE_UNBOUNDED = dataclasses.replace(
     rule_id="sql_delete_unbounded",
     severity=MappingProxyType({Context.SQL: P0}),
     title="a DELETE without a WHERE clause, or with one that is always true",
-    patterns=_DELETE_ALL.patterns + tuple(
-        re.compile(pattern, re.IGNORECASE)
-        for pattern in (
-            rf"\bdelete(?:\s+from)?{SEP}(?!(?:from|where)\b){IDENT}"
-            r"(?:\s+(?:as\s+)?(?!where\b)\w+)?\s*(?=;|$|--|#)",
-            rf"\bdelete(?:\s+from)?{SEP}(?!(?:from|where)\b){IDENT}"
-            rf"(?:\s+(?:as\s+)?(?!where\b)\w+)?\s+where\s+{ALWAYS_TRUE}",
-            rf"\bdelete(?:\s+from)?{SEP}(?!(?:from|where)\b){IDENT}"
-            rf"(?:\s+(?:as\s+)?(?!where\b)\w+)?\s+where\b(?:(?!\bor\b|\bwhere\b)[^;])*+\bor\s+{ALWAYS_TRUE}",
-        )
+    patterns=_DELETE_ALL.patterns + LazyPatterns.of(
+        rf"\bdelete(?:\s+from)?{SEP}(?!(?:from|where)\b){IDENT}"
+        r"(?:\s+(?:as\s+)?(?!where\b)\w+)?\s*(?=;|$|--|#)",
+        rf"\bdelete(?:\s+from)?{SEP}(?!(?:from|where)\b){IDENT}"
+        rf"(?:\s+(?:as\s+)?(?!where\b)\w+)?\s+where\s+{ALWAYS_TRUE}",
+        rf"\bdelete(?:\s+from)?{SEP}(?!(?:from|where)\b){IDENT}"
+        rf"(?:\s+(?:as\s+)?(?!where\b)\w+)?\s+where\b(?:(?!\bor\b|\bwhere\b)[^;])*+\bor\s+{ALWAYS_TRUE}",
+        flags=re.IGNORECASE,
     ),
 )
 # --- injection shapes read from the SQL grammar (issue 10) ---------------------------------------

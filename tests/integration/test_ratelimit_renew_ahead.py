@@ -1,0 +1,183 @@
+"""Leases renewed ahead (issue 15): the round trip leaves the caller's thread, the limit holds."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from qgs_worker.ratelimit import KEY_PREFIX, USED_PREFIX, RedisRateLimiter
+from tests.integration.test_ratelimit_redis import (
+    LEASE_FRACTION,
+    LEASED_LIMIT,
+    RUN_S,
+    WINDOW_S,
+    FakeClock,
+    members,
+    most_in_any_window,
+    units,
+)
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def client(redis_url: str) -> Iterator[redis.Redis]:  # type: ignore[type-arg]
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    keys = client.keys("qgs:ratelimit*")
+    if keys:
+        client.delete(*keys)
+
+
+def asked_from(limiter: RedisRateLimiter) -> list[str]:
+    """The names of the threads that asked Redis for a lease, one per round trip, in order."""
+    threads: list[str] = []
+    script = limiter._script
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return script(*args, **kwargs)
+
+    limiter._script = recording
+    return threads
+
+
+class TestOffTheCallersThread:
+    """A caller that keeps hitting never waits for Redis once its first lease is taken."""
+
+    def test_renewed_when_half_spent(self, client: redis.Redis) -> None:  # type: ignore[type-arg]
+        limiter = RedisRateLimiter(
+            client, lease_fraction=0.01, clock=FakeClock(), renew_ahead=True
+        )  # leases of 10 units of 1000
+        threads = asked_from(limiter)
+        caller = threading.current_thread().name
+        for _ in range(100):
+            assert limiter.hit("test:ahead", limit=1000, window_s=60).allowed
+            assert limiter.flush_renewals()
+        assert [caller] == threads[:1]  # the first lease only
+        assert {"qgs-ratelimit-renew"} == set(threads[1:]) and len(threads) == 11
+        # every lease counts in Redis: 100 units spent, and the one renewed ahead of the last
+        assert [10] * 11 == units(client, "test:ahead")
+
+    def test_renewed_when_half_its_time_is_past(self, client: redis.Redis) -> None:  # type: ignore[type-arg]
+        clock = FakeClock()
+        limiter = RedisRateLimiter(
+            client, lease_fraction=0.01, lease_s=1.0, clock=clock, renew_ahead=True
+        )
+        threads = asked_from(limiter)
+        limiter.hit("test:ahead-time", limit=1000, window_s=60)
+        clock.now += 0.6  # past half the lease, 1 unit of 10 spent
+        limiter.hit("test:ahead-time", limit=1000, window_s=60)
+        assert limiter.flush_renewals()
+        clock.now += 0.5  # the first lease ended with 8 units unspent
+        assert limiter.hit("test:ahead-time", limit=1000, window_s=60).allowed
+        assert limiter.flush_renewals()
+        # the caller asked once; the thread renewed ahead, and again for the lease now
+        # spent, half of whose time is past
+        assert ["MainThread", "qgs-ratelimit-renew", "qgs-ratelimit-renew"] == threads
+        # the ended lease shrank to the 2 units it spent (given back from the thread)
+        assert [2, 10, 10] == sorted(units(client, "test:ahead-time"))
+        assert [":2"] == [m[-2:] for m in members(client, "test:ahead-time") if "r:" in m]
+
+    def test_a_changed_limit_asks_on_the_callers_path(self, client: redis.Redis) -> None:  # type: ignore[type-arg]
+        limiter = RedisRateLimiter(client, lease_fraction=0.01, clock=FakeClock(), renew_ahead=True)
+        threads = asked_from(limiter)
+        for _ in range(6):
+            limiter.hit("test:ahead-changed", limit=1000, window_s=60)
+        assert limiter.flush_renewals()
+        assert limiter.hit("test:ahead-changed", limit=2000, window_s=60).allowed
+        assert limiter.flush_renewals()
+        assert threading.current_thread().name == threads[-1]
+        # both leases of the old limit went back to what they spent (6 and 0 units)
+        assert [6, 20] == sorted(units(client, "test:ahead-changed"))
+
+
+class TestTheLimitHolds:
+    """Leases renewed ahead count in Redis like any other: never more than the limit."""
+
+    def test_two_leaseholders(self, client: redis.Redis) -> None:  # type: ignore[type-arg]
+        holders = [
+            RedisRateLimiter(client, lease_fraction=0.1, clock=FakeClock(), renew_ahead=True)
+            for _ in range(2)
+        ]
+        allowed = 0
+        for i in range(400):  # renewals race the hits: no flush
+            allowed += holders[i % 2].hit("test:ahead-two", limit=100, window_s=60).allowed
+        for holder in holders:
+            assert holder.flush_renewals()
+        for i in range(100):  # whatever was renewed ahead is spent now
+            allowed += holders[i % 2].hit("test:ahead-two", limit=100, window_s=60).allowed
+        assert 100 == allowed
+
+    def test_release_gives_back_the_leases_renewed_ahead(self, client: redis.Redis) -> None:  # type: ignore[type-arg]
+        limiter = RedisRateLimiter(client, lease_fraction=0.01, clock=FakeClock(), renew_ahead=True)
+        for _ in range(6):
+            limiter.hit("test:ahead-release", limit=1000, window_s=60)
+        assert limiter.flush_renewals()
+        assert 4 + 10 == limiter.release()
+        assert [6] == units(client, "test:ahead-release")
+
+    def test_two_processes(self, redis_url: str, client: redis.Redis) -> None:  # type: ignore[type-arg]
+        key = "test:ahead-processes"
+        context = multiprocessing.get_context("spawn")
+        out: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
+        start_at = time.monotonic() + 2.0
+        workers = [
+            context.Process(target=hammer_ahead, args=(redis_url, key, start_at, out))
+            for _ in range(2)
+        ]
+        for w in workers:
+            w.start()
+        per_process = [out.get(timeout=30) for _ in workers]
+        for w in workers:
+            w.join(10)
+        allowed = sorted(t for times in per_process for t in times)
+        assert most_in_any_window(allowed, WINDOW_S) <= LEASED_LIMIT
+        assert all(per_process)
+        assert len(allowed) >= LEASED_LIMIT * (RUN_S / WINDOW_S) * 0.5
+
+
+def hammer_ahead(url: str, key: str, start_at: float, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    limiter = RedisRateLimiter(
+        redis.Redis.from_url(url), lease_fraction=LEASE_FRACTION, renew_ahead=True
+    )
+    while time.monotonic() < start_at:
+        time.sleep(0.001)
+    allowed = []
+    while time.monotonic() < start_at + RUN_S:
+        if limiter.hit(key, limit=LEASED_LIMIT, window_s=WINDOW_S).allowed:
+            allowed.append(time.monotonic())
+    out.put(allowed)
+
+
+def _spend_in_child(out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    out.put(sum(_FORKED.hit("test:ahead-fork", limit=100, window_s=60).allowed for _ in range(120)))
+
+
+_FORKED: RedisRateLimiter
+
+
+def test_a_forked_child_spends_neither_lease_of_the_parent(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    """The lease being spent and the one renewed ahead both stay the parent's."""
+    global _FORKED
+    _FORKED = RedisRateLimiter(client, lease_fraction=0.5, renew_ahead=True)
+    for _ in range(30):  # a lease of 50, 30 spent: the next 50 are renewed ahead
+        assert _FORKED.hit("test:ahead-fork", limit=100, window_s=60).allowed
+    assert _FORKED.flush_renewals()
+    context = multiprocessing.get_context("fork")
+    out: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
+    child = context.Process(target=_spend_in_child, args=(out,))
+    child.start()
+    in_child = out.get(timeout=30)
+    child.join(10)
+    in_parent = sum(
+        _FORKED.hit("test:ahead-fork", limit=100, window_s=60).allowed for _ in range(120)
+    )
+    assert (0, 100) == (in_child, 30 + in_parent)  # the child found the window full
+    client.delete(KEY_PREFIX + "test:ahead-fork", USED_PREFIX + "test:ahead-fork")

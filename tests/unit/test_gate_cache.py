@@ -1,0 +1,154 @@
+"""The client's gate cache: a tools list seen before, as the same object or as equal content,
+is never compiled again; memory stays bounded (issue 15)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+import qgs_worker.gate_cache as gate_cache
+from qgs_worker.core.toolgate import ToolGate, ToolRegistry
+from qgs_worker.errors import InputError
+from qgs_worker.gate_cache import GATE_CACHE_MAX, GateCache
+
+
+def tool(name: str, **properties: Any) -> dict[str, Any]:
+    """One OpenAI tool definition with string parameters."""
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": f"the {name} tool",
+            "parameters": {
+                "type": "object",
+                "properties": {p: {"type": kind} for p, kind in properties.items()},
+            },
+        },
+    }
+
+
+def tools_list(n: int) -> list[dict[str, Any]]:
+    """The ``n``-th of many distinct tools lists."""
+    return [tool(f"tool_{n}", path="string"), tool("shared", q="string")]
+
+
+@pytest.fixture
+def cache() -> GateCache:
+    return GateCache(ToolGate)
+
+
+class TestBuiltOnce:
+    """A tools list seen before is never compiled again."""
+
+    def test_the_same_object(self, cache: GateCache) -> None:
+        tools = tools_list(0)
+        first = cache.gate(tools)
+        assert first is cache.gate(tools)
+        assert (1, 1) == (cache.builds, cache.hits)
+
+    def test_equal_content_in_a_fresh_object(self, cache: GateCache) -> None:
+        tools = tools_list(0)
+        first = cache.gate(tools)
+        assert first is cache.gate(copy.deepcopy(tools))
+        assert first is cache.gate(json.loads(json.dumps(tools)))
+        reordered = [dict(reversed(list(t.items()))) for t in tools]  # key order is not content
+        assert first is cache.gate(reordered)
+        assert 1 == cache.builds
+
+    def test_other_content_is_another_gate(self, cache: GateCache) -> None:
+        first = cache.gate(tools_list(0))
+        other = cache.gate(tools_list(1))
+        assert first is not other
+        assert other.registry.get("tool_1") is not None and first.registry.get("tool_1") is None
+        assert 2 == cache.builds
+
+    def test_a_hundred_lists_in_rotation(self, cache: GateCache) -> None:
+        lists = [tools_list(n) for n in range(100)]
+        for _ in range(3):
+            for tools in lists:
+                cache.gate(tools)
+            for tools in lists:
+                cache.gate(copy.deepcopy(tools))
+        assert (100, 500) == (cache.builds, cache.hits)
+
+    def test_a_registry_and_pydantic_models(self, cache: GateCache) -> None:
+        class Search(BaseModel):
+            query: str
+
+        registry = ToolRegistry.from_openai(tools_list(0))
+        assert cache.gate(registry) is cache.gate(registry)
+        assert cache.gate([Search]) is cache.gate([Search])  # the same classes in a new list
+        assert 2 == cache.builds
+
+    def test_a_known_object_is_not_written_out_again(
+        self, cache: GateCache, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        tools = tools_list(0)
+        cache.gate(tools)
+        monkeypatch.setattr(gate_cache, "_key", lambda *_: pytest.fail("content was read"))
+        cache.gate(tools)
+
+
+class TestChanged:
+    """A list changed in place is read again; an edit is never served a stale gate."""
+
+    def test_an_appended_definition(self, cache: GateCache) -> None:
+        tools = tools_list(0)
+        before = cache.gate(tools)
+        tools.append(tool("added_later"))
+        after = cache.gate(tools)
+        assert after is not before and after.registry.get("added_later") is not None
+
+    def test_a_replaced_definition(self, cache: GateCache) -> None:
+        tools = tools_list(0)
+        before = cache.gate(tools)
+        tools[0] = tool("replaced")
+        assert cache.gate(tools).registry.get("replaced") is not None
+        assert before.registry.get("replaced") is None
+
+
+class TestBounded:
+    """Memory is bounded: least recently used gates go first, by count and by size."""
+
+    def test_by_count(self) -> None:
+        cache = GateCache(ToolGate, max_entries=3)
+        lists = [tools_list(n) for n in range(4)]
+        for tools in lists[:3]:
+            cache.gate(tools)
+        cache.gate(copy.deepcopy(lists[0]))  # the oldest is used again: the second goes
+        cache.gate(lists[3])
+        assert 3 == len(cache)
+        builds = cache.builds
+        cache.gate(copy.deepcopy(lists[0]))
+        cache.gate(copy.deepcopy(lists[3]))
+        assert builds == cache.builds
+        cache.gate(copy.deepcopy(lists[1]))  # forgotten: built again
+        assert builds + 1 == cache.builds
+
+    def test_by_size(self) -> None:
+        size = len(json.dumps(tools_list(10), sort_keys=True, separators=(",", ":")))
+        cache = GateCache(ToolGate, max_chars=size * 5)
+        for n in range(10, 30):
+            cache.gate(tools_list(n))
+        assert 5 == len(cache)
+        assert cache.chars <= size * 5
+
+    def test_one_list_over_the_bound_is_still_kept(self) -> None:
+        cache = GateCache(ToolGate, max_chars=10)
+        tools = tools_list(0)
+        cache.gate(tools)
+        cache.gate(copy.deepcopy(tools))
+        assert (1, 1) == (cache.builds, len(cache))
+
+    def test_the_default_holds_far_more_than_32(self) -> None:
+        assert GATE_CACHE_MAX >= 1000
+
+
+def test_tools_of_another_type(cache: GateCache) -> None:
+    with pytest.raises(InputError, match=r"ToolRegistry\.from_file"):
+        cache.gate("tools.json")
+    assert 0 == cache.builds
