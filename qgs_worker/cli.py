@@ -188,6 +188,8 @@ class _Sender:
 
     def send(self, batch: list[Submission]) -> None:
         if self.client is None:
+            from qgs_worker.client import Client  # loaded here: `qgs check-tool` never needs it
+
             live = self._stack.enter_context(broker_session(self._settings, workers=self._workers))
             self.client = Client(live)
         for submission in batch:
