@@ -27,6 +27,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from qgs_worker.core.models import ArgumentKind, Severity
+from qgs_worker.core.rules import prescan
 from qgs_worker.core.rules.prefilter import Prefilter, normalise
 
 __all__ = ["Accept", "Context", "Rule", "rule"]
@@ -82,8 +83,9 @@ class Rule:
         matched_by: The module that applies this rule by logic of its own (personal data's
             check digits, SSRF's address parsing, JNDI's unwrapping...); empty for a rule the
             detectors and ``argscan`` apply by its patterns alone.
-        prefilter: Where the patterns may start (``prefilter``), built from ``patterns``: the
-            matches are the same as ``finditer``'s, found in a fraction of the time.
+        prefilter: Where the patterns may start (``prefilter``), built from ``patterns`` and
+            registered with the shared pre-scan of ``group``: the matches are the same as
+            ``finditer``'s, found in a fraction of the time.
     """
 
     rule_id: str
@@ -101,7 +103,18 @@ class Rule:
     prefilter: Prefilter = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "prefilter", Prefilter(self.patterns))
+        object.__setattr__(self, "prefilter", Prefilter(self.patterns, prescan.group(self.group)))
+
+    @property
+    def group(self) -> str:
+        """The shared pre-scan this rule's patterns register with (``prescan.group``).
+
+        One for the rules checked in prose (``scan_text`` reads long texts with the prose rules
+        only), one for the others checked in a deliverable, one for the rest (tool arguments).
+        """
+        if Context.PROSE in self.severity:
+            return "prose"
+        return "deliverable" if Context.DELIVERABLE in self.severity else "arguments"
 
     def severity_in(self, context: Context) -> Severity | None:
         """The severity of a match in ``context``, or None when the rule is not checked there."""
