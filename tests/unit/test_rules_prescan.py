@@ -197,3 +197,27 @@ def test_a_possessive_decoration_run_matches_what_the_greedy_one_matched(
         assert _spans(pattern.finditer(text)) == expected, text[:80]
         caught += bool(expected)
     assert caught >= 20  # the inputs exercise the runs, not only texts neither form matches
+
+
+def test_a_pattern_without_start_words_runs_at_its_anchor_only() -> None:
+    rule = rules.by_id("example_secret")
+    pattern = rule.patterns[1]  # [A-Za-z0-9/+]{30}EXAMPLEKEY: no start word, a literal at 30
+    assert rule.prefilter.words[1] is None
+    assert rule.prefilter.anchors[1] == ("examplekey", 30)
+    key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY"
+    texts = [
+        f"aws_secret_access_key = {key}EXAMPLEKEY",
+        f"{key}EXAMPLEKEY{key}EXAMPLEKEY {key}EXAMPLEKEY",
+        f"x{key}EXAMPLEKEY {key[1:]}EXAMPLEKEY {key}examplekey EXAMPLEKEY",
+        f"{key}EXAMPLEKEYEXAMPLEKEY {key}{key}EXAMPLEKEY",
+    ]
+    caught = 0
+    for text in texts:
+        lowered = normalise(text)
+        assert lowered is not None
+        found = rule.prefilter.starts(lowered)[1]
+        assert found is not None and len(found) <= 1 + lowered.count("examplekey")
+        expected = _spans(pattern.finditer(text))
+        assert _spans(rule.prefilter.finditer(pattern, text, found)) == expected
+        caught += len(expected)
+    assert caught == 2  # the first text and the last key of the second: the others touch

@@ -5,9 +5,11 @@ position of the text (no literal prefix to skip to): about 25 ns a character for
 simplest pattern, so a rule of a dozen patterns costs ~30 ms per 100 KB of prose before any of
 them matches. Most patterns begin with a word from a short list ("ignore|disregard|forget...",
 "rate|score|grade|mark", 评审|评委...). ``start_words`` reads that list from the pattern's parse
-tree; ``Prefilter`` finds, in one pass of a literal-led scanner over the lower-cased text, every
-position where one of a rule's start words begins, and ``Prefilter.finditer`` tries the full
-pattern with ``pattern.match(text, position)`` at those positions only.
+tree; ``Prefilter`` registers it with a shared pre-scan (``prescan``: two passes over the
+lower-cased text find where every registered pattern's start words begin, for all the rules of
+a scan at once), and ``Prefilter.finditer`` tries the full pattern with
+``pattern.match(text, position)`` at those positions only. A pattern without start words may
+still have an ``anchor``, a literal at a fixed distance from its start.
 
 Why the matches are the same as ``pattern.finditer(text)``'s (the tests check it on the corpus,
 adversarial texts and random ones):
@@ -42,7 +44,7 @@ try:  # the parser behind re.compile (Python 3.11+); without it every pattern ru
 except ImportError:  # pragma: no cover - older or other Pythons
     _sre_parse = None
 
-__all__ = ["Prefilter", "normalise", "slot_words", "start_words", "starts_at_boundary"]
+__all__ = ["Prefilter", "anchor", "normalise", "slot_words", "start_words", "starts_at_boundary"]
 
 MAX_WORD = 6
 """Start words are cut to this many characters: enough to be rare in prose."""
@@ -278,6 +280,41 @@ def start_words(pattern: re.Pattern[str]) -> frozenset[Word] | None:
     )
 
 
+MIN_ANCHOR = 4
+"""The shortest literal ``anchor`` reads: rarer in prose than a start word of two characters."""
+
+
+def anchor(pattern: re.Pattern[str]) -> tuple[str, int] | None:
+    r"""A literal every match holds at a fixed distance from its start (no start words needed).
+
+    ``(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{30}EXAMPLEKEY`` has ``examplekey`` at 30: the pattern is
+    tried 30 characters before each ``examplekey`` of the text, not at every position.
+
+    Returns:
+        ``(literal, offset)``, the literal as ``normalise`` reads it (at least ``MIN_ANCHOR``
+        characters); None when what comes before the first such literal has no fixed width.
+    """
+    if _sre_parse is None:
+        return None
+    try:
+        tree = _sre_parse.parse(pattern.pattern, pattern.flags)
+    except (RecursionError, re.error):
+        return None
+    offset, run = 0, ""
+    for op, av in tree.data:
+        char = _norm_char(av) if op is _c.LITERAL else None
+        if char is not None:
+            run += char
+            continue
+        if len(run) >= MIN_ANCHOR:
+            return run, offset
+        low, high = _sre_parse.SubPattern(tree.state, [(op, av)]).getwidth()
+        if low != high:
+            return None
+        offset, run = offset + len(run) + low, ""
+    return (run, offset) if len(run) >= MIN_ANCHOR else None
+
+
 _WORD_CHAR = re.compile(r"\w")
 _WORD_RUN = re.compile(r"\w+")
 
@@ -364,20 +401,27 @@ class Prefilter:
             None if w is None else shared.add(slot_words(p, w))
             for p, w in zip(patterns, self.words, strict=True)
         )
+        self.anchors: tuple[tuple[str, int] | None, ...] = tuple(
+            anchor(p) if w is None else None for p, w in zip(patterns, self.words, strict=True)
+        )
 
     @property
     def useful(self) -> bool:
         """Whether any pattern of the rule is pre-scanned."""
-        return any(s is not None for s in self.slots)
+        return any(s is not None for s in self.slots) or any(self.anchors)
 
     def starts(self, lowered: str) -> list[list[int] | None]:
         r"""For each pattern, the positions of ``lowered`` (``normalise``'s) where it may start.
 
-        Position 0 is always among them (a match of ``\A`` needs no word). None for a pattern
-        without start words (it runs at every position). The lists are shared: do not change
+        Position 0 is always among them (a match of ``\A`` needs no word). For a pattern without
+        start words, its ``anchor``'s occurrences less its offset; None when it has neither (it
+        runs at every position). The lists are shared: do not change
         them.
         """
-        return [None if s is None else self._shared.positions(lowered, s) for s in self.slots]
+        return [
+            self._shared.positions(lowered, slot) if slot is not None else _anchored(lowered, a)
+            for slot, a in zip(self.slots, self.anchors, strict=True)
+        ]
 
     def finditer(
         self, pattern: re.Pattern[str], text: str, starts: list[int] | None
@@ -394,3 +438,17 @@ class Prefilter:
             if match is not None:
                 end = match.end()
                 yield match
+
+
+def _anchored(lowered: str, found: tuple[str, int] | None) -> list[int] | None:
+    """Where a pattern with this ``anchor`` may start: 0, and each occurrence less the offset."""
+    if found is None:
+        return None
+    literal, offset = found
+    starts = [0]
+    at = lowered.find(literal, offset)
+    while at >= 0:
+        if at > offset:  # at == offset: position 0, already in
+            starts.append(at - offset)
+        at = lowered.find(literal, at + 1)
+    return starts
