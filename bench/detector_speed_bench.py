@@ -8,7 +8,9 @@ of 20 KB each that made the judge and prompt rules slow (repeated grader vocativ
 openers, line-start decorations, "the "/"you ", unclosed ``{`` objects, CJK grader words).
 
 Per repetition, alternated (these machines are noisy: each figure is a ratio against the
-baseline measured in the same repetition, CPU time of this process):
+baseline measured in the same repetition, CPU time of this process); every timed run starts
+afresh (``forget``: the rules keep what they found for the last text, as one scan's rules share
+it), so a repetition measures a new text's cost:
 
 - baseline: one compiled case-insensitive regex pass (``\bignore\s+previous\s+instructions\b``)
   over the text;
