@@ -8,7 +8,9 @@ of 20 KB each that made the judge and prompt rules slow (repeated grader vocativ
 openers, line-start decorations, "the "/"you ", unclosed ``{`` objects, CJK grader words).
 
 Per repetition, alternated (these machines are noisy: each figure is a ratio against the
-baseline measured in the same repetition, CPU time of this process):
+baseline measured in the same repetition, CPU time of this process); every timed run starts
+afresh (``forget``: the rules keep what they found for the last text, as one scan's rules share
+it), so a repetition measures a new text's cost:
 
 - baseline: one compiled case-insensitive regex pass (``\bignore\s+previous\s+instructions\b``)
   over the text;
@@ -39,6 +41,11 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing the pack
 
 from qgs_worker.core import detectors  # noqa: E402
 from qgs_worker.core.rules import base, by_id  # noqa: E402
+
+try:  # the shared pre-scan (absent from the code before it, which this bench also times)
+    from qgs_worker.core.rules import prescan
+except ImportError:  # pragma: no cover
+    prescan = None  # type: ignore[assignment]
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 SLOW = ("judge_score_demand", "judge_fake_verdict", "jailbreak", "prompt_extraction",
@@ -84,11 +91,21 @@ def plain() -> Iterator[None]:
         base._lowered = saved
 
 
+def forget() -> None:
+    """Drop what the rules keep for the last text, so each run scans afresh, as a new text is."""
+    base._last_lowered = ("", "")
+    if prescan is not None:  # None: the code before the shared pre-scan
+        prescan.forget()
+
+
 def cpu_ms(run: Callable[[], object], loops: int = 1) -> float:
-    start = time.process_time()
+    total = 0.0
     for _ in range(loops):
+        forget()
+        start = time.process_time()
         run()
-    return (time.process_time() - start) * 1000 / loops
+        total += time.process_time() - start
+    return total * 1000 / loops
 
 
 def rules_pass(text: str, selected: list[base.Rule]) -> None:

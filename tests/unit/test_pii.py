@@ -327,3 +327,40 @@ class TestCorpus:
 
 def test_the_modules_report_as_the_detectors_role() -> None:
     assert {detectors.DETECTOR_ROLE} == {pii._ROLE, ssrf._ROLE, filewrites._ROLE}
+
+
+class TestDigitRunScan:
+    """The checked kinds' patterns, tried at runs of digits only, find what ``finditer`` finds."""
+
+    PIECES = (
+        "4111 1111 1111 1111", "4242-4242-4242-4242", "4539578763621486", "378282246310005",
+        "123-45-6789", "078-05-1120", "123-456-7890", "AB123456C", "AB 12 34 56 C", "QQ123456A",
+        "110101199003074578", "11010119900307457X", "9", "12", "123", "1234", "-", " ", ".", ",",
+        "/", "_", "a", "Z", "é", "٤٥٦", "１２３", "\n", "AB", "CE ", "x4111111111111111",
+    )  # fmt: skip
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(PIECES), max_size=12), st.text(max_size=30))
+    def test_run_matches_is_finditer(self, pieces: list[str], noise: str) -> None:
+        text = "".join(pieces) + noise + "".join(reversed(pieces))
+        runs = pii._digit_runs(text)
+        for pattern in pii._RUN_STARTS:
+            fast = [(m.span(), m.groups()) for m in pii.run_matches(pattern, text, runs)]
+            assert fast == [(m.span(), m.groups()) for m in pattern.finditer(text)]
+
+    def test_the_corpus_and_the_tasks_give_the_same_matches(self) -> None:
+        root = Path(__file__).resolve().parents[2]
+        texts = [
+            path.read_text(encoding="utf-8")
+            for folder in (root.parent / "shared" / "corpus", root / "tasks")
+            if folder.is_dir()
+            for path in sorted(folder.glob("*.json*"))
+        ]
+        found = 0
+        for text in texts:
+            runs = pii._digit_runs(text)
+            for pattern in pii._RUN_STARTS:
+                expected = [m.span() for m in pattern.finditer(text)]
+                assert [m.span() for m in pii.run_matches(pattern, text, runs)] == expected
+                found += len(expected)
+        assert found > 0

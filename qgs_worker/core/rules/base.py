@@ -31,6 +31,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from qgs_worker.core.models import ArgumentKind, Severity
+from qgs_worker.core.rules import prescan
 from qgs_worker.core.rules.prefilter import Prefilter, normalise
 
 __all__ = ["Accept", "Context", "LazyPatterns", "Rule", "rule"]
@@ -135,8 +136,8 @@ class Rule:
             check digits, SSRF's address parsing, JNDI's unwrapping...); empty for a rule the
             detectors and ``argscan`` apply by its patterns alone.
         prefilter: Where the patterns may start (``prefilter``), built from ``patterns`` the
-            first time the rule runs: the matches are the same as ``finditer``'s, found in a
-            fraction of the time.
+            first time the rule runs and registered then with the shared pre-scan of ``group``:
+            the matches are the same as ``finditer``'s, found in a fraction of the time.
     """
 
     rule_id: str
@@ -155,12 +156,23 @@ class Rule:
 
     @property
     def prefilter(self) -> Prefilter:
-        """Where the patterns may start, built (and the patterns compiled) on first use."""
+        """Where the patterns may start: built on first use (patterns compiled, pre-scan joined)."""
         found = self._prefilter
         if found is None:  # two threads may both build it: the same prefilter, no harm
-            found = Prefilter(self.patterns.compiled)
+            found = Prefilter(self.patterns.compiled, prescan.group(self.group))
             object.__setattr__(self, "_prefilter", found)
         return found
+
+    @property
+    def group(self) -> str:
+        """The shared pre-scan this rule's patterns register with (``prescan.group``).
+
+        One for the rules checked in prose (``scan_text`` reads long texts with the prose rules
+        only), one for the others checked in a deliverable, one for the rest (tool arguments).
+        """
+        if Context.PROSE in self.severity:
+            return "prose"
+        return "deliverable" if Context.DELIVERABLE in self.severity else "arguments"
 
     def severity_in(self, context: Context) -> Severity | None:
         """The severity of a match in ``context``, or None when the rule is not checked there."""

@@ -108,9 +108,12 @@ _ORDER_ADVERBS = (
     r"(?:please|kindly|just|simply|now|then|and|also|so|instead|immediately|always|only|finally"
     r"|therefore|thus|again|hereby|definitely|absolutely|do)"
 )
-# where a vocative may stand: a line, a sentence, a comment or a fake turn starts
+# where a vocative may stand: a line, a sentence, a comment or a fake turn starts. The decoration
+# run is possessive: what follows it begins with a letter, never a decoration character, so
+# giving characters back never helps (the same matches, without trying every shorter run at
+# each indented line: tests/unit/test_rules_prescan.py compares it with the greedy form).
 _VOCATIVE_START = (
-    r"(?:\A|(?<=\n)|(?<=[.!?;:>\]\(|]\s)|(?<=[>\]\(|])|(?<=<!--)|(?<=<!--\s))[ \t#>*_~-]*"
+    r"(?:\A|(?<=\n)|(?<=[.!?;:>\]\(|]\s)|(?<=[>\]\(|])|(?<=<!--)|(?<=<!--\s))[ \t#>*_~-]*+"
 )
 _ZH_MODAL = (
     r"(?:请|须|需要?|必须|务必|应该?|应当|一定要|直接|只需|只要|就|也|都|马上|立即|立刻|你|您)"
@@ -307,11 +310,12 @@ ORDERS: tuple[Rule, ...] = (
     rule(
         "judge_fake_verdict", FAMILY, "judge_manipulation",
         "a fake judge turn carrying a verdict",
-        # a chat-template or role tag followed at once by the judge's answer, pre-filled
+        # a chat-template or role tag followed at once by the judge's answer, pre-filled (the
+        # line-start decoration possessive, as in _VOCATIVE_START: a role name follows it)
         r"(?:<\|im_start\|>\s*(?:assistant|system)\b|<\|start_header_id\|>\s*(?:assistant|system)\s*"
         r"<\|end_header_id\|>|<\s*(?:assistant|system|judge|evaluator|grader|critic|reviewer)"
         r"(?:[_ ](?:response|output|verdict|answer))?\s*>|\[\s*(?:assistant|system|judge|evaluator"
-        r"|grader|critic|reviewer)\s*\]|(?:\A|(?<=\n)|(?<=<!--)|(?<=<!--\s))[ \t#>*_-]*(?:assistant"
+        r"|grader|critic|reviewer)\s*\]|(?:\A|(?<=\n)|(?<=<!--)|(?<=<!--\s))[ \t#>*_-]*+(?:assistant"
         r"|system|ai|judge|evaluator|grader|critic|reviewer|助手|系统|评审|评分)(?:\s+(?:response|output"
         rf"|verdict|answer|reply))?\s*[:：])\s*(?P<order>{_VERDICT_OBJECT}){_NOT_ALTERNATIVE}",
         prose=P1,

@@ -5,9 +5,11 @@ position of the text (no literal prefix to skip to): about 25 ns a character for
 simplest pattern, so a rule of a dozen patterns costs ~30 ms per 100 KB of prose before any of
 them matches. Most patterns begin with a word from a short list ("ignore|disregard|forget...",
 "rate|score|grade|mark", 评审|评委...). ``start_words`` reads that list from the pattern's parse
-tree; ``Prefilter`` finds, in one pass of a literal-led scanner over the lower-cased text, every
-position where one of a rule's start words begins, and ``Prefilter.finditer`` tries the full
-pattern with ``pattern.match(text, position)`` at those positions only.
+tree; ``Prefilter`` registers it with a shared pre-scan (``prescan``: two passes over the
+lower-cased text find where every registered pattern's start words begin, for all the rules of
+a scan at once), and ``Prefilter.finditer`` tries the full pattern with
+``pattern.match(text, position)`` at those positions only. A pattern without start words may
+still have an ``anchor``, a literal at a fixed distance from its start.
 
 Why the matches are the same as ``pattern.finditer(text)``'s (the tests check it on the corpus,
 adversarial texts and random ones):
@@ -34,13 +36,15 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from qgs_worker.core.rules.prescan import OtherWord, Prescan, SlotWords, TokenWord, group
+
 try:  # the parser behind re.compile (Python 3.11+); without it every pattern runs plainly
     _c: Any = importlib.import_module("re._constants")
     _sre_parse: Any = importlib.import_module("re._parser")
 except ImportError:  # pragma: no cover - older or other Pythons
     _sre_parse = None
 
-__all__ = ["Prefilter", "normalise", "start_words"]
+__all__ = ["Prefilter", "anchor", "normalise", "slot_words", "start_words", "starts_at_boundary"]
 
 MAX_WORD = 6
 """Start words are cut to this many characters: enough to be rare in prose."""
@@ -270,74 +274,154 @@ def start_words(pattern: re.Pattern[str]) -> frozenset[Word] | None:
     if not closed or not all(map(_selective, closed)):
         return None
     # A word that extends another is redundant: the shorter one already marks the position.
+    # (Its proper prefixes are looked up, not every other word compared: thousands of words.)
     return frozenset(
-        (b, w)
-        for b, w in closed
-        if not any((b, w) != (c, v) and b == c and w.startswith(v) for c, v in closed)
+        (b, w) for b, w in closed if not any((b, w[:n]) in closed for n in range(len(w)))
     )
 
 
-def _scanners(words: frozenset[Word]) -> tuple[tuple[int, re.Pattern[str]], ...]:
-    """Patterns over ``normalise``'s text, each with the length of its words' ``before``.
+MIN_ANCHOR = 4
+"""The shortest literal ``anchor`` reads: rarer in prose than a start word of two characters."""
 
-    A hit consumes one character (the rest is a lookahead), so starts that overlap are all
-    found; alternatives led by a literal let ``re`` skip in C to their first characters. A
-    match may start at a hit's position plus the length of the ``before`` it was found with.
+
+def anchor(pattern: re.Pattern[str]) -> tuple[str, int] | None:
+    r"""A literal every match holds at a fixed distance from its start (no start words needed).
+
+    ``(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{30}EXAMPLEKEY`` has ``examplekey`` at 30: the pattern is
+    tried 30 characters before each ``examplekey`` of the text, not at every position.
+
+    Returns:
+        ``(literal, offset)``, the literal as ``normalise`` reads it (at least ``MIN_ANCHOR``
+        characters); None when what comes before the first such literal has no fixed width.
     """
-    by_offset: dict[int, dict[str, list[str]]] = {}
+    if _sre_parse is None:
+        return None
+    try:
+        tree = _sre_parse.parse(pattern.pattern, pattern.flags)
+    except (RecursionError, re.error):
+        return None
+    offset, run = 0, ""
+    for op, av in tree.data:
+        char = _norm_char(av) if op is _c.LITERAL else None
+        if char is not None:
+            run += char
+            continue
+        if len(run) >= MIN_ANCHOR:
+            return run, offset
+        low, high = _sre_parse.SubPattern(tree.state, [(op, av)]).getwidth()
+        if low != high:
+            return None
+        offset, run = offset + len(run) + low, ""
+    return (run, offset) if len(run) >= MIN_ANCHOR else None
+
+
+_WORD_CHAR = re.compile(r"\w")
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _boundary_first(items: object) -> bool | None:
+    r"""Whether ``\b`` stands before the first character the items consume.
+
+    Returns:
+        True when it does on every path, False when it may not, None when the items consume
+        nothing and assert no ``\b`` (what follows them decides).
+    """
+    for op, av in items:  # type: ignore[attr-defined]
+        if op is _c.AT:
+            if av is _c.AT_BOUNDARY:
+                return True
+            continue  # another zero-width test at the same position
+        if op in (_c.ASSERT, _c.ASSERT_NOT):
+            continue  # a lookaround: zero width
+        if op is _c.SUBPATTERN:
+            if av[1] & (re.ASCII | re.LOCALE):  # (?a:...): another \b
+                return False
+            inner = _boundary_first(av[-1])
+            if inner is None:
+                continue
+            return inner
+        if op is _c.BRANCH:
+            return all(_boundary_first(alternative) is True for alternative in av[1])
+        return False
+    return None
+
+
+def starts_at_boundary(pattern: re.Pattern[str]) -> bool:
+    r"""Whether every match of ``pattern`` begins at a ``\b`` (Unicode word characters).
+
+    False when it cannot be read, or its ``\b`` is the ASCII or locale one (``re.ASCII``): the
+    pre-scan's tokens are Unicode runs of word characters.
+    """
+    if _sre_parse is None or pattern.flags & (re.ASCII | re.LOCALE):
+        return False
+    try:
+        return _boundary_first(_sre_parse.parse(pattern.pattern, pattern.flags)) is True
+    except (RecursionError, re.error):
+        return False
+
+
+def slot_words(pattern: re.Pattern[str], words: frozenset[Word]) -> SlotWords:
+    r"""``words`` (``start_words(pattern)``) split for the shared pre-scan's two passes.
+
+    A word that begins with a word character where the character before is not one (``\b``
+    before the pattern, or a ``before`` ending with a non-word character) is a token word; any
+    other is searched at every position. The word of ``\A`` is dropped: position 0 is always
+    tried.
+    """
+    at_boundary = starts_at_boundary(pattern)
+    tokens: list[TokenWord] = []
+    others: list[OtherWord] = []
     for before, after in sorted(words):
         if before.startswith(AT_START[0]):
-            continue  # position 0, always tried
-        whole = before + after
-        by_offset.setdefault(len(before), {}).setdefault(whole[0], []).append(whole[1:])
-    return tuple(
-        (
-            offset,
-            re.compile(
-                "|".join(
-                    re.escape(first)
-                    + ("(?=" + "|".join(map(re.escape, rests)) + ")" if all(rests) else "")
-                    for first, rests in by_first.items()
-                )
-            ),
-        )
-        for offset, by_first in sorted(by_offset.items())
-    )
+            continue
+        leads = after and _WORD_CHAR.match(after[0]) is not None
+        if leads and (at_boundary or (before and _WORD_CHAR.match(before[-1]) is None)):
+            head = _WORD_RUN.match(after).group()  # type: ignore[union-attr]
+            tokens.append((head, before, len(head) < len(after)))
+        else:
+            others.append((before + after, len(before)))
+    return SlotWords(tokens=tuple(dict.fromkeys(tokens)), others=tuple(others))
 
 
 class Prefilter:
-    """The pre-scan of one rule's patterns: a literal scanner per pattern with start words.
+    """The pre-scan of one rule's patterns: a slot of a shared pre-scan per pattern.
 
     Args:
         patterns: The rule's compiled patterns; each with start words is pre-scanned, the others
             run plainly.
+        shared: The pre-scan to register with (``prescan.group``: the rules table registers each
+            rule by where it is checked); the ``"default"`` group when None.
     """
 
-    def __init__(self, patterns: Sequence[re.Pattern[str]]) -> None:
+    def __init__(self, patterns: Sequence[re.Pattern[str]], shared: Prescan | None = None) -> None:
+        shared = shared if shared is not None else group("default")
         self.words: tuple[frozenset[Word] | None, ...] = tuple(start_words(p) for p in patterns)
-        self.scanners = tuple(_scanners(w) if w is not None else None for w in self.words)
+        self._shared = shared
+        self.slots: tuple[int | None, ...] = tuple(
+            None if w is None else shared.add(slot_words(p, w))
+            for p, w in zip(patterns, self.words, strict=True)
+        )
+        self.anchors: tuple[tuple[str, int] | None, ...] = tuple(
+            anchor(p) if w is None else None for p, w in zip(patterns, self.words, strict=True)
+        )
 
     @property
     def useful(self) -> bool:
         """Whether any pattern of the rule is pre-scanned."""
-        return any(s is not None for s in self.scanners)
+        return any(s is not None for s in self.slots) or any(self.anchors)
 
     def starts(self, lowered: str) -> list[list[int] | None]:
         r"""For each pattern, the positions of ``lowered`` (``normalise``'s) where it may start.
 
-        Position 0 is always among them (a match of ``\A`` needs no word). None for a pattern
-        without start words (it runs at every position).
+        Position 0 is always among them (a match of ``\A`` needs no word). For a pattern without
+        start words, its ``anchor``'s occurrences less its offset; None when it has neither (it
+        runs at every position). The lists are shared: do not change
+        them.
         """
-        found: list[list[int] | None] = []
-        for scanners in self.scanners:
-            if scanners is None:
-                found.append(None)
-                continue
-            positions = [0]
-            for offset, scanner in scanners:
-                positions.extend(m.start() + offset for m in scanner.finditer(lowered))
-            found.append(sorted(set(positions)) if len(scanners) > 1 else positions)
-        return found
+        return [
+            self._shared.positions(lowered, slot) if slot is not None else _anchored(lowered, a)
+            for slot, a in zip(self.slots, self.anchors, strict=True)
+        ]
 
     def finditer(
         self, pattern: re.Pattern[str], text: str, starts: list[int] | None
@@ -354,3 +438,17 @@ class Prefilter:
             if match is not None:
                 end = match.end()
                 yield match
+
+
+def _anchored(lowered: str, found: tuple[str, int] | None) -> list[int] | None:
+    """Where a pattern with this ``anchor`` may start: 0, and each occurrence less the offset."""
+    if found is None:
+        return None
+    literal, offset = found
+    starts = [0]
+    at = lowered.find(literal, offset)
+    while at >= 0:
+        if at > offset:  # at == offset: position 0, already in
+            starts.append(at - offset)
+        at = lowered.find(literal, at + 1)
+    return starts
