@@ -35,7 +35,10 @@ import json, resource, sys, time
 from pathlib import Path
 from types import SimpleNamespace
 folder, db, n = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-from qgs_worker import cli
+try:
+    from qgs_worker.cli import audit as cli  # the cli package (a module per command group)
+except ImportError:
+    from qgs_worker import cli  # an older tree: cli.py
 from qgs_worker.client import Client
 from qgs_worker.settings import Settings
 from qgs_worker.store.tables import RoundRow

@@ -1,0 +1,283 @@
+"""``qgs audit``: review past transcripts, streamed, and wait with one store query per poll."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from qgs_worker.cli.common import (
+    ReportFormat,
+    _fail,
+    _print_report,
+    app,
+    broker_session,
+    err_console,
+)
+from qgs_worker.errors import QGSError
+from qgs_worker.terminal import markup_safe
+
+if TYPE_CHECKING:
+    # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
+    # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
+    from qgs_worker.client import Client
+    from qgs_worker.settings import Settings
+    from qgs_worker.submission import Submission
+
+
+POLL_S = 0.2
+"""Seconds between two reads of the store while ``qgs audit`` waits (one query each)."""
+
+@app.command()
+def audit(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Transcript files (.jsonl, .json) or folders of them.")
+    ],
+    timeout_s: Annotated[
+        float,
+        typer.Option("--timeout-s", help="Give up waiting for decisions after this many seconds."),
+    ] = 900.0,
+    worker: Annotated[
+        bool | None,
+        typer.Option(
+            "--worker/--no-worker",
+            help="Start local workers (default: only with the embedded broker).",
+        ),
+    ] = None,
+    fmt: Annotated[
+        ReportFormat, typer.Option("--format", help="How to print the result.")
+    ] = ReportFormat.table,
+    retry_failed: Annotated[
+        bool,
+        typer.Option(
+            "--retry-failed",
+            help="Review again the rounds whose judge failed (and the rounds after them).",
+        ),
+    ] = False,
+) -> None:
+    """Review transcripts: one task per transcript, its assistant turns as rounds.
+
+    Re-running the same files skips what is done; a broken line fails alone, named with its file
+    and line number, and is stored.
+    """
+    from qgs_worker.client import Client
+    from qgs_worker.report import build_report, render_markdown, render_table
+    from qgs_worker.settings import Settings
+    from qgs_worker.transcripts import iter_paths
+
+    settings = Settings()
+    files = iter_paths(paths)
+    if not files:
+        raise _fail(f"no .json or .jsonl files in {', '.join(map(str, paths))}")
+    client = Client(settings)
+    repo = client.repo
+    use_workers = settings.embedded if worker is None else worker
+    with contextlib.ExitStack() as session:
+        sender = _Sender(settings, session, use_workers)
+        plan = _plan_audit(client, files, retry_failed=retry_failed, send=sender.send)
+        err_console.print(
+            f"{len(plan.task_ids)} transcripts in {len(files)} files: {len(plan.pending)} to "
+            f"review, {plan.skipped} already done, {plan.errors} unusable."
+        )
+        if sender.client is not None:
+            if not use_workers:
+                _warn_without_workers(sender.client)
+            _wait_for_tasks(sender.client, plan.pending, timeout_s)
+    report = build_report(
+        repo,
+        plan.task_ids,
+        error_files=[str(f) for f in files],
+        bound_s=settings.worker.visibility_timeout_s,
+    )
+    _print_report(report, fmt, render_table, render_markdown)
+
+
+class _Sender:
+    """Sends an audit's submissions as they are read; the broker (and workers) start with the first.
+
+    A re-run with nothing left to review starts neither.
+    """
+
+    def __init__(self, settings: Settings, stack: contextlib.ExitStack, workers: bool) -> None:
+        self._settings, self._stack, self._workers = settings, stack, workers
+        self.client: Client | None = None
+
+    def send(self, batch: list[Submission]) -> None:
+        if self.client is None:
+            from qgs_worker.client import Client  # loaded here: `qgs check-tool` never needs it
+
+            live = self._stack.enter_context(broker_session(self._settings, workers=self._workers))
+            self.client = Client(live)
+        for submission in batch:
+            self.client.send(submission)
+
+
+@dataclass
+class _AuditPlan:
+    """What an audit keeps per transcript: its task id, and the rounds it still waits for.
+
+    No deliverable, transcript or submission is kept: they are read, sent and dropped one
+    transcript at a time, so the client's memory does not grow with the batch (issue 15).
+    """
+
+    task_ids: list[str] = field(default_factory=list)
+    pending: dict[str, set[int]] = field(default_factory=dict)
+    skipped: int = 0
+    errors: int = 0
+
+
+def _plan_audit(
+    client: Client,
+    files: list[Path],
+    *,
+    retry_failed: bool = False,
+    send: Callable[[list[Submission]], None],
+) -> _AuditPlan:
+    """Read the files lazily and ``send`` each transcript's rounds still to review.
+
+    Bad lines are stored and named. Returns the task ids in file order and, for each task sent,
+    the round numbers not decided yet.
+    """
+    from qgs_worker.store.recovery import SETTLED
+    from qgs_worker.submission import NewTask
+    from qgs_worker.transcripts import TranscriptError, read_transcripts
+
+    repo = client.repo
+    plan = _AuditPlan()
+    seen: set[str] = set()
+
+    def unusable(source: str, line: int, message: str) -> None:
+        message = re.sub(r"^line \d+: ", "", message)
+        plan.errors += 1
+        repo.save_audit_error(source, line, message)
+        err_console.print(f"[red]skipped[/] {markup_safe(f'{source}:{line}: {message}')}")
+
+    for path in files:
+        repo.clear_audit_errors(str(path))
+        found = 0
+        for item in read_transcripts(path):
+            found += 1
+            if isinstance(item, TranscriptError):
+                unusable(item.source_file, item.line, item.message)
+                continue
+            if item.key in seen:
+                continue  # the same transcript twice: one task
+            seen.add(item.key)
+            if retry_failed and (reopened := repo.reopen_failed(item.key)):
+                err_console.print(f"{markup_safe(item.key)}: reviewing again from round {reopened}")
+            rounds = repo.list_rounds(item.key)
+            settled = {r.number for r in rounds if r.status in SETTLED}
+            if len(rounds) == len(item.rounds) and len(settled) == len(rounds):
+                plan.task_ids.append(item.key)
+                plan.skipped += 1
+                continue
+            new = NewTask(
+                request=item.request,
+                agent_model=item.agent_model,
+                source_file=item.source_file,
+                source_line=item.line,
+                transcript_id=item.transcript_id,
+            )
+            batch = []
+            for number, deliverable in enumerate(item.rounds, start=1):
+                try:
+                    batch.append(
+                        client.make_submission(
+                            item.key,
+                            deliverable,
+                            final=number == len(item.rounds),
+                            round_number=number,
+                            submission_id=f"{item.key}:{number}",
+                            task=new,
+                            turn=item.turn_of(number),
+                        )
+                    )
+                except QGSError as exc:
+                    unusable(item.source_file, item.line, f"round {number}: {exc}")
+                    break
+            else:
+                plan.task_ids.append(item.key)
+                plan.pending[item.key] = set(range(1, len(item.rounds) + 1)) - settled
+                send(batch)
+        if found == 0:
+            err_console.print(f"[yellow]warning:[/] no transcripts in {markup_safe(path)}")
+    return plan
+
+
+def _warn_without_workers(client: Client) -> None:
+    """Say so at once when no worker answers a ping: the wait would otherwise just time out."""
+    try:
+        replies = client.app.control.ping(timeout=2.0)
+    except Exception:  # a broker that cannot answer control messages: say nothing
+        return
+    if not replies:
+        err_console.print(
+            "[yellow]warning:[/] no worker answered on this broker; the submissions wait in the "
+            "queue until one runs (`qgs worker`, or `qgs audit --worker`)"
+        )
+
+
+def _wait_for_tasks(client: Client, pending: dict[str, set[int]], timeout_s: float) -> None:
+    """Show a progress bar until every task's rounds are decided (or failed).
+
+    Each poll is one query, whatever the batch size: the rounds settled since the last poll
+    (``AuditWait``).
+
+    Raises:
+        typer.Exit: (code 1) some task has no decision after ``timeout_s`` seconds.
+    """
+    from qgs_worker.audit_wait import AuditWait
+    from qgs_worker.store.recovery import SETTLED
+
+    wait = AuditWait(client.repo, pending)
+    total = len(pending)
+    deadline = time.monotonic() + timeout_s
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    with Progress(
+        TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err_console, transient=False,
+    ) as progress:  # fmt: skip
+        bar = progress.add_task("reviewing", total=total)
+        while True:
+            waiting = wait.poll()
+            progress.update(bar, completed=total - waiting)
+            if not waiting:
+                break
+            if time.monotonic() > deadline:
+                wait.reconcile()  # an exact check before giving up (a worker's clock may lag)
+                if not wait.waiting:
+                    progress.update(bar, completed=total)
+                    break
+                first = wait.first_waiting()
+                rounds = client.repo.list_rounds(first)
+                where = (
+                    "; ".join(
+                        f"round {r.number} {r.status}"
+                        + (f" after {r.judge_retries} judge retries" if r.judge_retries else "")
+                        for r in rounds
+                        if r.status not in SETTLED
+                    )
+                    or "no round stored yet"
+                )
+                raise _fail(
+                    f"{wait.waiting} of {total} tasks have no decision after {timeout_s:g} s "
+                    f"(e.g. {first}: {where}; store {client.repo.redacted_url}; `qgs status {first}` "
+                    "says more). Re-run to resume.",
+                    code=1,
+                )
+            time.sleep(POLL_S)
+
+

@@ -1,0 +1,99 @@
+"""What every ``qgs`` command shares: the Typer app, the consoles, the broker session, errors."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+import typer
+from rich.console import Console
+
+from qgs_worker.terminal import json_text, markup_safe, printable_report
+
+if TYPE_CHECKING:
+    # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
+    # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
+    from qgs_worker.settings import Settings
+
+
+app = typer.Typer(
+    name="qgs",
+    help="QGS, a quality gate for autonomous AI agents: classify, judge, audit, gate and store every round.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+
+@app.callback()
+def _before_every_command() -> None:
+    """QGS, a quality gate for autonomous AI agents: classify, judge, audit, gate and store every round."""
+    if sys.stderr.isatty():  # which store this process uses (stderr, terminals only)
+        from qgs_worker.settings import print_store_line
+
+        print_store_line()
+
+
+class ReportFormat(StrEnum):
+    """Output formats of ``qgs report`` and ``qgs audit``."""
+
+    table = "table"
+    markdown = "markdown"
+    json = "json"
+
+
+@contextlib.contextmanager
+def broker_session(settings: Settings, *, workers: bool) -> Iterator[Settings]:
+    """Yield settings with a broker URL: the configured one, or the embedded one started here.
+
+    With ``workers`` True, local worker processes run for the duration of the block, and the
+    learned instruction detector is loaded first.
+
+    Raises:
+        ModelArtifactError: ``workers`` and the detector's artifact is missing or corrupt.
+    """
+    from qgs_worker.embedded import LocalWorkers, embedded_broker
+
+    if workers:
+        # The local workers load the learned detector; a missing or corrupt artifact must stop
+        # this command at once (exit 2, naming `make train`), not leave it waiting for workers
+        # that died at start.
+        _load_instruction_model()
+    with contextlib.ExitStack() as stack:
+        if settings.embedded:
+            url = stack.enter_context(embedded_broker(settings.data_dir))
+            settings = settings.model_copy(update={"broker_url": url})
+        if workers:
+            stack.enter_context(LocalWorkers(settings, settings.broker_url or ""))
+        yield settings
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {markup_safe(message, lines=False)}", soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _load_instruction_model() -> None:
+    """Load the learned instruction detector now: a missing or corrupt artifact stops at start-up.
+
+    ``ModelArtifactError`` names ``make train`` and exits 2, instead of failing mid-run.
+    """
+    from qgs_worker.core.instruction_model import default_model
+
+    default_model()
+
+
+def _print_report(
+    report: dict[str, Any], fmt: ReportFormat, render_table: Any, render_markdown: Any
+) -> None:
+    if fmt is ReportFormat.json:
+        sys.stdout.write(json_text(report))
+    elif fmt is ReportFormat.markdown:
+        sys.stdout.write(render_markdown(printable_report(report)))
+    else:
+        render_table(printable_report(report), console)

@@ -1,0 +1,139 @@
+"""Long-running processes: ``qgs worker`` and ``qgs flower``."""
+
+from __future__ import annotations
+
+import uuid
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from qgs_worker.cli.common import (
+    _fail,
+    _load_instruction_model,
+    app,
+    broker_session,
+    err_console,
+)
+
+if TYPE_CHECKING:
+    # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
+    # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
+    pass
+
+
+QUEUE_NAMES = {
+    "default": "qgs.default",
+    "critic": "qgs.critic",
+    "discriminator": "qgs.discriminator",
+}
+
+
+class Pool(StrEnum):
+    """Celery worker pools QGS supports."""
+
+    threads = "threads"
+    prefork = "prefork"
+    solo = "solo"
+
+
+@app.command()
+def worker(
+    queues: Annotated[
+        str,
+        typer.Option(
+            "--queues",
+            "--queue",
+            "-Q",
+            help="default, critic, discriminator, comma-separated, or all.",
+        ),
+    ] = "all",
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", "-c", min=1, help="Threads (or processes).")
+    ] = None,
+    pool: Annotated[Pool | None, typer.Option(help="threads (default), prefork or solo.")] = None,
+    low_memory: Annotated[
+        bool, typer.Option("--low-memory", help="Recycle prefork children above the memory limit.")
+    ] = False,
+    name: Annotated[
+        str | None, typer.Option(help="Worker node name (default qgs-<queues>-<id>@host).")
+    ] = None,
+    loglevel: Annotated[str, typer.Option(help="DEBUG, INFO, WARNING.")] = "INFO",
+) -> None:
+    """Run a Celery worker on the QGS queues (starts the embedded broker when none is set)."""
+    from qgs_worker.celery_app import create_celery_app
+
+    wanted = (
+        list(QUEUE_NAMES)
+        if queues == "all"
+        else [q.strip().removeprefix("qgs.") for q in queues.split(",")]
+    )
+    unknown = [q for q in wanted if q not in QUEUE_NAMES]
+    if unknown:
+        raise _fail(
+            f"unknown queue {', '.join(unknown)}: use default, critic, discriminator or all"
+        )
+    _load_instruction_model()  # before the broker: a broken artifact stops the worker at start
+    from qgs_worker.settings import Settings
+
+    settings = Settings()
+    if low_memory:
+        settings = settings.model_copy(
+            update={"worker": settings.worker.model_copy(update={"low_memory": True})}
+        )
+    w = settings.worker
+    chosen_pool = str(pool.value if pool is not None else w.pool)
+    if w.low_memory and chosen_pool != "prefork":
+        err_console.print(
+            f"note: --low-memory recycles prefork children above {w.max_memory_per_child_kb} KiB; "
+            f"the {chosen_pool} pool runs jobs in one process, whose memory --concurrency bounds"
+        )
+    if concurrency is None:
+        by_queue = {"discriminator": w.discriminator_concurrency, "default": w.default_concurrency}
+        concurrency = (
+            by_queue.get(wanted[0], w.critic_concurrency)
+            if len(wanted) == 1
+            else w.critic_concurrency
+        )
+    from qgs_worker.preflight import check_broker, check_store
+
+    check_store(settings).dispose()  # before "ready": a store that cannot be reached stops here
+    with broker_session(settings, workers=False) as live:
+        check_broker(live.broker_url or "", live.broker_timeout_s)
+        celery = create_celery_app(live)
+        argv = [
+            "worker",
+            f"--queues={','.join(QUEUE_NAMES[q] for q in wanted)}",
+            f"--pool={chosen_pool}",
+            f"--concurrency={concurrency}",
+            f"--hostname={name or 'qgs-' + '-'.join(wanted) + '-' + uuid.uuid4().hex[:6] + '@%h'}",
+            f"--loglevel={loglevel}",
+            "--task-events",
+            "--without-mingle",
+            "--without-gossip",
+        ]
+        celery.worker_main(argv)
+
+
+@app.command()
+def flower(
+    port: Annotated[int, typer.Option(help="HTTP port.")] = 5555,
+    address: Annotated[str, typer.Option(help="Listen address.")] = "127.0.0.1",
+    basic_auth: Annotated[
+        str | None,
+        typer.Option(help="user:password protecting the UI and API (or FLOWER_BASIC_AUTH)."),
+    ] = None,
+) -> None:
+    """Run Flower, the Celery monitor, against the QGS broker."""
+    from qgs_worker.celery_app import create_celery_app
+    from qgs_worker.settings import Settings
+
+    settings = Settings()
+    with broker_session(settings, workers=False) as live:
+        celery = create_celery_app(live)
+        argv = ["celery", "flower", f"--port={port}", f"--address={address}"]
+        if basic_auth:
+            argv.append(f"--basic-auth={basic_auth}")
+        celery.start(argv=argv[1:])
+
+
