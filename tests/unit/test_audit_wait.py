@@ -16,8 +16,8 @@ import typer
 from sqlalchemy import event
 
 from qgs_worker import audit_wait
-from qgs_worker.cli import audit as cli
 from qgs_worker.audit_wait import AuditWait
+from qgs_worker.cli import audit as cli
 from qgs_worker.store import Repository
 from qgs_worker.store.tables import RoundRow, TaskRow
 
