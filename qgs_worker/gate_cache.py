@@ -1,26 +1,29 @@
-"""The client's gates by tools list: found by identity, then by content, bounded by size.
+"""The client's gates by tools list: found by content, bounded by size.
 
 ``Client.check_tool_call(call, tools=...)`` is handed the agent's tools on every call. Building
 a gate compiles every tool's schema (about 2 ms for a BFCL tools list of ~1 KB, against ~40 us
 for the check itself), so the client keeps the gates it built here:
 
-1. by identity: the same list object again costs a dictionary lookup and one ``id()`` per item
-   (a list whose items were appended, removed or replaced is read again; an edit *inside* one
-   definition is not seen);
-2. by content: a list not seen as an object is written as canonical JSON (``sort_keys``: key
-   order does not matter; ~9 us for 1 KB) and that text is the key, compared in full, so equal
-   definitions given as a new object (an agent that rebuilds its tools every turn) find the
-   gate already built, and two different lists never share one;
-3. built: only tools never seen before are compiled (``builds`` counts them).
+1. by content: the tools are written as canonical JSON (``sort_keys``: key order does not
+   matter; ~9 us for 1 KB) and that text is the key, compared in full, so equal definitions
+   given as a new object (an agent that rebuilds its tools every turn) find the gate already
+   built, two different lists never share one, and a list changed in place (a tool renamed,
+   an enum narrowed, a tool removed from an MCP ``tools/list`` result) is a new key: the gate
+   of the old content is never used for the new one. (An earlier identity shortcut skipped the
+   serialisation for the same list object and so missed edits made in place.)
+2. built: only tools never seen before are compiled (``builds`` counts them).
 
-Both maps are least-recently-used, and bounded by memory rather than a small count: at most
-``GATE_CACHE_CHARS`` characters of canonical definitions (a compiled gate takes ~11 bytes per
-character of its definitions, measured with ``tracemalloc`` on the BFCL corpus: about 25 MB at
-the bound) and at most ``GATE_CACHE_MAX`` gates. With 32 gates, 33 lists in rotation rebuilt a
-gate on every call (1.6 ms instead of 40 us); the bound now holds ~1,700 BFCL-sized lists.
+Tools that are not JSON data (a ``ToolRegistry``, pydantic model classes) are keyed by the
+objects themselves. The map is least-recently-used, and bounded by memory rather than a small
+count: at most ``GATE_CACHE_CHARS`` characters of canonical definitions (a compiled gate takes
+~11 bytes per character of its definitions, measured with ``tracemalloc`` on the BFCL corpus:
+about 25 MB at the bound) and at most ``GATE_CACHE_MAX`` gates. With 32 gates, 33 lists in
+rotation rebuilt a gate on every call (1.6 ms instead of 40 us); the bound now holds ~1,700
+BFCL-sized lists.
 
-An agent that knows its tools need not rely on any of this: ``gate = client.tool_gate(tools)``
-once, then ``client.check_tool_call(call, tools=gate)`` (logged) or ``gate.check(call)``.
+An agent that knows its tools need not pay even the serialisation: ``gate =
+client.tool_gate(tools)`` once, then ``client.check_tool_call(call, tools=gate)`` (logged) or
+``gate.check(call)``; such a gate is the agent's to rebuild when its tools change.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ GATE_CACHE_CHARS = 2_000_000
 """Characters of canonical tool definitions the cached gates may hold at most (~25 MB)."""
 
 GATE_CACHE_MAX = 1024
-"""Gates a client keeps at most, whatever their size (and tools objects known by identity)."""
+"""Gates a client keeps at most, whatever their size."""
 
 OBJECT_WEIGHT_CHARS = 1_000
 """The weight of a gate per tool when its tools are not JSON data (a registry, pydantic models):
@@ -80,9 +83,6 @@ class GateCache:
         self.max_entries = max_entries
         self._lock = threading.Lock()
         self._gates: OrderedDict[Hashable, _Entry] = OrderedDict()
-        # id(tools) -> (tools, the ids of its items, its key in _gates): kept alive, so the
-        # id is not reused while known
-        self._known: OrderedDict[int, tuple[object, tuple[int, ...], Hashable]] = OrderedDict()
         self.chars = 0
         self.builds = 0
         self.hits = 0
@@ -101,23 +101,12 @@ class GateCache:
             InputError: ``tools`` is of another type, or holds an unusable definition
                 (``ToolDefinitionError``, naming the tool).
         """
-        shallow = _shallow(tools)
-        with self._lock:
-            known = self._known.get(id(tools))
-            if known is not None and known[0] is tools and known[1] == shallow:
-                entry = self._gates.get(known[2])
-                if entry is not None:
-                    self._gates.move_to_end(known[2])
-                    self._known.move_to_end(id(tools))
-                    self.hits += 1
-                    return entry.gate
-        key, weight, keep = _key(tools, shallow)
+        key, weight, keep = _key(tools, _shallow(tools))
         with self._lock:
             entry = self._gates.get(key)
             if entry is not None:
                 self._gates.move_to_end(key)
                 self.hits += 1
-                self._remember(tools, shallow, key)
                 return entry.gate
         gate = self._build(registry_of(tools))  # outside the lock: milliseconds
         with self._lock:
@@ -126,14 +115,7 @@ class GateCache:
                 self._gates[key] = _Entry(gate, weight, keep)
                 self.chars += weight
                 self._evict(keep_last=key)
-            self._remember(tools, shallow, key)
         return gate
-
-    def _remember(self, tools: object, shallow: tuple[int, ...], key: Hashable) -> None:
-        self._known[id(tools)] = (tools, shallow, key)
-        self._known.move_to_end(id(tools))
-        while len(self._known) > self.max_entries:
-            self._known.popitem(last=False)
 
     def _evict(self, keep_last: Hashable) -> None:
         while len(self._gates) > 1 and (

@@ -84,17 +84,30 @@ class TestBuiltOnce:
         assert cache.gate([Search]) is cache.gate([Search])  # the same classes in a new list
         assert 2 == cache.builds
 
-    def test_a_known_object_is_not_written_out_again(
-        self, cache: GateCache, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        tools = tools_list(0)
-        cache.gate(tools)
-        monkeypatch.setattr(gate_cache, "_key", lambda *_: pytest.fail("content was read"))
-        cache.gate(tools)
-
 
 class TestChanged:
     """A list changed in place is read again; an edit is never served a stale gate."""
+
+    def test_a_definition_edited_in_place(self, cache: GateCache) -> None:
+        tools = tools_list(0)
+        first = cache.gate(tools)
+        tools[0]["function"]["name"] = "renamed"  # the same list, the same dict objects
+        second = cache.gate(tools)
+        assert second is not first and 2 == cache.builds
+        assert "renamed" in second.registry and "tool_0" not in second.registry
+
+    def test_a_tool_removed_from_an_mcp_tools_list_result(self, cache: GateCache) -> None:
+        result = {
+            "tools": [
+                {"name": "read_file", "inputSchema": {"type": "object", "properties": {}}},
+                {"name": "search", "inputSchema": {"type": "object", "properties": {}}},
+            ]
+        }
+        first = cache.gate(result)
+        result["tools"].pop(0)  # the same dict, its same inner list, one tool fewer
+        second = cache.gate(result)
+        assert second is not first
+        assert "read_file" not in second.registry and "search" in second.registry
 
     def test_an_appended_definition(self, cache: GateCache) -> None:
         tools = tools_list(0)
