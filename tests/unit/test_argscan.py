@@ -214,6 +214,9 @@ CLEAN = [
     ("SELECT * FROM t WHERE 1=1 AND id = 5", K.SQL),
     ("SELECT * FROM t WHERE id = 5 /* the usual */", K.SQL),
     ("DELETE FROM users WHERE 1=1 AND id = 5", K.SQL),
+    # a literal closed, then another column compared (break test): no tautology
+    ("SELECT name FROM users WHERE city = 'Paris' AND country = 'FR'", K.SQL),
+    ("SELECT * FROM t WHERE a = 'x' OR b = 'y'", K.SQL),
     ("https://example.com/a?b=1", K.URL),
     ("www.informations.com", K.URL),
     ("https://api.github.com/repos/x/y", K.URL),

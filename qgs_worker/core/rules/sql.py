@@ -117,7 +117,9 @@ SQL_INJECTION = rule(
         "sql_injection", FAMILY, "sql_injection",
         "SQL injection syntax",
         # possessive spaces around the optional parenthesis: `\s*\)?\s*` is quadratic on spaces
-        r"'\s*+(?:\)\s*+)?(?:or|and)\s+(?:'?\w+'?\s*=\s*'?\w+|\d+\s*[=<>]\s*\d+|true\b|(?:if|sleep|benchmark"
+        # `' OR 'a'='a`, `' OR x=x`: the same operand on both sides (a tautology); an ordinary
+        # `... = 'Paris' AND country = 'FR'` closes a literal and compares a column (break test)
+        r"'\s*+(?:\)\s*+)?(?:or|and)\s+(?:'?(?P<operand>\w+)'?\s*=\s*'?(?P=operand)(?!\w)|\d+\s*[=<>]\s*\d+|true\b|(?:if|sleep|benchmark"
         r"|exists)\s*\()",
         r"'\s*+(?:\)\s*+)?union\s+(?:all\s+)?select\b",
         r"\b\d+\s*;\s*(?:drop|delete|update|insert|select|shutdown)\b",
