@@ -65,6 +65,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from qgs_worker.core import filewrites, followed, pii, rules, ssrf
+from qgs_worker.core.argviews import ZERO_WIDTH
 from qgs_worker.core.injected_passages import injected as _passages
 from qgs_worker.core.injected_passages import unfold as _unfold
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
@@ -138,6 +139,8 @@ def scan_text(text: str, *, location: str = "text", request: str = "") -> list[F
     Raises:
         ModelArtifactError: The learned detector's artifact is missing or corrupt.
     """
+    # Zero-width characters split words for the rules and the model, not for a reader: gone.
+    text = text.translate(ZERO_WIDTH)
     findings = list(_apply(_TEXT_RULES, text, location=location, executed=False, tool=""))
     findings.extend(model_findings(text, location=location, where="mentions"))
     findings.extend(_jndi(text, location, where="mentions"))

@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from qgs_worker.core.argviews import ZERO_WIDTH
 from qgs_worker.core.rules import prompt as prompt_rules
 
 if TYPE_CHECKING:  # imported where used: numpy loads only when a text is scored
@@ -112,8 +113,13 @@ _PASSAGE_END = re.compile(r"\n\s*\n|(?<!\\)[\"'](?=\s*[,}\]])")
 
 
 def unfold(text: str) -> str:
-    r"""Undo YAML line folding (``\\`` + newline + indent + ``\\``) and escaped newlines."""
-    return _YAML_FOLD.sub("", text).replace("\\n", "\n")
+    r"""Undo YAML line folding and escaped newlines, and drop zero-width characters.
+
+    YAML folding is ``\\`` + newline + indent + ``\\``. Zero-width characters
+    (``argviews.ZERO_WIDTH``) split an order letter by letter for the rules and the model, not
+    for the agent that reads it (the break test's ``I\u200dg\u200dn\u200do\u200dr\u200de``).
+    """
+    return _YAML_FOLD.sub("", text.translate(ZERO_WIDTH)).replace("\\n", "\n")
 
 
 def _passage_span(text: str, start: int, end: int) -> tuple[int, int]:
