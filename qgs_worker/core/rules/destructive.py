@@ -102,7 +102,7 @@ COMMANDS: tuple[Rule, ...] = (
     rule(
         "overwrite_device", FAMILY, "destructive_command",
         "overwriting a whole disk (dd of=/dev/..., shred /dev/...)",
-        rf"\bdd\s[^\n;&|]*?\bof=\s*{_DISK}",
+        rf"\bdd\s(?:(?!\bdd\s)[^\n;&|])*?\bof=\s*{_DISK}",
         rf">\s*{_DISK}",
         rf"\bshred\b[^\n;&|]*\s{_DISK}",
         # shred(1) of a system directory's files: their data is gone for good, like a disk's
@@ -224,7 +224,7 @@ REVERSE_SHELL = rule(
 FORCE_PUSH = rule(
     "force_push", FAMILY, "destructive_command",
     "a force push (git push --force rewrites the remote branch's history)",
-    r"\bgit(?:\s+-{1,2}[\w-]+(?:[= ][^\s;&|]+)?)*\s+push\b(?:\s+[^\s;&|]+)*?"
+    r"\bgit(?:\s+-{1,2}[\w-]+(?:[= ][^\s;&|]+)?)*\s+push\b(?:\s+(?!git\b)[^\s;&|]+)*?"
     r"\s+(?:--force(?![\w-])|-[a-zA-Z]*f[a-zA-Z]*(?![\w-])|\+[\w./-]+(?::[\w./-]+)?(?![^\s;&|]))",
     deliverable=P2, tool_call=P2, command=P2,
     source="git-push(1) man page: --force, -f, +<refspec>",
@@ -260,7 +260,7 @@ DATA_WIPES: tuple[Rule, ...] = (
         "a wipe of system logs or shell history (hides what was done)",
         r"\btruncate\s+(?:-\S+\s+)*(?:-s\s*0|--size[= ]0)\s+(?:\S+\s+)*/var/log/",
         r"(?:^|[;&|]\s*|\bcat\s+/dev/null\s*)>\s*/var/log/[\w./-]+",
-        r"\b(?:rm|shred|truncate)\b[^\n;&|]*\s(?:~|\$HOME)/\.(?:bash|zsh)_history\b",
+        r"\b(?:rm|shred|truncate)\b(?:(?!\b(?:rm|shred|truncate)\b)[^\n;&|])*\s(?:~|\$HOME)/\.(?:bash|zsh)_history\b",
         _AT_COMMAND + r"history\s+-c\b",
         deliverable=P2, tool_call=P1, command=P1,
         source="MITRE ATT&CK T1070.002 (Clear Linux or Mac System Logs), T1070.003 (Clear Command History)",
@@ -288,9 +288,9 @@ _SECRET_FILE = (
 SECRET_FILE_UPLOAD = rule(
     "secret_file_upload", FAMILY, "data_exfiltration",
     "a secret file sent over the network (curl / wget upload, a pipe into curl or nc, scp)",
-    rf"\b(?:curl|wget)\b[^\n;&|]*?(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file|--body-file)[\s=]+[\"']?(?:\w+=)?@?{_SECRET_FILE}",
-    rf"\b(?:cat|base64|gzip|tar)\b[^\n;&|]*?{_SECRET_FILE}[^\n;&|]*\|\s*(?:(?:base64|gzip)\b[^\n;&|]*\|\s*)?(?:curl|wget|nc|ncat|netcat|mail|sendmail|openssl\s+s_client)\b",
-    rf"\b(?:scp|rsync)\b[^\n;&|]*?{_SECRET_FILE}\S*\s+(?:\S+@)?[\w.-]+:",
+    rf"\b(?:curl|wget)\b(?:(?!\b(?:curl|wget)\b)[^\n;&|])*?(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file|--body-file)[\s=]+[\"']?(?:\w+=)?@?{_SECRET_FILE}",
+    rf"\b(?:cat|base64|gzip|tar)\b(?:(?!\b(?:cat|base64|gzip|tar)\b)[^\n;&|])*?{_SECRET_FILE}[^\n;&|]*\|\s*(?:(?:base64|gzip)\b[^\n;&|]*\|\s*)?(?:curl|wget|nc|ncat|netcat|mail|sendmail|openssl\s+s_client)\b",
+    rf"\b(?:scp|rsync)\b(?:(?!\b(?:scp|rsync)\b)[^\n;&|])*?{_SECRET_FILE}\S*\s+(?:\S+@)?[\w.-]+:",
     prose=P2, deliverable=P1, tool_call=P0, command=P0,
     source="MITRE ATT&CK T1552.001 (Credentials In Files), T1048 (Exfiltration Over Alternative Protocol); curl(1) -d @file, -T",
     needles=("curl", "wget", "scp", "rsync", "nc", "netcat", "mail", "s_client"),
