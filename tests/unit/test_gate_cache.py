@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-import qgs_worker.gate_cache as gate_cache
 from qgs_worker.core.toolgate import ToolGate, ToolRegistry
 from qgs_worker.errors import InputError
 from qgs_worker.gate_cache import GATE_CACHE_MAX, GateCache
