@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
     # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
     from qgs_worker.client import Client
+    from qgs_worker.embedded import LocalWorkers
     from qgs_worker.settings import Settings
     from qgs_worker.submission import Submission
 
@@ -88,7 +89,7 @@ def audit(
         if sender.client is not None:
             if not use_workers:
                 _warn_without_workers(sender.client)
-            _wait_for_tasks(sender.client, plan.pending, timeout_s)
+            _wait_for_tasks(sender.client, plan.pending, timeout_s, workers=sender.local_workers)
     report = build_report(
         repo,
         plan.task_ids,
@@ -107,15 +108,21 @@ class _Sender:
     def __init__(self, settings: Settings, stack: contextlib.ExitStack, workers: bool) -> None:
         self._settings, self._stack, self._workers = settings, stack, workers
         self.client: Client | None = None
+        self.local_workers: LocalWorkers | None = None  # started with the first submission
 
     def send(self, batch: list[Submission]) -> None:
         if self.client is None:
             from qgs_worker.client import Client  # loaded here: `qgs check-tool` never needs it
 
-            live = self._stack.enter_context(broker_session(self._settings, workers=self._workers))
+            live = self._stack.enter_context(
+                broker_session(self._settings, workers=self._workers, on_workers=self._started)
+            )
             self.client = Client(live)
         for submission in batch:
             self.client.send(submission)
+
+    def _started(self, workers: LocalWorkers) -> None:
+        self.local_workers = workers
 
 
 @dataclass
@@ -223,14 +230,25 @@ def _warn_without_workers(client: Client) -> None:
         )
 
 
-def _wait_for_tasks(client: Client, pending: dict[str, set[int]], timeout_s: float) -> None:
+def _wait_for_tasks(
+    client: Client, pending: dict[str, set[int]], timeout_s: float, *, workers: LocalWorkers | None = None
+) -> None:
     """Show a progress bar until every task's rounds are decided (or failed).
 
     Each poll is one query, whatever the batch size: the rounds settled since the last poll
     (``AuditWait``).
 
+    Args:
+        client: The client whose store the workers write to.
+        pending: Task id -> the round numbers still undecided (``_AuditPlan.pending``).
+        timeout_s: How long to wait at most, in seconds.
+        workers: The local workers this command started (``LocalWorkers``), or None: when one
+            of them exits (killed, out of memory), the wait stops at once instead of waiting for
+            the timeout.
+
     Raises:
-        typer.Exit: (code 1) some task has no decision after ``timeout_s`` seconds.
+        typer.Exit: (code 1) some task has no decision after ``timeout_s`` seconds, or the
+            local workers exited first.
     """
     from qgs_worker.audit_wait import AuditWait
     from qgs_worker.store.recovery import SETTLED
@@ -256,6 +274,17 @@ def _wait_for_tasks(client: Client, pending: dict[str, set[int]], timeout_s: flo
             progress.update(bar, completed=total - waiting)
             if not waiting:
                 break
+            if workers is not None and not workers.alive():
+                wait.reconcile()  # what they decided before they stopped
+                if not wait.waiting:
+                    progress.update(bar, completed=total)
+                    break
+                raise _fail(
+                    f"the local workers exited with {wait.waiting} of {total} tasks undecided "
+                    f"(their log: {workers.log_file}); nothing done is lost: run the same "
+                    "command again to resume",
+                    code=1,
+                )
             if time.monotonic() > deadline:
                 wait.reconcile()  # an exact check before giving up (a worker's clock may lag)
                 if not wait.waiting:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,7 @@ from qgs_worker.terminal import json_text, markup_safe, printable_report
 if TYPE_CHECKING:
     # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
     # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
+    from qgs_worker.embedded import LocalWorkers
     from qgs_worker.settings import Settings
 
 
@@ -48,11 +49,14 @@ class ReportFormat(StrEnum):
 
 
 @contextlib.contextmanager
-def broker_session(settings: Settings, *, workers: bool) -> Iterator[Settings]:
+def broker_session(
+    settings: Settings, *, workers: bool, on_workers: Callable[[LocalWorkers], None] | None = None
+) -> Iterator[Settings]:
     """Yield settings with a broker URL: the configured one, or the embedded one started here.
 
     With ``workers`` True, local worker processes run for the duration of the block, and the
-    learned instruction detector is loaded first.
+    learned instruction detector is loaded first; ``on_workers`` is given them once started (a
+    waiting command asks them whether they still run).
 
     Raises:
         ModelArtifactError: ``workers`` and the detector's artifact is missing or corrupt.
@@ -69,7 +73,9 @@ def broker_session(settings: Settings, *, workers: bool) -> Iterator[Settings]:
             url = stack.enter_context(embedded_broker(settings.data_dir))
             settings = settings.model_copy(update={"broker_url": url})
         if workers:
-            stack.enter_context(LocalWorkers(settings, settings.broker_url or ""))
+            started = stack.enter_context(LocalWorkers(settings, settings.broker_url or ""))
+            if on_workers is not None:
+                on_workers(started)
         yield settings
 
 

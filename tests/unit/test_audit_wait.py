@@ -111,3 +111,22 @@ def test_the_wait_times_out_naming_a_task(tmp_path: Path, monkeypatch: pytest.Mo
     with pytest.raises(typer.Exit) as stopped:
         cli._wait_for_tasks(SimpleNamespace(repo=repo), {"tx-0001": {1}}, timeout_s=0)  # type: ignore[arg-type]
     assert stopped.value.exit_code == 1
+
+
+def test_the_wait_stops_when_the_local_workers_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Break test: after its workers died, `qgs audit` waited the whole timeout saying nothing."""
+    repo, _ = _store(tmp_path, 3, rounds=1)
+    monkeypatch.setattr(cli.time, "sleep", lambda _: pytest.fail("waited on dead workers"))
+    dead = SimpleNamespace(alive=lambda: False, log_file=tmp_path / "worker.log")
+    with pytest.raises(typer.Exit) as stopped:
+        cli._wait_for_tasks(
+            SimpleNamespace(repo=repo),  # type: ignore[arg-type]
+            {"tx-0001": {1}},
+            timeout_s=900,
+            workers=dead,  # type: ignore[arg-type]
+        )
+    assert stopped.value.exit_code == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "local workers exited" in err and "worker.log" in err
