@@ -152,22 +152,17 @@ class TestClientCheck:
         gate = ToolGate(registry)
         assert gate is offline.tool_gate(gate)
 
-    def test_a_known_list_is_not_read_again(
-        self, offline: Client, valid: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+    def test_a_known_list_is_not_built_again_and_an_edit_in_place_is_seen(
+        self, offline: Client, valid: list[dict[str, Any]]
     ) -> None:
-        import qgs_worker.gate_cache as gate_cache
-
         tools = [dict(t) for t in valid[0]["tools"]]
         first = offline.tool_gate(tools)
-        read: list[object] = []
-        real = gate_cache._key
-        monkeypatch.setattr(gate_cache, "_key", lambda t, s: read.append(t) or real(t, s))
         assert first is offline.tool_gate(tools)
-        assert [] == read  # known by identity: its content is not written out on every call
-        same_content = [dict(t) for t in tools]
-        assert first is offline.tool_gate(same_content)  # a new list: read, same gate
-        assert 1 == len(read)
+        assert first is offline.tool_gate([dict(t) for t in tools])  # a new list, same content
         assert 1 == offline.gate_cache.builds
+        tools.pop()  # the same list object, one tool fewer (break test: a stale gate was served)
+        assert first is not offline.tool_gate(tools)
+        assert 2 == offline.gate_cache.builds
 
     def test_many_lists_in_rotation_are_built_once_each(
         self, offline: Client, valid: list[dict[str, Any]]
