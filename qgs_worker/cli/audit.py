@@ -165,55 +165,65 @@ def _plan_audit(
         repo.save_audit_error(source, line, message)
         err_console.print(f"[red]skipped[/] {markup_safe(f'{source}:{line}: {message}')}")
 
-    for path in files:
-        repo.clear_audit_errors(str(path))
-        found = 0
-        for item in read_transcripts(path):
-            found += 1
-            if isinstance(item, TranscriptError):
-                unusable(item.source_file, item.line, item.message)
-                continue
-            if item.key in seen:
-                continue  # the same transcript twice: one task
-            seen.add(item.key)
-            if retry_failed and (reopened := repo.reopen_failed(item.key)):
-                err_console.print(f"{markup_safe(item.key)}: reviewing again from round {reopened}")
-            rounds = repo.list_rounds(item.key)
-            settled = {r.number for r in rounds if r.status in SETTLED}
-            if len(rounds) == len(item.rounds) and len(settled) == len(rounds):
-                plan.task_ids.append(item.key)
-                plan.skipped += 1
-                continue
-            new = NewTask(
-                request=item.request,
-                agent_model=item.agent_model,
-                source_file=item.source_file,
-                source_line=item.line,
-                transcript_id=item.transcript_id,
-            )
-            batch = []
-            for number, deliverable in enumerate(item.rounds, start=1):
-                try:
-                    batch.append(
-                        client.make_submission(
-                            item.key,
-                            deliverable,
-                            final=number == len(item.rounds),
-                            round_number=number,
-                            submission_id=f"{item.key}:{number}",
-                            task=new,
-                            turn=item.turn_of(number),
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    # Reading and sending 1,000 transcripts takes about a minute before the wait starts: a bar
+    # over the files says so (break test: nothing but "skipped" lines showed meanwhile).
+    with Progress(
+        TextColumn("reading"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+        console=err_console, transient=True,
+    ) as progress:  # fmt: skip
+        reading = progress.add_task("reading", total=len(files))
+        for path in files:
+            repo.clear_audit_errors(str(path))
+            found = 0
+            for item in read_transcripts(path):
+                found += 1
+                if isinstance(item, TranscriptError):
+                    unusable(item.source_file, item.line, item.message)
+                    continue
+                if item.key in seen:
+                    continue  # the same transcript twice: one task
+                seen.add(item.key)
+                if retry_failed and (reopened := repo.reopen_failed(item.key)):
+                    err_console.print(f"{markup_safe(item.key)}: reviewing again from round {reopened}")
+                rounds = repo.list_rounds(item.key)
+                settled = {r.number for r in rounds if r.status in SETTLED}
+                if len(rounds) == len(item.rounds) and len(settled) == len(rounds):
+                    plan.task_ids.append(item.key)
+                    plan.skipped += 1
+                    continue
+                new = NewTask(
+                    request=item.request,
+                    agent_model=item.agent_model,
+                    source_file=item.source_file,
+                    source_line=item.line,
+                    transcript_id=item.transcript_id,
+                )
+                batch = []
+                for number, deliverable in enumerate(item.rounds, start=1):
+                    try:
+                        batch.append(
+                            client.make_submission(
+                                item.key,
+                                deliverable,
+                                final=number == len(item.rounds),
+                                round_number=number,
+                                submission_id=f"{item.key}:{number}",
+                                task=new,
+                                turn=item.turn_of(number),
+                            )
                         )
-                    )
-                except QGSError as exc:
-                    unusable(item.source_file, item.line, f"round {number}: {exc}")
-                    break
-            else:
-                plan.task_ids.append(item.key)
-                plan.pending[item.key] = set(range(1, len(item.rounds) + 1)) - settled
-                send(batch)
-        if found == 0:
-            err_console.print(f"[yellow]warning:[/] no transcripts in {markup_safe(path)}")
+                    except QGSError as exc:
+                        unusable(item.source_file, item.line, f"round {number}: {exc}")
+                        break
+                else:
+                    plan.task_ids.append(item.key)
+                    plan.pending[item.key] = set(range(1, len(item.rounds) + 1)) - settled
+                    send(batch)
+            if found == 0:
+                err_console.print(f"[yellow]warning:[/] no transcripts in {markup_safe(path)}")
+            progress.advance(reading)
     return plan
 
 
