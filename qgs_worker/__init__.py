@@ -15,35 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-_ERRORS = "qgs_worker.errors"
-_EXPORTS: dict[str, str] = {
-    "ApprovalConflictError": _ERRORS,
-    "ApprovalView": "qgs_worker.client",
-    "BrokerUnavailableError": _ERRORS,
-    "Client": "qgs_worker.client",
-    "ConfigurationError": _ERRORS,
-    "DecisionView": "qgs_worker.client",
-    "Deliverable": "qgs_worker.core.models",
-    "DeliverableTooLargeError": _ERRORS,
-    "GateReport": "qgs_worker.core.toolgate",
-    "InputError": _ERRORS,
-    "JudgeError": _ERRORS,
-    "JudgeResponseError": _ERRORS,
-    "JudgeUnavailableError": _ERRORS,
-    "ModelArtifactError": _ERRORS,
-    "NotAwaitingApprovalError": _ERRORS,
-    "QGSError": _ERRORS,
-    "RoundNumberTakenError": _ERRORS,
-    "StoreError": _ERRORS,
-    "StoreUnavailableError": _ERRORS,
-    "SubmissionHandle": "qgs_worker.client",
-    "TaskHandle": "qgs_worker.client",
-    "TaskNotFoundError": _ERRORS,
-    "ToolCall": "qgs_worker.core.models",
-    "ToolDefinitionError": _ERRORS,
-    "WaitTimeoutError": _ERRORS,
-}
-"""Each public name and the module that defines it."""
+
 
 __all__ = [
     "ApprovalConflictError",
@@ -73,6 +45,22 @@ __all__ = [
     "WaitTimeoutError",
     "__version__",
 ]
+
+_OTHERS = {
+    "ApprovalView": "qgs_worker.client",
+    "Client": "qgs_worker.client",
+    "DecisionView": "qgs_worker.client",
+    "Deliverable": "qgs_worker.core.models",
+    "GateReport": "qgs_worker.core.toolgate",
+    "SubmissionHandle": "qgs_worker.client",
+    "TaskHandle": "qgs_worker.client",
+    "ToolCall": "qgs_worker.core.models",
+}
+_EXPORTS: dict[str, str] = {
+    **{name: "qgs_worker.errors" for name in __all__ if name.endswith("Error")},
+    **_OTHERS,
+}
+"""Each public name and the module that defines it (every ``...Error`` is ``errors``'s)."""
 
 if TYPE_CHECKING:  # the names as the type checker sees them; at run time __getattr__ loads them
     from qgs_worker.client import (

@@ -78,5 +78,3 @@ def main() -> None:
     except KeyboardInterrupt:
         err_console.print("interrupted: nothing done is lost; run the same command again to resume")
         raise SystemExit(130) from None
-
-

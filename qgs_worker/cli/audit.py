@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 POLL_S = 0.2
 """Seconds between two reads of the store while ``qgs audit`` waits (one query each)."""
 
+
 @app.command()
 def audit(
     paths: Annotated[
@@ -186,7 +187,9 @@ def _plan_audit(
                     continue  # the same transcript twice: one task
                 seen.add(item.key)
                 if retry_failed and (reopened := repo.reopen_failed(item.key)):
-                    err_console.print(f"{markup_safe(item.key)}: reviewing again from round {reopened}")
+                    err_console.print(
+                        f"{markup_safe(item.key)}: reviewing again from round {reopened}"
+                    )
                 rounds = repo.list_rounds(item.key)
                 settled = {r.number for r in rounds if r.status in SETTLED}
                 if len(rounds) == len(item.rounds) and len(settled) == len(rounds):
@@ -241,7 +244,11 @@ def _warn_without_workers(client: Client) -> None:
 
 
 def _wait_for_tasks(
-    client: Client, pending: dict[str, set[int]], timeout_s: float, *, workers: LocalWorkers | None = None
+    client: Client,
+    pending: dict[str, set[int]],
+    timeout_s: float,
+    *,
+    workers: LocalWorkers | None = None,
 ) -> None:
     """Show a progress bar until every task's rounds are decided (or failed).
 
@@ -318,5 +325,3 @@ def _wait_for_tasks(
                     code=1,
                 )
             time.sleep(POLL_S)
-
-

@@ -287,5 +287,3 @@ def _print_gate_reports(reports: list[Any]) -> None:
         allowed = sum(1 for r in reports if r.allowed)
         line("")
         line(f"{allowed} of {len(reports)} calls may run, {len(reports) - allowed} rejected")
-
-

@@ -375,5 +375,3 @@ def report(
         with output.open("w", encoding="utf-8") as fh:
             render_table(printable_report(data), Console(file=fh, width=160))
     console.print(f"wrote {output}")
-
-

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -17,11 +17,6 @@ from qgs_worker.cli.common import (
 )
 from qgs_worker.core.models import ArgumentKind
 from qgs_worker.terminal import json_text, markup_safe, visible
-
-if TYPE_CHECKING:
-    # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
-    # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
-    pass
 
 
 class ScanAs(StrEnum):
@@ -166,5 +161,3 @@ def _print_scan(result: dict[str, Any]) -> None:
         line(f"  {f['severity']} {f['category']} at {f['location']}: {f['title']}")
         if f["evidence"]:
             line(f"     {f['evidence']}")
-
-

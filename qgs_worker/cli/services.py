@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -15,12 +15,6 @@ from qgs_worker.cli.common import (
     broker_session,
     err_console,
 )
-
-if TYPE_CHECKING:
-    # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
-    # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
-    pass
-
 
 QUEUE_NAMES = {
     "default": "qgs.default",
@@ -135,5 +129,3 @@ def flower(
         if basic_auth:
             argv.append(f"--basic-auth={basic_auth}")
         celery.start(argv=argv[1:])
-
-

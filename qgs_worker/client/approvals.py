@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from qgs_worker.core.gate import needs_approval
-from qgs_worker.errors import (
-    InputError,
-    NotAwaitingApprovalError,
-)
-from qgs_worker.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
-from qgs_worker.store import (
-    Repository,
-)
-from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
-
-if TYPE_CHECKING:
-    pass
-
-
 from qgs_worker.client.views import (
     APPROVAL_NOTE_MAX_CHARS,
     APPROVER_MAX_CHARS,
     ApprovalView,
     approval_view,
+)
+from qgs_worker.core.gate import needs_approval
+from qgs_worker.errors import (
+    InputError,
+    NotAwaitingApprovalError,
+)
+from qgs_worker.store import (
+    Repository,
 )
 
 

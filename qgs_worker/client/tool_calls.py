@@ -6,7 +6,7 @@ import json
 import logging
 import threading
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from qgs_worker.core.models import (
     ToolCall,
@@ -22,15 +22,10 @@ from qgs_worker.errors import (
     ConfigurationError,
     InputError,
 )
-from qgs_worker.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
 from qgs_worker.gate_cache import GateCache
 from qgs_worker.settings import Settings
 from qgs_worker.toolcheck import CheckLogSender, send_with
-from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
-
-if TYPE_CHECKING:
-    pass
-
+from qgs_worker.toolgate_io import tool_gate_for
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
@@ -13,7 +12,6 @@ from qgs_worker.core.models import (
     Complexity,
     TaskType,
 )
-from qgs_worker.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
 from qgs_worker.store import (
     ApprovalRow,
     DecisionRow,
@@ -22,10 +20,6 @@ from qgs_worker.store import (
     as_utc,
     loads_list,
 )
-from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
-
-if TYPE_CHECKING:
-    pass
 
 
 class TaskHandle(BaseModel):

@@ -239,7 +239,8 @@ class RoundStore(StoreBase):
                 )
             }
             first = next(
-                (r for r in rounds if r.status == RoundStatus.FAILED or r.id in failed_reviews), None
+                (r for r in rounds if r.status == RoundStatus.FAILED or r.id in failed_reviews),
+                None,
             )
             if first is None:
                 return None
@@ -259,7 +260,11 @@ class RoundStore(StoreBase):
             for r in reopened:
                 r.status, r.error, r.attempts = RoundStatus.QUEUED, None, 0
                 r.status_at, r.retry_at, r.judge_retries, r.rate_waits, r.sweeps = (
-                    utcnow(), None, None, None, None
+                    utcnow(),
+                    None,
+                    None,
+                    None,
+                    None,
                 )
                 session.add(r)
             session.commit()

@@ -19,7 +19,13 @@ from sqlmodel import SQLModel, create_engine
 
 from qgs_worker.store import tables as _tables  # noqa: F401  (registers every table's metadata)
 
-__all__ = ["SQLITE_BUSY_TIMEOUT_MS", "add_missing_columns", "create_schema", "make_engine", "redact"]
+__all__ = [
+    "SQLITE_BUSY_TIMEOUT_MS",
+    "add_missing_columns",
+    "create_schema",
+    "make_engine",
+    "redact",
+]
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 """How long a SQLite writer waits for the lock, in milliseconds (workers write concurrently)."""
