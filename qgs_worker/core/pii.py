@@ -59,6 +59,7 @@ from qgs_worker.core.filewrites import file_writes, is_shell_tool, tool_words
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.rules import pii as pii_rules
 from qgs_worker.core.rules.base import Context
+from qgs_worker.core.rules.prefilter import matches_at
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 
 __all__ = [
@@ -174,14 +175,7 @@ def run_matches(
     """
     shortest, backs = _RUN_STARTS[pattern]
     starts = sorted({s - b for s, n in runs if n >= shortest for b in backs if s >= b})
-    end = 0
-    for pos in starts:
-        if pos < end:
-            continue  # inside the previous match, which finditer does not overlap
-        match = pattern.match(text, pos)
-        if match is not None:
-            end = match.end()
-            yield match
+    yield from matches_at(pattern, text, starts)
 
 
 def find_pii(text: str, *, sensitive_only: bool = False) -> list[PiiMatch]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import importlib
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from qgs_worker.core.rules.prescan import OtherWord, Prescan, SlotWords, TokenWord, group
@@ -430,14 +430,24 @@ class Prefilter:
         if starts is None:
             yield from pattern.finditer(text)
             return
-        end = 0
-        for pos in starts:
-            if pos < end:
-                continue  # inside the previous match, which finditer does not overlap
-            match = pattern.match(text, pos)
-            if match is not None:
-                end = match.end()
-                yield match
+        yield from matches_at(pattern, text, starts)
+
+
+def matches_at(
+    pattern: re.Pattern[str], text: str, starts: Iterable[int]
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)``'s matches, tried at ``starts`` only (ascending positions).
+
+    A start inside the previous match is skipped, as ``finditer`` does not overlap its matches.
+    """
+    end = 0
+    for pos in starts:
+        if pos < end:
+            continue
+        match = pattern.match(text, pos)
+        if match is not None:
+            end = match.end()
+            yield match
 
 
 def _anchored(lowered: str, found: tuple[str, int] | None) -> list[int] | None:
