@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 
-
 __all__ = [
     "ApprovalConflictError",
     "ApprovalView",

@@ -22,8 +22,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from qgs_worker import pipeline
+from qgs_worker.service import classify
 from qgs_worker.store import Repository
 from qgs_worker.store.recovery import DEAD_LETTER_HEAD_BYTES
+from qgs_worker.store.rounds import task_row
 from qgs_worker.submission import NewTask
 
 log = logging.getLogger(__name__)
@@ -111,7 +113,7 @@ def refuse_submission(
             new = None
         if new is None:
             return None
-        repo.add_task(pipeline.task_row(tid, pipeline.classify(new.request, new.task_type), new))
+        repo.add_task(task_row(tid, classify(new.request, new.task_type), new))
     round_id = pipeline.placeholder_for(repo, sid, tid, number, reason)
     if round_id is not None:
         log.error("round %s failed: invalid submission: %s", round_id, reason)

@@ -50,6 +50,7 @@ __all__ = [
     "validation_summary",
 ]
 
+
 class QGSError(Exception):
     """Base class of every error QGS raises on purpose."""
 

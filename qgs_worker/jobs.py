@@ -20,25 +20,23 @@ import logging
 import random
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 from celery import Celery, Task, chain, shared_task
-from celery.exceptions import Ignore
+from celery.exceptions import Ignore, Retry
 from pydantic import ValidationError
 from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
-from qgs_worker import pipeline
 from qgs_worker.core.discriminator import role_failed
-from qgs_worker.core.models import Classification, TaskType
+from qgs_worker.core.models import Classification, RoundPlan, TaskType
 from qgs_worker.core.ports import Judge
 from qgs_worker.deadletters import connect_misfit_calls, message_text, refuse_submission
 from qgs_worker.errors import (
     InputError,
-    JudgeUnavailableError,
     StoreUnavailableError,
     TaskNotFoundError,
 )
@@ -46,9 +44,18 @@ from qgs_worker.judges import audit_sessions_for, llm_classifier_for, make_judge
 from qgs_worker.policy_file import load_pdp
 from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter, redis_for_broker
 from qgs_worker.roles import load_roles
+from qgs_worker.service import (
+    Audit,
+    Dispatch,
+    Policies,
+    ReviewLimits,
+    ReviewService,
+    audit_round,
+    short_error,
+)
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository
-from qgs_worker.store.tables import utcnow
+from qgs_worker.store.sql_review import SqlReviewStore
 from qgs_worker.submission import validate_message
 from qgs_worker.sweeper import SWEEPER_LEASE  # noqa: F401  (connects the hook starting the sweeper)
 from qgs_worker.toolcheck import TOOL_LOG_JOB, ToolCheckRecord
@@ -59,15 +66,28 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Runtime:
-    """What the jobs of one worker process share: settings, the store and the judge."""
+    """What the jobs of one worker process share: settings, the store, the judge, the service."""
 
     settings: Settings
     repo: Repository
     judge: Judge
-    policies: pipeline.Policies
+    policies: Policies
     llm_classifier: Callable[[str], Classification] | None = None
     judge_limit: JudgeRateLimit | None = None
-    audit: pipeline.Audit = field(default_factory=lambda: pipeline.Audit(roles=()))
+    audit: Audit = field(default_factory=lambda: Audit(roles=()))
+    store: SqlReviewStore = field(init=False)
+    service: ReviewService = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.store = SqlReviewStore(self.repo.engine)
+        self.service = ReviewService(
+            self.store,
+            self.policies,
+            judge=self.judge,
+            limits=review_limits(self.settings),
+            llm=self.llm_classifier,
+            admit=self.judge_limit.admit if self.judge_limit else None,
+        )
 
 
 _runtime_lock = threading.Lock()
@@ -95,34 +115,30 @@ def _build_runtime(app: Celery) -> Runtime:
     # passes, the classifier) goes through the shared limit.
     limit = _judge_limit(settings)
     gate = limit.before_call if limit is not None else None
+    judge = make_judge(
+        judge_cfg.kind,
+        base_url=judge_cfg.base_url,
+        api_key=judge_cfg.api_key.get_secret_value(),
+        model=judge_cfg.model,
+        timeout_s=judge_cfg.timeout_s,
+        panel_models=judge_cfg.panel_models,
+        panel_mode=judge_cfg.panel_mode,
+        call_gate=gate,
+    )
     rt = Runtime(
         settings=settings,
         repo=Repository(settings.resolved_database_url),
-        judge=make_judge(
-            judge_cfg.kind,
-            base_url=judge_cfg.base_url,
-            api_key=judge_cfg.api_key.get_secret_value(),
-            model=judge_cfg.model,
-            timeout_s=judge_cfg.timeout_s,
-            panel_models=judge_cfg.panel_models,
-            panel_mode=judge_cfg.panel_mode,
-            call_gate=gate,
-        ),
-        policies=pipeline.Policies(
-            gate=settings.gate_policy(),
-            cadence=settings.cadence_policy(),
-            pdp=load_pdp(settings),
-            tools=load_tools(settings),
-        ),
+        judge=judge,
+        policies=policies_for(settings),
         llm_classifier=llm_classifier_for(settings.judge, call_gate=gate),
         judge_limit=limit,
+        audit=_audit(settings, judge),
     )
-    rt.audit = _audit(settings, rt.judge)
     app.qgs_runtime = rt
     return rt
 
 
-def _audit(settings: Settings, judge: Judge) -> pipeline.Audit:
+def _audit(settings: Settings, judge: Judge) -> Audit:
     """The discriminator's roles and judge sessions, from ``QGS_DISCRIMINATOR__*``."""
     cfg = settings.discriminator
     low_memory = settings.worker.low_memory
@@ -133,7 +149,7 @@ def _audit(settings: Settings, judge: Judge) -> pipeline.Audit:
     roles = load_roles(cfg.roles, options)
     # The roles run one after another inside one job: their budgets must fit its time limit.
     budget_s = settings.worker.soft_time_limit_s * 0.9 / max(1, len(roles))
-    return pipeline.Audit(
+    return Audit(
         roles=roles,
         sessions=audit_sessions_for(judge, low_memory=low_memory) if cfg.llm_pass else None,
         role_timeout_s=min(cfg.role_timeout_s, budget_s),
@@ -172,19 +188,33 @@ RATE_LIMIT_WAITS_MAX = 1000
 
 REVIEW_CALLS = 3
 """Judge calls one review attempt may make: the call, one in JSON mode, one repair
-(``judges.openai_judge``); the review lease covers that many judge timeouts."""
+(``judges.endpoint``); the review lease covers that many judge timeouts."""
 
 LEASE_MARGIN_S = 2.0
 """Seconds a review lease adds to the judge's worst case (store round trips, scheduling)."""
 
 
-def policies_for(settings: Settings) -> pipeline.Policies:
-    """The pipeline's policies from settings (gate, cadence, policy file, tools file)."""
-    return pipeline.Policies(
+def policies_for(settings: Settings) -> Policies:
+    """The service's policies from settings (gate, cadence, policy file, tools file)."""
+    return Policies(
         gate=settings.gate_policy(),
         cadence=settings.cadence_policy(),
         pdp=load_pdp(settings),
         tools=load_tools(settings),
+    )
+
+
+def review_limits(settings: Settings) -> ReviewLimits:
+    """The review's retry and lease limits from ``QGS_WORKER__*`` and ``QGS_JUDGE__*``."""
+    w = settings.worker
+    return ReviewLimits(
+        halo_spread_points=settings.judge.halo_spread_points,
+        lease_s=review_lease_s(settings),
+        max_lost=w.max_attempts,
+        judge_max_retries=w.judge_max_retries,
+        backoff_max_s=w.retry_backoff_max_s,
+        hold_max_s=retry_hold_s(settings),
+        rate_waits_max=RATE_LIMIT_WAITS_MAX,
     )
 
 
@@ -214,8 +244,40 @@ def review_lease_s(settings: Settings) -> float:
     return j.timeout_s * REVIEW_CALLS * models + LEASE_MARGIN_S
 
 
+def job_chain(plan: RoundPlan) -> list[tuple[str, dict[str, Any]]]:
+    """The jobs a round's plan needs, in order, as ``(job name, keyword arguments)``.
+
+    A review with no audit due is one job that reviews and decides (``then_decide``); with an
+    audit due the critic, the discriminator and the decision are three jobs on their queues
+    (the critic and discriminator queues keep slow judge calls and heavy audits apart). A round
+    with nothing due needs only the decision (intake decides such a round itself; the sweeper
+    may still dispatch one).
+    """
+    if plan.critic and not plan.discriminate:
+        return [("qgs.review.critic", {"then_decide": True})]
+    steps: list[tuple[str, dict[str, Any]]] = []
+    if plan.critic:
+        steps.append(("qgs.review.critic", {}))
+    if plan.discriminate:
+        steps.append(("qgs.review.discriminate", {}))
+    steps.append(("qgs.review.decide", {}))
+    return steps
+
+
+def send(ready: Dispatch, *, app: Celery | None = None) -> None:
+    """Enqueue a round's jobs as one chain (``job_chain``), on the current app or ``app``."""
+    steps = job_chain(ready.plan)
+    if app is None:
+        chain(*[_JOBS[name].si(ready.round_id, **kw) for name, kw in steps]).apply_async()
+    else:
+        sigs = [
+            app.signature(n, args=(ready.round_id,), kwargs=kw, immutable=True) for n, kw in steps
+        ]
+        chain(*sigs, app=app).apply_async()
+
+
 def dispatch(round_id: int, repo: Repository, *, app: Celery | None = None) -> None:
-    """Enqueue the round's due steps as one chain: critic?, discriminate?, then decide.
+    """Enqueue a stored round's jobs from the plan stored with it (the sweeper's re-dispatch).
 
     Args:
         round_id: The round.
@@ -223,75 +285,80 @@ def dispatch(round_id: int, repo: Repository, *, app: Celery | None = None) -> N
         app: The app to publish with (the current app when None; the sweeper passes its own).
     """
     row = repo.get_round(round_id)
-    names = []
-    if row.plan_critic:
-        names.append("qgs.review.critic")
-    if row.plan_discriminate:
-        names.append("qgs.review.discriminate")
-    names.append("qgs.review.decide")
-    if app is None:
-        steps = [_JOBS[name].si(round_id) for name in names]
-        chain(*steps).apply_async()
-    else:
-        steps = [app.signature(name, args=(round_id,), immutable=True) for name in names]
-        chain(*steps, app=app).apply_async()
+    plan = RoundPlan(critic=row.plan_critic, discriminate=row.plan_discriminate)
+    send(Dispatch(round_id, plan), app=app)
+
+
+class QGSJob(Task):  # type: ignore[misc]
+    """The base of every QGS job: acknowledged late, and a store that cannot be reached retried.
+
+    ``store_errors_retried()`` turns a store error into a retry with backoff, capped below the
+    visibility timeout (``retry_hold_s``); once the retries run out, the error itself (the job
+    fails loudly, and the sweeper still has the work). Never acknowledged as done.
+    """
+
+    acks_late = True
+    max_retries = None
+
+    def runtime(self) -> Runtime:
+        """The worker's Runtime; a store that cannot be reached is retried, never acknowledged."""
+        try:
+            return runtime(self.app)
+        except STORE_ERRORS as exc:
+            raise self.store_retry(exc, getattr(self.app, "qgs_settings", None)) from exc
+
+    @contextmanager
+    def store_errors_retried(self, settings: Settings | None = None) -> Iterator[None]:
+        """Inside: a store error becomes this job's retry (``store_retry``)."""
+        try:
+            yield
+        except STORE_ERRORS as exc:
+            raise self.store_retry(
+                exc, settings or getattr(self.app, "qgs_settings", None)
+            ) from exc
+
+    def store_retry(self, exc: Exception, settings: Settings | None) -> Exception:
+        """A retry with backoff for a store that cannot be reached (the error once out of retries)."""
+        hold = retry_hold_s(settings) if settings is not None else 10.0
+        retries = settings.worker.store_max_retries if settings is not None else 5
+        if self.request.retries >= retries:
+            log.error(
+                "%s: the store is still unreachable after %d retries (%s); the job ends here, "
+                "and the sweeper sends its submission or round again",
+                self.name,
+                retries,
+                exc,
+            )
+            return exc
+        log.warning("%s: the store is unreachable (%s); retrying", self.name, exc)
+        retry: Exception = self.retry(
+            exc=exc,
+            countdown=backoff_s(self.request.retries, None, hold),
+            max_retries=retries,
+        )
+        return retry
 
 
 def _fail_and_go_on(rt: Runtime, round_id: int, error: str) -> None:
     log.error("round %s failed: %s", round_id, error)
-    ready = pipeline.fail_round(rt.repo, round_id, error, rt.policies)
+    ready = rt.service.fail(round_id, error)
     if ready is not None:
-        dispatch(ready, rt.repo)
+        send(ready)
 
 
-def _store_retry(task: Task, exc: Exception, settings: Settings | None) -> Exception:
-    """A retry with backoff for a store that cannot be reached.
-
-    The delay is capped below the visibility timeout (``retry_hold_s``); once the retries run
-    out, the error itself (the job fails loudly, and the sweeper still has the work).
-    """
-    hold = retry_hold_s(settings) if settings is not None else 10.0
-    retries = settings.worker.store_max_retries if settings is not None else 5
-    if task.request.retries >= retries:
-        log.error(
-            "%s: the store is still unreachable after %d retries (%s); the job ends here, and "
-            "the sweeper sends its submission or round again",
-            task.name,
-            retries,
-            exc,
-        )
-        return exc
-    log.warning("%s: the store is unreachable (%s); retrying", task.name, exc)
-    retry: Exception = task.retry(
-        exc=exc,
-        countdown=backoff_s(task.request.retries, None, hold),
-        max_retries=retries,
-    )
-    return retry
-
-
-def _runtime(task: Task) -> Runtime:
-    """The worker's Runtime; a store that cannot be reached is retried, never acknowledged."""
-    try:
-        return runtime(task.app)
-    except STORE_ERRORS as exc:
-        settings = getattr(task.app, "qgs_settings", None)
-        raise _store_retry(task, exc, settings) from exc
-
-
-@shared_task(name="qgs.review.intake", bind=True, acks_late=True, max_retries=None)
-def intake_job(self: Task, submission: dict[str, Any]) -> None:
+@shared_task(name="qgs.review.intake", bind=True, base=QGSJob)
+def intake_job(self: QGSJob, submission: dict[str, Any]) -> None:
     """Store a submitted round, run the detectors, plan it, and dispatch it when its turn comes.
 
     The message is checked as the client checks it (``submission.validate_message``: shape,
     depth, encoding, size); one that fails goes to the dead letters and its round is decided
     ``revise`` with the reason (``refuse_submission``).
     """
-    rt = _runtime(self)
+    rt = self.runtime()
     try:
         sub = validate_message(submission, rt.settings.max_deliverable_bytes)
     except InputError as exc:
-        try:
+        with self.store_errors_retried(rt.settings):
             refuse_submission(
                 rt.repo,
                 rt.policies,
@@ -300,16 +367,11 @@ def intake_job(self: Task, submission: dict[str, Any]) -> None:
                 job=self.name,
                 message_id=self.request.id,
             )
-        except STORE_ERRORS as store_exc:
-            raise _store_retry(self, store_exc, rt.settings) from store_exc
         return
     try:
         redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
-        ready = pipeline.intake(
-            rt.repo, sub, rt.policies, redelivered=redelivered, llm=rt.llm_classifier
-        )
-    except STORE_ERRORS as exc:
-        raise _store_retry(self, exc, rt.settings) from exc
+        with self.store_errors_retried(rt.settings):
+            ready = rt.service.intake(sub, redelivered=redelivered)
     except TaskNotFoundError as exc:
         # The client stored the task before it published this message: a worker that cannot
         # find it reads another store (a wrong QGS_DATABASE_URL). Not acknowledged as done:
@@ -319,187 +381,125 @@ def intake_job(self: Task, submission: dict[str, Any]) -> None:
             sub.submission_id,
             exc,
         )
-        raise _store_retry(self, exc, rt.settings) from exc
+        raise self.store_retry(exc, rt.settings) from exc
     except Exception as exc:
-        error = pipeline.short_error(f"intake failed: {type(exc).__name__}: {exc}")
+        if isinstance(exc, STORE_ERRORS) or _is_retry(exc):
+            raise
+        error = short_error(f"intake failed: {type(exc).__name__}: {exc}")
         source = (sub.task.source_file if sub.task else None) or f"submission:{sub.submission_id}"
         rt.repo.save_audit_error(source, (sub.task.source_line if sub.task else None) or 0, error)
         rt.repo.take_outbox(sub.submission_id)
-        round_id = pipeline.placeholder_round(rt.repo, sub, error)
+        from qgs_worker.pipeline import placeholder_round
+
+        round_id = placeholder_round(rt.repo, sub, error)
         if round_id is not None:
             _fail_and_go_on(rt, round_id, error)
         return
     if ready is not None:
-        dispatch(ready, rt.repo)
+        send(ready)
 
 
-def _park_or_hold(
-    task: Task, rt: Runtime, round_id: int, delay_s: float, *, judge_error: str | None
-) -> Exception:
-    """Retry after ``delay_s`` seconds: held in the worker when short, else parked in the store.
-
-    A parked retry stores ``retry_at`` and acknowledges the job (``Ignore``: the chain stops
-    here); the sweeper dispatches the round again once it is due.
-    """
-    hold = retry_hold_s(rt.settings)
-    parked_at = None if delay_s <= hold else utcnow() + timedelta(seconds=delay_s)
-    if judge_error is not None:
-        rt.repo.note_judge_retry(round_id, judge_error, parked_at)
-    else:
-        rt.repo.note_rate_wait(round_id, parked_at)
-    if parked_at is not None:
-        log.info("round %s: retry parked until %s", round_id, parked_at.isoformat())
-        parked: Exception = Ignore()
-        return parked
-    retry: Exception = task.retry(countdown=delay_s, max_retries=None)
-    return retry
+def _is_retry(exc: BaseException) -> bool:
+    return isinstance(exc, Retry)
 
 
-@shared_task(name="qgs.review.critic", bind=True, acks_late=True, max_retries=None)
-def critic_job(self: Task, round_id: int, rate_waits: int = 0) -> None:
-    """Have the judge review one round; transient judge errors are retried with backoff.
+@shared_task(name="qgs.review.critic", bind=True, base=QGSJob)
+def critic_job(self: QGSJob, round_id: int, rate_waits: int = 0, then_decide: bool = False) -> None:
+    """Have the judge review one round (and, with ``then_decide``, decide it): ``ReviewService.review``.
 
     One review attempt at a time holds the round's lease in the store: a copy of this job
-    redelivered while the first still runs (a review longer than the visibility timeout)
-    ends without calling the judge, and the sweeper dispatches the round again should the
-    first copy never finish. Judge retries and rate-limit waits are counted in the store
-    (``RoundRow.judge_retries``, ``rate_waits``), so a parked retry resumes its count.
+    redelivered while the first still runs ends without calling the judge, and the sweeper
+    dispatches the round again should the first copy never finish. A transient judge error or
+    a rate-limit wait is retried: held in the worker when short, else parked in the store
+    (the job is acknowledged and the chain stops; the sweeper resumes it when due). Judge
+    retries and rate-limit waits are counted in the store, so a parked retry resumes its count.
     ``rate_waits`` is accepted for messages an older QGS queued.
     """
     del rate_waits
-    rt = _runtime(self)
-    w = rt.settings.worker
+    rt = self.runtime()
     holder = uuid.uuid4().hex[:16]
     try:
-        if rt.repo.get_review(round_id) is not None:
-            return  # reviewed (or failed) already: the chain goes on to decide
-        if not rt.repo.claim_review(round_id, holder, review_lease_s(rt.settings)):
-            log.info("round %s: a review attempt is running elsewhere; not calling twice", round_id)
-            raise Ignore()
-        attempts = rt.repo.bump_attempts(round_id)
-        row = rt.repo.get_round(round_id)
-    except STORE_ERRORS as exc:
-        raise _store_retry(self, exc, rt.settings) from exc
-    try:
-        _critic_attempt(self, rt, round_id, row, attempts, w.max_attempts)
-    except STORE_ERRORS as exc:
-        raise _store_retry(self, exc, rt.settings) from exc
-    finally:
-        try:
-            rt.repo.release_review(round_id, holder)
-        except STORE_ERRORS:
-            log.warning("round %s: review lease not released (it expires)", round_id)
-
-
-def _critic_attempt(
-    task: Task, rt: Runtime, round_id: int, row: Any, attempts: int, max_lost: int
-) -> None:
-    w = rt.settings.worker
-    judge_tries = row.judge_retries or 0
-    waits = row.rate_waits or 0
-    if attempts - judge_tries - waits > max_lost:
-        pipeline.record_judge_failure(
-            rt.repo,
-            rt.judge.name,
-            round_id,
-            f"delivered {attempts - judge_tries - waits} times without finishing (worker lost?)",
-        )
-        return
-    try:
-        wait_s = pipeline.critic(
-            rt.repo,
-            rt.judge,
-            round_id,
-            halo_spread_points=rt.settings.judge.halo_spread_points,
-            admit=rt.judge_limit.admit if rt.judge_limit else None,
-            row=row,
-        )
-    except JudgeUnavailableError as exc:
-        if judge_tries >= w.judge_max_retries:
-            pipeline.record_judge_failure(
-                rt.repo,
-                rt.judge.name,
-                round_id,
-                f"judge unavailable after {judge_tries + 1} tries: {exc}",
-            )
-            return
-        delay = backoff_s(judge_tries, exc.retry_after_s, w.retry_backoff_max_s)
-        raise _park_or_hold(task, rt, round_id, delay, judge_error=str(exc)) from exc
-    except STORE_ERRORS:
-        raise
+        with self.store_errors_retried(rt.settings):
+            try:
+                outcome = rt.service.review(round_id, then_decide=then_decide, holder=holder)
+            except STORE_ERRORS:
+                _release_quietly(rt, round_id, holder)
+                raise
     except Exception as exc:
-        # Never a silent PASS: an unexpected error is a stored judge failure, and the gate holds.
-        pipeline.record_judge_failure(
-            rt.repo, rt.judge.name, round_id, pipeline.short_error(f"{type(exc).__name__}: {exc}")
-        )
+        if isinstance(exc, STORE_ERRORS) or _is_retry(exc) or not then_decide:
+            raise
+        _fail_and_go_on(rt, round_id, f"decide failed: {type(exc).__name__}: {exc}")
         return
-    if wait_s > 0:
-        if waits >= RATE_LIMIT_WAITS_MAX:
-            pipeline.record_judge_failure(
-                rt.repo,
-                rt.judge.name,
-                round_id,
-                f"the judge's rate limit held it {waits} times",
-            )
-            return
-        raise _park_or_hold(
-            task, rt, round_id, wait_s * random.uniform(1.0, 1.2), judge_error=None
-        )
+    if outcome.held_elsewhere or outcome.parked:
+        raise Ignore()
+    if outcome.retry_in_s is not None:
+        raise self.retry(countdown=outcome.retry_in_s, max_retries=None)
+    if outcome.next is not None:
+        send(outcome.next)
 
 
-@shared_task(name="qgs.review.discriminate", bind=True, acks_late=True, max_retries=None)
-def discriminate_job(self: Task, round_id: int) -> None:
-    """Run the audit roles on one round, one after another (``pipeline.discriminate``)."""
-    rt = _runtime(self)
+def _release_quietly(rt: Runtime, round_id: int, holder: str) -> None:
+    try:
+        rt.store.release_review(round_id, holder)
+    except STORE_ERRORS:
+        log.warning("round %s: review lease not released (it expires)", round_id)
+
+
+@shared_task(name="qgs.review.discriminate", bind=True, base=QGSJob)
+def discriminate_job(self: QGSJob, round_id: int) -> None:
+    """Run the audit roles on one round, one after another (``service.audit_round``)."""
+    rt = self.runtime()
     try:
         # One audit at a time per worker process, whatever the pool's concurrency: roles run
         # one after another and audits do not stack up their memory (DESIGN.md, "Discriminator").
-        with _audit_lock:
-            pipeline.discriminate(rt.repo, round_id, rt.audit)
-    except STORE_ERRORS as exc:
-        raise _store_retry(self, exc, rt.settings) from exc
+        with self.store_errors_retried(rt.settings), _audit_lock:
+            audit_round(rt.store, round_id, rt.audit)
     except Exception as exc:  # the audit as a whole failed: never treated as a clean one
+        if isinstance(exc, STORE_ERRORS) or _is_retry(exc):
+            raise
         task_type = TaskType(rt.repo.get_task(rt.repo.get_round(round_id).task_id).task_type)
         reason = f"{type(exc).__name__}: {exc}"
         rt.repo.save_findings(round_id, [role_failed("discriminator", reason, task_type)])
 
 
-@shared_task(name="qgs.review.decide", bind=True, acks_late=True, max_retries=None)
-def decide_job(self: Task, round_id: int) -> None:
+@shared_task(name="qgs.review.decide", bind=True, base=QGSJob)
+def decide_job(self: QGSJob, round_id: int) -> None:
     """Make the gate's decision on one round, then dispatch the task's next round."""
-    rt = _runtime(self)
+    rt = self.runtime()
     try:
-        ready = pipeline.decide(rt.repo, round_id, rt.policies)
-    except STORE_ERRORS as exc:
-        raise _store_retry(self, exc, rt.settings) from exc
+        with self.store_errors_retried(rt.settings):
+            ready = rt.service.decide(round_id)
     except Exception as exc:
+        if isinstance(exc, STORE_ERRORS) or _is_retry(exc):
+            raise
         _fail_and_go_on(rt, round_id, f"decide failed: {type(exc).__name__}: {exc}")
         return
     if ready is not None:
-        dispatch(ready, rt.repo)
+        send(ready)
 
 
-@shared_task(name=TOOL_LOG_JOB, bind=True, acks_late=True, max_retries=None)
-def toolgate_log_job(self: Task, check: dict[str, Any]) -> None:
+@shared_task(name=TOOL_LOG_JOB, bind=True, base=QGSJob)
+def toolgate_log_job(self: QGSJob, check: dict[str, Any]) -> None:
     """Store one tool-call check (``ToolCheckRecord`` as JSON), once per ``check_id``.
 
     A record that does not validate is logged and dropped (a retry would not fix it); a
     database that is briefly unreachable is retried with backoff.
     """
-    rt = _runtime(self)
+    rt = self.runtime()
     try:
         record = ToolCheckRecord.model_validate(check)
     except ValidationError as exc:
         where = check.get("check_id", "?") if isinstance(check, dict) else "?"
         log.error("tool-call check %s not stored: invalid record: %s", where, exc)
-        try:
+        with self.store_errors_retried(rt.settings):
             rt.repo.save_dead_letter(
-                TOOL_LOG_JOB, f"invalid record: {exc}", message_text(check), message_id=self.request.id
+                TOOL_LOG_JOB,
+                f"invalid record: {exc}",
+                message_text(check),
+                message_id=self.request.id,
             )
-        except STORE_ERRORS as store_exc:
-            raise _store_retry(self, store_exc, rt.settings) from store_exc
         return
-    try:
+    with self.store_errors_retried(rt.settings):
         rt.repo.save_tool_call_check(
             check_id=record.check_id,
             created_at=record.checked_at,
@@ -517,8 +517,6 @@ def toolgate_log_job(self: Task, check: dict[str, Any]) -> None:
             suggestion=record.suggestion,
             latency_us=record.latency_us,
         )
-    except STORE_ERRORS as exc:
-        raise _store_retry(self, exc, rt.settings) from exc
 
 
 _JOBS: dict[str, Any] = {

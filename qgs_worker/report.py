@@ -350,7 +350,9 @@ def build_report(
         },
         "tasks": entries,
         "errors": errors,
-        "dead_letters": [_dead_letter(d) for d in repo.list_dead_letters(limit=RECENT_DEAD_LETTERS)],
+        "dead_letters": [
+            _dead_letter(d) for d in repo.list_dead_letters(limit=RECENT_DEAD_LETTERS)
+        ],
         "unfinished": {
             "rounds": sum(
                 1 for t in entries for r in t["rounds"] if r["status"] in ROUND_UNFINISHED

@@ -458,9 +458,12 @@ class Settings(BaseSettings):
         return self.cadence
 
 
-_RELATIVE_SQLITE = re.compile(r"^(?P<scheme>sqlite(?:\+\w+)?:)///(?P<path>(?!/)(?![a-zA-Z]:)[^?]+)$")
+_RELATIVE_SQLITE = re.compile(
+    r"^(?P<scheme>sqlite(?:\+\w+)?:)///(?P<path>(?!/)(?![a-zA-Z]:)[^?]+)$"
+)
 """``sqlite:///rel/path.db`` (three slashes, then a path that is not absolute); not
 ``sqlite://`` (in memory), ``sqlite:////abs`` or a URL with query parameters."""
+
 
 def default_data_dir() -> Path:
     r"""The user's data folder for QGS, the same whatever folder a process starts in.

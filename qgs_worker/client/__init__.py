@@ -69,10 +69,12 @@ from qgs_worker.errors import (
 )
 from qgs_worker.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
 from qgs_worker.gate_cache import GateCache
+from qgs_worker.service import classify
 from qgs_worker.settings import Settings
 from qgs_worker.store import (
     Repository,
 )
+from qgs_worker.store.rounds import task_row
 from qgs_worker.submission import NewTask, Submission, check_value, validate_message
 from qgs_worker.toolcheck import CheckLogSender
 from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
@@ -177,7 +179,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
                 raise InputError(
                     f"'task_type' must be one of {', '.join(t.value for t in TaskType)} (got {task_type!r})"
                 ) from None
-        found = pipeline.classify(request, kind, llm=self._llm_classifier())
+        found = classify(request, kind, llm=self._llm_classifier())
         new = NewTask(
             request=request,
             agent=agent,
@@ -185,9 +187,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             requirements=tuple(requirements),
             criteria=tuple(criteria),
         )
-        row = self.repo.add_task(
-            pipeline.task_row(task_id or f"t-{uuid.uuid4().hex[:16]}", found, new)
-        )
+        row = self.repo.add_task(task_row(task_id or f"t-{uuid.uuid4().hex[:16]}", found, new))
         return TaskHandle(
             id=row.id,
             task_type=TaskType(row.task_type),

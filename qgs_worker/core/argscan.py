@@ -218,7 +218,9 @@ def scan_argument(
             f.category in {"prompt_injection", "jailbreak", "prompt_extraction"} for f in findings
         )
     ):
-        passages = injected_passages.injected(value).rules  # the model's passages: its own finding below
+        passages = injected_passages.injected(
+            value
+        ).rules  # the model's passages: its own finding below
         if passages:
             findings.append(_rule_finding(_PASSAGE, where, detectors._clip(passages[0]), location))
     if kind is ArgumentKind.FREE_TEXT and _MODEL_WORTHY.search(value) is not None:

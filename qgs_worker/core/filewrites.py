@@ -242,8 +242,6 @@ def _tool_writes(call: ToolCall) -> Iterator[FileWrite]:
     yield FileWrite(shown, "tool", data, f"tool_call:{call.name}.{key}")
 
 
-
-
 # --- where a path points (rules/paths.py: the file-write classes) -----------------------------
 _HOME = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+)(?=/|$)")
 _RULE_OF = {r.severity_in(Context.TOOL_CALL): r for r in paths.FILE_WRITES}

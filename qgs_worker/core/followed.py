@@ -292,9 +292,7 @@ _CORE_EDGES = " \t\n-*>'\"`“”‘’"
 
 def _passage_cores(outputs: Sequence[SeenOutput]) -> list[str]:
     """Every injected passage seen, whitespace folded and edge quotes or bullets taken off."""
-    cores = {
-        " ".join(p.split()).strip(_CORE_EDGES) for output in outputs for p in output.passages
-    }
+    cores = {" ".join(p.split()).strip(_CORE_EDGES) for output in outputs for p in output.passages}
     return sorted((c for c in cores if len(c) >= RELAYED_CORE_CHARS), key=len, reverse=True)
 
 
@@ -420,8 +418,6 @@ def _distinctive_run(run: tuple[str, ...], trusted: _Trusted) -> bool:
 
 def _is_cjk(char: str) -> bool:
     return unicodedata.east_asian_width(char) == "W" and char.isalpha()
-
-
 
 
 _INDEX = re.compile(r"\[\d+\]$")

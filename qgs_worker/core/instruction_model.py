@@ -181,7 +181,9 @@ class InstructionModel:
         A sequential float64 sum (``np.cumsum``, as ``np.bincount`` adds), IEEE division by the
         same square root, and numpy's exp on a one-element array.
         """
-        total = float(np.cumsum(self.weights[indices], dtype=np.float64)[-1]) if indices.size else 0.0
+        total = (
+            float(np.cumsum(self.weights[indices], dtype=np.float64)[-1]) if indices.size else 0.0
+        )
         logit = min(max(total / math.sqrt(max(indices.size, 1)) + self.bias, -50.0), 50.0)
         return float(1.0 / (1.0 + np.exp(np.array([-logit]))[0]))
 

@@ -122,6 +122,7 @@ class RoundStatus(StrEnum):
     DECIDED = "decided"
     FAILED = "failed"
 
+
 ROUND_DONE = (RoundStatus.DECIDED, RoundStatus.FAILED)
 """The statuses after which nothing more runs for a round."""
 ROUND_UNFINISHED = (RoundStatus.QUEUED, RoundStatus.DISPATCHED)

@@ -275,8 +275,6 @@ def _parses(code: str) -> bool:
     return True
 
 
-
-
 def _shell_python(text: str) -> Iterator[str]:
     """Python code in shell text: ``python -c CODE`` and heredocs fed to Python or a ``.py`` file."""
     if "python" in text or "py " in text:

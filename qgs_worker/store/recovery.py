@@ -38,7 +38,6 @@ def _count(result: Any) -> int:
 class RecoveryStore(StoreBase):
     """Outbox, leases, parked retries and dead letters (a mixin of ``Repository``)."""
 
-
     @property
     def redacted_url(self) -> str:
         """The store's URL without its password, for messages."""

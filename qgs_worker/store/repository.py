@@ -49,8 +49,7 @@ class Repository(RoundStore, ReviewStore, ApprovalStore, AuditLogStore, Recovery
             create_schema(self.engine)
         except (OperationalError, InterfaceError) as exc:
             raise StoreUnavailableError(
-                f"cannot reach the store QGS_DATABASE_URL={redact(url)}: "
-                f"{str(exc).splitlines()[0]}"
+                f"cannot reach the store QGS_DATABASE_URL={redact(url)}: {str(exc).splitlines()[0]}"
             ) from exc
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot open the store at {redact(url)}: {exc}") from exc

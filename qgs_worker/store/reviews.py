@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -22,9 +23,113 @@ from qgs_worker.store.tables import (
     FindingRow,
     ReviewRow,
     RoundRow,
+    utcnow,
 )
 
-__all__ = ["ReviewStore"]
+__all__ = [
+    "ReviewStore",
+    "decision_values",
+    "dimension_values",
+    "failure_values",
+    "finding_model",
+    "finding_values",
+    "review_values",
+]
+
+
+def review_values(
+    round_id: int, review: Review, *, review_key: str | None, reused_from: int | None
+) -> dict[str, Any]:
+    """The ``review`` row of a good review, as insert values."""
+    return {
+        "round_id": round_id,
+        "status": ReviewStatus.OK.value,
+        "review_key": review_key,
+        "reused_from": reused_from,
+        "verdict": review.verdict.value,
+        "score": review.score,
+        "summary": review.summary,
+        "judge": review.judge,
+        "must_fix": dumps(review.must_fix),
+        "warnings": dumps(review.warnings),
+        "latency_ms": review.latency_ms,
+        "prompt_tokens": review.prompt_tokens,
+        "completion_tokens": review.completion_tokens,
+        "raw": None,
+        "error": None,
+        "created_at": utcnow(),
+    }
+
+
+def failure_values(round_id: int, *, judge: str, error: str, raw: str | None) -> dict[str, Any]:
+    """The ``review`` row recording a judge failure (never a PASS), as insert values."""
+    return {
+        "round_id": round_id,
+        "status": ReviewStatus.FAILED.value,
+        "judge": judge,
+        "error": error,
+        "raw": raw,
+        "summary": "",
+        "must_fix": "[]",
+        "warnings": "[]",
+        "latency_ms": 0.0,
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "created_at": utcnow(),
+    }
+
+
+def dimension_values(review_id: int, review: Review) -> list[dict[str, Any]]:
+    """The ``dimension_score`` rows of a review, as insert values."""
+    return [
+        {"review_id": review_id, "name": d.name, "score": d.score, "issues": dumps(d.issues)}
+        for d in review.dimensions
+    ]
+
+
+def finding_values(round_id: int, f: Finding) -> dict[str, Any]:
+    """The ``finding`` row of a finding stored on a round, as insert values."""
+    return {
+        "round_id": round_id,
+        "fingerprint": f.fingerprint,
+        "role": f.role,
+        "category": f.category,
+        "severity": f.severity.value,
+        "title": f.title,
+        "evidence": f.evidence,
+        "location": f.location,
+        "rule": f.rule,
+        "created_at": utcnow(),
+    }
+
+
+def finding_model(row: Any) -> Finding:
+    """A stored finding (a ``FindingRow`` or a result row with its columns) as the core's Finding."""
+    return Finding(
+        role=row.role,
+        category=row.category,
+        severity=Severity(row.severity),
+        title=row.title,
+        evidence=row.evidence,
+        location=row.location,
+        rule=row.rule or "",
+    )
+
+
+def decision_values(round_id: int, task_id: str, decision: Decision) -> dict[str, Any]:
+    """The ``decision`` row of a gate decision, as insert values."""
+    return {
+        "round_id": round_id,
+        "task_id": task_id,
+        "kind": decision.kind.value,
+        "reason": decision.reason,
+        "termination": decision.termination.value if decision.termination else None,
+        "best_round": decision.best_round,
+        "must_fix": dumps(decision.must_fix),
+        "suggestions": dumps(decision.suggestions),
+        "risk": decision.risk,
+        "created_at": utcnow(),
+    }
 
 
 class ReviewStore(StoreBase):
@@ -45,23 +150,7 @@ class ReviewStore(StoreBase):
         ``review_key`` identifies what was judged (see ``pipeline.review_key``), so an identical
         round later reuses this review; ``reused_from`` names the round whose review this copies.
         """
-        row = {
-            "round_id": round_id,
-            "status": "ok",
-            "review_key": review_key,
-            "reused_from": reused_from,
-            "verdict": review.verdict.value,
-            "score": review.score,
-            "summary": review.summary,
-            "judge": review.judge,
-            "must_fix": dumps(review.must_fix),
-            "warnings": dumps(review.warnings),
-            "latency_ms": review.latency_ms,
-            "prompt_tokens": review.prompt_tokens,
-            "completion_tokens": review.completion_tokens,
-            "raw": None,
-            "error": None,
-        }
+        row = review_values(round_id, review, review_key=review_key, reused_from=reused_from)
         # Not expired on commit: the row read after the insert is the one returned, without a
         # second SELECT to refresh it (nothing else writes it inside this transaction).
         with Session(self.engine, expire_on_commit=False) as session:
@@ -71,15 +160,7 @@ class ReviewStore(StoreBase):
             self._insert_ignore(
                 session,
                 DimensionScoreRow,
-                [
-                    {
-                        "review_id": stored.id,
-                        "name": d.name,
-                        "score": d.score,
-                        "issues": dumps(d.issues),
-                    }
-                    for d in review.dimensions
-                ],
+                dimension_values(stored.id, review),
             )
             session.commit()
             return stored
@@ -88,16 +169,7 @@ class ReviewStore(StoreBase):
         self, round_id: int, *, judge: str, error: str, raw: str | None = None
     ) -> ReviewRow:
         """Record that the judge could not review a round (never a PASS); return the stored row."""
-        row = {
-            "round_id": round_id,
-            "status": ReviewStatus.FAILED,
-            "judge": judge,
-            "error": error,
-            "raw": raw,
-            "summary": "",
-            "must_fix": "[]",
-            "warnings": "[]",
-        }
+        row = failure_values(round_id, judge=judge, error=error, raw=raw)
         with Session(self.engine) as session:
             self._insert_ignore(session, ReviewRow, [row])
             session.commit()
@@ -165,20 +237,7 @@ class ReviewStore(StoreBase):
 
     def save_findings(self, round_id: int, findings: Sequence[Finding]) -> None:
         """Store a round's findings; one already stored (same fingerprint) is left alone."""
-        rows = [
-            {
-                "round_id": round_id,
-                "fingerprint": f.fingerprint,
-                "role": f.role,
-                "category": f.category,
-                "severity": f.severity.value,
-                "title": f.title,
-                "evidence": f.evidence,
-                "location": f.location,
-                "rule": f.rule,
-            }
-            for f in findings
-        ]
+        rows = [finding_values(round_id, f) for f in findings]
         with Session(self.engine) as session:
             self._insert_ignore(session, FindingRow, rows)
             session.commit()
@@ -191,34 +250,13 @@ class ReviewStore(StoreBase):
 
     def findings_model(self, round_id: int) -> list[Finding]:
         """A round's findings as the core's Finding values."""
-        return [
-            Finding(
-                role=r.role,
-                category=r.category,
-                severity=Severity(r.severity),
-                title=r.title,
-                evidence=r.evidence,
-                location=r.location,
-                rule=r.rule or "",
-            )
-            for r in self.list_findings(round_id)
-        ]
+        return [finding_model(r) for r in self.list_findings(round_id)]
 
     # -- decisions -------------------------------------------------------------------------
 
     def save_decision(self, round_id: int, task_id: str, decision: Decision) -> DecisionRow:
         """Store the gate's decision on a round, once; return the stored one."""
-        row = {
-            "round_id": round_id,
-            "task_id": task_id,
-            "kind": decision.kind.value,
-            "reason": decision.reason,
-            "termination": decision.termination.value if decision.termination else None,
-            "best_round": decision.best_round,
-            "must_fix": dumps(decision.must_fix),
-            "suggestions": dumps(decision.suggestions),
-            "risk": decision.risk,
-        }
+        row = decision_values(round_id, task_id, decision)
         with Session(self.engine) as session:
             self._insert_ignore(session, DecisionRow, [row])
             session.commit()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, func, update
@@ -15,11 +16,34 @@ from qgs_worker.core.models import (
     RoundStatus,
 )
 from qgs_worker.errors import RoundNumberTakenError, TaskNotFoundError
-from qgs_worker.store.base import StoreBase, clean_row
+from qgs_worker.store.base import StoreBase, clean_row, dumps
 from qgs_worker.store.schema import redact
 from qgs_worker.store.tables import ApprovalRow, DecisionRow, ReviewRow, RoundRow, TaskRow, utcnow
+from qgs_worker.submission import NewTask
 
-__all__ = ["RoundStore"]
+__all__ = ["RoundStore", "task_row"]
+
+log = logging.getLogger(__name__)
+
+
+def task_row(task_id: str, found: Classification, new: NewTask) -> TaskRow:
+    """A TaskRow for a classified request, with the agent and source fields of ``new``."""
+    return TaskRow(
+        id=task_id,
+        request=new.request,
+        agent=new.agent,
+        agent_model=new.agent_model,
+        source_file=new.source_file,
+        source_line=new.source_line,
+        transcript_id=new.transcript_id,
+        requirements=dumps(new.requirements),
+        criteria=dumps(new.criteria),
+        task_type=found.task_type.value,
+        complexity=found.complexity.value,
+        classification_source=found.source,
+        confidence=found.confidence,
+        matched=dumps(found.matched),
+    )
 
 
 class RoundStore(StoreBase):
@@ -106,6 +130,43 @@ class RoundStore(StoreBase):
                 "submission; submit without a round number to get the next one"
             )
         return stored
+
+    def store_placeholder_round(
+        self,
+        submission_id: str,
+        task_id: str,
+        round_number: int | None,
+        error: str,
+        *,
+        final: bool = False,
+    ) -> int | None:
+        """The id of a submission's round, stored now empty with ``error`` when it was not.
+
+        A submission whose intake failed still takes its round number, so the task's later
+        rounds are not held behind a gap.
+
+        Returns:
+            The round's id, or None when the task is not stored, the round number is unknown,
+            or the number is taken.
+        """
+        row = self.find_round_by_submission(submission_id)
+        if row is None and round_number is not None and self.find_task(task_id):
+            try:
+                row = self.add_round(
+                    RoundRow(
+                        submission_id=submission_id,
+                        task_id=task_id,
+                        number=round_number,
+                        final=final,
+                        content="",
+                        content_hash="",
+                        error=error,
+                    )
+                )
+            except Exception:
+                log.exception("could not store a placeholder for submission %s", submission_id)
+                return None
+        return row.id if row is not None else None
 
     def claim_round(self, round_id: int) -> bool:
         """Move a round from ``queued`` to ``dispatched``; True only for the one caller that did it.

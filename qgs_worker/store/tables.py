@@ -60,7 +60,9 @@ class RoundRow(SQLModel, table=True):
     transient judge failures so far and ``retry_reason`` the last one; ``rate_waits`` the waits
     for the shared rate limit; ``sweeps`` how often the sweeper re-dispatched the round;
     ``lease_holder`` / ``lease_until`` the review attempt running now (a redelivered copy of
-    its job does not call the judge while the lease holds).
+    its job does not call the judge while the lease holds); ``review_key`` what identifies the
+    round's review (``round_context.review_key``), set at intake so the critic finds a review to
+    reuse in the same load.
     """
 
     __tablename__ = "round"
@@ -94,6 +96,7 @@ class RoundRow(SQLModel, table=True):
     rate_waits: int | None = None
     sweeps: int | None = None
     lease_holder: str | None = Field(default=None, max_length=64)
+    review_key: str | None = Field(default=None, max_length=64)
     lease_until: datetime | None = Field(
         default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
     )
@@ -151,7 +154,9 @@ class FindingRow(SQLModel, table=True):
     title: str = Field(sa_column=Column(Text, nullable=False))
     evidence: str = Field(default="", sa_column=Column(Text, nullable=False))
     location: str = ""
-    rule: str | None = None  # what fired (a rules-table id, ``instruction_model``); None: older rows
+    rule: str | None = (
+        None  # what fired (a rules-table id, ``instruction_model``); None: older rows
+    )
     created_at: datetime = Field(default_factory=utcnow)
 
 

@@ -21,7 +21,7 @@ from qgs_worker.errors import (
 )
 from qgs_worker.settings import Settings
 from qgs_worker.store import DeadLetterRow, OutboxRow, Repository
-from qgs_worker.submission import MAX_NESTING_DEPTH, validate_message
+from qgs_worker.submission import MAX_NESTING_DEPTH, NewTask, validate_message
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
 LIMIT = 1_000_000
@@ -198,7 +198,7 @@ class TestWaitSaysWhy:
     def test_stored_round_shows_its_judge_retries(self, tmp_path: Path) -> None:
         client = Client(Settings(data_dir=tmp_path))
         sub = validate_message(raw(), LIMIT).model_copy(
-            update={"task": pipeline.NewTask(request="deploy this service")}
+            update={"task": NewTask(request="deploy this service"), "final": True}
         )
         round_id = pipeline.intake(client.repo, sub, POLICIES)
         assert round_id is not None

@@ -84,26 +84,39 @@ class TestOrdering:
     def test_out_of_order_intake_waits_for_the_gap(self, repo: Repository) -> None:
         judge = ScriptedJudge()
         assert None is pipeline.intake(repo, submission(2, "score=58"), POLICIES)
-        first = pipeline.intake(repo, submission(1, "score=10"), POLICIES)
-        assert first is not None
-        second = run_round(repo, first, judge)
+        # Round 1 has nothing due (no critic on round 1 of a COMPLEX task): it is decided as it
+        # is stored, and intake hands on round 2, whose turn came.
+        second = pipeline.intake(repo, submission(1, "score=10"), POLICIES)
         assert repo.get_round_by_submission("tx:2").id == second
+        assert "decided" == repo.get_round_by_submission("tx:1").status
         assert None is run_round(repo, second, judge)
         assert ["continue", "revise"] == [
             repo.get_decision(r.id).kind for r in repo.list_rounds("tx")
         ]  # type: ignore[union-attr, arg-type]
 
     def test_claim_is_won_once(self, repo: Repository) -> None:
-        round_id = pipeline.intake(repo, submission(1, "x"), POLICIES)
+        round_id = pipeline.intake(repo, submission(1, "x", final=True), POLICIES)
         assert round_id is not None
         assert (False, None) == (
             repo.claim_round(round_id),
-            pipeline.intake(repo, submission(1, "x"), POLICIES),
+            pipeline.intake(repo, submission(1, "x", final=True), POLICIES),
         )
 
     def test_redelivered_intake_dispatches_again(self, repo: Repository) -> None:
-        round_id = pipeline.intake(repo, submission(1, "x"), POLICIES)
-        assert round_id == pipeline.intake(repo, submission(1, "x"), POLICIES, redelivered=True)
+        round_id = pipeline.intake(repo, submission(1, "x", final=True), POLICIES)
+        assert round_id is not None
+        again = pipeline.intake(repo, submission(1, "x", final=True), POLICIES, redelivered=True)
+        assert round_id == again
+
+    def test_round_with_nothing_due_is_decided_as_it_is_stored(self, repo: Repository) -> None:
+        assert None is pipeline.intake(repo, submission(1, "x"), POLICIES)
+        row = repo.get_round_by_submission("tx:1")
+        decision = repo.get_decision(row.id or 0)
+        assert ("decided", False, "continue") == (
+            row.status,
+            row.plan_critic,
+            decision and decision.kind,
+        )
 
 
 class TestIdempotence:

@@ -43,10 +43,13 @@ class Recorder:
 
 
 def message(n: int = 1, sid: str = "s-1") -> Submission:
+    # Final: the critic is due, so the round is dispatched (a round with nothing due is decided
+    # as it is stored, and never sits dispatched).
     return Submission(
         submission_id=sid,
         task_id="t-1",
         round_number=n,
+        final=True,
         deliverable={"text": f"round {n}: deployed billing v2"},
         task=NewTask(request="deploy this service"),
     )
@@ -159,7 +162,7 @@ class TestRounds:
 
     def test_queued_round_whose_turn_came_is_claimed(self, repo: Repository) -> None:
         task = pipeline.ensure_task(repo, message())
-        pipeline._store_round(repo, task.id, message())  # stored, never claimed (lost dispatch)
+        pipeline.store_round(repo, message())  # stored, never claimed (lost dispatch)
         rec = Recorder(repo)
         done = sweep(repo, POLICY, rec.actions())
         assert 1 == len(done.claimed) == len(rec.dispatched)

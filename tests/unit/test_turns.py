@@ -369,7 +369,7 @@ class TestDetectorsReadEveryTurn:
                 turn=turn,
             )
             pipeline.ensure_task(repo, sub)
-            pipeline._store_round(repo, "t", sub)
+            pipeline.store_round(repo, sub)
         task, rows = repo.get_task("t"), repo.list_rounds("t")
         assert pipeline.user_words(task, rows) == "Weather in Paris\nand Rome\nand Oslo"
         assert pipeline.user_words(task, rows[:2]) == "Weather in Paris\nand Rome"

@@ -89,8 +89,7 @@ class LazyPatterns(Sequence["re.Pattern[str]"]):
         found = self._compiled
         if found is None:  # two threads may both compile: the same patterns, no harm
             found = tuple(
-                item if isinstance(item, re.Pattern) else re.compile(*item)
-                for item in self._items
+                item if isinstance(item, re.Pattern) else re.compile(*item) for item in self._items
             )
             self._compiled = found
         return found

@@ -1,0 +1,77 @@
+"""What a round is judged on: the user turn it answers, the user's words, the judge's request.
+
+The review steps work on ``TaskRecord`` / ``RoundRecord`` values; ``qgs_worker.round_context``
+gives the same answers for the store's rows (the reports read rows).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+
+from qgs_worker.core import rubric
+from qgs_worker.core.models import Deliverable, ReviewRequest, TaskType
+
+__all__ = ["review_key", "review_request_for", "round_turn", "user_words"]
+
+
+def round_turn(request: str, turn: str | None) -> str:
+    """The user turn a round answers, or ``""`` when it answers the task's request itself."""
+    turn = turn or ""
+    return "" if not turn.strip() or turn.strip() == request.strip() else turn
+
+
+def user_words(request: str, turns: Iterable[str | None]) -> str:
+    """Everything the user said: the request, then each later turn (a repeated turn once).
+
+    The detectors read this as "the user's request": a value the user named in any turn so far
+    is the user's own, not an attacker's.
+    """
+    said = [request]
+    for raw in turns:
+        turn = round_turn(request, raw)
+        if turn and turn not in said:
+            said.append(turn)
+    return "\n".join(said)
+
+
+def review_request_for(
+    *,
+    task_type: TaskType,
+    request: str,
+    requirements: Iterable[str],
+    criteria: Iterable[str],
+    deliverable: Deliverable,
+    turn: str | None,
+) -> ReviewRequest:
+    """What the judge sees: request, requirements, criteria and the output (never the reasoning).
+
+    ``turn`` is the user turn the round answers (``round_turn``): the judge scores the round
+    against it, with the task's first request as context.
+    """
+    return ReviewRequest(
+        task_type=task_type,
+        request=request,
+        deliverable=deliverable.render(),
+        dimensions=rubric.dimensions_for(task_type),
+        requirements=tuple(requirements),
+        criteria=tuple(criteria),
+        turn=round_turn(request, turn),
+    )
+
+
+def review_key(request: ReviewRequest, judge_name: str) -> str:
+    """What identifies a review: the output, request, turn, criteria, task type and judge.
+
+    Two rounds with the same key would get the same review, so the second reuses the first: the
+    same output answering two different user turns is reviewed twice. A round without a turn
+    keeps the key it had before turns existed (the empty ``turn`` is left out), so the reviews
+    of an older store are still reused.
+
+    Returns:
+        SHA-256 hex digest of the canonical JSON of the request and the judge's name.
+    """
+    fields = request.model_dump(mode="json", exclude=None if request.turn else {"turn"})
+    canonical = json.dumps([fields, judge_name], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
