@@ -3,7 +3,7 @@
 Usage: .venv/bin/python bench/pipeline_bench.py [--reps 3] [--tasks 120] [--mix-copies 2]
        [--io-rounds 160] [--io-latency-s 0.5] [--io-concurrency 16] [--mem-concurrency 64]
        [--pool-batch 40] [--judge-latency-s 0.2] [--skip-io] [--skip-pools]
-       [--redis-url redis://127.0.0.1:6379] [--dbs 13,14,15] [--private-redis] [--quick]
+       [--redis-url redis://127.0.0.1:6379] [--dbs 13,14,15,10] [--private-redis] [--quick]
 
 Needs Redis (``--redis-url``, or ``QGS_BENCH_REDIS_URL``; db 13, 14 and 15 by default, flushed
 before and after; ``--private-redis`` starts a ``redis-server`` of its own instead, so the
@@ -47,7 +47,6 @@ from rich.console import Console  # noqa: E402
 
 from bench import pipeline_io, pipeline_report  # noqa: E402
 from bench.pipeline_sides import (  # noqa: E402
-    DECIDE,
     QgsSide,
     Series,
     baseline_side,
@@ -92,6 +91,8 @@ class Part1:
     """The zero-latency scenarios, each a Series of the same repetitions."""
 
     noop_flat: Series
+    chain_reviewed: Series
+    reviewed_rules: Series
     chain_simple: Series
     simple_rules: Series
     chain_mix: Series
@@ -103,28 +104,33 @@ class Part1:
 
 
 def run_pipeline(
-    side: QgsSide, tasks: Sequence[TaskSpec], server: redis.Redis, sql: SqlCounter
+    side: QgsSide,
+    tasks: Sequence[TaskSpec],
+    server: redis.Redis,
+    sql: SqlCounter,
+    *,
+    final_last: bool = True,
 ) -> Run:
     """One pre-loaded pipeline batch; errors read from the store afterwards."""
     rounds = round_count(tasks)
-    publish = publish_tasks(side.client, tasks)
+    publish = publish_tasks(side.client, tasks, final_last=final_last)
     run = timed_batch(
         side.worker, publish, pipeline_finished(side.client, rounds), rounds, server, sql
     )
     run.errors = store_errors(side.client, publish.prefix)  # type: ignore[attr-defined]
-    decided = run.by_job.get(DECIDE, 0)
-    if decided != rounds:
-        console.log(
-            f"[yellow]note:[/] {side.worker.label}: {decided} decide jobs for {rounds} rounds"
-        )
     return run
 
 
 def shape_of(
-    side: QgsSide, tasks: Sequence[TaskSpec], server: redis.Redis, sql: SqlCounter
+    side: QgsSide,
+    tasks: Sequence[TaskSpec],
+    server: redis.Redis,
+    sql: SqlCounter,
+    *,
+    final_last: bool = True,
 ) -> list[list[list[str]]]:
     """Run a workload once (a warm-up) and read the hops each round took from the store."""
-    publish = publish_tasks(side.client, tasks)
+    publish = publish_tasks(side.client, tasks, final_last=final_last)
     rounds = round_count(tasks)
     timed_batch(side.worker, publish, pipeline_finished(side.client, rounds), rounds, server, sql)
     return task_hops(side.client, publish.prefix, len(tasks))  # type: ignore[attr-defined]
@@ -143,6 +149,8 @@ def part1(args: argparse.Namespace, server_url: str, dbs: Sequence[int], workdir
     examples = read_examples()[: args.mix_examples or None]
     out = Part1(
         Series("no-op job, flat"),
+        Series("no-op chained like a reviewed round"),
+        Series("pipeline, reviewed, rules judge"),
         Series("no-op chained like a simple round"),
         Series("pipeline, simple, rules judge"),
         Series("no-op chained like the mix's rounds"),
@@ -156,6 +164,11 @@ def part1(args: argparse.Namespace, server_url: str, dbs: Sequence[int], workdir
         rules = stack.enter_context(
             qgs_side("QGS, rules judge", rules_url, workdir, pool, conc, None)
         )
+        reviewed_url, _ = stack.enter_context(redis_db(server_url, dbs[3]))
+        reviewed = stack.enter_context(
+            qgs_side("QGS, rules judge, critic every round", reviewed_url, workdir, pool, conc,
+                     None, **pipeline_io.REVIEW_ONLY)
+        )  # fmt: skip
         judge = stack.enter_context(FakeOpenAIServer())
         fake_url, _ = stack.enter_context(redis_db(server_url, dbs[2]))
         fake = stack.enter_context(
@@ -167,6 +180,11 @@ def part1(args: argparse.Namespace, server_url: str, dbs: Sequence[int], workdir
         run_pipeline(fake, mix(1, f"w{uuid.uuid4().hex[:6]}", examples), server, sql)
         one = shape_of(rules, simple(1, f"w{uuid.uuid4().hex[:6]}"), server, sql)
         run_pipeline(rules, simple(20, f"w{uuid.uuid4().hex[:6]}"), server, sql)
+        r_one = shape_of(
+            reviewed, simple(1, f"w{uuid.uuid4().hex[:6]}"), server, sql, final_last=False
+        )
+        run_pipeline(reviewed, simple(20, f"w{uuid.uuid4().hex[:6]}"), server, sql, final_last=False)
+        r_hops = r_one * args.tasks
         mix_hops = hops * args.mix_copies
         s_hops = one * args.tasks
         flat = flat_queues(mix_hops)
@@ -183,6 +201,13 @@ def part1(args: argparse.Namespace, server_url: str, dbs: Sequence[int], workdir
                 base.worker, publish_noop_flat(base.app, flat), count_at_least(len(flat)),
                 len(flat), server,
             ))  # fmt: skip
+            out.chain_reviewed.runs.append(timed_batch(
+                base.worker, publish_noop_chains(base.app, r_hops),
+                count_at_least(hop_jobs(r_hops)), len(r_hops), server,
+            ))  # fmt: skip
+            out.reviewed_rules.runs.append(run_pipeline(
+                reviewed, simple(args.tasks, tag + "v"), server, sql, final_last=False
+            ))  # fmt: skip
             out.chain_simple.runs.append(timed_batch(
                 base.worker, publish_noop_chains(base.app, s_hops),
                 count_at_least(hop_jobs(s_hops)), len(s_hops), server,
@@ -198,7 +223,7 @@ def part1(args: argparse.Namespace, server_url: str, dbs: Sequence[int], workdir
                 run_pipeline(fake, mix(args.mix_copies, tag + "f", examples), server, sql)
             )
             judge.forget()
-        for w in (base.worker, rules.worker, fake.worker):
+        for w in (base.worker, reviewed.worker, rules.worker, fake.worker):
             w.after = w.memory_mb()
             out.workers.append(w)
     return out
@@ -238,7 +263,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     add("--skip-pools", action="store_true", help="skip part 3")
     add("--redis-url", default=os.environ.get("QGS_BENCH_REDIS_URL", "redis://127.0.0.1:6379"),
         help="the Redis server, without a db number")  # fmt: skip
-    add("--dbs", default="13,14,15", help="three Redis db numbers (flushed before and after)")
+    add("--dbs", default="13,14,15,10", help="four Redis db numbers (flushed before and after)")
     add("--private-redis", action="store_true", help="start a redis-server of the bench's own")
     add("--quick", action="store_true", help="tiny sizes, seconds: a smoke run")
     args = parser.parse_args(list(argv))

@@ -61,8 +61,9 @@ def _table(title: str, columns: Sequence[str]) -> Table:
 def part1_table(p1: Part1, args: argparse.Namespace, private: bool) -> Table:
     redis_note = "bench only" if private else "server-wide"
     t = _table(
-        f"1. Zero-latency judge, threads -c 8, SQLite store: simple = {args.tasks} one-round "
-        f"GENERATE tasks; mix = {args.mix_copies} x the tasks/ transcripts ({p1.mix_rounds} rounds); "
+        f"1. Zero-latency judge, threads -c 8, SQLite store: reviewed = {args.tasks} one-round "
+        f"GENERATE tasks, the round non-final with the critic on every round (reviewed and "
+        f"decided, no audit); simple = the same rounds final (reviewed and audited); mix = {args.mix_copies} x the tasks/ transcripts ({p1.mix_rounds} rounds); "
         f"median (min-max) of {args.reps}; per round (a no-op job counts as a round of 1 job)",
         ("scenario", "jobs/round", "rounds/s", "jobs/s", "÷ no-op jobs/s", "÷ chained no-op",
          "worker CPU ms", "worker SQL", "client SQL", f"Redis cmds ({redis_note})", "errors",
@@ -87,6 +88,8 @@ def part1_table(p1: Part1, args: argparse.Namespace, private: bool) -> Table:
         )
 
     row(p1.noop_flat, None, flat=True)
+    row(p1.chain_reviewed, None)
+    row(p1.reviewed_rules, p1.chain_reviewed)
     row(p1.chain_simple, None)
     row(p1.simple_rules, p1.chain_simple)
     row(p1.chain_mix, None)
@@ -97,6 +100,7 @@ def part1_table(p1: Part1, args: argparse.Namespace, private: bool) -> Table:
 
 def headline(console: Console, p1: Part1) -> None:
     for s, chained, what in (
+        (p1.reviewed_rules, p1.chain_reviewed, "reviewed (critic every round, no audit), rules judge"),
         (p1.simple_rules, p1.chain_simple, "simple, rules judge"),
         (p1.mix_rules, p1.chain_mix, "mix, rules judge"),
         (p1.mix_loopback, p1.chain_mix, "mix, loopback OpenAI judge"),

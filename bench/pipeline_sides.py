@@ -141,10 +141,12 @@ def publish_tasks(
 
 
 def pipeline_finished(client: Client, rounds: int) -> Callable[[dict[str, int]], bool]:
-    """Done when the worker ran a decide job per round (or, for failed rounds, the store agrees).
+    """Done when the store holds a decision on every round of the batch.
 
-    A round whose intake failed is decided without a decide job (``jobs._fail_and_go_on``), so
-    once the store holds every decision the batch is done when the job count stops moving.
+    A round is decided by its intake (nothing due), its critic job (a review and no audit), its
+    decide job (after an audit) or its failure: the store's count is the one measure of all.
+    It is read only once the job count stopped moving between two looks, or reached a round's
+    worth of jobs, so the batch is not slowed by a count query every poll.
     """
     from qgs_worker.store import DecisionRow
 
@@ -152,12 +154,10 @@ def pipeline_finished(client: Client, rounds: int) -> Callable[[dict[str, int]],
     last = [-1]
 
     def finished(jobs: dict[str, int]) -> bool:
-        if jobs.get(DECIDE, 0) >= rounds:
-            return True
         total = sum(jobs.values())
-        settled = total == last[0]
+        moving = total != last[0] and total < 2 * rounds
         last[0] = total
-        return settled and client.repo.count_rows(DecisionRow) >= target
+        return not moving and client.repo.count_rows(DecisionRow) >= target
 
     return finished
 
@@ -182,10 +182,11 @@ def store_errors(client: Client, prefix: str) -> int:
 
 
 def task_hops(client: Client, prefix: str, n_tasks: int) -> list[list[list[str]]]:
-    """Per task, per round, the queues of the jobs after intake that ran (critic?, discriminate?, decide).
+    """Per task, per round, the queues of the jobs after intake that ran (``jobs.job_chain``).
 
     Read from the store's rows of what ran: a review row (critic), an audit run row
-    (discriminate); every round has a decide.
+    (discriminate). A reviewed round with no audit is decided by its critic job; an audited
+    round by a decide job after the audit; a round with nothing due by its intake.
     """
     from sqlmodel import Session, select
 
@@ -200,11 +201,12 @@ def task_hops(client: Client, prefix: str, n_tasks: int) -> list[list[list[str]]
             hops = []
             for r in rows:
                 queues = []
-                if s.exec(select(ReviewRow.id).where(ReviewRow.round_id == r.id)).first():
+                reviewed = s.exec(select(ReviewRow.id).where(ReviewRow.round_id == r.id)).first()
+                audited = s.exec(select(AuditRunRow.id).where(AuditRunRow.round_id == r.id)).first()
+                if reviewed:
                     queues.append(CRITIC_QUEUE)
-                if s.exec(select(AuditRunRow.id).where(AuditRunRow.round_id == r.id)).first():
-                    queues.append(DISCRIMINATOR_QUEUE)
-                queues.append(DEFAULT_QUEUE)
+                if audited:
+                    queues += [DISCRIMINATOR_QUEUE, DEFAULT_QUEUE]
                 hops.append(queues)
             out.append(hops)
     return out

@@ -337,13 +337,13 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             InputError: ``round_number`` is taken, or would leave a gap; ``turn`` is not a string.
             BrokerUnavailableError: the broker could not be reached; nothing was queued.
         """
-        self.repo.get_task(task_id)
-        next_free = max(self._next_round.get(task_id, 1), self.repo.next_round_number(task_id))
+        stored_next, taken = self.repo.round_numbers(task_id, round_number)
+        next_free = max(self._next_round.get(task_id, 1), stored_next)
         exact = round_number is not None
         if round_number is None:
             # Number rounds here, in submission order: intake jobs may run in any order.
             round_number = next_free
-        elif self.repo.find_round(task_id, round_number) is not None:
+        elif taken:
             raise InputError(
                 f"'round_number' {round_number} of task {task_id!r} is already stored; "
                 "leave it out to take the next round"

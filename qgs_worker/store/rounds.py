@@ -251,6 +251,36 @@ class RoundStore(StoreBase):
                 )
             )
 
+    def round_numbers(self, task_id: str, number: int | None = None) -> tuple[int, bool]:
+        """One look before a submit: the task's next round number, and whether ``number`` is taken.
+
+        One statement (a submit checks the task, the next free number and an explicit number).
+
+        Returns:
+            ``(next_number, taken)``: one more than the highest stored number (1 for a task
+            without rounds), and whether a round numbered ``number`` is stored (False if None).
+
+        Raises:
+            TaskNotFoundError: no such task.
+        """
+        highest = (
+            select(func.max(RoundRow.number)).where(RoundRow.task_id == task_id).scalar_subquery()
+        )
+        taken = (
+            select(func.count())
+            .select_from(RoundRow)
+            .where(RoundRow.task_id == task_id, RoundRow.number == (number or 0))
+            .scalar_subquery()
+        )
+        with Session(self.engine) as session:
+            row = session.execute(
+                select(TaskRow.id, highest, taken).where(TaskRow.id == task_id)
+            ).first()
+        if row is None:
+            self.get_task(task_id)  # raises TaskNotFoundError with the store named
+            raise TaskNotFoundError(f"no task with id {task_id!r}")
+        return int(row[1] or 0) + 1, bool(row[2])
+
     def find_round(self, task_id: str, number: int) -> RoundRow | None:
         """The task's round with this number, or None."""
         with Session(self.engine) as session:

@@ -47,6 +47,43 @@ class TestCorePurity:
         assert set() == imported_roots(path) & FORBIDDEN
 
 
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, by its full dotted name (lazy imports in functions too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+SERVICE_FORBIDDEN = FORBIDDEN | {"typer", "rich", "fastapi", "starlette", "uvicorn", "click"}
+"""The review service's imports: no infrastructure, no transport (HTTP, CLI, Celery)."""
+
+TRANSPORT_MODULES = ("qgs_worker.jobs", "qgs_worker.cli", "qgs_worker.client")
+
+
+class TestServiceLayer:
+    """The service layer imports no Celery, HTTP, CLI or store code; jobs import no store rows."""
+
+    @pytest.mark.parametrize(
+        "path", sorted((ROOT / "qgs_worker" / "service").rglob("*.py")), ids=lambda p: p.name
+    )
+    def test_service_imports_no_transport_and_no_store(self, path: Path) -> None:
+        names = imported_modules(path)
+        assert set() == {n.split(".")[0] for n in names} & SERVICE_FORBIDDEN
+        inward = {n for n in names if n.startswith(("qgs_worker.store", *TRANSPORT_MODULES))}
+        assert set() == inward
+
+    def test_jobs_import_no_store_rows(self) -> None:
+        names = imported_modules(ROOT / "qgs_worker" / "jobs.py")
+        rows = {n for n in names if n.startswith("qgs_worker.store") and n.endswith("Row")}
+        assert set() == rows | {n for n in names if n == "qgs_worker.store.tables"}
+
+
 class TestNumpyOnlyForTheLearnedDetector:
     """numpy is allowed in the core for the learned instruction detector's three modules only."""
 
