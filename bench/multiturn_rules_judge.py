@@ -45,7 +45,9 @@ def main(wheel: str) -> None:
     for entry in questions:
         if entry["id"] in IN_THE_CORPUS:
             continue
-        turns = [" ".join(m["content"] for m in t if m["role"] == "user") for t in entry["question"]]
+        turns = [
+            " ".join(m["content"] for m in t if m["role"] == "user") for t in entry["question"]
+        ]
         request = turns[0]
         found = classifier.classify(request)
         for number, (turn, calls) in enumerate(zip(turns, answers[entry["id"]], strict=True)):

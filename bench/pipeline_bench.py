@@ -183,7 +183,9 @@ def part1(args: argparse.Namespace, server_url: str, dbs: Sequence[int], workdir
         r_one = shape_of(
             reviewed, simple(1, f"w{uuid.uuid4().hex[:6]}"), server, sql, final_last=False
         )
-        run_pipeline(reviewed, simple(20, f"w{uuid.uuid4().hex[:6]}"), server, sql, final_last=False)
+        run_pipeline(
+            reviewed, simple(20, f"w{uuid.uuid4().hex[:6]}"), server, sql, final_last=False
+        )
         r_hops = r_one * args.tasks
         mix_hops = hops * args.mix_copies
         s_hops = one * args.tasks

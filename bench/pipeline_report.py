@@ -100,7 +100,11 @@ def part1_table(p1: Part1, args: argparse.Namespace, private: bool) -> Table:
 
 def headline(console: Console, p1: Part1) -> None:
     for s, chained, what in (
-        (p1.reviewed_rules, p1.chain_reviewed, "reviewed (critic every round, no audit), rules judge"),
+        (
+            p1.reviewed_rules,
+            p1.chain_reviewed,
+            "reviewed (critic every round, no audit), rules judge",
+        ),
         (p1.simple_rules, p1.chain_simple, "simple, rules judge"),
         (p1.mix_rules, p1.chain_mix, "mix, rules judge"),
         (p1.mix_loopback, p1.chain_mix, "mix, loopback OpenAI judge"),

@@ -501,7 +501,6 @@ class TestBadRawMessages:
         assert 0 == client.repo.count_rows(OutboxRow)
         assert 1 == client.repo.count_rows(DeadLetterRow)
 
-
     @pytest.mark.parametrize("body", [b"null", b'"hello"', b'{"not": "a list"}'])
     def test_a_malformed_body_does_not_stop_the_worker(
         self, world: tuple[Client, redis.Redis, Path], body: bytes

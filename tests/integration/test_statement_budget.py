@@ -69,7 +69,9 @@ def test_reviewed_round_within_the_budget(store_url: str, tmp_path: Path) -> Non
     store = SqlReviewStore(client.repo.engine)
     service = ReviewService(
         store,
-        Policies(gate=GatePolicy(), cadence=CadencePolicy(critic_every=1, discriminator_every=1000)),
+        Policies(
+            gate=GatePolicy(), cadence=CadencePolicy(critic_every=1, discriminator_every=1000)
+        ),
         judge=RulesJudge(),
     )
     per_round: list[list[str]] = []
@@ -79,7 +81,10 @@ def test_reviewed_round_within_the_budget(store_url: str, tmp_path: Path) -> Non
             handle = client.submit(task.id, text)
             sub = validate_message(app.sent[-1], settings.max_deliverable_bytes)
             ready = service.intake(sub)
-            assert ready is not None and (ready.plan.critic, ready.plan.discriminate) == (True, False)
+            assert ready is not None and (ready.plan.critic, ready.plan.discriminate) == (
+                True,
+                False,
+            )
             outcome = service.review(ready.round_id, then_decide=True)
             assert outcome.next is None
         per_round.append(seen)

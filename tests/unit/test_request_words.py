@@ -83,4 +83,7 @@ def test_content_words_drop_stop_and_instruction_words() -> None:
         "files",
         "bob",
     ]
-    assert content_words("请帮我删除这个文件") == ["删除", "文件"]  # 这 and 个 are function characters
+    assert content_words("请帮我删除这个文件") == [
+        "删除",
+        "文件",
+    ]  # 这 and 个 are function characters

@@ -161,7 +161,7 @@ class TestRounds:
         assert (1, None, None) == (row.judge_retries, row.retry_at, row.sweeps)
 
     def test_queued_round_whose_turn_came_is_claimed(self, repo: Repository) -> None:
-        task = pipeline.ensure_task(repo, message())
+        pipeline.ensure_task(repo, message())
         pipeline.store_round(repo, message())  # stored, never claimed (lost dispatch)
         rec = Recorder(repo)
         done = sweep(repo, POLICY, rec.actions())
