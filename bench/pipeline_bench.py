@@ -5,7 +5,7 @@ Usage: .venv/bin/python bench/pipeline_bench.py [--reps 3] [--tasks 120] [--mix-
        [--pool-batch 40] [--judge-latency-s 0.2] [--skip-io] [--skip-pools]
        [--redis-url redis://127.0.0.1:6379] [--dbs 13,14,15,10] [--private-redis] [--quick]
 
-Needs Redis (``--redis-url``, or ``QGS_BENCH_REDIS_URL``; db 13, 14 and 15 by default, flushed
+Needs Redis (``--redis-url``, or ``QGS_BENCH_REDIS_URL``; db 13, 14, 15 and 10 by default, flushed
 before and after; ``--private-redis`` starts a ``redis-server`` of its own instead, so the
 Redis command counts are the bench's alone). Every worker is a real subprocess started as
 ``qgs worker`` starts it, with a probe (``bench/worker_probe.py``) that counts the jobs that
@@ -273,8 +273,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         for key, value in QUICK.items():
             setattr(args, key, value)
     dbs = [int(d) for d in args.dbs.split(",")]
-    if len(dbs) != 3 or len(set(dbs)) != 3:
-        parser.error(f"--dbs takes three different db numbers (got {args.dbs!r})")
+    if len(dbs) != 4 or len(set(dbs)) != 4:
+        parser.error(f"--dbs takes four different db numbers (got {args.dbs!r})")
     args.db_list = dbs
     return args
 
