@@ -16,22 +16,19 @@ import json
 import logging
 import random
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-from qgs_worker.core import gate, review_checks, rubric
+from qgs_worker.core import review_checks, rubric
 from qgs_worker.core.models import (
     Classification,
     Decision,
     DecisionKind,
     Deliverable,
-    Finding,
     Review,
     ReviewStatus,
     RoundStatus,
-    Severity,
-    TaskHistory,
 )
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import (
@@ -41,6 +38,7 @@ from qgs_worker.errors import (
     TaskNotFoundError,
 )
 from qgs_worker.service.config import Policies, ReviewLimits
+from qgs_worker.service.deciding import decision_at_intake, decision_on
 from qgs_worker.service.ports import NewRound, ReviewStore, Settlement
 from qgs_worker.service.preparing import prepare_round
 from qgs_worker.service.records import Dispatch, RoundRecord, TaskContext
@@ -151,8 +149,13 @@ class ReviewService:
                     context, number, d, final=sub.final, turn=sub.turn, policies=self.policies
                 )
                 if not (prepared.plan.critic or prepared.plan.discriminate):
-                    decision = self._decision_at_intake(
-                        context, number, sub.final, prepared.findings
+                    decision = decision_at_intake(
+                        self.store,
+                        self.policies.gate,
+                        context,
+                        number,
+                        sub.final,
+                        prepared.findings,
                     )
                     prepared = replace(prepared, decision=decision)
             new = NewRound(
@@ -237,8 +240,13 @@ class ReviewService:
             )
             due = prepared.plan.critic or prepared.plan.discriminate
             if not due:
-                decision = self._decision_at_intake(
-                    context, ready.number, ready.final, prepared.findings
+                decision = decision_at_intake(
+                    self.store,
+                    self.policies.gate,
+                    context,
+                    ready.number,
+                    ready.final,
+                    prepared.findings,
                 )
                 prepared = replace(prepared, decision=decision)
             if not self.store.claim_round(ready.id, prepared):
@@ -373,7 +381,7 @@ class ReviewService:
                     review = self.store.load_review(r.review_id)[1]
                 else:
                     judge_error = r.review_error or "the judge failed"
-            decision = self._decision(context, r, review, judge_error)
+            decision = decision_on(self.store, self.policies.gate, context, r, review, judge_error)
         self.store.settle(
             r.id,
             context.task.id,
@@ -396,7 +404,7 @@ class ReviewService:
                 judge_error = r.review_error or "the judge failed"
             elif r.plan.critic:
                 judge_error = "a review was due but none was stored"
-            decision = self._decision(context, r, review, judge_error)
+            decision = decision_on(self.store, self.policies.gate, context, r, review, judge_error)
         # A round failed on the way (its decision a stored revise) keeps its failed status.
         status = None if r.status == RoundStatus.FAILED else RoundStatus.DECIDED
         self.store.settle(r.id, context.task.id, Settlement(decision=decision, status=status))
@@ -430,80 +438,6 @@ class ReviewService:
         )
 
     # -- the gate --------------------------------------------------------------------------
-
-    def _decision(
-        self, context: TaskContext, r: RoundRecord, review: Review | None, judge_error: str | None
-    ) -> Decision:
-        """The gate's decision on a stored round, its findings read when the counts say any."""
-        own: list[Finding] = []
-        earlier_p0: list[Finding] = []
-        if r.findings or any(e.p0_findings for e in context.before(r.number)):
-            for n, f in self.store.findings_up_to(context.task.id, r.number):
-                if n == r.number:
-                    own.append(f)
-                elif f.severity is Severity.P0:
-                    earlier_p0.append(_located(n, f))
-        return self._gate(context, r.number, r.final, review, own, earlier_p0, judge_error)
-
-    def _decision_at_intake(
-        self, context: TaskContext, number: int, final: bool, own: Sequence[Finding]
-    ) -> Decision:
-        """The decision on a round nothing is due on, from its fresh detector findings."""
-        earlier_p0: list[Finding] = []
-        if any(e.p0_findings for e in context.before(number)):
-            earlier_p0 = [
-                _located(n, f)
-                for n, f in self.store.findings_up_to(context.task.id, number - 1)
-                if f.severity is Severity.P0
-            ]
-        return self._gate(context, number, final, None, own, earlier_p0, None)
-
-    def _gate(
-        self,
-        context: TaskContext,
-        number: int,
-        final: bool,
-        review: Review | None,
-        own: Sequence[Finding],
-        earlier_p0: Sequence[Finding],
-        judge_error: str | None,
-    ) -> Decision:
-        """Call the core gate with the round's review and findings and the task's history."""
-        return gate.decide_gate(
-            review,
-            round_number=number,
-            complexity=context.task.complexity,
-            final=final,
-            history=_history(context, number, earlier_p0),
-            findings=own,
-            policy=self.policies.gate,
-            judge_error=judge_error,
-            task_type=context.task.task_type,
-        )
-
-
-def _located(number: int, f: Finding) -> Finding:
-    """An earlier round's finding, located ``round N: ...`` for the gate's reasons."""
-    return f.model_copy(update={"location": f"round {number}: {f.location}"})
-
-
-def _history(context: TaskContext, number: int, p0: Sequence[Finding]) -> TaskHistory:
-    """What the gate must know of the task's rounds before round ``number`` (``TaskHistory``)."""
-    earlier = context.before(number)
-    scores = tuple(
-        (r.number, r.review_score)
-        for r in earlier
-        if r.review_status == ReviewStatus.OK and r.review_score is not None
-    )
-    rejection = next(
-        (
-            gate.rejection_reason(r.approval.by, r.number, r.approval.note)
-            for r in earlier
-            if r.approval is not None and not r.approval.approved
-        ),
-        None,
-    )
-    return TaskHistory(scores=scores, p0_findings=tuple(p0), rejection=rejection)
 
 
 def _json(items: list[object]) -> str:
