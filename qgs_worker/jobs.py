@@ -265,15 +265,21 @@ def job_chain(plan: RoundPlan) -> list[tuple[str, dict[str, Any]]]:
 
 
 def send(ready: Dispatch, *, app: Celery | None = None) -> None:
-    """Enqueue a round's jobs as one chain (``job_chain``), on the current app or ``app``."""
+    """Enqueue a round's jobs as one chain (``job_chain``), on the current app or ``app``.
+
+    A plan of one job (the common reviewed round) is sent as that job alone: a one-link chain
+    costs a canvas freeze and a second serialisation for nothing.
+    """
     steps = job_chain(ready.plan)
+    rid = ready.round_id
     if app is None:
-        chain(*[_JOBS[name].si(ready.round_id, **kw) for name, kw in steps]).apply_async()
+        sigs = [_JOBS[name].si(rid, **kw) for name, kw in steps]
     else:
-        sigs = [
-            app.signature(n, args=(ready.round_id,), kwargs=kw, immutable=True) for n, kw in steps
-        ]
-        chain(*sigs, app=app).apply_async()
+        sigs = [app.signature(name, args=(rid,), kwargs=kw, immutable=True) for name, kw in steps]
+    if len(sigs) == 1:
+        sigs[0].apply_async()
+    else:
+        chain(*sigs, app=app).apply_async() if app is not None else chain(*sigs).apply_async()
 
 
 def dispatch(round_id: int, repo: Repository, *, app: Celery | None = None) -> None:

@@ -1,0 +1,115 @@
+"""The gate's decision on a round: its review and findings, and what the task's history says.
+
+The steps call these with what they loaded: a round's findings are read from the store only when
+the load's counts say it (or an earlier round's P0) holds any.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from qgs_worker.core import gate
+from qgs_worker.core.models import (
+    Decision,
+    Finding,
+    GatePolicy,
+    Review,
+    ReviewStatus,
+    Severity,
+    TaskHistory,
+)
+from qgs_worker.service.ports import ReviewStore
+from qgs_worker.service.records import RoundRecord, TaskContext
+
+__all__ = ["decision_at_intake", "decision_on", "task_history"]
+
+
+def decision_on(
+    store: ReviewStore,
+    policy: GatePolicy,
+    context: TaskContext,
+    r: RoundRecord,
+    review: Review | None,
+    judge_error: str | None,
+) -> Decision:
+    """The gate's decision on a stored round, its findings read when the counts say any."""
+    own: list[Finding] = []
+    earlier_p0: list[Finding] = []
+    if r.findings or any(e.p0_findings for e in context.before(r.number)):
+        for n, f in store.findings_up_to(context.task.id, r.number):
+            if n == r.number:
+                own.append(f)
+            elif f.severity is Severity.P0:
+                earlier_p0.append(_located(n, f))
+    return _gate(policy, context, r.number, r.final, review, own, earlier_p0, judge_error)
+
+
+def decision_at_intake(
+    store: ReviewStore,
+    policy: GatePolicy,
+    context: TaskContext,
+    number: int,
+    final: bool,
+    own: Sequence[Finding],
+) -> Decision:
+    """The decision on a round nothing is due on, from its fresh detector findings."""
+    earlier_p0: list[Finding] = []
+    if any(e.p0_findings for e in context.before(number)):
+        earlier_p0 = [
+            _located(n, f)
+            for n, f in store.findings_up_to(context.task.id, number - 1)
+            if f.severity is Severity.P0
+        ]
+    return _gate(policy, context, number, final, None, own, earlier_p0, None)
+
+
+def _gate(
+    policy: GatePolicy,
+    context: TaskContext,
+    number: int,
+    final: bool,
+    review: Review | None,
+    own: Sequence[Finding],
+    earlier_p0: Sequence[Finding],
+    judge_error: str | None,
+) -> Decision:
+    """Call the core gate with the round's review and findings and the task's history."""
+    return gate.decide_gate(
+        review,
+        round_number=number,
+        complexity=context.task.complexity,
+        final=final,
+        history=task_history(context, number, earlier_p0),
+        findings=own,
+        policy=policy,
+        judge_error=judge_error,
+        task_type=context.task.task_type,
+    )
+
+
+def _located(number: int, f: Finding) -> Finding:
+    """An earlier round's finding, located ``round N: ...`` for the gate's reasons."""
+    return f.model_copy(update={"location": f"round {number}: {f.location}"})
+
+
+def task_history(context: TaskContext, number: int, p0: Sequence[Finding]) -> TaskHistory:
+    """What the gate must know of the task's rounds before round ``number`` (``TaskHistory``).
+
+    ``p0`` are the earlier rounds' P0 findings (located ``round N: ...``); the scores are the
+    earlier rounds' good reviews; the rejection is a person's rejection of an earlier round.
+    """
+    earlier = context.before(number)
+    scores = tuple(
+        (r.number, r.review_score)
+        for r in earlier
+        if r.review_status == ReviewStatus.OK and r.review_score is not None
+    )
+    rejection = next(
+        (
+            gate.rejection_reason(r.approval.by, r.number, r.approval.note)
+            for r in earlier
+            if r.approval is not None and not r.approval.approved
+        ),
+        None,
+    )
+    return TaskHistory(scores=scores, p0_findings=tuple(p0), rejection=rejection)
