@@ -8,11 +8,13 @@ from sqlmodel import Session, col, select
 
 from qgs_worker.core.models import (
     Decision,
+    DecisionKind,
     DimensionScore,
     Finding,
     Review,
     ReviewStatus,
     Severity,
+    TerminationReason,
     Verdict,
 )
 from qgs_worker.store.base import StoreBase, dumps, loads_list
@@ -223,6 +225,18 @@ class ReviewStore(StoreBase):
             self._insert_ignore(session, DecisionRow, [row])
             session.commit()
             return session.exec(select(DecisionRow).where(DecisionRow.round_id == round_id)).one()
+
+    def decision_model(self, row: DecisionRow) -> Decision:
+        """Turn a stored decision back into the core's Decision."""
+        return Decision(
+            kind=DecisionKind(row.kind),
+            reason=row.reason,
+            termination=TerminationReason(row.termination) if row.termination else None,
+            best_round=row.best_round,
+            must_fix=tuple(loads_list(row.must_fix)),
+            suggestions=tuple(loads_list(row.suggestions)),
+            risk=row.risk,
+        )
 
     def get_decision(self, round_id: int) -> DecisionRow | None:
         """The decision on a round, or None while it is not made."""
