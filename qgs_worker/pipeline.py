@@ -365,9 +365,9 @@ def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]
 
     Roles see every round of the task up to this one, and the detector pass ``prepare`` stored
     for each of them (not scanned again). A finding the round's own detector pass already
-    stored (same category, location and evidence, on the same round) is not stored again (one
+    stored (same category, round, location and evidence) is not stored again (one
     incident counts once); the rest are stored on this round, an earlier round's
-    located ``round N: ...``. Each role's run is recorded once per round (``audit_run``): a
+    with its ``round_number``. Each role's run is recorded once per round (``audit_run``): a
     redelivered job skips the roles that already ran, so their LLM passes are not repeated.
 
     Returns:
@@ -383,14 +383,14 @@ def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]
         return []
     # Each round's detector pass ran in ``prepare`` (with the earlier rounds' tool outputs as
     # context) and is stored: the roles read it rather than scan every round again.
-    known: set[tuple[str, str, str]] = set()
+    known: set[tuple[str, int | None, str, str]] = set()
     stored: list[tuple[int, Finding]] = []
     for r in rounds:
         assert r.id is not None
-        prefix = "" if r.number == row.number else f"round {r.number}: "
+        earlier = None if r.number == row.number else r.number
         for f in repo.findings_model(r.id):
             if f.role == DETECTOR_ROLE:
-                known.add((f.category, prefix + f.location, f.evidence))
+                known.add((f.category, earlier, f.location, f.evidence))
                 stored.append((r.number, f))
     context = AuditContext(
         task_type=task_type,
@@ -402,7 +402,11 @@ def discriminate(repo: Repository, round_id: int, audit: Audit) -> list[RoleRun]
     )
 
     def store(run: RoleRun) -> None:  # at once: a redelivered job skips the roles already run
-        fresh = [f for f in run.findings if (f.category, f.location, f.evidence) not in known]
+        fresh = [
+            f
+            for f in run.findings
+            if (f.category, f.round_number, f.location, f.evidence) not in known
+        ]
         repo.save_findings(round_id, fresh)
         # A role whose LLM pass failed keeps its deterministic findings and reports the failure
         # as its own role_failed finding: the run is a failed one, not "ok".
@@ -476,7 +480,7 @@ def task_history(repo: Repository, task_id: str, number: int) -> TaskHistory:
         numbers[earlier.id] = earlier.number
         if earlier.number < number:
             p0.extend(
-                f.model_copy(update={"location": f"round {earlier.number}: {f.location}"})
+                f.model_copy(update={"round_number": f.round_number or earlier.number})
                 for f in repo.findings_model(earlier.id)
                 if f.severity is Severity.P0
             )

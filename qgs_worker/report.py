@@ -40,7 +40,9 @@ decision (an entry of ``approvals``) or null; ``decision.outcome`` is ``approved
 ``summary.approvals`` counts tasks by that outcome of their latest decision. A round's
 ``audit_runs`` are the audit roles that ran on it, in the order they ran (empty when the round
 was not audited): ``status`` ``ok`` or ``failed`` (with ``error``), ``findings`` the number of
-new findings the role stored, ``duration_ms`` in milliseconds. A finding of
+new findings the role stored, ``duration_ms`` in milliseconds. A finding's ``location`` is where in
+its round, shown ``round N: <location>`` when it is about an earlier round N than the one it is
+stored on (``Finding.round_number``; ``round`` is the round it is stored on). A finding of
 category ``role_failed`` is not a defect of the deliverable: an audit role could not run, so the
 round was not fully audited (``summary.role_failures`` counts them).
 ``tool_calls`` covers every pre-execution check in the store (checks belong to no task, so
@@ -175,7 +177,7 @@ def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dic
         assert row.id is not None
         review = repo.get_review(row.id)
         decision = repo.get_decision(row.id)
-        round_findings = repo.list_findings(row.id)
+        round_findings = repo.findings_model(row.id)
         rounds.append(
             {
                 "number": row.number,
@@ -208,11 +210,11 @@ def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dic
             findings.append(
                 {
                     "round": row.number,
-                    "severity": f.severity,
+                    "severity": f.severity.value,
                     "category": f.category,
                     "role": f.role,
                     "title": f.title,
-                    "location": f.location,
+                    "location": f.where,
                     "evidence": f.evidence,
                 }
             )

@@ -16,6 +16,7 @@ from qgs_worker.core.models import (
     Severity,
     TerminationReason,
     Verdict,
+    with_round_field,
 )
 from qgs_worker.store.base import StoreBase, dumps, loads_list
 from qgs_worker.store.tables import (
@@ -166,7 +167,10 @@ class ReviewStore(StoreBase):
     # -- findings --------------------------------------------------------------------------
 
     def save_findings(self, round_id: int, findings: Sequence[Finding]) -> None:
-        """Store a round's findings; one already stored (same fingerprint) is left alone."""
+        """Store a round's findings; one already stored (same fingerprint) is left alone.
+
+        A finding about an earlier round keeps that round's number in ``round_number``.
+        """
         rows = [
             {
                 "round_id": round_id,
@@ -178,6 +182,7 @@ class ReviewStore(StoreBase):
                 "evidence": f.evidence,
                 "location": f.location,
                 "rule": f.rule,
+                "round_number": f.round_number,
             }
             for f in findings
         ]
@@ -192,16 +197,23 @@ class ReviewStore(StoreBase):
         return sorted(rows, key=lambda r: (r.severity, r.id or 0))
 
     def findings_model(self, round_id: int) -> list[Finding]:
-        """A round's findings as the core's Finding values."""
+        """A round's findings as the core's Finding values.
+
+        A row an older QGS wrote after the store was migrated (the round still a ``round N: ``
+        prefix of its location) is read with ``round_number`` N, as a migrated row is.
+        """
         return [
-            Finding(
-                role=r.role,
-                category=r.category,
-                severity=Severity(r.severity),
-                title=r.title,
-                evidence=r.evidence,
-                location=r.location,
-                rule=r.rule or "",
+            with_round_field(
+                Finding(
+                    role=r.role,
+                    category=r.category,
+                    severity=Severity(r.severity),
+                    title=r.title,
+                    evidence=r.evidence,
+                    location=r.location,
+                    rule=r.rule or "",
+                    round_number=r.round_number,
+                )
             )
             for r in self.list_findings(round_id)
         ]
