@@ -46,9 +46,9 @@ __all__ = [
 ]
 
 _OTHERS = {
-    "ApprovalView": "qgs_worker.client",
+    "ApprovalView": "qgs_worker.core.views",
     "Client": "qgs_worker.client",
-    "DecisionView": "qgs_worker.client",
+    "DecisionView": "qgs_worker.core.views",
     "Deliverable": "qgs_worker.core.models",
     "GateReport": "qgs_worker.core.toolgate",
     "SubmissionHandle": "qgs_worker.client",
@@ -63,14 +63,13 @@ _EXPORTS: dict[str, str] = {
 
 if TYPE_CHECKING:  # the names as the type checker sees them; at run time __getattr__ loads them
     from qgs_worker.client import (
-        ApprovalView,
         Client,
-        DecisionView,
         SubmissionHandle,
         TaskHandle,
     )
     from qgs_worker.core.models import Deliverable, ToolCall
     from qgs_worker.core.toolgate import GateReport
+    from qgs_worker.core.views import ApprovalView, DecisionView
     from qgs_worker.errors import (
         ApprovalConflictError,
         BrokerUnavailableError,

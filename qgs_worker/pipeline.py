@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from qgs_worker.core.discriminator import RoleRun
-from qgs_worker.core.models import Classification
+from qgs_worker.core.models import Classification, TaskHistory
 from qgs_worker.core.ports import Judge
 from qgs_worker.core.review_checks import HALO_SPREAD_POINTS
 from qgs_worker.round_context import (  # tests and benches name these pipeline.X
@@ -28,6 +28,7 @@ from qgs_worker.service import (
     ReviewService,
     audit_round,
     classify,
+    deciding,
     short_error,
 )
 from qgs_worker.service.ports import NewRound
@@ -57,6 +58,7 @@ __all__ = [
     "service_for",
     "short_error",
     "store_round",
+    "task_history",
     "user_words",
 ]
 
@@ -135,6 +137,15 @@ def fail_round(repo: Repository, round_id: int, error: str, policies: Policies) 
 def constraints(repo: Repository, task_id: str) -> str:
     """``ReviewService.constraints``: the text for the agent's next prompt."""
     return service_for(repo).constraints(task_id)
+
+
+def task_history(repo: Repository, task_id: str, number: int) -> TaskHistory:
+    """What the gate knows of the task's rounds before round ``number`` (``TaskHistory``)."""
+    store = SqlReviewStore(repo.engine)
+    context = store.load_task(task_id)
+    return deciding.task_history(
+        context, number, deciding.earlier_p0_findings(store, context, number)
+    )
 
 
 def ensure_task(repo: Repository, submission: Submission) -> TaskRecord:

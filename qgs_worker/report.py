@@ -40,7 +40,9 @@ decision (an entry of ``approvals``) or null; ``decision.outcome`` is ``approved
 ``summary.approvals`` counts tasks by that outcome of their latest decision. A round's
 ``audit_runs`` are the audit roles that ran on it, in the order they ran (empty when the round
 was not audited): ``status`` ``ok`` or ``failed`` (with ``error``), ``findings`` the number of
-new findings the role stored, ``duration_ms`` in milliseconds. A finding of
+new findings the role stored, ``duration_ms`` in milliseconds. A finding's ``location`` is where in
+its round, shown ``round N: <location>`` when it is about an earlier round N than the one it is
+stored on (``Finding.round_number``; ``round`` is the round it is stored on). A finding of
 category ``role_failed`` is not a defect of the deliverable: an audit role could not run, so the
 round was not fully audited (``summary.role_failures`` counts them).
 ``tool_calls`` covers every pre-execution check in the store (checks belong to no task, so
@@ -64,7 +66,6 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from qgs_worker.core.gate import needs_approval
 from qgs_worker.core.models import (
     ROLE_FAILED,
     ROUND_UNFINISHED,
@@ -72,6 +73,7 @@ from qgs_worker.core.models import (
     ReviewStatus,
     Severity,
 )
+from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.judges.panel import length_bias
 from qgs_worker.report_render import (  # their home was this module: importers keep working
     approval_text,
@@ -82,11 +84,11 @@ from qgs_worker.report_render import (  # their home was this module: importers 
 )
 from qgs_worker.round_context import round_turn
 from qgs_worker.store import (
-    ApprovalRow,
     AuditRunRow,
     DeadLetterRow,
     Repository,
     TaskRow,
+    approval_view,
     as_utc,
     loads_list,
 )
@@ -122,21 +124,31 @@ def _risk(severities: Iterable[str]) -> int:
     return sum(SEVERITY_WEIGHTS[Severity(s)] for s in severities)
 
 
-def _approval(row: ApprovalRow, round_number: int) -> dict[str, Any]:
+def _approval(view: ApprovalView) -> dict[str, Any]:
+    """An entry of ``approvals`` (and ``decision.approval``)."""
     return {
-        "round": round_number,
-        "decision": row.decision,
-        "approved": row.approved,
-        "by": row.by,
-        "note": row.note,
-        "created_at": as_utc(row.created_at).isoformat(timespec="seconds"),
+        "round": view.round_number,
+        "decision": view.decision,
+        "approved": view.approved,
+        "by": view.by,
+        "note": view.note,
+        "created_at": view.created_at.isoformat(timespec="seconds"),
     }
 
 
-def _outcome(kind: str, required: bool, approval: dict[str, Any] | None) -> str:
-    if approval is not None:
-        return "approved" if approval["approved"] else "rejected"
-    return "awaiting_approval" if required else kind
+def _decision(view: DecisionView) -> dict[str, Any]:
+    """A task's ``decision`` object: what ``DecisionView`` says of the latest decision."""
+    return {
+        "kind": view.kind,
+        "reason": view.reason,
+        "termination": view.termination,
+        "best_round": view.best_round,
+        "round": view.round_number,
+        "risk": view.risk,
+        "approval_required": view.approval_required,
+        "approval": _approval(view.approval) if view.approval else None,
+        "outcome": view.outcome,
+    }
 
 
 def _audit_run(row: AuditRunRow) -> dict[str, Any]:
@@ -159,12 +171,13 @@ def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dic
     final_decision: dict[str, Any] | None = None
     round_rows = repo.list_rounds(task.id)
     numbers = {r.id: r.number for r in round_rows}
-    approvals = {a.round_id: a for a in repo.list_approvals(task.id)}
+    approval_rows = {a.round_id: a for a in repo.list_approvals(task.id)}
+    approvals = {i: approval_view(a, numbers.get(i, 0)) for i, a in approval_rows.items()}
     for row in round_rows:
         assert row.id is not None
         review = repo.get_review(row.id)
         decision = repo.get_decision(row.id)
-        round_findings = repo.list_findings(row.id)
+        round_findings = repo.findings_model(row.id)
         rounds.append(
             {
                 "number": row.number,
@@ -197,29 +210,27 @@ def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dic
             findings.append(
                 {
                     "round": row.number,
-                    "severity": f.severity,
+                    "severity": f.severity.value,
                     "category": f.category,
                     "role": f.role,
                     "title": f.title,
-                    "location": f.location,
+                    "location": f.where,
                     "evidence": f.evidence,
                 }
             )
         if decision is not None:
-            required = needs_approval(decision.kind, task.complexity)
-            approval = approvals.get(row.id) if required else None
-            shown = _approval(approval, row.number) if approval else None
-            final_decision = {
-                "kind": decision.kind,
-                "reason": decision.reason,
-                "termination": decision.termination,
-                "best_round": decision.best_round,
-                "round": row.number,
-                "risk": decision.risk,
-                "approval_required": required,
-                "approval": shown,
-                "outcome": _outcome(decision.kind, required, shown),
-            }
+            final_decision = _decision(
+                DecisionView.of(
+                    repo.decision_model(decision),
+                    task_id=task.id,
+                    submission_id=row.submission_id,
+                    round_number=row.number,
+                    complexity=task.complexity,
+                    score=review.score if review else None,
+                    verdict=review.verdict if review else None,
+                    approval=approvals.get(row.id),
+                )
+            )
     return {
         "id": task.id,
         "source_file": task.source_file,
@@ -239,8 +250,8 @@ def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dic
         "findings": findings,
         "decision": final_decision,
         "approvals": [
-            _approval(a, numbers.get(a.round_id, 0))
-            for a in sorted(approvals.values(), key=lambda a: (as_utc(a.created_at), a.id or 0))
+            _approval(approvals[a.round_id])
+            for a in sorted(approval_rows.values(), key=lambda a: (as_utc(a.created_at), a.id or 0))
         ],
         "dead_letters": [_dead_letter(d) for d in repo.list_dead_letters(task_id=task.id)],
     }

@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from qgs_worker.core.models import ROLE_FAILED
+from qgs_worker.core.views import approval_outcome
 
 __all__ = [
     "approval_text",
@@ -69,7 +70,7 @@ def audit_runs_text(runs: list[dict[str, Any]]) -> str:
 
 def approval_text(approval: dict[str, Any]) -> str:
     """One approval in plain words: who decided what, when, and why."""
-    verb = "approved" if approval["approved"] else "rejected"
+    verb = approval_outcome(approval["approved"])
     note = f": {approval['note']}" if approval["note"] else ""
     return (
         f"round {approval['round']} ({approval['decision']}) {verb} by {approval['by']} "
@@ -91,7 +92,7 @@ def _approval_suffix(decision: dict[str, Any]) -> str:
     approval = decision["approval"]
     if approval is None:
         return " (a person must confirm: qgs approve)"
-    return f" → {'approved' if approval['approved'] else 'rejected'} by {approval['by']}"
+    return f" → {approval_outcome(approval['approved'])} by {approval['by']}"
 
 
 def _decided_round_risk(task: dict[str, Any]) -> int:

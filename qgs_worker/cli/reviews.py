@@ -25,7 +25,7 @@ from qgs_worker.terminal import json_text, markup_safe, printable_report
 if TYPE_CHECKING:
     # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
     # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
-    from qgs_worker.client import DecisionView
+    from qgs_worker.core.views import DecisionView
 
 
 @app.command()
@@ -130,6 +130,8 @@ def status(
     finding names the role that found it.
     """
     from qgs_worker.client import Client
+    from qgs_worker.core.models import DecisionKind
+    from qgs_worker.core.views import approval_outcome
     from qgs_worker.report import approval_text, audit_runs_text, finding_text, task_report
 
     client = Client()
@@ -181,7 +183,7 @@ def status(
         decided = r["decision"] or r["status"]
         for a in report["approvals"]:
             if a["round"] == r["number"]:
-                verb = "approved" if a["approved"] else "rejected"
+                verb = approval_outcome(a["approved"])
                 decided += f" → {verb} by {markup_safe(a['by'], lines=False)}"
         console.print(
             f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
@@ -217,7 +219,7 @@ def status(
             f"latest decision (round {d['round']}): [bold]{d['kind']}[/] — "
             f"{markup_safe(d['reason'])}{extra}"
         )
-        if d["approval_required"] and d["approval"] is None:
+        if d["outcome"] == DecisionKind.AWAITING_APPROVAL:
             console.print(
                 f"[bold]awaiting approval[/]: `qgs approve {report['id']} --by NAME` releases it, "
                 f"`qgs approve {report['id']} --reject --by NAME --note WHY` blocks it"
@@ -291,7 +293,7 @@ def _approval_line(d: DecisionView) -> str:
     by = markup_safe(a.by, lines=False)
     if not a.approved:
         return f"[bold red]rejected[/] by {by} at {when}{why}: blocked, never delivered"
-    deliver = d.best_round if d.kind == "force_deliver" and d.best_round else d.round_number
+    deliver = d.deliver_round
     return f"[bold green]approved[/] by {by} at {when}{why}: released, deliver round {deliver}"
 
 

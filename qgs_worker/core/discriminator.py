@@ -31,6 +31,7 @@ from qgs_worker.core.models import (
     Severity,
     TaskType,
     ToolResult,
+    with_round_field,
 )
 from qgs_worker.core.ports import AuditSession, AuditSessions
 
@@ -130,7 +131,8 @@ class Role(Protocol):
                 offline (the rules judge): then only deterministic checks run.
 
         Returns:
-            Findings whose ``location`` says where (``round N: ...`` for an earlier round).
+            Findings whose ``location`` says where, with ``round_number`` N when it is in an
+            earlier round N (a location in the older ``round N: ...`` form is read as that).
 
         Raises:
             Exception: Anything; :func:`run_roles` turns it into a ``role_failed`` finding.
@@ -283,13 +285,18 @@ def _run_one(
 
 
 def _checked(name: str, result: object) -> tuple[list[Finding], str | None]:
-    """The role's findings with its own name, or why its result is unusable."""
+    """The role's findings with its own name, or why its result is unusable.
+
+    A location in the older ``round N: ...`` form (a role written before ``Finding.round_number``)
+    has N moved into ``round_number``.
+    """
     if not isinstance(result, list | tuple):
         return [], f"returned {type(result).__name__}, not a list of Finding"
     bad = [type(item).__name__ for item in result if not isinstance(item, Finding)]
     if bad:
         return [], f"returned {bad[0]} items, not Finding"
-    return [f if f.role == name else f.model_copy(update={"role": name}) for f in result], None
+    located = [with_round_field(f) for f in result]
+    return [f if f.role == name else f.model_copy(update={"role": name}) for f in located], None
 
 
 class RoleUnavailableError(RuntimeError):

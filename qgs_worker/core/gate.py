@@ -203,10 +203,10 @@ def decide_gate(
     # A failed audit role is not a defect of the deliverable: the agent cannot fix it, so it is
     # never a must-fix item (it holds CRITICAL rounds below, and is reported).
     p1 = _titles((f for f in findings if f.category != ROLE_FAILED), Severity.P1)
-    # P1 findings about this round itself (not "round N: ..." of an earlier one, whose effects
-    # a new round cannot undo): these hold a passing review.
+    # P1 findings about this round itself (not an earlier round's, with its ``round_number``,
+    # whose effects a new round cannot undo): these hold a passing review.
     p1_here = _titles(
-        (f for f in findings if f.category != ROLE_FAILED and not f.location.startswith("round ")),
+        (f for f in findings if f.category != ROLE_FAILED and f.round_number is None),
         Severity.P1,
     )
 
@@ -367,7 +367,7 @@ def escalation(
         worst = min(serious, key=lambda f: f.severity.value)
         reason = (
             f"round {round_number}: {worst.severity.value} {worst.category} at "
-            f"{worst.location}: {worst.title}"
+            f"{worst.where}: {worst.title}"
         )
     elif deed and task_type != TaskType.CRITICAL:
         reason = deed

@@ -6,12 +6,19 @@ by the store adapter, but knows nothing of either.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 
 class TaskType(StrEnum):
@@ -247,7 +254,10 @@ def _compact(arguments: dict[str, Any]) -> str:
 class Finding(_Frozen):
     """One defect found in a round, by a detector or a discriminator role.
 
-    ``location`` says where: ``text``, ``tool_call:NAME.ARG``, ``tool_result:N``.
+    ``location`` says where in its round: ``text``, ``tool_call:NAME.ARG``, ``tool_result:N``.
+    ``round_number`` is the round the defect is in when that is an earlier round than the one
+    the finding is about (an audit of round 5 that finds round 2's ``rm -rf /`` stores it on
+    round 5 with ``round_number=2``); None: the round it is stored on, or decided on.
     ``evidence`` is a short excerpt (at most ~200 characters), never the whole deliverable.
     ``rule`` names what fired: a rule id of the rules table (``rm_root``, ``sql_drop``...), or
     ``instruction_model`` for the learned detector; empty for an audit role's LLM pass. It is not
@@ -261,14 +271,68 @@ class Finding(_Frozen):
     evidence: str = ""
     location: str = "text"
     rule: str = ""
+    round_number: int | None = Field(default=None, ge=1)
+
+    @model_serializer(mode="wrap")
+    def _without_no_round(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Serialize without ``round_number`` while it is None.
+
+        A finding about its own round (every one of ``qgs scan``) serializes as it did before
+        the field existed.
+        """
+        data = handler(self)
+        if self.round_number is None and isinstance(data, dict):
+            data.pop("round_number", None)
+        return data
+
+    @property
+    def where(self) -> str:
+        """The location as shown: ``round N: <location>`` for an earlier round's, else ``location``."""
+        if self.round_number is None:
+            return self.location
+        return f"round {self.round_number}: {self.location}"
 
     @property
     def fingerprint(self) -> str:
-        """A stable key of this finding within one round (role, category, location, evidence)."""
+        """A stable key of this finding within one round (role, category, where, evidence, title).
+
+        ``where`` (not ``location``): an earlier round's finding keeps the key it had when the
+        round travelled as a ``round N: `` prefix of the location, so stored ones still dedupe.
+        """
         import hashlib
 
-        key = "\x1f".join((self.role, self.category, self.location, self.evidence, self.title))
+        key = "\x1f".join((self.role, self.category, self.where, self.evidence, self.title))
         return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+_ROUND_PREFIX = re.compile(r"round ([1-9][0-9]*): ")
+"""The older form of ``Finding.round_number``: a prefix of the location, as ``where`` shows it."""
+
+
+def split_round_prefix(location: str) -> tuple[int | None, str]:
+    """A location in the older ``round N: <location>`` form split into ``(N, <location>)``.
+
+    Stores written before ``Finding.round_number`` existed, and audit roles written to the
+    older contract, carry the round that way; any other location is ``(None, location)``.
+    """
+    match = _ROUND_PREFIX.match(location)
+    if match is None:
+        return None, location
+    return int(match.group(1)), location[match.end() :]
+
+
+def with_round_field(finding: Finding) -> Finding:
+    """``finding`` with an older ``round N: `` location prefix moved into ``round_number``.
+
+    A finding that already has a ``round_number``, or whose location has no such prefix, is
+    returned as it is. The fingerprint does not change (it is computed over ``where``).
+    """
+    if finding.round_number is not None:
+        return finding
+    number, location = split_round_prefix(finding.location)
+    if number is None:
+        return finding
+    return finding.model_copy(update={"round_number": number, "location": location})
 
 
 ROLE_FAILED = "role_failed"
@@ -388,8 +452,8 @@ class TaskHistory(_Frozen):
     Attributes:
         scores: ``(round_number, score)`` of the earlier rounds the critic reviewed (judge
             failures left out), in round order.
-        p0_findings: The earlier rounds' P0 findings, each located ``round N: ...``: a P0 blocks
-            the task for good, so it counts again on every later round.
+        p0_findings: The earlier rounds' P0 findings, each with the ``round_number`` it is in:
+            a P0 blocks the task for good, so it counts again on every later round.
         rejection: Why a person's rejection of an earlier round (``qgs approve --reject``)
             blocks the task, or None: a rejected task is never delivered.
     """

@@ -13,14 +13,14 @@ def detector_findings_for(
 ) -> list[Finding]:
     """The deterministic detectors' findings over every round that ``keep`` accepts, as ``role``'s.
 
-    A finding on an earlier round is located ``round N: <where>`` (the audit is stored on the
-    audited round, so the earlier round must be named).
+    A finding on an earlier round carries that round's number (``Finding.round_number``: the
+    audit is stored on the audited round, so the earlier round must be named).
     """
     current = context.round_number
     found: list[Finding] = []
     for number, finding in context.detector_findings:
         if not keep(finding):
             continue
-        where = finding.location if number == current else f"round {number}: {finding.location}"
-        found.append(finding.model_copy(update={"role": role, "location": where}))
+        earlier = None if number == current else number
+        found.append(finding.model_copy(update={"role": role, "round_number": earlier}))
     return found

@@ -10,8 +10,8 @@ Two passes:
    imported. All rounds go to ONE checking process, each distinct reference once. Every round is
    checked because a COMPLEX or REFLECT task is audited only every 10th round and on its final
    round (``core.cadence``): code written in the rounds between would otherwise never be checked.
-   A finding about an earlier round is located ``round N: <where>``; the audited round's keep
-   their plain location.
+   A finding about an earlier round carries its ``round_number``; the audited round's have
+   none (their location alone says where).
 2. An LLM pass, when a judge is online, over the audited round only: one brief to a fresh judge
    session, hunting for invented APIs, packages, citations and numbers without a source. Only
    the audited round, for cost: a brief with every round would grow with the task (tokens and
@@ -202,7 +202,7 @@ class RealityChecker:
         return findings
 
     def check(self, deliverable: Deliverable, *, timeout_s: float) -> list[Finding]:
-        """The deterministic pass alone, on one round (its findings keep their plain location).
+        """The deterministic pass alone, on one round (its findings carry no ``round_number``).
 
         Args:
             deliverable: The round to check.
@@ -232,7 +232,7 @@ class RealityChecker:
 
         Returns:
             Findings, one per distinct defect, oldest round first; a finding about an earlier
-            round is located ``round N: <location>``.
+            round N has ``round_number`` N.
 
         Raises:
             ReferenceCheckError: The checker crashed, or timed out (``ReferenceCheckTimeoutError``).
@@ -433,10 +433,10 @@ def _clip(text: str) -> str:
 
 
 def _in_round(finding: Finding, number: int, current: int) -> Finding:
-    """``finding`` located ``round N: <location>`` when it is about an earlier round."""
+    """``finding`` with ``round_number`` N when it is about an earlier round N."""
     if number == current:
         return finding
-    return finding.model_copy(update={"location": f"round {number}: {finding.location}"})
+    return finding.model_copy(update={"round_number": number})
 
 
 def _distinct(findings: list[tuple[int, Finding]]) -> list[tuple[int, Finding]]:

@@ -18,9 +18,9 @@ def audit_round(store: ReviewStore, round_id: int, audit: Audit) -> list[RoleRun
 
     Roles see every round of the task up to this one, and the detector pass stored for each of
     them at intake (not scanned again). A finding the round's own detector pass already stored
-    (same category, location and evidence, on the same round) is not stored again (one incident
-    counts once); the rest are stored on this round, an earlier round's located
-    ``round N: ...``. Each role's run is recorded once per round: a redelivered job skips the
+    (same category, round, location and evidence) is not stored again (one incident
+    counts once); the rest are stored on this round, an earlier round's with its
+    ``round_number``. Each role's run is recorded once per round: a redelivered job skips the
     roles that already ran, so their LLM passes are not repeated.
 
     Returns:
@@ -37,12 +37,12 @@ def audit_round(store: ReviewStore, round_id: int, audit: Audit) -> list[RoleRun
     if not due:
         return []
     rounds = [r for r in context.rounds if r.number <= row.number]
-    known: set[tuple[str, str, str]] = set()
+    known: set[tuple[str, int | None, str, str]] = set()
     stored: list[tuple[int, Finding]] = []
     for number, f in store.findings_up_to(task.id, row.number):
         if f.role == DETECTOR_ROLE:
-            prefix = "" if number == row.number else f"round {number}: "
-            known.add((f.category, prefix + f.location, f.evidence))
+            earlier = None if number == row.number else number
+            known.add((f.category, earlier, f.location, f.evidence))
             stored.append((number, f))
     audit_context = AuditContext(
         task_type=task.task_type,
@@ -54,7 +54,11 @@ def audit_round(store: ReviewStore, round_id: int, audit: Audit) -> list[RoleRun
     )
 
     def store_run(run: RoleRun) -> None:  # at once: a redelivered job skips the roles already run
-        fresh = [f for f in run.findings if (f.category, f.location, f.evidence) not in known]
+        fresh = [
+            f
+            for f in run.findings
+            if (f.category, f.round_number, f.location, f.evidence) not in known
+        ]
         # A role whose LLM pass failed keeps its deterministic findings and reports the failure
         # as its own role_failed finding: the run is a failed one, not "ok".
         own = [f.title for f in run.findings if f.category == ROLE_FAILED and f.role == run.role]

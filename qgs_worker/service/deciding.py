@@ -21,7 +21,7 @@ from qgs_worker.core.models import (
 from qgs_worker.service.ports import ReviewStore
 from qgs_worker.service.records import RoundRecord, TaskContext
 
-__all__ = ["decision_at_intake", "decision_on", "task_history"]
+__all__ = ["decision_at_intake", "decision_on", "earlier_p0_findings", "task_history"]
 
 
 def decision_on(
@@ -53,14 +53,19 @@ def decision_at_intake(
     own: Sequence[Finding],
 ) -> Decision:
     """The decision on a round nothing is due on, from its fresh detector findings."""
-    earlier_p0: list[Finding] = []
-    if any(e.p0_findings for e in context.before(number)):
-        earlier_p0 = [
-            _located(n, f)
-            for n, f in store.findings_up_to(context.task.id, number - 1)
-            if f.severity is Severity.P0
-        ]
+    earlier_p0 = earlier_p0_findings(store, context, number)
     return _gate(policy, context, number, final, None, own, earlier_p0, None)
+
+
+def earlier_p0_findings(store: ReviewStore, context: TaskContext, number: int) -> list[Finding]:
+    """The P0 findings of rounds 1..number-1 (read only when the load's counts say any)."""
+    if not any(e.p0_findings for e in context.before(number)):
+        return []
+    return [
+        _located(n, f)
+        for n, f in store.findings_up_to(context.task.id, number - 1)
+        if f.severity is Severity.P0
+    ]
 
 
 def _gate(
@@ -88,14 +93,14 @@ def _gate(
 
 
 def _located(number: int, f: Finding) -> Finding:
-    """An earlier round's finding, located ``round N: ...`` for the gate's reasons."""
-    return f.model_copy(update={"location": f"round {number}: {f.location}"})
+    """An earlier round's finding, with the round it is about (``Finding.round_number``)."""
+    return f.model_copy(update={"round_number": f.round_number or number})
 
 
 def task_history(context: TaskContext, number: int, p0: Sequence[Finding]) -> TaskHistory:
     """What the gate must know of the task's rounds before round ``number`` (``TaskHistory``).
 
-    ``p0`` are the earlier rounds' P0 findings (located ``round N: ...``); the scores are the
+    ``p0`` are the earlier rounds' P0 findings (each with its ``round_number``); the scores are the
     earlier rounds' good reviews; the rejection is a person's rejection of an earlier round.
     """
     earlier = context.before(number)

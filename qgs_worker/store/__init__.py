@@ -1,5 +1,6 @@
 """The results store: SQLModel tables and an idempotent repository (SQLite default, PostgreSQL by URL)."""
 
+from qgs_worker.store.approvals import approval_view
 from qgs_worker.store.repository import Repository, as_utc, loads_list
 from qgs_worker.store.tables import (
     ApprovalRow,
@@ -32,6 +33,7 @@ __all__ = [
     "RoundRow",
     "TaskRow",
     "ToolCallCheckRow",
+    "approval_view",
     "as_utc",
     "loads_list",
 ]

@@ -4,11 +4,25 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
+from qgs_worker.core.views import ApprovalView, approval_outcome
 from qgs_worker.errors import ApprovalConflictError, TaskNotFoundError
 from qgs_worker.store.base import StoreBase, as_utc, clean_row
 from qgs_worker.store.tables import ApprovalRow, RoundRow, utcnow
 
-__all__ = ["ApprovalStore"]
+__all__ = ["ApprovalStore", "approval_view"]
+
+
+def approval_view(row: ApprovalRow, round_number: int) -> ApprovalView:
+    """Turn a stored approval into the core's ApprovalView (``round_number`` of its round)."""
+    return ApprovalView(
+        task_id=row.task_id,
+        round_number=round_number,
+        decision=row.decision,
+        approved=row.approved,
+        by=row.by,
+        note=row.note,
+        created_at=as_utc(row.created_at),
+    )
 
 
 class ApprovalStore(StoreBase):
@@ -67,7 +81,7 @@ class ApprovalStore(StoreBase):
             ).one()
         clean = clean_row(row)
         if (stored.approved, stored.by, stored.note) != (approved, clean["by"], clean["note"]):
-            verb = "approved" if stored.approved else "rejected"
+            verb = approval_outcome(stored.approved)
             why = f" ({stored.note})" if stored.note else ""
             after = (
                 "submit a new round for a new decision"

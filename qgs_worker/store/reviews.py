@@ -9,12 +9,15 @@ from sqlmodel import Session, col, select
 
 from qgs_worker.core.models import (
     Decision,
+    DecisionKind,
     DimensionScore,
     Finding,
     Review,
     ReviewStatus,
     Severity,
+    TerminationReason,
     Verdict,
+    with_round_field,
 )
 from qgs_worker.store.base import StoreBase, dumps, loads_list
 from qgs_worker.store.tables import (
@@ -99,20 +102,28 @@ def finding_values(round_id: int, f: Finding) -> dict[str, Any]:
         "evidence": f.evidence,
         "location": f.location,
         "rule": f.rule,
+        "round_number": f.round_number,
         "created_at": utcnow(),
     }
 
 
 def finding_model(row: Any) -> Finding:
-    """A stored finding (a ``FindingRow`` or a result row with its columns) as the core's Finding."""
-    return Finding(
-        role=row.role,
-        category=row.category,
-        severity=Severity(row.severity),
-        title=row.title,
-        evidence=row.evidence,
-        location=row.location,
-        rule=row.rule or "",
+    """A stored finding (a ``FindingRow`` or a result row with its columns) as the core's Finding.
+
+    A row an older QGS wrote (the round a ``round N: `` prefix of its location) is read with
+    ``round_number`` N (``with_round_field``).
+    """
+    return with_round_field(
+        Finding(
+            role=row.role,
+            category=row.category,
+            severity=Severity(row.severity),
+            title=row.title,
+            evidence=row.evidence,
+            location=row.location,
+            rule=row.rule or "",
+            round_number=row.round_number,
+        )
     )
 
 
@@ -236,7 +247,10 @@ class ReviewStore(StoreBase):
     # -- findings --------------------------------------------------------------------------
 
     def save_findings(self, round_id: int, findings: Sequence[Finding]) -> None:
-        """Store a round's findings; one already stored (same fingerprint) is left alone."""
+        """Store a round's findings; one already stored (same fingerprint) is left alone.
+
+        A finding about an earlier round keeps that round's number in ``round_number``.
+        """
         rows = [finding_values(round_id, f) for f in findings]
         with Session(self.engine) as session:
             self._insert_ignore(session, FindingRow, rows)
@@ -249,7 +263,11 @@ class ReviewStore(StoreBase):
         return sorted(rows, key=lambda r: (r.severity, r.id or 0))
 
     def findings_model(self, round_id: int) -> list[Finding]:
-        """A round's findings as the core's Finding values."""
+        """A round's findings as the core's Finding values.
+
+        A row an older QGS wrote after the store was migrated (the round still a ``round N: ``
+        prefix of its location) is read with ``round_number`` N, as a migrated row is.
+        """
         return [finding_model(r) for r in self.list_findings(round_id)]
 
     # -- decisions -------------------------------------------------------------------------
@@ -261,6 +279,18 @@ class ReviewStore(StoreBase):
             self._insert_ignore(session, DecisionRow, [row])
             session.commit()
             return session.exec(select(DecisionRow).where(DecisionRow.round_id == round_id)).one()
+
+    def decision_model(self, row: DecisionRow) -> Decision:
+        """Turn a stored decision back into the core's Decision."""
+        return Decision(
+            kind=DecisionKind(row.kind),
+            reason=row.reason,
+            termination=TerminationReason(row.termination) if row.termination else None,
+            best_round=row.best_round,
+            must_fix=tuple(loads_list(row.must_fix)),
+            suggestions=tuple(loads_list(row.suggestions)),
+            risk=row.risk,
+        )
 
     def get_decision(self, round_id: int) -> DecisionRow | None:
         """The decision on a round, or None while it is not made."""

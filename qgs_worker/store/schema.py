@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, inspect, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import SQLModel, create_engine
 
+from qgs_worker.core.models import split_round_prefix
 from qgs_worker.store import tables as _tables  # noqa: F401  (registers every table's metadata)
 
 __all__ = [
@@ -86,7 +88,12 @@ def create_schema(engine: Engine) -> None:
 
 
 def add_missing_columns(engine: Engine) -> None:
-    """Add the nullable columns a newer QGS added to a store an older one created."""
+    """Add the nullable columns a newer QGS added to a store an older one created.
+
+    A column whose values an older QGS kept elsewhere is filled from there in the same
+    transaction (``_FILLS``): ``finding.round_number`` from the ``round N: `` prefix of
+    ``finding.location``.
+    """
     inspector = inspect(engine)
     with engine.begin() as conn:
         for table in SQLModel.metadata.sorted_tables:
@@ -97,6 +104,38 @@ def add_missing_columns(engine: Engine) -> None:
                     conn.execute(
                         text(f'ALTER TABLE "{table.name}" ADD COLUMN "{column.name}" {kind}')
                     )
+                    fill = _FILLS.get((table.name, column.name))
+                    if fill is not None:
+                        fill(conn)
+
+
+_FILL_BATCH_ROWS = 1_000
+"""How many rows a column fill updates in one statement."""
+
+
+def _finding_round_numbers(conn: Connection) -> None:
+    """Move an older store's ``round N: `` location prefix into ``finding.round_number``.
+
+    The fingerprint column is left as it is: ``Finding.fingerprint`` is computed over the
+    location as shown (``round N: <location>``), so it is the same for the migrated row.
+    """
+    rows = conn.execute(
+        text("SELECT id, location FROM finding WHERE location LIKE 'round %'")
+    ).all()
+    updates: list[dict[str, Any]] = []
+    for row_id, location in rows:
+        number, rest = split_round_prefix(location)
+        if number is not None:
+            updates.append({"id": row_id, "number": number, "location": rest})
+    update = text("UPDATE finding SET round_number = :number, location = :location WHERE id = :id")
+    for start in range(0, len(updates), _FILL_BATCH_ROWS):
+        conn.execute(update, updates[start : start + _FILL_BATCH_ROWS])
+
+
+_FILLS: dict[tuple[str, str], Callable[[Connection], None]] = {
+    ("finding", "round_number"): _finding_round_numbers,
+}
+"""``(table, column)`` -> what fills the column when it is added to an older store."""
 
 
 def redact(url: str) -> str:

@@ -169,6 +169,7 @@ _FINDINGS = (
         _f.c.evidence,
         _f.c.location,
         _f.c.rule,
+        _f.c.round_number,
     )
     .select_from(_f.join(_r, _r.c.id == _f.c.round_id))
     .where(_r.c.task_id == bindparam("task_id"), _r.c.number <= bindparam("number"))

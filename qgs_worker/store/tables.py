@@ -157,6 +157,8 @@ class FindingRow(SQLModel, table=True):
     rule: str | None = (
         None  # what fired (a rules-table id, ``instruction_model``); None: older rows
     )
+    # The earlier round the defect is in (``Finding.round_number``); None: this round.
+    round_number: int | None = None
     created_at: datetime = Field(default_factory=utcnow)
 
 

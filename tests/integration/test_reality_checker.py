@@ -465,7 +465,11 @@ class TestEveryRound:
         (run,) = run_roles([RealityChecker(llm_pass=False)], ctx, None)
         (finding,) = run.findings
         assert ("hallucinated_api", Severity.P1) == (finding.category, finding.severity)
-        assert finding.location.startswith("round 1: tool_call:write_file.content")
+        assert finding.where.startswith("round 1: tool_call:write_file.content")
+        assert (1, "tool_call:write_file.content") == (
+            finding.round_number,
+            finding.location.split(",")[0],
+        )
         assert finding.title.startswith("json has no attribute 'loads_fast'")
 
     def test_an_earlier_rounds_text_is_superseded(self) -> None:
@@ -480,8 +484,9 @@ class TestEveryRound:
             calls=[written("import json\njson.loads_fast(a)")],
         )
         found = RealityChecker(llm_pass=False).audit(ctx, None)
-        locations = [f.location for f in found]
+        locations = [f.where for f in found]
         assert locations[0].startswith("round 1: tool_call:write_file.content")
+        assert [1, None] == [f.round_number for f in found]
         assert "text:block 1, line 2" == locations[1]
 
     def test_a_defect_repeated_in_the_audited_round_is_reported_there_once(self) -> None:
@@ -502,7 +507,7 @@ class TestEveryRound:
         (finding,) = RealityChecker(llm_pass=False).audit(ctx, None)
         assert ("unverified_package", "round 1: tool_call:bash.command") == (
             finding.category,
-            finding.location,
+            finding.where,
         )
 
     def test_a_package_an_earlier_round_installs_explains_a_later_import(self) -> None:
@@ -510,7 +515,7 @@ class TestEveryRound:
         ctx = rounds_context("installing", python_block("import qgs_fake_lib"), calls=[[install]])
         found = RealityChecker(llm_pass=False).audit(ctx, None)
         assert [("unverified_package", "round 1: tool_call:bash.command")] == [
-            (f.category, f.location) for f in found
+            (f.category, f.where) for f in found
         ]
 
     def test_one_process_each_reference_once(self, tmp_path: Path) -> None:

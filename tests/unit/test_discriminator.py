@@ -491,7 +491,7 @@ class TestGateOnP1:
         assert ("json has no attribute 'loads_fast'",) == decision.must_fix  # type: ignore[attr-defined]
 
     def test_an_earlier_rounds_p1_does_not_hold_this_one(self) -> None:
-        earlier = self.P1.model_copy(update={"location": "round 1: text:block 1"})
+        earlier = self.P1.model_copy(update={"location": "text:block 1", "round_number": 1})
         decision = self.decide((earlier,), final=True)
         assert DecisionKind.PASS is decision.kind  # type: ignore[attr-defined]
 
