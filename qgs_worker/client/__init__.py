@@ -47,11 +47,8 @@ from qgs_worker.client.views import (
     DecisionView,
     SubmissionHandle,
     TaskHandle,
-    approval_view,
-    decision_view,
 )
 from qgs_worker.core.models import (
-    Complexity,
     Deliverable,
     TaskType,
     ToolCall,
@@ -74,7 +71,6 @@ from qgs_worker.settings import Settings
 from qgs_worker.store import (
     Repository,
 )
-from qgs_worker.store.rounds import task_row
 from qgs_worker.submission import NewTask, Submission, check_value, validate_message
 from qgs_worker.toolcheck import CheckLogSender
 from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
@@ -93,13 +89,11 @@ __all__ = [
     "SubmissionHandle",
     "TaskHandle",
     "Tools",
-    "approval_view",
     "approve",
     "check_tool_call",
     "check_tool_calls",
     "constraints",
     "decision",
-    "decision_view",
     "publish_intake",
     "start_task",
     "submit",
@@ -187,11 +181,11 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             requirements=tuple(requirements),
             criteria=tuple(criteria),
         )
-        row = self.repo.add_task(task_row(task_id or f"t-{uuid.uuid4().hex[:16]}", found, new))
+        stored = self.repo.store_task(task_id or f"t-{uuid.uuid4().hex[:16]}", found, new)
         return TaskHandle(
-            id=row.id,
-            task_type=TaskType(row.task_type),
-            complexity=Complexity(row.complexity),
+            id=stored.id,
+            task_type=stored.task_type,
+            complexity=stored.complexity,
             classification=found,
         )
 
@@ -369,11 +363,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
 
     def decision(self, submission_id: str) -> DecisionView | None:
         """The decision on a submission, or None while it is not made."""
-        row = self.repo.find_round_by_submission(submission_id)
-        if row is None or row.id is None:
-            return None
-        stored = self.repo.get_decision(row.id)
-        return decision_view(self.repo, row, stored) if stored else None
+        return self.repo.decision_view(submission_id)
 
     def wait(
         self,
@@ -441,9 +431,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         Raises:
             TaskNotFoundError: no such task.
         """
-        self.repo.get_task(task_id)
-        latest = self.repo.latest_decision(task_id)
-        return decision_view(self.repo, *latest) if latest else None
+        return self.repo.latest_decision_view(task_id)
 
 
 def publish_intake(app: Any, message: dict[str, Any], argsrepr: str | None = None) -> None:

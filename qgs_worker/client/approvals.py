@@ -1,21 +1,13 @@
-"""A person's approval or rejection of a task's latest decision (``qgs approve``)."""
+"""A person's approval or rejection of a task's latest decision (``qgs approve``).
+
+The rules are the service's (``service.approvals.approve``); the client only calls them.
+"""
 
 from __future__ import annotations
 
-from qgs_worker.client.views import (
-    APPROVAL_NOTE_MAX_CHARS,
-    APPROVER_MAX_CHARS,
-    ApprovalView,
-    approval_view,
-)
-from qgs_worker.core.gate import needs_approval
-from qgs_worker.errors import (
-    InputError,
-    NotAwaitingApprovalError,
-)
-from qgs_worker.store import (
-    Repository,
-)
+from qgs_worker.core.views import ApprovalView
+from qgs_worker.service import approvals
+from qgs_worker.store import Repository
 
 
 class ApprovalsMixin:
@@ -52,59 +44,7 @@ class ApprovalsMixin:
             ApprovalConflictError: a person already decided that round the other way (the
                 message names who and when).
         """
-        by, note = by.strip(), note.strip()
-        if not by:
-            raise InputError(
-                "'by' (--by) is empty: pass the name of the person who decides (e.g. --by alice)"
-            )
-        if len(by) > APPROVER_MAX_CHARS:
-            raise InputError(
-                f"'by' (--by) must be at most {APPROVER_MAX_CHARS} characters (got {len(by)}): "
-                "pass a name; the reason goes in 'note' (--note TEXT)"
-            )
-        if reject and not note:
-            raise InputError(
-                "'note' (--note) is required to reject: say why (e.g. --note 'wrong host')"
-            )
-        if len(note) > APPROVAL_NOTE_MAX_CHARS:
-            raise InputError(
-                f"'note' (--note) must be at most {APPROVAL_NOTE_MAX_CHARS:,} characters "
-                f"(got {len(note):,}): say why in a few sentences, and link to a longer text"
-            )
-        task = self.repo.get_task(task_id)
-        latest = self.repo.latest_decision(task.id)
-        if latest is None:
-            raise NotAwaitingApprovalError(
-                f"task {task.id} is not awaiting approval: no round of it is decided yet "
-                f"(`qgs wait {task.id}` waits for the decision)"
-            )
-        row, decision = latest
-        assert row.id is not None
-        if not needs_approval(decision.kind, task.complexity):
-            why = (
-                " (force_deliver waits for a person only on a REFLECT task)"
-                if decision.kind == "force_deliver"
-                else ""
-            )
-            raise NotAwaitingApprovalError(
-                f"task {task.id} is not awaiting approval: its latest decision is "
-                f"{decision.kind} (round {row.number}){why}"
-            )
-        later = [
-            r
-            for r in self.repo.list_rounds(task.id)
-            if r.number > row.number and r.status != "decided"
-        ]
-        if later:
-            raise NotAwaitingApprovalError(
-                f"task {task.id}: round {later[0].number} came after the round awaiting "
-                f"approval ({row.number}) and is {later[0].status}, not decided; approve once "
-                f"it is (`qgs wait {task.id}`), so the decision is on what the agent delivers"
-            )
-        stored = self.repo.save_approval(
-            task.id, row.id, decision=decision.kind, approved=not reject, by=by, note=note
-        )
-        return approval_view(stored, row.number)
+        return approvals.approve(self.repo, task_id, by=by, note=note, reject=reject)
 
     def approvals(self, task_id: str) -> list[ApprovalView]:
         """Every approval and rejection of the task's rounds, oldest first.
@@ -112,6 +52,4 @@ class ApprovalsMixin:
         Raises:
             TaskNotFoundError: no such task.
         """
-        self.repo.get_task(task_id)
-        numbers = {r.id: r.number for r in self.repo.list_rounds(task_id)}
-        return [approval_view(a, numbers[a.round_id]) for a in self.repo.list_approvals(task_id)]
+        return self.repo.approval_views(task_id)

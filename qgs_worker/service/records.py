@@ -24,7 +24,7 @@ from qgs_worker.core.models import (
     ToolResult,
 )
 
-__all__ = ["Approval", "Dispatch", "RoundRecord", "TaskContext", "TaskRecord"]
+__all__ = ["Approval", "ApprovalTarget", "Dispatch", "RoundRecord", "TaskContext", "TaskRecord"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +159,21 @@ class TaskContext:
                 return r
             expected += 1
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalTarget:
+    """The task's latest decided round, which a person's approval would concern.
+
+    ``later`` is the first later round not yet decided, as ``(number, status)``, or None.
+    """
+
+    task_id: str
+    complexity: Complexity
+    round_id: int
+    round_number: int
+    decision_kind: str
+    later: tuple[int, RoundStatus] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,24 +10,23 @@ from __future__ import annotations
 from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError, SQLAlchemyError
 
 from qgs_worker.errors import StoreError, StoreUnavailableError
-from qgs_worker.store.approvals import ApprovalStore
 from qgs_worker.store.audit_log import AuditLogStore
 from qgs_worker.store.base import as_utc, loads_list
 from qgs_worker.store.recovery import RecoveryStore
-from qgs_worker.store.reviews import ReviewStore
-from qgs_worker.store.rounds import RoundStore
 from qgs_worker.store.schema import create_schema, make_engine, redact
+from qgs_worker.store.views import ViewStore
 
 __all__ = ["Repository", "as_utc", "loads_list"]
 
 
-class Repository(RoundStore, ReviewStore, ApprovalStore, AuditLogStore, RecoveryStore):
+class Repository(ViewStore, AuditLogStore, RecoveryStore):
     """The results store: every part over one engine (SQLite default, PostgreSQL by URL).
 
     Parts, one module each: ``RoundStore`` (tasks, rounds), ``ReviewStore`` (reviews, findings,
     decisions), ``ApprovalStore``, ``AuditLogStore`` (input errors, audit runs, tool-call
-    checks), ``RecoveryStore`` (outbox, leases, parked retries, dead letters); ``schema`` makes
-    the engine and the tables.
+    checks), ``RecoveryStore`` (outbox, leases, parked retries, dead letters), ``ViewStore``
+    (decisions and approvals as core views, for the client and the CLI); ``schema`` makes the
+    engine and the tables.
 
     Args:
         url: A SQLAlchemy database URL (``sqlite:///path.db``, ``postgresql://...``).

@@ -11,12 +11,15 @@ from sqlmodel import Session, col, select
 from qgs_worker.core.models import (
     ROUND_DONE,
     Classification,
+    Complexity,
     ReviewStatus,
     RoundPlan,
     RoundStatus,
+    TaskType,
 )
 from qgs_worker.errors import RoundNumberTakenError, TaskNotFoundError
-from qgs_worker.store.base import StoreBase, clean_row, dumps
+from qgs_worker.service.records import TaskRecord
+from qgs_worker.store.base import StoreBase, clean_row, dumps, loads_list
 from qgs_worker.store.schema import redact
 from qgs_worker.store.tables import ApprovalRow, DecisionRow, ReviewRow, RoundRow, TaskRow, utcnow
 from qgs_worker.submission import NewTask
@@ -62,6 +65,24 @@ class RoundStore(StoreBase):
             self._insert_ignore(session, TaskRow, [task.model_dump()])
             session.commit()
         return self.get_task(task.id)
+
+    def store_task(self, task_id: str, found: Classification, new: NewTask) -> TaskRecord:
+        """Store a classified task unless one with this id exists; the stored one's record.
+
+        A task stored before keeps its own class (``start_task`` with a known id is idempotent).
+        """
+        row = self.add_task(task_row(task_id, found, new))
+        return TaskRecord(
+            id=row.id,
+            request=row.request,
+            task_type=TaskType(row.task_type),
+            complexity=Complexity(row.complexity),
+            agent=row.agent,
+            agent_model=row.agent_model,
+            requirements=tuple(loads_list(row.requirements)),
+            criteria=tuple(loads_list(row.criteria)),
+            escalated=row.escalated,
+        )
 
     def get_task(self, task_id: str) -> TaskRow:
         """The task with this id.

@@ -78,8 +78,17 @@ class TestServiceLayer:
         inward = {n for n in names if n.startswith(("qgs_worker.store", *TRANSPORT_MODULES))}
         assert set() == inward
 
-    def test_jobs_import_no_store_rows(self) -> None:
-        names = imported_modules(ROOT / "qgs_worker" / "jobs.py")
+    @pytest.mark.parametrize(
+        "path",
+        [
+            ROOT / "qgs_worker" / "jobs.py",
+            *sorted((ROOT / "qgs_worker" / "cli").rglob("*.py")),
+            *sorted((ROOT / "qgs_worker" / "client").rglob("*.py")),
+        ],
+        ids=lambda p: f"{p.parent.name}/{p.name}",
+    )
+    def test_transports_import_no_store_rows(self, path: Path) -> None:
+        names = imported_modules(path)
         rows = {n for n in names if n.startswith("qgs_worker.store") and n.endswith("Row")}
         assert set() == rows | {n for n in names if n == "qgs_worker.store.tables"}
 

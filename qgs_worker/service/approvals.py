@@ -1,0 +1,98 @@
+"""A person's approval or rejection of a task's latest decision (``qgs approve``).
+
+The rules are the service's: the latest decision must wait for a person (``needs_approval``:
+``awaiting_approval``, or ``force_deliver`` on a REFLECT task), and no later round may still be
+on its way; a rejection says why. The store records it once (``ApprovalTarget``).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from qgs_worker.core.gate import needs_approval
+from qgs_worker.core.views import ApprovalView
+from qgs_worker.errors import InputError, NotAwaitingApprovalError
+from qgs_worker.service.records import ApprovalTarget
+
+__all__ = ["APPROVAL_NOTE_MAX_CHARS", "APPROVER_MAX_CHARS", "ApprovalStore", "approve"]
+
+APPROVER_MAX_CHARS = 128
+"""The longest name ``approve(by=...)`` accepts, in characters."""
+
+APPROVAL_NOTE_MAX_CHARS = 2_000
+"""The longest note ``approve(note=...)`` (``qgs approve --note``) accepts, in characters."""
+
+
+class ApprovalStore(Protocol):
+    """The store as the approval use case sees it (``Repository`` implements it)."""
+
+    def approval_target(self, task_id: str) -> ApprovalTarget | None:
+        """The task's latest decided round and its decision, or None; ``TaskNotFoundError``."""
+        ...
+
+    def record_approval(
+        self, target: ApprovalTarget, *, approved: bool, by: str, note: str
+    ) -> ApprovalView:
+        """Store a person's decision on the target's round, once."""
+        ...
+
+
+def approve(
+    store: ApprovalStore, task_id: str, *, by: str, note: str = "", reject: bool = False
+) -> ApprovalView:
+    """Record a person's decision on the task's latest decision, which must await one.
+
+    Approving releases the task (``delivered`` is True: the round, or on force_deliver the best
+    round); rejecting blocks it for good. The same values again change nothing.
+
+    Raises:
+        InputError: ``by`` is empty or too long, ``note`` is too long, or ``note`` is empty on
+            a rejection.
+        TaskNotFoundError: no such task.
+        NotAwaitingApprovalError: the latest decision does not wait for a person (the message
+            names it and its round), there is none yet, or a later round is still undecided.
+        ApprovalConflictError: a person already decided that round the other way.
+    """
+    by, note = by.strip(), note.strip()
+    if not by:
+        raise InputError(
+            "'by' (--by) is empty: pass the name of the person who decides (e.g. --by alice)"
+        )
+    if len(by) > APPROVER_MAX_CHARS:
+        raise InputError(
+            f"'by' (--by) must be at most {APPROVER_MAX_CHARS} characters (got {len(by)}): "
+            "pass a name; the reason goes in 'note' (--note TEXT)"
+        )
+    if reject and not note:
+        raise InputError(
+            "'note' (--note) is required to reject: say why (e.g. --note 'wrong host')"
+        )
+    if len(note) > APPROVAL_NOTE_MAX_CHARS:
+        raise InputError(
+            f"'note' (--note) must be at most {APPROVAL_NOTE_MAX_CHARS:,} characters "
+            f"(got {len(note):,}): say why in a few sentences, and link to a longer text"
+        )
+    target = store.approval_target(task_id)
+    if target is None:
+        raise NotAwaitingApprovalError(
+            f"task {task_id} is not awaiting approval: no round of it is decided yet "
+            f"(`qgs wait {task_id}` waits for the decision)"
+        )
+    if not needs_approval(target.decision_kind, target.complexity):
+        why = (
+            " (force_deliver waits for a person only on a REFLECT task)"
+            if target.decision_kind == "force_deliver"
+            else ""
+        )
+        raise NotAwaitingApprovalError(
+            f"task {task_id} is not awaiting approval: its latest decision is "
+            f"{target.decision_kind} (round {target.round_number}){why}"
+        )
+    if target.later is not None:
+        number, status = target.later
+        raise NotAwaitingApprovalError(
+            f"task {task_id}: round {number} came after the round awaiting approval "
+            f"({target.round_number}) and is {status}, not decided; approve once it is "
+            f"(`qgs wait {task_id}`), so the decision is on what the agent delivers"
+        )
+    return store.record_approval(target, approved=not reject, by=by, note=note)

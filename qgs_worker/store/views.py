@@ -1,0 +1,113 @@
+"""What the client and the CLI read back: decisions and approvals as core views, never rows.
+
+``ViewStore`` (a part of ``Repository``) answers in ``core.views`` values: the decision on a
+submission or on a task's latest decided round, a task's approvals, and what an approval would
+be recorded against (``approval_target``).
+"""
+
+from __future__ import annotations
+
+from qgs_worker.core.models import Complexity, RoundStatus
+from qgs_worker.core.views import ApprovalView, DecisionView
+from qgs_worker.service.records import ApprovalTarget
+from qgs_worker.store.approvals import ApprovalStore, approval_view
+from qgs_worker.store.reviews import ReviewStore
+from qgs_worker.store.rounds import RoundStore
+from qgs_worker.store.tables import DecisionRow, RoundRow
+
+__all__ = ["ViewStore"]
+
+
+class ViewStore(RoundStore, ReviewStore, ApprovalStore):
+    """Decision and approval views for the client and the CLI (a part of ``Repository``)."""
+
+    def decision_view(self, submission_id: str) -> DecisionView | None:
+        """The decision on a submission's round as a view, or None while it is not made."""
+        row = self.find_round_by_submission(submission_id)
+        if row is None or row.id is None:
+            return None
+        stored = self.get_decision(row.id)
+        return self._view(row, stored) if stored is not None else None
+
+    def latest_decision_view(self, task_id: str) -> DecisionView | None:
+        """The decision on the task's latest decided round, or None.
+
+        Raises:
+            TaskNotFoundError: no such task.
+        """
+        self.get_task(task_id)
+        latest = self.latest_decision(task_id)
+        return self._view(*latest) if latest else None
+
+    def _view(self, row: RoundRow, decision: DecisionRow) -> DecisionView:
+        assert row.id is not None
+        review = self.get_review(row.id)
+        task = self.get_task(row.task_id)
+        approval = self.get_approval(row.id)
+        return DecisionView.of(
+            self.decision_model(decision),
+            task_id=row.task_id,
+            submission_id=row.submission_id,
+            round_number=row.number,
+            complexity=task.complexity,
+            score=review.score if review else None,
+            verdict=review.verdict if review else None,
+            approval=approval_view(approval, row.number) if approval else None,
+        )
+
+    def approval_views(self, task_id: str) -> list[ApprovalView]:
+        """Every approval and rejection of the task's rounds, oldest first.
+
+        Raises:
+            TaskNotFoundError: no such task.
+        """
+        self.get_task(task_id)
+        numbers = {r.id: r.number for r in self.list_rounds(task_id)}
+        return [approval_view(a, numbers[a.round_id]) for a in self.list_approvals(task_id)]
+
+    def approval_target(self, task_id: str) -> ApprovalTarget | None:
+        """The task's latest decided round and its decision, or None when none is decided.
+
+        Raises:
+            TaskNotFoundError: no such task.
+        """
+        task = self.get_task(task_id)
+        latest = self.latest_decision(task.id)
+        if latest is None:
+            return None
+        row, decision = latest
+        assert row.id is not None
+        later = next(
+            (
+                (r.number, RoundStatus(r.status))
+                for r in self.list_rounds(task.id)
+                if r.number > row.number and r.status != RoundStatus.DECIDED
+            ),
+            None,
+        )
+        return ApprovalTarget(
+            task_id=task.id,
+            complexity=Complexity(task.complexity),
+            round_id=row.id,
+            round_number=row.number,
+            decision_kind=decision.kind,
+            later=later,
+        )
+
+    def record_approval(
+        self, target: ApprovalTarget, *, approved: bool, by: str, note: str
+    ) -> ApprovalView:
+        """Store a person's decision on ``target``'s round (``save_approval``) as a view.
+
+        Raises:
+            ApprovalConflictError: a person already decided that round the other way.
+        """
+        stored = self.save_approval(
+            target.task_id,
+            target.round_id,
+            decision=target.decision_kind,
+            approved=approved,
+            by=by,
+            note=note,
+        )
+        return approval_view(stored, target.round_number)
