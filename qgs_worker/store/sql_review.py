@@ -195,6 +195,37 @@ _BEGIN_REVIEW = (
 )
 
 
+_TAKE_OUTBOX = (
+    update(_out)
+    .where(_out.c.submission_id == bindparam("sid"), _out.c.taken_at.is_(None))
+    .values(taken_at=bindparam("now"))
+)
+
+
+def _settle_round(status: bool, lease: bool) -> Any:
+    """The round's UPDATE of a settlement: its status (and error), the lease's end, or both."""
+    values: dict[str, Any] = {}
+    if status:
+        values.update(
+            status=bindparam("b_status"), status_at=bindparam("now"), error=bindparam("b_error")
+        )
+    if lease:
+        mine = _r.c.lease_holder == bindparam("holder")
+        values.update(
+            lease_holder=case((mine, None), else_=_r.c.lease_holder),
+            lease_until=case((mine, None), else_=_r.c.lease_until),
+        )
+    return update(_r).where(_r.c.id == bindparam("rid")).values(**values)
+
+
+_SETTLE_ROUND = {
+    (status, lease): _settle_round(status, lease)
+    for status in (False, True)
+    for lease in (False, True)
+    if status or lease
+}
+
+
 def _task_record(row: Row[Any]) -> TaskRecord:
     return TaskRecord(
         id=row.t_id,
@@ -251,7 +282,15 @@ class SqlReviewStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._insert = pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
+        insert = pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
+        # Built once: a statement built per call costs its cache-key walk every time, which
+        # on the hot path (three transactions a round) cost more CPU than executing it.
+        self._ignore = {
+            t.name: insert(t).on_conflict_do_nothing() for t in (_t, _f, _d, _dim, _run)
+        }
+        self._insert_round = insert(_r).on_conflict_do_nothing().returning(_r.c.id)
+        self._insert_review = insert(_rv).on_conflict_do_nothing().returning(_rv.c.id)
+        self._insert_failure = insert(_rv).on_conflict_do_nothing()
 
     # -- loads -----------------------------------------------------------------------------
 
@@ -338,7 +377,7 @@ class SqlReviewStore:
         """Store a classified task unless one with this id is stored."""
         values = task_row(task_id, found, new).model_dump()
         with self.engine.begin() as conn:
-            conn.execute(self._insert(_t).on_conflict_do_nothing(), [clean_row(values)])
+            conn.execute(self._ignore["task"], [clean_row(values)])
 
     def insert_round(self, new: NewRound) -> tuple[int, bool]:
         """Store a round (and take its submission's outbox row) in one transaction."""
@@ -365,9 +404,7 @@ class SqlReviewStore:
             **_plan_values(prepared.plan if prepared else None),
         }
         with self.engine.begin() as conn:
-            round_id = conn.scalar(
-                self._insert(_r).on_conflict_do_nothing().returning(_r.c.id), clean_row(values)
-            )
+            round_id = conn.scalar(self._insert_round, clean_row(values))
             if round_id is None:
                 stored = conn.scalar(select(_r.c.id).where(_r.c.submission_id == new.submission_id))
                 if stored is None:
@@ -380,11 +417,7 @@ class SqlReviewStore:
                 self._write_prepared(conn, round_id, new.task_id, prepared)
             # The submission is taken in the same transaction: the sweeper never re-publishes
             # a stored round's submission, and never misses one that is not stored.
-            conn.execute(
-                update(_out)
-                .where(_out.c.submission_id == new.submission_id, _out.c.taken_at.is_(None))
-                .values(taken_at=now)
-            )
+            conn.execute(_TAKE_OUTBOX, {"sid": new.submission_id, "now": now})
         return int(round_id), True
 
     def claim_round(self, round_id: int, prepared: Prepared) -> bool:
@@ -412,7 +445,7 @@ class SqlReviewStore:
     ) -> None:
         if prepared.findings:
             conn.execute(
-                self._insert(_f).on_conflict_do_nothing(),
+                self._ignore["finding"],
                 [clean_row(finding_values(round_id, f)) for f in prepared.findings],
             )
         if prepared.escalation is not None:
@@ -431,7 +464,7 @@ class SqlReviewStore:
             )
         if prepared.decision is not None:
             conn.execute(
-                self._insert(_d).on_conflict_do_nothing(),
+                self._ignore["decision"],
                 [clean_row(decision_values(round_id, task_id, prepared.decision))],
             )
 
@@ -468,7 +501,7 @@ class SqlReviewStore:
         with self.engine.begin() as conn:
             if outcome.review is not None:
                 review_id = conn.scalar(
-                    self._insert(_rv).on_conflict_do_nothing().returning(_rv.c.id),
+                    self._insert_review,
                     clean_row(
                         review_values(
                             round_id,
@@ -480,31 +513,32 @@ class SqlReviewStore:
                 )
                 if review_id is not None and outcome.review.dimensions:
                     conn.execute(
-                        self._insert(_dim).on_conflict_do_nothing(),
+                        self._ignore["dimension_score"],
                         [clean_row(v) for v in dimension_values(review_id, outcome.review)],
                     )
             elif outcome.failure is not None:
                 judge, error, raw = outcome.failure
                 conn.execute(
-                    self._insert(_rv).on_conflict_do_nothing(),
+                    self._insert_failure,
                     [clean_row(failure_values(round_id, judge=judge, error=error, raw=raw))],
                 )
             if outcome.decision is not None:
                 conn.execute(
-                    self._insert(_d).on_conflict_do_nothing(),
+                    self._ignore["decision"],
                     [clean_row(decision_values(round_id, task_id, outcome.decision))],
                 )
-            values: dict[str, Any] = {}
-            if outcome.status is not None:
-                values.update(status=outcome.status.value, status_at=utcnow(), error=outcome.error)
-            if outcome.release_lease is not None:
-                mine = _r.c.lease_holder == outcome.release_lease
-                values.update(
-                    lease_holder=case((mine, None), else_=_r.c.lease_holder),
-                    lease_until=case((mine, None), else_=_r.c.lease_until),
+            status, holder = outcome.status, outcome.release_lease
+            if status is not None or holder is not None:
+                conn.execute(
+                    _SETTLE_ROUND[status is not None, holder is not None],
+                    {
+                        "rid": round_id,
+                        "b_status": status.value if status else None,
+                        "now": utcnow(),
+                        "b_error": clean_row({"e": outcome.error})["e"],
+                        "holder": holder,
+                    },
                 )
-            if values:
-                conn.execute(update(_r).where(_r.c.id == round_id).values(**clean_row(values)))
 
     def note_retry(
         self, round_id: int, holder: str, *, judge_error: str | None, parked_until: datetime | None
@@ -546,10 +580,10 @@ class SqlReviewStore:
         with self.engine.begin() as conn:
             if findings:
                 conn.execute(
-                    self._insert(_f).on_conflict_do_nothing(),
+                    self._ignore["finding"],
                     [clean_row(finding_values(round_id, f)) for f in findings],
                 )
-            conn.execute(self._insert(_run).on_conflict_do_nothing(), [clean_row(run)])
+            conn.execute(self._ignore["audit_run"], [clean_row(run)])
 
 
 def _plan_values(plan: RoundPlan | None) -> dict[str, Any]:
