@@ -31,13 +31,13 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from celery.signals import worker_ready, worker_shutdown
 
 from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
 from qgs_worker.settings import Settings
-from qgs_worker.store import Repository, RoundRow, as_utc
+from qgs_worker.store import Repository, as_utc
 from qgs_worker.store.tables import utcnow
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,31 @@ class Actions:
     fail: Callable[[int, str], int | None]
 
 
-def overdue(row: RoundRow, bound_s: float, now: datetime | None = None) -> str | None:
+class RoundClock(Protocol):
+    """What ``overdue`` reads of a round: a ``RoundState``, or a stored row (the reports)."""
+
+    @property
+    def status(self) -> str:
+        """queued, dispatched, decided or failed."""
+
+    @property
+    def status_at(self) -> datetime | None:
+        """When the round entered its status."""
+
+    @property
+    def retry_at(self) -> datetime | None:
+        """When a parked judge retry is due."""
+
+    @property
+    def lease_until(self) -> datetime | None:
+        """Until when a review attempt holds the round."""
+
+    @property
+    def sweeps(self) -> int | None:
+        """How often the sweeper dispatched the round again."""
+
+
+def overdue(row: RoundClock, bound_s: float, now: datetime | None = None) -> str | None:
     """Why a round is overdue (state and since when), or None when it is not.
 
     A queued or dispatched round is overdue once it sat in its state longer than ``bound_s``
@@ -134,7 +158,7 @@ def overdue(row: RoundRow, bound_s: float, now: datetime | None = None) -> str |
             due = max(due, as_utc(later))
     if due >= now:
         return None
-    return f"{row.status} since {since.isoformat(timespec='seconds')} ({_age(now - since)} ago)"
+    return f"{RoundStatus(row.status).value} since {since.isoformat(timespec='seconds')} ({_age(now - since)} ago)"
 
 
 BACKOFF_DOUBLINGS_MAX = 10

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from qgs_worker.core.models import (
     ROUND_DONE,
@@ -24,7 +25,15 @@ from qgs_worker.core.models import (
     ToolResult,
 )
 
-__all__ = ["Approval", "ApprovalTarget", "Dispatch", "RoundRecord", "TaskContext", "TaskRecord"]
+__all__ = [
+    "Approval",
+    "ApprovalTarget",
+    "Dispatch",
+    "RoundRecord",
+    "RoundState",
+    "TaskContext",
+    "TaskRecord",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +183,26 @@ class ApprovalTarget:
     round_number: int
     decision_kind: str
     later: tuple[int, RoundStatus] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """Where a round stands on its way, as the sweeper reads it (times UTC, aware).
+
+    ``status_at`` when it entered ``status``; ``retry_at`` when a parked judge retry is due;
+    ``lease_until`` while a review attempt holds the round; ``sweeps`` how often the sweeper
+    dispatched it again; ``retry_reason`` the last transient judge error.
+    """
+
+    id: int
+    task_id: str
+    number: int
+    status: RoundStatus
+    status_at: datetime | None = None
+    retry_at: datetime | None = None
+    lease_until: datetime | None = None
+    sweeps: int = 0
+    retry_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ from sqlmodel import Session, col, select
 
 from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
 from qgs_worker.errors import StoreError
-from qgs_worker.store.base import StoreBase, clean_row
+from qgs_worker.service.records import RoundState
+from qgs_worker.store.base import StoreBase, as_utc, clean_row
 from qgs_worker.store.schema import redact
 from qgs_worker.store.tables import DeadLetterRow, LeaseRow, OutboxRow, RoundRow, utcnow
 
@@ -290,16 +291,28 @@ class RecoveryStore(StoreBase):
             session.commit()
             return row.rate_waits
 
-    def unfinished_rounds(self) -> list[RoundRow]:
+    def unfinished_rounds(self) -> list[RoundState]:
         """Every round still waiting for a decision (queued or dispatched), oldest first."""
         with Session(self.engine) as session:
-            return list(
-                session.exec(
-                    select(RoundRow)
-                    .where(col(RoundRow.status).in_(UNFINISHED))
-                    .order_by(col(RoundRow.id))
-                )
+            rows = session.exec(
+                select(RoundRow)
+                .where(col(RoundRow.status).in_(UNFINISHED))
+                .order_by(col(RoundRow.id))
+            ).all()
+        return [
+            RoundState(
+                id=r.id or 0,
+                task_id=r.task_id,
+                number=r.number,
+                status=RoundStatus(r.status),
+                status_at=as_utc(r.status_at) if r.status_at else None,
+                retry_at=as_utc(r.retry_at) if r.retry_at else None,
+                lease_until=as_utc(r.lease_until) if r.lease_until else None,
+                sweeps=r.sweeps or 0,
+                retry_reason=r.retry_reason,
             )
+            for r in rows
+        ]
 
     def rounds_settled_since(self, since: datetime) -> list[tuple[str, int, datetime | None]]:
         """Rounds decided or failed at or after ``since`` (by ``status_at``): one query.
