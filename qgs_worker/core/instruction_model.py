@@ -15,9 +15,10 @@ data, by leave-one-source-out scores, for at most 1% false positives on benign t
 
 Inference has two engines that give the same scores bit for bit: numpy (one 1 KB text in well
 under a millisecond, ``make bench``) and plain Python (``instruction_pure``, about ten times
-slower, nothing to import). A process scores with plain Python while numpy is not imported, for
-its first ``PURE_BUDGET_CHARS`` characters, then imports numpy: ``qgs check-tool`` and ``qgs
-scan`` on short texts never pay numpy's ~100 ms import (issue 15), a worker pays it once. The
+slower, nothing to import). A process scores with numpy unless it says it is a short command
+(``start_without_numpy``: ``qgs check-tool`` and ``qgs scan``), which scores its first
+``PURE_BUDGET_CHARS`` characters in plain Python while numpy is not imported, then imports it:
+on short texts they never pay numpy's ~100 ms import (issue 15). The
 artifact (``core/data/instruction_model.npz``, float16 weights) is checked against the sha256 in
 ``core/data/instruction_model.json`` when it is loaded, once per process, and read without numpy;
 a missing, altered or unreadable artifact raises ``ModelArtifactError`` naming ``make train``,
@@ -33,6 +34,7 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -56,6 +58,7 @@ __all__ = [
     "load_model",
     "passages",
     "score",
+    "start_without_numpy",
 ]
 
 MODEL_RULE = "instruction_model"
@@ -89,12 +92,31 @@ WINDOW_BATCH = 256
 """Windows featurized and scored together (about 75 KB of text): memory stays bounded on long texts."""
 
 PURE_BUDGET_CHARS = 40_000
-"""Characters a process scores with the plain-Python engine before it imports numpy instead.
+"""Characters a short command (``start_without_numpy``) scores in plain Python before it imports
+numpy instead.
 
 About numpy's import time (~100 ms) over the plain engine's cost a character (~2.5 us; numpy's
-is ~0.3 us): a process that scores less never imports numpy, one that scores more pays at most
+is ~0.3 us): a command that scores less never imports numpy, one that scores more pays at most
 about twice what it would have with numpy from the start. A single text longer than what is left
 goes to numpy at once."""
+
+_PLAIN_PYTHON_LEFT = [0]
+"""Characters this process may still score in plain Python (``start_without_numpy`` sets it)."""
+
+
+def start_without_numpy(budget_chars: int = PURE_BUDGET_CHARS) -> None:
+    """Say this process is a short command: score its first ``budget_chars`` in plain Python.
+
+    ``qgs check-tool`` and ``qgs scan`` call it: they score a few short texts and exit, and
+    numpy's import took longer than their whole check. A long-running process (a worker, the
+    HTTP API, an agent's client) does not, and scores with numpy from its first text, so a tool
+    call's latency there does not depend on how much the process scored before. Either way the
+    scores are the same, bit for bit.
+
+    Args:
+        budget_chars: Characters of text to score without numpy, 0 to use numpy from now on.
+    """
+    _PLAIN_PYTHON_LEFT[0] = budget_chars
 
 Engine = Literal["auto", "python", "numpy"]
 
@@ -141,7 +163,6 @@ class InstructionModel:
             )
         self._packed = weights if isinstance(weights, PackedWeights) else None
         self._array = None if isinstance(weights, PackedWeights) else weights.astype("float32")
-        self._python_chars_left = PURE_BUDGET_CHARS
         self.bias = float(bias)
         self.threshold = float(threshold)
         self.block_threshold = float(block)
@@ -186,8 +207,9 @@ class InstructionModel:
                 (``instruction_short``: the same indices in the same order with a third of the
                 numpy calls); False: always the general path (the tests compare the two).
             engine: ``python`` (``instruction_pure``), ``numpy``, or ``auto``: python while
-                numpy is not imported and the process has scored under ``PURE_BUDGET_CHARS``
-                characters with it. Every engine and path gives the same scores bit for bit.
+                numpy is not imported and a short command (``start_without_numpy``) has
+                characters left to score so; numpy otherwise. Every engine and path gives the
+                same scores bit for bit.
 
         Returns:
             ``(start, end, score)`` per window (``instruction_text.windows``), score 0-1.
@@ -199,11 +221,12 @@ class InstructionModel:
             ]
         return self._numpy_window_scores(text, fast=fast)
 
-    def _python_first(self, chars: int) -> bool:
+    @staticmethod
+    def _python_first(chars: int) -> bool:
         """Whether the auto engine scores a text of ``chars`` characters in plain Python."""
-        if "numpy" in sys.modules or chars > self._python_chars_left:
+        if chars > _PLAIN_PYTHON_LEFT[0] or "numpy" in sys.modules:
             return False
-        self._python_chars_left -= chars  # threads may race here: only the switch moves
+        _PLAIN_PYTHON_LEFT[0] -= chars  # threads may race here: only the switch moves
         return True
 
     def _python_score(self, normalized: str) -> float:
@@ -214,11 +237,7 @@ class InstructionModel:
         return pure.probability(pure.window_logit(pure.sequential_sum(values), len(at), self.bias))
 
     def _numpy_window_scores(self, text: str, *, fast: bool) -> list[tuple[int, int, float]]:
-        import numpy as np
-
-        from qgs_worker.core.instruction_features import batch_indices
-        from qgs_worker.core.instruction_short import single_indices
-
+        np, batch_indices, single_indices = _numpy_engine()
         if fast and len(text) <= self.config.window_chars:  # one window: the same score, faster
             short = single_indices(normalize(text), self.config)
             if short is not None:
@@ -305,6 +324,17 @@ class InstructionModel:
         while last > 0 and self.score(text[begin : ends[last - 1]]) >= self.threshold:
             last -= 1
         return begin, ends[last]
+
+
+@lru_cache(maxsize=1)
+def _numpy_engine() -> tuple[Any, Any, Any]:
+    """The numpy module and its featurizers, imported on the numpy engine's first use, once."""
+    import numpy as np
+
+    from qgs_worker.core.instruction_features import batch_indices
+    from qgs_worker.core.instruction_short import single_indices
+
+    return np, batch_indices, single_indices
 
 
 MIN_LETTER_SHARE = 0.5

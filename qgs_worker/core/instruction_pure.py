@@ -18,8 +18,9 @@ import:
   the numpy path takes its logit and sigmoid from these functions too, so both give the same
   score bit for bit.
 
-``InstructionModel`` scores with this path while numpy is not imported, for the first
-``PURE_BUDGET_CHARS`` characters of a process, then with numpy (``instruction_model``).
+``InstructionModel`` scores with this path in a short command (``qgs check-tool``, ``qgs scan``:
+``instruction_model.start_without_numpy``) while numpy is not imported, for its first
+``PURE_BUDGET_CHARS`` characters, then with numpy.
 Pure: stdlib only.
 """
 

@@ -1,9 +1,9 @@
 """The learned detector's plain-Python engine: numpy's indices and scores, bit for bit, no numpy.
 
-``qgs check-tool`` and ``qgs scan`` score with it and never import numpy (issue 15); a process
-that scores more than ``PURE_BUDGET_CHARS`` characters switches to numpy. Whichever engine
-scores a text, every score must be the same float, or a verdict could depend on how much the
-process had scored before.
+``qgs check-tool`` and ``qgs scan`` score with it and never import numpy on short texts (issue
+15); a command that scores more than ``PURE_BUDGET_CHARS`` characters switches to numpy, and
+every other process scores with numpy from the start. Whichever engine scores a text, every
+score must be the same float, or a verdict could depend on how much the process had scored.
 """
 
 from __future__ import annotations
@@ -175,6 +175,8 @@ class TestTheArtifactWithoutNumpy:
 SWITCH = """
 import json, sys
 from qgs_worker.core import instruction_model
+if sys.argv[2] == "short command":
+    instruction_model.start_without_numpy()
 model = instruction_model.default_model()
 short = json.loads(sys.argv[1])
 steps = []
@@ -187,20 +189,31 @@ print(json.dumps(steps))
 """
 
 
-def test_a_process_scores_in_python_until_its_budget_then_with_numpy() -> None:
-    """In a fresh interpreter: short texts leave numpy unimported, a longer text imports it."""
-    texts = [ATTACKS[0], BENIGN[0], ATTACKS[11]]
+def run_switch(texts: list[str], kind: str) -> list[list[object]]:
     done = subprocess.run(
-        [sys.executable, "-c", SWITCH, json.dumps(texts)],
+        [sys.executable, "-c", SWITCH, json.dumps(texts), kind],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         timeout=120,
         check=True,
     )
-    steps = json.loads(done.stdout)
+    steps: list[list[object]] = json.loads(done.stdout)
+    return steps
+
+
+def test_a_short_command_scores_in_python_until_its_budget_then_with_numpy() -> None:
+    """In a fresh interpreter: short texts leave numpy unimported, a longer text imports it."""
+    texts = [ATTACKS[0], BENIGN[0], ATTACKS[11]]
+    steps = run_switch(texts, "short command")
     assert [False, False, False, True, True] == [imported for _, imported in steps]
     model = default_model()
     expected = [model.score(t) for t in texts]
     assert expected == [score for score, _ in steps[:3]]
     assert expected[0] == steps[4][0]  # the same score from numpy after the switch
+
+
+def test_any_other_process_scores_with_numpy_from_its_first_text() -> None:
+    """A worker, the HTTP API, an agent's client: the gate's latency does not change over time."""
+    steps = run_switch([ATTACKS[0], BENIGN[0]], "long-running")
+    assert [True, True, True, True] == [imported for _, imported in steps]
