@@ -91,11 +91,11 @@ class Passage:
 WINDOW_BATCH = 256
 """Windows featurized and scored together (about 75 KB of text): memory stays bounded on long texts."""
 
-PURE_BUDGET_CHARS = 40_000
+PURE_BUDGET_CHARS = 30_000
 """Characters a short command (``start_without_numpy``) scores in plain Python before it imports
 numpy instead.
 
-About numpy's import time (~100 ms) over the plain engine's cost a character (~2.5 us; numpy's
+About numpy's import time (~100 ms) over the plain engine's cost a character (~3 us; numpy's
 is ~0.3 us): a command that scores less never imports numpy, one that scores more pays at most
 about twice what it would have with numpy from the start. A single text longer than what is left
 goes to numpy at once."""
