@@ -16,6 +16,7 @@ from qgs_worker.cli.common import (
     broker_session,
     console,
     err_console,
+    short_command,
 )
 from qgs_worker.core.models import Strictness
 from qgs_worker.errors import QGSError
@@ -86,12 +87,11 @@ def check_tool(
     Exit 0 when every call may run, 1 when one is rejected, 2 when the input is unusable (a
     missing file, invalid JSON, a tools file that holds no tool definitions).
     """
-    from qgs_worker.core.instruction_model import start_without_numpy
     from qgs_worker.core.toolgate import parse_calls
     from qgs_worker.settings import Settings
     from qgs_worker.toolgate_io import tool_gate_for
 
-    start_without_numpy()  # a short command: its free-text arguments are scored without numpy
+    short_command()
     settings = Settings()
     registry = _load_tools(tools)
     document, source = _read_call_document(call_file)
