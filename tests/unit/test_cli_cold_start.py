@@ -186,3 +186,27 @@ def test_every_command_has_its_help(command: str) -> None:
     result = CliRunner().invoke(app, [command, "--help"])
     assert 0 == result.exit_code, result.output
     assert "Usage" in result.output
+
+
+EXIT_ORDER = """
+import atexit, gc
+atexit.register(lambda: print("last handler: frozen", gc.get_freeze_count() > 0))
+from qgs_worker.cli.common import short_command
+short_command()
+short_command()  # once is enough: a second call registers nothing more
+atexit.register(lambda: print("later handler: frozen", gc.get_freeze_count() > 0))
+"""
+
+
+def test_a_short_command_freezes_its_objects_after_every_later_exit_handler() -> None:
+    """The interpreter's final collections skip what was alive; the lease release (a handler
+    registered while the command runs) still runs first, on an unfrozen heap."""
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_ORDER],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        check=True,
+    )
+    assert ["later handler: frozen False", "last handler: frozen True"] == done.stdout.split("\n")[:2]
