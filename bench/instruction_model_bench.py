@@ -11,7 +11,9 @@ for both scenarios, which take turns within each repetition:
   stop-and-print, jailbreak, prompt extraction: what ``scan_text`` runs for those categories);
 - model: ``instruction_model.default_model().score`` (normalise, hash, score every window);
 - short: the model on the same texts cut to their first 120 characters (one window: what the
-  tool gate scores for a free-text argument, the fast path of ``instruction_short``).
+  tool gate scores for a free-text argument, the fast path of ``instruction_short``);
+- short, plain Python: the same with the plain-Python engine (``instruction_pure``: what ``qgs
+  check-tool`` and ``qgs scan`` use for their first texts rather than import numpy).
 
 Reported: the median time per 1 KB text of each (microseconds, over repetitions), the ratio
 model / rules, and the process's RSS before and after the model is loaded (MB). Target
@@ -92,16 +94,27 @@ def main() -> None:
         for text in short:
             model.score(text)
 
-    timings: dict[str, list[float]] = {"rules": [], "model": [], "short": []}
-    run_rules(), run_model(), run_short()  # warm-up: the kind table, caches
+    def run_short_python() -> None:
+        for text in short:
+            model.window_scores(text, engine="python")
+
+    timings: dict[str, list[float]] = {"rules": [], "model": [], "short": [], "python": []}
+    run_rules(), run_model(), run_short(), run_short_python()  # warm-up: the kind table, caches
+    scenarios = (
+        ("rules", run_rules),
+        ("model", run_model),
+        ("short", run_short),
+        ("python", run_short_python),
+    )
     for _ in range(args.reps):
-        for name, fn in (("rules", run_rules), ("model", run_model), ("short", run_short)):
+        for name, fn in scenarios:
             started = time.perf_counter()
             fn()
             timings[name].append((time.perf_counter() - started) / len(work) * 1e6)
     rules_us = statistics.median(timings["rules"])
     model_us = statistics.median(timings["model"])
     short_us = statistics.median(timings["short"])
+    python_us = statistics.median(timings["python"])
     per_rep = [m / r for m, r in zip(timings["model"], timings["rules"], strict=True)]
     print(f"{len(work)} texts of 1 KB, {args.reps} repetitions (median per text)")
     print(f"  regex prompt rules: {rules_us:8.1f} us")
@@ -109,6 +122,10 @@ def main() -> None:
     print(
         f"  learned detector on the same texts cut to {SHORT_CHARS} characters (one window, "
         f"a tool argument): {short_us:8.1f} us"
+    )
+    print(
+        f"  the same, plain-Python engine (qgs check-tool, qgs scan): {python_us:8.1f} us "
+        f"(x{python_us / short_us:.1f} numpy)"
     )
     print(
         f"ratio learned detector / regex prompt rules = {statistics.median(per_rep):.2f} "

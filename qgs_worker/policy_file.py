@@ -37,17 +37,18 @@ silently grant what it meant to deny).
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from qgs_worker.core.policy import Policy, Role
 from qgs_worker.core.toolgate.paths import compile_path
 from qgs_worker.core.toolgate.spec import Permission
 from qgs_worker.errors import ConfigurationError
 
 if TYPE_CHECKING:
+    # Imported where a policy file is read: without one (``qgs check-tool``'s default) the
+    # command starts without the policy engine and the TOML parser (issue 15).
+    from qgs_worker.core.policy import Policy, Role
     from qgs_worker.core.ports import PolicyDecisionPoint
     from qgs_worker.settings import Settings
 
@@ -83,6 +84,8 @@ def load_policy(path: str | Path, *, setting: str | None = None) -> Policy:
     Raises:
         ConfigurationError: The file is missing, unreadable, not TOML/JSON, or invalid.
     """
+    import tomllib
+
     file = Path(path)
     named = f" ({setting})" if setting else ""
     try:
@@ -127,6 +130,8 @@ def parse_policy(data: Any, *, source: str = "the policy") -> Policy:
         for name, names in _table(top.get("principals", {}), "principals", source).items()
     }
     default_roles = _strings(top.get("default_roles", []), "default_roles", source)
+    from qgs_worker.core.policy import Policy
+
     return Policy(roles, principals, default_roles, source=source)
 
 
@@ -167,6 +172,8 @@ def _role(name: str, body: Any, sets: Mapping[str, tuple[Any, ...]], source: str
             else:
                 constraints[path] = _values(values, where, source)
         arguments[tool] = constraints
+    from qgs_worker.core.policy import Role
+
     return Role(
         name=name,
         tools=_strings(table.get("tools", []), f"{key}.tools", source),

@@ -29,8 +29,8 @@ from sklearn.linear_model import LogisticRegression
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from qgs_worker.core.instruction_features import FeatureConfig  # noqa: E402
 from qgs_worker.core.instruction_model import window_indices  # noqa: E402
+from qgs_worker.core.instruction_text import FeatureConfig  # noqa: E402
 from sources import Record  # noqa: E402
 
 C = float(os.environ.get("QGS_TRAIN_C", "1.0"))  # inverse L2 strength (see the model card)

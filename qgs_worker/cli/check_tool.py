@@ -16,6 +16,7 @@ from qgs_worker.cli.common import (
     broker_session,
     console,
     err_console,
+    short_command,
 )
 from qgs_worker.core.models import Strictness
 from qgs_worker.errors import QGSError
@@ -90,6 +91,7 @@ def check_tool(
     from qgs_worker.settings import Settings
     from qgs_worker.toolgate_io import tool_gate_for
 
+    short_command()
     settings = Settings()
     registry = _load_tools(tools)
     document, source = _read_call_document(call_file)

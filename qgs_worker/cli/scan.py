@@ -14,6 +14,7 @@ from qgs_worker.cli.common import (
     app,
     console,
     err_console,
+    short_command,
 )
 from qgs_worker.core.models import ArgumentKind
 from qgs_worker.terminal import json_text, markup_safe, visible
@@ -103,6 +104,7 @@ def scan(
     """
     if field_name is not None and not jsonl:
         raise _fail("--field names the text's field of a JSONL file: use it with --jsonl")
+    short_command()
     if jsonl:
         from qgs_worker.errors import InputError
         from qgs_worker.scan_jsonl import JsonlOptions, run_jsonl_scan

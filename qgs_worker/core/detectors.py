@@ -63,14 +63,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from qgs_worker.core import filewrites, followed, pii, rules, ssrf
+from qgs_worker.core import filewrites, pii, rules, ssrf
 from qgs_worker.core.argviews import ZERO_WIDTH
 from qgs_worker.core.injected_passages import injected as _passages
 from qgs_worker.core.injected_passages import unfold as _unfold
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
 from qgs_worker.core.rules import Context, Rule, execution, secrets
 from qgs_worker.core.rules import prompt as prompt_rules
+
+if TYPE_CHECKING:
+    # Imported where used: only a round with tool outputs traces what follows an injection, so
+    # ``qgs check-tool`` and ``qgs scan`` start without it and its patterns (issue 15).
+    from qgs_worker.core import followed
 
 __all__ = [
     "DETECTOR_ROLE",
@@ -371,6 +377,8 @@ def scan_round(
                 )
             )
     if deliverable.tool_calls and any(output.passages for output in seen):
+        from qgs_worker.core import followed
+
         findings.extend(
             followed.find_followed(
                 deliverable.tool_calls,
@@ -390,6 +398,8 @@ def _seen(result: ToolResult) -> followed.SeenOutput:
 
 @lru_cache(maxsize=64)
 def _cut(content: str) -> followed.SeenOutput:
+    from qgs_worker.core import followed
+
     flat = _unfold(content)
     if not find_injected_instructions(content):
         return followed.SeenOutput(flat)

@@ -13,37 +13,42 @@ record counts and the measured figures). A text is read as windows of ``window_c
 characters; its score is the highest window's. The decision threshold was chosen on training
 data, by leave-one-source-out scores, for at most 1% false positives on benign text.
 
-Inference is numpy only: one 1 KB text takes well under a millisecond (``make bench``). The
+Inference has two engines that give the same scores bit for bit: numpy (one 1 KB text in well
+under a millisecond, ``make bench``) and plain Python (``instruction_pure``, about ten times
+slower, nothing to import). A process scores with numpy unless it says it is a short command
+(``start_without_numpy``: ``qgs check-tool`` and ``qgs scan``), which scores its first
+``PURE_BUDGET_CHARS`` characters in plain Python while numpy is not imported, then imports it:
+on short texts they never pay numpy's ~100 ms import (issue 15). The
 artifact (``core/data/instruction_model.npz``, float16 weights) is checked against the sha256 in
-``core/data/instruction_model.json`` when it is loaded, once per process; a missing, altered or
-unreadable artifact raises ``ModelArtifactError`` naming ``make train``, never a silent pass.
+``core/data/instruction_model.json`` when it is loaded, once per process, and read without numpy;
+a missing, altered or unreadable artifact raises ``ModelArtifactError`` naming ``make train``,
+never a silent pass.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
+import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
-import numpy.typing as npt
-
-from qgs_worker.core.instruction_features import (
-    FeatureConfig,
-    IndexArray,
-    batch_indices,
-    normalize,
-    windows,
-)
-from qgs_worker.core.instruction_short import single_indices
+from qgs_worker.core import instruction_pure as pure
+from qgs_worker.core.instruction_pure import PackedWeights
+from qgs_worker.core.instruction_text import FeatureConfig, normalize, windows
 from qgs_worker.errors import ModelArtifactError
+
+if TYPE_CHECKING:  # numpy is imported where the numpy engine runs (issue 15)
+    import numpy as np
+    import numpy.typing as npt
+
+    from qgs_worker.core.instruction_features import IndexArray
 
 __all__ = [
     "MODEL_RULE",
@@ -53,6 +58,7 @@ __all__ = [
     "load_model",
     "passages",
     "score",
+    "start_without_numpy",
 ]
 
 MODEL_RULE = "instruction_model"
@@ -85,12 +91,44 @@ class Passage:
 WINDOW_BATCH = 256
 """Windows featurized and scored together (about 75 KB of text): memory stays bounded on long texts."""
 
+PURE_BUDGET_CHARS = 30_000
+"""Characters a short command (``start_without_numpy``) scores in plain Python before it imports
+numpy instead.
+
+About numpy's import time (~100 ms) over the plain engine's cost a character (~3 us; numpy's
+is ~0.3 us): a command that scores less never imports numpy, one that scores more pays at most
+about twice what it would have with numpy from the start. A single text longer than what is left
+goes to numpy at once."""
+
+_PLAIN_PYTHON_LEFT = [0]
+"""Characters this process may still score in plain Python (``start_without_numpy`` sets it)."""
+
+
+def start_without_numpy(budget_chars: int = PURE_BUDGET_CHARS) -> None:
+    """Say this process is a short command: score its first ``budget_chars`` in plain Python.
+
+    ``qgs check-tool`` and ``qgs scan`` call it: they score a few short texts and exit, and
+    numpy's import took longer than their whole check. A long-running process (a worker, the
+    HTTP API, an agent's client) does not, and scores with numpy from its first text, so a tool
+    call's latency there does not depend on how much the process scored before. Either way the
+    scores are the same, bit for bit.
+
+    Args:
+        budget_chars: Characters of text to score without numpy, 0 to use numpy from now on.
+    """
+    _PLAIN_PYTHON_LEFT[0] = budget_chars
+
+
+Engine = Literal["auto", "python", "numpy"]
+
 
 class InstructionModel:
     """A loaded model: weights, bias, threshold and the feature config it was trained with.
 
     Args:
-        weights: One weight per feature slot, shape ``(2**config.hash_bits,)``.
+        weights: One weight per feature slot, shape ``(2**config.hash_bits,)``: a numpy array,
+            or the artifact's packed bytes (``load_model``; numpy builds its array from them
+            only if the numpy engine runs).
         bias: The intercept, in logits.
         threshold: The probability at and above which a window counts as an instruction aimed
             at the model (chosen for at most 1% false positives on benign training text).
@@ -106,14 +144,14 @@ class InstructionModel:
 
     def __init__(
         self,
-        weights: npt.NDArray[np.floating[Any]],
+        weights: PackedWeights | npt.NDArray[np.floating[Any]],
         bias: float,
         threshold: float,
         config: FeatureConfig,
         metadata: dict[str, Any] | None = None,
         block_threshold: float | None = None,
     ) -> None:
-        if weights.shape != (1 << config.hash_bits,):
+        if tuple(weights.shape) != (1 << config.hash_bits,):
             raise ModelArtifactError(
                 f"instruction model weights have shape {weights.shape}, the feature config "
                 f"wants ({1 << config.hash_bits},): {_RETRAIN}"
@@ -124,12 +162,25 @@ class InstructionModel:
                 f"instruction model thresholds {threshold}, {block} are not in (0, 1) in order: "
                 f"{_RETRAIN}"
             )
-        self.weights = weights.astype(np.float32)
+        self._packed = weights if isinstance(weights, PackedWeights) else None
+        self._array = None if isinstance(weights, PackedWeights) else weights.astype("float32")
         self.bias = float(bias)
         self.threshold = float(threshold)
         self.block_threshold = float(block)
         self.config = config
         self.metadata = dict(metadata or {})
+
+    @property
+    def weights(self) -> npt.NDArray[np.float32]:
+        """One float32 weight per feature slot (numpy's array, built on first use)."""
+        if self._array is None:
+            import numpy as np
+
+            assert self._packed is not None  # one of the two is always set
+            self._array = np.frombuffer(self._packed.raw, dtype=self._packed.descr).astype(
+                np.float32
+            )
+        return self._array
 
     # --- scoring -------------------------------------------------------------------------
     def logit(self, indices: IndexArray) -> float:
@@ -137,6 +188,8 @@ class InstructionModel:
 
         Each n-gram occurrence weighs 1/sqrt(number of n-grams of the window).
         """
+        import numpy as np
+
         if indices.size == 0:
             return self.bias
         return (
@@ -144,23 +197,59 @@ class InstructionModel:
             + self.bias
         )
 
-    def window_scores(self, text: str, *, fast: bool = True) -> list[tuple[int, int, float]]:
+    def window_scores(
+        self, text: str, *, fast: bool = True, engine: Engine = "auto"
+    ) -> list[tuple[int, int, float]]:
         """Every window of ``text`` with its score.
-
-        A text of one window in ASCII takes the fast path (``instruction_short``: the same
-        indices in the same order with a third of the numpy calls, the same score bit for bit).
 
         Args:
             text: Any text.
-            fast: False: always the general path (the tests compare the two).
+            fast: With numpy, a text of one window in ASCII takes the fast path
+                (``instruction_short``: the same indices in the same order with a third of the
+                numpy calls); False: always the general path (the tests compare the two).
+            engine: ``python`` (``instruction_pure``), ``numpy``, or ``auto``: python while
+                numpy is not imported and a short command (``start_without_numpy``) has
+                characters left to score so; numpy otherwise. Every engine and path gives the
+                same scores bit for bit.
 
         Returns:
-            ``(start, end, score)`` per window (``instruction_features.windows``), score 0-1.
+            ``(start, end, score)`` per window (``instruction_text.windows``), score 0-1.
         """
+        if engine == "python" or (engine == "auto" and self._python_first(len(text))):
+            return [
+                (s, e, self._python_score(normalize(text[s:e])))
+                for s, e in windows(text, self.config)
+            ]
+        return self._numpy_window_scores(text, fast=fast)
+
+    @staticmethod
+    def _python_first(chars: int) -> bool:
+        """Whether the auto engine scores a text of ``chars`` characters in plain Python."""
+        if chars > _PLAIN_PYTHON_LEFT[0] or "numpy" in sys.modules:
+            return False
+        _PLAIN_PYTHON_LEFT[0] -= chars  # threads may race here: only the switch moves
+        return True
+
+    def _python_score(self, normalized: str) -> float:
+        at = pure.indices(normalized, self.config)
+        values: Iterator[float] = (
+            self._packed.values(at) if self._packed is not None else iter(self.weights[at].tolist())
+        )
+        return pure.probability(pure.window_logit(pure.sequential_sum(values), len(at), self.bias))
+
+    def _numpy_window_scores(self, text: str, *, fast: bool) -> list[tuple[int, int, float]]:
+        np, batch_indices, single_indices = _numpy_engine()
         if fast and len(text) <= self.config.window_chars:  # one window: the same score, faster
             short = single_indices(normalize(text), self.config)
             if short is not None:
-                return [(0, len(text), self._single_score(short))]
+                # a sequential float64 sum (np.cumsum, as np.bincount adds)
+                total = (
+                    float(np.cumsum(self.weights[short], dtype=np.float64)[-1])
+                    if short.size
+                    else 0.0
+                )
+                logit = pure.window_logit(total, short.size, self.bias)
+                return [(0, len(text), pure.probability(logit))]
         spans = windows(text, self.config)
         scored: list[tuple[int, int, float]] = []
         # A batch of windows at a time: the feature arrays of a whole 10 MB text took ~400
@@ -170,22 +259,11 @@ class InstructionModel:
             ids, indices = batch_indices([normalize(text[s:e]) for s, e in part], self.config)
             sums = np.bincount(ids, weights=self.weights[indices], minlength=len(part))
             counts = np.bincount(ids, minlength=len(part))
-            logits = sums / np.sqrt(np.maximum(counts, 1)) + self.bias
-            scores = 1.0 / (1.0 + np.exp(-np.clip(logits, -50.0, 50.0)))
-            scored.extend((s, e, float(v)) for (s, e), v in zip(part, scores, strict=True))
+            scored.extend(
+                (s, e, pure.probability(pure.window_logit(float(total), int(count), self.bias)))
+                for (s, e), total, count in zip(part, sums, counts, strict=True)
+            )
         return scored
-
-    def _single_score(self, indices: IndexArray) -> float:
-        """One window's score from its indices, bit for bit as the general path computes it.
-
-        A sequential float64 sum (``np.cumsum``, as ``np.bincount`` adds), IEEE division by the
-        same square root, and numpy's exp on a one-element array.
-        """
-        total = (
-            float(np.cumsum(self.weights[indices], dtype=np.float64)[-1]) if indices.size else 0.0
-        )
-        logit = min(max(total / math.sqrt(max(indices.size, 1)) + self.bias, -50.0), 50.0)
-        return float(1.0 / (1.0 + np.exp(np.array([-logit]))[0]))
 
     def score(self, text: str) -> float:
         """The probability (0-1) that ``text`` carries an instruction aimed at the model.
@@ -249,6 +327,17 @@ class InstructionModel:
         return begin, ends[last]
 
 
+@lru_cache(maxsize=1)
+def _numpy_engine() -> tuple[Any, Any, Any]:
+    """The numpy module and its featurizers, imported on the numpy engine's first use, once."""
+    import numpy as np
+
+    from qgs_worker.core.instruction_features import batch_indices
+    from qgs_worker.core.instruction_short import single_indices
+
+    return np, batch_indices, single_indices
+
+
 MIN_LETTER_SHARE = 0.5
 """The least share of letters (any script) among a window's non-space characters for it to be
 a passage: prose is about 80% letters, a digit or hex run far less (a hex key is at most 37.5%,
@@ -260,13 +349,6 @@ def _mostly_letters(window: str) -> bool:
     if not visible:
         return False
     return sum(c.isalpha() for c in visible) >= MIN_LETTER_SHARE * len(visible)
-
-
-def _sigmoid(logit: float) -> float:
-    if logit >= 0:
-        return 1.0 / (1.0 + float(np.exp(-logit)))
-    e = float(np.exp(logit))
-    return e / (1.0 + e)
 
 
 # --- the artifact ----------------------------------------------------------------------------
@@ -324,16 +406,31 @@ def load_model(artifact: Path | None = None, manifest: Path | None = None) -> In
         config = FeatureConfig.from_json(meta["features"])
         threshold = float(meta["threshold"])
         block_threshold = float(meta["block_threshold"])
-        import io
-
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-            weights = np.asarray(arrays["weights"])
-            bias = float(np.asarray(arrays["bias"]).reshape(-1)[0])
+        weights, bias = _read_arrays(data)
     except (KeyError, TypeError, ValueError, OSError) as exc:
         raise ModelArtifactError(
             f"the instruction model {artifact} cannot be read ({exc}): {_RETRAIN}"
         ) from exc
     return InstructionModel(weights, bias, threshold, config, meta, block_threshold)
+
+
+def _read_arrays(data: bytes) -> tuple[PackedWeights | npt.NDArray[Any], float]:
+    """The weights and bias of an artifact's bytes; numpy reads only what plain Python cannot.
+
+    Raises:
+        KeyError: An array is missing.
+        ValueError: The archive or an array is unreadable.
+    """
+    arrays = pure.npz_arrays(data)
+    weights, bias = arrays["weights"], arrays["bias"]
+    if weights.descr in PackedWeights.DESCRS and bias.descr in pure.SCALAR_DESCRS:
+        return PackedWeights(weights.data, weights.descr, weights.shape), pure.first_value(bias)
+    import io
+
+    import numpy as np  # another dtype or byte order than ``make train`` writes
+
+    with np.load(io.BytesIO(data), allow_pickle=False) as loaded:
+        return np.asarray(loaded["weights"]), float(np.asarray(loaded["bias"]).reshape(-1)[0])
 
 
 _LOCK = threading.Lock()
@@ -379,6 +476,10 @@ def window_indices(text: str, config: FeatureConfig) -> Sequence[tuple[int, int,
     Returns:
         ``(start, end, indices)`` per window, as ``InstructionModel.window_scores`` reads them.
     """
+    import numpy as np
+
+    from qgs_worker.core.instruction_features import batch_indices
+
     spans = windows(text, config)
     ids, indices = batch_indices([normalize(text[s:e]) for s, e in spans], config)
     cuts = np.searchsorted(ids, np.arange(1, len(spans)))

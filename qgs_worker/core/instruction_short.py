@@ -26,21 +26,14 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from qgs_worker.core.instruction_features import (
-    _SALT_CHAR,
-    _SALT_WORD,
-    FeatureConfig,
-    IndexArray,
-    _mix,
-    _power_tables,
-    _salt,
-)
+from qgs_worker.core.instruction_features import IndexArray, _mix, _power_tables, _salt
+from qgs_worker.core.instruction_text import PAIR_BASE, SALT_CHAR, SALT_WORD, FeatureConfig
 
 __all__ = ["single_indices"]
 
 _U64 = np.uint64
 _ASCII_WORD = re.compile(r"[0-9A-Za-z_]+")
-_PAIR_BASE = _U64(0x2545F4914F6CDD1D)  # instruction_features._word_hashes's word-combining base
+_PAIR_BASE = _U64(PAIR_BASE)
 
 
 @lru_cache(maxsize=128)  # at most ~21 KB each (a 300-character text): under 3 MB in all
@@ -54,7 +47,7 @@ def _layout(
     starts = [np.arange(size - n + 1, dtype=np.intp) for n in lengths if n <= size]
     ends = [s + n for s, n in zip(starts, lengths, strict=False)]
     salts = [
-        np.full(s.size, _salt(_SALT_CHAR, n), dtype=np.uint64)
+        np.full(s.size, _salt(SALT_CHAR, n), dtype=np.uint64)
         for s, n in zip(starts, lengths, strict=False)
     ]
     if not starts:
@@ -71,7 +64,7 @@ def single_indices(normalized: str, config: FeatureConfig) -> IndexArray | None:
     BASE**-k`` (mod 2**64), as ``instruction_features._word_hashes`` computes words.
 
     Args:
-        normalized: A text already passed through ``instruction_features.normalize``.
+        normalized: A text already passed through ``instruction_text.normalize``.
         config: Which n-grams, and the size of the hash space.
 
     Returns:
@@ -105,6 +98,6 @@ def single_indices(normalized: str, config: FeatureConfig) -> IndexArray | None:
             break
         combined = combined[: words.size - n + 1] * _PAIR_BASE + words[n - 1 :] if n > 1 else words
         if n in lengths:
-            parts.append(combined + _salt(_SALT_WORD, n))
+            parts.append(combined + _salt(SALT_WORD, n))
     mixed = _mix(np.concatenate(parts) if len(parts) > 1 else parts[0])
     return (mixed >> _U64(64 - config.hash_bits)).astype(np.int64)

@@ -48,6 +48,7 @@ BENCHES = (
     Bench("instruction_model_bench.py"),
     Bench("detector_speed_bench.py"),
     Bench("audit_scale_bench.py"),
+    Bench("cold_start_bench.py"),
     Bench("toolgate_bench.py", redis_db=True, corpus=True),
     Bench("pipeline_bench.py", args=("--quick", "--private-redis"), redis_server=True),
 )

@@ -1,8 +1,11 @@
 """``qgs check-tool`` and ``qgs scan`` start without the store, Celery or openai (issue 15).
 
 Importing ``qgs_worker.cli`` used to import the client, the pipeline and the store (SQLAlchemy,
-SQLModel): ~0.9 s of a 1.2 s ``qgs check-tool``. Each command now imports what it uses. Run in
-a fresh interpreter, as a user's shell would, through the console script's ``main``.
+SQLModel): ~0.9 s of a 1.2 s ``qgs check-tool``. Each command now imports what it uses, and
+neither imports numpy (the learned detector scores short texts in plain Python), the tracing of
+followed injections, or the policy engine without a policy file. Run in a fresh interpreter, as
+a user's shell would, through the console script's ``main``. Times are measured by
+``bench/cold_start_bench.py``, never asserted here.
 """
 
 from __future__ import annotations
@@ -19,6 +22,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 HEAVY = ("sqlalchemy", "sqlmodel", "celery", "kombu", "openai", "httpx", "qgs_worker.store")
 """What neither command needs: the store, the queue, the judge's client."""
+
+UNUSED_HERE = (
+    "numpy",  # the learned detector scores short texts in plain Python (instruction_pure)
+    "qgs_worker.core.followed",  # only a round with tool outputs traces what follows them
+    "qgs_worker.core.followed_values",
+    "qgs_worker.core.policy",  # only a policy file (QGS_POLICY_FILE) needs the engine ...
+    "tomllib",  # ... and its TOML parser
+)
+"""What neither command needs on these inputs (short texts, no policy file); each was ~5-100 ms
+of their start-up (issue 15)."""
+
+NOT_FOR_SCAN = ("jsonschema", "pydantic_settings", "asyncio", "qgs_worker.settings")
+"""``qgs scan`` reads no settings (off a terminal: no store line) and checks no tool call."""
 
 RUN = """
 import json, sys
@@ -48,9 +64,11 @@ TOOLS = [
 ]
 
 
-def run_cli(args: list[str], tmp_path: Path) -> tuple[int, set[str]]:
+def run_cli(
+    args: list[str], tmp_path: Path, env: dict[str, str] | None = None
+) -> tuple[int, set[str]]:
     """Run ``qgs ARGS`` in a fresh interpreter: its exit code and every module it imported."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("QGS_")}
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("QGS_")}, **(env or {})}
     env["PYTHONPATH"] = str(ROOT)
     env["QGS_DATA_DIR"] = str(tmp_path / ".qgs")
     done = subprocess.run(
@@ -69,6 +87,11 @@ def run_cli(args: list[str], tmp_path: Path) -> tuple[int, set[str]]:
 
 def loaded_heavy(modules: set[str]) -> list[str]:
     return sorted(m for m in modules if m.split(".")[0] in HEAVY or m in HEAVY)
+
+
+def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """Which of ``names`` (or their submodules) were imported."""
+    return sorted(m for m in modules if m in names or m.split(".")[0] in names)
 
 
 @pytest.fixture
@@ -97,6 +120,7 @@ class TestNoStoreNoQueue:
         assert 0 == code
         assert "qgs_worker.core.toolgate.layer6_injection" in modules  # all six layers ran
         assert [] == loaded_heavy(modules)
+        assert [] == loaded(modules, UNUSED_HERE)
 
     def test_check_tool_rejecting(self, files: Path) -> None:
         code, modules = run_cli(["check-tool", "bad.json", "--tools", "tools.json"], files)
@@ -109,12 +133,36 @@ class TestNoStoreNoQueue:
         assert 1 == code  # P0/P1 found: the detectors and the learned model ran
         assert "qgs_worker.core.instruction_model" in modules
         assert [] == loaded_heavy(modules)
+        assert [] == loaded(modules, UNUSED_HERE + NOT_FOR_SCAN)
 
     def test_scan_jsonl(self, files: Path) -> None:
         (files / "c.jsonl").write_text(json.dumps({"text": "hello there"}) + "\n")
         code, modules = run_cli(["scan", "c.jsonl", "--jsonl"], files)
         assert 0 == code
         assert [] == loaded_heavy(modules)
+
+    def test_a_long_text_still_loads_numpy(self, files: Path) -> None:
+        """The test can fail: past ``PURE_BUDGET_CHARS`` the learned detector scores with numpy."""
+        from qgs_worker.core.instruction_model import PURE_BUDGET_CHARS
+
+        line = "The deploy finished at noon and the notes are in the shared folder.\n"
+        (files / "long.txt").write_text(line * (PURE_BUDGET_CHARS // len(line) + 1))
+        code, modules = run_cli(["scan", "long.txt"], files)
+        assert 0 == code
+        assert "numpy" in modules
+
+    def test_a_policy_file_still_loads_the_policy_engine(self, files: Path) -> None:
+        """The test can fail: with ``QGS_POLICY_FILE`` the permission layer reads the policy."""
+        (files / "policy.toml").write_text(
+            'default_roles = ["ops"]\n[roles.ops]\ntools = ["send_message"]\npermissions = ["write"]\n'
+        )
+        code, modules = run_cli(
+            ["check-tool", "call.json", "--tools", "tools.json"],
+            files,
+            env={"QGS_POLICY_FILE": str(files / "policy.toml")},
+        )
+        assert 0 == code
+        assert {"qgs_worker.core.policy", "tomllib"} <= modules
 
     def test_a_store_command_still_loads_the_store(self, files: Path) -> None:
         """The test can fail: a command that uses the store imports it where it is used."""
@@ -138,3 +186,29 @@ def test_every_command_has_its_help(command: str) -> None:
     result = CliRunner().invoke(app, [command, "--help"])
     assert 0 == result.exit_code, result.output
     assert "Usage" in result.output
+
+
+EXIT_ORDER = """
+import atexit, gc
+atexit.register(lambda: print("last handler: frozen", gc.get_freeze_count() > 0))
+from qgs_worker.cli.common import short_command
+short_command()
+short_command()  # once is enough: a second call registers nothing more
+atexit.register(lambda: print("later handler: frozen", gc.get_freeze_count() > 0))
+"""
+
+
+def test_a_short_command_freezes_its_objects_after_every_later_exit_handler() -> None:
+    """The interpreter's final collections skip what was alive; the lease release (a handler
+    registered while the command runs) still runs first, on an unfrozen heap."""
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_ORDER],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        check=True,
+    )
+    assert ["later handler: frozen False", "last handler: frozen True"] == done.stdout.split("\n")[
+        :2
+    ]

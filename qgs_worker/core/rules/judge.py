@@ -18,6 +18,8 @@ Pure: stdlib and pydantic only.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import NamedTuple
 
 from qgs_worker.core.rules.base import P1, Rule, rule
 
@@ -134,11 +136,13 @@ _ZH_DEMAND = (
 )
 
 
-# The accept test of the judge rules: is this match an order to the grader?
-_CLAUSE_BREAK = re.compile(r"[.!?;:,\n。！？；：，>\]\(\)|—–]|<!--|\s-\s")
-_SENTENCE_BREAK = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s)|[。！？\n]")
+# The accept test of the judge rules: is this match an order to the grader? Its patterns are
+# compiled the first time a judge rule matches (``_accept``), not at import: ``qgs check-tool``
+# and ``qgs scan`` on a text with no judge phrase never need them (issue 15).
+_CLAUSE_BREAK = r"[.!?;:,\n。！？；：，>\]\(\)|—–]|<!--|\s-\s"
+_SENTENCE_BREAK = r"(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s)|[。！？\n]"
 _DECORATION = " \t#>*_~-–—•·"
-_IMPERATIVE_PREFIX = re.compile(
+_IMPERATIVE_PREFIX = (
     # "As an AI grader, you must ...", "As the evaluator you should ...": the grader named first
     rf"(?:as\s+(?:an?|the)\s+{_GRADER}\s*,?\s+)?"
     rf"(?:(?:{_ORDER_ADVERBS}\s+)*"
@@ -152,40 +156,63 @@ _IMPERATIVE_PREFIX = re.compile(
     # "ignore your previous instructions and", "trust me and"
     r"|(?:please\s+)?(?:ignore|disregard|forget|override|bypass|skip|stop|drop|trust|believe"
     rf"|accept|treat|note|remember|consider|do\s+not|don't|never)\b.*?\b(?:and|then)\s+"
-    rf"(?:{_ORDER_ADVERBS}\s+)*)",
-    re.IGNORECASE | re.DOTALL,
+    rf"(?:{_ORDER_ADVERBS}\s+)*)"
 )
-_ZH_IMPERATIVE_PREFIX = re.compile(
+_ZH_IMPERATIVE_PREFIX = (
     rf"(?:那么|所以|因此|然后|现在|并且|而且|并)?\s*请?\s*(?:你们?|您|{_ZH_GRADER}(?:时|的时候)?)?\s*"
-    rf"(?:请注意|注意|须知)?\s*{_ZH_MODAL}*\s*",
-    re.IGNORECASE,
+    rf"(?:请注意|注意|须知)?\s*{_ZH_MODAL}*\s*"
 )
-_DESCRIPTIVE = re.compile(
+_DESCRIPTIVE = (
     r"\b(?:attack(?:s|ers?|ing)?|adversar\w*|inject\w*|payloads?|malicious|exploits?|jailbreak\w*"
     r"|manipulat\w*|hypothetical\w*|examples?|e\.g\.|for\s+instance|such\s+as|detects?|flags?)\b"
-    r"|攻击|注入|恶意|例如|比如|譬如|示例|样例|举例|诱导|操纵|检测",
-    re.IGNORECASE,
+    r"|攻击|注入|恶意|例如|比如|譬如|示例|样例|举例|诱导|操纵|检测"
 )
-_CONDITION_AFTER = re.compile(
+_CONDITION_AFTER = (
     r"""[\s"'”’`)]*,?\s*(?:(?:only|just)\s+)?(?:if|when|whenever|unless|once|provided|as\s+long\s+as"""
     r"|in\s+case|otherwise|else|where|given|for\s+(?:a|an|any|every|each|all|such|those|these"
     r"|correct|valid|complete|good|passing|successful)|on\s+(?:a|an|any|every|each|all|success))\b"
-    r"|\s*[，,]?\s*(?:如果|若|当|只要|只有|除非|否则|时|的情况)",
-    re.IGNORECASE,
+    r"|\s*[，,]?\s*(?:如果|若|当|只要|只有|除非|否则|时|的情况)"
 )
-_CONDITION_BEFORE = re.compile(
+_CONDITION_BEFORE = (
     r"\b(?:if|when|whenever|once|unless|provided|as\s+long\s+as|otherwise|else)\b"
     r"(?!\s+(?:you|you're|you\s+are)\b)"
-    r"|如果|若|只要|只有|则",
-    re.IGNORECASE,
+    r"|如果|若|只要|只有|则"
 )
-_POINTS_AT_ITSELF = re.compile(
-    r"\b(?:this|these|me|my|our|us)\b|本文|本回答|本答案|这篇|这个回答|此文|我的", re.IGNORECASE
-)
-_JSON_VALUE_OPEN = re.compile(r"""["'][^"'\n]*["']\s*:\s*$""")
+_POINTS_AT_ITSELF = r"\b(?:this|these|me|my|our|us)\b|本文|本回答|本答案|这篇|这个回答|此文|我的"
+_JSON_VALUE_OPEN = r"""["'][^"'\n]*["']\s*:\s*$"""
+_QUOTE_MARK = r"""["']"""
 
 
-_QUOTE_MARK = re.compile(r"""["']""")
+class _AcceptPatterns(NamedTuple):
+    """The accept test's patterns, compiled."""
+
+    clause_break: re.Pattern[str]
+    sentence_break: re.Pattern[str]
+    imperative: re.Pattern[str]
+    zh_imperative: re.Pattern[str]
+    descriptive: re.Pattern[str]
+    condition_after: re.Pattern[str]
+    condition_before: re.Pattern[str]
+    points_at_itself: re.Pattern[str]
+    json_value_open: re.Pattern[str]
+    quote_mark: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def _accept() -> _AcceptPatterns:
+    """The accept test's patterns, compiled once, when a judge rule first matches."""
+    return _AcceptPatterns(
+        clause_break=re.compile(_CLAUSE_BREAK),
+        sentence_break=re.compile(_SENTENCE_BREAK),
+        imperative=re.compile(_IMPERATIVE_PREFIX, re.IGNORECASE | re.DOTALL),
+        zh_imperative=re.compile(_ZH_IMPERATIVE_PREFIX, re.IGNORECASE),
+        descriptive=re.compile(_DESCRIPTIVE, re.IGNORECASE),
+        condition_after=re.compile(_CONDITION_AFTER, re.IGNORECASE),
+        condition_before=re.compile(_CONDITION_BEFORE, re.IGNORECASE),
+        points_at_itself=re.compile(_POINTS_AT_ITSELF, re.IGNORECASE),
+        json_value_open=re.compile(_JSON_VALUE_OPEN),
+        quote_mark=re.compile(_QUOTE_MARK),
+    )
 
 
 def _in_quotation(line: str) -> bool:
@@ -197,14 +224,15 @@ def _in_quotation(line: str) -> bool:
     ):
         return True
     quote: str | None = None
-    for mark in _QUOTE_MARK.finditer(line):
+    accept = _accept()
+    for mark in accept.quote_mark.finditer(line):
         char, i = mark.group(), mark.start()
         before_alnum = i > 0 and line[i - 1].isalnum()
         after_alnum = i + 1 < len(line) and line[i + 1].isalnum()
         if quote is None:
             if char == "'" and before_alnum:
                 continue  # an apostrophe: don't, it's
-            if char == '"' and _JSON_VALUE_OPEN.search(line, 0, i):
+            if char == '"' and accept.json_value_open.search(line, 0, i):
                 continue  # a JSON string value: data, not a quotation
             quote = char
         elif char == quote and (char == '"' or not after_alnum):
@@ -217,7 +245,11 @@ def _lead_in(text: str, line_start: int) -> bool:
     before = text[max(0, line_start - 300) : line_start]
     lines = [ln.strip() for ln in before.splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith(("```", "~~~"))]
-    return bool(lines) and lines[-1].endswith((":", "：")) and bool(_DESCRIPTIVE.search(lines[-1]))
+    return (
+        bool(lines)
+        and lines[-1].endswith((":", "："))
+        and bool(_accept().descriptive.search(lines[-1]))
+    )
 
 
 def order_to_the_grader(match: re.Match[str]) -> bool:
@@ -225,26 +257,27 @@ def order_to_the_grader(match: re.Match[str]) -> bool:
 
     The checks look back at most 300 characters, so a long text costs linear time.
     """
+    accept = _accept()
     text, start, end = match.string, match.start(), match.end()
     order = match.start("order") if "order" in match.re.groupindex else -1
     at = order if order >= 0 else start
     floor = max(0, at - 300)
     if order >= 0:  # who is told: nobody (an imperative), "you" or the grader, not "the test"
-        clauses = [m.end() for m in _CLAUSE_BREAK.finditer(text, max(0, order - 150), order)]
+        clauses = [m.end() for m in accept.clause_break.finditer(text, max(0, order - 150), order)]
         prefix = text[clauses[-1] if clauses else max(0, order - 150) : order].strip(_DECORATION)
         chinese = "\u4e00" <= text[order] <= "\u9fff"
-        imperative = _ZH_IMPERATIVE_PREFIX if chinese else _IMPERATIVE_PREFIX
+        imperative = accept.zh_imperative if chinese else accept.imperative
         words = "".join(f"{word} " for word in prefix.split())  # each word followed by a space
         if imperative.fullmatch(words) is None:
             return False
-    breaks = [m.end() for m in _SENTENCE_BREAK.finditer(text, floor, min(start, at))]
+    breaks = [m.end() for m in accept.sentence_break.finditer(text, floor, min(start, at))]
     sentence = text[breaks[-1] if breaks else floor : at]
     # a criterion ("when the proof is complete") makes a rubric, unless it points at itself
-    if _POINTS_AT_ITSELF.search(text, start, end) is None and (
-        _CONDITION_AFTER.match(text, end) or _CONDITION_BEFORE.search(sentence)
+    if accept.points_at_itself.search(text, start, end) is None and (
+        accept.condition_after.match(text, end) or accept.condition_before.search(sentence)
     ):
         return False
-    if _DESCRIPTIVE.search(sentence):  # "attackers may ...", "for example ..."
+    if accept.descriptive.search(sentence):  # "attackers may ...", "for example ..."
         return False
     line_start = text.rfind("\n", max(0, start - 300), start) + 1
     line = text[max(line_start, start - 300) : start]

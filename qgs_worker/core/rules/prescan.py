@@ -105,10 +105,16 @@ class _Pass:
     tokens: re.Pattern[str] | None
     heads: dict[str, tuple[tuple[int, str, bool], ...]]
     longest_head: int
-    others: tuple[re.Pattern[str], ...]
-    whole_slots: dict[str, tuple[tuple[int, int], ...]]
+    ascii_led: re.Pattern[str] | None
+    wide_led: tuple[str, ...]
+    """The other words led by a non-ASCII character (CJK): their pass is compiled the first
+    time a text that is not ASCII is scanned (``wide_pass``). It is most of the build's cost
+    (a trie of ~2,400 words: ~55 ms) and can find nothing in an ASCII text (issue 15)."""
+    wholes: dict[str, tuple[tuple[int, int], ...]]
     token_slots: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = field(default_factory=dict)
+    whole_slots: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     last: tuple[str, _Found] | None = None
+    wide: re.Pattern[str] | None = None
 
     @classmethod
     def build(cls, registered: Sequence[SlotWords]) -> _Pass:
@@ -124,29 +130,40 @@ class _Pass:
             tokens = re.compile(r"\b" + _Trie.regex(_Trie(heads).root, shortest=True) + r"\w*")
         # Two passes: a word led by a non-ASCII character (CJK) costs next to nothing on an ASCII
         # text apart from the others (re skips to a character of the first set in C, and tries
-        # the alternatives one by one where it stops).
-        others = tuple(
-            _first_char_pass([w for w in wholes if w[0].isascii() is ascii_led])
-            for ascii_led in (True, False)
-            if any(w[0].isascii() is ascii_led for w in wholes)
-        )
-        # The longest word found at a position names the slots of every word it begins with.
-        whole_slots = {
-            whole: tuple(
-                dict.fromkeys(
-                    e for n in range(1, len(whole) + 1) for e in wholes.get(whole[:n], ())
-                )
-            )
-            for whole in wholes
-        }
+        # the alternatives one by one where it stops); on an ASCII text it is not even run.
+        led_by_ascii = [w for w in wholes if w[0].isascii()]
         return cls(
             slots=len(registered),
             tokens=tokens,
             heads={head: tuple(dict.fromkeys(found)) for head, found in heads.items()},
             longest_head=max(map(len, heads), default=0),
-            others=others,
-            whole_slots=whole_slots,
+            ascii_led=_first_char_pass(led_by_ascii) if led_by_ascii else None,
+            wide_led=tuple(w for w in wholes if not w[0].isascii()),
+            wholes={whole: tuple(found) for whole, found in wholes.items()},
         )
+
+    def wide_pass(self) -> re.Pattern[str]:
+        """The pass over the words led by a non-ASCII character, compiled on first use."""
+        found = self.wide
+        if found is None:  # two threads may both compile it: the same pattern either way
+            found = self.wide = _first_char_pass(self.wide_led)
+        return found
+
+    def slots_of_whole(self, whole: str) -> tuple[tuple[int, int], ...]:
+        """The slots of every word ``whole`` begins with: ``(slot, offset)``, each once.
+
+        The longest word found at a position (``whole``) names them all; worked out the first
+        time a text holds it (a build used to do it for all ~2,400 words up front).
+        """
+        found = self.whole_slots.get(whole)
+        if found is None:
+            wholes = self.wholes
+            found = self.whole_slots[whole] = tuple(
+                dict.fromkeys(
+                    e for n in range(1, len(whole) + 1) for e in wholes.get(whole[:n], ())
+                )
+            )
+        return found
 
     def slots_of(self, token: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
         """The slots a token begins (its heads, exact or as a prefix).
@@ -182,7 +199,10 @@ class _Pass:
             for m in self.tokens.finditer(lowered):
                 token_at.setdefault(m.group(), []).append(m.start())
         whole_at: dict[str, list[int]] = {}
-        for others in self.others:
+        passes = [self.ascii_led] if self.ascii_led is not None else []
+        if self.wide_led and not lowered.isascii():
+            passes.append(self.wide_pass())
+        for others in passes:
             for m in others.finditer(lowered):
                 whole_at.setdefault(m.group() + m.group(m.lastindex or 0), []).append(m.start())
         found = _Found(self, lowered, token_at, whole_at)
@@ -219,7 +239,7 @@ class _Found:
             for slot, befores in self._pass.slots_of(token):
                 by_slot.setdefault(slot, []).append((positions, befores))
         for whole, positions in self._whole_at.items():
-            for slot, offset in self._pass.whole_slots[whole]:
+            for slot, offset in self._pass.slots_of_whole(whole):
                 by_slot.setdefault(slot, []).append((positions, offset))
         self._by_slot = by_slot  # built whole, then shared (another thread may build its own)
         return by_slot
