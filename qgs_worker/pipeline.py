@@ -31,11 +31,11 @@ from qgs_worker.service import (
     deciding,
     short_error,
 )
-from qgs_worker.service.ports import NewRound
 from qgs_worker.service.records import TaskRecord
+from qgs_worker.service.requests import new_round
 from qgs_worker.store import Repository
 from qgs_worker.store.sql_review import SqlReviewStore
-from qgs_worker.submission import Submission, content_hash
+from qgs_worker.submission import Submission
 
 __all__ = [
     "DETECTOR_ROLE",
@@ -163,24 +163,9 @@ def ensure_task(repo: Repository, submission: Submission) -> TaskRecord:
 
 def store_round(repo: Repository, submission: Submission) -> int:
     """Store a submission's round queued, claimed by nobody (what a lost dispatch leaves)."""
-    d = submission.deliverable
-    number = (
-        submission.round_number
-        or SqlReviewStore(repo.engine).load_task(submission.task_id).next_number()
-    )
-    round_id, _ = SqlReviewStore(repo.engine).insert_round(
-        NewRound(
-            submission_id=submission.submission_id,
-            task_id=submission.task_id,
-            number=number,
-            final=submission.final,
-            content=d.text,
-            tool_calls_json=_json([c.model_dump(mode="json") for c in d.tool_calls]),
-            tool_results_json=_json([r.model_dump(mode="json") for r in d.tool_results]),
-            turn=submission.turn,
-            content_hash=content_hash(d),
-        )
-    )
+    store = SqlReviewStore(repo.engine)
+    number = submission.round_number or store.load_task(submission.task_id).next_number()
+    round_id, _ = store.insert_round(new_round(submission, submission.task_id, number))
     return round_id
 
 
@@ -217,9 +202,3 @@ def placeholder_for(
     return repo.store_placeholder_round(
         submission_id, task_id, round_number, short_error(error), final=final
     )
-
-
-def _json(items: list[object]) -> str:
-    import json
-
-    return json.dumps(items, ensure_ascii=False)

@@ -12,8 +12,18 @@ from collections.abc import Iterable
 
 from qgs_worker.core import rubric
 from qgs_worker.core.models import Deliverable, ReviewRequest, TaskType
+from qgs_worker.service.ports import NewRound, Prepared
+from qgs_worker.service.records import TaskRecord
+from qgs_worker.submission import Submission, content_hash
 
-__all__ = ["review_key", "review_request_for", "round_turn", "user_words"]
+__all__ = [
+    "new_round",
+    "review_key",
+    "review_request_for",
+    "review_request_of",
+    "round_turn",
+    "user_words",
+]
 
 
 def round_turn(request: str, turn: str | None) -> str:
@@ -58,6 +68,49 @@ def review_request_for(
         requirements=tuple(requirements),
         criteria=tuple(criteria),
         turn=round_turn(request, turn),
+    )
+
+
+def review_request_of(
+    task: TaskRecord, deliverable: Deliverable, turn: str | None
+) -> ReviewRequest:
+    """``review_request_for`` a task record's request, requirements and criteria."""
+    return review_request_for(
+        task_type=task.task_type,
+        request=task.request,
+        requirements=task.requirements,
+        criteria=task.criteria,
+        deliverable=deliverable,
+        turn=turn,
+    )
+
+
+def new_round(
+    sub: Submission,
+    task_id: str,
+    number: int,
+    *,
+    review_key: str | None = None,
+    prepared: Prepared | None = None,
+) -> NewRound:
+    """What the store keeps of a submitted round (``prepared`` when its turn has come)."""
+    d = sub.deliverable
+    return NewRound(
+        submission_id=sub.submission_id,
+        task_id=task_id,
+        number=number,
+        final=sub.final,
+        content=d.text,
+        tool_calls_json=json.dumps(
+            [c.model_dump(mode="json") for c in d.tool_calls], ensure_ascii=False
+        ),
+        tool_results_json=json.dumps(
+            [r.model_dump(mode="json") for r in d.tool_results], ensure_ascii=False
+        ),
+        turn=sub.turn,
+        content_hash=content_hash(d),
+        review_key=review_key,
+        prepared=prepared,
     )
 
 

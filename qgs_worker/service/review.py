@@ -12,7 +12,6 @@ review due and no audit is reviewed and decided in one step (``review(..., then_
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import uuid
@@ -39,12 +38,12 @@ from qgs_worker.errors import (
 )
 from qgs_worker.service.config import Policies, ReviewLimits
 from qgs_worker.service.deciding import decision_at_intake, decision_on
-from qgs_worker.service.ports import NewRound, ReviewStore, Settlement
+from qgs_worker.service.ports import ReviewStore, Settlement
 from qgs_worker.service.preparing import prepare_round
 from qgs_worker.service.records import Dispatch, RoundRecord, TaskContext
-from qgs_worker.service.requests import review_key, review_request_for
+from qgs_worker.service.requests import new_round, review_key, review_request_of
 from qgs_worker.service.tasks import classify
-from qgs_worker.submission import Submission, content_hash
+from qgs_worker.submission import Submission
 
 __all__ = ["ReviewOutcome", "ReviewService", "short_error"]
 
@@ -158,16 +157,10 @@ class ReviewService:
                         prepared.findings,
                     )
                     prepared = replace(prepared, decision=decision)
-            new = NewRound(
-                submission_id=sub.submission_id,
-                task_id=context.task.id,
-                number=number,
-                final=sub.final,
-                content=d.text,
-                tool_calls_json=_json([c.model_dump(mode="json") for c in d.tool_calls]),
-                tool_results_json=_json([r.model_dump(mode="json") for r in d.tool_results]),
-                turn=sub.turn,
-                content_hash=content_hash(d),
+            new = new_round(
+                sub,
+                context.task.id,
+                number,
                 review_key=self._review_key(context, d, sub.turn),
                 prepared=prepared,
             )
@@ -201,16 +194,7 @@ class ReviewService:
     def _review_key(self, context: TaskContext, d: Deliverable, turn: str | None) -> str | None:
         if self.judge is None:
             return None  # the critic computes it (and looks the reusable review up) itself
-        task = context.task
-        request = review_request_for(
-            task_type=task.task_type,
-            request=task.request,
-            requirements=task.requirements,
-            criteria=task.criteria,
-            deliverable=d,
-            turn=turn,
-        )
-        return review_key(request, self.judge.name)
+        return review_key(review_request_of(context.task, d, turn), self.judge.name)
 
     def advance(self, task_id: str, *, redelivered: bool = False) -> Dispatch | None:
         """Claim and prepare the task's next round if its turn came; the round to dispatch.
@@ -291,14 +275,7 @@ class ReviewService:
             failure = f"delivered {lost} times without finishing (worker lost?)"
             return self._after_review(context, r, None, (failure, None), then_decide, holder)
         task = context.task
-        request = review_request_for(
-            task_type=task.task_type,
-            request=task.request,
-            requirements=task.requirements,
-            criteria=task.criteria,
-            deliverable=r.deliverable(),
-            turn=r.turn,
-        )
+        request = review_request_of(task, r.deliverable(), r.turn)
         key = review_key(request, self.judge.name)
         reusable = r.reusable_review if key == r.review_key else self.store.find_review_id(key)
         if reusable is not None:
@@ -438,7 +415,3 @@ class ReviewService:
         )
 
     # -- the gate --------------------------------------------------------------------------
-
-
-def _json(items: list[object]) -> str:
-    return json.dumps(items, ensure_ascii=False)

@@ -36,6 +36,7 @@ __all__ = [
     "failure_values",
     "finding_model",
     "finding_values",
+    "review_of",
     "review_values",
 ]
 
@@ -62,6 +63,25 @@ def review_values(
         "error": None,
         "created_at": utcnow(),
     }
+
+
+def review_of(row: Any, dims: Sequence[Any]) -> Review:
+    """A stored good review (a ``ReviewRow`` or a result row) and its dimension rows as a Review."""
+    return Review(
+        verdict=Verdict(row.verdict or Verdict.FAIL),
+        score=row.score or 0,
+        dimensions=tuple(
+            DimensionScore(name=d.name, score=d.score, issues=tuple(loads_list(d.issues)))
+            for d in dims
+        ),
+        must_fix=tuple(loads_list(row.must_fix)),
+        summary=row.summary,
+        judge=row.judge,
+        warnings=tuple(loads_list(row.warnings)),
+        latency_ms=row.latency_ms,
+        prompt_tokens=row.prompt_tokens,
+        completion_tokens=row.completion_tokens,
+    )
 
 
 def failure_values(round_id: int, *, judge: str, error: str, raw: str | None) -> dict[str, Any]:
@@ -208,21 +228,7 @@ class ReviewStore(StoreBase):
                 .where(DimensionScoreRow.review_id == row.id)
                 .order_by(col(DimensionScoreRow.id))
             ).all()
-        return Review(
-            verdict=Verdict(row.verdict or Verdict.FAIL),
-            score=row.score or 0,
-            dimensions=tuple(
-                DimensionScore(name=d.name, score=d.score, issues=tuple(loads_list(d.issues)))
-                for d in dims
-            ),
-            must_fix=tuple(loads_list(row.must_fix)),
-            summary=row.summary,
-            judge=row.judge,
-            warnings=tuple(loads_list(row.warnings)),
-            latency_ms=row.latency_ms,
-            prompt_tokens=row.prompt_tokens,
-            completion_tokens=row.completion_tokens,
-        )
+        return review_of(row, dims)
 
     def task_reviews(self, task_id: str) -> list[tuple[RoundRow, ReviewRow]]:
         """Every round of the task that has a review (or failure), by round number."""

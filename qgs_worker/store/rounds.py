@@ -24,7 +24,7 @@ from qgs_worker.store.schema import redact
 from qgs_worker.store.tables import ApprovalRow, DecisionRow, ReviewRow, RoundRow, TaskRow, utcnow
 from qgs_worker.submission import NewTask
 
-__all__ = ["RoundStore", "task_row"]
+__all__ = ["RoundStore", "task_record", "task_row"]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,21 @@ def task_row(task_id: str, found: Classification, new: NewTask) -> TaskRow:
         classification_source=found.source,
         confidence=found.confidence,
         matched=dumps(found.matched),
+    )
+
+
+def task_record(row: Any, *, task_id: str) -> TaskRecord:
+    """A stored task (a ``TaskRow`` or a result row with its columns) as the service's record."""
+    return TaskRecord(
+        id=task_id,
+        request=row.request,
+        task_type=TaskType(row.task_type),
+        complexity=Complexity(row.complexity),
+        agent=row.agent,
+        agent_model=row.agent_model,
+        requirements=tuple(loads_list(row.requirements)),
+        criteria=tuple(loads_list(row.criteria)),
+        escalated=bool(row.escalated),
     )
 
 
@@ -72,17 +87,7 @@ class RoundStore(StoreBase):
         A task stored before keeps its own class (``start_task`` with a known id is idempotent).
         """
         row = self.add_task(task_row(task_id, found, new))
-        return TaskRecord(
-            id=row.id,
-            request=row.request,
-            task_type=TaskType(row.task_type),
-            complexity=Complexity(row.complexity),
-            agent=row.agent,
-            agent_model=row.agent_model,
-            requirements=tuple(loads_list(row.requirements)),
-            criteria=tuple(loads_list(row.criteria)),
-            escalated=row.escalated,
-        )
+        return task_record(row, task_id=row.id)
 
     def get_task(self, task_id: str) -> TaskRow:
         """The task with this id.

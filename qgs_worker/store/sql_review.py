@@ -19,16 +19,12 @@ from sqlalchemy.engine import Connection, Engine, Row
 
 from qgs_worker.core.models import (
     Classification,
-    Complexity,
-    DimensionScore,
     Finding,
     Review,
     ReviewStatus,
     RoundPlan,
     RoundStatus,
     Severity,
-    TaskType,
-    Verdict,
 )
 from qgs_worker.errors import RoundNumberTakenError, TaskNotFoundError
 from qgs_worker.service.ports import (
@@ -38,7 +34,7 @@ from qgs_worker.service.ports import (
     ReviewAttempt,
     Settlement,
 )
-from qgs_worker.service.records import Approval, RoundRecord, TaskContext, TaskRecord
+from qgs_worker.service.records import Approval, RoundRecord, TaskContext
 from qgs_worker.store.base import clean_row, loads_list
 from qgs_worker.store.reviews import (
     decision_values,
@@ -46,9 +42,10 @@ from qgs_worker.store.reviews import (
     failure_values,
     finding_model,
     finding_values,
+    review_of,
     review_values,
 )
-from qgs_worker.store.rounds import task_row
+from qgs_worker.store.rounds import task_record, task_row
 from qgs_worker.store.tables import (
     ApprovalRow,
     AuditRunRow,
@@ -226,20 +223,6 @@ _SETTLE_ROUND = {
 }
 
 
-def _task_record(row: Row[Any]) -> TaskRecord:
-    return TaskRecord(
-        id=row.t_id,
-        request=row.request,
-        task_type=TaskType(row.task_type),
-        complexity=Complexity(row.complexity),
-        agent=row.agent,
-        agent_model=row.agent_model,
-        requirements=tuple(loads_list(row.requirements)),
-        criteria=tuple(loads_list(row.criteria)),
-        escalated=bool(row.escalated),
-    )
-
-
 def _round_record(row: Row[Any]) -> RoundRecord:
     return RoundRecord(
         id=row.r_id,
@@ -322,22 +305,7 @@ class SqlReviewStore:
             dims = conn.execute(
                 select(_dim).where(_dim.c.review_id == review_id).order_by(_dim.c.id)
             ).all()
-        review = Review(
-            verdict=Verdict(row.verdict or Verdict.FAIL),
-            score=row.score or 0,
-            dimensions=tuple(
-                DimensionScore(name=d.name, score=d.score, issues=tuple(loads_list(d.issues)))
-                for d in dims
-            ),
-            must_fix=tuple(loads_list(row.must_fix)),
-            summary=row.summary,
-            judge=row.judge,
-            warnings=tuple(loads_list(row.warnings)),
-            latency_ms=row.latency_ms,
-            prompt_tokens=row.prompt_tokens,
-            completion_tokens=row.completion_tokens,
-        )
-        return row.round_id, review
+        return row.round_id, review_of(row, dims)
 
     def find_review_id(self, review_key: str) -> int | None:
         """The id of the earliest good review with this key (``requests.review_key``), or None."""
@@ -598,6 +566,6 @@ def _plan_values(plan: RoundPlan | None) -> dict[str, Any]:
 
 def _context(rows: Sequence[Row[Any]]) -> TaskContext:
     return TaskContext(
-        task=_task_record(rows[0]),
+        task=task_record(rows[0], task_id=rows[0].t_id),
         rounds=tuple(_round_record(row) for row in rows if row.r_id is not None),
     )
