@@ -71,6 +71,13 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
             )
         if sent.given_up:
             return WaitProgress(submission_id, "refused", detail=sent.given_up)
+        if sent.taken_at is not None:
+            # A worker took it and its intake failed before a round could be stored (its
+            # number taken by another submission, say): the reason is an input error.
+            why = repo.audit_error_of(f"submission:{submission_id}") or "no reason was stored"
+            return WaitProgress(
+                submission_id, "refused", detail=f"the worker could not store it: {why}"
+            )
         return WaitProgress(
             submission_id,
             "sent",

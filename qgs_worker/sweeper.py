@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from celery.signals import worker_ready, worker_shutdown
 
 from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
+from qgs_worker.service.records import RoundState
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository, as_utc
 from qgs_worker.store.tables import utcnow
@@ -83,6 +84,7 @@ class SweepResult:
     redispatched: list[int] = field(default_factory=list)
     retried: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    gaps: list[int] = field(default_factory=list)
 
     @property
     def anything(self) -> bool:
@@ -95,6 +97,7 @@ class SweepResult:
                 self.redispatched,
                 self.retried,
                 self.failed,
+                self.gaps,
             )
         )
 
@@ -229,6 +232,7 @@ def sweep(
         if claimed is not None:
             actions.dispatch(claimed)
             result.claimed.append(claimed)
+    _fill_gaps(repo, policy, actions, rounds, now, result)
     for row in rounds:
         if row.status != RoundStatus.DISPATCHED or row.id is None:
             continue
@@ -262,6 +266,42 @@ def sweep(
             actions.dispatch(row.id)
             result.redispatched.append(row.id)
     return result
+
+
+def _fill_gaps(
+    repo: Repository,
+    policy: SweepPolicy,
+    actions: Actions,
+    rounds: list[RoundState],
+    now: datetime,
+    result: SweepResult,
+) -> None:
+    """Fail the round numbers nobody submitted that hold an overdue queued round.
+
+    A round sent with an explicit number past the next free one (``Client.send``, another
+    client's numbering) waits for rounds that never come. Once it is overdue, each missing
+    number no submission on its way holds (the outbox) is stored as a failed round with the
+    reason, so the task goes on with the rounds that exist, and the gap shows in ``qgs status``.
+    """
+    waiting: dict[str, int] = {}
+    for row in rounds:
+        if row.status == RoundStatus.QUEUED and overdue(row, policy.bound_s, now) is not None:
+            waiting[row.task_id] = max(waiting.get(row.task_id, 0), row.number)
+    for task_id, highest in waiting.items():
+        for number in repo.missing_round_numbers(task_id, highest):
+            reason = (
+                f"round {number} was never submitted, and round {highest} waited for it past "
+                f"the bound ({policy.bound_s:g} s)"
+            )
+            round_id = repo.store_placeholder_round(
+                f"gap:{task_id}:{number}", task_id, number, reason
+            )
+            if round_id is None:
+                continue
+            result.gaps.append(round_id)
+            ready = actions.fail(round_id, reason)
+            if ready is not None:
+                actions.dispatch(ready)
 
 
 class Sweeper:

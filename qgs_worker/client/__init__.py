@@ -294,6 +294,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
                 submission.submission_id,
                 submission.task_id,
                 json.dumps(message, ensure_ascii=False),
+                round_number=submission.round_number,
             )
         except SQLAlchemyError as exc:
             raise StoreError(

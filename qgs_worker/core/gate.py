@@ -340,6 +340,28 @@ def needs_approval(decision_kind: str, complexity: str) -> bool:
     )
 
 
+def failed_round_decision(error: str, history: TaskHistory) -> Decision:
+    """The decision on a round that could not be processed: never delivered.
+
+    A person's rejection or an earlier round's P0 still holds the task (``block``, as
+    ``decide_gate`` says of every later round); otherwise ``revise`` with the reason
+    (fail-closed: a failure is never a pass, and the fail-open rule does not apply to it).
+    """
+    why = f"the round could not be processed: {error}"
+    if history.rejection is not None:
+        return Decision(kind=DecisionKind.BLOCK, reason=f"{why}; {history.rejection}")
+    p0 = _titles(history.p0_findings, Severity.P0)
+    if p0:
+        return Decision(
+            kind=DecisionKind.BLOCK,
+            reason=f"{why}; {len(p0)} fatal (P0) finding(s) of earlier rounds: {'; '.join(p0)}; "
+            "never delivered",
+            must_fix=p0,
+            risk=risk_of(history.p0_findings),
+        )
+    return Decision(kind=DecisionKind.REVISE, reason=why)
+
+
 def rejection_reason(by: str, round_number: int, note: str = "") -> str:
     """Why a task is blocked by a person's rejection of round ``round_number`` (``TaskHistory``)."""
     why = f": {note}" if note else ""

@@ -50,7 +50,8 @@ def approve(
             a rejection.
         TaskNotFoundError: no such task.
         NotAwaitingApprovalError: the latest decision does not wait for a person (the message
-            names it and its round), there is none yet, or a later round is still undecided.
+            names it and its round), there is none yet, a later round is still undecided, or a
+            person rejected another round of the task (a rejected task is never released).
         ApprovalConflictError: a person already decided that round the other way.
     """
     by, note = by.strip(), note.strip()
@@ -78,6 +79,10 @@ def approve(
             f"task {task_id} is not awaiting approval: no round of it is decided yet "
             f"(`qgs wait {task_id}` waits for the decision)"
         )
+    if target.rejection is not None and not reject:
+        # A rejection recorded while this round was being decided: the gate of every later
+        # round blocks the task, and no approval releases it.
+        raise NotAwaitingApprovalError(f"task {task_id} cannot be approved: {target.rejection}")
     if not needs_approval(target.decision_kind, target.complexity):
         why = (
             " (force_deliver waits for a person only on a REFLECT task)"

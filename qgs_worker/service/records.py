@@ -174,7 +174,9 @@ class TaskContext:
 class ApprovalTarget:
     """The task's latest decided round, which a person's approval would concern.
 
-    ``later`` is the first later round not yet decided, as ``(number, status)``, or None.
+    ``later`` is the first later round not yet decided, as ``(number, status)``, or None;
+    ``rejection`` why a person's rejection of another round of the task blocks it for good
+    (``gate.rejection_reason``), or None.
     """
 
     task_id: str
@@ -183,6 +185,7 @@ class ApprovalTarget:
     round_number: int
     decision_kind: str
     later: tuple[int, RoundStatus] | None = None
+    rejection: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-from qgs_worker.core import review_checks, rubric
+from qgs_worker.core import gate, review_checks, rubric
 from qgs_worker.core.models import (
     Classification,
-    Decision,
-    DecisionKind,
     Deliverable,
     Review,
     ReviewStatus,
@@ -37,7 +35,12 @@ from qgs_worker.errors import (
     TaskNotFoundError,
 )
 from qgs_worker.service.config import Policies, ReviewLimits
-from qgs_worker.service.deciding import decision_at_intake, decision_on
+from qgs_worker.service.deciding import (
+    decision_at_intake,
+    decision_on,
+    earlier_p0_findings,
+    task_history,
+)
 from qgs_worker.service.ports import ReviewStore, Settlement
 from qgs_worker.service.preparing import prepare_round
 from qgs_worker.service.records import Dispatch, RoundRecord, TaskContext
@@ -264,6 +267,11 @@ class ReviewService:
         attempt = self.store.begin_review(round_id, holder, self.limits.lease_s)
         context = self.store.load_round(round_id, contents="focus")
         r = context.round(round_id)
+        if r.review_status is None and (r.done or r.decided):
+            # Failed (the sweeper gave up on it) or decided without a review while this copy
+            # waited: the judge is not called and the round is left as it is.
+            self.store.release_review(round_id, holder)
+            return ReviewOutcome(next=self.advance(context.task.id) if then_decide else None)
         if r.review_status is not None:  # reviewed (or failed) already
             return self._after_review(context, r, None, None, then_decide, holder)
         if attempt is None:
@@ -359,10 +367,10 @@ class ReviewService:
                 else:
                     judge_error = r.review_error or "the judge failed"
             decision = decision_on(self.store, self.policies.gate, context, r, review, judge_error)
+        # A round failed on the way (its decision a stored one) keeps its failed status.
+        status = None if r.status == RoundStatus.FAILED else RoundStatus.DECIDED
         self.store.settle(
-            r.id,
-            context.task.id,
-            replace(settlement, decision=decision, status=RoundStatus.DECIDED),
+            r.id, context.task.id, replace(settlement, decision=decision, status=status)
         )
         return ReviewOutcome(next=self.advance(context.task.id))
 
@@ -397,9 +405,10 @@ class ReviewService:
         r = context.round(round_id)
         decision = None
         if not r.decided:
-            decision = Decision(
-                kind=DecisionKind.REVISE, reason=f"the round could not be processed: {error}"
+            history = task_history(
+                context, r.number, earlier_p0_findings(self.store, context, r.number)
             )
+            decision = gate.failed_round_decision(error, history)
         self.store.settle(
             round_id,
             context.task.id,

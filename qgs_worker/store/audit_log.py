@@ -49,6 +49,15 @@ class AuditLogStore(StoreBase):
             )
             session.commit()
 
+    def audit_error_of(self, source_file: str) -> str | None:
+        """The first input error recorded for ``source_file`` (e.g. ``submission:ID``), or None."""
+        with Session(self.engine) as session:
+            return session.exec(
+                select(AuditErrorRow.message)
+                .where(col(AuditErrorRow.source_file) == source_file)
+                .order_by(col(AuditErrorRow.id))
+            ).first()
+
     def list_audit_errors(self) -> list[AuditErrorRow]:
         """Every recorded input error, by file and line."""
         with Session(self.engine) as session:

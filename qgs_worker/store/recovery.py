@@ -63,12 +63,19 @@ class RecoveryStore(StoreBase):
 
     # -- outbox ----------------------------------------------------------------------------
 
-    def add_outbox(self, submission_id: str, task_id: str, payload: str) -> None:
-        """Record a submission before its intake job is published (once per submission id)."""
+    def add_outbox(
+        self, submission_id: str, task_id: str, payload: str, *, round_number: int | None = None
+    ) -> None:
+        """Record a submission before its intake job is published (once per submission id).
+
+        ``round_number`` is the number the client gave the round: the next client's submit
+        counts it (``round_numbers``) while no intake has stored the round yet.
+        """
         row = {
             "submission_id": submission_id,
             "task_id": task_id,
             "payload": payload,
+            "round_number": round_number,
             "created_at": utcnow(),
             "published": 1,
             "published_at": utcnow(),
@@ -313,6 +320,21 @@ class RecoveryStore(StoreBase):
             )
             for r in rows
         ]
+
+    def missing_round_numbers(self, task_id: str, below: int) -> list[int]:
+        """Round numbers 1..below-1 of the task that no round and no submission on its way hold."""
+        with Session(self.engine) as session:
+            stored = set(session.exec(select(RoundRow.number).where(RoundRow.task_id == task_id)))
+            sent = set(
+                session.exec(
+                    select(OutboxRow.round_number).where(
+                        OutboxRow.task_id == task_id,
+                        col(OutboxRow.taken_at).is_(None),
+                        col(OutboxRow.given_up).is_(None),
+                    )
+                )
+            )
+        return [n for n in range(1, below) if n not in stored and n not in sent]
 
     def rounds_settled_since(self, since: datetime) -> list[tuple[str, int, datetime | None]]:
         """Rounds decided or failed at or after ``since`` (by ``status_at``): one query.

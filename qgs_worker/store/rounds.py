@@ -21,7 +21,15 @@ from qgs_worker.errors import RoundNumberTakenError, TaskNotFoundError
 from qgs_worker.service.records import TaskRecord
 from qgs_worker.store.base import StoreBase, clean_row, dumps, loads_list
 from qgs_worker.store.schema import redact
-from qgs_worker.store.tables import ApprovalRow, DecisionRow, ReviewRow, RoundRow, TaskRow, utcnow
+from qgs_worker.store.tables import (
+    ApprovalRow,
+    DecisionRow,
+    OutboxRow,
+    ReviewRow,
+    RoundRow,
+    TaskRow,
+    utcnow,
+)
 from qgs_worker.submission import NewTask
 
 __all__ = ["RoundStore", "task_record", "task_row"]
@@ -283,14 +291,26 @@ class RoundStore(StoreBase):
         One statement (a submit checks the task, the next free number and an explicit number).
 
         Returns:
-            ``(next_number, taken)``: one more than the highest stored number (1 for a task
-            without rounds), and whether a round numbered ``number`` is stored (False if None).
+            ``(next_number, taken)``: one more than the highest number stored or sent and not
+            yet taken (1 for a task without rounds), and whether a round numbered ``number`` is
+            stored (False if None).
 
         Raises:
             TaskNotFoundError: no such task.
         """
         highest = (
             select(func.max(RoundRow.number)).where(RoundRow.task_id == task_id).scalar_subquery()
+        )
+        # Rounds a client numbered and sent that no intake has stored yet (`qgs submit
+        # --no-wait` from separate processes): the next one is numbered after them.
+        sent = (
+            select(func.max(OutboxRow.round_number))
+            .where(
+                OutboxRow.task_id == task_id,
+                col(OutboxRow.taken_at).is_(None),
+                col(OutboxRow.given_up).is_(None),
+            )
+            .scalar_subquery()
         )
         taken = (
             select(func.count())
@@ -300,12 +320,12 @@ class RoundStore(StoreBase):
         )
         with Session(self.engine) as session:
             row = session.execute(
-                select(TaskRow.id, highest, taken).where(TaskRow.id == task_id)
+                select(TaskRow.id, highest, taken, sent).where(TaskRow.id == task_id)
             ).first()
         if row is None:
             self.get_task(task_id)  # raises TaskNotFoundError with the store named
             raise TaskNotFoundError(f"no task with id {task_id!r}")
-        return int(row[1] or 0) + 1, bool(row[2])
+        return max(int(row[1] or 0), int(row[3] or 0)) + 1, bool(row[2])
 
     def find_round(self, task_id: str, number: int) -> RoundRow | None:
         """The task's round with this number, or None."""

@@ -280,7 +280,8 @@ class OutboxRow(SQLModel, table=True):
     ``payload`` is the intake message's JSON (what ``qgs.review.intake`` receives); ``taken_at``
     is set by the intake that stored its round (in the same transaction), ``published`` counts
     publishes (the first by the client, the others by the sweeper), ``given_up`` says why the
-    sweeper stopped publishing it (NULL while it goes on).
+    sweeper stopped publishing it (NULL while it goes on), ``round_number`` the number the client
+    gave the round (NULL in rows an older QGS stored), so a second client numbers after it.
     """
 
     __tablename__ = "outbox"
@@ -300,6 +301,7 @@ class OutboxRow(SQLModel, table=True):
         default=None, sa_column=Column(DateTime(timezone=True), nullable=True, index=True)
     )
     given_up: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    round_number: int | None = None
 
 
 class LeaseRow(SQLModel, table=True):

@@ -7,6 +7,7 @@ be recorded against (``approval_target``).
 
 from __future__ import annotations
 
+from qgs_worker.core.gate import rejection_reason
 from qgs_worker.core.models import Complexity, RoundStatus
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.service.records import ApprovalTarget
@@ -85,6 +86,15 @@ class ViewStore(RoundStore, ReviewStore, ApprovalStore):
             ),
             None,
         )
+        numbers = {r.id: r.number for r in self.list_rounds(task.id)}
+        rejection = next(
+            (
+                rejection_reason(a.by, numbers.get(a.round_id, 0), a.note)
+                for a in self.list_approvals(task.id)
+                if not a.approved and a.round_id != row.id
+            ),
+            None,
+        )
         return ApprovalTarget(
             task_id=task.id,
             complexity=Complexity(task.complexity),
@@ -92,6 +102,7 @@ class ViewStore(RoundStore, ReviewStore, ApprovalStore):
             round_number=row.number,
             decision_kind=decision.kind,
             later=later,
+            rejection=rejection,
         )
 
     def record_approval(
