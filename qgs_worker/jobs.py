@@ -431,6 +431,8 @@ def critic_job(self: QGSJob, round_id: int, rate_waits: int = 0, then_decide: bo
             except STORE_ERRORS:
                 _release_quietly(rt, round_id, holder)
                 raise
+    except TaskNotFoundError as exc:
+        raise _not_in_this_store(self, rt, round_id, exc) from exc
     except Exception as exc:
         if isinstance(exc, STORE_ERRORS) or _is_retry(exc) or not then_decide:
             raise
@@ -442,6 +444,21 @@ def critic_job(self: QGSJob, round_id: int, rate_waits: int = 0, then_decide: bo
         raise self.retry(countdown=outcome.retry_in_s, max_retries=None)
     if outcome.next is not None:
         send(outcome.next)
+
+
+def _not_in_this_store(task: QGSJob, rt: Runtime, round_id: int, exc: Exception) -> Exception:
+    """A round this worker's store does not hold: another store's (a wrong QGS_DATABASE_URL).
+
+    Retried like an unreachable store, then failed loudly, never acknowledged as done: the
+    store that holds the round keeps it, and its sweeper dispatches it again.
+    """
+    log.error(
+        "%s: round %s is not in this worker's store (%s); is QGS_DATABASE_URL the client's?",
+        task.name,
+        round_id,
+        exc,
+    )
+    return task.store_retry(exc, rt.settings)
 
 
 def _release_quietly(rt: Runtime, round_id: int, holder: str) -> None:
@@ -460,6 +477,8 @@ def discriminate_job(self: QGSJob, round_id: int) -> None:
         # one after another and audits do not stack up their memory (DESIGN.md, "Discriminator").
         with self.store_errors_retried(rt.settings), _audit_lock:
             audit_round(rt.store, round_id, rt.audit)
+    except TaskNotFoundError as exc:
+        raise _not_in_this_store(self, rt, round_id, exc) from exc
     except Exception as exc:  # the audit as a whole failed: never treated as a clean one
         if isinstance(exc, STORE_ERRORS) or _is_retry(exc):
             raise
@@ -475,6 +494,8 @@ def decide_job(self: QGSJob, round_id: int) -> None:
     try:
         with self.store_errors_retried(rt.settings):
             ready = rt.service.decide(round_id)
+    except TaskNotFoundError as exc:
+        raise _not_in_this_store(self, rt, round_id, exc) from exc
     except Exception as exc:
         if isinstance(exc, STORE_ERRORS) or _is_retry(exc):
             raise
