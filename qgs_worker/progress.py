@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qgs_worker.core.models import ReviewStatus, RoundStatus
-from qgs_worker.store import Repository, as_utc
+from qgs_worker.store import Repository
 from qgs_worker.store.schema import redact
 from qgs_worker.sweeper import overdue
 
@@ -53,63 +53,61 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
         submission_id: From ``submit``.
         bound_s: The visibility timeout, past which a state is called overdue.
     """
-    row = repo.find_round_by_submission(submission_id)
+    facts = repo.submission_facts(submission_id)
     store = redact(repo.url)
-    if row is None:
-        letters = [d for d in repo.list_dead_letters(limit=200) if d.submission_id == submission_id]
-        if letters:
+    r = facts.round
+    if r is None:
+        if facts.refused is not None:
             return WaitProgress(
-                submission_id, "refused", detail=f"the worker refused it: {letters[0].reason}"
+                submission_id, "refused", detail=f"the worker refused it: {facts.refused}"
             )
-        sent = repo.get_outbox(submission_id)
-        if sent is None:
+        if not facts.in_outbox:
             return WaitProgress(
                 submission_id,
                 "unknown",
                 detail=f"the store {store} has no submission {submission_id!r}: an unknown id, "
                 "or the worker uses another store (QGS_DATABASE_URL, QGS_DATA_DIR)",
             )
-        if sent.given_up:
-            return WaitProgress(submission_id, "refused", detail=sent.given_up)
-        if sent.taken_at is not None:
+        if facts.given_up:
+            return WaitProgress(submission_id, "refused", detail=facts.given_up)
+        if facts.taken:
             # A worker took it and its intake failed before a round could be stored (its
             # number taken by another submission, say): the reason is an input error.
-            why = repo.audit_error_of(f"submission:{submission_id}") or "no reason was stored"
+            why = facts.intake_error or "no reason was stored"
             return WaitProgress(
                 submission_id, "refused", detail=f"the worker could not store it: {why}"
             )
+        sent_at = facts.sent_at.isoformat(timespec="seconds") if facts.sent_at else "?"
         return WaitProgress(
             submission_id,
             "sent",
-            detail=f"sent {sent.published} time(s) since "
-            f"{as_utc(sent.created_at).isoformat(timespec='seconds')}; no worker took it yet: "
+            detail=f"sent {facts.published} time(s) since {sent_at}; no worker took it yet: "
             f"is a worker consuming qgs.default on this broker, with the store {store}?",
         )
-    retries = row.judge_retries or 0
-    retry_at = as_utc(row.retry_at).isoformat(timespec="seconds") if row.retry_at else None
-    parts = [f"round {row.number} is {row.status}"]
-    if row.status_at is not None:
-        parts[0] += f" since {as_utc(row.status_at).isoformat(timespec='seconds')}"
-    if row.status == RoundStatus.QUEUED and row.number > 1:
+    retries = facts.judge_retries
+    retry_at = r.retry_at.isoformat(timespec="seconds") if r.retry_at else None
+    parts = [f"round {r.number} is {r.status}"]
+    if r.status_at is not None:
+        parts[0] += f" since {r.status_at.isoformat(timespec='seconds')}"
+    if r.status == RoundStatus.QUEUED and r.number > 1:
         parts.append("it waits until the task's earlier rounds are decided")
-    review = repo.get_review(row.id) if row.id is not None else None
-    if review is not None and review.status == ReviewStatus.FAILED:
-        parts.append(f"the judge failed: {review.error}")
+    if facts.review_status == ReviewStatus.FAILED:
+        parts.append(f"the judge failed: {facts.review_error}")
     if retries:
-        parts.append(f"judge retries so far: {retries} (last: {row.retry_reason})")
+        parts.append(f"judge retries so far: {retries} (last: {r.retry_reason})")
     if retry_at:
         parts.append(f"next judge try at {retry_at}")
-    if row.error:
-        parts.append(f"error: {row.error}")
-    late = overdue(row, bound_s)
+    if facts.error:
+        parts.append(f"error: {facts.error}")
+    late = overdue(r, bound_s)
     if late:
         parts.append(f"overdue ({late}): the sweeper sends it again")
     return WaitProgress(
         submission_id,
-        row.status,
-        round_number=row.number,
+        r.status,
+        round_number=r.number,
         judge_retries=retries,
-        last_retry=row.retry_reason,
+        last_retry=r.retry_reason,
         retry_at=retry_at,
         detail="; ".join(parts),
     )

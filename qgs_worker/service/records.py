@@ -31,6 +31,7 @@ __all__ = [
     "Dispatch",
     "RoundRecord",
     "RoundState",
+    "SubmissionFacts",
     "TaskContext",
     "TaskRecord",
 ]
@@ -206,6 +207,31 @@ class RoundState:
     lease_until: datetime | None = None
     sweeps: int = 0
     retry_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SubmissionFacts:
+    """What the store knows of one submission on its way (``Client.wait``'s progress).
+
+    ``round`` once its round is stored (with the round's ``judge_retries``, ``error`` and its
+    review's status and error); before that ``refused`` (a dead letter's reason), the outbox's
+    ``published`` count, ``sent_at``, ``given_up`` and whether an intake ``taken`` it, and the
+    ``intake_error`` stored when its intake failed before a round could be stored.
+    """
+
+    submission_id: str
+    round: RoundState | None = None
+    judge_retries: int = 0
+    error: str | None = None
+    review_status: ReviewStatus | None = None
+    review_error: str | None = None
+    refused: str | None = None
+    in_outbox: bool = False
+    published: int = 0
+    sent_at: datetime | None = None
+    given_up: str | None = None
+    taken: bool = False
+    intake_error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

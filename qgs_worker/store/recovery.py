@@ -36,6 +36,21 @@ def _count(result: Any) -> int:
     return int(result.rowcount)
 
 
+def round_state(r: RoundRow) -> RoundState:
+    """A stored round's recovery columns as a ``RoundState`` (times aware UTC)."""
+    return RoundState(
+        id=r.id or 0,
+        task_id=r.task_id,
+        number=r.number,
+        status=RoundStatus(r.status),
+        status_at=as_utc(r.status_at) if r.status_at else None,
+        retry_at=as_utc(r.retry_at) if r.retry_at else None,
+        lease_until=as_utc(r.lease_until) if r.lease_until else None,
+        sweeps=r.sweeps or 0,
+        retry_reason=r.retry_reason,
+    )
+
+
 class RecoveryStore(StoreBase):
     """Outbox, leases, parked retries and dead letters (a mixin of ``Repository``)."""
 
@@ -306,20 +321,7 @@ class RecoveryStore(StoreBase):
                 .where(col(RoundRow.status).in_(UNFINISHED))
                 .order_by(col(RoundRow.id))
             ).all()
-        return [
-            RoundState(
-                id=r.id or 0,
-                task_id=r.task_id,
-                number=r.number,
-                status=RoundStatus(r.status),
-                status_at=as_utc(r.status_at) if r.status_at else None,
-                retry_at=as_utc(r.retry_at) if r.retry_at else None,
-                lease_until=as_utc(r.lease_until) if r.lease_until else None,
-                sweeps=r.sweeps or 0,
-                retry_reason=r.retry_reason,
-            )
-            for r in rows
-        ]
+        return [round_state(r) for r in rows]
 
     def missing_round_numbers(self, task_id: str, below: int) -> list[int]:
         """Round numbers 1..below-1 of the task that no round and no submission on its way hold."""

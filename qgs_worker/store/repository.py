@@ -10,16 +10,14 @@ from __future__ import annotations
 from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError, SQLAlchemyError
 
 from qgs_worker.errors import StoreError, StoreUnavailableError
-from qgs_worker.store.audit_log import AuditLogStore
 from qgs_worker.store.base import as_utc, loads_list
-from qgs_worker.store.recovery import RecoveryStore
 from qgs_worker.store.schema import create_schema, make_engine, redact
 from qgs_worker.store.views import ViewStore
 
 __all__ = ["Repository", "as_utc", "loads_list"]
 
 
-class Repository(ViewStore, AuditLogStore, RecoveryStore):
+class Repository(ViewStore):
     """The results store: every part over one engine (SQLite default, PostgreSQL by URL).
 
     Parts, one module each: ``RoundStore`` (tasks, rounds), ``ReviewStore`` (reviews, findings,

@@ -1,25 +1,30 @@
 """What the client and the CLI read back: decisions and approvals as core views, never rows.
 
 ``ViewStore`` (a part of ``Repository``) answers in ``core.views`` values: the decision on a
-submission or on a task's latest decided round, a task's approvals, and what an approval would
-be recorded against (``approval_target``).
+submission or on a task's latest decided round, a task's approvals, what an approval would be
+recorded against (``approval_target``), and where a submission stands (``submission_facts``).
 """
 
 from __future__ import annotations
 
+from sqlmodel import Session, col, select
+
 from qgs_worker.core.gate import rejection_reason
-from qgs_worker.core.models import Complexity, RoundStatus
+from qgs_worker.core.models import Complexity, ReviewStatus, RoundStatus
 from qgs_worker.core.views import ApprovalView, DecisionView
-from qgs_worker.service.records import ApprovalTarget
+from qgs_worker.service.records import ApprovalTarget, SubmissionFacts
 from qgs_worker.store.approvals import ApprovalStore, approval_view
+from qgs_worker.store.audit_log import AuditLogStore
+from qgs_worker.store.base import as_utc
+from qgs_worker.store.recovery import RecoveryStore, round_state
 from qgs_worker.store.reviews import ReviewStore
 from qgs_worker.store.rounds import RoundStore
-from qgs_worker.store.tables import DecisionRow, RoundRow
+from qgs_worker.store.tables import DeadLetterRow, DecisionRow, OutboxRow, RoundRow
 
 __all__ = ["ViewStore"]
 
 
-class ViewStore(RoundStore, ReviewStore, ApprovalStore):
+class ViewStore(RoundStore, ReviewStore, ApprovalStore, AuditLogStore, RecoveryStore):
     """Decision and approval views for the client and the CLI (a part of ``Repository``)."""
 
     def decision_view(self, submission_id: str) -> DecisionView | None:
@@ -122,3 +127,37 @@ class ViewStore(RoundStore, ReviewStore, ApprovalStore):
             note=note,
         )
         return approval_view(stored, target.round_number)
+
+    def submission_facts(self, submission_id: str) -> SubmissionFacts:
+        """Where a submission stands: its round, else its dead letter, outbox row, intake error."""
+        row = self.find_round_by_submission(submission_id)
+        if row is not None and row.id is not None:
+            review = self.get_review(row.id)
+            return SubmissionFacts(
+                submission_id=submission_id,
+                round=round_state(row),
+                judge_retries=row.judge_retries or 0,
+                error=row.error,
+                review_status=ReviewStatus(review.status) if review is not None else None,
+                review_error=review.error if review is not None else None,
+            )
+        with Session(self.engine) as session:
+            refused = session.exec(
+                select(DeadLetterRow.reason)
+                .where(col(DeadLetterRow.submission_id) == submission_id)
+                .order_by(col(DeadLetterRow.id).desc())
+            ).first()
+            sent = session.get(OutboxRow, submission_id)
+        if refused is not None or sent is None:
+            return SubmissionFacts(submission_id=submission_id, refused=refused)
+        return SubmissionFacts(
+            submission_id=submission_id,
+            in_outbox=True,
+            published=sent.published,
+            sent_at=as_utc(sent.created_at),
+            given_up=sent.given_up,
+            taken=sent.taken_at is not None,
+            intake_error=self.audit_error_of(f"submission:{submission_id}")
+            if sent.taken_at is not None
+            else None,
+        )
