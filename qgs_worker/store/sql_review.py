@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, func, literal, or_, select, update
+from sqlalchemy import and_, bindparam, case, exists, func, literal, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine, Row
@@ -177,6 +177,9 @@ _BEGIN_REVIEW = (
     update(_r)
     .where(
         _r.c.id == bindparam("rid"),
+        # A copy that comes once the review is stored counts no attempt and takes no lease
+        # (the attempts are deliveries that tried a review: ``ReviewLimits.max_lost``).
+        ~exists().where(_rv.c.round_id == bindparam("rid")),
         or_(
             _r.c.lease_until.is_(None),
             _r.c.lease_until < bindparam("now"),
