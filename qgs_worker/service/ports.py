@@ -129,9 +129,7 @@ class ReviewStore(Protocol):
         ...
 
     def begin_review(self, round_id: int, holder: str, lease_s: float) -> ReviewAttempt | None:
-        """Take the round's review lease and count the delivery; None while another holds it,
-        or once the round's review (or failure) is stored.
-        """
+        """Take the review lease and count the delivery; None if held, or once reviewed."""
         ...
 
     def release_review(self, round_id: int, holder: str) -> None:
