@@ -8,6 +8,7 @@ score, whether it is decided, its approval, and how many findings it holds (corr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -259,6 +260,28 @@ def _round_record(row: Row[Any]) -> RoundRecord:
     )
 
 
+@functools.cache
+def _inserts(dialect: str) -> tuple[dict[str, Any], Any, Any, Any]:
+    """The inserts of the hot path for one dialect, built once per process.
+
+    A statement built per call costs its cache-key walk every time, which on the hot path
+    (three transactions a round) cost more CPU than executing it; and the sweeper and the
+    ``pipeline`` steps make a store per call, so the statements are not the instance's.
+
+    Returns:
+        ``(insert-or-ignore by table name, round insert returning its id, review insert
+        returning its id, review-failure insert)``.
+    """
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    ignore = {t.name: insert(t).on_conflict_do_nothing() for t in (_t, _f, _d, _dim, _run)}
+    return (
+        ignore,
+        insert(_r).on_conflict_do_nothing().returning(_r.c.id),
+        insert(_rv).on_conflict_do_nothing().returning(_rv.c.id),
+        insert(_rv).on_conflict_do_nothing(),
+    )
+
+
 class SqlReviewStore:
     """``service.ports.ReviewStore`` over the results store's engine (SQLite or PostgreSQL).
 
@@ -268,15 +291,8 @@ class SqlReviewStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        insert = pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
-        # Built once: a statement built per call costs its cache-key walk every time, which
-        # on the hot path (three transactions a round) cost more CPU than executing it.
-        self._ignore = {
-            t.name: insert(t).on_conflict_do_nothing() for t in (_t, _f, _d, _dim, _run)
-        }
-        self._insert_round = insert(_r).on_conflict_do_nothing().returning(_r.c.id)
-        self._insert_review = insert(_rv).on_conflict_do_nothing().returning(_rv.c.id)
-        self._insert_failure = insert(_rv).on_conflict_do_nothing()
+        inserts = _inserts(engine.dialect.name)
+        self._ignore, self._insert_round, self._insert_review, self._insert_failure = inserts
 
     # -- loads -----------------------------------------------------------------------------
 
