@@ -63,7 +63,10 @@ def make_engine(url: str) -> Engine:
 
 _SCHEMA_TRIES = 5
 _SCHEMA_RACE = re.compile(
-    r"already exists|duplicate column|pg_type_typname_nsp_index|DuplicateTable|DuplicateColumn",
+    r"already exists|duplicate column|pg_type_typname_nsp_index|DuplicateTable|DuplicateColumn"
+    # SQLite: a process switching a fresh file to WAL, or a read transaction that then creates a
+    # table, gets SQLITE_BUSY at once (the busy timeout does not apply to either).
+    r"|database is locked",
     re.IGNORECASE,
 )
 
@@ -73,8 +76,9 @@ def create_schema(engine: Engine) -> None:
 
     Workers started together on a fresh store each run ``CREATE TABLE``: the loser gets
     "table ... already exists" (SQLite), a unique violation on ``pg_type`` or a duplicate
-    table (PostgreSQL), or "duplicate column" from a concurrent ``ADD COLUMN``. The winner's
-    tables are there on the next try, which ``create_all`` then skips.
+    table (PostgreSQL), "duplicate column" from a concurrent ``ADD COLUMN``, or "database is
+    locked" (SQLite, while another process switches the fresh file to WAL or creates a table).
+    The winner's tables are there on the next try, which ``create_all`` then skips.
     """
     for attempt in range(_SCHEMA_TRIES):
         try:
