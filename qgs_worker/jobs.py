@@ -75,6 +75,8 @@ class Runtime:
     llm_classifier: Callable[[str], Classification] | None = None
     judge_limit: JudgeRateLimit | None = None
     audit: Audit = field(default_factory=lambda: Audit(roles=()))
+    # Called as listener(task_id, round_id) once a round's decision is stored (at least once).
+    decided_listeners: list[Callable[[str, int], None]] = field(default_factory=list)
     store: SqlReviewStore = field(init=False)
     service: ReviewService = field(init=False)
 
@@ -87,7 +89,12 @@ class Runtime:
             limits=review_limits(self.settings),
             llm=self.llm_classifier,
             admit=self.judge_limit.admit if self.judge_limit else None,
+            on_decided=self._decided,
         )
+
+    def _decided(self, task_id: str, round_id: int) -> None:
+        for listener in self.decided_listeners:
+            listener(task_id, round_id)
 
 
 _runtime_lock = threading.Lock()

@@ -71,6 +71,7 @@ def service_for(
     limits: ReviewLimits | None = None,
     llm: Callable[[str], Classification] | None = None,
     admit: Callable[[int], float] | None = None,
+    on_decided: Callable[[str, int], None] | None = None,
 ) -> ReviewService:
     """A ``ReviewService`` over ``repo``'s engine (default gate and cadence policies if None)."""
     if policies is None:
@@ -78,7 +79,13 @@ def service_for(
 
         policies = Policies(gate=GatePolicy(), cadence=CadencePolicy())
     return ReviewService(
-        SqlReviewStore(repo.engine), policies, judge=judge, limits=limits, llm=llm, admit=admit
+        SqlReviewStore(repo.engine),
+        policies,
+        judge=judge,
+        limits=limits,
+        llm=llm,
+        admit=admit,
+        on_decided=on_decided,
     )
 
 

@@ -99,6 +99,12 @@ class ReviewService:
         llm: The classifier's LLM layer, for a new task the rules cannot settle.
         admit: The shared rate limit: given a prompt's size in characters, 0.0 to call now,
             else the seconds to wait.
+        on_decided: Called as ``on_decided(task_id, round_id)`` after a transaction that
+            stored a round's decision has committed (for notifications and pushed decisions).
+            At least once: a redelivered step may call it again for the same round, so a
+            listener must be idempotent. It is not called for a step that stored no decision.
+            Its errors are logged and swallowed: the decision is stored, and a listener must
+            not turn a stored decision into a failed job.
     """
 
     def __init__(
@@ -110,6 +116,7 @@ class ReviewService:
         limits: ReviewLimits | None = None,
         llm: Callable[[str], Classification] | None = None,
         admit: Callable[[int], float] | None = None,
+        on_decided: Callable[[str, int], None] | None = None,
     ) -> None:
         self.store = store
         self.policies = policies
@@ -117,6 +124,16 @@ class ReviewService:
         self.limits = limits or ReviewLimits()
         self.llm = llm
         self.admit = admit
+        self.on_decided = on_decided
+
+    def _decided(self, task_id: str, round_id: int) -> None:
+        """Tell the listener a decision on the round is stored (see ``on_decided``)."""
+        if self.on_decided is None:
+            return
+        try:
+            self.on_decided(task_id, round_id)
+        except Exception:  # the decision is stored; a listener's failure is not the round's
+            log.exception("round %s: the on_decided listener failed", round_id)
 
     # -- intake ----------------------------------------------------------------------------
 
@@ -175,6 +192,8 @@ class ReviewService:
                 context = self.store.load_task(context.task.id, contents="focus")
                 number = context.next_number()
                 continue
+            if prepared is not None and prepared.decision is not None:
+                self._decided(context.task.id, round_id)
             if created and prepared is not None and prepared.decision is None:
                 return Dispatch(round_id, prepared.plan)
             # Queued behind an earlier round, decided at once, or stored by a copy of this job:
@@ -238,6 +257,8 @@ class ReviewService:
                 prepared = replace(prepared, decision=decision)
             if not self.store.claim_round(ready.id, prepared):
                 return None
+            if prepared.decision is not None:
+                self._decided(task_id, ready.id)
             if due:
                 return Dispatch(ready.id, prepared.plan)
 
@@ -372,6 +393,8 @@ class ReviewService:
         self.store.settle(
             r.id, context.task.id, replace(settlement, decision=decision, status=status)
         )
+        if decision is not None:
+            self._decided(context.task.id, r.id)
         return ReviewOutcome(next=self.advance(context.task.id))
 
     # -- decide ----------------------------------------------------------------------------
@@ -393,6 +416,8 @@ class ReviewService:
         # A round failed on the way (its decision a stored revise) keeps its failed status.
         status = None if r.status == RoundStatus.FAILED else RoundStatus.DECIDED
         self.store.settle(r.id, context.task.id, Settlement(decision=decision, status=status))
+        if decision is not None:
+            self._decided(context.task.id, r.id)
         return self.advance(context.task.id)
 
     def fail(self, round_id: int, error: str) -> Dispatch | None:
@@ -414,6 +439,8 @@ class ReviewService:
             context.task.id,
             Settlement(decision=decision, status=RoundStatus.FAILED, error=error),
         )
+        if decision is not None:
+            self._decided(context.task.id, round_id)
         return self.advance(context.task.id)
 
     def constraints(self, task_id: str) -> str:
