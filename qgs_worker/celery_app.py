@@ -1,9 +1,10 @@
 """``create_celery_app(settings)``: queues, routes, low-memory limits and events for Flower.
 
-Three queues: ``qgs.default`` (intake, decide, tool-call check logs), ``qgs.critic`` (judge
-calls, I/O-bound, many threads) and ``qgs.discriminator`` (audits, one at a time). Jobs are
-acknowledged late and their effects are idempotent, so a job redelivered after a lost worker
-changes nothing twice.
+Three queues: ``qgs.default`` (decide after an audit, tool-call check logs), ``qgs.critic``
+(intake and judge calls, I/O-bound, many threads: a round's intake runs where its review will, and
+reviews the round in the same job when a review is due) and ``qgs.discriminator`` (audits, one at a
+time). Jobs are acknowledged late and their effects are idempotent, so a job redelivered after
+a lost worker changes nothing twice.
 No result backend: decisions live in the results store.
 
 Every broker connection is bounded (``QGS_BROKER_TIMEOUT_S``): a Redis that accepts connections
@@ -35,7 +36,7 @@ DISCRIMINATOR_QUEUE = "qgs.discriminator"
 QUEUES = (DEFAULT_QUEUE, CRITIC_QUEUE, DISCRIMINATOR_QUEUE)
 
 ROUTES = {
-    "qgs.review.intake": {"queue": DEFAULT_QUEUE},
+    "qgs.review.intake": {"queue": CRITIC_QUEUE},  # a round's intake runs where its review will
     "qgs.review.critic": {"queue": CRITIC_QUEUE},
     "qgs.review.discriminate": {"queue": DISCRIMINATOR_QUEUE},
     "qgs.review.decide": {"queue": DEFAULT_QUEUE},
@@ -229,6 +230,45 @@ def guard_redis_channel_close() -> None:
 
 
 guard_redis_channel_close()
+
+
+def reuse_redis_clients() -> None:
+    """Make kombu's Redis channel reuse one ``redis.Redis`` client per connection pool.
+
+    kombu 5.x builds a new ``redis.Redis`` for every publish, ack and event it sends outside the
+    poller (``Channel.conn_or_acquire`` -> ``_create_client``), and redis-py's constructor copies
+    its ~200 response callbacks into a new case-insensitive dict each time: measured with py-spy
+    on a QGS worker (threads -c 8, reviewed rounds), 10-17 % of the worker's GIL time went to
+    building those clients (three Celery events, the ack and the next job's publish a round).
+    A ``redis.Redis`` over a shared ``ConnectionPool`` is thread-safe and holds no connection
+    of its own (redis-py's documented usage), so the client is built once per pool: the
+    channel's pool is replaced after a lost connection, and a new pool gets a new client. The
+    asynchronous client (the poller's) is kombu's own and untouched.
+    """
+    from kombu.transport import redis as kombu_redis
+
+    channel_cls: Any = kombu_redis.Channel
+    if getattr(channel_cls._create_client, "_qgs_reused", False):
+        return
+    original = channel_cls._create_client
+
+    @functools.wraps(original)
+    def create_client(self: Any, asynchronous: bool = False) -> Any:
+        if asynchronous:
+            return original(self, asynchronous=True)
+        pool = self.pool
+        cached = self.__dict__.get("_qgs_sync_client")
+        if cached is not None and cached[0] is pool:
+            return cached[1]
+        client = original(self)
+        self.__dict__["_qgs_sync_client"] = (pool, client)
+        return client
+
+    create_client._qgs_reused = True  # type: ignore[attr-defined]
+    channel_cls._create_client = create_client
+
+
+reuse_redis_clients()
 
 
 def ping_worker(name: str, *, timeout_s: float = 5.0, settings: Settings | None = None) -> bool:

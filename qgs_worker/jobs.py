@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
+from qgs_worker.celery_app import CRITIC_QUEUE
 from qgs_worker.core.discriminator import role_failed
 from qgs_worker.core.models import Classification, RoundPlan, TaskType
 from qgs_worker.core.ports import Judge
@@ -271,11 +272,12 @@ def job_chain(plan: RoundPlan) -> list[tuple[str, dict[str, Any]]]:
     return steps
 
 
-def send(ready: Dispatch, *, app: Celery | None = None) -> None:
+def send(ready: Dispatch, *, app: Celery | None = None, countdown_s: float | None = None) -> None:
     """Enqueue a round's jobs as one chain (``job_chain``), on the current app or ``app``.
 
     A plan of one job (the common reviewed round) is sent as that job alone: a one-link chain
-    costs a canvas freeze and a second serialisation for nothing.
+    costs a canvas freeze and a second serialisation for nothing. ``countdown_s`` holds the
+    first job that long (a judge retry or a rate-limit wait).
     """
     steps = job_chain(ready.plan)
     rid = ready.round_id
@@ -283,10 +285,11 @@ def send(ready: Dispatch, *, app: Celery | None = None) -> None:
         sigs = [_JOBS[name].si(rid, **kw) for name, kw in steps]
     else:
         sigs = [app.signature(name, args=(rid,), kwargs=kw, immutable=True) for name, kw in steps]
+    options = {} if countdown_s is None else {"countdown": countdown_s}
     if len(sigs) == 1:
-        sigs[0].apply_async()
+        sigs[0].apply_async(**options)
     else:
-        chain(*sigs, app=app).apply_async() if app is not None else chain(*sigs).apply_async()
+        (chain(*sigs, app=app) if app is not None else chain(*sigs)).apply_async(**options)
 
 
 def dispatch(round_id: int, repo: Repository, *, app: Celery | None = None) -> None:
@@ -408,8 +411,52 @@ def intake_job(self: QGSJob, submission: dict[str, Any]) -> None:
         if round_id is not None:
             _fail_and_go_on(rt, round_id, error)
         return
-    if ready is not None:
+    if ready is None:
+        return
+    if ready.plan.critic and _delivered_from(self) == CRITIC_QUEUE:
+        _review_here(rt, ready)
+    else:
         send(ready)
+
+
+def _delivered_from(task: QGSJob) -> str | None:
+    """The queue this job's message came from (None when run eagerly or by an old broker)."""
+    return (task.request.delivery_info or {}).get("routing_key")
+
+
+def _review_here(rt: Runtime, ready: Dispatch) -> None:
+    """Review a round its intake just made ready, in the intake job (it came on the critic queue).
+
+    This saves a job a round: the round's review runs where a critic job would have run, under
+    the critic queue's concurrency. What cannot be finished here goes on as the separate jobs
+    would: an audit due as the discriminate -> decide chain, a judge retry or rate-limit wait as
+    a critic job held back, and a store error (this intake's retry would not review again) as
+    the round's critic job itself, which has the store retries.
+    """
+    then_decide = not ready.plan.discriminate
+    holder = uuid.uuid4().hex[:16]
+    try:
+        outcome = rt.service.review(ready.round_id, then_decide=then_decide, holder=holder)
+    except (TaskNotFoundError, *STORE_ERRORS) as exc:
+        log.warning(
+            "round %s: reviewing at intake failed (%s); sending its critic job", ready.round_id, exc
+        )
+        _release_quietly(rt, ready.round_id, holder)
+        send(ready)
+        return
+    except Exception as exc:
+        if not then_decide:
+            raise
+        _fail_and_go_on(rt, ready.round_id, f"decide failed: {type(exc).__name__}: {exc}")
+        return
+    if outcome.held_elsewhere or outcome.parked:
+        return
+    if outcome.retry_in_s is not None:
+        send(ready, countdown_s=outcome.retry_in_s)
+    elif outcome.next is not None:
+        send(outcome.next)
+    elif not then_decide:
+        send(Dispatch(ready.round_id, ready.plan.model_copy(update={"critic": False})))
 
 
 def _is_retry(exc: BaseException) -> bool:

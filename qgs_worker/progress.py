@@ -82,7 +82,7 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
             submission_id,
             "sent",
             detail=f"sent {facts.published} time(s) since {sent_at}; no worker took it yet: "
-            f"is a worker consuming qgs.default on this broker, with the store {store}?",
+            f"is a worker consuming qgs.critic (where intake runs) on this broker, with the store {store}?",
         )
     retries = facts.judge_retries
     retry_at = r.retry_at.isoformat(timespec="seconds") if r.retry_at else None

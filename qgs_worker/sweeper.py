@@ -212,7 +212,7 @@ def sweep(
         if sent.published > policy.max_redispatches:
             reason = (
                 f"submission {sent.submission_id!r} was published {sent.published} times and no "
-                "intake took it; is a worker consuming qgs.default?"
+                "intake took it; is a worker consuming qgs.critic (where intake runs)?"
             )
             repo.give_up_outbox(sent.submission_id, reason)
             repo.save_dead_letter(

@@ -1,7 +1,7 @@
 """What an agent imports: start a task, get its constraints, submit rounds, read decisions.
 
-``submit`` is fire-and-forget: it validates the round, puts one message on the ``qgs.default``
-queue and returns a submission id at once; ``wait`` (or ``decision``) reads the decision from the
+``submit`` is fire-and-forget: it validates the round, puts one message on the ``qgs.critic``
+queue (intake runs where its review will) and returns a submission id at once; ``wait`` (or ``decision``) reads the decision from the
 results store when the workers have made it.
 
     from qgs_worker.client import Client
@@ -252,7 +252,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         return validate_message(submission, self.settings.max_deliverable_bytes)
 
     def send(self, submission: Submission) -> SubmissionHandle:
-        """Record a validated submission in the store's outbox, then enqueue it on ``qgs.default``.
+        """Record a validated submission in the store's outbox, then enqueue it on ``qgs.critic`` (intake runs where its review will).
 
         The outbox row comes first: a job the queue loses after this returns (a worker killed
         between Redis handing it over and recording it) is published again by the sweeper

@@ -86,7 +86,7 @@ def test_flower_lists_review_jobs(redis_url: str, tmp_path: Path) -> None:
             names = wait_for(
                 lambda: (
                     (n := review_jobs())
-                    >= {"qgs.review.intake", "qgs.review.critic", "qgs.review.decide"}
+                    >= {"qgs.review.intake", "qgs.review.discriminate", "qgs.review.decide"}
                     and n
                 ),
                 30,
@@ -94,7 +94,9 @@ def test_flower_lists_review_jobs(redis_url: str, tmp_path: Path) -> None:
             )
             tasks = httpx.get(f"{base}/api/tasks", auth=AUTH, timeout=5).json()
         intake = next(t for t in tasks.values() if t.get("name") == "qgs.review.intake")
-        assert {"qgs.review.intake", "qgs.review.critic", "qgs.review.decide"} <= names
+        # The intake reviewed the round itself (it came on the critic queue); the audit and the
+        # decision after it are their own jobs.
+        assert {"qgs.review.intake", "qgs.review.discriminate", "qgs.review.decide"} <= names
         assert "Deployed billing" not in str(intake.get("args"))  # arguments are short and redacted
         assert sub.id in str(intake.get("args"))
     finally:

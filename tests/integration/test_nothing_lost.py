@@ -115,14 +115,14 @@ class TestHandOff:
         idle = second = None
         try:
             for _attempt in range(3):  # a stop just before BRPOP returns leaves the job queued
-                idle = start_worker(env, log, queues="default")
+                idle = start_worker(env, log, queues="critic")  # where intake runs
                 sub = self.lose_one(client, task.id, idle, broker)
                 if sub is not None:
                     break
                 stop(idle)
             assert sub is not None, "the hand-off was not reproduced in 3 tries"
             # The defect: the job is neither queued nor unacknowledged, and no round is stored.
-            assert (0, 0) == (broker.llen("qgs.default"), broker.hlen("unacked"))
+            assert (0, 0) == (broker.llen("qgs.critic"), broker.hlen("unacked"))
             assert client.repo.find_round_by_submission(sub.id) is None
             second = start_worker(env, log)
             decision = client.wait(sub.id, timeout_s=60)
@@ -155,8 +155,8 @@ class TestHandOff:
         time.sleep(0.3)
         os.kill(idle.pid, signal.SIGKILL)
         idle.wait(10)
-        if broker.llen("qgs.default"):  # not handed over: try again
-            broker.delete("qgs.default")
+        if broker.llen("qgs.critic"):  # not handed over: try again
+            broker.delete("qgs.critic")
             client.repo.drop_outbox(sent.id)
             return None
         return sent
