@@ -148,6 +148,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         criteria: Sequence[str] = (),
         task_type: TaskType | str | None = None,
         task_id: str | None = None,
+        principal: str | None = None,
     ) -> TaskHandle:
         """Classify a request and store it as a new task (idempotent for a given ``task_id``).
 
@@ -159,9 +160,12 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             criteria: The planner's verification criteria.
             task_type: Skip the classifier and use this type.
             task_id: Your own id (at most 64 characters); a new one is made when None.
+            principal: The API key's principal that owns the task (the HTTP API and MCP set
+                it; only that principal sees the task there). None: an in-process task.
 
         Raises:
-            InputError: an empty request or an unknown task type.
+            InputError: an empty request, an unknown task type, or a ``task_id`` another
+                principal's task holds.
         """
         if not request or not request.strip():
             raise InputError("'request' is empty: pass the user's request text")
@@ -181,7 +185,9 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             requirements=tuple(requirements),
             criteria=tuple(criteria),
         )
-        stored = self.repo.store_task(task_id or f"t-{uuid.uuid4().hex[:16]}", found, new)
+        stored = self.repo.store_task(
+            task_id or f"t-{uuid.uuid4().hex[:16]}", found, new, principal=principal
+        )
         return TaskHandle(
             id=stored.id,
             task_type=stored.task_type,
