@@ -47,7 +47,7 @@ from qgs_worker.errors import (
     SubmissionNotFoundError,
     TaskNotFoundError,
 )
-from qgs_worker.notify import DecisionNotifier, DecisionPublisher
+from qgs_worker.notify import DecisionNotifier
 from qgs_worker.settings import Settings
 from qgs_worker.store.keys import SCOPE_APPROVE, verify_key
 
@@ -138,7 +138,6 @@ class Operations:
         self.client = client or Client(self.settings)
         self.repo = self.client.repo
         self._notifier = notifier
-        self._publisher: DecisionPublisher | None = None
         self._limiter = rate_limiter
         self._fallback_limiter: Any = None
         self._lock = threading.Lock()
@@ -505,24 +504,7 @@ class Operations:
                 f"`qgs keys create --principal {principal.name} --scope approve`"
             )
         self._own_task(principal, task_id)
-        view = self.client.approve(task_id, by=by or principal.name, note=note, reject=reject)
-        self._announce_approval(task_id, view.round_number)
-        return view
-
-    def _announce_approval(self, task_id: str, round_number: int) -> None:
-        """Wake ``until_approved`` waiters of the approved round (best effort)."""
-        url = self.settings.broker_url
-        row = self.repo.find_round(task_id, round_number)
-        if not url or row is None:
-            return
-        try:
-            if self._publisher is None:
-                from qgs_worker.ratelimit import redis_for_broker
-
-                self._publisher = DecisionPublisher(redis_for_broker(url), lambda r: "")
-            self._publisher.publish(task_id, row.id, row.submission_id)
-        except Exception as exc:  # the approval is stored; waiters re-read within recheck_s
-            log.warning("approval of %s not announced (%s)", task_id, exc)
+        return self.client.approve(task_id, by=by or principal.name, note=note, reject=reject)
 
 
 def _check_wait(wait_s: float) -> None:
