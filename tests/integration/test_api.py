@@ -455,3 +455,30 @@ class TestSecrets:
                 values.extend(r.hgetall(name).values())
         assert not [v for v in values if secret.encode() in v]
         assert webhook_secret(api.ops.repo, "alice") == api.approver.webhook_secret.encode()
+
+
+class TestUnavailable:
+    """A broker that cannot be reached is a 503, and the submission is not stored."""
+
+    def test_broker_down_is_503_nothing_stored(self, api: Api, tmp_path: Path) -> None:
+        import socket
+
+        with socket.socket() as free:
+            free.bind(("127.0.0.1", 0))
+            dead = f"redis://127.0.0.1:{free.getsockname()[1]}/0"
+        settings = api.ops.settings.model_copy(update={"broker_url": dead, "broker_timeout_s": 1.0})
+        ops = Operations(settings, client=Client(settings))
+        with (
+            serving(create_app(operations=ops)) as url,
+            httpx.Client(
+                base_url=url, headers={"Authorization": f"Bearer {api.alice.key}"}, timeout=60
+            ) as http,
+        ):
+            task = start(http, "write an article about AI")
+            response = http.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "text"})
+            ready = http.get("/readyz")
+        body = assert_problem(response, 503)
+        assert "was not queued" in body["detail"]
+        assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
+        assert_problem(ready, 503)
+        assert ready.json()["checks"]["broker"]["ok"] is False
