@@ -14,8 +14,12 @@ Errors are for what went wrong around them::
     │   ├── JudgeUnavailableError   transient: timeout, 429, 5xx, connection refused -> retried
     │   └── JudgeResponseError      malformed answer: repaired once, then a stored failure
     ├── BrokerUnavailableError      the broker could not be reached: the submission was not queued
+    ├── AuthenticationError         no API key, an unknown or revoked one (HTTP 401)
+    ├── PermissionDeniedError       the key lacks the scope the operation needs (HTTP 403)
+    ├── RateLimitedError            the key's request budget is spent for now (HTTP 429)
     ├── StoreError                  the results store failed
     │   ├── TaskNotFoundError (LookupError)
+    │   │   └── SubmissionNotFoundError  (also another principal's submission)
     │   ├── StoreUnavailableError   the database cannot be reached (transient: retried)
     │   ├── RoundNumberTakenError   another submission holds that round number
     │   └── ApprovalConflictError   a person already decided that round the other way
@@ -30,6 +34,7 @@ from typing import Any
 
 __all__ = [
     "ApprovalConflictError",
+    "AuthenticationError",
     "BrokerUnavailableError",
     "ConfigurationError",
     "DeliverableTooLargeError",
@@ -39,10 +44,13 @@ __all__ = [
     "JudgeUnavailableError",
     "ModelArtifactError",
     "NotAwaitingApprovalError",
+    "PermissionDeniedError",
     "QGSError",
+    "RateLimitedError",
     "RoundNumberTakenError",
     "StoreError",
     "StoreUnavailableError",
+    "SubmissionNotFoundError",
     "TaskNotFoundError",
     "ToolDefinitionError",
     "WaitTimeoutError",
@@ -110,12 +118,32 @@ class BrokerUnavailableError(QGSError, ConnectionError):
     """Raised by ``submit``/``send`` when the broker cannot be reached; nothing was queued."""
 
 
+class AuthenticationError(QGSError, PermissionError):
+    """Raised when a request carries no API key, or one that is unknown or revoked."""
+
+
+class PermissionDeniedError(QGSError, PermissionError):
+    """Raised when an authenticated key lacks the scope an operation needs (``approve``)."""
+
+
+class RateLimitedError(QGSError):
+    """Raised when a key sent more requests than its window allows; ``retry_after_s`` says when."""
+
+    def __init__(self, message: str, *, retry_after_s: float) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
 class StoreError(QGSError):
     """Raised when the results store fails."""
 
 
 class TaskNotFoundError(StoreError, LookupError):
     """Raised when a task, round or submission id is not in the store."""
+
+
+class SubmissionNotFoundError(TaskNotFoundError):
+    """Raised when a submission id is not in the store, or belongs to another principal."""
 
 
 class RoundNumberTakenError(StoreError):

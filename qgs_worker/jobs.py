@@ -42,6 +42,7 @@ from qgs_worker.errors import (
     TaskNotFoundError,
 )
 from qgs_worker.judges import audit_sessions_for, llm_classifier_for, make_judge
+from qgs_worker.notify import DecisionPublisher
 from qgs_worker.policy_file import load_pdp
 from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter, redis_for_broker
 from qgs_worker.roles import load_roles
@@ -142,6 +143,16 @@ def _build_runtime(app: Celery) -> Runtime:
         judge_limit=limit,
         audit=_audit(settings, judge),
     )
+    if settings.broker_url:
+        # Waiters (the HTTP API's long-poll, Client.wait) are woken by this notice, not by
+        # reading the store in a loop (qgs_worker.notify).
+        repo = rt.repo
+        rt.decided_listeners.append(
+            DecisionPublisher(
+                redis_for_broker(settings.broker_url, timeout_s=settings.broker_timeout_s / 2),
+                lambda round_id: repo.get_round(round_id).submission_id,
+            )
+        )
     app.qgs_runtime = rt
     return rt
 

@@ -209,6 +209,41 @@ class ToolGateSettings(BaseModel):
     )
 
 
+class ApiSettings(BaseModel):
+    """``qgs serve``: the HTTP API's address, request limits and long-poll (``QGS_API__*``)."""
+
+    host: str = Field(default="127.0.0.1", description="the address `qgs serve` listens on")
+    port: int = Field(default=8080, ge=1, le=65535, description="the port `qgs serve` listens on")
+    max_body_bytes: int = Field(
+        default=2_000_000,
+        ge=1_000,
+        description="the largest request body, in bytes, refused with 413 before it is parsed "
+        "(a deliverable is also held to QGS_MAX_DELIVERABLE_BYTES)",
+    )
+    rate_limit_requests: int = Field(
+        default=1200, ge=0, description="requests one API key may send per window (0: no limit)"
+    )
+    rate_limit_window_s: float = Field(
+        default=60.0, gt=0, description="the API rate limit's sliding window, in seconds"
+    )
+    key_cache_s: float = Field(
+        default=1.0,
+        ge=0,
+        le=60,
+        description="how long a verified key is trusted without reading the store again, in "
+        "seconds: a revoked key is refused within this time (0: read on every request)",
+    )
+    recheck_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="a long-poll's safety re-read of the store when no notification came, in "
+        "seconds",
+    )
+    ready_timeout_s: float = Field(
+        default=1.0, gt=0, le=30, description="how long /readyz waits for each dependency"
+    )
+
+
 class Settings(BaseSettings):
     """All QGS settings, read from ``QGS_*`` environment variables (and a ``.env`` file).
 
@@ -242,6 +277,7 @@ class Settings(BaseSettings):
     worker: WorkerSettings = WorkerSettings()
     discriminator: DiscriminatorSettings = DiscriminatorSettings()
     toolgate: ToolGateSettings = ToolGateSettings()
+    api: ApiSettings = ApiSettings()
     policy_file: Path | None = Field(
         default=None, description="the policy file (TOML or JSON); unset: no permission checks"
     )

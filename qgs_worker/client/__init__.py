@@ -66,6 +66,7 @@ from qgs_worker.errors import (
 )
 from qgs_worker.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
 from qgs_worker.gate_cache import GateCache
+from qgs_worker.notify import DecisionNotifier
 from qgs_worker.service import classify
 from qgs_worker.settings import Settings
 from qgs_worker.store import (
@@ -110,9 +111,40 @@ class Client(ApprovalsMixin, ToolCallsMixin):
     Args:
         settings: QGS settings; read from ``QGS_*`` environment variables when None.
         app: A Celery app to send with (built from ``settings`` when None; needs a broker URL).
+        base_url: The HTTP API's address: with ``api_key``, the client speaks the API
+            (``qgs_worker.client.remote.ApiClient``) and opens no store or broker.
+        api_key: A key from ``qgs keys create`` (with ``base_url``).
     """
 
-    def __init__(self, settings: Settings | None = None, *, app: Any = None) -> None:
+    def __new__(
+        cls,
+        settings: Settings | None = None,
+        *,
+        app: Any = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        **kwargs: Any,
+    ) -> Client:
+        """A ``Client``, or with ``base_url`` an ``ApiClient`` (the same methods over HTTP)."""
+        if base_url is not None and cls is Client:
+            from qgs_worker.client.remote import ApiClient
+
+            return super().__new__(ApiClient)
+        return super().__new__(cls)
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        app: Any = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+    ) -> None:
+        if base_url is not None or api_key is not None:
+            raise ConfigurationError(
+                "pass base_url and api_key together to speak the HTTP API "
+                "(Client(base_url='http://host:8080', api_key='qgs_...'))"
+            )
         self.settings = settings or Settings()
         self.repo = Repository(self.settings.resolved_database_url)
         self._app = app
@@ -123,6 +155,24 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         self._tool_log_ready = False
         self._tool_log_send: Any = None  # a toolcheck.send_with(...) once built
         self._tool_log_lock = threading.Lock()
+        self._notifier: DecisionNotifier | None = None
+        self._notifier_lock = threading.Lock()
+
+    @property
+    def notifier(self) -> DecisionNotifier | None:
+        """The decision notifier ``wait`` is woken by (None without a broker URL); started on first use."""
+        url = self.settings.broker_url
+        if self._notifier is None and url:
+            with self._notifier_lock:
+                if self._notifier is None:
+                    from qgs_worker.ratelimit import redis_for_broker
+
+                    timeout_s = self.settings.broker_timeout_s
+                    self._notifier = DecisionNotifier(
+                        lambda: redis_for_broker(url, timeout_s=timeout_s),
+                        recheck_s=self.settings.api.recheck_s,
+                    ).start()
+        return self._notifier
 
     @property
     def app(self) -> Any:
@@ -148,6 +198,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         criteria: Sequence[str] = (),
         task_type: TaskType | str | None = None,
         task_id: str | None = None,
+        principal: str | None = None,
     ) -> TaskHandle:
         """Classify a request and store it as a new task (idempotent for a given ``task_id``).
 
@@ -159,9 +210,12 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             criteria: The planner's verification criteria.
             task_type: Skip the classifier and use this type.
             task_id: Your own id (at most 64 characters); a new one is made when None.
+            principal: The API key's principal that owns the task (the HTTP API and MCP set
+                it; only that principal sees the task there). None: an in-process task.
 
         Raises:
-            InputError: an empty request or an unknown task type.
+            InputError: an empty request, an unknown task type, or a ``task_id`` another
+                principal's task holds.
         """
         if not request or not request.strip():
             raise InputError("'request' is empty: pass the user's request text")
@@ -181,7 +235,9 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             requirements=tuple(requirements),
             criteria=tuple(criteria),
         )
-        stored = self.repo.store_task(task_id or f"t-{uuid.uuid4().hex[:16]}", found, new)
+        stored = self.repo.store_task(
+            task_id or f"t-{uuid.uuid4().hex[:16]}", found, new, principal=principal
+        )
         return TaskHandle(
             id=stored.id,
             task_type=stored.task_type,
@@ -384,7 +440,10 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         Args:
             submission_id: From ``submit``.
             timeout_s: Give up after this many seconds.
-            poll_s: The first pause between reads of the store, in seconds (it grows to 1 s).
+            poll_s: Without a broker URL (no notifications), the first pause between reads of
+                the store, in seconds (it grows to 1 s). With one, the wait is woken by the
+                decision's notification (``qgs_worker.notify``) and re-reads the store only
+                every ``QGS_API__RECHECK_S`` seconds (every second with ``on_progress``).
             until_approved: Also wait for a person's decision when one is required.
             on_progress: Called with a ``WaitProgress`` each time the submission's state
                 changes (stored, dispatched, each judge retry, a parked retry).
@@ -398,33 +457,85 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         from qgs_worker.progress import progress_of
 
         bound_s = self.settings.worker.visibility_timeout_s
-        deadline = time.monotonic() + timeout_s
-        delay = poll_s
-        shown: tuple[object, ...] | None = None
-        while True:
+        shown: list[object] = []
+
+        def read() -> DecisionView | None:
             found = self.decision(submission_id)
             if found is not None and not (until_approved and found.awaiting_approval):
                 return found
             if on_progress is not None and found is None:
                 now = progress_of(self.repo, submission_id, bound_s)
-                if now.key != shown:
-                    shown = now.key
+                if not shown or now.key != shown[-1]:
+                    shown.append(now.key)
                     on_progress(now)
-            if time.monotonic() >= deadline:
-                if found is not None:
-                    raise WaitTimeoutError(
-                        f"the decision on submission {submission_id!r} (round "
-                        f"{found.round_number}: {found.kind}) still awaits a person after "
-                        f"{timeout_s:g} s: `qgs approve {found.task_id} --by NAME` "
-                        "(or --reject --note WHY) records one"
-                    )
-                where = progress_of(self.repo, submission_id, bound_s)
-                raise WaitTimeoutError(
-                    f"no decision on submission {submission_id!r} after {timeout_s:g} s: "
-                    f"{where.detail}"
-                )
+            return None
+
+        notifier = self.notifier
+        if notifier is not None:
+            # Woken by the decision's notification (qgs_worker.notify); a progress display
+            # re-reads every second to show the states a round passes through.
+            found, _source = notifier.wait(
+                submission_id, read, timeout_s, recheck_s=1.0 if on_progress else None
+            )
+        else:
+            found = self._poll(read, timeout_s, poll_s)
+        if found is not None:
+            return found
+        last = self.decision(submission_id)
+        if last is not None:
+            raise WaitTimeoutError(
+                f"the decision on submission {submission_id!r} (round "
+                f"{last.round_number}: {last.kind}) still awaits a person after "
+                f"{timeout_s:g} s: `qgs approve {last.task_id} --by NAME` "
+                "(or --reject --note WHY) records one"
+            )
+        where = progress_of(self.repo, submission_id, bound_s)
+        raise WaitTimeoutError(
+            f"no decision on submission {submission_id!r} after {timeout_s:g} s: {where.detail}"
+        )
+
+    @staticmethod
+    def _poll(
+        read: Callable[[], DecisionView | None], timeout_s: float, poll_s: float
+    ) -> DecisionView | None:
+        """Read until a value or ``timeout_s`` (no broker to be notified through)."""
+        deadline = time.monotonic() + timeout_s
+        delay = poll_s
+        while True:
+            found = read()
+            if found is not None or time.monotonic() >= deadline:
+                return found
             time.sleep(delay)
             delay = min(delay * 1.5, 1.0)
+
+    def approve(
+        self, task_id: str, *, by: str, note: str = "", reject: bool = False
+    ) -> ApprovalView:
+        """``ApprovalsMixin.approve``, then wake the waiters of the round (``until_approved``)."""
+        view = super().approve(task_id, by=by, note=note, reject=reject)
+        self._announce(task_id, view.round_number)
+        return view
+
+    def _announce(self, task_id: str, round_number: int) -> None:
+        """Publish the round's notice (best effort: a waiter re-reads within its recheck)."""
+        url = self.settings.broker_url
+        if not url:
+            return
+        try:
+            from qgs_worker.notify import DecisionPublisher
+            from qgs_worker.ratelimit import redis_for_broker
+
+            row = self.repo.find_round(task_id, round_number)
+            if row is not None:
+                client = redis_for_broker(url, timeout_s=self.settings.broker_timeout_s / 2)
+                try:
+                    DecisionPublisher(client, lambda _r: "").publish(
+                        task_id, row.id, row.submission_id
+                    )
+                finally:
+                    client.close()
+        except Exception as exc:
+            logger.warning("approval of task %s not announced (%s)", task_id, exc)
 
     def task_decision(self, task_id: str) -> DecisionView | None:
         """The decision on the task's latest decided round, or None.

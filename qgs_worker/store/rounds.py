@@ -17,7 +17,7 @@ from qgs_worker.core.models import (
     RoundStatus,
     TaskType,
 )
-from qgs_worker.errors import RoundNumberTakenError, TaskNotFoundError
+from qgs_worker.errors import InputError, RoundNumberTakenError, TaskNotFoundError
 from qgs_worker.service.records import TaskRecord
 from qgs_worker.store.base import StoreBase, clean_row, dumps, loads_list
 from qgs_worker.store.schema import redact
@@ -37,10 +37,13 @@ __all__ = ["RoundStore", "task_record", "task_row"]
 log = logging.getLogger(__name__)
 
 
-def task_row(task_id: str, found: Classification, new: NewTask) -> TaskRow:
+def task_row(
+    task_id: str, found: Classification, new: NewTask, *, principal: str | None = None
+) -> TaskRow:
     """A TaskRow for a classified request, with the agent and source fields of ``new``."""
     return TaskRow(
         id=task_id,
+        principal=principal,
         request=new.request,
         agent=new.agent,
         agent_model=new.agent_model,
@@ -89,13 +92,46 @@ class RoundStore(StoreBase):
             session.commit()
         return self.get_task(task.id)
 
-    def store_task(self, task_id: str, found: Classification, new: NewTask) -> TaskRecord:
+    def store_task(
+        self,
+        task_id: str,
+        found: Classification,
+        new: NewTask,
+        *,
+        principal: str | None = None,
+    ) -> TaskRecord:
         """Store a classified task unless one with this id exists; the stored one's record.
 
         A task stored before keeps its own class (``start_task`` with a known id is idempotent).
+        ``principal`` is the API key's principal that owns it (None: started in-process).
+
+        Raises:
+            InputError: a task with this id exists and belongs to another principal.
         """
-        row = self.add_task(task_row(task_id, found, new))
+        row = self.add_task(task_row(task_id, found, new, principal=principal))
+        if principal is not None and row.principal != principal:
+            raise InputError(
+                f"'task_id' {task_id!r} is in use: choose another id, or leave it out for a new one"
+            )
         return task_record(row, task_id=row.id)
+
+    def task_principal(self, task_id: str) -> tuple[bool, str | None]:
+        """Whether the task exists, and the principal that owns it (None: no owner)."""
+        with Session(self.engine) as session:
+            row = session.get(TaskRow, task_id)
+        return (False, None) if row is None else (True, row.principal)
+
+    def submission_task_id(self, submission_id: str) -> str | None:
+        """The task a submission belongs to (from its round, else its outbox row), or None."""
+        with Session(self.engine) as session:
+            task_id = session.exec(
+                select(RoundRow.task_id).where(col(RoundRow.submission_id) == submission_id)
+            ).first()
+            if task_id is None:
+                task_id = session.exec(
+                    select(OutboxRow.task_id).where(col(OutboxRow.submission_id) == submission_id)
+                ).first()
+        return task_id
 
     def get_task(self, task_id: str) -> TaskRow:
         """The task with this id.

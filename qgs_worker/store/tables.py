@@ -25,7 +25,12 @@ def utcnow() -> datetime:
 
 
 class TaskRow(SQLModel, table=True):
-    """One user request handled by an agent, with its classification (and escalation)."""
+    """One user request handled by an agent, with its classification (and escalation).
+
+    ``principal`` is the API key's principal that started it over the HTTP API or MCP (another
+    principal's request for it is a "not found"); None for tasks started in-process, by the CLI,
+    by an audit, and in rows an older QGS stored.
+    """
 
     __tablename__ = "task"
 
@@ -46,6 +51,7 @@ class TaskRow(SQLModel, table=True):
     source_line: int | None = None
     transcript_id: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
+    principal: str | None = Field(default=None, max_length=128, index=True)
 
 
 class RoundRow(SQLModel, table=True):

@@ -1,0 +1,10 @@
+"""QGS as a service: transports over one operations layer (``qgs_worker.api.operations``).
+
+``operations`` holds what every transport offers (``Operations``, ``Principal``,
+``DecisionResult``); ``http`` is the HTTP API (``qgs serve``: FastAPI, imported only there).
+An MCP server is a second thin transport over the same ``Operations``.
+"""
+
+from qgs_worker.api.operations import WAIT_MAX_S, DecisionResult, Operations, Principal
+
+__all__ = ["WAIT_MAX_S", "DecisionResult", "Operations", "Principal"]

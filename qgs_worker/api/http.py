@@ -1,0 +1,352 @@
+"""The HTTP API (``qgs serve``): FastAPI over ``Operations``; OpenAPI at ``/openapi.json``.
+
+Routes (every ``/v1`` route needs ``Authorization: Bearer <key>``)::
+
+    POST /v1/tasks                               start a task            201 TaskOut
+    POST /v1/tasks/{task_id}/rounds              submit a round          202 SubmissionOut
+    GET  /v1/submissions/{id}/decision?wait_s=N  the decision (long-poll) 200 decided / 202 not yet
+    GET  /v1/tasks/{task_id}                     what `qgs status` says  200
+    GET  /v1/tasks/{task_id}/constraints         prompt constraints      200 ConstraintsOut
+    POST /v1/tool-calls/check                    the six-layer report    200 (allowed or not)
+    POST /v1/tasks/{task_id}/approval            approve / reject        200 (scope approve)
+    GET  /healthz                                the process is up       200
+    GET  /readyz                                 broker, store, a worker 200 / 503
+
+Errors are problem documents (``application/problem+json``, ``qgs_worker.api.problems``). A
+body over ``QGS_API__MAX_BODY_BYTES`` is refused with 413 before it is parsed (by its
+``Content-Length``, or while it streams in), so nothing of it is stored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
+from qgs_worker.api.problems import problem, problem_for, validation_problem
+from qgs_worker.api.schemas import (
+    ApprovalIn,
+    ConstraintsOut,
+    DecisionOut,
+    RoundIn,
+    SubmissionOut,
+    TaskIn,
+    TaskOut,
+    ToolCallCheckIn,
+)
+from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
+from qgs_worker.core.views import ApprovalView
+from qgs_worker.settings import Settings
+
+__all__ = ["PROBLEM_JSON", "BodyLimit", "create_app"]
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+WAKE_HEADER = "QGS-Woken-By"
+"""The response header of a decision naming what ended its wait (as ``DecisionOut.woken_by``)."""
+
+_bearer = HTTPBearer(auto_error=False, description="an API key from `qgs keys create`")
+
+
+def _principal(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Principal:
+    """The request's principal (``Operations.authenticate`` on its bearer key)."""
+    ops: Operations = request.app.state.operations
+    return ops.authenticate(credentials.credentials if credentials else None)
+
+
+Me = Annotated[Principal, Depends(_principal)]
+"""An endpoint's authenticated principal (401/429 raised before the endpoint runs)."""
+
+
+def _problem_response(
+    status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``max_bytes`` gets 413 before the app reads it.
+
+    A ``Content-Length`` over the limit is refused at once; a body without one (chunked) is
+    read up to the limit and then refused, else handed on whole.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, or answer 413 when its body is over the limit."""
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_bytes:
+            await self._refuse(scope, receive, send, int(length))
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._refuse(scope, receive, send, size)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, size: int) -> None:
+        detail = (
+            f"the request body is larger than {self.max_bytes:,} bytes (at least {size:,}); "
+            "send a smaller deliverable (QGS_MAX_DELIVERABLE_BYTES bounds it) or raise "
+            "QGS_API__MAX_BODY_BYTES on the server"
+        )
+        body = problem(
+            413,
+            detail,
+            [{"field": None, "message": detail, "fix": "send a body under the limit"}],
+        )
+        response = _problem_response(413, body, {"Connection": "close"})
+        await response(scope, receive, send)
+
+
+def create_app(
+    settings: Settings | None = None, *, operations: Operations | None = None
+) -> FastAPI:
+    """The ASGI app of the HTTP API.
+
+    Args:
+        settings: QGS settings (``QGS_*`` environment when None); ``broker_url`` must be set
+            to submit (``qgs serve`` starts the embedded broker when it is not).
+        operations: The operations layer to serve (built from ``settings`` when None).
+
+    ``app.state.operations`` is the layer (its ``notifier.wakeups`` counts wake sources).
+    """
+    ops = operations or Operations(settings)
+    cfg = ops.settings.api
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        ops.close()
+
+    app = FastAPI(
+        title="QGS",
+        version="1",
+        summary="A quality gate for autonomous AI agents: reviews, decisions, tool-call checks.",
+        lifespan=lifespan,
+    )
+    app.state.operations = ops
+    app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
+    _install_error_handlers(app)
+
+    @app.post("/v1/tasks", status_code=201, response_model=TaskOut, tags=["tasks"])
+    def start_task(body: TaskIn, me: Me) -> TaskOut:
+        """Classify a request and store it as a new task of the key's principal."""
+        handle = ops.start_task(
+            me,
+            body.request,
+            agent=body.agent,
+            model=body.model,
+            requirements=body.requirements,
+            criteria=body.criteria,
+            task_type=body.task_type,
+        )
+        return TaskOut(
+            id=handle.id,
+            task_type=handle.task_type,
+            complexity=handle.complexity,
+            classification=handle.classification,
+        )
+
+    @app.post(
+        "/v1/tasks/{task_id}/rounds", status_code=202, response_model=SubmissionOut, tags=["tasks"]
+    )
+    def submit_round(task_id: str, body: RoundIn, me: Me) -> SubmissionOut:
+        """Queue one round for review; returns at once with the submission id."""
+        deliverable = Deliverable(
+            text=body.deliverable,
+            tool_calls=tuple(ToolCall(**c.model_dump()) for c in body.tool_calls),
+            tool_results=tuple(ToolResult(**r.model_dump()) for r in body.tool_results),
+        )
+        handle = ops.submit_round(
+            me,
+            task_id,
+            deliverable,
+            final=body.final,
+            round_number=body.round_number,
+            turn=body.turn,
+        )
+        return SubmissionOut(
+            submission_id=handle.id,
+            task_id=handle.task_id,
+            decision_url=f"/v1/submissions/{handle.id}/decision",
+        )
+
+    @app.get(
+        "/v1/submissions/{submission_id}/decision",
+        response_model=DecisionOut,
+        responses={202: {"model": DecisionOut, "description": "no decision within wait_s"}},
+        tags=["decisions"],
+    )
+    async def get_decision(
+        submission_id: str,
+        me: Me,
+        wait_s: Annotated[
+            float, Query(ge=0, le=WAIT_MAX_S, description="long-poll up to this many seconds")
+        ] = 0.0,
+        until_approved: Annotated[
+            bool, Query(description="a decision awaiting a person counts once they decided")
+        ] = False,
+    ) -> JSONResponse:
+        """The decision on a submission; with ``wait_s``, wait for it (woken by a notification)."""
+        result = await ops.get_decision_async(
+            me, submission_id, wait_s=wait_s, until_approved=until_approved
+        )
+        out = DecisionOut(
+            submission_id=submission_id,
+            decided=result.decision is not None,
+            decision=result.decision,
+            woken_by=result.source,
+            detail=result.detail,
+        )
+        return JSONResponse(
+            out.model_dump(mode="json"),
+            status_code=200 if out.decided else 202,
+            headers={WAKE_HEADER: result.source},
+        )
+
+    @app.get("/v1/tasks/{task_id}", tags=["tasks"])
+    def task_status(task_id: str, me: Me) -> dict[str, Any]:
+        """The task's rounds, reviews, findings, decisions and approvals (``qgs status``)."""
+        return ops.task_status(me, task_id)
+
+    @app.get("/v1/tasks/{task_id}/constraints", response_model=ConstraintsOut, tags=["tasks"])
+    def constraints(task_id: str, me: Me) -> ConstraintsOut:
+        """The text to add to the agent's next prompt (empty for SIMPLE tasks)."""
+        return ConstraintsOut(task_id=task_id, constraints=ops.constraints(me, task_id))
+
+    @app.post("/v1/tool-calls/check", tags=["tool calls"])
+    def check_tool_call(body: ToolCallCheckIn, me: Me) -> dict[str, Any]:
+        """The six-layer report on one call (``qgs check-tool --format json``); principal: the key's."""
+        return ops.check_tool_call(me, body.call, tools=body.tools, agent=body.agent).to_dict()
+
+    @app.post("/v1/tasks/{task_id}/approval", response_model=ApprovalView, tags=["tasks"])
+    def approval(task_id: str, body: ApprovalIn, me: Me) -> ApprovalView:
+        """Approve or reject a task whose latest decision awaits a person (scope ``approve``)."""
+        return ops.approve(
+            me, task_id, by=body.by, note=body.note, reject=body.decision == "reject"
+        )
+
+    @app.get("/healthz", tags=["health"])
+    def healthz() -> dict[str, str]:
+        """The process is up (no dependency is asked)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["health"])
+    def readyz() -> JSONResponse:
+        """The broker and the store answer and at least one worker replies to a ping."""
+        from qgs_worker.api.readiness import readiness
+
+        checks = readiness(ops, timeout_s=cfg.ready_timeout_s)
+        if all(c["ok"] for c in checks.values()):
+            return JSONResponse({"status": "ready", "checks": checks})
+        failing = [name for name, c in checks.items() if not c["ok"]]
+        body = problem(
+            503,
+            "not ready: " + "; ".join(f"{n}: {checks[n]['detail']}" for n in failing),
+            [
+                {"field": None, "message": f"{n}: {checks[n]['detail']}", "fix": checks[n]["fix"]}
+                for n in failing
+            ],
+            checks=checks,
+        )
+        return _problem_response(503, body)
+
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        status, body = validation_problem(list(exc.errors()))
+        return _problem_response(status, body)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = str(exc.detail)
+        fix = "see /openapi.json for the routes" if exc.status_code in (404, 405) else ""
+        return _problem_response(
+            exc.status_code,
+            problem(exc.status_code, detail, [{"field": None, "message": detail, "fix": fix}]),
+        )
+
+    async def _known(request: Request, exc: Exception) -> JSONResponse:
+        found = problem_for(exc)
+        if found is None:  # an error class registered below that problem_for does not know
+            raise exc
+        status, body = found
+        headers = {}
+        if status == 429:
+            headers["Retry-After"] = str(max(1, round(body.get("retry_after_s", 1))))
+        if status == 401:
+            headers["WWW-Authenticate"] = "Bearer"
+        return _problem_response(status, body, headers)
+
+    for error in _known_errors():
+        app.add_exception_handler(error, _known)
+
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error(
+            "unexpected error on %s %s: %s", request.method, request.url.path, type(exc).__name__
+        )
+        detail = f"unexpected server error ({type(exc).__name__}); see the server log"
+        return _problem_response(500, problem(500, detail, slug="internal"))
+
+    app.add_exception_handler(Exception, _unexpected)
+
+
+def _known_errors() -> list[type[Exception]]:
+    """The error classes ``problem_for`` maps: QGS's own, the store's and the broker's."""
+    import kombu.exceptions
+    import redis.exceptions
+    import sqlalchemy.exc
+
+    from qgs_worker.errors import QGSError
+
+    return [
+        QGSError,
+        sqlalchemy.exc.OperationalError,
+        sqlalchemy.exc.InterfaceError,
+        redis.exceptions.ConnectionError,
+        redis.exceptions.TimeoutError,
+        kombu.exceptions.OperationalError,
+    ]

@@ -1,0 +1,519 @@
+"""The operations every transport offers (HTTP API, MCP): one layer, no transport in it.
+
+Each operation takes the authenticated ``Principal`` first and calls the existing code (the
+store-opening ``Client``, the ``Repository``'s views, ``service.approvals``, ``report``); the
+review logic stays in ``qgs_worker.service``. What a transport does: turn its request into these
+arguments, call, and turn the value or the error into its answer.
+
+    ops = Operations(settings)
+    me = ops.authenticate("qgs_3f...")                     # Principal("deploy-bot", {...})
+    task = ops.start_task(me, "Deploy the billing service", agent="deploy-bot")
+    sub = ops.submit_round(me, task.id, "Deployed.", final=True)
+    result = ops.get_decision(me, sub.id, wait_s=30)       # DecisionResult; .decision None: pending
+    report = ops.check_tool_call(me, {"type": "function", ...}, tools=[...])
+
+Isolation: a task belongs to the principal that started it here; another principal's task or
+submission id raises ``TaskNotFoundError`` / ``SubmissionNotFoundError``, exactly as an unknown
+one does (ids are not confirmed to exist). Tasks started in-process (no principal) are not
+visible here at all.
+
+Errors (each names the field and the fix): ``AuthenticationError`` (no, unknown or revoked key),
+``RateLimitedError`` (the key's window is full: ``retry_after_s``), ``PermissionDeniedError``
+(``approve`` without the ``approve`` scope), ``InputError`` and its ``DeliverableTooLargeError``,
+``TaskNotFoundError``/``SubmissionNotFoundError``, ``NotAwaitingApprovalError``,
+``ApprovalConflictError``, ``BrokerUnavailableError`` / ``StoreError`` (nothing was queued or
+stored), ``ConfigurationError`` (no tools to check a call against).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from qgs_worker.client import Client, DecisionView, SubmissionHandle, TaskHandle
+from qgs_worker.core.models import Deliverable, TaskType, ToolCall, ToolResult
+from qgs_worker.core.toolgate import GateReport
+from qgs_worker.core.views import ApprovalView
+from qgs_worker.errors import (
+    AuthenticationError,
+    InputError,
+    PermissionDeniedError,
+    RateLimitedError,
+    SubmissionNotFoundError,
+    TaskNotFoundError,
+)
+from qgs_worker.notify import DecisionNotifier
+from qgs_worker.settings import Settings
+from qgs_worker.store.keys import SCOPE_APPROVE, verify_key
+
+__all__ = [
+    "WAIT_MAX_S",
+    "DecisionResult",
+    "Operations",
+    "Principal",
+]
+
+log = logging.getLogger(__name__)
+
+WAIT_MAX_S = 60.0
+"""The longest one ``get_decision`` may wait, in seconds (a long-poll; ask again after it)."""
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a request acts for: the API key's principal, its scopes, the key's id.
+
+    ``scopes`` holds the rights beyond the default ones (``approve``); ``key_id`` names the key
+    (the rate limit's subject), never its secret.
+    """
+
+    name: str
+    scopes: frozenset[str] = frozenset()
+    key_id: str | None = None
+
+    def has(self, scope: str) -> bool:
+        """Whether the key was given ``scope``."""
+        return scope in self.scopes
+
+
+@dataclass(frozen=True)
+class DecisionResult:
+    """``get_decision``'s answer: the decision, or None with where the submission stands.
+
+    ``source`` says what ended the wait: ``stored`` (there at the first read), ``notification``
+    (a pub/sub notice woke it), ``resubscribed``, ``recheck`` (the safety re-read), or
+    ``timeout`` (no decision within ``wait_s``; ``detail`` says where it stands).
+    """
+
+    submission_id: str
+    decision: DecisionView | None
+    source: str
+    detail: str = ""
+
+
+@dataclass
+class _CachedKey:
+    principal: Principal
+    until: float
+
+
+@dataclass
+class _KeyCache:
+    """Verified keys kept ``ttl_s`` seconds, so a hot path reads the key table once a second."""
+
+    ttl_s: float
+    entries: dict[str, _CachedKey] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Operations:
+    """Start tasks, submit rounds, read decisions, check tool calls, approve: for a principal.
+
+    Args:
+        settings: QGS settings (``QGS_*`` environment variables when None). ``broker_url`` is
+            needed to submit; with it, decisions are waited for through ``qgs_worker.notify``.
+        client: The store-opening ``Client`` to call (built from ``settings`` when None).
+        notifier: The decision notifier (built and started on first wait when None and the
+            broker is set; pass one to share it).
+        rate_limiter: Anything with ``hit(key, limit=, window_s=)`` (``ratelimit``'s limiters);
+            None: the broker's Redis when set, else one in this process.
+
+    Thread-safe: one instance serves every request of a process.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        client: Client | None = None,
+        notifier: DecisionNotifier | None = None,
+        rate_limiter: Any = None,
+    ) -> None:
+        self.settings = settings or (client.settings if client is not None else Settings())
+        self.client = client or Client(self.settings)
+        self.repo = self.client.repo
+        self._notifier = notifier
+        self._limiter = rate_limiter
+        self._fallback_limiter: Any = None
+        self._lock = threading.Lock()
+        self._keys = _KeyCache(ttl_s=self.settings.api.key_cache_s)
+
+    # -- authentication and the rate limit ------------------------------------------------
+
+    def authenticate(self, key: str | None) -> Principal:
+        """The principal of an API key, counted against the key's rate limit.
+
+        Args:
+            key: The key as sent (``qgs_<id>_<secret>``), without ``Bearer``.
+
+        Raises:
+            AuthenticationError: no key, or one that is malformed, unknown or revoked (one
+                message for all: a caller learns nothing about which).
+            RateLimitedError: the key sent more than ``QGS_API__RATE_LIMIT_REQUESTS`` requests
+                in the last ``QGS_API__RATE_LIMIT_WINDOW_S`` seconds.
+        """
+        if not key:
+            raise AuthenticationError(
+                "no API key: send 'Authorization: Bearer <key>' (make one with "
+                "`qgs keys create --principal NAME`)"
+            )
+        principal = self._principal_of(key)
+        self._admit(principal)
+        return principal
+
+    def _principal_of(self, key: str) -> Principal:
+        now = time.monotonic()
+        cache = self._keys
+        if cache.ttl_s > 0:
+            with cache.lock:
+                hit = cache.entries.get(key)
+            if hit is not None and hit.until > now:
+                return hit.principal
+        found = verify_key(self.repo, key)
+        if found is None:
+            raise AuthenticationError(
+                "the API key is invalid or revoked: send a live key as 'Authorization: Bearer "
+                "<key>' (`qgs keys list` shows the keys)"
+            )
+        principal = Principal(found.principal, found.scopes, found.key_id)
+        if cache.ttl_s > 0:
+            with cache.lock:
+                if len(cache.entries) > 10_000:
+                    cache.entries.clear()
+                cache.entries[key] = _CachedKey(principal, now + cache.ttl_s)
+        return principal
+
+    def _admit(self, principal: Principal) -> None:
+        cfg = self.settings.api
+        if not cfg.rate_limit_requests:
+            return
+        key = f"api:{principal.key_id or principal.name}"
+        try:
+            decision = self._rate_limiter().hit(
+                key, limit=cfg.rate_limit_requests, window_s=cfg.rate_limit_window_s
+            )
+        except Exception as exc:  # a Redis that fails must not lock every agent out
+            log.warning("the API rate limit's Redis failed (%s); limiting in this process", exc)
+            decision = self._local_limiter().hit(
+                key, limit=cfg.rate_limit_requests, window_s=cfg.rate_limit_window_s
+            )
+        if not decision.allowed:
+            raise RateLimitedError(
+                f"key {principal.key_id} sent more than {cfg.rate_limit_requests} requests in "
+                f"{cfg.rate_limit_window_s:g} s: retry after {decision.retry_after_s:.1f} s",
+                retry_after_s=decision.retry_after_s,
+            )
+
+    def _rate_limiter(self) -> Any:
+        if self._limiter is None:
+            with self._lock:
+                if self._limiter is None:
+                    from qgs_worker.ratelimit import (
+                        CircuitBreakerLimiter,
+                        RedisRateLimiter,
+                        redis_for_broker,
+                    )
+
+                    url = self.settings.broker_url
+                    self._limiter = (
+                        CircuitBreakerLimiter(RedisRateLimiter(redis_for_broker(url)))
+                        if url
+                        else self._local_limiter()
+                    )
+        return self._limiter
+
+    def _local_limiter(self) -> Any:
+        if self._fallback_limiter is None:
+            from qgs_worker.ratelimit import LocalRateLimiter
+
+            self._fallback_limiter = LocalRateLimiter()
+        return self._fallback_limiter
+
+    # -- tasks and rounds -------------------------------------------------------------------
+
+    def start_task(
+        self,
+        principal: Principal,
+        request: str,
+        *,
+        agent: str | None = None,
+        model: str | None = None,
+        requirements: Sequence[str] = (),
+        criteria: Sequence[str] = (),
+        task_type: TaskType | str | None = None,
+        task_id: str | None = None,
+    ) -> TaskHandle:
+        """Classify and store a new task owned by ``principal`` (``Client.start_task``).
+
+        Raises:
+            InputError: an empty request, an unknown task type, or a ``task_id`` in use.
+            StoreError: the store failed; nothing was stored.
+        """
+        return self.client.start_task(
+            request,
+            agent=agent,
+            model=model,
+            requirements=requirements,
+            criteria=criteria,
+            task_type=task_type,
+            task_id=task_id,
+            principal=principal.name,
+        )
+
+    def submit_round(
+        self,
+        principal: Principal,
+        task_id: str,
+        deliverable: str | Deliverable,
+        *,
+        tool_calls: Sequence[ToolCall] = (),
+        tool_results: Sequence[ToolResult] = (),
+        final: bool = False,
+        round_number: int | None = None,
+        turn: str | None = None,
+    ) -> SubmissionHandle:
+        """Queue one round of the principal's task; returns at once (``Client.submit``).
+
+        Raises:
+            TaskNotFoundError: no such task of this principal.
+            DeliverableTooLargeError: over ``QGS_MAX_DELIVERABLE_BYTES``; nothing queued.
+            InputError: a malformed field (round number taken or leaving a gap...).
+            BrokerUnavailableError: the broker did not answer; nothing queued or stored.
+            StoreError: the store failed; nothing queued.
+        """
+        self._own_task(principal, task_id)
+        if isinstance(deliverable, str):
+            deliverable = Deliverable(
+                text=deliverable, tool_calls=tuple(tool_calls), tool_results=tuple(tool_results)
+            )
+        return self.client.submit(
+            task_id, deliverable, final=final, round_number=round_number, turn=turn
+        )
+
+    def task_status(self, principal: Principal, task_id: str) -> dict[str, Any]:
+        """What ``qgs status`` says of the task, as data: rounds, reviews, findings, decisions.
+
+        The shape is one task of ``qgs report --format json`` (``report.task_report``) plus
+        ``waiting_submissions``: submissions sent and not yet taken by a worker.
+
+        Raises:
+            TaskNotFoundError: no such task of this principal.
+        """
+        from qgs_worker.report import task_report
+
+        row = self._own_task(principal, task_id)
+        report = task_report(self.repo, row, self.settings.worker.visibility_timeout_s)
+        report["waiting_submissions"] = self.repo.count_untaken_outbox_of(task_id)
+        return report
+
+    def constraints(self, principal: Principal, task_id: str) -> str:
+        """The text to add to the agent's next prompt ("" for SIMPLE tasks).
+
+        Raises:
+            TaskNotFoundError: no such task of this principal.
+        """
+        self._own_task(principal, task_id)
+        return self.client.constraints(task_id)
+
+    def _own_task(self, principal: Principal, task_id: str) -> Any:
+        row = self.repo.find_task(task_id)
+        if row is None or row.principal != principal.name:
+            raise TaskNotFoundError(
+                f"no task with id {task_id!r} (of principal {principal.name!r}): start one with "
+                "start_task (POST /v1/tasks)"
+            )
+        return row
+
+    def _own_submission(self, principal: Principal, submission_id: str) -> str:
+        task_id = self.repo.submission_task_id(submission_id)
+        row = self.repo.find_task(task_id) if task_id is not None else None
+        if row is None or row.principal != principal.name:
+            raise SubmissionNotFoundError(
+                f"no submission with id {submission_id!r} (of principal {principal.name!r}): "
+                "use the id submit_round returned"
+            )
+        return row.id
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def get_decision(
+        self,
+        principal: Principal,
+        submission_id: str,
+        *,
+        wait_s: float = 0.0,
+        until_approved: bool = False,
+    ) -> DecisionResult:
+        """The decision on a submission, waiting up to ``wait_s`` seconds for it (blocking).
+
+        The wait is woken by the decision's notification (``qgs_worker.notify``), with a
+        safety re-read every ``QGS_API__RECHECK_S`` seconds; without a broker it re-reads only.
+
+        Args:
+            principal: Who asks.
+            submission_id: From ``submit_round``.
+            wait_s: 0 to 60 seconds.
+            until_approved: A decision that awaits a person counts only once they decided.
+
+        Raises:
+            InputError: ``wait_s`` outside 0-60.
+            SubmissionNotFoundError: no such submission of this principal.
+        """
+        _check_wait(wait_s)
+        self._own_submission(principal, submission_id)
+        read = self._reader(submission_id, until_approved)
+        if wait_s == 0:
+            view, source = read(), "stored"
+        else:
+            view, source = self.notifier.wait(submission_id, read, wait_s)
+        if view is not None:
+            return DecisionResult(submission_id, view, source)
+        return self._pending(submission_id)
+
+    async def get_decision_async(
+        self,
+        principal: Principal,
+        submission_id: str,
+        *,
+        wait_s: float = 0.0,
+        until_approved: bool = False,
+    ) -> DecisionResult:
+        """``get_decision`` for an event loop: store reads run in threads, the loop never blocks.
+
+        Raises:
+            InputError, SubmissionNotFoundError: as ``get_decision``.
+        """
+        _check_wait(wait_s)
+        await asyncio.to_thread(self._own_submission, principal, submission_id)
+        read = self._reader(submission_id, until_approved)
+
+        async def read_async() -> DecisionView | None:
+            return await asyncio.to_thread(read)
+
+        if wait_s == 0:
+            view, source = await read_async(), "stored"
+        else:
+            view, source = await self.notifier.wait_async(submission_id, read_async, wait_s)
+        if view is not None:
+            return DecisionResult(submission_id, view, source)
+        return await asyncio.to_thread(self._pending, submission_id)
+
+    def _reader(self, submission_id: str, until_approved: bool) -> Any:
+        def read() -> DecisionView | None:
+            view = self.repo.decision_view(submission_id)
+            if view is not None and until_approved and view.awaiting_approval:
+                return None
+            return view
+
+        return read
+
+    def _pending(self, submission_id: str) -> DecisionResult:
+        from qgs_worker.progress import progress_of
+
+        where = progress_of(self.repo, submission_id, self.settings.worker.visibility_timeout_s)
+        return DecisionResult(submission_id, None, "timeout", where.detail)
+
+    @property
+    def notifier(self) -> DecisionNotifier:
+        """The decision notifier this layer waits with (started on first use)."""
+        if self._notifier is None:
+            with self._lock:
+                if self._notifier is None:
+                    self._notifier = self._new_notifier()
+        return self._notifier
+
+    def _new_notifier(self) -> DecisionNotifier:
+        url = self.settings.broker_url
+        recheck_s = self.settings.api.recheck_s
+        if not url:  # nothing to subscribe to: the waits re-read the store only
+            return DecisionNotifier(_no_redis, recheck_s=recheck_s)
+        from qgs_worker.ratelimit import redis_for_broker
+
+        timeout_s = self.settings.broker_timeout_s
+        return DecisionNotifier(
+            lambda: redis_for_broker(url, timeout_s=timeout_s), recheck_s=recheck_s
+        ).start()
+
+    def close(self) -> None:
+        """Stop the notifier's thread and flush the tool-call log; the store stays usable."""
+        if self._notifier is not None:
+            self._notifier.close()
+        self.client.flush_tool_log(2.0)
+
+    # -- tool calls and approvals -----------------------------------------------------------
+
+    def check_tool_call(
+        self,
+        principal: Principal,
+        call: object,
+        *,
+        tools: Sequence[Mapping[str, Any]] | Mapping[str, Any] | None = None,
+        agent: str | None = None,
+    ) -> GateReport:
+        """The six-layer report on one tool call; its principal is ``principal``'s name.
+
+        ``report.to_dict()`` is what ``qgs check-tool --format json`` prints for one call. The
+        check is logged to the store through the queue (fire-and-forget).
+
+        Args:
+            principal: Who asks; the permission layer's subject and the log's principal.
+            call: One call as parsed JSON (OpenAI, Anthropic or MCP shape).
+            tools: The tools the agent may call (OpenAI, Anthropic or MCP definitions); None:
+                ``QGS_TOOLS_FILE``.
+            agent: Which agent makes it (the gate's rate-limit key).
+
+        Raises:
+            InputError: ``call`` is not one call, or ``tools`` holds an unusable definition.
+            ConfigurationError: no ``tools`` and no ``QGS_TOOLS_FILE``.
+        """
+        return self.client.check_tool_call(
+            call, principal=principal.name, agent=agent, tools=tools, log=True
+        )
+
+    def approve(
+        self,
+        principal: Principal,
+        task_id: str,
+        *,
+        by: str | None = None,
+        note: str = "",
+        reject: bool = False,
+    ) -> ApprovalView:
+        """Approve (or reject) the principal's task whose latest decision awaits a person.
+
+        Args:
+            principal: Needs the ``approve`` scope.
+            task_id: The task.
+            by: Who decides (default: the principal's name).
+            note: Why; required when rejecting.
+            reject: Reject instead of approve.
+
+        Raises:
+            PermissionDeniedError: the key has no ``approve`` scope.
+            TaskNotFoundError: no such task of this principal.
+            InputError, NotAwaitingApprovalError, ApprovalConflictError: as ``Client.approve``.
+        """
+        if not principal.has(SCOPE_APPROVE):
+            raise PermissionDeniedError(
+                f"key {principal.key_id} of {principal.name!r} may not approve: make a key with "
+                f"`qgs keys create --principal {principal.name} --scope approve`"
+            )
+        self._own_task(principal, task_id)
+        return self.client.approve(task_id, by=by or principal.name, note=note, reject=reject)
+
+
+def _check_wait(wait_s: float) -> None:
+    if not 0 <= wait_s <= WAIT_MAX_S:
+        raise InputError(
+            f"'wait_s' must be 0-{WAIT_MAX_S:g} seconds (got {wait_s!r}); ask again after a "
+            "wait that ended without a decision"
+        )
+
+
+def _no_redis() -> Any:
+    raise InputError("no broker: decision notifications are off")  # never started

@@ -1,0 +1,222 @@
+"""Errors as RFC 9457 problem documents: ``type``, ``title``, ``status``, ``detail``, ``errors``.
+
+``errors`` lists ``{"field", "message", "fix"}`` items (``field`` None when the problem is
+not about one field). ``problem_for(exc)`` maps every QGS error, and the store's and broker's
+own connection errors, to a status and a document; any transport (HTTP, MCP) can use it.
+
+| error | status |
+| --- | --- |
+| ``AuthenticationError`` | 401 |
+| ``PermissionDeniedError`` | 403 |
+| ``TaskNotFoundError`` / ``SubmissionNotFoundError`` | 404 |
+| ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError`` | 409 |
+| ``DeliverableTooLargeError`` (and a body over the limit) | 413 |
+| ``InputError`` (and a body that does not validate) | 422 |
+| ``RateLimitedError`` | 429 |
+| ``BrokerUnavailableError``, ``StoreError``, a database or Redis connection error | 503 |
+| ``ConfigurationError`` | 500 |
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from qgs_worker.errors import (
+    ApprovalConflictError,
+    AuthenticationError,
+    BrokerUnavailableError,
+    ConfigurationError,
+    DeliverableTooLargeError,
+    InputError,
+    NotAwaitingApprovalError,
+    PermissionDeniedError,
+    RateLimitedError,
+    RoundNumberTakenError,
+    StoreError,
+    TaskNotFoundError,
+)
+
+__all__ = ["PROBLEM_TYPE", "field_error", "problem", "problem_for", "validation_problem"]
+
+PROBLEM_TYPE = "urn:qgs:problem:"
+"""Every problem's ``type`` starts with this, then a slug (``urn:qgs:problem:not-found``)."""
+
+_TITLES = {
+    400: "Malformed request",
+    401: "Not authenticated",
+    403: "Not allowed",
+    404: "Not found",
+    409: "Conflict",
+    413: "Request too large",
+    422: "Invalid request",
+    429: "Too many requests",
+    500: "Server misconfigured",
+    503: "Service unavailable",
+}
+_SLUGS = {
+    400: "malformed",
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not-found",
+    409: "conflict",
+    413: "too-large",
+    422: "invalid",
+    429: "rate-limited",
+    500: "misconfigured",
+    503: "unavailable",
+}
+_FIELD = re.compile(r"'([A-Za-z_][A-Za-z0-9_.\[\]]*)'")
+
+
+def field_error(field: str | None, message: str, fix: str) -> dict[str, Any]:
+    """One item of a problem's ``errors``."""
+    return {"field": field, "message": message, "fix": fix}
+
+
+def problem(
+    status: int,
+    detail: str,
+    errors: Sequence[dict[str, Any]] = (),
+    *,
+    slug: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A problem document for ``status`` (the title and type follow from it)."""
+    return {
+        "type": PROBLEM_TYPE + (slug or _SLUGS.get(status, "error")),
+        "title": _TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "errors": list(errors),
+        **extra,
+    }
+
+
+def _status_of(exc: BaseException) -> int | None:
+    if isinstance(exc, AuthenticationError):
+        return 401
+    if isinstance(exc, PermissionDeniedError):
+        return 403
+    if isinstance(exc, TaskNotFoundError):
+        return 404
+    if isinstance(exc, ApprovalConflictError | RoundNumberTakenError | NotAwaitingApprovalError):
+        return 409
+    if isinstance(exc, DeliverableTooLargeError):
+        return 413
+    if isinstance(exc, InputError):
+        return 422
+    if isinstance(exc, RateLimitedError):
+        return 429
+    if isinstance(exc, BrokerUnavailableError | StoreError):
+        return 503
+    if isinstance(exc, ConfigurationError):
+        return 500
+    return _connection_status(exc)
+
+
+def _connection_status(exc: BaseException) -> int | None:
+    """503 for the store's and Redis's own connection errors (raised past the repository)."""
+    import sys
+
+    sqlalchemy_exc = sys.modules.get("sqlalchemy.exc")
+    if sqlalchemy_exc is not None and isinstance(
+        exc, sqlalchemy_exc.OperationalError | sqlalchemy_exc.InterfaceError
+    ):
+        return 503
+    redis_exc = sys.modules.get("redis.exceptions")
+    if redis_exc is not None and isinstance(
+        exc, redis_exc.ConnectionError | redis_exc.TimeoutError
+    ):
+        return 503
+    kombu_exc = sys.modules.get("kombu.exceptions")
+    if kombu_exc is not None and isinstance(exc, kombu_exc.OperationalError):
+        return 503
+    return None
+
+
+def _fix_of(message: str, status: int) -> str:
+    """The fix part of a QGS message (after its ``:``/``;``), or a general one for the status."""
+    for mark in (": ", "; "):
+        _head, sep, tail = message.partition(mark)
+        if sep and tail and not tail[0].isdigit():
+            return tail
+    return {
+        401: "send 'Authorization: Bearer <key>' with a live key",
+        503: "retry later: nothing was stored",
+    }.get(status, "")
+
+
+def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
+    """The status and problem document of a known error, or None (an unexpected error: 500).
+
+    The message of a QGS error names the field (quoted) and the fix; both are lifted into
+    the ``errors`` item.
+    """
+    status = _status_of(exc)
+    if status is None:
+        return None
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if status == 503 and not isinstance(exc, BrokerUnavailableError | StoreError):
+        message = f"a dependency is unreachable ({type(exc).__name__}: {message})"
+    found = _FIELD.search(message)
+    field = found[1] if found and status in (413, 422) else None
+    extra: dict[str, Any] = {}
+    if isinstance(exc, RateLimitedError):
+        extra["retry_after_s"] = round(exc.retry_after_s, 3)
+    return status, problem(
+        status, message, [field_error(field, message, _fix_of(message, status))], **extra
+    )
+
+
+_FIXES = {
+    "extra_forbidden": "remove this field: it is not one of the fields of this request",
+    "missing": "add this field",
+    "json_invalid": "send the body as valid JSON",
+    "string_too_short": "send a non-empty string",
+    "string_type": "send a string",
+    "dict_type": "send a JSON object",
+    "list_type": "send a JSON list",
+    "bool_type": "send true or false",
+    "int_type": "send an integer",
+    "greater_than_equal": "send a larger number",
+    "less_than_equal": "send a smaller number",
+    "enum": "send one of the values listed in the message",
+    "literal_error": "send one of the values listed in the message",
+}
+
+
+def validation_problem(errors: Sequence[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
+    """A 422 (a body that does not validate) or 400 (a body that is not JSON) problem.
+
+    Args:
+        errors: pydantic's ``errors()`` items (``loc``, ``msg``, ``type``), as FastAPI's
+            ``RequestValidationError.errors()`` gives them.
+    """
+    items = []
+    malformed = False
+    for error in errors:
+        kind = str(error.get("type", ""))
+        loc = [str(p) for p in error.get("loc", ())]
+        if loc and loc[0] in ("body", "query", "path", "header"):
+            loc = loc[1:]
+        if kind == "json_invalid":
+            malformed = True
+            where = error.get("ctx", {}).get("error", "")
+            items.append(field_error(None, f"the body is not valid JSON ({where})", _FIXES[kind]))
+            continue
+        message = str(error.get("msg", "invalid"))
+        items.append(
+            field_error(
+                ".".join(loc) or None,
+                message,
+                _FIXES.get(kind, "see /openapi.json for this field's type"),
+            )
+        )
+    status = 400 if malformed else 422
+    detail = "; ".join(
+        f"{item['field']}: {item['message']}" if item["field"] else item["message"]
+        for item in items
+    )
+    return status, problem(status, detail or "the request is invalid", items)

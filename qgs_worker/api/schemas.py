@@ -1,0 +1,139 @@
+"""The HTTP API's request and response bodies (pydantic; unknown fields refused).
+
+Requests are ``extra="forbid"``: a misspelt field (``finale``) is a 422 naming it, never
+silently ignored. Responses reuse the core views (``DecisionView``, ``ApprovalView``) and the
+gate's report as ``qgs check-tool --format json`` prints it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from qgs_worker.core.models import Classification, Complexity, TaskType
+from qgs_worker.core.views import ApprovalView, DecisionView
+
+__all__ = [
+    "ApprovalIn",
+    "ConstraintsOut",
+    "DecisionOut",
+    "RoundIn",
+    "SubmissionOut",
+    "TaskIn",
+    "TaskOut",
+    "ToolCallCheckIn",
+    "ToolCallIn",
+    "ToolResultIn",
+]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TaskIn(_In):
+    """``POST /v1/tasks``: a new task for the key's principal."""
+
+    request: str = Field(min_length=1, description="the user's request, as the agent got it")
+    agent: str | None = Field(default=None, max_length=128, description="the agent's name")
+    model: str | None = Field(default=None, max_length=128, description="the agent's model")
+    requirements: list[str] = Field(
+        default_factory=list, description="the planner's requirements the judge checks"
+    )
+    criteria: list[str] = Field(default_factory=list, description="verification criteria")
+    task_type: TaskType | None = Field(default=None, description="skip the classifier")
+
+
+class TaskOut(BaseModel):
+    """A started task: its id and classification."""
+
+    id: str
+    task_type: TaskType
+    complexity: Complexity
+    classification: Classification
+
+
+class ToolCallIn(_In):
+    """A tool call the agent made in the round."""
+
+    id: str = ""
+    name: str = Field(min_length=1)
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToolResultIn(_In):
+    """A tool output the agent saw since its previous round."""
+
+    tool_call_id: str = ""
+    name: str = ""
+    content: str
+
+
+class RoundIn(_In):
+    """``POST /v1/tasks/{task_id}/rounds``: one round handed in for review."""
+
+    deliverable: str = Field(description="the round's output text ('' for tool calls only)")
+    tool_calls: list[ToolCallIn] = Field(default_factory=list)
+    tool_results: list[ToolResultIn] = Field(default_factory=list)
+    final: bool = Field(default=False, description="the round the agent means to deliver")
+    round_number: int | None = Field(default=None, ge=1, description="default: the next one")
+    turn: str | None = Field(
+        default=None, description="in a multi-turn run, the user message this round answers"
+    )
+
+
+class SubmissionOut(BaseModel):
+    """A queued round: ask ``decision_url`` for its decision."""
+
+    submission_id: str
+    task_id: str
+    decision_url: str
+
+
+class DecisionOut(BaseModel):
+    """``GET /v1/submissions/{id}/decision``: the decision, or where the submission stands.
+
+    ``decided`` False (HTTP 202): no decision within ``wait_s``; ``detail`` says where it is.
+    ``woken_by`` is what ended the wait: ``stored``, ``notification``, ``resubscribed``,
+    ``recheck`` or ``timeout``.
+    """
+
+    submission_id: str
+    decided: bool
+    decision: DecisionView | None = None
+    woken_by: str
+    detail: str = ""
+
+
+class ConstraintsOut(BaseModel):
+    """``GET /v1/tasks/{task_id}/constraints``: the text to add to the agent's next prompt."""
+
+    task_id: str
+    constraints: str
+
+
+class ToolCallCheckIn(_In):
+    """``POST /v1/tool-calls/check``: one call, and the tools the agent may call."""
+
+    call: dict[str, Any] = Field(
+        description="one call: an OpenAI tool_calls item, an Anthropic tool_use block or an "
+        "MCP tools/call request"
+    )
+    tools: list[dict[str, Any]] | dict[str, Any] | None = Field(
+        default=None,
+        description="OpenAI, Anthropic or MCP tool definitions (or an MCP tools/list result); "
+        "default: the server's QGS_TOOLS_FILE",
+    )
+    agent: str | None = Field(default=None, max_length=128, description="which agent calls")
+
+
+class ApprovalIn(_In):
+    """``POST /v1/tasks/{task_id}/approval``: a person's decision (needs the approve scope)."""
+
+    decision: Literal["approve", "reject"]
+    by: str | None = Field(default=None, description="who decides (default: the principal)")
+    note: str = Field(default="", description="why; required to reject")
+
+
+ApprovalOut = ApprovalView

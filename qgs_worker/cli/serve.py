@@ -1,0 +1,128 @@
+"""``qgs serve`` (the HTTP API) and ``qgs keys`` (its API keys: create, list, revoke)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from qgs_worker.cli.common import app, broker_session, console, err_console
+from qgs_worker.terminal import markup_safe
+
+if TYPE_CHECKING:  # the store (sqlalchemy) is imported where used: `qgs check-tool` starts without
+    from qgs_worker.store import Repository
+
+__all__ = ["keys_app", "serve"]
+
+keys_app = typer.Typer(
+    name="keys",
+    help="API keys of the HTTP API: create (shown once), list, revoke.",
+    no_args_is_help=True,
+)
+app.add_typer(keys_app, name="keys")
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str | None, typer.Option(help="Listen address (default QGS_API__HOST, 127.0.0.1).")
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option(help="Listen port (default QGS_API__PORT, 8080).")
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn's log level.")] = "info",
+) -> None:
+    """Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs); needs workers to decide.
+
+    With no QGS_BROKER_URL it starts the embedded broker; run `qgs worker` beside it on the
+    same data folder. Every /v1 request needs an API key (`qgs keys create`).
+    """
+    import uvicorn
+
+    from qgs_worker.api.http import create_app
+    from qgs_worker.preflight import check_broker, check_store
+    from qgs_worker.settings import Settings
+
+    settings = Settings()
+    check_store(settings).dispose()  # a store that cannot be reached stops here, not per request
+    with broker_session(settings, workers=False) as live:
+        check_broker(live.broker_url or "", live.broker_timeout_s)
+        bind_host = host or live.api.host
+        bind_port = port if port is not None else live.api.port
+        err_console.print(
+            f"QGS API on http://{bind_host}:{bind_port} (docs at /docs)", soft_wrap=True
+        )
+        uvicorn.run(
+            create_app(live),
+            host=bind_host,
+            port=bind_port,
+            log_level=log_level,
+            server_header=False,
+        )
+
+
+@keys_app.command("create")
+def keys_create(
+    principal: Annotated[
+        str, typer.Option("--principal", help="Who the key acts for (its tasks are theirs).")
+    ],
+    scope: Annotated[
+        list[str] | None,
+        typer.Option("--scope", help="An extra right (repeatable): approve."),
+    ] = None,
+    note: Annotated[str, typer.Option(help="What the key is for (kept with it).")] = "",
+) -> None:
+    """Make an API key; its secret and webhook signing secret are shown once, here only."""
+    from qgs_worker.store.keys import create_key
+
+    made = create_key(_repo(), principal, scopes=tuple(scope or ()), note=note)
+    console.print(f"key id:         {made.key_id}")
+    console.print(f"principal:      {markup_safe(made.principal)}")
+    console.print(f"scopes:         {', '.join(made.scopes) or '(default)'}")
+    console.print(f"API key:        {made.key}", highlight=False, soft_wrap=True)
+    console.print(f"webhook secret: {made.webhook_secret}", highlight=False, soft_wrap=True)
+    err_console.print(
+        "Both secrets are shown once: store them now (the store keeps only a salted hash of "
+        "the key). Send the key as 'Authorization: Bearer <key>'."
+    )
+
+
+@keys_app.command("list")
+def keys_list(
+    principal: Annotated[str | None, typer.Option(help="Only this principal's keys.")] = None,
+) -> None:
+    """List the keys (ids, principals, scopes, created, revoked); never their secrets."""
+    from qgs_worker.store.keys import list_keys
+
+    found = list_keys(_repo(), principal=principal)
+    if not found:
+        console.print("no API keys: `qgs keys create --principal NAME` makes one")
+        return
+    for k in found:
+        revoked = f"revoked {k.revoked_at:%Y-%m-%d %H:%M}" if k.revoked_at else "live"
+        note = f"  {markup_safe(k.note)}" if k.note else ""
+        console.print(
+            f"{k.key_id}  {markup_safe(k.principal)}  {','.join(k.scopes) or '-'}  "
+            f"created {k.created_at:%Y-%m-%d %H:%M}  {revoked}{note}",
+            highlight=False,
+        )
+
+
+@keys_app.command("revoke")
+def keys_revoke(
+    key_id: Annotated[str, typer.Argument(help="The key's id (`qgs keys list`).")],
+) -> None:
+    """Revoke a key: every request with it is refused (401) from now on."""
+    from qgs_worker.store.keys import revoke_key
+
+    if revoke_key(_repo(), key_id):
+        console.print(f"key {key_id} revoked")
+    else:
+        console.print(f"key {key_id} was already revoked")
+
+
+def _repo() -> Repository:
+    from qgs_worker.settings import Settings
+    from qgs_worker.store import Repository
+
+    return Repository(Settings().resolved_database_url)

@@ -1,0 +1,338 @@
+"""``Client(base_url=..., api_key=...)``: the same agent-facing methods, over the HTTP API.
+
+No store, no broker on the agent's machine: every call is one request to ``qgs serve``
+(httpx). ``wait`` long-polls ``GET /v1/submissions/{id}/decision?wait_s=...`` (the server is
+woken by the decision's notification), asking again until ``timeout_s``.
+
+    qgs = Client(base_url="http://127.0.0.1:8080", api_key="qgs_...")
+    task = qgs.start_task("Deploy the billing service", agent="deploy-bot")
+    sub = qgs.submit(task.id, "Deployed v2 after a backup.", final=True)
+    decision = qgs.wait(sub.id, timeout_s=60)
+
+Problem documents come back as the QGS error of their status (401 ``AuthenticationError``,
+403 ``PermissionDeniedError``, 404 ``TaskNotFoundError``, 409 ``NotAwaitingApprovalError``,
+413 ``DeliverableTooLargeError``, 400/422 ``InputError``, 429 ``RateLimitedError``, 503 and
+an unreachable server ``BrokerUnavailableError``); the message is the server's ``detail``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from qgs_worker.client import Client
+from qgs_worker.client.views import ApprovalView, DecisionView, SubmissionHandle, TaskHandle
+from qgs_worker.core.models import Classification, Deliverable, TaskType, ToolCall
+from qgs_worker.core.toolgate import GateReport
+from qgs_worker.core.toolgate.base import LayerResult, LayerStatus
+from qgs_worker.core.toolgate.calls import CallShape
+from qgs_worker.errors import (
+    AuthenticationError,
+    BrokerUnavailableError,
+    ConfigurationError,
+    DeliverableTooLargeError,
+    InputError,
+    NotAwaitingApprovalError,
+    PermissionDeniedError,
+    QGSError,
+    RateLimitedError,
+    SubmissionNotFoundError,
+    TaskNotFoundError,
+    WaitTimeoutError,
+)
+from qgs_worker.settings import Settings
+
+if TYPE_CHECKING:
+    from qgs_worker.client.tool_calls import Tools
+    from qgs_worker.progress import WaitProgress
+    from qgs_worker.store import Repository
+
+__all__ = ["ApiClient", "report_from_dict"]
+
+LONG_POLL_S = 60.0
+"""The longest one long-poll asks the server to wait, in seconds (the API's limit)."""
+
+
+class ApiClient(Client):
+    """The agent-side API of QGS over HTTP (what ``Client(base_url=..., api_key=...)`` returns).
+
+    Args:
+        settings: Unused but for ``max_deliverable_bytes`` hints; the server's settings rule.
+        app: Ignored (no broker here).
+        base_url: The API's address, e.g. ``http://127.0.0.1:8080``.
+        api_key: A key from ``qgs keys create``.
+        timeout_s: One request's timeout beyond its long-poll, in seconds.
+        transport: An ``httpx`` transport (tests); None: the network.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        app: Any = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout_s: float = 30.0,
+        transport: Any = None,
+    ) -> None:
+        import httpx
+
+        if not base_url or not api_key:
+            raise ConfigurationError(
+                "Client(base_url=..., api_key=...) needs both: the API's address "
+                "(http://host:8080) and a key from `qgs keys create`"
+            )
+        self.base_url = base_url.rstrip("/")
+        self.timeout_s = timeout_s
+        self._http = httpx.Client(
+            base_url=self.base_url,
+            headers={"Authorization": f"Bearer {api_key}"},
+            timeout=timeout_s,
+            transport=transport,
+        )
+
+    @property
+    def repo(self) -> Repository:  # type: ignore[override]
+        """An API client has no store: raises ``ConfigurationError``."""
+        raise ConfigurationError(
+            "this Client speaks the HTTP API and opens no store: use its methods (status(), "
+            "decision(), wait()), or Client() without base_url on the store's machine"
+        )
+
+    def close(self) -> None:
+        """Close the HTTP connections."""
+        self._http.close()
+
+    def __enter__(self) -> ApiClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _call(
+        self, method: str, path: str, *, json: Any = None, params: Any = None, wait_s: float = 0
+    ) -> Any:
+        import httpx
+
+        try:
+            response = self._http.request(
+                method, path, json=json, params=params, timeout=self.timeout_s + wait_s
+            )
+        except httpx.HTTPError as exc:
+            raise BrokerUnavailableError(
+                f"cannot reach the QGS API at {self.base_url} ({type(exc).__name__}: {exc}); "
+                "check base_url and that `qgs serve` runs"
+            ) from exc
+        if response.status_code >= 400:
+            raise _error_of(response)
+        return response.json()
+
+    # -- the agent-facing methods -----------------------------------------------------------
+
+    def start_task(
+        self,
+        request: str,
+        *,
+        agent: str | None = None,
+        model: str | None = None,
+        requirements: Sequence[str] = (),
+        criteria: Sequence[str] = (),
+        task_type: TaskType | str | None = None,
+        task_id: str | None = None,
+        principal: str | None = None,
+    ) -> TaskHandle:
+        """``POST /v1/tasks``; the task is the key's principal's (``principal`` is not sent).
+
+        Raises:
+            InputError: an empty request, an unknown task type, or a ``task_id`` (the API
+                makes the ids).
+        """
+        if task_id is not None:
+            raise InputError("'task_id' cannot be chosen over the API: leave it out")
+        body: dict[str, Any] = {
+            "request": request,
+            "agent": agent,
+            "model": model,
+            "requirements": list(requirements),
+            "criteria": list(criteria),
+        }
+        if task_type is not None:
+            body["task_type"] = str(getattr(task_type, "value", task_type)).upper()
+        data = self._call("POST", "/v1/tasks", json=body)
+        return TaskHandle(
+            id=data["id"],
+            task_type=data["task_type"],
+            complexity=data["complexity"],
+            classification=Classification.model_validate(data["classification"]),
+        )
+
+    def constraints(self, task_id: str) -> str:
+        """``GET /v1/tasks/{task_id}/constraints``."""
+        return str(self._call("GET", f"/v1/tasks/{task_id}/constraints")["constraints"])
+
+    def status(self, task_id: str) -> dict[str, Any]:
+        """``GET /v1/tasks/{task_id}``: what ``qgs status`` says, as data."""
+        return dict(self._call("GET", f"/v1/tasks/{task_id}"))
+
+    def submit(
+        self,
+        task_id: str,
+        deliverable: str | Deliverable,
+        *,
+        final: bool = False,
+        round_number: int | None = None,
+        tool_calls: Sequence[ToolCall] = (),
+        turn: str | None = None,
+    ) -> SubmissionHandle:
+        """``POST /v1/tasks/{task_id}/rounds``; returns at once with the submission id."""
+        if isinstance(deliverable, str):
+            deliverable = Deliverable(text=deliverable, tool_calls=tuple(tool_calls))
+        body = {
+            "deliverable": deliverable.text,
+            "tool_calls": [
+                {"id": c.id, "name": c.name, "arguments": c.arguments}
+                for c in deliverable.tool_calls
+            ],
+            "tool_results": [r.model_dump() for r in deliverable.tool_results],
+            "final": final,
+            "round_number": round_number,
+            "turn": turn,
+        }
+        data = self._call("POST", f"/v1/tasks/{task_id}/rounds", json=body)
+        return SubmissionHandle(id=data["submission_id"], task_id=data["task_id"])
+
+    def _decision(
+        self, submission_id: str, wait_s: float, until_approved: bool
+    ) -> tuple[DecisionView | None, str]:
+        data = self._call(
+            "GET",
+            f"/v1/submissions/{submission_id}/decision",
+            params={"wait_s": round(wait_s, 3), "until_approved": str(until_approved).lower()},
+            wait_s=wait_s,
+        )
+        found = data.get("decision")
+        view = DecisionView.model_validate(found) if found else None
+        return view, str(data.get("detail", ""))
+
+    def decision(self, submission_id: str) -> DecisionView | None:
+        """The decision on a submission, or None while it is not made (no wait)."""
+        return self._decision(submission_id, 0.0, False)[0]
+
+    def wait(
+        self,
+        submission_id: str,
+        *,
+        timeout_s: float = 60.0,
+        poll_s: float = 0.05,
+        until_approved: bool = False,
+        on_progress: Callable[[WaitProgress], None] | None = None,
+    ) -> DecisionView:
+        """Long-poll until the decision is stored (``poll_s`` and ``on_progress`` unused).
+
+        Raises:
+            WaitTimeoutError: no decision within ``timeout_s``; the message says where the
+                submission stands (the server's words).
+        """
+        deadline = time.monotonic() + timeout_s
+        while True:
+            remaining = deadline - time.monotonic()
+            view, detail = self._decision(
+                submission_id, max(0.0, min(LONG_POLL_S, remaining)), until_approved
+            )
+            if view is not None:
+                return view
+            if time.monotonic() >= deadline:
+                raise WaitTimeoutError(
+                    f"no decision on submission {submission_id!r} after {timeout_s:g} s: {detail}"
+                )
+
+    def task_decision(self, task_id: str) -> DecisionView | None:
+        """Not offered over the API: read ``status(task_id)["decision"]``."""
+        raise ConfigurationError("task_decision needs the store: use status(task_id)['decision']")
+
+    def check_tool_call(
+        self,
+        call: object,
+        *,
+        principal: str | None = None,
+        agent: str | None = None,
+        tools: Tools | None = None,
+        log: bool = True,
+    ) -> GateReport:
+        """``POST /v1/tool-calls/check``: the gate's report (the principal is the key's).
+
+        Raises:
+            InputError: ``call`` is not one call as JSON, or ``tools`` is not JSON data (send
+                definitions, not a gate or registry object).
+        """
+        if not isinstance(call, dict):
+            raise InputError(
+                f"'call' must be one tool call as parsed JSON (got {type(call).__name__})"
+            )
+        if tools is not None and not isinstance(tools, list | dict):
+            raise InputError(
+                "'tools' must be tool definitions as JSON data (a list of OpenAI, Anthropic "
+                "or MCP definitions) over the API"
+            )
+        body = {"call": call, "tools": tools, "agent": agent}
+        return report_from_dict(self._call("POST", "/v1/tool-calls/check", json=body))
+
+    def approve(
+        self, task_id: str, *, by: str, note: str = "", reject: bool = False
+    ) -> ApprovalView:
+        """``POST /v1/tasks/{task_id}/approval`` (the key needs the ``approve`` scope)."""
+        body = {"decision": "reject" if reject else "approve", "by": by, "note": note}
+        return ApprovalView.model_validate(
+            self._call("POST", f"/v1/tasks/{task_id}/approval", json=body)
+        )
+
+
+def report_from_dict(data: dict[str, Any]) -> GateReport:
+    """A ``GateReport`` from its ``to_dict()`` form (as the API answers it)."""
+    return GateReport(
+        call_id=data.get("call_id"),
+        tool_name=data.get("tool_name"),
+        shape=CallShape(data["shape"]),
+        allowed=bool(data["allowed"]),
+        stopped_at=data.get("stopped_at"),
+        layers=tuple(
+            LayerResult(
+                number=r["number"],
+                name=r["name"],
+                status=LayerStatus(r["status"]),
+                errors=tuple(r.get("errors", ())),
+                warnings=tuple(r.get("warnings", ())),
+                suggestion=r.get("suggestion"),
+            )
+            for r in data.get("layers", ())
+        ),
+        latency_us=float(data.get("latency_us", 0.0)),
+    )
+
+
+def _error_of(response: Any) -> QGSError:
+    try:
+        body = response.json()
+        detail = str(body.get("detail") or body)
+    except ValueError:
+        body, detail = {}, response.text[:500]
+    status = response.status_code
+    message = f"{detail} (HTTP {status})"
+    if status == 401:
+        return AuthenticationError(message)
+    if status == 403:
+        return PermissionDeniedError(message)
+    if status == 404:
+        if "submission" in detail:
+            return SubmissionNotFoundError(message)
+        return TaskNotFoundError(message)
+    if status == 409:
+        return NotAwaitingApprovalError(message)
+    if status == 413:
+        return DeliverableTooLargeError(message)
+    if status in (400, 422):
+        return InputError(message)
+    if status == 429:
+        return RateLimitedError(message, retry_after_s=float(body.get("retry_after_s", 1.0)))
+    return BrokerUnavailableError(message)

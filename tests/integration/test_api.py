@@ -1,0 +1,484 @@
+"""The HTTP API on a real uvicorn server: real Redis, a real Celery worker, SQLite and PostgreSQL.
+
+Decisions are made by the real pipeline with the loopback judge (``[[judge VERDICT SCORE]]``
+markers, as test_pipeline does); a ``[[hold]]`` marker holds the judge's answer until the test
+releases it, so a long-poll is in place before the decision exists (observable, no timing).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import subprocess
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from sqlmodel import Session, SQLModel, select
+
+from qgs_worker.api import Operations
+from qgs_worker.api.http import create_app
+from qgs_worker.client import Client
+from qgs_worker.errors import AuthenticationError, PermissionDeniedError, TaskNotFoundError
+from qgs_worker.settings import ApiSettings
+from qgs_worker.store import OutboxRow, RoundRow, TaskRow
+from qgs_worker.store.keys import NewKey, create_key, revoke_key, webhook_secret
+from tests.fake_openai import Answer, FakeOpenAIServer
+from tests.integration.api_server import serving, wait_until
+from tests.integration.conftest import make_settings, running_worker
+from tests.integration.test_pipeline import scripted_by_marker
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+        },
+    }
+]
+
+
+@dataclass
+class Api:
+    url: str
+    ops: Operations
+    alice: NewKey
+    approver: NewKey
+    bob: NewKey
+    hold: threading.Event
+    judge: FakeOpenAIServer
+
+    def http(self, key: NewKey | None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {key.key}"} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=60)
+
+
+@pytest.fixture
+def api(
+    redis_url: str, store_url: str, fake_judge: FakeOpenAIServer, tmp_path: Path
+) -> Iterator[Api]:
+    hold = threading.Event()
+
+    def answer(request: dict[str, Any]) -> Answer:
+        if "[[hold]]" in json.dumps(request):
+            hold.wait(60)
+        return scripted_by_marker(request)
+
+    fake_judge.default = Answer.dynamic(answer)
+    settings = make_settings(redis_url, store_url, fake_judge, tmp_path)
+    # Re-read only once a minute: a wait that ends within a test was woken by a notification.
+    settings = settings.model_copy(update={"api": ApiSettings(key_cache_s=0, recheck_s=60)})
+    with running_worker(settings) as app:
+        ops = Operations(settings, client=Client(settings, app=app))
+        keys = (
+            create_key(ops.repo, "alice"),
+            create_key(ops.repo, "alice", scopes=("approve",)),
+            create_key(ops.repo, "bob", scopes=("approve",)),
+        )
+        with serving(create_app(operations=ops)) as url:
+            yield Api(url, ops, *keys, hold=hold, judge=fake_judge)
+        hold.set()
+        ops.repo.dispose()
+
+
+def start(http: httpx.Client, request: str) -> str:
+    response = http.post("/v1/tasks", json={"request": request, "agent": "api-test"})
+    assert 201 == response.status_code, response.text
+    return str(response.json()["id"])
+
+
+def submit(http: httpx.Client, task_id: str, text: str, **extra: Any) -> str:
+    response = http.post(f"/v1/tasks/{task_id}/rounds", json={"deliverable": text, **extra})
+    assert 202 == response.status_code, response.text
+    return str(response.json()["submission_id"])
+
+
+def decision(http: httpx.Client, submission_id: str, wait_s: float = 30) -> dict[str, Any]:
+    response = http.get(f"/v1/submissions/{submission_id}/decision", params={"wait_s": wait_s})
+    assert 200 == response.status_code, response.text
+    body: dict[str, Any] = response.json()
+    assert body["decided"] is True and body["woken_by"] == response.headers["QGS-Woken-By"]
+    return body
+
+
+def assert_problem(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert status == response.status_code, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body: dict[str, Any] = response.json()
+    assert {"type", "title", "status", "detail", "errors"} <= set(body)
+    assert status == body["status"] and body["errors"]
+    assert all({"field", "message", "fix"} == set(e) for e in body["errors"])
+    return body
+
+
+def count(ops: Operations, table: type[SQLModel]) -> int:
+    return ops.repo.count_rows(table)
+
+
+class TestDecisionKinds:
+    """Create task -> submit -> long-poll the decision, for each kind the gate gives."""
+
+    def test_pass(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            sub = submit(http, task, "# AI\n\nA long article. [[judge PASS 92]]", final=True)
+            d = decision(http, sub)["decision"]
+        assert ("pass", 92, sub) == (d["kind"], d["score"], d["submission_id"])
+
+    def test_revise(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            first = submit(http, task, "draft one [[judge FAIL 40]]")
+            second = submit(http, task, "draft two [[judge FAIL 45]]")
+            assert "continue" == decision(http, first)["decision"]["kind"]
+            d = decision(http, second)["decision"]
+            constraints = http.get(f"/v1/tasks/{task}/constraints").json()["constraints"]
+        assert ("revise", ["fix the failing part"]) == (d["kind"], d["must_fix"])
+        assert "fix the failing part" in constraints
+
+    def test_block_on_destructive_tool_call(self, api: Api) -> None:
+        call = {"id": "c1", "name": "bash", "arguments": {"command": "rm -rf / --no-preserve-root"}}
+        with api.http(api.alice) as http:
+            task = start(http, "what time is it")
+            sub = submit(http, task, "done [[judge PASS 99]]", tool_calls=[call], final=True)
+            d = decision(http, sub)["decision"]
+            status = http.get(f"/v1/tasks/{task}").json()
+        assert "block" == d["kind"]
+        assert (True, "CRITICAL") == (status["escalated"], status["task_type"])
+        assert ["block"] == [r["decision"] for r in status["rounds"]]
+
+    def test_needs_approval_then_approved(self, api: Api) -> None:
+        with api.http(api.alice) as http, api.http(api.approver) as person:
+            task = start(http, "delete all records in the database")
+            sub = submit(http, task, "Deleted 10 rows after backup. [[judge PASS 95]]", final=True)
+            d = decision(http, sub)["decision"]
+            assert ("awaiting_approval", True) == (d["kind"], d["approval_required"])
+            refused = http.post(f"/v1/tasks/{task}/approval", json={"decision": "approve"})
+            assert_problem(refused, 403)
+            ok = person.post(
+                f"/v1/tasks/{task}/approval", json={"decision": "approve", "note": "checked"}
+            )
+            assert 200 == ok.status_code, ok.text
+            after = http.get(
+                f"/v1/submissions/{sub}/decision", params={"wait_s": 5, "until_approved": True}
+            ).json()
+        assert ("alice", True) == (ok.json()["by"], ok.json()["approved"])
+        assert after["decided"] and after["decision"]["approval"]["approved"] is True
+
+
+class TestLongPoll:
+    """The wait is woken by the decision's notification, not by reading the store in a loop."""
+
+    def test_woken_by_the_notification(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            sub = submit(http, task, "[[hold]] # AI\n\nText. [[judge PASS 91]]", final=True)
+            got: list[httpx.Response] = []
+            poll = threading.Thread(
+                target=lambda: got.append(
+                    http.get(f"/v1/submissions/{sub}/decision", params={"wait_s": 50})
+                )
+            )
+            poll.start()
+            # Both in place: the long-poll waits, and the critic is inside the judge call.
+            wait_until(lambda: api.ops.notifier.waiting == 1, what="the long-poll")
+            wait_until(lambda: len(api.judge.requests) >= 1, what="the held judge call")
+            assert api.ops.repo.decision_view(sub) is None
+            before = api.ops.notifier.wakeups["notification"]
+            api.hold.set()
+            poll.join(60)
+        body = got[0].json()
+        assert (200, "notification", "pass") == (
+            got[0].status_code,
+            body["woken_by"],
+            body["decision"]["kind"],
+        )
+        assert before + 1 == api.ops.notifier.wakeups["notification"]
+
+    def test_pending_is_202_with_where_it_stands(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            sub = submit(http, task, "[[hold]] draft [[judge PASS 90]]", final=True)
+            wait_until(lambda: len(api.judge.requests) >= 1, what="the held judge call")
+            response = http.get(f"/v1/submissions/{sub}/decision")  # wait_s=0: read once
+            api.hold.set()
+            assert 202 == response.status_code
+            body = response.json()
+            assert (False, None) == (body["decided"], body["decision"])
+            assert body["detail"]
+            assert "pass" == decision(http, sub)["decision"]["kind"]
+
+    def test_store_client_wait_uses_the_notification(self, api: Api) -> None:
+        client = api.ops.client
+        task = api.ops.start_task(api.ops.authenticate(api.alice.key), "write an article about AI")
+        sub = client.submit(task.id, "[[hold]] # AI\n\nText. [[judge PASS 93]]", final=True)
+        got: list[Any] = []
+        waiter = threading.Thread(target=lambda: got.append(client.wait(sub.id, timeout_s=50)))
+        waiter.start()
+        assert client.notifier is not None
+        wait_until(lambda: client.notifier is not None and client.notifier.waiting == 1)
+        wait_until(lambda: len(api.judge.requests) >= 1, what="the held judge call")
+        api.hold.set()
+        waiter.join(60)
+        assert "pass" == got[0].kind
+        assert 1 == client.notifier.wakeups["notification"]
+
+
+class TestAuth:
+    """Every /v1 request needs a live key; a principal sees only its own tasks."""
+
+    def test_no_key_and_a_bad_key_are_401(self, api: Api) -> None:
+        with api.http(None) as anon:
+            body = assert_problem(anon.post("/v1/tasks", json={"request": "hi"}), 401)
+            assert "Bearer" in body["detail"]
+            bad = anon.get("/v1/tasks/t-x", headers={"Authorization": "Bearer qgs_nope"})
+            assert_problem(bad, 401)
+        assert 0 == count(api.ops, TaskRow)
+
+    def test_revoked_key_is_401(self, api: Api) -> None:
+        key = create_key(api.ops.repo, "carol")
+        with api.http(key) as http:
+            task = start(http, "what time is it")
+            revoke_key(api.ops.repo, key.key_id)
+            assert_problem(http.get(f"/v1/tasks/{task}"), 401)
+
+    def test_another_principals_task_and_submission_are_404(self, api: Api) -> None:
+        with api.http(api.alice) as alice, api.http(api.bob) as bob:
+            task = start(alice, "what time is it")
+            sub = submit(alice, task, "It is 10:42.", final=True)
+            decision(alice, sub)
+            for response in (
+                bob.get(f"/v1/tasks/{task}"),
+                bob.get(f"/v1/tasks/{task}/constraints"),
+                bob.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "mine now"}),
+                bob.get(f"/v1/submissions/{sub}/decision"),
+                bob.post(f"/v1/tasks/{task}/approval", json={"decision": "approve"}),
+                alice.get("/v1/tasks/t-unknown"),
+            ):
+                assert_problem(response, 404)
+        assert 1 == count(api.ops, RoundRow)
+
+    def test_a_tool_check_is_the_keys_principal(self, api: Api) -> None:
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}  # fmt: skip
+        with api.http(api.bob) as bob:
+            response = bob.post("/v1/tool-calls/check", json={"call": call, "tools": TOOLS})
+            forged = bob.post(
+                "/v1/tool-calls/check", json={"call": call, "tools": TOOLS, "principal": "alice"}
+            )
+        assert 200 == response.status_code and response.json()["allowed"] is True
+        assert_problem(forged, 422)
+        assert api.ops.client.flush_tool_log(10)
+        wait_until(lambda: api.ops.repo.count_rows(_check_table()) >= 1, what="the check's log")
+        with Session(api.ops.repo.engine) as session:
+            principals = set(session.exec(select(_check_table().principal)))
+        assert {"bob"} == principals
+
+    def test_rate_limit_per_key_is_429(self, api: Api) -> None:
+        ops = Operations(
+            api.ops.settings.model_copy(
+                update={"api": ApiSettings(key_cache_s=0, rate_limit_requests=2)}
+            ),
+            client=api.ops.client,
+        )
+        key = create_key(ops.repo, "dave")
+        ops.authenticate(key.key)
+        ops.authenticate(key.key)
+        with serving(create_app(operations=ops)) as url, httpx.Client(base_url=url) as http:
+            response = http.get("/v1/tasks/t-x", headers={"Authorization": f"Bearer {key.key}"})
+        assert_problem(response, 429)
+        assert int(response.headers["Retry-After"]) >= 1
+
+
+def _check_table() -> Any:
+    from qgs_worker.store import ToolCallCheckRow
+
+    return ToolCallCheckRow
+
+
+class TestBadInput:
+    """Each bad request is a problem document naming the field, and nothing is stored."""
+
+    def test_malformed_json(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            response = http.post(
+                "/v1/tasks", content=b'{"request": ', headers={"Content-Type": "application/json"}
+            )
+        body = assert_problem(response, 400)
+        assert "not valid JSON" in body["detail"]
+        assert 0 == count(api.ops, TaskRow)
+
+    def test_ten_megabyte_body_is_413(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            big = json.dumps({"deliverable": "x" * 10_000_000})
+            response = http.post(
+                f"/v1/tasks/{task}/rounds",
+                content=big,
+                headers={"Content-Type": "application/json"},
+            )
+            assert_problem(response, 413)
+            # Under the body limit but over the deliverable limit: 413 too, naming the field.
+            over = http.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "y" * 1_500_000})
+            body = assert_problem(over, 413)
+        assert "deliverable" in body["detail"]
+        assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
+
+    def test_unknown_field_is_422_naming_it(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            response = http.post("/v1/tasks", json={"request": "hi", "finale": True})
+        body = assert_problem(response, 422)
+        assert ["finale"] == [e["field"] for e in body["errors"]]
+        assert 0 == count(api.ops, TaskRow)
+
+    def test_a_tool_call_that_is_no_call(self, api: Api) -> None:
+        message = {"role": "assistant", "tool_calls": []}
+        with api.http(api.alice) as http:
+            not_object = http.post("/v1/tool-calls/check", json={"call": "ls -la", "tools": TOOLS})
+            a_message = http.post("/v1/tool-calls/check", json={"call": message, "tools": TOOLS})
+        assert ["call"] == [e["field"] for e in assert_problem(not_object, 422)["errors"]]
+        assert "assistant message" in assert_problem(a_message, 422)["detail"]
+        assert 0 == count(api.ops, _check_table())
+
+    def test_wait_over_sixty_seconds(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            response = http.get("/v1/submissions/s-x/decision", params={"wait_s": 61})
+        assert ["wait_s"] == [e["field"] for e in assert_problem(response, 422)["errors"]]
+
+
+class TestServiceDocuments:
+    """OpenAPI, health, readiness, the README's curl commands, the Python API client."""
+
+    def test_openapi_lists_every_route(self, api: Api) -> None:
+        with api.http(None) as http:
+            paths = http.get("/openapi.json").json()["paths"]
+            docs = http.get("/docs")
+        assert {
+            "/v1/tasks": {"post"},
+            "/v1/tasks/{task_id}/rounds": {"post"},
+            "/v1/submissions/{submission_id}/decision": {"get"},
+            "/v1/tasks/{task_id}": {"get"},
+            "/v1/tasks/{task_id}/constraints": {"get"},
+            "/v1/tool-calls/check": {"post"},
+            "/v1/tasks/{task_id}/approval": {"post"},
+            "/healthz": {"get"},
+            "/readyz": {"get"},
+        } == {path: set(methods) for path, methods in paths.items()}
+        assert 200 == docs.status_code and "swagger" in docs.text.lower()
+
+    def test_health_and_readiness(self, api: Api) -> None:
+        with api.http(None) as http:
+            assert {"status": "ok"} == http.get("/healthz").json()
+            ready = http.get("/readyz")
+        assert 200 == ready.status_code, ready.text
+        assert {"store", "broker", "workers"} == set(ready.json()["checks"])
+
+    def test_readme_curl_script(self, api: Api) -> None:
+        script = ROOT / "examples" / "api_quickstart.sh"
+        readme = (ROOT / "README.md").read_text(encoding="utf-8")
+        assert script.read_text(encoding="utf-8").split("set -eu\n", 1)[1].strip() in readme
+        env = {**os.environ, "QGS_URL": api.url, "QGS_KEY": api.alice.key}
+        done = subprocess.run(
+            ["sh", str(script)], env=env, capture_output=True, text=True, timeout=120
+        )
+        assert 0 == done.returncode, done.stderr
+        assert re.search(r"^decision: pass$", done.stdout, re.MULTILINE), done.stdout
+        assert "tool call allowed: true" in done.stdout
+
+    def test_python_api_client(self, api: Api) -> None:
+        qgs = Client(base_url=api.url, api_key=api.alice.key)
+        task = qgs.start_task("delete all records in the database", agent="py")
+        assert "REFLECT" == task.complexity
+        sub = qgs.submit(task.id, "Deleted after backup. [[judge PASS 95]]", final=True)
+        assert "awaiting_approval" == qgs.wait(sub.id, timeout_s=30).kind
+        with pytest.raises(PermissionDeniedError):
+            qgs.approve(task.id, by="me")
+        report = qgs.check_tool_call(
+            {"id": "c", "type": "function", "function": {"name": "nope", "arguments": "{}"}},
+            tools=TOOLS,
+        )
+        assert (False, 2) == (report.allowed, report.stopped_at)
+        with pytest.raises(TaskNotFoundError):
+            Client(base_url=api.url, api_key=api.bob.key).constraints(task.id)
+        with pytest.raises(AuthenticationError):
+            Client(base_url=api.url, api_key="qgs_bad").constraints(task.id)
+        approver = Client(base_url=api.url, api_key=api.approver.key)
+        assert approver.approve(task.id, by="ops-lead").approved is True
+        assert qgs.wait(sub.id, timeout_s=10, until_approved=True).delivered
+
+
+class TestSecrets:
+    """A key's secret is never in the logs, the store or the broker in clear."""
+
+    def test_secret_not_in_logs_store_or_broker(
+        self, api: Api, caplog: pytest.LogCaptureFixture, redis_url: str
+    ) -> None:
+        caplog.set_level(logging.DEBUG)
+        secret = api.alice.key.rsplit("_", 1)[1]
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            decision(http, submit(http, task, "# AI\n\nText. [[judge PASS 90]]", final=True))
+            http.get("/v1/tasks/t-unknown")
+        with api.http(None) as anon:
+            anon.get("/v1/tasks/t-x", headers={"Authorization": f"Bearer {api.alice.key}x"})
+        assert caplog.records and secret not in caplog.text
+        dump = []
+        with Session(api.ops.repo.engine) as session:
+            for table in SQLModel.metadata.sorted_tables:
+                dump.extend(str(row) for row in session.execute(select(table)))
+        assert any(api.alice.key_id in row for row in dump)  # the id is stored, in clear
+        assert not [row for row in dump if secret in row]
+        r = redis.Redis.from_url(redis_url)
+        values = []
+        for name in r.scan_iter():
+            kind = r.type(name)
+            if kind == b"string":
+                values.append(r.get(name) or b"")
+            elif kind == b"list":
+                values.extend(r.lrange(name, 0, -1))
+            elif kind == b"hash":
+                values.extend(r.hgetall(name).values())
+        assert not [v for v in values if secret.encode() in v]
+        assert webhook_secret(api.ops.repo, "alice") == api.approver.webhook_secret.encode()
+
+
+class TestUnavailable:
+    """A broker that cannot be reached is a 503, and the submission is not stored."""
+
+    def test_broker_down_is_503_nothing_stored(self, api: Api, tmp_path: Path) -> None:
+        import socket
+
+        with socket.socket() as free:
+            free.bind(("127.0.0.1", 0))
+            dead = f"redis://127.0.0.1:{free.getsockname()[1]}/0"
+        settings = api.ops.settings.model_copy(update={"broker_url": dead, "broker_timeout_s": 1.0})
+        ops = Operations(settings, client=Client(settings))
+        with (
+            serving(create_app(operations=ops)) as url,
+            httpx.Client(
+                base_url=url, headers={"Authorization": f"Bearer {api.alice.key}"}, timeout=60
+            ) as http,
+        ):
+            task = start(http, "write an article about AI")
+            response = http.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "text"})
+            ready = http.get("/readyz")
+        body = assert_problem(response, 503)
+        assert "was not queued" in body["detail"]
+        assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
+        assert_problem(ready, 503)
+        assert ready.json()["checks"]["broker"]["ok"] is False
