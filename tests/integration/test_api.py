@@ -130,6 +130,11 @@ def count(ops: Operations, table: type[SQLModel]) -> int:
     return ops.repo.count_rows(table)
 
 
+# The store does not change what this class checks (HTTP, auth, documents): SQLite only, to keep
+# the suite's time; the store-dependent paths (decision kinds, long-poll, secrets) run on both.
+SQLITE_ONLY = pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)
+
+
 class TestDecisionKinds:
     """Create task -> submit -> long-poll the decision, for each kind the gate gives."""
 
@@ -239,6 +244,7 @@ class TestLongPoll:
         assert 1 == client.notifier.wakeups["notification"]
 
 
+@SQLITE_ONLY
 class TestAuth:
     """Every /v1 request needs a live key; a principal sees only its own tasks."""
 
@@ -311,6 +317,7 @@ def _check_table() -> Any:
     return ToolCallCheckRow
 
 
+@SQLITE_ONLY
 class TestBadInput:
     """Each bad request is a problem document naming the field, and nothing is stored."""
 
@@ -361,6 +368,7 @@ class TestBadInput:
         assert ["wait_s"] == [e["field"] for e in assert_problem(response, 422)["errors"]]
 
 
+@SQLITE_ONLY
 class TestServiceDocuments:
     """OpenAPI, health, readiness, the README's curl commands, the Python API client."""
 
@@ -457,6 +465,7 @@ class TestSecrets:
         assert webhook_secret(api.ops.repo, "alice") == api.approver.webhook_secret.encode()
 
 
+@SQLITE_ONLY
 class TestUnavailable:
     """A broker that cannot be reached is a 503, and the submission is not stored."""
 
