@@ -28,7 +28,8 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -85,6 +86,8 @@ class SweepResult:
     retried: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     gaps: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """One line per item the sweep could not handle (it goes on with the others)."""
 
     @property
     def anything(self) -> bool:
@@ -98,6 +101,7 @@ class SweepResult:
                 self.retried,
                 self.failed,
                 self.gaps,
+                self.errors,
             )
         )
 
@@ -188,6 +192,29 @@ def _age(delta: timedelta) -> str:
     return f"{seconds // 3600} h"
 
 
+def _broker_or_store_down(exc: BaseException) -> bool:
+    """An error every other item would hit too: the sweep stops, and runs again next interval."""
+    from kombu.exceptions import OperationalError as BrokerError
+    from sqlalchemy.exc import DBAPIError
+
+    return isinstance(exc, (BrokerError, DBAPIError, OSError))
+
+
+@contextmanager
+def _alone(result: SweepResult, what: str) -> Iterator[None]:
+    """One item of a sweep fails alone: logged and noted in ``result.errors``, the sweep goes on.
+
+    A store or broker that is down is not one item's fault: it stops the sweep (re-raised).
+    """
+    try:
+        yield
+    except Exception as exc:
+        if _broker_or_store_down(exc):
+            raise
+        log.exception("sweep: %s failed; going on with the others", what)
+        result.errors.append(f"{what}: {type(exc).__name__}: {exc}")
+
+
 def sweep(
     repo: Repository, policy: SweepPolicy, actions: Actions, now: datetime | None = None
 ) -> SweepResult:
@@ -206,66 +233,94 @@ def sweep(
     result = SweepResult()
     cutoff = now - timedelta(seconds=policy.bound_s)
     for sent in repo.untaken_outbox(cutoff):
-        last = as_utc(sent.published_at or sent.created_at)
-        if last > now - timedelta(seconds=backed_off(policy.bound_s, sent.published - 1)):
-            continue
-        if sent.published > policy.max_redispatches:
-            reason = (
-                f"submission {sent.submission_id!r} was published {sent.published} times and no "
-                "intake took it; is a worker consuming qgs.critic (where intake runs)?"
-            )
-            repo.give_up_outbox(sent.submission_id, reason)
-            repo.save_dead_letter(
-                "qgs.review.intake",
-                reason,
-                sent.payload,
-                submission_id=sent.submission_id,
-                task_id=sent.task_id,
-            )
-            result.given_up.append(sent.submission_id)
-        elif repo.republish_outbox(sent.submission_id, sent.published):
-            actions.publish(json.loads(sent.payload))
-            result.republished.append(sent.submission_id)
+        with _alone(result, f"submission {sent.submission_id!r}"):
+            _republish(repo, policy, actions, sent, now, result)
     rounds = repo.unfinished_rounds()
     for task_id in dict.fromkeys(r.task_id for r in rounds if r.status == RoundStatus.QUEUED):
-        claimed = actions.claim(task_id)
-        if claimed is not None:
-            actions.dispatch(claimed)
-            result.claimed.append(claimed)
+        with _alone(result, f"claiming the next round of task {task_id!r}"):
+            claimed = actions.claim(task_id)
+            if claimed is not None:
+                actions.dispatch(claimed)
+                result.claimed.append(claimed)
     _fill_gaps(repo, policy, actions, rounds, now, result)
     for row in rounds:
         if row.status != RoundStatus.DISPATCHED or row.id is None:
             continue
-        lease = as_utc(row.lease_until) if row.lease_until is not None else None
-        if lease is not None and lease > now:
-            continue  # a review attempt runs now
-        if row.retry_at is not None:
-            if as_utc(row.retry_at) <= now and repo.redispatch_round(row.id, count_sweep=False):
-                actions.dispatch(row.id)
-                result.retried.append(row.id)
-            continue
-        if overdue(row, policy.bound_s, now) is None:
-            continue
-        if (row.sweeps or 0) >= policy.max_redispatches:
-            why = f"; last judge error: {row.retry_reason}" if row.retry_reason else ""
-            nxt = actions.fail(
-                row.id,
-                f"dispatched {(row.sweeps or 0) + 1} times without a decision (a worker lost "
-                f"the job each time?){why}",
-            )
-            result.failed.append(row.id)
-            if nxt is not None:
-                actions.dispatch(nxt)
-        elif repo.redispatch_round(row.id, count_sweep=True):
-            log.warning(
-                "round %s of task %s was %s; dispatching it again",
-                row.id,
-                row.task_id,
-                overdue(row, policy.bound_s, now),
-            )
-            actions.dispatch(row.id)
-            result.redispatched.append(row.id)
+        with _alone(result, f"round {row.id} of task {row.task_id!r}"):
+            _resend(repo, policy, actions, row, now, result)
     return result
+
+
+def _republish(
+    repo: Repository,
+    policy: SweepPolicy,
+    actions: Actions,
+    sent: Any,
+    now: datetime,
+    result: SweepResult,
+) -> None:
+    """Publish again a submission no intake took within the bound (or give it up)."""
+    last = as_utc(sent.published_at or sent.created_at)
+    if last > now - timedelta(seconds=backed_off(policy.bound_s, sent.published - 1)):
+        return
+    if sent.published > policy.max_redispatches:
+        reason = (
+            f"submission {sent.submission_id!r} was published {sent.published} times and no "
+            "intake took it; is a worker consuming qgs.critic (where intake runs)?"
+        )
+        repo.give_up_outbox(sent.submission_id, reason)
+        repo.save_dead_letter(
+            "qgs.review.intake",
+            reason,
+            sent.payload,
+            submission_id=sent.submission_id,
+            task_id=sent.task_id,
+        )
+        result.given_up.append(sent.submission_id)
+    elif repo.republish_outbox(sent.submission_id, sent.published):
+        actions.publish(json.loads(sent.payload))
+        result.republished.append(sent.submission_id)
+
+
+def _resend(
+    repo: Repository,
+    policy: SweepPolicy,
+    actions: Actions,
+    row: RoundState,
+    now: datetime,
+    result: SweepResult,
+) -> None:
+    """Dispatch again a round dispatched without a decision past the bound (or fail it)."""
+    assert row.id is not None
+    lease = as_utc(row.lease_until) if row.lease_until is not None else None
+    if lease is not None and lease > now:
+        return  # a review attempt runs now
+    if row.retry_at is not None:
+        if as_utc(row.retry_at) <= now and repo.redispatch_round(row.id, count_sweep=False):
+            actions.dispatch(row.id)
+            result.retried.append(row.id)
+        return
+    if overdue(row, policy.bound_s, now) is None:
+        return
+    if (row.sweeps or 0) >= policy.max_redispatches:
+        why = f"; last judge error: {row.retry_reason}" if row.retry_reason else ""
+        nxt = actions.fail(
+            row.id,
+            f"dispatched {(row.sweeps or 0) + 1} times without a decision (a worker lost "
+            f"the job each time?){why}",
+        )
+        result.failed.append(row.id)
+        if nxt is not None:
+            actions.dispatch(nxt)
+    elif repo.redispatch_round(row.id, count_sweep=True):
+        log.warning(
+            "round %s of task %s was %s; dispatching it again",
+            row.id,
+            row.task_id,
+            overdue(row, policy.bound_s, now),
+        )
+        actions.dispatch(row.id)
+        result.redispatched.append(row.id)
 
 
 def _fill_gaps(
@@ -288,20 +343,31 @@ def _fill_gaps(
         if row.status == RoundStatus.QUEUED and overdue(row, policy.bound_s, now) is not None:
             waiting[row.task_id] = max(waiting.get(row.task_id, 0), row.number)
     for task_id, highest in waiting.items():
-        for number in repo.missing_round_numbers(task_id, highest):
-            reason = (
-                f"round {number} was never submitted, and round {highest} waited for it past "
-                f"the bound ({policy.bound_s:g} s)"
-            )
-            round_id = repo.store_placeholder_round(
-                f"gap:{task_id}:{number}", task_id, number, reason
-            )
-            if round_id is None:
-                continue
-            result.gaps.append(round_id)
-            ready = actions.fail(round_id, reason)
-            if ready is not None:
-                actions.dispatch(ready)
+        with _alone(result, f"the missing rounds of task {task_id!r}"):
+            _fail_missing(repo, policy, actions, task_id, highest, result)
+
+
+def _fail_missing(
+    repo: Repository,
+    policy: SweepPolicy,
+    actions: Actions,
+    task_id: str,
+    highest: int,
+    result: SweepResult,
+) -> None:
+    """Store each round number below ``highest`` nobody submitted as failed, with the reason."""
+    for number in repo.missing_round_numbers(task_id, highest):
+        reason = (
+            f"round {number} was never submitted, and round {highest} waited for it past "
+            f"the bound ({policy.bound_s:g} s)"
+        )
+        round_id = repo.store_placeholder_round(f"gap:{task_id}:{number}", task_id, number, reason)
+        if round_id is None:
+            continue
+        result.gaps.append(round_id)
+        ready = actions.fail(round_id, reason)
+        if ready is not None:
+            actions.dispatch(ready)
 
 
 class Sweeper:
@@ -371,13 +437,14 @@ class Sweeper:
         if done.anything:
             log.warning(
                 "sweep: %d submissions published again, %d given up, %d rounds claimed, "
-                "%d dispatched again, %d retries due, %d failed",
+                "%d dispatched again, %d retries due, %d failed, %d items that failed alone",
                 len(done.republished),
                 len(done.given_up),
                 len(done.claimed),
                 len(done.redispatched),
                 len(done.retried),
                 len(done.failed),
+                len(done.errors),
             )
         return done
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import timedelta
 from typing import Any
@@ -236,3 +237,50 @@ def test_status_names_a_later_submission_not_yet_taken(
     assert "round 1" in out
     assert "1 more submission(s) sent and not yet taken by a worker" in out
     repo.dispose()
+
+
+class TestOneItemFailsAlone:
+    """A poisoned item (an outbox row whose payload no longer parses, an action that raises)
+    fails alone: logged and noted, and the sweep goes on with the others."""
+
+    def test_a_corrupt_outbox_payload_does_not_stop_the_others(self, repo: Repository) -> None:
+        good = message(sid="s-good")
+        repo.add_outbox("s-bad", "t-1", "{not json")
+        repo.add_outbox(good.submission_id, good.task_id, good.model_dump_json())
+        rec = Recorder(repo)
+        done = sweep(repo, POLICY, rec.actions(), now=later(61))
+        assert [m["submission_id"] for m in rec.published] == ["s-good"]
+        assert "s-good" in done.republished
+        assert len(done.errors) == 1 and "'s-bad'" in done.errors[0]
+
+    def test_a_failing_dispatch_does_not_stop_the_next_round(self, repo: Repository) -> None:
+        first = pipeline.intake(repo, message(sid="s-1"), POLICIES)
+        other = message(sid="s-2").model_copy(update={"task_id": "t-2"})
+        second = pipeline.intake(repo, other, POLICIES)
+        assert first is not None and second is not None
+        age(repo, first, 3600)
+        age(repo, second, 3600)
+        sent: list[int] = []
+
+        def dispatch(round_id: int) -> None:
+            if round_id == first:
+                raise ValueError("a message that cannot be built")
+            sent.append(round_id)
+
+        actions = Recorder(repo).actions()
+        done = sweep(repo, POLICY, dataclasses.replace(actions, dispatch=dispatch), now=later(0))
+        assert sent == [second]
+        assert len(done.errors) == 1 and f"round {first}" in done.errors[0]
+
+    def test_a_store_that_is_down_stops_the_sweep(self, repo: Repository) -> None:
+        from sqlalchemy.exc import OperationalError
+
+        sub = message()
+        repo.add_outbox(sub.submission_id, sub.task_id, sub.model_dump_json())
+
+        def down(_: dict[str, Any]) -> None:
+            raise OperationalError("publish", {}, Exception("connection refused"))
+
+        actions = Recorder(repo).actions()
+        with pytest.raises(OperationalError):
+            sweep(repo, POLICY, dataclasses.replace(actions, publish=down), now=later(61))
