@@ -247,7 +247,7 @@ def wait_cmd(
         ),
     ] = False,
 ) -> None:
-    """Wait until every stored round of a task is decided; exit 1 on timeout.
+    """Wait until every round of a task (stored or on its way) is decided; exit 1 on timeout.
 
     A decision that waits for a person (awaiting_approval) ends the wait like any other,
     unless --until-approved is given.
@@ -259,7 +259,10 @@ def wait_cmd(
     deadline = time.monotonic() + timeout_s
     while True:
         rounds = client.repo.list_rounds(task_id)
-        if rounds and all(r.status in ("decided", "failed") for r in rounds):
+        # A submission still on its way to intake is a round to come: the task's latest
+        # decision is not the one this wait is for.
+        waiting = client.repo.count_untaken_outbox_of(task_id)
+        if rounds and not waiting and all(r.status in ("decided", "failed") for r in rounds):
             d = client.task_decision(task_id)
             if not (until_approved and d is not None and d.awaiting_approval):
                 break

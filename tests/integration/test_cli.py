@@ -158,6 +158,28 @@ class TestBadInput:
 class TestSubmitStatusWait:
     """`qgs submit`, `qgs wait`, `qgs status`, `qgs constraints` and `qgs report` work together."""
 
+    def test_wait_counts_a_submission_still_on_its_way(self, cli_env: str, tmp_path: Path) -> None:
+        """A round in the outbox (not yet taken by an intake) keeps `qgs wait TASK` waiting."""
+        deliverable = tmp_path / "note.md"
+        deliverable.write_text("Deployed billing v2 to staging; health checks green.\n")
+        result = run(
+            "submit", str(deliverable), "--request", "deploy this service", "--final", "--wait"
+        )
+        assert 0 == result.exit_code, result.output
+        task_id = result.stdout.split("task ", 1)[1].split(":", 1)[0]
+        from qgs_worker.store import Repository
+
+        repo = Repository(cli_env)
+        repo.add_outbox("s-on-its-way", task_id, "{}", round_number=2)  # published, not taken
+        try:
+            waited = run("wait", task_id, "--timeout-s", "0.5")
+            assert 1 == waited.exit_code, waited.output
+            assert "undecided rounds" in waited.output
+            repo.take_outbox("s-on-its-way")
+            assert 0 == run("wait", task_id, "--timeout-s", "5").exit_code
+        finally:
+            repo.dispose()
+
     def test_submit_then_wait_and_status(self, cli_env: str, tmp_path: Path) -> None:
         deliverable = tmp_path / "article.md"
         deliverable.write_text("# Deploy\n\nDeployed billing v2 to staging; health checks green.\n")
