@@ -106,10 +106,6 @@ def check_tool(
         )
     gate = tool_gate_for(registry, settings, strictness=strictness)
     reports = [gate.check(call, principal=principal, agent_id=agent) for call in calls]
-    from qgs_worker import telemetry
-
-    for report in reports:
-        telemetry.tool_checked(report, principal, agent)
     _print_check_result(document, calls, reports, fmt)  # the verdict first, whatever the log does
     if bool(settings.broker_url) if log is None else log:
         _log_checks(settings, reports, principal, agent)
