@@ -5,7 +5,8 @@ Tracing. Each Celery job (``qgs.review.intake``, ``.critic``, ``.discriminate``,
 ``qgs.round.number`` and ``qgs.task.type``; each review, finding and decision the job stores is
 a ``gen_ai.evaluation.result`` event on it (``gen_ai.evaluation.name``, ``.score.value``,
 ``.score.label``, ``.explanation``: ``_tracing`` lists the values), and each critic call is a
-child span ``chat {model}`` (the GenAI client span). ``Client.check_tool_call`` records a span
+child span ``chat {model}`` (the GenAI client span; ``qgs.judge.review`` for the rules judge
+and panels). ``Client.check_tool_call`` records a span
 ``qgs.toolgate.check`` with its own evaluation event. Tracing is on when:
 
 - ``OTEL_EXPORTER_OTLP_ENDPOINT`` (or ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT``) is set: spans go

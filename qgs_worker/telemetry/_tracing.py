@@ -24,6 +24,7 @@ in-memory span exporter of the tests see, and every OTLP backend shows them on t
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -266,33 +267,42 @@ def decision_event(where: dict[str, Any], decision: Decision, score: int | None)
     )
 
 
+_PROVIDER_MODEL = re.compile(r"^(?P<provider>[a-z0-9_.-]+):(?P<model>[^\s,()]+)$")
+"""A judge named ``provider:model`` (``openai:gpt-4o-mini``) is one GenAI model's call."""
+
+
 def judge_span(
     tracer: Any, judge: str, duration_s: float, review: Review | None, error: str | None
 ) -> None:
-    """The critic's judge call as a GenAI client span ``chat {model}``, ended now.
+    """The critic's call to its judge as a span ending now, a child of the job's span.
 
-    ``openai:gpt-4o-mini`` is provider ``openai``, model ``gpt-4o-mini``; a judge without a
-    provider prefix (``rules``, a panel) is provider ``qgs``.
+    A model's judge (``openai:gpt-4o-mini``) is a GenAI client span ``chat gpt-4o-mini``
+    (``gen_ai.operation.name`` ``chat``, ``gen_ai.provider.name`` ``openai``,
+    ``gen_ai.request.model``, the usage tokens); any other (the offline ``rules judge``, a
+    panel of several models) is an internal span ``qgs.judge.review`` naming it in ``qgs.judge``.
     """
-    provider, _, model = judge.partition(":")
-    if not model:
-        provider, model = "qgs", judge
     end_ns = time.time_ns()
-    attributes: dict[str, Any] = {
-        "gen_ai.operation.name": "chat",
-        "gen_ai.provider.name": provider,
-        "gen_ai.request.model": model,
-    }
+    named = _PROVIDER_MODEL.match(judge)
+    attributes: dict[str, Any] = {"qgs.judge": judge}
+    if named is not None:
+        model = named["model"]
+        name, kind = f"chat {model}", SpanKind.CLIENT
+        attributes.update(
+            {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.provider.name": named["provider"],
+                "gen_ai.request.model": model,
+            }
+        )
+    else:
+        name, kind = "qgs.judge.review", SpanKind.INTERNAL
     if review is not None and (review.prompt_tokens or review.completion_tokens):
         attributes["gen_ai.usage.input_tokens"] = review.prompt_tokens
         attributes["gen_ai.usage.output_tokens"] = review.completion_tokens
     if error is not None:
         attributes["error.type"] = error
     span = tracer.start_span(
-        f"chat {model}",
-        kind=SpanKind.CLIENT if provider != "qgs" else SpanKind.INTERNAL,
-        attributes=attributes,
-        start_time=end_ns - int(duration_s * 1e9),
+        name, kind=kind, attributes=attributes, start_time=end_ns - int(duration_s * 1e9)
     )
     if error is not None:
         span.set_status(Status(StatusCode.ERROR, error))

@@ -89,11 +89,11 @@ class TestAReviewedRound:
             service.review(ready.round_id, then_decide=True)
 
         by_name = {s.name: s for s in spans.get_finished_spans()}
-        assert {"qgs.review.intake", "qgs.review.critic", "chat scripted"} <= set(by_name)
+        assert {"qgs.review.intake", "qgs.review.critic", "qgs.judge.review"} <= set(by_name)
         intake, critic, chat = (
             by_name["qgs.review.intake"],
             by_name["qgs.review.critic"],
-            by_name["chat scripted"],
+            by_name["qgs.judge.review"],
         )
         assert "t-otel" == intake.attributes["qgs.task.id"]
         assert "s1" == intake.attributes["qgs.submission.id"]
@@ -120,10 +120,10 @@ class TestAReviewedRound:
         assert "pass" == decision["gen_ai.evaluation.score.label"]
         assert 92.0 == decision["gen_ai.evaluation.score.value"]
         assert decision["gen_ai.evaluation.explanation"]
-        # The judge call is a GenAI client span inside the critic's.
+        # The judge call is a span inside the critic's (a model's judge: ``chat {model}``,
+        # tests/integration/test_telemetry_worker.py).
         assert critic.context.span_id == chat.parent.span_id
-        assert "chat" == chat.attributes["gen_ai.operation.name"]
-        assert "scripted" == chat.attributes["gen_ai.request.model"]
+        assert "scripted" == chat.attributes["qgs.judge"]
         assert before + 1 == sample("qgs_decisions_total", passed)
         assert calls_before + 1 == sample("qgs_judge_calls_total", {"judge": "scripted"})
 
@@ -308,3 +308,49 @@ class TestOff:
             assert "qgs" == provider.resource.attributes["service.name"]
         finally:
             provider.shutdown()
+
+
+HOST_TRACES_ITSELF = """
+import json, sys
+from pathlib import Path
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from qgs_worker.client import Client
+from qgs_worker.settings import Settings
+
+exporter = InMemorySpanExporter()
+provider = TracerProvider()
+provider.add_span_processor(SimpleSpanProcessor(exporter))
+trace.set_tracer_provider(provider)  # the agent's own tracing, set up before QGS is used
+tools = json.loads(sys.argv[1])
+call = {"id": "c1", "type": "function", "function": {"name": "send_message", "arguments": '{"to": "ops"}'}}
+with trace.get_tracer("agent").start_as_current_span("agent step") as step:
+    Client(Settings(data_dir=Path(sys.argv[2]))).check_tool_call(call, tools=tools, log=False)
+spans = {s.name: s for s in exporter.get_finished_spans()}
+check = spans["qgs.toolgate.check"]
+print(json.dumps([sorted(spans), check.parent.span_id == step.get_span_context().span_id]))
+"""
+
+
+def test_an_agent_that_traces_itself_gets_the_check_in_its_trace(tmp_path: Path) -> None:
+    """No OTel variable: the process's own SDK provider is used, the check a child of its span."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "QGS_"))}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [sys.executable, "-c", HOST_TRACES_ITSELF, json.dumps(TOOLS), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    names, child = json.loads(done.stdout.strip().splitlines()[-1])
+    assert ["agent step", "qgs.toolgate.check"] == names
+    assert child is True
