@@ -138,8 +138,11 @@ SENT_AT_HEADER = "qgs_sent_at"
 ``qgs_worker.telemetry``); Celery's own messages carry no publish time."""
 
 
-def _stamp_sent_at(headers: dict[str, Any] | None = None, **_: Any) -> None:
-    if headers is not None:
+def _stamp_sent_at(
+    sender: str | None = None, headers: dict[str, Any] | None = None, **_: Any
+) -> None:
+    # QGS's own jobs only: another app's Celery tasks in the same process are left as they are.
+    if headers is not None and str(sender or "").startswith("qgs."):
         headers[SENT_AT_HEADER] = round(time.time(), 3)
 
 
