@@ -144,6 +144,9 @@ def _stamp_sent_at(
     # QGS's own jobs only: another app's Celery tasks in the same process are left as they are.
     if headers is not None and str(sender or "").startswith("qgs."):
         headers[SENT_AT_HEADER] = round(time.time(), 3)
+        from qgs_worker import telemetry  # the standard library only, until tracing is on
+
+        telemetry.inject_trace_context(headers)
 
 
 before_task_publish.connect(_stamp_sent_at, weak=False)

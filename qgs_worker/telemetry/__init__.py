@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from qgs_worker.telemetry._observer import TelemetryObserver
 
 __all__ = [
+    "inject_trace_context",
     "job_span",
     "metrics_asgi_app",
     "observer_for",
@@ -144,6 +145,20 @@ def job_span(name: str, request: Any, args: tuple[Any, ...]) -> AbstractContextM
     from qgs_worker.telemetry import _tracing
 
     return _tracing.job_span(t, name, request, args)
+
+
+def inject_trace_context(headers: dict[str, Any]) -> None:
+    """Put the current span's context in a job's message headers (``traceparent``).
+
+    The job's span then continues the trace that published it: an agent's submit, and each job
+    the next of a round's chain. A no-op when tracing is off or no span is current.
+    """
+    t = _tracer if _tracer is not _UNSET else _decide()
+    if t is None:
+        return
+    from qgs_worker.telemetry import _tracing
+
+    _tracing.inject(headers)
 
 
 def tool_checked(report: Any, principal: str | None, agent: str | None) -> None:

@@ -32,7 +32,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from opentelemetry import trace
+from opentelemetry import propagate, trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
 from qgs_worker.core.models import Decision, Finding, Review
@@ -139,6 +139,7 @@ def job_span(tracer: Any, name: str, request: Any, args: tuple[Any, ...]) -> Ite
                 attributes[attribute] = value[:128]
     with tracer.start_as_current_span(
         name,
+        context=_published_from(request),
         kind=SpanKind.CONSUMER,
         attributes=attributes,
         record_exception=False,
@@ -156,6 +157,23 @@ def job_span(tracer: Any, name: str, request: Any, args: tuple[Any, ...]) -> Ite
             raise
         finally:
             _frame.reset(token)
+
+
+TRACE_HEADERS = ("traceparent", "tracestate", "baggage")
+"""The W3C headers a published job carries (``inject``); Celery hands them over on the request."""
+
+
+def inject(headers: dict[str, Any]) -> None:
+    """Write the current context into ``headers`` with the configured propagator (W3C)."""
+    propagate.inject(headers)
+
+
+def _published_from(request: Any) -> Any:
+    """The context the job was published in (its ``traceparent``), or None: a new trace."""
+    carrier = {
+        key: value for key in TRACE_HEADERS if isinstance(value := getattr(request, key, None), str)
+    }
+    return propagate.extract(carrier) if carrier else None
 
 
 def _round_attributes(task_id: str, number: int, task_type: str) -> dict[str, Any]:

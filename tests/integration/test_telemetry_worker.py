@@ -115,7 +115,9 @@ class TestSpansFromAWorker:
     def test_a_reviewed_round(self, qgs: tuple[Client, Any], spans: InMemorySpanExporter) -> None:
         client, _ = qgs
         task = client.start_task("write an article about AI")
-        sub = client.submit(task.id, "# AI\n\nA long article about AI.", final=True)
+        agent = telemetry.tracer()
+        with agent.start_as_current_span("agent step") as step:  # the agent's own span
+            sub = client.submit(task.id, "# AI\n\nA long article about AI.", final=True)
         decision = client.wait(sub.id, timeout_s=30)
         assert "pass" == decision.kind
         round_id = client.repo.get_round_by_submission(sub.id).id
@@ -150,6 +152,14 @@ class TestSpansFromAWorker:
         )
         assert "pass" == verdict["gen_ai.evaluation.score.label"]
         assert verdict["gen_ai.evaluation.explanation"]
+        # One trace from the agent's submit through every job of the round (traceparent header).
+        discriminate = finished(spans, "qgs.review.discriminate", round_id)
+        trace_id = step.get_span_context().trace_id
+        assert [trace_id] * 4 == [
+            s.context.trace_id for s in (intake, critic, discriminate, decide)
+        ]
+        assert step.get_span_context().span_id == intake.parent.span_id
+        assert intake.context.span_id == critic.parent.span_id  # intake published the chain
         chat = next(
             s
             for s in spans.get_finished_spans()
