@@ -420,7 +420,7 @@ class ReviewService:
         )
         if not then_decide:
             self.store.settle(r.id, context.task.id, settlement)
-            self._observe_review(context.task, r.number, review, failure)
+            self._observe_review(context.task, r.number, made[0] if made else None, failure)
             return ReviewOutcome()
         decision = None
         if not r.decided:
@@ -436,7 +436,8 @@ class ReviewService:
         self.store.settle(
             r.id, context.task.id, replace(settlement, decision=decision, status=status)
         )
-        self._observe_review(context.task, r.number, review, failure)
+        # Told the review made now, not one an earlier copy stored (loaded above to decide).
+        self._observe_review(context.task, r.number, made[0] if made else None, failure)
         if decision is not None:
             if self.observer is not None:
                 score = review.score if review is not None else r.review_score

@@ -145,6 +145,26 @@ class TestAReviewedRound:
         assert [] == evaluations(second)
         assert 1 == second.attributes["qgs.round.number"]  # the span still names its round
 
+    def test_a_review_stored_earlier_is_not_told_again(self, spans: InMemorySpanExporter) -> None:
+        """A copy that decides on a review an earlier copy stored tells only the decision."""
+        repo = Repository("sqlite://")
+        service = pipeline.service_for(
+            repo,
+            POLICIES,
+            judge=ScriptedJudge(),
+            observer=TelemetryObserver(tracing=True, metrics=False),
+        )
+        ready = service.intake(sub("s1", "score=92"))
+        assert ready is not None
+        with telemetry.job_span("qgs.review.critic", request("qgs.critic"), (ready.round_id,)):
+            service.review(ready.round_id)  # reviewed, not decided
+        with telemetry.job_span("qgs.review.critic", request("qgs.critic"), (ready.round_id,)):
+            service.review(ready.round_id, then_decide=True)
+        first, second = [s for s in spans.get_finished_spans() if s.name == "qgs.review.critic"]
+        assert ["qgs.review"] == [a["gen_ai.evaluation.name"] for a in evaluations(first)][:1]
+        assert ["qgs.decision"] == [a["gen_ai.evaluation.name"] for a in evaluations(second)]
+        assert 92.0 == evaluations(second, "qgs.decision")[0]["gen_ai.evaluation.score.value"]
+
 
 class TestFindingsAndFailures:
     """Detector findings at intake, a failed judge, a failed round: each an event, counted."""
