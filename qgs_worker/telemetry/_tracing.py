@@ -164,8 +164,21 @@ TRACE_HEADERS = ("traceparent", "tracestate", "baggage")
 
 
 def inject(headers: dict[str, Any]) -> None:
-    """Write the current context into ``headers`` with the configured propagator (W3C)."""
-    propagate.inject(headers)
+    """Write the current context into ``headers`` with the configured propagator (W3C).
+
+    Celery publishes a chain's next job after the job before it returned, outside its span:
+    then the headers that job came with are passed on, so the round stays one trace.
+    """
+    if trace.get_current_span().get_span_context().is_valid:
+        propagate.inject(headers)
+        return
+    from celery import current_task
+
+    request = getattr(current_task, "request", None) if current_task else None
+    for key in TRACE_HEADERS:
+        value = getattr(request, key, None)
+        if isinstance(value, str):
+            headers.setdefault(key, value)
 
 
 def _published_from(request: Any) -> Any:

@@ -160,6 +160,9 @@ class TestSpansFromAWorker:
         ]
         assert step.get_span_context().span_id == intake.parent.span_id
         assert intake.context.span_id == critic.parent.span_id  # intake published the chain
+        # Celery publishes the chain's next link after the critic's span ended: it goes on from
+        # the headers the critic came with.
+        assert intake.context.span_id == discriminate.parent.span_id
         chat = next(
             s
             for s in spans.get_finished_spans()
