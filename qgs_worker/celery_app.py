@@ -20,10 +20,11 @@ import gc
 import logging
 import sys
 import threading
+import time
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import before_task_publish, worker_init
 from kombu.entity import Queue
 
 from qgs_worker.settings import Settings
@@ -130,6 +131,26 @@ def _freeze_heap(**_: Any) -> None:
 
 
 worker_init.connect(_freeze_heap, weak=False)
+
+SENT_AT_HEADER = "qgs_sent_at"
+"""The header each published job carries: when it was published (``time.time()``, seconds).
+
+``/metrics`` reads it from the oldest job waiting in each queue (``qgs_queue_oldest_age_seconds``,
+``qgs_worker.telemetry``); Celery's own messages carry no publish time."""
+
+
+def _stamp_sent_at(
+    sender: str | None = None, headers: dict[str, Any] | None = None, **_: Any
+) -> None:
+    # QGS's own jobs only: another app's Celery tasks in the same process are left as they are.
+    if headers is not None and str(sender or "").startswith("qgs."):
+        headers[SENT_AT_HEADER] = round(time.time(), 3)
+        from qgs_worker import telemetry  # the standard library only, until tracing is on
+
+        telemetry.inject_trace_context(headers)
+
+
+before_task_publish.connect(_stamp_sent_at, weak=False)
 
 
 _held_tags: set[str] = set()

@@ -23,7 +23,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from celery import Celery, Task, chain, shared_task
 from celery.exceptions import Ignore, Retry
@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
+from qgs_worker import telemetry
 from qgs_worker.celery_app import CRITIC_QUEUE
 from qgs_worker.core.discriminator import role_failed
 from qgs_worker.core.models import Classification, RoundPlan, TaskType
@@ -60,8 +61,12 @@ from qgs_worker.store import Repository
 from qgs_worker.store.sql_review import SqlReviewStore
 from qgs_worker.submission import validate_message
 from qgs_worker.sweeper import SWEEPER_LEASE  # noqa: F401  (connects the hook starting the sweeper)
+from qgs_worker.telemetry.worker import connect_metrics_server
 from qgs_worker.toolcheck import TOOL_LOG_JOB, ToolCheckRecord
 from qgs_worker.toolgate_io import load_tools
+
+if TYPE_CHECKING:
+    from qgs_worker.telemetry._observer import TelemetryObserver
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +84,8 @@ class Runtime:
     audit: Audit = field(default_factory=lambda: Audit(roles=()))
     # Called as listener(task_id, round_id) once a round's decision is stored (at least once).
     decided_listeners: list[Callable[[str, int], None]] = field(default_factory=list)
+    # Told each review, finding, decision and judge call (telemetry); None when telemetry is off.
+    observer: TelemetryObserver | None = None
     store: SqlReviewStore = field(init=False)
     service: ReviewService = field(init=False)
 
@@ -92,6 +99,7 @@ class Runtime:
             llm=self.llm_classifier,
             admit=self.judge_limit.admit if self.judge_limit else None,
             on_decided=self._decided,
+            observer=self.observer,
         )
 
     def _decided(self, task_id: str, round_id: int) -> None:
@@ -142,6 +150,7 @@ def _build_runtime(app: Celery) -> Runtime:
         llm_classifier=llm_classifier_for(settings.judge, call_gate=gate),
         judge_limit=limit,
         audit=_audit(settings, judge),
+        observer=telemetry.observer_for(settings),
     )
     if settings.broker_url:
         # Waiters (the HTTP API's long-poll, Client.wait) are woken by this notice, not by
@@ -326,6 +335,11 @@ class QGSJob(Task):  # type: ignore[misc]
 
     acks_late = True
     max_retries = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the job in its telemetry span (``telemetry.job_span``: a no-op when tracing is off)."""
+        with telemetry.job_span(self.name, self.request, args):
+            return super().__call__(*args, **kwargs)
 
     def runtime(self) -> Runtime:
         """The worker's Runtime; a store that cannot be reached is retried, never acknowledged."""
@@ -541,7 +555,7 @@ def discriminate_job(self: QGSJob, round_id: int) -> None:
         # One audit at a time per worker process, whatever the pool's concurrency: roles run
         # one after another and audits do not stack up their memory (DESIGN.md, "Discriminator").
         with self.store_errors_retried(rt.settings), _audit_lock:
-            audit_round(rt.store, round_id, rt.audit)
+            audit_round(rt.store, round_id, rt.audit, rt.observer)
     except TaskNotFoundError as exc:
         raise _not_in_this_store(self, rt, round_id, exc) from exc
     except Exception as exc:  # the audit as a whole failed: never treated as a clean one
@@ -592,7 +606,7 @@ def toolgate_log_job(self: QGSJob, check: dict[str, Any]) -> None:
             )
         return
     with self.store_errors_retried(rt.settings):
-        rt.repo.save_tool_call_check(
+        stored = rt.repo.save_tool_call_check(
             check_id=record.check_id,
             created_at=record.checked_at,
             principal=record.principal,
@@ -609,6 +623,8 @@ def toolgate_log_job(self: QGSJob, check: dict[str, Any]) -> None:
             suggestion=record.suggestion,
             latency_us=record.latency_us,
         )
+    if stored and rt.observer is not None:  # counted once per check id, where it is stored
+        rt.observer.tool_check_stored(record.stopped_layer, record.allowed)
 
 
 _JOBS: dict[str, Any] = {
@@ -618,4 +634,5 @@ _JOBS: dict[str, Any] = {
 }
 
 
+connect_metrics_server()
 connect_misfit_calls()

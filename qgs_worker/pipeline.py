@@ -31,6 +31,7 @@ from qgs_worker.service import (
     deciding,
     short_error,
 )
+from qgs_worker.service.observer import ReviewObserver
 from qgs_worker.service.records import TaskRecord
 from qgs_worker.service.requests import new_round
 from qgs_worker.store import Repository
@@ -72,6 +73,7 @@ def service_for(
     llm: Callable[[str], Classification] | None = None,
     admit: Callable[[int], float] | None = None,
     on_decided: Callable[[str, int], None] | None = None,
+    observer: ReviewObserver | None = None,
 ) -> ReviewService:
     """A ``ReviewService`` over ``repo``'s engine (default gate and cadence policies if None)."""
     if policies is None:
@@ -86,6 +88,7 @@ def service_for(
         llm=llm,
         admit=admit,
         on_decided=on_decided,
+        observer=observer,
     )
 
 

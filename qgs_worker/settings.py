@@ -127,6 +127,18 @@ class WorkerSettings(BaseModel):
     store_max_retries: int = Field(
         default=5, ge=0, description="retries of a job whose store is unreachable"
     )
+    # -- telemetry (qgs_worker.telemetry) ----------------------------------------------------
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve Prometheus metrics at http://METRICS_ADDRESS:PORT/metrics (off when "
+        "unset; 0 picks a free port)",
+    )
+    metrics_address: str = Field(
+        default="127.0.0.1",
+        description="the address the metrics endpoint listens on (0.0.0.0 in a container)",
+    )
 
     def retry_hold_s(self) -> float:
         """The longest retry delay a worker holds (a countdown), in seconds.

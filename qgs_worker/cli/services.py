@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 import uuid
 from enum import StrEnum
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -53,6 +55,15 @@ def worker(
         str | None, typer.Option(help="Worker node name (default qgs-<queues>-<id>@host).")
     ] = None,
     loglevel: Annotated[str, typer.Option(help="DEBUG, INFO, WARNING.")] = "INFO",
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            "--metrics-port",
+            min=0,
+            max=65535,
+            help="Serve Prometheus metrics at /metrics on this port (QGS_WORKER__METRICS_PORT).",
+        ),
+    ] = None,
 ) -> None:
     """Run a Celery worker on the QGS queues (starts the embedded broker when none is set)."""
     from qgs_worker.celery_app import create_celery_app
@@ -75,8 +86,14 @@ def worker(
         settings = settings.model_copy(
             update={"worker": settings.worker.model_copy(update={"low_memory": True})}
         )
+    if metrics_port is not None:
+        settings = settings.model_copy(
+            update={"worker": settings.worker.model_copy(update={"metrics_port": metrics_port})}
+        )
     w = settings.worker
     chosen_pool = str(pool.value if pool is not None else w.pool)
+    if w.metrics_port is not None and chosen_pool == "prefork":
+        _multiprocess_metrics(settings)
     if w.low_memory and chosen_pool != "prefork":
         err_console.print(
             f"note: --low-memory recycles prefork children above {w.max_memory_per_child_kb} KiB; "
@@ -107,6 +124,26 @@ def worker(
             "--without-gossip",
         ]
         celery.worker_main(argv)
+
+
+def _multiprocess_metrics(settings: Any) -> None:
+    """Set up prometheus_client's multiprocess mode for a prefork worker's metrics.
+
+    Prefork children count in files the parent's ``/metrics`` sums: ``PROMETHEUS_MULTIPROC_DIR``,
+    set before prometheus_client is imported, a fresh folder per worker under the data folder
+    unless the variable is set already.
+    """
+    import os
+    import shutil
+
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return
+    if "prometheus_client" in sys.modules:  # pragma: no cover - nothing imports it before here
+        raise _fail("PROMETHEUS_MULTIPROC_DIR must be set before prometheus_client is imported")
+    folder = Path(settings.data_dir) / "metrics" / f"worker-{os.getpid()}"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
 
 
 @app.command()

@@ -8,6 +8,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from qgs_worker import telemetry
 from qgs_worker.core.models import (
     ToolCall,
 )
@@ -97,6 +98,7 @@ class ToolCallsMixin:
         if gate is None:
             gate = self.tool_gate(tools)
         report = gate.check(_as_call(call), principal=principal, agent_id=agent)
+        telemetry.tool_checked(report, principal, agent)
         if log:
             self._log_check(report, principal, agent)
         return report
@@ -132,8 +134,9 @@ class ToolCallsMixin:
         reports = tuple(
             gate.check(call, principal=principal, agent_id=agent) for call in parse_calls(message)
         )
-        if log:
-            for report in reports:
+        for report in reports:
+            telemetry.tool_checked(report, principal, agent)
+            if log:
                 self._log_check(report, principal, agent)
         return reports
 

@@ -6,6 +6,7 @@ from qgs_worker.core.discriminator import ROLE_FAILED, AuditContext, RoleRun, ro
 from qgs_worker.core.discriminator import run_roles as run_audit_roles
 from qgs_worker.core.models import Finding
 from qgs_worker.service.config import Audit
+from qgs_worker.service.observer import ReviewObserver, tell
 from qgs_worker.service.ports import ReviewStore
 from qgs_worker.service.preparing import DETECTOR_ROLE
 from qgs_worker.service.requests import user_words
@@ -13,7 +14,9 @@ from qgs_worker.service.requests import user_words
 __all__ = ["audit_round"]
 
 
-def audit_round(store: ReviewStore, round_id: int, audit: Audit) -> list[RoleRun]:
+def audit_round(
+    store: ReviewStore, round_id: int, audit: Audit, observer: ReviewObserver | None = None
+) -> list[RoleRun]:
     """Run the audit roles on a round, one after another, and store their findings.
 
     Roles see every round of the task up to this one, and the detector pass stored for each of
@@ -21,7 +24,8 @@ def audit_round(store: ReviewStore, round_id: int, audit: Audit) -> list[RoleRun
     (same category, round, location and evidence) is not stored again (one incident
     counts once); the rest are stored on this round, an earlier round's with its
     ``round_number``. Each role's run is recorded once per round: a redelivered job skips the
-    roles that already ran, so their LLM passes are not repeated.
+    roles that already ran, so their LLM passes are not repeated. ``observer`` is told each
+    role's stored findings (``service.observer``).
 
     Returns:
         The runs of the roles that ran now (empty when all had already run).
@@ -32,6 +36,8 @@ def audit_round(store: ReviewStore, round_id: int, audit: Audit) -> list[RoleRun
     context = store.load_round(round_id, contents="all")
     row = context.round(round_id)
     task = context.task
+    if observer is not None:
+        tell(observer.loaded, task, row.number, round_id)
     done = store.audit_runs(round_id)
     due = [role for role in roles_for(audit.roles, task.task_type) if role.name not in done]
     if not due:
@@ -69,6 +75,8 @@ def audit_round(store: ReviewStore, round_id: int, audit: Audit) -> list[RoleRun
             error=run.error or (own[0] if own else None),
             duration_ms=run.duration_ms,
         )
+        if observer is not None and fresh:
+            tell(observer.found, task, row.number, fresh)
 
     return run_audit_roles(
         due,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -24,6 +25,7 @@ from qgs_worker.core.models import (
     Classification,
     Deliverable,
     Review,
+    ReviewRequest,
     ReviewStatus,
     RoundStatus,
 )
@@ -41,9 +43,10 @@ from qgs_worker.service.deciding import (
     earlier_p0_findings,
     task_history,
 )
-from qgs_worker.service.ports import ReviewStore, Settlement
+from qgs_worker.service.observer import ReviewObserver, tell
+from qgs_worker.service.ports import Prepared, ReviewStore, Settlement
 from qgs_worker.service.preparing import prepare_round
-from qgs_worker.service.records import Dispatch, RoundRecord, TaskContext
+from qgs_worker.service.records import Dispatch, RoundRecord, TaskContext, TaskRecord
 from qgs_worker.service.requests import new_round, review_key, review_request_of
 from qgs_worker.service.tasks import classify
 from qgs_worker.submission import Submission
@@ -105,6 +108,8 @@ class ReviewService:
             listener must be idempotent. It is not called for a step that stored no decision.
             Its errors are logged and swallowed: the decision is stored, and a listener must
             not turn a stored decision into a failed job.
+        observer: Told each review, finding, decision and judge call the steps store or make
+            (``service.observer.ReviewObserver``: telemetry); None tells nothing.
     """
 
     def __init__(
@@ -117,6 +122,7 @@ class ReviewService:
         llm: Callable[[str], Classification] | None = None,
         admit: Callable[[int], float] | None = None,
         on_decided: Callable[[str, int], None] | None = None,
+        observer: ReviewObserver | None = None,
     ) -> None:
         self.store = store
         self.policies = policies
@@ -125,6 +131,7 @@ class ReviewService:
         self.llm = llm
         self.admit = admit
         self.on_decided = on_decided
+        self.observer = observer
 
     def _decided(self, task_id: str, round_id: int) -> None:
         """Tell the listener a decision on the round is stored (see ``on_decided``)."""
@@ -192,6 +199,8 @@ class ReviewService:
                 context = self.store.load_task(context.task.id, contents="focus")
                 number = context.next_number()
                 continue
+            if created and prepared is not None and self.observer is not None:
+                self._observe_prepared(context.task, number, round_id, prepared)
             if prepared is not None and prepared.decision is not None:
                 self._decided(context.task.id, round_id)
             if created and prepared is not None and prepared.decision is None:
@@ -257,6 +266,8 @@ class ReviewService:
                 prepared = replace(prepared, decision=decision)
             if not self.store.claim_round(ready.id, prepared):
                 return None
+            if self.observer is not None:
+                self._observe_prepared(context.task, ready.number, ready.id, prepared)
             if prepared.decision is not None:
                 self._decided(task_id, ready.id)
             if due:
@@ -288,6 +299,8 @@ class ReviewService:
         attempt = self.store.begin_review(round_id, holder, self.limits.lease_s)
         context = self.store.load_round(round_id, contents="focus")
         r = context.round(round_id)
+        if self.observer is not None:
+            tell(self.observer.loaded, context.task, r.number, round_id)
         if r.review_status is None and (r.done or r.decided):
             # Failed (the sweeper gave up on it) or decided without a review while this copy
             # waited: the judge is not called and the round is left as it is.
@@ -325,7 +338,7 @@ class ReviewService:
                     )
                 return self._retry(round_id, holder, wait_s * random.uniform(1.0, 1.2), None)
         try:
-            review = self.judge.review(request)
+            review = self._judged(request)
         except JudgeResponseError as exc:
             return self._after_review(context, r, None, (str(exc), exc.raw), then_decide, holder)
         except JudgeUnavailableError as exc:
@@ -344,6 +357,35 @@ class ReviewService:
             spread_points=lim.halo_spread_points,
         )
         return self._after_review(context, r, (review, key, None), None, then_decide, holder)
+
+    def _judged(self, request: ReviewRequest) -> Review:
+        """``judge.review(request)``, the call told to the observer (its time, its error)."""
+        assert self.judge is not None
+        if self.observer is None:
+            return self.judge.review(request)
+        started = time.perf_counter()
+        try:
+            review = self.judge.review(request)
+        except Exception as exc:
+            error = type(exc).__name__
+            tell(self.observer.judged, self.judge.name, time.perf_counter() - started, None, error)
+            raise
+        tell(self.observer.judged, self.judge.name, time.perf_counter() - started, review, None)
+        return review
+
+    def _observe_prepared(
+        self, task: TaskRecord, number: int, round_id: int, prepared: Prepared
+    ) -> None:
+        """Tell the observer what preparing a round stored: findings, and a decision at once."""
+        assert self.observer is not None
+        if prepared.escalation is not None:
+            to = prepared.escalation.to
+            task = replace(task, task_type=to.task_type, complexity=to.complexity, escalated=True)
+        tell(self.observer.loaded, task, number, round_id)
+        if prepared.findings:
+            tell(self.observer.found, task, number, prepared.findings)
+        if prepared.decision is not None:
+            tell(self.observer.decided, task, number, prepared.decision, None)
 
     def _retry(
         self, round_id: int, holder: str, delay_s: float, judge_error: str | None
@@ -378,6 +420,7 @@ class ReviewService:
         )
         if not then_decide:
             self.store.settle(r.id, context.task.id, settlement)
+            self._observe_review(context.task, r.number, made[0] if made else None, failure)
             return ReviewOutcome()
         decision = None
         if not r.decided:
@@ -393,9 +436,25 @@ class ReviewService:
         self.store.settle(
             r.id, context.task.id, replace(settlement, decision=decision, status=status)
         )
+        # Told the review made now, not one an earlier copy stored (loaded above to decide).
+        self._observe_review(context.task, r.number, made[0] if made else None, failure)
         if decision is not None:
+            if self.observer is not None:
+                score = review.score if review is not None else r.review_score
+                tell(self.observer.decided, context.task, r.number, decision, score)
             self._decided(context.task.id, r.id)
         return ReviewOutcome(next=self.advance(context.task.id))
+
+    def _observe_review(
+        self,
+        task: TaskRecord,
+        number: int,
+        review: Review | None,
+        failure: tuple[str, str | None] | None,
+    ) -> None:
+        """Tell the observer the review (or failure) stored now; nothing when none was made."""
+        if self.observer is not None and (review is not None or failure is not None):
+            tell(self.observer.reviewed, task, number, review, failure[0] if failure else None)
 
     # -- decide ----------------------------------------------------------------------------
 
@@ -403,9 +462,12 @@ class ReviewService:
         """Make the gate's decision on a round, once; then the task's next round to dispatch."""
         context = self.store.load_round(round_id)
         r = context.round(round_id)
+        if self.observer is not None:
+            tell(self.observer.loaded, context.task, r.number, round_id)
         decision = None
+        review: Review | None = None
         if not r.decided:
-            review, judge_error = None, None
+            judge_error = None
             if r.review_status == ReviewStatus.OK and r.review_id is not None:
                 review = self.store.load_review(r.review_id)[1]
             elif r.review_status == ReviewStatus.FAILED:
@@ -417,6 +479,9 @@ class ReviewService:
         status = None if r.status == RoundStatus.FAILED else RoundStatus.DECIDED
         self.store.settle(r.id, context.task.id, Settlement(decision=decision, status=status))
         if decision is not None:
+            if self.observer is not None:
+                score = review.score if review is not None else r.review_score
+                tell(self.observer.decided, context.task, r.number, decision, score)
             self._decided(context.task.id, r.id)
         return self.advance(context.task.id)
 
@@ -428,6 +493,8 @@ class ReviewService:
         error = short_error(error)
         context = self.store.load_round(round_id)
         r = context.round(round_id)
+        if self.observer is not None:
+            tell(self.observer.loaded, context.task, r.number, round_id)
         decision = None
         if not r.decided:
             history = task_history(
@@ -440,6 +507,8 @@ class ReviewService:
             Settlement(decision=decision, status=RoundStatus.FAILED, error=error),
         )
         if decision is not None:
+            if self.observer is not None:
+                tell(self.observer.decided, context.task, r.number, decision, None)
             self._decided(context.task.id, round_id)
         return self.advance(context.task.id)
 

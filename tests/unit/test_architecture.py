@@ -23,6 +23,8 @@ FORBIDDEN = {
     "openai",
     "httpx",
     "httpx2",
+    "opentelemetry",  # telemetry is an adapter (qgs_worker.telemetry), told through a port
+    "prometheus_client",
 }
 
 

@@ -20,8 +20,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-HEAVY = ("sqlalchemy", "sqlmodel", "celery", "kombu", "openai", "httpx", "qgs_worker.store")
-"""What neither command needs: the store, the queue, the judge's client."""
+HEAVY = (
+    "sqlalchemy", "sqlmodel", "celery", "kombu", "openai", "httpx", "qgs_worker.store",
+    "opentelemetry", "prometheus_client", "google.protobuf",
+)  # fmt: skip
+"""What neither command needs: the store, the queue, the judge's client, telemetry while it is
+off (no ``OTEL_EXPORTER_OTLP_ENDPOINT``: ``qgs_worker.telemetry`` imports only the stdlib)."""
 
 UNUSED_HERE = (
     "numpy",  # the learned detector scores short texts in plain Python (instruction_pure)
@@ -68,7 +72,10 @@ def run_cli(
     args: list[str], tmp_path: Path, env: dict[str, str] | None = None
 ) -> tuple[int, set[str]]:
     """Run ``qgs ARGS`` in a fresh interpreter: its exit code and every module it imported."""
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("QGS_")}, **(env or {})}
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("QGS_", "OTEL_"))},
+        **(env or {}),
+    }
     env["PYTHONPATH"] = str(ROOT)
     env["QGS_DATA_DIR"] = str(tmp_path / ".qgs")
     done = subprocess.run(
@@ -80,7 +87,10 @@ def run_cli(
         timeout=120,
         check=False,
     )
-    last = done.stderr.strip().splitlines()[-1]
+    # The last line that is the probe's (an exporter may log after it, at exit).
+    last = next(
+        line for line in reversed(done.stderr.strip().splitlines()) if line.startswith('{"code"')
+    )
     result = json.loads(last)
     return result["code"], set(result["modules"])
 
@@ -163,6 +173,17 @@ class TestNoStoreNoQueue:
         )
         assert 0 == code
         assert {"qgs_worker.core.policy", "tomllib"} <= modules
+
+    def test_an_otlp_endpoint_does_not_trace_the_command(self, files: Path) -> None:
+        """A one-shot command is not traced: with an endpoint set it would import the SDK (~0.15
+        s) and, with the collector down, wait for the exporter's retries at exit (~8 s)."""
+        code, modules = run_cli(
+            ["check-tool", "call.json", "--tools", "tools.json"],
+            files,
+            env={"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"},
+        )
+        assert 0 == code
+        assert [] == loaded_heavy(modules)
 
     def test_a_store_command_still_loads_the_store(self, files: Path) -> None:
         """The test can fail: a command that uses the store imports it where it is used."""
