@@ -157,7 +157,7 @@ def record_undecodable(
     Returns:
         The id of the round that was failed, or None.
     """
-    from qgs_worker import jobs
+    from qgs_worker import worker_runtime
 
     headers = getattr(message, "headers", None) or {}
     job = str(headers.get("task") or "unknown")
@@ -170,7 +170,7 @@ def record_undecodable(
     reason = f"the message body {what}: {type(exc).__name__}: {exc}"[:1000]
     ids = ids_from_head(head) if job == "qgs.review.intake" else {}
     settings = getattr(app, "qgs_settings", None)
-    policies = jobs.policies_for(settings) if settings is not None else None
+    policies = worker_runtime.policies_for(settings) if settings is not None else None
     if policies is None or not ids:
         repo.save_dead_letter(
             job,
@@ -275,9 +275,9 @@ def _misfit_call(
     if not name.startswith("qgs.") or not isinstance(exception, TypeError):
         return
     try:
-        from qgs_worker import jobs
+        from qgs_worker import worker_runtime
 
-        repo = jobs.runtime(sender.app).repo
+        repo = worker_runtime.runtime(sender.app).repo
         repo.save_dead_letter(
             name,
             f"the message's arguments do not fit the job: TypeError: {exception}"[:1000],

@@ -449,12 +449,12 @@ class Sweeper:
         return done
 
     def _actions(self) -> Actions:
-        from qgs_worker import jobs, pipeline
+        from qgs_worker import jobs, pipeline, worker_runtime
         from qgs_worker.client import publish_intake
 
         repo = self.repo
         if self._policies is None:
-            self._policies = jobs.policies_for(self.settings)
+            self._policies = worker_runtime.policies_for(self.settings)
         policies = self._policies
 
         def dispatch(round_id: int) -> None:

@@ -133,7 +133,7 @@ def test_a_held_call_fails_as_transient(redis_url: str, fake_judge: FakeOpenAISe
 
 def test_every_endpoint_user_of_a_worker_shares_the_gate(tmp_path: Path) -> None:
     """The worker's judge (each panel member), audit sessions and classifier get the gate."""
-    from qgs_worker.jobs import _build_runtime
+    from qgs_worker.worker_runtime import _build_runtime
 
     settings = Settings(
         data_dir=tmp_path / "data",

@@ -65,7 +65,13 @@ def imported_modules(path: Path) -> set[str]:
 SERVICE_FORBIDDEN = FORBIDDEN | {"typer", "rich", "fastapi", "starlette", "uvicorn", "click"}
 """The review service's imports: no infrastructure, no transport (HTTP, CLI, Celery)."""
 
-TRANSPORT_MODULES = ("qgs_worker.jobs", "qgs_worker.cli", "qgs_worker.client")
+TRANSPORT_MODULES = (
+    "qgs_worker.jobs",
+    "qgs_worker.worker_runtime",
+    "qgs_worker.cli",
+    "qgs_worker.client",
+    "qgs_worker.api",
+)
 
 
 class TestServiceLayer:
