@@ -25,7 +25,7 @@ __all__ = ["app", "main"]
 
 COMMAND_ORDER = (
     "audit", "submit", "status", "wait", "approve", "constraints", "report", "scan",
-    "check-tool", "worker", "flower", "serve",
+    "check-tool", "worker", "flower", "serve", "mcp",
 )  # fmt: skip
 """The order ``qgs --help`` lists the commands in (the modules register them in import order)."""
 app.registered_commands.sort(

@@ -1,7 +1,8 @@
-"""``qgs serve`` (the HTTP API) and ``qgs keys`` (its API keys: create, list, revoke)."""
+"""``qgs serve`` (the HTTP API), ``qgs mcp`` (the MCP server) and ``qgs keys`` (their API keys)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,7 +13,7 @@ from qgs_worker.terminal import markup_safe
 if TYPE_CHECKING:  # the store (sqlalchemy) is imported where used: `qgs check-tool` starts without
     from qgs_worker.store import Repository
 
-__all__ = ["keys_app", "serve"]
+__all__ = ["keys_app", "mcp", "serve"]
 
 keys_app = typer.Typer(
     name="keys",
@@ -59,6 +60,76 @@ def serve(
             log_level=log_level,
             server_header=False,
         )
+
+
+class McpTransport(StrEnum):
+    """How ``qgs mcp`` talks to its client."""
+
+    stdio = "stdio"
+    http = "http"
+
+
+@app.command()
+def mcp(
+    transport: Annotated[
+        McpTransport,
+        typer.Option(help="stdio (the MCP host starts this command) or streamable HTTP at /mcp."),
+    ] = McpTransport.stdio,
+    host: Annotated[
+        str | None, typer.Option(help="HTTP: listen address (default QGS_API__HOST, 127.0.0.1).")
+    ] = None,
+    port: Annotated[int, typer.Option(help="HTTP: listen port.")] = 8090,
+    log_level: Annotated[str, typer.Option(help="HTTP: uvicorn's log level.")] = "info",
+) -> None:
+    """Serve the MCP tools (start_task, submit_round, get_decision, get_constraints, check_tool_call).
+
+    stdio: every call acts with the API key in QGS_API_KEY (the server refuses to start
+    without a live one). HTTP: every request needs 'Authorization: Bearer <key>'. Keys come
+    from `qgs keys create`; workers (`qgs worker`) make the decisions.
+    """
+    import os
+
+    from qgs_worker.api.mcp_server import create_http_app, run_stdio
+    from qgs_worker.api.operations import Operations
+    from qgs_worker.errors import AuthenticationError
+    from qgs_worker.preflight import check_broker, check_store
+    from qgs_worker.settings import Settings
+
+    settings = Settings()
+    check_store(settings).dispose()
+    key = os.environ.get("QGS_API_KEY", "").strip() or None
+    if transport is McpTransport.stdio and key is None:
+        raise AuthenticationError(
+            "QGS_API_KEY is not set: put an API key in the MCP server's environment (make one "
+            "with `qgs keys create --principal NAME`)"
+        )
+    with broker_session(settings, workers=False) as live:
+        check_broker(live.broker_url or "", live.broker_timeout_s)
+        ops = Operations(live)
+        try:
+            if transport is McpTransport.stdio:
+                try:
+                    run_stdio(ops, key)
+                except AuthenticationError:
+                    raise AuthenticationError(
+                        "QGS_API_KEY is invalid or revoked: put a live key in the MCP server's "
+                        "environment (`qgs keys list` shows the keys, `qgs keys create "
+                        "--principal NAME` makes one)"
+                    ) from None
+                return
+            import uvicorn
+
+            bind_host = host or live.api.host
+            err_console.print(f"QGS MCP on http://{bind_host}:{port}/mcp", soft_wrap=True)
+            uvicorn.run(
+                create_http_app(ops, host=bind_host),
+                host=bind_host,
+                port=port,
+                log_level=log_level,
+                server_header=False,
+            )
+        finally:
+            ops.close()
 
 
 @keys_app.command("create")

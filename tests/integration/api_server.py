@@ -15,7 +15,12 @@ def serving(app: Any, *, log_config: Any = None) -> Iterator[str]:
     """Serve ``app`` with uvicorn on 127.0.0.1 (a free port); yields the base URL."""
     import uvicorn
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not the default proto 0: asyncio sets TCP_NODELAY on accepted connections
+    # only when the listening socket says IPPROTO_TCP (base_events._set_nodelay). Without it, h11
+    # writes a response's head and body in two sends, Nagle holds the second until the client
+    # ACKs the first, and the client delays that ACK: every request took ~44 ms instead of ~1 ms
+    # (bench/api_bench.py measures both). `qgs serve` binds by host and port: not affected.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]

@@ -50,6 +50,7 @@ BENCHES = (
     Bench("audit_scale_bench.py"),
     Bench("cold_start_bench.py"),
     Bench("toolgate_bench.py", redis_db=True, corpus=True),
+    Bench("api_bench.py", redis_db=True),
     Bench("pipeline_bench.py", args=("--quick", "--private-redis"), redis_server=True),
 )
 """Every script the Makefile's ``bench`` target runs (a test checks the two lists agree)."""

@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import IN_CI
 
 ROOT = Path(__file__).resolve().parents[2]
-QGS_SERVICES = ("worker-default", "worker-critic", "worker-discriminator", "flower")
+QGS_SERVICES = ("worker-default", "worker-critic", "worker-discriminator", "flower", "api")
 
 
 def _config(env_file: Path) -> dict[str, str]:
@@ -95,3 +95,15 @@ class TestCompose:
             for sub in getattr(field.annotation, "model_fields", {})
         }
         assert set() == names - known
+
+
+class TestApiService:
+    """The HTTP API's service: `qgs serve` on all addresses, healthy when /healthz answers."""
+
+    def test_api_serves_on_all_addresses_with_a_healthz_check(
+        self, services: dict[str, str]
+    ) -> None:
+        block = services["api"]
+        assert "- serve\n    - --host\n    - 0.0.0.0\n" in block
+        assert "http://127.0.0.1:8080/healthz" in block
+        assert "127.0.0.1:8080" in block and "8080" in block.split("ports:", 1)[1]
