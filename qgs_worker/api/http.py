@@ -167,6 +167,11 @@ def create_app(
     app.state.operations = ops
     app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
     _install_error_handlers(app)
+    from qgs_worker.telemetry import metrics_asgi_app
+
+    # Prometheus text format, not under /v1 and without a key (like /healthz): scrapers
+    # reach it on the address `qgs serve` binds (loopback by default).
+    app.mount("/metrics", metrics_asgi_app(ops.settings))
 
     @app.post("/v1/tasks", status_code=201, response_model=TaskOut, tags=["tasks"])
     def start_task(body: TaskIn, me: Me) -> TaskOut:

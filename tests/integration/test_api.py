@@ -396,6 +396,19 @@ class TestServiceDocuments:
         assert 200 == ready.status_code, ready.text
         assert {"store", "broker", "workers"} == set(ready.json()["checks"])
 
+    def test_metrics_parse_with_prometheus_client(self, api: Api) -> None:
+        from prometheus_client.parser import text_string_to_metric_families
+
+        with api.http(None) as http:
+            got = http.get("/metrics/")
+        assert 200 == got.status_code, got.text
+        families = {f.name: f for f in text_string_to_metric_families(got.text)}
+        assert "qgs_broker_up" in families  # the broker's queues, read at scrape time
+        assert {s.labels.get("queue") for s in families["qgs_queue_depth"].samples} >= {
+            "qgs.critic",
+            "qgs.default",
+        }
+
     def test_readme_curl_script(self, api: Api) -> None:
         script = ROOT / "examples" / "api_quickstart.sh"
         readme = (ROOT / "README.md").read_text(encoding="utf-8")
