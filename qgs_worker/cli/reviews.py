@@ -135,9 +135,7 @@ def status(
     from qgs_worker.report import approval_text, audit_runs_text, finding_text, task_report
 
     client = Client()
-    report = task_report(
-        client.repo, client.repo.get_task(task_id), client.settings.worker.visibility_timeout_s
-    )
+    report = task_report(client.repo, task_id, client.settings.worker.visibility_timeout_s)
     how = report["classification_source"]
     console.print(
         f"[bold]{markup_safe(report['id'])}[/]: {report['task_type']}/{report['complexity']} "
