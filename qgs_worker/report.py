@@ -216,7 +216,7 @@ def task_entry(task: TaskFacts, bound_s: float = 3600.0) -> dict[str, Any]:
     ``bound_s`` is the visibility timeout in seconds, past which a round's state is overdue.
     """
     rounds = [_round(task, r, bound_s) for r in task.rounds]
-    findings = [
+    findings: list[dict[str, Any]] = [
         {
             "round": r.number,
             "severity": f.severity.value,

@@ -29,6 +29,7 @@ __all__ = [
     "Approval",
     "ApprovalTarget",
     "Dispatch",
+    "OutboxEntry",
     "RoundRecord",
     "RoundState",
     "SubmissionFacts",
@@ -232,6 +233,21 @@ class SubmissionFacts:
     given_up: str | None = None
     taken: bool = False
     intake_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxEntry:
+    """A submission sent through the outbox and not yet taken by an intake (the sweeper's view).
+
+    ``payload`` is the intake message's JSON; ``published`` counts its publishes; ``last_published``
+    is when it was last published (when it was written if never), aware UTC.
+    """
+
+    submission_id: str
+    task_id: str
+    payload: str
+    published: int
+    last_published: datetime
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,7 +115,9 @@ _ROUNDS = (
         _d.c.suggestions.label("d_suggestions"),
         _d.c.risk.label("d_risk"),
     )
-    .select_from(_r.outerjoin(_rv, _rv.c.round_id == _r.c.id).outerjoin(_d, _d.c.round_id == _r.c.id))
+    .select_from(
+        _r.outerjoin(_rv, _rv.c.round_id == _r.c.id).outerjoin(_d, _d.c.round_id == _r.c.id)
+    )
     .order_by(_r.c.task_id, _r.c.number)
 )
 

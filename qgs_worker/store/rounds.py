@@ -117,6 +117,11 @@ class RoundStore(StoreBase):
         with Session(self.engine) as session:
             return session.get(TaskRow, task_id)
 
+    def has_task(self, task_id: str) -> bool:
+        """Whether a task with this id is stored."""
+        with Session(self.engine) as session:
+            return session.exec(select(TaskRow.id).where(TaskRow.id == task_id)).first() is not None
+
     def list_tasks(self) -> list[TaskRow]:
         """All tasks, oldest first."""
         with Session(self.engine) as session:
