@@ -1,5 +1,8 @@
 """Reports over the results store: one JSON document, a terminal table, Markdown.
 
+The store is read through its report part (``report_model.ReportReader``: ``Repository``),
+which answers in plain values (``TaskFacts``, ``ReportTotals``), never rows.
+
 The JSON document is the contract other tools (and the tests) read::
 
     {"summary": {"tasks": N, "decisions": {"pass": n, ...}, "p0": n, "p1": n, "errors": n,
