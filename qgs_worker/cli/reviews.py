@@ -77,7 +77,7 @@ def submit(
     # Size and fields first: a refused deliverable leaves no task behind.
     client.make_submission("unsaved", text, final=final, round_number=round_number, turn=turn)
     if task is not None:
-        client.repo.get_task(task)
+        client.repo.check_task(task)
     elif round_number is not None and round_number != 1:
         # A new task's first round is round 1: refused before the task is stored.
         raise _fail(
@@ -253,10 +253,10 @@ def wait_cmd(
     from qgs_worker.client import Client
 
     client = Client()
-    client.repo.get_task(task_id)
+    client.repo.check_task(task_id)
     deadline = time.monotonic() + timeout_s
     while True:
-        rounds = client.repo.list_rounds(task_id)
+        rounds = client.repo.round_states(task_id)
         if rounds and all(r.status in ("decided", "failed") for r in rounds):
             d = client.task_decision(task_id)
             if not (until_approved and d is not None and d.awaiting_approval):
@@ -362,7 +362,7 @@ def report(
     client = Client()
     repo = client.repo
     for task_id in task or ():
-        repo.get_task(task_id)  # an unknown id is an error, not an empty report
+        repo.check_task(task_id)  # an unknown id is an error, not an empty report
     data = build_report(repo, task, bound_s=client.settings.worker.visibility_timeout_s)
     if output is None:
         _print_report(data, fmt, render_table, render_markdown)

@@ -196,7 +196,8 @@ class RoundState:
 
     ``status_at`` when it entered ``status``; ``retry_at`` when a parked judge retry is due;
     ``lease_until`` while a review attempt holds the round; ``sweeps`` how often the sweeper
-    dispatched it again; ``retry_reason`` the last transient judge error.
+    dispatched it again; ``retry_reason`` the last transient judge error, ``judge_retries``
+    how many there were.
     """
 
     id: int
@@ -208,6 +209,7 @@ class RoundState:
     lease_until: datetime | None = None
     sweeps: int = 0
     retry_reason: str | None = None
+    judge_retries: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ def round_state(r: RoundRow) -> RoundState:
         lease_until=as_utc(r.lease_until) if r.lease_until else None,
         sweeps=r.sweeps or 0,
         retry_reason=r.retry_reason,
+        judge_retries=r.judge_retries or 0,
     )
 
 
@@ -322,6 +323,14 @@ class RecoveryStore(StoreBase):
             session.add(row)
             session.commit()
             return row.rate_waits
+
+    def round_states(self, task_id: str) -> list[RoundState]:
+        """Where each of the task's rounds stands, by number (empty for an unknown task)."""
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(RoundRow).where(RoundRow.task_id == task_id).order_by(col(RoundRow.number))
+            )
+            return [round_state(r) for r in rows]
 
     def unfinished_rounds(self) -> list[RoundState]:
         """Every round still waiting for a decision (queued or dispatched), oldest first."""
