@@ -18,8 +18,7 @@ from __future__ import annotations
 import time
 from datetime import datetime, timedelta
 
-from qgs_worker.store import Repository, as_utc
-from qgs_worker.store.tables import utcnow
+from qgs_worker.store import Repository, as_utc, utcnow
 
 __all__ = ["FIRST_WINDOW_S", "MARGIN_S", "RECONCILE_S", "AuditWait"]
 

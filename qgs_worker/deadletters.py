@@ -25,7 +25,6 @@ from qgs_worker import pipeline
 from qgs_worker.service import classify
 from qgs_worker.store import Repository
 from qgs_worker.store.recovery import DEAD_LETTER_HEAD_BYTES
-from qgs_worker.store.rounds import task_row
 from qgs_worker.submission import NewTask
 
 log = logging.getLogger(__name__)
@@ -105,7 +104,7 @@ def refuse_submission(
     if sid is None or tid is None:
         return None
     repo.take_outbox(sid)
-    if repo.find_task(tid) is None and isinstance(message, dict):
+    if not repo.has_task(tid) and isinstance(message, dict):
         described = message.get("task")
         try:
             new = NewTask.model_validate(described) if described else None
@@ -113,7 +112,7 @@ def refuse_submission(
             new = None
         if new is None:
             return None
-        repo.add_task(task_row(tid, classify(new.request, new.task_type), new))
+        repo.store_task(tid, classify(new.request, new.task_type), new)
     round_id = pipeline.placeholder_for(repo, sid, tid, number, reason)
     if round_id is not None:
         log.error("round %s failed: invalid submission: %s", round_id, reason)

@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from qgs_worker import telemetry
 from qgs_worker.celery_app import CRITIC_QUEUE
 from qgs_worker.core.discriminator import role_failed
-from qgs_worker.core.models import RoundPlan, TaskType
+from qgs_worker.core.models import RoundPlan
 from qgs_worker.deadletters import connect_misfit_calls, message_text, refuse_submission
 from qgs_worker.errors import (
     InputError,
@@ -116,9 +116,7 @@ def dispatch(round_id: int, repo: Repository, *, app: Celery | None = None) -> N
         repo: The store.
         app: The app to publish with (the current app when None; the sweeper passes its own).
     """
-    row = repo.get_round(round_id)
-    plan = RoundPlan(critic=row.plan_critic, discriminate=row.plan_discriminate)
-    send(Dispatch(round_id, plan), app=app)
+    send(Dispatch(round_id, repo.round_plan(round_id)), app=app)
 
 
 class QGSJob(Task):  # type: ignore[misc]
@@ -357,7 +355,7 @@ def discriminate_job(self: QGSJob, round_id: int) -> None:
     except Exception as exc:  # the audit as a whole failed: never treated as a clean one
         if isinstance(exc, STORE_ERRORS) or _is_retry(exc):
             raise
-        task_type = TaskType(rt.repo.get_task(rt.repo.get_round(round_id).task_id).task_type)
+        task_type = rt.store.load_round(round_id).task.task_type
         reason = f"{type(exc).__name__}: {exc}"
         rt.repo.save_findings(round_id, [role_failed("discriminator", reason, task_type)])
 

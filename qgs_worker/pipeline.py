@@ -14,12 +14,6 @@ from qgs_worker.core.discriminator import RoleRun
 from qgs_worker.core.models import Classification, TaskHistory
 from qgs_worker.core.ports import Judge
 from qgs_worker.core.review_checks import HALO_SPREAD_POINTS
-from qgs_worker.round_context import (  # tests and benches name these pipeline.X
-    deliverable_of,
-    review_key,
-    review_request,
-    user_words,
-)
 from qgs_worker.service import (
     DETECTOR_ROLE,
     Audit,
@@ -33,7 +27,12 @@ from qgs_worker.service import (
 )
 from qgs_worker.service.observer import ReviewObserver
 from qgs_worker.service.records import TaskRecord
-from qgs_worker.service.requests import new_round
+from qgs_worker.service.requests import (  # tests name these pipeline.X
+    new_round,
+    review_key,
+    review_request_of,
+    user_words,
+)
 from qgs_worker.store import Repository
 from qgs_worker.store.sql_review import SqlReviewStore
 from qgs_worker.submission import Submission
@@ -47,7 +46,6 @@ __all__ = [
     "constraints",
     "critic",
     "decide",
-    "deliverable_of",
     "discriminate",
     "ensure_task",
     "fail_round",
@@ -55,7 +53,7 @@ __all__ = [
     "placeholder_for",
     "placeholder_round",
     "review_key",
-    "review_request",
+    "review_request_of",
     "service_for",
     "short_error",
     "store_round",

@@ -1,5 +1,8 @@
 """Reports over the results store: one JSON document, a terminal table, Markdown.
 
+The store is read through its report part (``report_model.ReportReader``: ``Repository``),
+which answers in plain values (``TaskFacts``, ``ReportTotals``), never rows.
+
 The JSON document is the contract other tools (and the tests) read::
 
     {"summary": {"tasks": N, "decisions": {"pass": n, ...}, "p0": n, "p1": n, "errors": n,
@@ -75,6 +78,14 @@ from qgs_worker.core.models import (
 )
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.judges.panel import length_bias
+from qgs_worker.report_model import (
+    AuditRunFacts,
+    DeadLetterFacts,
+    ReportReader,
+    RoundFacts,
+    TaskFacts,
+    ToolCallFacts,
+)
 from qgs_worker.report_render import (  # their home was this module: importers keep working
     approval_text,
     audit_runs_text,
@@ -82,16 +93,7 @@ from qgs_worker.report_render import (  # their home was this module: importers 
     render_markdown,
     render_table,
 )
-from qgs_worker.round_context import round_turn
-from qgs_worker.store import (
-    AuditRunRow,
-    DeadLetterRow,
-    Repository,
-    TaskRow,
-    approval_view,
-    as_utc,
-    loads_list,
-)
+from qgs_worker.service.requests import round_turn
 from qgs_worker.sweeper import overdue
 from qgs_worker.toolcheck import GATE_LAYER_NAMES
 
@@ -105,6 +107,7 @@ __all__ = [
     "finding_text",
     "render_markdown",
     "render_table",
+    "task_entry",
     "task_report",
     "tool_call_summary",
 ]
@@ -113,6 +116,8 @@ REQUEST_PREVIEW_CHARS = 160
 """The request and a round's turn are cut to this many characters (``…`` added)."""
 RECENT_REJECTED = 10
 """How many of the newest rejected tool calls a report lists."""
+RECENT_DEAD_LETTERS = 20
+"""How many dead letters a report lists (the newest)."""
 
 
 def _preview(text: str) -> str:
@@ -151,86 +156,97 @@ def _decision(view: DecisionView) -> dict[str, Any]:
     }
 
 
-def _audit_run(row: AuditRunRow) -> dict[str, Any]:
+def _audit_run(run: AuditRunFacts) -> dict[str, Any]:
     return {
-        "role": row.role,
-        "status": row.status,
-        "findings": row.findings,
-        "duration_ms": round(row.duration_ms, 1),
-        "error": row.error,
+        "role": run.role,
+        "status": run.status,
+        "findings": run.findings,
+        "duration_ms": round(run.duration_ms, 1),
+        "error": run.error,
     }
 
 
-def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dict[str, Any]:
-    """One task's entry of the JSON report (see the module docstring for the shape).
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat(timespec="seconds") if moment is not None else None
 
-    ``bound_s`` is the visibility timeout, past which a round's state is called overdue.
+
+def _dead_letter(letter: DeadLetterFacts) -> dict[str, Any]:
+    return {
+        "job": letter.job,
+        "reason": letter.reason,
+        "received_at": _iso(letter.received_at),
+        "submission_id": letter.submission_id,
+        "task_id": letter.task_id,
+        "message_id": letter.message_id,
+        "raw_head": letter.raw_head,
+    }
+
+
+def _round(task: TaskFacts, r: RoundFacts, bound_s: float) -> dict[str, Any]:
+    """An entry of a task's ``rounds``."""
+    review = r.review
+    return {
+        "number": r.number,
+        "final": r.final,
+        "status": r.status,
+        "turn": _preview(round_turn(task.request, r.turn)) or None,
+        "error": r.error,
+        "content_hash": r.content_hash,
+        "length": r.length,
+        "score": review.score if review else None,
+        "verdict": review.verdict if review else None,
+        "review_status": review.status if review else None,
+        "review_error": review.error if review else None,
+        "judge": review.judge if review else None,
+        "warnings": list(review.warnings) if review else [],
+        "reused_from": review.reused_from if review else None,
+        "prompt_tokens": review.prompt_tokens if review else 0,
+        "completion_tokens": review.completion_tokens if review else 0,
+        "latency_ms": round(review.latency_ms, 1) if review else 0.0,
+        "decision": r.decision.kind.value if r.decision else None,
+        "status_at": _iso(r.status_at),
+        "overdue": overdue(r, bound_s),
+        "judge_retries": r.judge_retries,
+        "retry_at": _iso(r.retry_at),
+        "risk": _risk(f.severity for f in r.findings),
+        "audit_runs": [_audit_run(a) for a in r.audit_runs],
+    }
+
+
+def task_entry(task: TaskFacts, bound_s: float = 3600.0) -> dict[str, Any]:
+    """The JSON report's entry of a task read from the store (see the module docstring).
+
+    ``bound_s`` is the visibility timeout in seconds, past which a round's state is overdue.
     """
-    rounds: list[dict[str, Any]] = []
-    findings: list[dict[str, Any]] = []
-    final_decision: dict[str, Any] | None = None
-    round_rows = repo.list_rounds(task.id)
-    numbers = {r.id: r.number for r in round_rows}
-    approval_rows = {a.round_id: a for a in repo.list_approvals(task.id)}
-    approvals = {i: approval_view(a, numbers.get(i, 0)) for i, a in approval_rows.items()}
-    for row in round_rows:
-        assert row.id is not None
-        review = repo.get_review(row.id)
-        decision = repo.get_decision(row.id)
-        round_findings = repo.findings_model(row.id)
-        rounds.append(
-            {
-                "number": row.number,
-                "final": row.final,
-                "status": row.status,
-                "turn": _preview(round_turn(task, row)) or None,
-                "error": row.error,
-                "content_hash": row.content_hash,
-                "length": len(row.content),
-                "score": review.score if review else None,
-                "verdict": review.verdict if review else None,
-                "review_status": review.status if review else None,
-                "review_error": review.error if review else None,
-                "judge": review.judge if review else None,
-                "warnings": loads_list(review.warnings) if review else [],
-                "reused_from": review.reused_from if review else None,
-                "prompt_tokens": review.prompt_tokens if review else 0,
-                "completion_tokens": review.completion_tokens if review else 0,
-                "latency_ms": round(review.latency_ms, 1) if review else 0.0,
-                "decision": decision.kind if decision else None,
-                "status_at": _iso(row.status_at),
-                "overdue": overdue(row, bound_s),
-                "judge_retries": row.judge_retries or 0,
-                "retry_at": _iso(row.retry_at),
-                "risk": _risk(f.severity for f in round_findings),
-                "audit_runs": [_audit_run(a) for a in repo.list_audit_runs(row.id)],
-            }
+    rounds = [_round(task, r, bound_s) for r in task.rounds]
+    findings: list[dict[str, Any]] = [
+        {
+            "round": r.number,
+            "severity": f.severity.value,
+            "category": f.category,
+            "role": f.role,
+            "title": f.title,
+            "location": f.where,
+            "evidence": f.evidence,
+        }
+        for r in task.rounds
+        for f in r.findings
+    ]
+    latest = next((r for r in reversed(task.rounds) if r.decision is not None), None)
+    final_decision = None
+    if latest is not None and latest.decision is not None:
+        final_decision = _decision(
+            DecisionView.of(
+                latest.decision,
+                task_id=task.id,
+                submission_id=latest.submission_id,
+                round_number=latest.number,
+                complexity=task.complexity,
+                score=latest.review.score if latest.review else None,
+                verdict=latest.review.verdict if latest.review else None,
+                approval=latest.approval,
+            )
         )
-        for f in round_findings:
-            findings.append(
-                {
-                    "round": row.number,
-                    "severity": f.severity.value,
-                    "category": f.category,
-                    "role": f.role,
-                    "title": f.title,
-                    "location": f.where,
-                    "evidence": f.evidence,
-                }
-            )
-        if decision is not None:
-            final_decision = _decision(
-                DecisionView.of(
-                    repo.decision_model(decision),
-                    task_id=task.id,
-                    submission_id=row.submission_id,
-                    round_number=row.number,
-                    complexity=task.complexity,
-                    score=review.score if review else None,
-                    verdict=review.verdict if review else None,
-                    approval=approvals.get(row.id),
-                )
-            )
     return {
         "id": task.id,
         "source_file": task.source_file,
@@ -249,36 +265,27 @@ def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dic
         "risk": _risk(f["severity"] for f in findings),
         "findings": findings,
         "decision": final_decision,
-        "approvals": [
-            _approval(approvals[a.round_id])
-            for a in sorted(approval_rows.values(), key=lambda a: (as_utc(a.created_at), a.id or 0))
-        ],
-        "dead_letters": [_dead_letter(d) for d in repo.list_dead_letters(task_id=task.id)],
+        "approvals": [_approval(a) for a in task.approvals],
+        "dead_letters": [_dead_letter(d) for d in task.dead_letters],
     }
 
 
-RECENT_DEAD_LETTERS = 20
-"""How many dead letters a report lists (the newest)."""
+def task_report(repo: ReportReader, task_id: str, bound_s: float = 3600.0) -> dict[str, Any]:
+    """One task's entry of the JSON report (see the module docstring for the shape).
 
+    Args:
+        repo: The store (``Repository``; any ``ReportReader``).
+        task_id: The task's id.
+        bound_s: The visibility timeout in seconds, past which a round's state is overdue.
 
-def _iso(moment: datetime | None) -> str | None:
-    return as_utc(moment).isoformat(timespec="seconds") if moment is not None else None
-
-
-def _dead_letter(row: DeadLetterRow) -> dict[str, Any]:
-    return {
-        "job": row.job,
-        "reason": row.reason,
-        "received_at": _iso(row.received_at),
-        "submission_id": row.submission_id,
-        "task_id": row.task_id,
-        "message_id": row.message_id,
-        "raw_head": row.raw_head,
-    }
+    Raises:
+        TaskNotFoundError: no such task.
+    """
+    return task_entry(repo.task_facts(task_id), bound_s)
 
 
 def build_report(
-    repo: Repository,
+    repo: ReportReader,
     task_ids: Iterable[str] | None = None,
     error_files: Iterable[str] | None = None,
     bound_s: float = 3600.0,
@@ -288,24 +295,12 @@ def build_report(
     ``error_files`` limits the input errors to those files (an audit reports its own files);
     ``bound_s`` is the visibility timeout, past which an unfinished round is overdue.
     """
-    # Transcripts in file and line order, then live tasks in the order they started.
-    tasks = sorted(
-        repo.list_tasks(),
-        key=lambda t: (
-            t.source_file is None,
-            t.source_file or "",
-            t.source_line or 0,
-            t.created_at,
-        ),
-    )
-    if task_ids is not None:
-        wanted = set(task_ids)
-        tasks = [t for t in tasks if t.id in wanted]
-    entries = [task_report(repo, t, bound_s) for t in tasks]
+    entries = [task_entry(t, bound_s) for t in repo.report_tasks(task_ids)]
+    totals = repo.report_totals(dead_letters=RECENT_DEAD_LETTERS, rejected=RECENT_REJECTED)
     files = set(error_files) if error_files is not None else None
     errors = [
         {"source_file": e.source_file, "line": e.line, "message": e.message}
-        for e in repo.list_audit_errors()
+        for e in totals.audit_errors
         if files is None or e.source_file in files
     ]
     severities = Counter(f["severity"] for t in entries for f in t["findings"])
@@ -361,49 +356,47 @@ def build_report(
         },
         "tasks": entries,
         "errors": errors,
-        "dead_letters": [
-            _dead_letter(d) for d in repo.list_dead_letters(limit=RECENT_DEAD_LETTERS)
-        ],
+        "dead_letters": [_dead_letter(d) for d in totals.dead_letters],
         "unfinished": {
             "rounds": sum(
                 1 for t in entries for r in t["rounds"] if r["status"] in ROUND_UNFINISHED
             ),
             "overdue": sum(1 for t in entries for r in t["rounds"] if r["overdue"]),
-            "outbox_waiting": repo.count_untaken_outbox(),
+            "outbox_waiting": totals.outbox_waiting,
         },
-        "tool_calls": tool_call_summary(repo),
+        "tool_calls": _tool_calls(totals.tool_calls),
     }
 
 
-def tool_call_summary(repo: Repository, recent: int = RECENT_REJECTED) -> dict[str, Any]:
+def tool_call_summary(repo: ReportReader, recent: int = RECENT_REJECTED) -> dict[str, Any]:
     """The report's ``tool_calls`` object: checks, rejections by layer, the newest rejections."""
-    total, allowed = repo.tool_call_check_counts()
-    counts = repo.rejected_by_layer()
+    return _tool_calls(repo.tool_call_facts(recent))
+
+
+def _tool_calls(facts: ToolCallFacts) -> dict[str, Any]:
+    counts = facts.rejected_by_layer
     by_layer = {name: counts.get(number, 0) for number, name in GATE_LAYER_NAMES.items()}
     other = sum(n for layer, n in counts.items() if layer not in GATE_LAYER_NAMES)
     if other:
         by_layer["other"] = other
-    rejected = []
-    for row in repo.list_tool_call_checks(recent, rejected_only=True):
-        errors = loads_list(row.errors)
-        rejected.append(
-            {
-                "check_id": row.check_id,
-                "checked_at": as_utc(row.created_at).isoformat(timespec="seconds"),
-                "tool": row.tool,
-                "call_id": row.call_id,
-                "principal": row.principal,
-                "agent": row.agent,
-                "layer": row.stopped_at,
-                "layer_name": row.stopped_layer
-                or GATE_LAYER_NAMES.get(row.stopped_at or 0, "unknown"),
-                "error": errors[0] if errors else "",
-            }
-        )
+    rejected = [
+        {
+            "check_id": c.check_id,
+            "checked_at": c.checked_at.isoformat(timespec="seconds"),
+            "tool": c.tool,
+            "call_id": c.call_id,
+            "principal": c.principal,
+            "agent": c.agent,
+            "layer": c.stopped_at,
+            "layer_name": c.stopped_layer or GATE_LAYER_NAMES.get(c.stopped_at or 0, "unknown"),
+            "error": c.errors[0] if c.errors else "",
+        }
+        for c in facts.recent_rejected
+    ]
     return {
-        "total": total,
-        "allowed": allowed,
-        "rejected": total - allowed,
+        "total": facts.total,
+        "allowed": facts.allowed,
+        "rejected": facts.total - facts.allowed,
         "rejected_by_layer": by_layer,
         "recent_rejected": rejected,
     }

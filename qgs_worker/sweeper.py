@@ -3,7 +3,7 @@
 A worker can die after Redis handed it a job and before kombu recorded it (kombu#305): the
 queue then holds neither a queued nor an unacknowledged copy. The store does: every submission
 is in the outbox before its intake job is published, and every round carries its state and
-when it entered it (``RoundRow.status_at``). Every ``QGS_WORKER__SWEEP_INTERVAL_S`` seconds
+when it entered it (``RoundState.status_at``). Every ``QGS_WORKER__SWEEP_INTERVAL_S`` seconds
 (default 30) one worker at a time (a lease in the store, so it works on any broker) sweeps:
 
 - a submission no intake took within the bound is published again;
@@ -37,10 +37,9 @@ from typing import Any, Protocol
 from celery.signals import worker_ready, worker_shutdown
 
 from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
-from qgs_worker.service.records import RoundState
+from qgs_worker.service.records import OutboxEntry, RoundState
 from qgs_worker.settings import Settings
-from qgs_worker.store import Repository, as_utc
-from qgs_worker.store.tables import utcnow
+from qgs_worker.store import Repository, as_utc, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +125,7 @@ class Actions:
 
 
 class RoundClock(Protocol):
-    """What ``overdue`` reads of a round: a ``RoundState``, or a stored row (the reports)."""
+    """What ``overdue`` reads of a round: a ``RoundState``, or a report's ``RoundFacts``."""
 
     @property
     def status(self) -> str:
@@ -255,13 +254,14 @@ def _republish(
     repo: Repository,
     policy: SweepPolicy,
     actions: Actions,
-    sent: Any,
+    sent: OutboxEntry,
     now: datetime,
     result: SweepResult,
 ) -> None:
     """Publish again a submission no intake took within the bound (or give it up)."""
-    last = as_utc(sent.published_at or sent.created_at)
-    if last > now - timedelta(seconds=backed_off(policy.bound_s, sent.published - 1)):
+    if sent.last_published > now - timedelta(
+        seconds=backed_off(policy.bound_s, sent.published - 1)
+    ):
         return
     if sent.published > policy.max_redispatches:
         reason = (

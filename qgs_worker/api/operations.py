@@ -307,7 +307,7 @@ class Operations:
         from qgs_worker.report import task_report
 
         row = self._own_task(principal, task_id)
-        report = task_report(self.repo, row, self.settings.worker.visibility_timeout_s)
+        report = task_report(self.repo, row.id, self.settings.worker.visibility_timeout_s)
         report["waiting_submissions"] = self.repo.count_untaken_outbox_of(task_id)
         return report
 

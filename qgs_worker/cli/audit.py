@@ -190,7 +190,7 @@ def _plan_audit(
                     err_console.print(
                         f"{markup_safe(item.key)}: reviewing again from round {reopened}"
                     )
-                rounds = repo.list_rounds(item.key)
+                rounds = repo.round_states(item.key)
                 settled = {r.number for r in rounds if r.status in SETTLED}
                 if len(rounds) == len(item.rounds) and len(settled) == len(rounds):
                     plan.task_ids.append(item.key)
@@ -308,7 +308,7 @@ def _wait_for_tasks(
                     progress.update(bar, completed=total)
                     break
                 first = wait.first_waiting()
-                rounds = client.repo.list_rounds(first)
+                rounds = client.repo.round_states(first)
                 where = (
                     "; ".join(
                         f"round {r.number} {r.status}"

@@ -77,7 +77,7 @@ def submit(
     # Size and fields first: a refused deliverable leaves no task behind.
     client.make_submission("unsaved", text, final=final, round_number=round_number, turn=turn)
     if task is not None:
-        client.repo.get_task(task)
+        client.repo.check_task(task)
     elif round_number is not None and round_number != 1:
         # A new task's first round is round 1: refused before the task is stored.
         raise _fail(
@@ -135,9 +135,7 @@ def status(
     from qgs_worker.report import approval_text, audit_runs_text, finding_text, task_report
 
     client = Client()
-    report = task_report(
-        client.repo, client.repo.get_task(task_id), client.settings.worker.visibility_timeout_s
-    )
+    report = task_report(client.repo, task_id, client.settings.worker.visibility_timeout_s)
     how = report["classification_source"]
     console.print(
         f"[bold]{markup_safe(report['id'])}[/]: {report['task_type']}/{report['complexity']} "
@@ -255,10 +253,10 @@ def wait_cmd(
     from qgs_worker.client import Client
 
     client = Client()
-    client.repo.get_task(task_id)
+    client.repo.check_task(task_id)
     deadline = time.monotonic() + timeout_s
     while True:
-        rounds = client.repo.list_rounds(task_id)
+        rounds = client.repo.round_states(task_id)
         # A submission still on its way to intake is a round to come: the task's latest
         # decision is not the one this wait is for.
         waiting = client.repo.count_untaken_outbox_of(task_id)
@@ -367,7 +365,7 @@ def report(
     client = Client()
     repo = client.repo
     for task_id in task or ():
-        repo.get_task(task_id)  # an unknown id is an error, not an empty report
+        repo.check_task(task_id)  # an unknown id is an error, not an empty report
     data = build_report(repo, task, bound_s=client.settings.worker.visibility_timeout_s)
     if output is None:
         _print_report(data, fmt, render_table, render_markdown)

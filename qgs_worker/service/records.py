@@ -29,6 +29,7 @@ __all__ = [
     "Approval",
     "ApprovalTarget",
     "Dispatch",
+    "OutboxEntry",
     "RoundRecord",
     "RoundState",
     "SubmissionFacts",
@@ -195,7 +196,8 @@ class RoundState:
 
     ``status_at`` when it entered ``status``; ``retry_at`` when a parked judge retry is due;
     ``lease_until`` while a review attempt holds the round; ``sweeps`` how often the sweeper
-    dispatched it again; ``retry_reason`` the last transient judge error.
+    dispatched it again; ``retry_reason`` the last transient judge error, ``judge_retries``
+    how many there were.
     """
 
     id: int
@@ -207,6 +209,7 @@ class RoundState:
     lease_until: datetime | None = None
     sweeps: int = 0
     retry_reason: str | None = None
+    judge_retries: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +235,21 @@ class SubmissionFacts:
     given_up: str | None = None
     taken: bool = False
     intake_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxEntry:
+    """A submission sent through the outbox and not yet taken by an intake (the sweeper's view).
+
+    ``payload`` is the intake message's JSON; ``published`` counts its publishes; ``last_published``
+    is when it was last published (when it was written if never), aware UTC.
+    """
+
+    submission_id: str
+    task_id: str
+    payload: str
+    published: int
+    last_published: datetime
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """What a round is judged on: the user turn it answers, the user's words, the judge's request.
 
-The review steps work on ``TaskRecord`` / ``RoundRecord`` values; ``qgs_worker.round_context``
-gives the same answers for the store's rows (the reports read rows).
+The review steps work on ``TaskRecord`` / ``RoundRecord`` values; the reports call
+``round_turn`` on the values the store's report part returns (``report_model.RoundFacts``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The results store: SQLModel tables and an idempotent repository (SQLite default, PostgreSQL by URL)."""
 
 from qgs_worker.store.approvals import approval_view
+from qgs_worker.store.base import utcnow
 from qgs_worker.store.repository import Repository, as_utc, loads_list
 from qgs_worker.store.tables import (
     ApprovalRow,
@@ -36,4 +37,5 @@ __all__ = [
     "approval_view",
     "as_utc",
     "loads_list",
+    "utcnow",
 ]

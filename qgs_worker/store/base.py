@@ -13,7 +13,12 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, select
 
-__all__ = ["StoreBase", "as_utc", "clean_row", "dumps", "loads_list"]
+__all__ = ["StoreBase", "as_utc", "clean_row", "dumps", "loads_list", "utcnow"]
+
+
+def utcnow() -> datetime:
+    """Now, timezone-aware UTC."""
+    return datetime.now(UTC)
 
 
 def dumps(items: Iterable[Any]) -> str:

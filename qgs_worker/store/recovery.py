@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 
 from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
 from qgs_worker.errors import StoreError
-from qgs_worker.service.records import RoundState
+from qgs_worker.service.records import OutboxEntry, RoundState
 from qgs_worker.store.base import StoreBase, as_utc, clean_row
 from qgs_worker.store.schema import redact
 from qgs_worker.store.tables import DeadLetterRow, LeaseRow, OutboxRow, RoundRow, utcnow
@@ -48,6 +48,7 @@ def round_state(r: RoundRow) -> RoundState:
         lease_until=as_utc(r.lease_until) if r.lease_until else None,
         sweeps=r.sweeps or 0,
         retry_reason=r.retry_reason,
+        judge_retries=r.judge_retries or 0,
     )
 
 
@@ -130,10 +131,10 @@ class RecoveryStore(StoreBase):
         with Session(self.engine) as session:
             return session.get(OutboxRow, submission_id)
 
-    def untaken_outbox(self, published_before: datetime) -> list[OutboxRow]:
+    def untaken_outbox(self, published_before: datetime) -> list[OutboxEntry]:
         """Submissions no intake took, last published before ``published_before``, oldest first."""
         with Session(self.engine) as session:
-            return list(
+            rows = list(
                 session.exec(
                     select(OutboxRow)
                     .where(
@@ -144,6 +145,16 @@ class RecoveryStore(StoreBase):
                     .order_by(col(OutboxRow.created_at))
                 )
             )
+        return [
+            OutboxEntry(
+                submission_id=r.submission_id,
+                task_id=r.task_id,
+                payload=r.payload,
+                published=r.published,
+                last_published=as_utc(r.published_at or r.created_at),
+            )
+            for r in rows
+        ]
 
     def count_untaken_outbox(self) -> int:
         """How many submissions wait for an intake (not taken, not given up)."""
@@ -312,6 +323,14 @@ class RecoveryStore(StoreBase):
             session.add(row)
             session.commit()
             return row.rate_waits
+
+    def round_states(self, task_id: str) -> list[RoundState]:
+        """Where each of the task's rounds stands, by number (empty for an unknown task)."""
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(RoundRow).where(RoundRow.task_id == task_id).order_by(col(RoundRow.number))
+            )
+            return [round_state(r) for r in rows]
 
     def unfinished_rounds(self) -> list[RoundState]:
         """Every round still waiting for a decision (queued or dispatched), oldest first."""

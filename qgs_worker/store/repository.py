@@ -11,20 +11,22 @@ from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError, SQLA
 
 from qgs_worker.errors import StoreError, StoreUnavailableError
 from qgs_worker.store.base import as_utc, loads_list
+from qgs_worker.store.report_views import ReportViewStore
 from qgs_worker.store.schema import create_schema, make_engine, redact
 from qgs_worker.store.views import ViewStore
 
 __all__ = ["Repository", "as_utc", "loads_list"]
 
 
-class Repository(ViewStore):
+class Repository(ViewStore, ReportViewStore):
     """The results store: every part over one engine (SQLite default, PostgreSQL by URL).
 
     Parts, one module each: ``RoundStore`` (tasks, rounds), ``ReviewStore`` (reviews, findings,
     decisions), ``ApprovalStore``, ``AuditLogStore`` (input errors, audit runs, tool-call
     checks), ``RecoveryStore`` (outbox, leases, parked retries, dead letters), ``ViewStore``
-    (decisions and approvals as core views, for the client and the CLI); ``schema`` makes the
-    engine and the tables.
+    (decisions and approvals as core views, for the client and the CLI), ``ReportViewStore``
+    (tasks, rounds and totals as ``report_model`` values, for the reports); ``schema`` makes
+    the engine and the tables.
 
     Args:
         url: A SQLAlchemy database URL (``sqlite:///path.db``, ``postgresql://...``).

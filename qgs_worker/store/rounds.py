@@ -153,6 +153,30 @@ class RoundStore(StoreBase):
         with Session(self.engine) as session:
             return session.get(TaskRow, task_id)
 
+    def check_task(self, task_id: str) -> None:
+        """Raise when the task is not stored (the message names the store and ``qgs report``).
+
+        Raises:
+            TaskNotFoundError: no such task.
+        """
+        self.get_task(task_id)
+
+    def round_plan(self, round_id: int) -> RoundPlan:
+        """What is due on a round (critic, audit) as intake planned it.
+
+        Raises:
+            TaskNotFoundError: no such round.
+        """
+        row = self.get_round(round_id)
+        return RoundPlan(
+            critic=row.plan_critic, discriminate=row.plan_discriminate, reason=row.plan_reason
+        )
+
+    def has_task(self, task_id: str) -> bool:
+        """Whether a task with this id is stored."""
+        with Session(self.engine) as session:
+            return session.exec(select(TaskRow.id).where(TaskRow.id == task_id)).first() is not None
+
     def list_tasks(self) -> list[TaskRow]:
         """All tasks, oldest first."""
         with Session(self.engine) as session:

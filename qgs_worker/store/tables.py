@@ -11,17 +11,30 @@ Lists are stored as JSON text so the same schema works on SQLite and PostgreSQL.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import Column, DateTime, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from qgs_worker.core.models import ReviewStatus, RoundStatus
+from qgs_worker.store.base import utcnow
 
-
-def utcnow() -> datetime:
-    """Now, timezone-aware UTC."""
-    return datetime.now(UTC)
+__all__ = [
+    "ApprovalRow",
+    "AuditErrorRow",
+    "AuditRunRow",
+    "DeadLetterRow",
+    "DecisionRow",
+    "DimensionScoreRow",
+    "FindingRow",
+    "LeaseRow",
+    "OutboxRow",
+    "ReviewRow",
+    "RoundRow",
+    "TaskRow",
+    "ToolCallCheckRow",
+    "utcnow",
+]
 
 
 class TaskRow(SQLModel, table=True):
@@ -67,7 +80,7 @@ class RoundRow(SQLModel, table=True):
     for the shared rate limit; ``sweeps`` how often the sweeper re-dispatched the round;
     ``lease_holder`` / ``lease_until`` the review attempt running now (a redelivered copy of
     its job does not call the judge while the lease holds); ``review_key`` what identifies the
-    round's review (``round_context.review_key``), set at intake so the critic finds a review to
+    round's review (``service.requests.review_key``), set at intake so the critic finds a review to
     reuse in the same load.
     """
 

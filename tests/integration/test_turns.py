@@ -15,6 +15,7 @@ from qgs_worker import pipeline
 from qgs_worker.client import Client
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
 from qgs_worker.store import Repository
+from qgs_worker.store.sql_review import SqlReviewStore
 from qgs_worker.submission import NewTask, Submission
 from tests.fake_openai import Answer, FakeOpenAIServer, message_texts
 from tests.integration.conftest import make_settings, running_worker
@@ -56,11 +57,14 @@ class TestStore:
                     ),
                     policies,
                 )
-            first, second = repo.list_rounds("t")
-            task = repo.get_task("t")
+            context = SqlReviewStore(repo.engine).load_task("t", contents="all")
+            first, second = context.rounds
             assert (first.turn, second.turn) == (None, TURN)
-            assert pipeline.review_request(task, second).turn == TURN
-            assert pipeline.review_request(task, first).turn == ""
+            for record, turn in ((second, TURN), (first, "")):
+                request = pipeline.review_request_of(
+                    context.task, record.deliverable(), record.turn
+                )
+                assert request.turn == turn
         finally:
             repo.dispose()
 

@@ -101,6 +101,57 @@ class TestServiceLayer:
         assert set() == rows | {n for n in names if n == "qgs_worker.store.tables"}
 
 
+def store_row_imports(path: Path) -> set[str]:
+    """The store rows a file imports: ``qgs_worker.store.tables``, a ``*Row`` class, a ``*_row`` maker."""
+    return {
+        n
+        for n in imported_modules(path)
+        if n.startswith("qgs_worker.store")
+        and (n == "qgs_worker.store.tables" or n.endswith(("Row", "_row")))
+    }
+
+
+ROW_IMPORTS_ALLOWED: dict[str, str] = {}
+"""Modules outside ``qgs_worker/store/`` that may still import a row, with the reason (none now)."""
+
+OUTSIDE_THE_STORE = sorted(
+    p
+    for p in (ROOT / "qgs_worker").rglob("*.py")
+    if (ROOT / "qgs_worker" / "store") not in p.parents
+)
+
+
+class TestNothingOutsideTheStoreTouchesARow:
+    """Issue 12: only ``qgs_worker/store/`` imports the SQLModel rows (``store/tables.py``)."""
+
+    @pytest.mark.parametrize(
+        "path", OUTSIDE_THE_STORE, ids=lambda p: str(p.relative_to(ROOT / "qgs_worker"))
+    )
+    def test_no_row_import(self, path: Path) -> None:
+        name = str(path.relative_to(ROOT).with_suffix("")).replace(os.sep, ".")
+        if name in ROW_IMPORTS_ALLOWED:
+            pytest.skip(ROW_IMPORTS_ALLOWED[name])
+        assert set() == store_row_imports(path)
+
+    def test_the_check_sees_a_row_import(self, tmp_path: Path) -> None:
+        probe = tmp_path / "probe.py"
+        probe.write_text(
+            "from qgs_worker.store import Repository, RoundRow\n"
+            "def f():\n"
+            "    from qgs_worker.store.tables import utcnow\n"
+            "    from qgs_worker.store.rounds import task_row\n"
+        )
+        assert {
+            "qgs_worker.store.RoundRow",
+            "qgs_worker.store.tables",
+            "qgs_worker.store.rounds.task_row",
+        } == store_row_imports(probe)
+
+    def test_every_allowed_module_exists(self) -> None:
+        for name in ROW_IMPORTS_ALLOWED:
+            assert (ROOT / (name.replace(".", os.sep) + ".py")).is_file(), name
+
+
 class TestNumpyOnlyForTheLearnedDetector:
     """numpy is allowed in the core for the learned instruction detector's three modules only."""
 

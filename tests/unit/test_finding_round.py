@@ -208,7 +208,7 @@ class TestThroughThePipeline:
             (f.round_number, f.location) for f in history.p0_findings
         ]
 
-        report = task_report(repo, repo.get_task("t"))
+        report = task_report(repo, "t")
         assert [
             (1, "tool_call:bash.command"),
             (2, "round 1: tool_call:write_file.content, line 2"),

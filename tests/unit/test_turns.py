@@ -31,6 +31,7 @@ from qgs_worker.judges.openai_judge import build_messages
 from qgs_worker.judges.rules_judge import RulesJudge
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository
+from qgs_worker.store.sql_review import SqlReviewStore
 from qgs_worker.submission import NewTask, Submission
 from qgs_worker.transcripts import TranscriptError, TranscriptTask, read_transcripts
 from qgs_worker.transcripts.openai_chat import read_chat
@@ -370,9 +371,11 @@ class TestDetectorsReadEveryTurn:
             )
             pipeline.ensure_task(repo, sub)
             pipeline.store_round(repo, sub)
-        task, rows = repo.get_task("t"), repo.list_rounds("t")
-        assert pipeline.user_words(task, rows) == "Weather in Paris\nand Rome\nand Oslo"
-        assert pipeline.user_words(task, rows[:2]) == "Weather in Paris\nand Rome"
+        context = SqlReviewStore(repo.engine).load_task("t")
+        turns = [r.turn for r in context.rounds]
+        said = context.task.request
+        assert pipeline.user_words(said, turns) == "Weather in Paris\nand Rome\nand Oslo"
+        assert pipeline.user_words(said, turns[:2]) == "Weather in Paris\nand Rome"
 
 
 class TestClientTurn:
