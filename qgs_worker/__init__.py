@@ -20,6 +20,7 @@ __all__ = [
     "ApprovalConflictError",
     "ApprovalView",
     "BrokerUnavailableError",
+    "CallbackUrlError",
     "Client",
     "ConfigurationError",
     "DecisionView",
@@ -42,6 +43,7 @@ __all__ = [
     "ToolCall",
     "ToolDefinitionError",
     "WaitTimeoutError",
+    "WebhookSecretMissingError",
     "__version__",
 ]
 
@@ -73,6 +75,7 @@ if TYPE_CHECKING:  # the names as the type checker sees them; at run time __geta
     from qgs_worker.errors import (
         ApprovalConflictError,
         BrokerUnavailableError,
+        CallbackUrlError,
         ConfigurationError,
         DeliverableTooLargeError,
         InputError,
@@ -88,6 +91,7 @@ if TYPE_CHECKING:  # the names as the type checker sees them; at run time __geta
         TaskNotFoundError,
         ToolDefinitionError,
         WaitTimeoutError,
+        WebhookSecretMissingError,
     )
 
 

@@ -1,6 +1,6 @@
 """``create_celery_app(settings)``: queues, routes, low-memory limits and events for Flower.
 
-Three queues: ``qgs.default`` (intake, decide, tool-call check logs), ``qgs.critic`` (judge
+Three queues: ``qgs.default`` (intake, decide, tool-call check logs, webhooks), ``qgs.critic`` (judge
 calls, I/O-bound, many threads) and ``qgs.discriminator`` (audits, one at a time). Jobs are
 acknowledged late and their effects are idempotent, so a job redelivered after a lost worker
 changes nothing twice.
@@ -40,6 +40,7 @@ ROUTES = {
     "qgs.review.discriminate": {"queue": DISCRIMINATOR_QUEUE},
     "qgs.review.decide": {"queue": DEFAULT_QUEUE},
     "qgs.toolgate.log": {"queue": DEFAULT_QUEUE},
+    "qgs.webhook.deliver": {"queue": DEFAULT_QUEUE},
 }
 
 
@@ -113,7 +114,8 @@ def create_celery_app(settings: Settings | None = None) -> Celery:
     app = Celery("qgs")
     app.conf.update(celery_config(settings))
     app.qgs_settings = settings
-    import qgs_worker.jobs  # noqa: F401  (registers the jobs on the current app)
+    import qgs_worker.jobs  # registers the jobs on the current app
+    import qgs_worker.webhooks.job  # noqa: F401  (and the webhook delivery job)
 
     return app
 

@@ -141,6 +141,10 @@ def _build_runtime(app: Celery) -> Runtime:
         judge_limit=limit,
         audit=_audit(settings, judge),
     )
+    # Pushed decisions: a decided round with a callback URL gets its delivery stored and queued.
+    from qgs_worker.webhooks.delivery import decided_listener, publish_delivery
+
+    rt.decided_listeners.append(decided_listener(rt.repo, lambda rid: publish_delivery(app, rid)))
     app.qgs_runtime = rt
     return rt
 

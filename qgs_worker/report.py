@@ -19,7 +19,10 @@ The JSON document is the contract other tools (and the tests) read::
                 "findings": [{"round", "severity", "category", "role", "title", "location", "evidence"}],
                 "decision": {"kind", "reason", "termination", "best_round", "round", "risk",
                              "approval_required", "approval", "outcome"} | null,
-                "approvals": [{"round", "decision", "approved", "by", "note", "created_at"}]}],
+                "approvals": [{"round", "decision", "approved", "by", "note", "created_at"}],
+                "webhooks": [{"round_number", "submission_id", "url", "status", "error",
+                              "idempotency_key", "created_at", "delivered_at",
+                              "next_attempt_at", "summary"}]}],
      "errors": [{"source_file", "line", "message"}],
      "dead_letters": [{"job", "reason", "received_at", "submission_id", "task_id",
                        "message_id", "raw_head"}],
@@ -254,6 +257,10 @@ def task_report(repo: Repository, task: TaskRow, bound_s: float = 3600.0) -> dic
             for a in sorted(approval_rows.values(), key=lambda a: (as_utc(a.created_at), a.id or 0))
         ],
         "dead_letters": [_dead_letter(d) for d in repo.list_dead_letters(task_id=task.id)],
+        "webhooks": [
+            {**w.model_dump(mode="json", exclude={"attempts"}), "summary": w.summary()}
+            for w in repo.webhook_views(task.id)
+        ],
     }
 
 

@@ -21,6 +21,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from qgs_worker.core.models import CadencePolicy, GatePolicy, Strictness
 from qgs_worker.errors import ConfigurationError
+from qgs_worker.webhook_settings import WebhookSettings
 
 BROKER_SCHEMES = ("redis://", "rediss://", "redis+socket://", "unix://")
 
@@ -242,6 +243,7 @@ class Settings(BaseSettings):
     worker: WorkerSettings = WorkerSettings()
     discriminator: DiscriminatorSettings = DiscriminatorSettings()
     toolgate: ToolGateSettings = ToolGateSettings()
+    webhooks: WebhookSettings = WebhookSettings()
     policy_file: Path | None = Field(
         default=None, description="the policy file (TOML or JSON); unset: no permission checks"
     )
@@ -293,6 +295,9 @@ class Settings(BaseSettings):
                 f"QGS_JUDGE__TIMEOUT_S ({self.judge.timeout_s}) must be below "
                 f"QGS_WORKER__SOFT_TIME_LIMIT_S ({w.soft_time_limit_s})"
             )
+        self.webhooks.check(
+            soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
+        )
         self._check_roles()
         self._check_worst_case()
 

@@ -10,7 +10,11 @@ when it entered it (``RoundRow.status_at``). Every ``QGS_WORKER__SWEEP_INTERVAL_
 - a queued round whose turn came (every earlier round decided) but that nobody claimed is
   claimed and dispatched;
 - a dispatched round without a decision past the bound (and no review attempt running: its
-  lease) is dispatched again, and a parked judge retry whose time came is dispatched.
+  lease) is dispatched again, and a parked judge retry whose time came is dispatched;
+- a decided round with a callback URL and no webhook delivery stored (the worker was lost
+  between the decision's commit and the decided listener) gets its delivery stored and its
+  job enqueued, and a pending delivery nobody enqueued or tried within the bound (its job was
+  lost) is enqueued again (``qgs_worker.webhooks``).
 
 The bound is the broker's visibility timeout (``QGS_WORKER__VISIBILITY_TIMEOUT_S``): a job
 younger than it may still be queued, running or about to be redelivered by Redis. Every job is
@@ -85,6 +89,7 @@ class SweepResult:
     retried: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     gaps: list[int] = field(default_factory=list)
+    webhooks: list[int] = field(default_factory=list)
 
     @property
     def anything(self) -> bool:
@@ -98,6 +103,7 @@ class SweepResult:
                 self.retried,
                 self.failed,
                 self.gaps,
+                self.webhooks,
             )
         )
 
@@ -113,12 +119,15 @@ class Actions:
             (``pipeline.claim_next``).
         fail: Fail a round with a reason and return the task's next round to dispatch, or
             None (``pipeline.fail_round``).
+        deliver: Enqueue one attempt at a round's webhook (``webhooks.publish_delivery``);
+            None: webhooks are not swept.
     """
 
     publish: Callable[[dict[str, Any]], None]
     dispatch: Callable[[int], None]
     claim: Callable[[str], int | None]
     fail: Callable[[int, str], int | None]
+    deliver: Callable[[int], None] | None = None
 
 
 class RoundClock(Protocol):
@@ -265,7 +274,31 @@ def sweep(
             )
             actions.dispatch(row.id)
             result.redispatched.append(row.id)
+    if actions.deliver is not None:
+        _sweep_webhooks(repo, cutoff, actions.deliver, result)
     return result
+
+
+def _sweep_webhooks(
+    repo: Repository, cutoff: datetime, deliver: Callable[[int], None], result: SweepResult
+) -> None:
+    """Enqueue the webhooks the decided listener never stored, and the pending ones lost since.
+
+    Whoever stores a delivery enqueues it (``start_webhook`` is True for one caller), so the
+    listener and the sweeper never both enqueue a new one; a pending delivery is enqueued again
+    once nobody touched it since ``cutoff`` (its job was lost; a retry waits far less).
+    """
+    for round_id in repo.unstarted_webhooks():
+        if repo.start_webhook(round_id):
+            deliver(round_id)
+            result.webhooks.append(round_id)
+    for round_id in repo.stale_webhooks(cutoff):
+        if repo.touch_webhook(round_id, cutoff):
+            log.warning(
+                "the webhook of round %s was not tried within the bound; enqueuing it", round_id
+            )
+            deliver(round_id)
+            result.webhooks.append(round_id)
 
 
 def _fill_gaps(
@@ -371,19 +404,21 @@ class Sweeper:
         if done.anything:
             log.warning(
                 "sweep: %d submissions published again, %d given up, %d rounds claimed, "
-                "%d dispatched again, %d retries due, %d failed",
+                "%d dispatched again, %d retries due, %d failed, %d webhooks enqueued",
                 len(done.republished),
                 len(done.given_up),
                 len(done.claimed),
                 len(done.redispatched),
                 len(done.retried),
                 len(done.failed),
+                len(done.webhooks),
             )
         return done
 
     def _actions(self) -> Actions:
         from qgs_worker import jobs, pipeline
         from qgs_worker.client import publish_intake
+        from qgs_worker.webhooks.delivery import publish_delivery
 
         repo = self.repo
         if self._policies is None:
@@ -398,6 +433,7 @@ class Sweeper:
             dispatch=dispatch,
             claim=lambda task_id: pipeline.claim_next(repo, task_id, policies),
             fail=lambda round_id, error: pipeline.fail_round(repo, round_id, error, policies),
+            deliver=lambda round_id: publish_delivery(self.app, round_id),
         )
 
 

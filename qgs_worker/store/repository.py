@@ -13,17 +13,19 @@ from qgs_worker.errors import StoreError, StoreUnavailableError
 from qgs_worker.store.base import as_utc, loads_list
 from qgs_worker.store.schema import create_schema, make_engine, redact
 from qgs_worker.store.views import ViewStore
+from qgs_worker.store.webhooks import WebhookStore
 
 __all__ = ["Repository", "as_utc", "loads_list"]
 
 
-class Repository(ViewStore):
+class Repository(ViewStore, WebhookStore):
     """The results store: every part over one engine (SQLite default, PostgreSQL by URL).
 
     Parts, one module each: ``RoundStore`` (tasks, rounds), ``ReviewStore`` (reviews, findings,
     decisions), ``ApprovalStore``, ``AuditLogStore`` (input errors, audit runs, tool-call
     checks), ``RecoveryStore`` (outbox, leases, parked retries, dead letters), ``ViewStore``
-    (decisions and approvals as core views, for the client and the CLI); ``schema`` makes the
+    (decisions and approvals as core views, for the client and the CLI), ``WebhookStore``
+    (webhook deliveries and their attempts); ``schema`` makes the
     engine and the tables.
 
     Args:

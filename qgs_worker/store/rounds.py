@@ -47,6 +47,7 @@ def task_row(task_id: str, found: Classification, new: NewTask) -> TaskRow:
         source_file=new.source_file,
         source_line=new.source_line,
         transcript_id=new.transcript_id,
+        callback_url=new.callback_url,
         requirements=dumps(new.requirements),
         criteria=dumps(new.criteria),
         task_type=found.task_type.value,
