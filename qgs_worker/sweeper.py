@@ -275,12 +275,16 @@ def sweep(
             actions.dispatch(row.id)
             result.redispatched.append(row.id)
     if actions.deliver is not None:
-        _sweep_webhooks(repo, cutoff, actions.deliver, result)
+        _sweep_webhooks(repo, cutoff, now, actions.deliver, result)
     return result
 
 
 def _sweep_webhooks(
-    repo: Repository, cutoff: datetime, deliver: Callable[[int], None], result: SweepResult
+    repo: Repository,
+    cutoff: datetime,
+    now: datetime,
+    deliver: Callable[[int], None],
+    result: SweepResult,
 ) -> None:
     """Enqueue the webhooks the decided listener never stored, and the pending ones lost since.
 
@@ -292,8 +296,8 @@ def _sweep_webhooks(
         if repo.start_webhook(round_id):
             deliver(round_id)
             result.webhooks.append(round_id)
-    for round_id in repo.stale_webhooks(cutoff):
-        if repo.touch_webhook(round_id, cutoff):
+    for round_id in repo.stale_webhooks(cutoff, now):
+        if repo.touch_webhook(round_id, cutoff, now):
             log.warning(
                 "the webhook of round %s was not tried within the bound; enqueuing it", round_id
             )

@@ -166,9 +166,14 @@ class WebhookStore(StoreBase):
         with self.engine.connect() as conn:
             return [int(i) for i in conn.scalars(query)]
 
-    def stale_webhooks(self, touched_before: datetime, limit: int = 500) -> list[int]:
-        """Rounds whose pending delivery nobody enqueued or tried since ``touched_before``."""
-        now = utcnow()
+    def stale_webhooks(
+        self, touched_before: datetime, now: datetime | None = None, limit: int = 500
+    ) -> list[int]:
+        """Rounds whose pending delivery nobody enqueued or tried since ``touched_before``.
+
+        A delivery whose attempt holds its lease at ``now`` (UTC; now when None) is not stale.
+        """
+        now = now or utcnow()
         query = (
             select(_d.c.round_id)
             .where(_d.c.status == _PENDING, _d.c.touched_at < touched_before)
@@ -179,8 +184,10 @@ class WebhookStore(StoreBase):
         with self.engine.connect() as conn:
             return [int(i) for i in conn.scalars(query)]
 
-    def touch_webhook(self, round_id: int, touched_before: datetime) -> bool:
-        """Mark a stale pending delivery enqueued again (counted); True for one caller."""
+    def touch_webhook(
+        self, round_id: int, touched_before: datetime, now: datetime | None = None
+    ) -> bool:
+        """Mark a stale pending delivery enqueued again at ``now`` (counted); True for one caller."""
         with self.engine.begin() as conn:
             result = conn.execute(
                 update(_d)
@@ -189,7 +196,7 @@ class WebhookStore(StoreBase):
                     _d.c.status == _PENDING,
                     _d.c.touched_at < touched_before,
                 )
-                .values(touched_at=utcnow(), sweeps=_d.c.sweeps + 1)
+                .values(touched_at=now or utcnow(), sweeps=_d.c.sweeps + 1)
             )
         return bool(result.rowcount)
 
