@@ -295,11 +295,11 @@ class Settings(BaseSettings):
                 f"QGS_JUDGE__TIMEOUT_S ({self.judge.timeout_s}) must be below "
                 f"QGS_WORKER__SOFT_TIME_LIMIT_S ({w.soft_time_limit_s})"
             )
+        self._check_roles()
+        self._check_worst_case()
         self.webhooks.check(
             soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
         )
-        self._check_roles()
-        self._check_worst_case()
 
     def worst_case_job_s(self) -> dict[str, tuple[float, str]]:
         """The longest each kind of job can stay unacknowledged, in seconds, and how it adds up.

@@ -237,8 +237,8 @@ class WebhookView(BaseModel):
         if self.status == WebhookStatus.DELIVERED:
             return f"delivered on attempt {n} ({answer}) to {self.url}"
         if self.status == WebhookStatus.FAILED:
-            why = self.error or answer
-            return f"failed after {n} attempt{'s' if n != 1 else ''} to {self.url}: {why}"
+            why = self.error or f"failed after {n} attempt{'s' if n != 1 else ''}: {answer}"
+            return f"{why} (to {self.url})"
         if n == 0:
             return f"pending: not sent yet to {self.url}"
         when = (

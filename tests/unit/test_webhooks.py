@@ -360,7 +360,7 @@ class TestAtDelivery:
         )
         [view] = repo.webhook_views("t-1")
         assert [1, 2] == [a.number for a in view.attempts]
-        assert view.summary().startswith("failed after 2 attempts")
+        assert view.summary().startswith("gave up after 2 attempts: ")
 
     def test_a_held_delivery_is_not_tried_by_a_second_copy(self) -> None:
         repo, rid = self.decided()
