@@ -227,3 +227,53 @@ def _cli() -> Any:
     from qgs_worker.cli import app
 
     return app
+
+
+class TestPinnedAddress:
+    """The POST goes to the address that was checked; the name stays in ``Host``."""
+
+    def test_a_name_is_resolved_once_and_connected_to_as_checked(self, tmp_path: Path) -> None:
+        import ipaddress
+
+        from qgs_worker import pipeline
+        from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
+        from qgs_worker.store import Repository
+        from qgs_worker.submission import NewTask, Submission
+        from tests.unit.test_pipeline_steps import ScriptedJudge
+
+        asked: list[str] = []
+
+        def resolve(host: str, port: int) -> list[Any]:
+            asked.append(host)
+            return [ipaddress.ip_address("127.0.0.1")]  # no DNS knows this name: only we do
+
+        repo = Repository(f"sqlite:///{tmp_path / 'qgs.db'}")
+        policies = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
+        service = pipeline.service_for(repo, policies, judge=ScriptedJudge())
+        with Receiver(200) as receiver:
+            port = receiver.server.server_address[1]
+            url = f"http://hooks.qgs-test.invalid:{port}/hook"
+            ready = service.intake(
+                Submission(
+                    submission_id="s-1",
+                    task_id="t-1",
+                    final=True,
+                    deliverable=Deliverable(text="score=92 the article"),
+                    task=NewTask(request="write an article about AI"),
+                    callback_url=url,
+                )
+            )
+            assert ready is not None
+            service.review(ready.round_id, then_decide=True)
+            assert repo.start_webhook(ready.round_id)
+            settings = Settings(
+                database_url=repo.url,
+                webhooks=WebhookSettings(secret=SECRET, allow_private=True),
+            )
+            done = deliver_once(repo, ready.round_id, settings, resolve=resolve)
+            [got] = receiver.wait_for(1)
+        repo.dispose()
+        assert WebhookStatus.DELIVERED == done.status
+        assert ["hooks.qgs-test.invalid"] == asked
+        assert f"hooks.qgs-test.invalid:{port}" == got.headers["Host"]
+        assert signed_by(SECRET, got.headers, got.body)
