@@ -297,9 +297,6 @@ class Settings(BaseSettings):
             )
         self._check_roles()
         self._check_worst_case()
-        self.webhooks.check(
-            soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
-        )
 
     def worst_case_job_s(self) -> dict[str, tuple[float, str]]:
         """The longest each kind of job can stay unacknowledged, in seconds, and how it adds up.

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pydantic import BaseModel, Field, SecretStr
 
 from qgs_worker.core.webhooks import WebhookPolicy
-from qgs_worker.errors import ConfigurationError
 
 __all__ = ["WebhookSettings"]
 
@@ -40,32 +39,22 @@ class WebhookSettings(BaseModel):
         default=10.0, gt=0, le=120, description="one POST (connect, send, answer), in seconds"
     )
 
-    def policy(self) -> WebhookPolicy:
-        """The retry policy the delivery follows."""
+    def policy(self, *, soft_time_limit_s: float, visibility_timeout_s: float) -> WebhookPolicy:
+        """The retry policy the delivery follows, fitted to the worker's limits.
+
+        ``timeout_s`` is lowered to a third of the soft time limit (connect, send and answer
+        each get it, inside one job) and ``backoff_max_s`` to 45% of the visibility timeout (a
+        retry waits in the worker as a countdown, and Redis would deliver a job held past the
+        visibility timeout a second time: NOTES.md), so settings made without webhooks in mind
+        never stop a worker from starting.
+
+        Args:
+            soft_time_limit_s: ``QGS_WORKER__SOFT_TIME_LIMIT_S``.
+            visibility_timeout_s: ``QGS_WORKER__VISIBILITY_TIMEOUT_S``.
+        """
         return WebhookPolicy(
             max_attempts=self.max_attempts,
             backoff_base_s=self.backoff_base_s,
-            backoff_max_s=self.backoff_max_s,
-            timeout_s=self.timeout_s,
+            backoff_max_s=min(self.backoff_max_s, 0.45 * visibility_timeout_s),
+            timeout_s=min(self.timeout_s, soft_time_limit_s / 3),
         )
-
-    def check(self, *, soft_time_limit_s: float, visibility_timeout_s: float) -> None:
-        """Check that a POST fits in a job and a retry's wait is held below the visibility timeout.
-
-        A retry waits in the worker (a countdown): past the visibility timeout Redis would
-        deliver the held job a second time (NOTES.md).
-
-        Raises:
-            ConfigurationError: naming the settings and the fix.
-        """
-        if not self.timeout_s < soft_time_limit_s:
-            raise ConfigurationError(
-                f"QGS_WEBHOOKS__TIMEOUT_S ({self.timeout_s}) must be below "
-                f"QGS_WORKER__SOFT_TIME_LIMIT_S ({soft_time_limit_s})"
-            )
-        if not self.backoff_max_s < visibility_timeout_s / 2:
-            raise ConfigurationError(
-                f"QGS_WEBHOOKS__BACKOFF_MAX_S ({self.backoff_max_s}) must be below half the "
-                f"visibility timeout QGS_WORKER__VISIBILITY_TIMEOUT_S ({visibility_timeout_s}): "
-                "a retry waits in the worker, and Redis redelivers a job held longer"
-            )

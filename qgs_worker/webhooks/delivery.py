@@ -186,7 +186,10 @@ def deliver_once(
         sqlalchemy errors when the store cannot be reached (the job retries).
     """
     cfg = settings.webhooks
-    policy = cfg.policy()
+    w = settings.worker
+    policy = cfg.policy(
+        soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
+    )
     holder = holder or uuid.uuid4().hex[:16]
     work = repo.claim_webhook(round_id, holder, 2 * policy.timeout_s + LEASE_MARGIN_S)
     if work is None:

@@ -22,7 +22,7 @@ from qgs_worker.core.webhooks import (
     webhook_body,
     webhook_headers,
 )
-from qgs_worker.errors import ConfigurationError, InputError
+from qgs_worker.errors import InputError
 from qgs_worker.settings import JudgeSettings, Settings, WorkerSettings
 from qgs_worker.store import Repository
 from qgs_worker.store.tables import TaskRow, utcnow
@@ -128,22 +128,26 @@ class TestSchedule:
 
 
 class TestSettings:
-    """A retry's wait must fit below half the visibility timeout; a POST inside a job."""
+    """The retry policy fits the worker's limits; settings without webhooks never stop a worker."""
 
-    def test_backoff_over_half_the_visibility_timeout_is_refused(self) -> None:
-        with pytest.raises(ConfigurationError, match="QGS_WEBHOOKS__BACKOFF_MAX_S"):
-            Settings(
-                worker=WorkerSettings(visibility_timeout_s=600),
-                webhooks=WebhookSettings(backoff_max_s=300),
-            )
+    def test_timeout_and_backoff_fitted_to_the_limits(self) -> None:
+        settings = Settings(
+            judge=JudgeSettings(timeout_s=1),
+            worker=WorkerSettings(visibility_timeout_s=15, soft_time_limit_s=4, time_limit_s=5),
+            webhooks=WebhookSettings(timeout_s=10, backoff_max_s=60),
+        )
+        w = settings.worker
+        policy = settings.webhooks.policy(
+            soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
+        )
+        assert (4 / 3, 0.45 * 15) == (policy.timeout_s, policy.backoff_max_s)
 
-    def test_timeout_over_the_soft_limit_is_refused(self) -> None:
-        with pytest.raises(ConfigurationError, match="QGS_WEBHOOKS__TIMEOUT_S"):
-            Settings(
-                judge=JudgeSettings(timeout_s=5),
-                worker=WorkerSettings(soft_time_limit_s=20, time_limit_s=30),
-                webhooks=WebhookSettings(timeout_s=25),
-            )
+    def test_defaults_are_kept_within_the_default_limits(self) -> None:
+        w = Settings().worker
+        policy = WebhookSettings().policy(
+            soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
+        )
+        assert WebhookPolicy(max_attempts=5, backoff_base_s=2.0, backoff_max_s=60.0) == policy
 
 
 def submission(sid: str, callback_url: str | None, *, task_url: str | None = None) -> Submission:
