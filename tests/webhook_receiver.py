@@ -8,7 +8,6 @@ until ``release`` is called). When the script runs out, the last step repeats.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -95,9 +94,3 @@ class Receiver:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(5)
-
-
-def receiving(*script: int | str) -> Iterator[Receiver]:
-    """A fixture body: a started receiver, shut down afterwards."""
-    with Receiver(*script) as receiver:
-        yield receiver
