@@ -21,6 +21,7 @@ __all__ = [
     "ApprovalView",
     "AuthenticationError",
     "BrokerUnavailableError",
+    "CallbackUrlError",
     "Client",
     "ConfigurationError",
     "DecisionView",
@@ -46,6 +47,7 @@ __all__ = [
     "ToolCall",
     "ToolDefinitionError",
     "WaitTimeoutError",
+    "WebhookSecretMissingError",
     "__version__",
 ]
 
@@ -78,6 +80,7 @@ if TYPE_CHECKING:  # the names as the type checker sees them; at run time __geta
         ApprovalConflictError,
         AuthenticationError,
         BrokerUnavailableError,
+        CallbackUrlError,
         ConfigurationError,
         DeliverableTooLargeError,
         InputError,
@@ -96,6 +99,7 @@ if TYPE_CHECKING:  # the names as the type checker sees them; at run time __geta
         TaskNotFoundError,
         ToolDefinitionError,
         WaitTimeoutError,
+        WebhookSecretMissingError,
     )
 
 

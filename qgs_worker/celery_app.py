@@ -1,10 +1,10 @@
 """``create_celery_app(settings)``: queues, routes, low-memory limits and events for Flower.
 
-Three queues: ``qgs.default`` (decide after an audit, tool-call check logs), ``qgs.critic``
-(intake and judge calls, I/O-bound, many threads: a round's intake runs where its review will, and
-reviews the round in the same job when a review is due) and ``qgs.discriminator`` (audits, one at a
-time). Jobs are acknowledged late and their effects are idempotent, so a job redelivered after
-a lost worker changes nothing twice.
+Three queues: ``qgs.default`` (decide after an audit, tool-call check logs, webhooks),
+``qgs.critic`` (intake and judge calls, I/O-bound, many threads: a round's intake runs where its
+review will, and reviews the round in the same job when a review is due) and
+``qgs.discriminator`` (audits, one at a time). Jobs are acknowledged late and their effects are
+idempotent, so a job redelivered after a lost worker changes nothing twice.
 No result backend: decisions live in the results store.
 
 Every broker connection is bounded (``QGS_BROKER_TIMEOUT_S``): a Redis that accepts connections
@@ -42,6 +42,7 @@ ROUTES = {
     "qgs.review.discriminate": {"queue": DISCRIMINATOR_QUEUE},
     "qgs.review.decide": {"queue": DEFAULT_QUEUE},
     "qgs.toolgate.log": {"queue": DEFAULT_QUEUE},
+    "qgs.webhook.deliver": {"queue": DEFAULT_QUEUE},
 }
 
 
@@ -115,7 +116,8 @@ def create_celery_app(settings: Settings | None = None) -> Celery:
     app = Celery("qgs")
     app.conf.update(celery_config(settings))
     app.qgs_settings = settings
-    import qgs_worker.jobs  # noqa: F401  (registers the jobs on the current app)
+    import qgs_worker.jobs  # registers the jobs on the current app
+    import qgs_worker.webhooks.job  # noqa: F401  (and the webhook delivery job)
 
     return app
 

@@ -5,10 +5,12 @@ Errors are for what went wrong around them::
 
     QGSError
     ├── ConfigurationError          settings that cannot work together (raised at start-up)
-    │   └── ModelArtifactError      the learned instruction detector's artifact is missing or corrupt
+    │   ├── ModelArtifactError      the learned instruction detector's artifact is missing or corrupt
+    │   └── WebhookSecretMissingError  a callback URL with no secret to sign its webhooks
     ├── InputError (ValueError)     a bad submission or transcript line: names the field and the fix
     │   ├── ToolDefinitionError       a tools list or tools file that cannot be read as tools
     │   ├── DeliverableTooLargeError
+    │   ├── CallbackUrlError          a callback URL that is malformed or points inside (SSRF)
     │   └── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
     ├── JudgeError                  the critic could not give a valid review
     │   ├── JudgeUnavailableError   transient: timeout, 429, 5xx, connection refused -> retried
@@ -36,6 +38,7 @@ __all__ = [
     "ApprovalConflictError",
     "AuthenticationError",
     "BrokerUnavailableError",
+    "CallbackUrlError",
     "ConfigurationError",
     "DeliverableTooLargeError",
     "InputError",
@@ -54,6 +57,7 @@ __all__ = [
     "TaskNotFoundError",
     "ToolDefinitionError",
     "WaitTimeoutError",
+    "WebhookSecretMissingError",
     "json_type_name",
     "validation_summary",
 ]
@@ -75,6 +79,13 @@ class ModelArtifactError(ConfigurationError):
     """
 
 
+class WebhookSecretMissingError(ConfigurationError):
+    """Raised at submit when a callback URL is given but no secret can sign its webhooks.
+
+    The message names the setting (``QGS_WEBHOOKS__SECRET``); an unsigned webhook is never sent.
+    """
+
+
 class InputError(QGSError, ValueError):
     """Raised when a submission or a transcript line is unusable; the message names the field and the fix."""
 
@@ -85,6 +96,15 @@ class ToolDefinitionError(InputError):
 
 class DeliverableTooLargeError(InputError):
     """Raised at submit when a deliverable is larger than ``QGS_MAX_DELIVERABLE_BYTES``."""
+
+
+class CallbackUrlError(InputError):
+    """Raised when a callback URL is malformed or points inside the operator's network (SSRF).
+
+    Not http(s), carrying a user name or password, or a host that is or resolves to a private,
+    loopback, link-local, metadata, multicast, reserved or unspecified address. The message names the field (``callback_url``), what the URL points at and the fix
+    (a public receiver, or ``QGS_WEBHOOKS__ALLOW_PRIVATE=true`` for on-prem receivers).
+    """
 
 
 class NotAwaitingApprovalError(InputError):

@@ -22,7 +22,10 @@ The JSON document is the contract other tools (and the tests) read::
                 "findings": [{"round", "severity", "category", "role", "title", "location", "evidence"}],
                 "decision": {"kind", "reason", "termination", "best_round", "round", "risk",
                              "approval_required", "approval", "outcome"} | null,
-                "approvals": [{"round", "decision", "approved", "by", "note", "created_at"}]}],
+                "approvals": [{"round", "decision", "approved", "by", "note", "created_at"}],
+                "webhooks": [{"round_number", "submission_id", "url", "status", "error",
+                              "idempotency_key", "created_at", "delivered_at",
+                              "next_attempt_at", "summary"}]}],
      "errors": [{"source_file", "line", "message"}],
      "dead_letters": [{"job", "reason", "received_at", "submission_id", "task_id",
                        "message_id", "raw_head"}],
@@ -267,6 +270,10 @@ def task_entry(task: TaskFacts, bound_s: float = 3600.0) -> dict[str, Any]:
         "decision": final_decision,
         "approvals": [_approval(a) for a in task.approvals],
         "dead_letters": [_dead_letter(d) for d in task.dead_letters],
+        "webhooks": [
+            {**w.model_dump(mode="json", exclude={"attempts"}), "summary": w.summary()}
+            for w in task.webhooks
+        ],
     }
 
 

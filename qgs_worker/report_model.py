@@ -16,6 +16,7 @@ from typing import Protocol
 
 from qgs_worker.core.models import Decision, Finding
 from qgs_worker.core.views import ApprovalView
+from qgs_worker.core.webhooks import WebhookView
 
 __all__ = [
     "AuditErrorFacts",
@@ -132,6 +133,7 @@ class TaskFacts:
     rounds: tuple[RoundFacts, ...] = ()
     approvals: tuple[ApprovalView, ...] = ()
     dead_letters: tuple[DeadLetterFacts, ...] = ()
+    webhooks: tuple[WebhookView, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

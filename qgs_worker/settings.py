@@ -21,6 +21,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from qgs_worker.core.models import CadencePolicy, GatePolicy, Strictness
 from qgs_worker.errors import ConfigurationError
+from qgs_worker.webhook_settings import WebhookSettings
 
 BROKER_SCHEMES = ("redis://", "rediss://", "redis+socket://", "unix://")
 
@@ -290,6 +291,7 @@ class Settings(BaseSettings):
     discriminator: DiscriminatorSettings = DiscriminatorSettings()
     toolgate: ToolGateSettings = ToolGateSettings()
     api: ApiSettings = ApiSettings()
+    webhooks: WebhookSettings = WebhookSettings()
     policy_file: Path | None = Field(
         default=None, description="the policy file (TOML or JSON); unset: no permission checks"
     )

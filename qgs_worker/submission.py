@@ -11,8 +11,9 @@ import hashlib
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from qgs_worker.core.callback_url import parse_callback_url
 from qgs_worker.core.models import Deliverable, TaskType
 from qgs_worker.errors import (
     DeliverableTooLargeError,
@@ -29,6 +30,17 @@ near 1,000 levels with a ``RecursionError``; real tool-call arguments are a few 
 """
 
 
+def _url_form(url: str | None) -> str | None:
+    """A callback URL's form (http/https, a host, no userinfo; never a metadata address).
+
+    Private receivers pass here: whether they are allowed is the client's setting, checked
+    with DNS at submit (``qgs_worker.webhooks.check_callback``) and again at each delivery.
+    """
+    if url is not None:
+        parse_callback_url(url, allow_private=True)
+    return url
+
+
 class NewTask(BaseModel):
     """A task to create with its first submission (when it is not in the store yet)."""
 
@@ -43,6 +55,16 @@ class NewTask(BaseModel):
     source_file: str | None = None
     source_line: int | None = None
     transcript_id: str | None = None
+    callback_url: str | None = Field(
+        default=None,
+        description="where the task's decisions are POSTed (a signed webhook); checked by the "
+        "client (``qgs_worker.webhooks.check_callback``) and again at each delivery",
+    )
+
+    @field_validator("callback_url")
+    @classmethod
+    def _callback_form(cls, url: str | None) -> str | None:
+        return _url_form(url)
 
 
 class Submission(BaseModel):
@@ -69,6 +91,15 @@ class Submission(BaseModel):
         description="the user turn this round answers (the latest user message before it, in a "
         "multi-turn run); None: the task's request",
     )
+    callback_url: str | None = Field(
+        default=None,
+        description="where this round's decision is POSTed (wins over the task's callback URL)",
+    )
+
+    @field_validator("callback_url")
+    @classmethod
+    def _callback_form(cls, url: str | None) -> str | None:
+        return _url_form(url)
 
     def size_bytes(self) -> int:
         """The deliverable's size in bytes: its text plus its tool calls' names and arguments.

@@ -10,7 +10,11 @@ when it entered it (``RoundState.status_at``). Every ``QGS_WORKER__SWEEP_INTERVA
 - a queued round whose turn came (every earlier round decided) but that nobody claimed is
   claimed and dispatched;
 - a dispatched round without a decision past the bound (and no review attempt running: its
-  lease) is dispatched again, and a parked judge retry whose time came is dispatched.
+  lease) is dispatched again, and a parked judge retry whose time came is dispatched;
+- a decided round with a callback URL and no webhook delivery stored (the worker was lost
+  between the decision's commit and the decided listener) gets its delivery stored and its
+  job enqueued, and a pending delivery nobody enqueued or tried within the bound (its job was
+  lost) is enqueued again (``qgs_worker.webhooks``).
 
 The bound is the broker's visibility timeout (``QGS_WORKER__VISIBILITY_TIMEOUT_S``): a job
 younger than it may still be queued, running or about to be redelivered by Redis. Every job is
@@ -85,6 +89,7 @@ class SweepResult:
     retried: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     gaps: list[int] = field(default_factory=list)
+    webhooks: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     """One line per item the sweep could not handle (it goes on with the others)."""
 
@@ -100,6 +105,7 @@ class SweepResult:
                 self.retried,
                 self.failed,
                 self.gaps,
+                self.webhooks,
                 self.errors,
             )
         )
@@ -116,12 +122,15 @@ class Actions:
             (``pipeline.claim_next``).
         fail: Fail a round with a reason and return the task's next round to dispatch, or
             None (``pipeline.fail_round``).
+        deliver: Enqueue one attempt at a round's webhook (``webhooks.publish_delivery``);
+            None: webhooks are not swept.
     """
 
     publish: Callable[[dict[str, Any]], None]
     dispatch: Callable[[int], None]
     claim: Callable[[str], int | None]
     fail: Callable[[int, str], int | None]
+    deliver: Callable[[int], None] | None = None
 
 
 class RoundClock(Protocol):
@@ -247,6 +256,9 @@ def sweep(
             continue
         with _alone(result, f"round {row.id} of task {row.task_id!r}"):
             _resend(repo, policy, actions, row, now, result)
+    if actions.deliver is not None:
+        with _alone(result, "the webhooks to enqueue"):
+            _sweep_webhooks(repo, cutoff, now, actions.deliver, result)
     return result
 
 
@@ -321,6 +333,32 @@ def _resend(
         )
         actions.dispatch(row.id)
         result.redispatched.append(row.id)
+
+
+def _sweep_webhooks(
+    repo: Repository,
+    cutoff: datetime,
+    now: datetime,
+    deliver: Callable[[int], None],
+    result: SweepResult,
+) -> None:
+    """Enqueue the webhooks the decided listener never stored, and the pending ones lost since.
+
+    Whoever stores a delivery enqueues it (``start_webhook`` is True for one caller), so the
+    listener and the sweeper never both enqueue a new one; a pending delivery is enqueued again
+    once nobody touched it since ``cutoff`` (its job was lost; a retry waits far less).
+    """
+    for round_id in repo.unstarted_webhooks():
+        if repo.start_webhook(round_id):
+            deliver(round_id)
+            result.webhooks.append(round_id)
+    for round_id in repo.stale_webhooks(cutoff, now):
+        if repo.touch_webhook(round_id, cutoff, now):
+            log.warning(
+                "the webhook of round %s was not tried within the bound; enqueuing it", round_id
+            )
+            deliver(round_id)
+            result.webhooks.append(round_id)
 
 
 def _fill_gaps(
@@ -437,13 +475,15 @@ class Sweeper:
         if done.anything:
             log.warning(
                 "sweep: %d submissions published again, %d given up, %d rounds claimed, "
-                "%d dispatched again, %d retries due, %d failed, %d items that failed alone",
+                "%d dispatched again, %d retries due, %d failed, %d webhooks enqueued, "
+                "%d items that failed alone",
                 len(done.republished),
                 len(done.given_up),
                 len(done.claimed),
                 len(done.redispatched),
                 len(done.retried),
                 len(done.failed),
+                len(done.webhooks),
                 len(done.errors),
             )
         return done
@@ -451,6 +491,7 @@ class Sweeper:
     def _actions(self) -> Actions:
         from qgs_worker import jobs, pipeline, worker_runtime
         from qgs_worker.client import publish_intake
+        from qgs_worker.webhooks.delivery import publish_delivery
 
         repo = self.repo
         if self._policies is None:
@@ -465,6 +506,7 @@ class Sweeper:
             dispatch=dispatch,
             claim=lambda task_id: pipeline.claim_next(repo, task_id, policies),
             fail=lambda round_id, error: pipeline.fail_round(repo, round_id, error, policies),
+            deliver=lambda round_id: publish_delivery(self.app, round_id),
         )
 
 

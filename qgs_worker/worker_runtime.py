@@ -127,6 +127,10 @@ def _build_runtime(app: Celery) -> Runtime:
                 lambda round_id: repo.get_round(round_id).submission_id,
             )
         )
+    # Pushed decisions: a decided round with a callback URL gets its delivery stored and queued.
+    from qgs_worker.webhooks.delivery import decided_listener, publish_delivery
+
+    rt.decided_listeners.append(decided_listener(rt.repo, lambda rid: publish_delivery(app, rid)))
     app.qgs_runtime = rt
     return rt
 

@@ -184,6 +184,7 @@ def create_app(
             requirements=body.requirements,
             criteria=body.criteria,
             task_type=body.task_type,
+            callback_url=body.callback_url,
         )
         return TaskOut(
             id=handle.id,
@@ -209,6 +210,7 @@ def create_app(
             final=body.final,
             round_number=body.round_number,
             turn=body.turn,
+            callback_url=body.callback_url,
         )
         return SubmissionOut(
             submission_id=handle.id,

@@ -247,11 +247,16 @@ class Operations:
         criteria: Sequence[str] = (),
         task_type: TaskType | str | None = None,
         task_id: str | None = None,
+        callback_url: str | None = None,
     ) -> TaskHandle:
         """Classify and store a new task owned by ``principal`` (``Client.start_task``).
 
+        ``callback_url``: where each of the task's decisions is POSTed, signed with the
+        principal's key's webhook secret.
+
         Raises:
-            InputError: an empty request, an unknown task type, or a ``task_id`` in use.
+            InputError: an empty request, an unknown task type, or a ``task_id`` in use;
+                ``CallbackUrlError`` for a callback URL refused (malformed, or inside: SSRF).
             StoreError: the store failed; nothing was stored.
         """
         return self.client.start_task(
@@ -263,6 +268,7 @@ class Operations:
             task_type=task_type,
             task_id=task_id,
             principal=principal.name,
+            callback_url=callback_url,
         )
 
     def submit_round(
@@ -276,8 +282,11 @@ class Operations:
         final: bool = False,
         round_number: int | None = None,
         turn: str | None = None,
+        callback_url: str | None = None,
     ) -> SubmissionHandle:
         """Queue one round of the principal's task; returns at once (``Client.submit``).
+
+        ``callback_url``: where this round's decision is POSTed (wins over the task's).
 
         Raises:
             TaskNotFoundError: no such task of this principal.
@@ -292,7 +301,12 @@ class Operations:
                 text=deliverable, tool_calls=tuple(tool_calls), tool_results=tuple(tool_results)
             )
         return self.client.submit(
-            task_id, deliverable, final=final, round_number=round_number, turn=turn
+            task_id,
+            deliverable,
+            final=final,
+            round_number=round_number,
+            turn=turn,
+            callback_url=callback_url,
         )
 
     def task_status(self, principal: Principal, task_id: str) -> dict[str, Any]:

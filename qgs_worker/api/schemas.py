@@ -43,6 +43,12 @@ class TaskIn(_In):
     )
     criteria: list[str] = Field(default_factory=list, description="verification criteria")
     task_type: TaskType | None = Field(default=None, description="skip the classifier")
+    callback_url: str | None = Field(
+        default=None,
+        max_length=2048,
+        description="where each decision is POSTed, signed with the key's webhook secret "
+        "(X-QGS-Signature: sha256=HMAC over '<X-QGS-Timestamp>.<body>'); public http(s) only",
+    )
 
 
 class TaskOut(BaseModel):
@@ -80,6 +86,9 @@ class RoundIn(_In):
     round_number: int | None = Field(default=None, ge=1, description="default: the next one")
     turn: str | None = Field(
         default=None, description="in a multi-turn run, the user message this round answers"
+    )
+    callback_url: str | None = Field(
+        default=None, max_length=2048, description="where this round's decision is POSTed"
     )
 
 

@@ -224,6 +224,12 @@ def status(
             )
     for a in report["approvals"]:
         console.print(f"approval: {markup_safe(approval_text(a))}")
+    for hook in report.get("webhooks", []):
+        colour = {"delivered": "green", "failed": "red"}.get(hook["status"], "yellow")
+        console.print(
+            f"webhook of round {hook['round_number']}: [{colour}]{hook['status']}[/] — "
+            f"{markup_safe(hook['summary'], lines=False)}"
+        )
     for letter in report.get("dead_letters", []):
         console.print(
             f"[red]refused message[/] ({markup_safe(letter['job'])}, "

@@ -75,6 +75,7 @@ from qgs_worker.store import (
 from qgs_worker.submission import NewTask, Submission, check_value, validate_message
 from qgs_worker.toolcheck import CheckLogSender
 from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
+from qgs_worker.webhooks import check_callback
 
 if TYPE_CHECKING:
     from qgs_worker.progress import WaitProgress
@@ -199,6 +200,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         task_type: TaskType | str | None = None,
         task_id: str | None = None,
         principal: str | None = None,
+        callback_url: str | None = None,
     ) -> TaskHandle:
         """Classify a request and store it as a new task (idempotent for a given ``task_id``).
 
@@ -212,10 +214,15 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             task_id: Your own id (at most 64 characters); a new one is made when None.
             principal: The API key's principal that owns the task (the HTTP API and MCP set
                 it; only that principal sees the task there). None: an in-process task.
+            callback_url: Where each of the task's decisions is POSTed, signed (a round's
+                own ``callback_url`` wins); http(s) to a public address unless
+                ``QGS_WEBHOOKS__ALLOW_PRIVATE=true``. A task stored before keeps its own.
 
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` another
                 principal's task holds.
+            CallbackUrlError: the callback URL is malformed or points inside (SSRF).
+            WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
         """
         if not request or not request.strip():
             raise InputError("'request' is empty: pass the user's request text")
@@ -227,6 +234,8 @@ class Client(ApprovalsMixin, ToolCallsMixin):
                 raise InputError(
                     f"'task_type' must be one of {', '.join(t.value for t in TaskType)} (got {task_type!r})"
                 ) from None
+        if callback_url is not None:
+            check_callback(callback_url, self.settings, principal=principal, store=self.repo)
         found = classify(request, kind, llm=self._llm_classifier())
         new = NewTask(
             request=request,
@@ -234,6 +243,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             agent_model=model,
             requirements=tuple(requirements),
             criteria=tuple(criteria),
+            callback_url=callback_url,
         )
         stored = self.repo.store_task(
             task_id or f"t-{uuid.uuid4().hex[:16]}", found, new, principal=principal
@@ -271,16 +281,23 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         submission_id: str | None = None,
         task: NewTask | None = None,
         turn: str | None = None,
+        callback_url: str | None = None,
     ) -> Submission:
         """Build and validate a submission without sending it.
 
         ``turn`` is the user message the round answers (see ``submit``); blank text is None.
+        ``callback_url`` is where the round's decision is POSTed (see ``submit``).
 
         Raises:
             DeliverableTooLargeError: the deliverable or the turn is over
                 ``QGS_MAX_DELIVERABLE_BYTES``.
+            CallbackUrlError: the callback URL is malformed or points inside (SSRF).
+            WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
             InputError: a field is malformed (``turn`` not a string included).
         """
+        if callback_url is not None:
+            owner = self.repo.task_principal(task_id)[1]
+            check_callback(callback_url, self.settings, principal=owner, store=self.repo)
         if isinstance(deliverable, str):
             deliverable = Deliverable(text=deliverable, tool_calls=tuple(tool_calls))
         if turn is not None and not isinstance(turn, str):
@@ -302,6 +319,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
                 deliverable=deliverable,
                 task=task,
                 turn=turn if turn and turn.strip() else None,
+                callback_url=callback_url,
             )
         except ValidationError as exc:
             raise InputError(f"invalid submission: {validation_summary(exc)}") from exc
@@ -322,10 +340,10 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         """
         from kombu.exceptions import OperationalError
 
-        # No "turn" key when there is none: a worker of an older QGS still takes the message.
-        message = submission.model_dump(
-            mode="json", exclude={"turn"} if submission.turn is None else None
-        )
+        # No "turn" or "callback_url" key when there is none: a worker of an older QGS still
+        # takes the message.
+        absent = {k for k in ("turn", "callback_url") if getattr(submission, k) is None}
+        message = submission.model_dump(mode="json", exclude=absent or None)
         self._outbox(submission, message)
         try:
             publish_intake(self.app, message, submission.short_repr())
@@ -367,6 +385,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
         round_number: int | None = None,
         tool_calls: Sequence[ToolCall] = (),
         turn: str | None = None,
+        callback_url: str | None = None,
     ) -> SubmissionHandle:
         """Hand in one round for review; returns at once with the submission id.
 
@@ -380,9 +399,14 @@ class Client(ApprovalsMixin, ToolCallsMixin):
                 one before it). The judge scores the round against it, with the task's request
                 as context, and the detectors count every turn so far as the user's own words.
                 None (or the request itself, or blank text): the round answers the request.
+            callback_url: Where this round's decision is POSTed once it is stored (wins over
+                the task's): JSON signed with ``X-QGS-Signature`` (HMAC-SHA256 over
+                ``"<X-QGS-Timestamp>.<body>"``), the same ``Idempotency-Key`` on every retry.
 
         Raises:
             TaskNotFoundError: no such task (start it first).
+            CallbackUrlError: the callback URL is malformed or points inside (SSRF).
+            WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
             DeliverableTooLargeError: the deliverable or the turn is over
                 ``QGS_MAX_DELIVERABLE_BYTES`` (default 1 MB).
             InputError: ``round_number`` is taken, or would leave a gap; ``turn`` is not a string.
@@ -411,6 +435,7 @@ class Client(ApprovalsMixin, ToolCallsMixin):
             round_number=round_number,
             tool_calls=tool_calls,
             turn=turn,
+            callback_url=callback_url,
         )
         if not exact:
             submission = submission.model_copy(update={"renumber_on_conflict": True})

@@ -141,6 +141,7 @@ class ApiClient(Client):
         task_type: TaskType | str | None = None,
         task_id: str | None = None,
         principal: str | None = None,
+        callback_url: str | None = None,
     ) -> TaskHandle:
         """``POST /v1/tasks``; the task is the key's principal's (``principal`` is not sent).
 
@@ -159,6 +160,8 @@ class ApiClient(Client):
         }
         if task_type is not None:
             body["task_type"] = str(getattr(task_type, "value", task_type)).upper()
+        if callback_url is not None:
+            body["callback_url"] = callback_url
         data = self._call("POST", "/v1/tasks", json=body)
         return TaskHandle(
             id=data["id"],
@@ -184,6 +187,7 @@ class ApiClient(Client):
         round_number: int | None = None,
         tool_calls: Sequence[ToolCall] = (),
         turn: str | None = None,
+        callback_url: str | None = None,
     ) -> SubmissionHandle:
         """``POST /v1/tasks/{task_id}/rounds``; returns at once with the submission id."""
         if isinstance(deliverable, str):
@@ -198,6 +202,7 @@ class ApiClient(Client):
             "final": final,
             "round_number": round_number,
             "turn": turn,
+            "callback_url": callback_url,
         }
         data = self._call("POST", f"/v1/tasks/{task_id}/rounds", json=body)
         return SubmissionHandle(id=data["submission_id"], task_id=data["task_id"])

@@ -49,7 +49,7 @@ from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.rules import Context, Rule
 from qgs_worker.core.rules import ssrf as ssrf_rules
 
-__all__ = ["SsrfTarget", "find_ssrf", "scan_ssrf_call"]
+__all__ = ["SsrfTarget", "encoded_ipv4", "find_ssrf", "scan_ssrf_call"]
 
 _ROLE = "detectors"  # detectors.DETECTOR_ROLE (a test keeps them equal)
 
@@ -227,6 +227,18 @@ def _address(host: str) -> tuple[_Address | None, bool]:
         return None, False
     value = _inet_aton(host)
     return (ipaddress.IPv4Address(value), True) if value is not None else (None, False)
+
+
+def encoded_ipv4(host: str) -> ipaddress.IPv4Address | None:
+    """The IPv4 address a host written in an ``inet_aton`` form names, or None.
+
+    ``2130706433``, ``0x7f000001``, ``0177.0.0.1``, ``127.1`` all name 127.0.0.1 (a resolver
+    that calls ``inet_aton`` connects there); a bare decimal under 2**24 is not taken as one.
+    """
+    if not re.fullmatch(r"[0-9a-fA-FxX.]+", host) or not host[0].isdigit():
+        return None
+    value = _inet_aton(host)
+    return ipaddress.IPv4Address(value) if value is not None else None
 
 
 def _inet_aton(host: str) -> int | None:

@@ -69,6 +69,7 @@ class NewRound:
     content_hash: str
     review_key: str | None = None
     prepared: Prepared | None = None
+    callback_url: str | None = None  # where the decision is pushed (wins over the task's)
 
 
 @dataclass(frozen=True, slots=True)

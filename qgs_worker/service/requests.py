@@ -111,6 +111,7 @@ def new_round(
         content_hash=content_hash(d),
         review_key=review_key,
         prepared=prepared,
+        callback_url=sub.callback_url,
     )
 
 

@@ -45,6 +45,7 @@ from qgs_worker.store.tables import (
     RoundRow,
     TaskRow,
 )
+from qgs_worker.store.webhooks import WebhookStore, deliveries_of_tasks
 
 __all__ = ["REPORT_BATCH_TASKS", "TASK_DEAD_LETTERS", "ReportViewStore"]
 
@@ -181,11 +182,11 @@ def _report_order(task: Any) -> tuple[Any, ...]:
     )
 
 
-class ReportViewStore(AuditLogStore, RecoveryStore):
+class ReportViewStore(AuditLogStore, RecoveryStore, WebhookStore):
     """Tasks and totals for the reports, as ``report_model`` values (a part of ``Repository``)."""
 
     def task_facts(self, task_id: str) -> TaskFacts:
-        """One task with its rounds, approvals and dead letters (six statements).
+        """One task with its rounds, approvals, dead letters and webhooks (seven statements).
 
         Raises:
             TaskNotFoundError: no such task.
@@ -203,7 +204,7 @@ class ReportViewStore(AuditLogStore, RecoveryStore):
         """The tasks (every task when None; unknown ids are left out) in report order.
 
         Transcripts come in file and line order, then live tasks in the order they started.
-        Read one statement for the tasks, then five per ``REPORT_BATCH_TASKS`` tasks.
+        Read one statement for the tasks, then six (seven with webhooks) per ``REPORT_BATCH_TASKS`` tasks.
         """
         query = select(*_TASK_COLUMNS)
         with self.engine.connect() as conn:
@@ -237,6 +238,9 @@ class ReportViewStore(AuditLogStore, RecoveryStore):
             letters = conn.execute(
                 select(_dl).where(_dl.c.task_id.in_(ids)).order_by(_dl.c.id.desc())
             ).all()
+        webhooks_of: dict[str, list[Any]] = defaultdict(list)
+        for w in self._views(deliveries_of_tasks(ids)):
+            webhooks_of[w.task_id].append(w)
         by_round: dict[int, list[Any]] = defaultdict(list)
         for f in sorted(findings, key=lambda f: (f.severity, f.id)):
             by_round[f.round_id].append(f)
@@ -314,6 +318,7 @@ class ReportViewStore(AuditLogStore, RecoveryStore):
                 rounds=tuple(rounds_of[t.id]),
                 approvals=tuple(v for _, v in sorted(approvals_of[t.id], key=lambda p: p[0])),
                 dead_letters=tuple(letters_of[t.id]),
+                webhooks=tuple(webhooks_of[t.id]),
             )
             for t in tasks
         ]

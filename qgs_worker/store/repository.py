@@ -25,8 +25,8 @@ class Repository(ViewStore, ReportViewStore):
     decisions), ``ApprovalStore``, ``AuditLogStore`` (input errors, audit runs, tool-call
     checks), ``RecoveryStore`` (outbox, leases, parked retries, dead letters), ``ViewStore``
     (decisions and approvals as core views, for the client and the CLI), ``ReportViewStore``
-    (tasks, rounds and totals as ``report_model`` values, for the reports); ``schema`` makes
-    the engine and the tables.
+    (tasks, rounds and totals as ``report_model`` values, for the reports), ``WebhookStore``
+    (webhook deliveries and their attempts); ``schema`` makes the engine and the tables.
 
     Args:
         url: A SQLAlchemy database URL (``sqlite:///path.db``, ``postgresql://...``).

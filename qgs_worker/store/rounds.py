@@ -50,6 +50,7 @@ def task_row(
         source_file=new.source_file,
         source_line=new.source_line,
         transcript_id=new.transcript_id,
+        callback_url=new.callback_url,
         requirements=dumps(new.requirements),
         criteria=dumps(new.criteria),
         task_type=found.task_type.value,

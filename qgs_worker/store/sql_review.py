@@ -384,6 +384,7 @@ class SqlReviewStore:
             "turn": new.turn,
             "content_hash": new.content_hash,
             "review_key": new.review_key,
+            "callback_url": new.callback_url,
             "status": status.value,
             "status_at": now,
             "created_at": now,

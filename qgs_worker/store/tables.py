@@ -63,6 +63,8 @@ class TaskRow(SQLModel, table=True):
     source_file: str | None = None
     source_line: int | None = None
     transcript_id: str | None = None
+    # Where the task's decisions are pushed (``qgs_worker.webhooks``); None: nowhere.
+    callback_url: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     created_at: datetime = Field(default_factory=utcnow)
     principal: str | None = Field(default=None, max_length=128, index=True)
 
@@ -119,6 +121,8 @@ class RoundRow(SQLModel, table=True):
     lease_until: datetime | None = Field(
         default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
     )
+    # The submission's own callback URL (wins over the task's); None: the task's, if any.
+    callback_url: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 class ReviewRow(SQLModel, table=True):

@@ -1,0 +1,60 @@
+"""``QGS_WEBHOOKS__*``: where pushed decisions may go, how they are signed, how they are retried."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, SecretStr
+
+from qgs_worker.core.webhooks import WebhookPolicy
+
+__all__ = ["WebhookSettings"]
+
+
+class WebhookSettings(BaseModel):
+    """Webhooks (``qgs_worker.webhooks``): the signing secret, private receivers, retries.
+
+    ``secret`` signs every webhook (HMAC-SHA256, ``X-QGS-Signature``); with none, a callback
+    URL is refused at submit. ``allow_private`` lets a callback go to loopback, private and
+    link-local addresses (tests, on-prem receivers); metadata, unspecified, multicast and
+    reserved addresses stay refused.
+    """
+
+    secret: SecretStr = Field(
+        default=SecretStr(""),
+        description="the secret webhooks are signed with (until API keys carry their own)",
+    )
+    allow_private: bool = Field(
+        default=False,
+        description="allow callback URLs on loopback, private and link-local addresses",
+    )
+    max_attempts: int = Field(
+        default=5, ge=1, le=50, description="POSTs of one webhook before it is stored as failed"
+    )
+    backoff_base_s: float = Field(
+        default=2.0, gt=0, description="seconds before the second attempt; each wait doubles"
+    )
+    backoff_max_s: float = Field(
+        default=60.0, gt=0, description="the longest wait between two attempts, in seconds"
+    )
+    timeout_s: float = Field(
+        default=10.0, gt=0, le=120, description="one POST (connect, send, answer), in seconds"
+    )
+
+    def policy(self, *, soft_time_limit_s: float, visibility_timeout_s: float) -> WebhookPolicy:
+        """The retry policy the delivery follows, fitted to the worker's limits.
+
+        ``timeout_s`` is lowered to a third of the soft time limit (connect, send and answer
+        each get it, inside one job) and ``backoff_max_s`` to 45% of the visibility timeout (a
+        retry waits in the worker as a countdown, and Redis would deliver a job held past the
+        visibility timeout a second time: NOTES.md), so settings made without webhooks in mind
+        never stop a worker from starting.
+
+        Args:
+            soft_time_limit_s: ``QGS_WORKER__SOFT_TIME_LIMIT_S``.
+            visibility_timeout_s: ``QGS_WORKER__VISIBILITY_TIMEOUT_S``.
+        """
+        return WebhookPolicy(
+            max_attempts=self.max_attempts,
+            backoff_base_s=self.backoff_base_s,
+            backoff_max_s=min(self.backoff_max_s, 0.45 * visibility_timeout_s),
+            timeout_s=min(self.timeout_s, soft_time_limit_s / 3),
+        )

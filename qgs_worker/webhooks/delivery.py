@@ -1,0 +1,309 @@
+"""One webhook attempt: claim the delivery, check the URL again, POST the signed decision, store it.
+
+``deliver_once`` is what the job ``qgs.webhook.deliver`` runs (``qgs_worker.webhooks.job``):
+
+1. claim the round's pending delivery (a lease in the store: a redelivered copy of the job,
+   or one that finds it delivered or failed, does nothing);
+2. the signing secret (``webhook_secret_for``) and the URL again, with DNS
+   (``resolve_callback``): a name that now resolves inside (DNS rebinding) fails the delivery
+   for good; a name that does not resolve is a failed attempt, retried;
+3. POST the body (``core.webhooks.webhook_body``) with the signature, timestamp and
+   idempotency key, to the address just checked (``post_webhook``: the HTTP client does not
+   resolve the name again), no redirects followed, no proxy from the environment;
+4. store the attempt and move the delivery on in one transaction: ``delivered`` on a 2xx;
+   ``failed`` after the last attempt (``QGS_WEBHOOKS__MAX_ATTEMPTS``); else ``pending`` with
+   the retry's delay (``core.webhooks.retry_delay_s``), which the job waits as a countdown.
+
+The decide job never waits for this: the decided listener (``decided_listener``) only stores
+the delivery and enqueues the job.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import httpx
+
+from qgs_worker.core.webhooks import (
+    WebhookPolicy,
+    WebhookStatus,
+    retry_delay_s,
+    webhook_body,
+    webhook_headers,
+)
+from qgs_worker.errors import CallbackUrlError, WebhookSecretMissingError
+from qgs_worker.settings import Settings
+from qgs_worker.store import Repository, utcnow
+from qgs_worker.store.webhooks import WebhookWork
+from qgs_worker.webhooks.urls import (
+    CallbackUnresolvedError,
+    Resolved,
+    Resolver,
+    resolve_callback,
+    system_resolver,
+    webhook_secret_for,
+)
+
+__all__ = [
+    "DELIVER_JOB",
+    "AttemptResult",
+    "DeliveryOutcome",
+    "decided_listener",
+    "deliver_once",
+    "post_webhook",
+    "publish_delivery",
+]
+
+log = logging.getLogger(__name__)
+
+DELIVER_JOB = "qgs.webhook.deliver"
+"""The job that makes one attempt (on ``qgs.default``)."""
+
+LEASE_MARGIN_S = 5.0
+"""Seconds an attempt's lease adds to its POST's worst case (DNS, store round trips)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptResult:
+    """One POST: the receiver's HTTP status (None: no answer), the error (None: 2xx), ms taken."""
+
+    status_code: int | None
+    error: str | None
+    latency_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryOutcome:
+    """What one ``deliver_once`` did.
+
+    Attributes:
+        status: The delivery's status after this attempt; None when no attempt was made
+            (delivered or failed before, no delivery, or another attempt holds it).
+        retry_in_s: Seconds until the next attempt (status ``pending``), else None.
+        attempt: The attempt's result, when one was made.
+    """
+
+    status: WebhookStatus | None
+    retry_in_s: float | None = None
+    attempt: AttemptResult | None = None
+
+
+def post_webhook(
+    resolved: Resolved,
+    body: bytes,
+    headers: dict[str, str],
+    timeout_s: float,
+    *,
+    transport: httpx.BaseTransport | None = None,
+) -> AttemptResult:
+    """POST to the checked addresses in turn (the next one only when a connection fails).
+
+    The URL's host is replaced by the address (``Host`` and, for https, the TLS server name
+    stay the URL's host, so the certificate is checked against the name). The response body
+    is not read: only the status counts.
+
+    Args:
+        resolved: The URL and its checked addresses (``resolve_callback``).
+        body: The exact bytes to send.
+        headers: The attempt's headers (``webhook_headers``).
+        timeout_s: Each phase's budget (connect, write, read), in seconds.
+        transport: An httpx transport (tests); the default one when None.
+    """
+    target = resolved.target
+    url = httpx.URL(target.url)
+    sent_headers = {**headers, "Host": url.netloc.decode("ascii")}
+    extensions: dict[str, Any] = {}
+    if target.scheme == "https" and target.address is None:
+        extensions["sni_hostname"] = target.host
+    start = time.perf_counter()
+    error = "no address to connect to"
+    with _client(transport) as client:
+        for address in resolved.addresses:
+            request = client.build_request(
+                "POST",
+                url.copy_with(host=str(address)),
+                content=body,
+                headers=sent_headers,
+                extensions=extensions,
+                timeout=timeout_s,
+            )
+            try:
+                response = client.send(request, stream=True)
+                response.close()
+            except httpx.ConnectError as exc:
+                error = f"cannot connect to {address} ({exc})"
+                continue  # the host's next address
+            except httpx.TimeoutException as exc:
+                return AttemptResult(
+                    None, f"no answer within {timeout_s:g} s ({type(exc).__name__})", _ms(start)
+                )
+            except httpx.HTTPError as exc:
+                return AttemptResult(None, f"{type(exc).__name__}: {exc}", _ms(start))
+            code = response.status_code
+            if 200 <= code < 300:
+                return AttemptResult(code, None, _ms(start))
+            why = "a redirect (not followed)" if 300 <= code < 400 else "not 2xx"
+            return AttemptResult(code, f"HTTP {code}: {why}", _ms(start))
+    return AttemptResult(None, error, _ms(start))
+
+
+def deliver_once(
+    repo: Repository,
+    round_id: int,
+    settings: Settings,
+    *,
+    holder: str | None = None,
+    resolve: Resolver = system_resolver,
+    now_s: Callable[[], float] = time.time,
+    jitter: Callable[[], float] = random.random,
+    transport: httpx.BaseTransport | None = None,
+) -> DeliveryOutcome:
+    """Make one attempt at the round's webhook, as the module docstring says. Idempotent.
+
+    Args:
+        repo: The results store.
+        round_id: The decided round.
+        settings: QGS settings (``QGS_WEBHOOKS__*``).
+        holder: The attempt's lease holder (a new one when None).
+        resolve: The resolver (the system's; tests pass a table).
+        now_s: Unix time now, in seconds (the signature's timestamp).
+        jitter: A number in [0, 1) for the retry's delay.
+        transport: An httpx transport (tests).
+
+    Returns:
+        What the attempt did, and the retry's delay when one is due.
+
+    Raises:
+        sqlalchemy errors when the store cannot be reached (the job retries).
+    """
+    cfg = settings.webhooks
+    w = settings.worker
+    policy = cfg.policy(
+        soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
+    )
+    holder = holder or uuid.uuid4().hex[:16]
+    work = repo.claim_webhook(round_id, holder, 2 * policy.timeout_s + LEASE_MARGIN_S)
+    if work is None:
+        return DeliveryOutcome(None)
+    final = False
+    try:
+        secret = webhook_secret_for(repo.get_task(work.task_id), settings, store=repo)
+        resolved = resolve_callback(work.url, allow_private=cfg.allow_private, resolve=resolve)
+    except CallbackUnresolvedError as exc:
+        result = AttemptResult(None, str(exc), 0.0)
+    except (CallbackUrlError, WebhookSecretMissingError) as exc:
+        result, final = AttemptResult(None, f"not sent: {exc}", 0.0), True
+    else:
+        body = webhook_body(
+            task_id=work.task_id,
+            submission_id=work.submission_id,
+            round_number=work.round_number,
+            decision=work.decision,
+            score=work.score,
+            must_fix=work.must_fix,
+            reason=work.reason,
+            termination=work.termination,
+            decided_at=work.decided_at,
+        )
+        headers = webhook_headers(secret, int(now_s()), body, work.idempotency_key)
+        try:
+            result = post_webhook(resolved, body, headers, policy.timeout_s, transport=transport)
+        except BaseException:
+            repo.release_webhook(round_id, holder)
+            raise
+    return _settle(repo, work, holder, result, policy, final=final, jitter=jitter())
+
+
+def _settle(
+    repo: Repository,
+    work: WebhookWork,
+    holder: str,
+    result: AttemptResult,
+    policy: WebhookPolicy,
+    *,
+    final: bool,
+    jitter: float,
+) -> DeliveryOutcome:
+    number = work.attempts + 1
+    delay: float | None = None
+    final_error = None
+    if result.error is None:
+        outcome = WebhookStatus.DELIVERED
+    elif final or number >= policy.max_attempts:
+        outcome = WebhookStatus.FAILED
+        final_error = f"gave up after {number} attempt{'s' if number != 1 else ''}: {result.error}"
+    else:
+        outcome = WebhookStatus.PENDING
+        delay = retry_delay_s(number, policy, jitter)
+    stored = repo.record_webhook_attempt(
+        work,
+        holder,
+        status_code=result.status_code,
+        error=result.error,
+        latency_ms=result.latency_ms,
+        outcome=outcome,
+        next_at=utcnow() + timedelta(seconds=delay) if delay is not None else None,
+        final_error=final_error,
+    )
+    if not stored:
+        return DeliveryOutcome(None, attempt=result)
+    if outcome == WebhookStatus.FAILED:
+        log.warning("webhook of round %s failed for good: %s", work.round_number, final_error)
+    return DeliveryOutcome(outcome, delay, result)
+
+
+def publish_delivery(app: Any, round_id: int) -> None:
+    """Enqueue one attempt at the round's webhook (``qgs.webhook.deliver`` on ``qgs.default``)."""
+    app.send_task(DELIVER_JOB, args=[round_id], argsrepr=f"(round={round_id})", kwargsrepr="{}")
+
+
+def decided_listener(
+    repo: Repository, publish: Callable[[int], None]
+) -> Callable[[str, int], None]:
+    """A ``Runtime.decided_listeners`` entry: store the round's delivery, enqueue it when new.
+
+    Only the caller that stored the delivery enqueues it (the sweeper does the same for a
+    decided round whose listener was lost), so a round's job is enqueued once.
+    """
+
+    def listener(task_id: str, round_id: int) -> None:
+        del task_id
+        if repo.start_webhook(round_id):
+            publish(round_id)
+
+    return listener
+
+
+_shared: httpx.Client | None = None
+_shared_lock = threading.Lock()
+
+
+@contextmanager
+def _client(transport: httpx.BaseTransport | None) -> Iterator[httpx.Client]:
+    """The process's HTTP client (built once: an SSL context costs ~15 ms), or one for a transport.
+
+    No redirects followed, no proxy or settings from the environment (a proxy would resolve
+    the name itself); connections are pooled per checked address.
+    """
+    global _shared
+    if transport is not None:
+        with httpx.Client(follow_redirects=False, trust_env=False, transport=transport) as own:
+            yield own
+        return
+    with _shared_lock:
+        if _shared is None:
+            _shared = httpx.Client(follow_redirects=False, trust_env=False)
+    yield _shared
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0

@@ -1,0 +1,200 @@
+"""Callback URLs at the edge: resolved, every address checked (SSRF), and a secret to sign with.
+
+``check_callback`` is what the client (and the HTTP API) calls when a task or a submission is
+given a callback URL: the URL's form and the address written in it
+(``core.callback_url.parse_callback_url``), then every address its host resolves to (one
+private address among public ones is enough to refuse: a resolver may hand out either), then
+the signing secret (``webhook_secret_for``): a webhook is never sent unsigned, so a callback
+with no secret is refused at submit. ``resolve_callback`` does the same at each delivery, and
+the delivery connects to the addresses it checked (DNS rebinding: the name is not resolved a
+second time by the HTTP client).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from qgs_worker.core.callback_url import (
+    Address,
+    CallbackTarget,
+    address_refusal,
+    parse_callback_url,
+    refusal_error,
+)
+from qgs_worker.errors import CallbackUrlError, WebhookSecretMissingError
+from qgs_worker.settings import Settings
+
+__all__ = [
+    "CallbackUnresolvedError",
+    "Resolved",
+    "Resolver",
+    "check_callback",
+    "resolve_callback",
+    "system_resolver",
+    "webhook_secret_for",
+]
+
+Resolver = Callable[[str, int], Sequence[Address]]
+"""``(host, port) -> addresses``; raises ``OSError`` when the name does not resolve."""
+
+SECRET_SETTING = "QGS_WEBHOOKS__SECRET"
+
+
+class CallbackUnresolvedError(CallbackUrlError):
+    """Raised when a callback URL's host does not resolve (at submit: refused; at delivery: retried)."""
+
+
+class TaskLike(Protocol):
+    """What ``webhook_secret_for`` reads of a task (a ``TaskRow``, a ``TaskRecord``)."""
+
+    @property
+    def id(self) -> str:
+        """The task's id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A callback URL whose every address was checked: where the delivery may connect."""
+
+    target: CallbackTarget
+    addresses: tuple[Address, ...]
+
+
+def system_resolver(host: str, port: int) -> list[Address]:
+    """The host's addresses from the system resolver (``getaddrinfo``), in its order, no repeats.
+
+    Raises:
+        OSError: the name does not resolve (``socket.gaierror``).
+    """
+    found: list[Address] = []
+    for *_, sockaddr in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
+        address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
+        if address not in found:
+            found.append(address)
+    return found
+
+
+def resolve_callback(
+    url: str,
+    *,
+    allow_private: bool,
+    field: str = "callback_url",
+    resolve: Resolver = system_resolver,
+) -> Resolved:
+    """Check a callback URL and every address its host is or resolves to.
+
+    Args:
+        url: The callback URL.
+        allow_private: ``QGS_WEBHOOKS__ALLOW_PRIVATE``.
+        field: The field's name, for the message.
+        resolve: The resolver (the system's; tests pass a table).
+
+    Returns:
+        The URL and the addresses a delivery may connect to (all of them allowed).
+
+    Raises:
+        CallbackUnresolvedError: the host does not resolve.
+        CallbackUrlError: the URL's form, or any of its addresses, is refused.
+    """
+    target = parse_callback_url(url, field=field, allow_private=allow_private)
+    if target.address is not None:
+        return Resolved(target, (target.address,))
+    try:
+        addresses = tuple(resolve(target.host, target.port))
+    except (OSError, UnicodeError) as exc:
+        raise CallbackUnresolvedError(
+            f"'{field}' {url!r}: the host {target.host!r} does not resolve ({exc}); check the "
+            "host name (the workers resolve it again at each delivery)"
+        ) from None
+    if not addresses:
+        raise CallbackUnresolvedError(f"'{field}' {url!r}: the host {target.host!r} has no address")
+    for address in addresses:
+        why = address_refusal(address, allow_private=allow_private)
+        if why is not None:
+            raise refusal_error(
+                field, url, f"{why} (the host resolves to it)", address, allow_private=allow_private
+            )
+    return Resolved(target, addresses)
+
+
+def webhook_secret_for(
+    task: TaskLike | None,
+    settings: Settings | None = None,
+    *,
+    principal: str | None = None,
+    store: Any = None,
+) -> bytes:
+    """The secret a task's webhooks are signed with.
+
+    A task owned by an API key's principal (the HTTP API and MCP) is signed with that
+    principal's newest live key's webhook secret (``store.keys.webhook_secret``, shown once when
+    the key was made): each team verifies with its own. Any other task (started in-process, or a
+    principal with no live key) is signed with ``QGS_WEBHOOKS__SECRET``.
+
+    Args:
+        task: The task (None at ``start_task``, before it is stored).
+        settings: QGS settings (read from the environment when None).
+        principal: The task's principal when ``task`` is None (or carries none).
+        store: A ``Repository`` or engine to read the key's secret from (None: the setting only).
+
+    Raises:
+        WebhookSecretMissingError: no secret is set; the message names the setting.
+    """
+    owner = principal or getattr(task, "principal", None)
+    if owner and store is not None:
+        from qgs_worker.store.keys import webhook_secret
+
+        found = webhook_secret(store, owner)
+        if found:
+            return found
+    secret = (settings or Settings()).webhooks.secret.get_secret_value()
+    if not secret:
+        raise WebhookSecretMissingError(
+            f"a callback URL needs a secret to sign its webhooks and none is set: set "
+            f"{SECRET_SETTING} (e.g. `openssl rand -hex 32`) on the client and the workers, "
+            "create an API key for the task's principal (`qgs keys create`), "
+            "or leave out callback_url and wait for the decision instead"
+        )
+    return secret.encode()
+
+
+def check_callback(
+    url: object,
+    settings: Settings,
+    *,
+    task: TaskLike | None = None,
+    field: str = "callback_url",
+    resolve: Resolver = system_resolver,
+    principal: str | None = None,
+    store: Any = None,
+) -> str:
+    """What the client checks before it stores a callback URL: the URL, its addresses, a secret.
+
+    Args:
+        url: The value given (a string, else refused).
+        settings: QGS settings (``QGS_WEBHOOKS__ALLOW_PRIVATE``, ``QGS_WEBHOOKS__SECRET``).
+        task: The task the callback is for (None when it is being started).
+        field: The field's name, for the messages.
+        resolve: The resolver.
+        principal: The task's owner, when ``task`` is None (see ``webhook_secret_for``).
+        store: Where the owner's key secret is read (see ``webhook_secret_for``).
+
+    Returns:
+        The URL, unchanged.
+
+    Raises:
+        CallbackUrlError: the URL is malformed, does not resolve, or points inside (SSRF).
+        WebhookSecretMissingError: no secret can sign the task's webhooks.
+    """
+    if not isinstance(url, str):
+        parse_callback_url(url, field=field)  # raises, naming the type
+        raise AssertionError("unreachable")  # pragma: no cover
+    resolve_callback(
+        url, allow_private=settings.webhooks.allow_private, field=field, resolve=resolve
+    )
+    webhook_secret_for(task, settings, principal=principal, store=store)
+    return url
