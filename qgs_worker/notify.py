@@ -62,10 +62,10 @@ class DecisionPublisher:
 
     Args:
         redis_client: A ``redis.Redis`` on the broker (``ratelimit.redis_for_broker``).
-        submission_of: ``round_id -> submission_id`` (``lambda r: repo.get_round(r).submission_id``).
+        submission_of: ``round_id -> submission_id`` (``repo.round_submission_id``).
     """
 
-    def __init__(self, redis_client: Any, submission_of: Callable[[int], str]) -> None:
+    def __init__(self, redis_client: Any, submission_of: Callable[[int], str | None]) -> None:
         self._redis = redis_client
         self._submission_of = submission_of
         self.published = 0
@@ -73,7 +73,10 @@ class DecisionPublisher:
     def __call__(self, task_id: str, round_id: int) -> None:
         """Announce the decided round ``round_id`` of ``task_id``; log, never raise, a failure."""
         try:
-            self.publish(task_id, round_id, self._submission_of(round_id))
+            submission_id = self._submission_of(round_id)
+            if submission_id is None:
+                return  # no such round in this store: nobody waits for it here
+            self.publish(task_id, round_id, submission_id)
         except Exception as exc:  # the decision is stored; waiters re-read within RECHECK_S
             log.warning(
                 "decision of round %s not announced (%s: %s)", round_id, type(exc).__name__, exc

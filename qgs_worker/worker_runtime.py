@@ -124,7 +124,7 @@ def _build_runtime(app: Celery) -> Runtime:
         rt.decided_listeners.append(
             DecisionPublisher(
                 redis_for_broker(settings.broker_url, timeout_s=settings.broker_timeout_s / 2),
-                lambda round_id: repo.get_round(round_id).submission_id,
+                repo.round_submission_id,
             )
         )
     # Pushed decisions: a decided round with a callback URL gets its delivery stored and queued.

@@ -320,8 +320,8 @@ class Operations:
         """
         from qgs_worker.report import task_report
 
-        row = self._own_task(principal, task_id)
-        report = task_report(self.repo, row.id, self.settings.worker.visibility_timeout_s)
+        self._own_task(principal, task_id)
+        report = task_report(self.repo, task_id, self.settings.worker.visibility_timeout_s)
         report["waiting_submissions"] = self.repo.count_untaken_outbox_of(task_id)
         return report
 
@@ -334,24 +334,27 @@ class Operations:
         self._own_task(principal, task_id)
         return self.client.constraints(task_id)
 
-    def _own_task(self, principal: Principal, task_id: str) -> Any:
-        row = self.repo.find_task(task_id)
-        if row is None or row.principal != principal.name:
+    def _own_task(self, principal: Principal, task_id: str) -> None:
+        """Raise unless the task exists and is the principal's (another's is "not found")."""
+        exists, owner = self.repo.task_principal(task_id)
+        if not exists or owner != principal.name:
             raise TaskNotFoundError(
                 f"no task with id {task_id!r} (of principal {principal.name!r}): start one with "
                 "start_task (POST /v1/tasks)"
             )
-        return row
 
     def _own_submission(self, principal: Principal, submission_id: str) -> str:
         task_id = self.repo.submission_task_id(submission_id)
-        row = self.repo.find_task(task_id) if task_id is not None else None
-        if row is None or row.principal != principal.name:
+        exists, owner = (
+            self.repo.task_principal(task_id) if task_id is not None else (False, None)
+        )
+        if not exists or owner != principal.name:
             raise SubmissionNotFoundError(
                 f"no submission with id {submission_id!r} (of principal {principal.name!r}): "
                 "use the id submit_round returned"
             )
-        return row.id
+        assert task_id is not None
+        return task_id
 
     # -- decisions --------------------------------------------------------------------------
 

@@ -122,6 +122,13 @@ class RoundStore(StoreBase):
             row = session.get(TaskRow, task_id)
         return (False, None) if row is None else (True, row.principal)
 
+    def round_submission_id(self, round_id: int) -> str | None:
+        """The submission id of a stored round (None: no such round)."""
+        with Session(self.engine) as session:
+            return session.exec(
+                select(RoundRow.submission_id).where(col(RoundRow.id) == round_id)
+            ).first()
+
     def submission_task_id(self, submission_id: str) -> str | None:
         """The task a submission belongs to (from its round, else its outbox row), or None."""
         with Session(self.engine) as session:

@@ -196,7 +196,8 @@ def deliver_once(
         return DeliveryOutcome(None)
     final = False
     try:
-        secret = webhook_secret_for(repo.get_task(work.task_id), settings, store=repo)
+        owner = repo.task_principal(work.task_id)[1]
+        secret = webhook_secret_for(None, settings, principal=owner, store=repo)
         resolved = resolve_callback(work.url, allow_private=cfg.allow_private, resolve=resolve)
     except CallbackUnresolvedError as exc:
         result = AttemptResult(None, str(exc), 0.0)

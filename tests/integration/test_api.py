@@ -27,13 +27,16 @@ from qgs_worker.api import Operations
 from qgs_worker.api.http import create_app
 from qgs_worker.client import Client
 from qgs_worker.errors import AuthenticationError, PermissionDeniedError, TaskNotFoundError
+from qgs_worker.core.webhooks import verify_signature
 from qgs_worker.settings import ApiSettings
+from qgs_worker.webhook_settings import WebhookSettings
 from qgs_worker.store import OutboxRow, RoundRow, TaskRow
 from qgs_worker.store.keys import NewKey, create_key, revoke_key, webhook_secret
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.api_server import serving, wait_until
 from tests.integration.conftest import make_settings, running_worker
 from tests.integration.test_pipeline import scripted_by_marker
+from tests.webhook_receiver import Receiver
 
 pytestmark = pytest.mark.integration
 
@@ -82,7 +85,13 @@ def api(
     fake_judge.default = Answer.dynamic(answer)
     settings = make_settings(redis_url, store_url, fake_judge, tmp_path)
     # Re-read only once a minute: a wait that ends within a test was woken by a notification.
-    settings = settings.model_copy(update={"api": ApiSettings(key_cache_s=0, recheck_s=60)})
+    # Webhook receivers in these tests listen on loopback.
+    settings = settings.model_copy(
+        update={
+            "api": ApiSettings(key_cache_s=0, recheck_s=60),
+            "webhooks": WebhookSettings(allow_private=True, backoff_base_s=0.1),
+        }
+    )
     with running_worker(settings) as app:
         ops = Operations(settings, client=Client(settings, app=app))
         keys = (
@@ -504,3 +513,45 @@ class TestUnavailable:
         assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
         assert_problem(ready, 503)
         assert ready.json()["checks"]["broker"]["ok"] is False
+
+
+@SQLITE_ONLY
+class TestPushedDecisions:
+    """A task started over the API with a callback URL gets its decision POSTed, signed with the
+    webhook secret of its principal's key (shown once when the key was made)."""
+
+    def test_signed_with_the_keys_secret(self, api: Api) -> None:
+        with Receiver(200) as receiver, api.http(api.alice) as http:
+            started = http.post(
+                "/v1/tasks",
+                json={"request": "write an article about AI", "callback_url": receiver.url},
+            )
+            assert 201 == started.status_code, started.text
+            sid = submit(http, started.json()["id"], "score=92 An article about AI.", final=True)
+            (got,) = receiver.wait_for(1)
+            body = json.loads(got.body)
+            assert (sid, "pass") == (body["submission_id"], body["decision"])
+            # alice's newest live key (the approver key, made second) signs her webhooks
+            secret = api.approver.webhook_secret.encode()
+            headers = {k.lower(): v for k, v in got.headers.items()}
+            assert verify_signature(
+                secret, got.body, headers["x-qgs-timestamp"], headers["x-qgs-signature"]
+            )
+            assert not verify_signature(
+                api.bob.webhook_secret.encode(),
+                got.body,
+                headers["x-qgs-timestamp"],
+                headers["x-qgs-signature"],
+            )
+            status = http.get(f"/v1/tasks/{started.json()['id']}").json()
+        assert ["delivered"] == [w["status"] for w in status["webhooks"]]
+
+    def test_a_callback_to_the_metadata_address_is_refused(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            refused = http.post(
+                "/v1/tasks",
+                json={"request": "write an article", "callback_url": "http://169.254.169.254/x"},
+            )
+        problem = assert_problem(refused, 422)
+        assert "callback_url" in json.dumps(problem)
+        assert 0 == count(api.ops, TaskRow)
