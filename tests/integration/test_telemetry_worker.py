@@ -121,24 +121,25 @@ class TestSpansFromAWorker:
         decision = client.wait(sub.id, timeout_s=30)
         assert "pass" == decision.kind
         round_id = client.repo.get_round_by_submission(sub.id).id
-        critic = wait_for(lambda: finished(spans, "qgs.review.critic", round_id), "critic span")
         intake = wait_for(
             lambda: next(
                 (s for s in spans.get_finished_spans() if s.name == "qgs.review.intake"), None
             ),
             "intake span",
         )
+        # The intake came on qgs.critic and reviewed the round itself: no critic job of its own.
+        assert finished(spans, "qgs.review.critic", round_id) is None
+        assert "qgs.critic" == intake.attributes["messaging.destination.name"]
         assert task.id == intake.attributes["qgs.task.id"]
-        assert "qgs.critic" == critic.attributes["messaging.destination.name"]
-        assert (task.id, 1, "GENERATE") == tuple(
-            critic.attributes[k] for k in ("qgs.task.id", "qgs.round.number", "qgs.task.type")
-        )
-        # A final round is audited too: critic, discriminate, then decide, each its own span.
+        # A final round is audited too: the review in the intake, then discriminate and decide.
         decide = wait_for(lambda: finished(spans, "qgs.review.decide", round_id), "decide span")
         assert finished(spans, "qgs.review.discriminate", round_id) is not None
+        assert (task.id, 1, "GENERATE") == tuple(
+            decide.attributes[k] for k in ("qgs.task.id", "qgs.round.number", "qgs.task.type")
+        )
         events = {
             e.attributes["gen_ai.evaluation.name"]: dict(e.attributes)
-            for span in (critic, decide)
+            for span in (intake, decide)
             for e in span.events
             if e.name == EVENT
         }
@@ -155,14 +156,10 @@ class TestSpansFromAWorker:
         # One trace from the agent's submit through every job of the round (traceparent header).
         discriminate = finished(spans, "qgs.review.discriminate", round_id)
         trace_id = step.get_span_context().trace_id
-        assert [trace_id] * 4 == [
-            s.context.trace_id for s in (intake, critic, discriminate, decide)
-        ]
+        assert [trace_id] * 3 == [s.context.trace_id for s in (intake, discriminate, decide)]
         assert step.get_span_context().span_id == intake.parent.span_id
-        assert intake.context.span_id == critic.parent.span_id  # intake published the chain
-        # Celery publishes the chain's next link after the critic's span ended: it goes on from
-        # the headers the critic came with.
-        assert intake.context.span_id == discriminate.parent.span_id
+        assert intake.context.span_id == discriminate.parent.span_id  # intake sent the chain
+        critic = intake  # the judge's call is a child of the job that reviewed
         chat = next(
             s
             for s in spans.get_finished_spans()
