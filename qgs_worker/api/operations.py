@@ -345,9 +345,7 @@ class Operations:
 
     def _own_submission(self, principal: Principal, submission_id: str) -> str:
         task_id = self.repo.submission_task_id(submission_id)
-        exists, owner = (
-            self.repo.task_principal(task_id) if task_id is not None else (False, None)
-        )
+        exists, owner = self.repo.task_principal(task_id) if task_id is not None else (False, None)
         if not exists or owner != principal.name:
             raise SubmissionNotFoundError(
                 f"no submission with id {submission_id!r} (of principal {principal.name!r}): "

@@ -122,6 +122,16 @@ class RoundStore(StoreBase):
             row = session.get(TaskRow, task_id)
         return (False, None) if row is None else (True, row.principal)
 
+    def round_ref(self, task_id: str, number: int) -> tuple[int, str] | None:
+        """The id and submission id of a task's round by number (None: no such round)."""
+        with Session(self.engine) as session:
+            found = session.exec(
+                select(RoundRow.id, RoundRow.submission_id).where(
+                    col(RoundRow.task_id) == task_id, col(RoundRow.number) == number
+                )
+            ).first()
+        return None if found is None or found[0] is None else (found[0], found[1])
+
     def round_submission_id(self, round_id: int) -> str | None:
         """The submission id of a stored round (None: no such round)."""
         with Session(self.engine) as session:

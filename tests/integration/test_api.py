@@ -26,12 +26,12 @@ from sqlmodel import Session, SQLModel, select
 from qgs_worker.api import Operations
 from qgs_worker.api.http import create_app
 from qgs_worker.client import Client
-from qgs_worker.errors import AuthenticationError, PermissionDeniedError, TaskNotFoundError
 from qgs_worker.core.webhooks import verify_signature
+from qgs_worker.errors import AuthenticationError, PermissionDeniedError, TaskNotFoundError
 from qgs_worker.settings import ApiSettings
-from qgs_worker.webhook_settings import WebhookSettings
 from qgs_worker.store import OutboxRow, RoundRow, TaskRow
 from qgs_worker.store.keys import NewKey, create_key, revoke_key, webhook_secret
+from qgs_worker.webhook_settings import WebhookSettings
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.api_server import serving, wait_until
 from tests.integration.conftest import make_settings, running_worker

@@ -1,0 +1,179 @@
+"""Reading and waiting for decisions, woken by their notification (a part of ``Client``).
+
+``wait`` blocks until a submission's decision is stored: woken by the decision's notice on the
+broker's Redis (``qgs_worker.notify``) when there is a broker URL, else by reading the store with
+a growing pause. ``approve`` (over ``ApprovalsMixin``) wakes the waiters of the round.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from qgs_worker.client.approvals import ApprovalsMixin
+from qgs_worker.core.views import ApprovalView, DecisionView
+from qgs_worker.errors import WaitTimeoutError
+from qgs_worker.notify import DecisionNotifier
+from qgs_worker.store import Repository
+
+if TYPE_CHECKING:
+    from qgs_worker.progress import WaitProgress
+    from qgs_worker.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+class WaitingMixin(ApprovalsMixin):
+    """``decision``, ``wait``, ``task_decision``, ``notifier`` and the approval's wake-up."""
+
+    settings: Settings
+    repo: Repository
+    _notifier: DecisionNotifier | None
+    _notifier_lock: threading.Lock
+
+    @property
+    def notifier(self) -> DecisionNotifier | None:
+        """The decision notifier ``wait`` is woken by (None without a broker URL); started on first use."""
+        url = self.settings.broker_url
+        if self._notifier is None and url:
+            with self._notifier_lock:
+                if self._notifier is None:
+                    from qgs_worker.ratelimit import redis_for_broker
+
+                    timeout_s = self.settings.broker_timeout_s
+                    self._notifier = DecisionNotifier(
+                        lambda: redis_for_broker(url, timeout_s=timeout_s),
+                        recheck_s=self.settings.api.recheck_s,
+                    ).start()
+        return self._notifier
+
+    def decision(self, submission_id: str) -> DecisionView | None:
+        """The decision on a submission, or None while it is not made."""
+        return self.repo.decision_view(submission_id)
+
+    def wait(
+        self,
+        submission_id: str,
+        *,
+        timeout_s: float = 60.0,
+        poll_s: float = 0.05,
+        until_approved: bool = False,
+        on_progress: Callable[[WaitProgress], None] | None = None,
+    ) -> DecisionView:
+        """Block until the submission's decision is stored.
+
+        By default a decision that waits for a person (``awaiting_approval``) is returned at
+        once, like any other: check ``decision.awaiting_approval``. With ``until_approved``,
+        the wait goes on until a person approved or rejected it (``qgs approve``).
+
+        Args:
+            submission_id: From ``submit``.
+            timeout_s: Give up after this many seconds.
+            poll_s: Without a broker URL (no notifications), the first pause between reads of
+                the store, in seconds (it grows to 1 s). With one, the wait is woken by the
+                decision's notification (``qgs_worker.notify``) and re-reads the store only
+                every ``QGS_API__RECHECK_S`` seconds (every second with ``on_progress``).
+            until_approved: Also wait for a person's decision when one is required.
+            on_progress: Called with a ``WaitProgress`` each time the submission's state
+                changes (stored, dispatched, each judge retry, a parked retry).
+
+        Raises:
+            WaitTimeoutError: no decision (or, with ``until_approved``, no person's decision)
+                within ``timeout_s`` seconds; the message says where the submission stands
+                (in the outbox, refused, its round's state, judge retries so far, the store in
+                use). The work goes on.
+        """
+        from qgs_worker.progress import progress_of
+
+        bound_s = self.settings.worker.visibility_timeout_s
+        shown: list[object] = []
+
+        def read() -> DecisionView | None:
+            found = self.decision(submission_id)
+            if found is not None and not (until_approved and found.awaiting_approval):
+                return found
+            if on_progress is not None and found is None:
+                now = progress_of(self.repo, submission_id, bound_s)
+                if not shown or now.key != shown[-1]:
+                    shown.append(now.key)
+                    on_progress(now)
+            return None
+
+        notifier = self.notifier
+        if notifier is not None:
+            # Woken by the decision's notification (qgs_worker.notify); a progress display
+            # re-reads every second to show the states a round passes through.
+            found, _source = notifier.wait(
+                submission_id, read, timeout_s, recheck_s=1.0 if on_progress else None
+            )
+        else:
+            found = self._poll(read, timeout_s, poll_s)
+        if found is not None:
+            return found
+        last = self.decision(submission_id)
+        if last is not None:
+            raise WaitTimeoutError(
+                f"the decision on submission {submission_id!r} (round "
+                f"{last.round_number}: {last.kind}) still awaits a person after "
+                f"{timeout_s:g} s: `qgs approve {last.task_id} --by NAME` "
+                "(or --reject --note WHY) records one"
+            )
+        where = progress_of(self.repo, submission_id, bound_s)
+        raise WaitTimeoutError(
+            f"no decision on submission {submission_id!r} after {timeout_s:g} s: {where.detail}"
+        )
+
+    @staticmethod
+    def _poll(
+        read: Callable[[], DecisionView | None], timeout_s: float, poll_s: float
+    ) -> DecisionView | None:
+        """Read until a value or ``timeout_s`` (no broker to be notified through)."""
+        deadline = time.monotonic() + timeout_s
+        delay = poll_s
+        while True:
+            found = read()
+            if found is not None or time.monotonic() >= deadline:
+                return found
+            time.sleep(delay)
+            delay = min(delay * 1.5, 1.0)
+
+    def approve(
+        self, task_id: str, *, by: str, note: str = "", reject: bool = False
+    ) -> ApprovalView:
+        """``ApprovalsMixin.approve``, then wake the waiters of the round (``until_approved``)."""
+        view = super().approve(task_id, by=by, note=note, reject=reject)
+        self._announce(task_id, view.round_number)
+        return view
+
+    def _announce(self, task_id: str, round_number: int) -> None:
+        """Publish the round's notice (best effort: a waiter re-reads within its recheck)."""
+        url = self.settings.broker_url
+        if not url:
+            return
+        try:
+            from qgs_worker.notify import DecisionPublisher
+            from qgs_worker.ratelimit import redis_for_broker
+
+            found = self.repo.round_ref(task_id, round_number)
+            if found is not None:
+                round_id, submission_id = found
+                client = redis_for_broker(url, timeout_s=self.settings.broker_timeout_s / 2)
+                try:
+                    DecisionPublisher(client, lambda _r: "").publish(
+                        task_id, round_id, submission_id
+                    )
+                finally:
+                    client.close()
+        except Exception as exc:
+            logger.warning("approval of task %s not announced (%s)", task_id, exc)
+
+    def task_decision(self, task_id: str) -> DecisionView | None:
+        """The decision on the task's latest decided round, or None.
+
+        Raises:
+            TaskNotFoundError: no such task.
+        """
+        return self.repo.latest_decision_view(task_id)
