@@ -170,9 +170,10 @@ def render_table(report: dict[str, Any], console: Console) -> None:
         table.add_column("task", no_wrap=True, min_width=19)
         table.add_column("transcript / source", overflow="fold", max_width=28)
     else:
-        table.add_column("transcript / task", overflow="fold", ratio=3)
+        # as wide as a task id (tx- and 16 hex digits), so ids stay whole on one line
+        table.add_column("transcript / task", overflow="fold", min_width=19, ratio=3)
     table.add_column("type", no_wrap=True, min_width=4 if not wide else 10)
-    table.add_column("scores", overflow="fold", min_width=5, max_width=18)
+    table.add_column("scores", overflow="fold", min_width=5, max_width=18 if wide else 12)
     table.add_column("P0/P1", no_wrap=True)
     table.add_column("risk", no_wrap=True, justify="right")
     table.add_column("decision", overflow="fold", ratio=None if wide else 3)
