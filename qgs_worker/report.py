@@ -5,7 +5,8 @@ which answers in plain values (``TaskFacts``, ``ReportTotals``), never rows.
 
 The JSON document is the contract other tools (and the tests) read::
 
-    {"summary": {"tasks": N, "decisions": {"pass": n, ...}, "p0": n, "p1": n, "errors": n,
+    {"generated_at": ISO 8601, "filter": "decision block; run 3" | null, "judges": [...],
+     "summary": {"tasks": N, "decisions": {"pass": n, ...}, "p0": n, "p1": n, "errors": n,
                  "approvals": {"awaiting": n, "approved": n, "rejected": n}, "role_failures": n,
                  "judge_calls": n, "reviews_reused": n, "judge_failures": n,
                  "classified_by": {"rules": n, "llm": n, ...}, "length_bias": r,
@@ -21,7 +22,8 @@ The JSON document is the contract other tools (and the tests) read::
                 "scores": [...], "risk": n,
                 "findings": [{"round", "severity", "category", "role", "title", "location", "evidence"}],
                 "decision": {"kind", "reason", "termination", "best_round", "round", "risk",
-                             "approval_required", "approval", "outcome"} | null,
+                             "approval_required", "approval", "outcome", "must_fix",
+                             "suggestions"} | null,
                 "approvals": [{"round", "decision", "approved", "by", "note", "created_at"}],
                 "webhooks": [{"round_number", "submission_id", "url", "status", "error",
                               "idempotency_key", "created_at", "delivered_at",
@@ -81,6 +83,7 @@ from qgs_worker.core.models import (
 )
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.judges.panel import length_bias
+from qgs_worker.report_filter import ReportFilter
 from qgs_worker.report_model import (
     AuditRunFacts,
     DeadLetterFacts,
@@ -156,6 +159,8 @@ def _decision(view: DecisionView) -> dict[str, Any]:
         "approval_required": view.approval_required,
         "approval": _approval(view.approval) if view.approval else None,
         "outcome": view.outcome,
+        "must_fix": list(view.must_fix),
+        "suggestions": list(view.suggestions),
     }
 
 
@@ -296,13 +301,26 @@ def build_report(
     task_ids: Iterable[str] | None = None,
     error_files: Iterable[str] | None = None,
     bound_s: float = 3600.0,
+    filters: ReportFilter | None = None,
 ) -> dict[str, Any]:
     """The JSON report over the given tasks (every task in the store when None).
 
     ``error_files`` limits the input errors to those files (an audit reports its own files);
-    ``bound_s`` is the visibility timeout, past which an unfinished round is overdue.
+    ``bound_s`` is the visibility timeout, past which an unfinished round is overdue;
+    ``filters`` keeps only the tasks it names (``report_filter.ReportFilter``: decision,
+    severity, task type, audit run), before anything is counted: the summary counts what the
+    report lists, and ``filter`` says the filter in words (null: none).
+
+    Raises:
+        InputError: ``filters.run`` is not a stored run.
     """
+    if filters is not None and filters.run is not None:
+        in_run = [task_id for task_id, _ in repo.run_tasks(filters.run)]
+        wanted = None if task_ids is None else set(task_ids)
+        task_ids = [t for t in in_run if wanted is None or t in wanted]
     entries = [task_entry(t, bound_s) for t in repo.report_tasks(task_ids)]
+    if filters is not None:
+        entries = [e for e in entries if filters.keeps(e)]
     totals = repo.report_totals(dead_letters=RECENT_DEAD_LETTERS, rejected=RECENT_REJECTED)
     files = set(error_files) if error_files is not None else None
     errors = [
@@ -315,6 +333,7 @@ def build_report(
     judges = sorted({r["judge"] for t in entries for r in t["rounds"] if r["judge"]})
     return {
         "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "filter": (filters.describe() or None) if filters is not None else None,
         "judges": judges,
         "summary": {
             "tasks": len(entries),

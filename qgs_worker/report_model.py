@@ -208,3 +208,10 @@ class ReportReader(Protocol):
     def tool_call_facts(self, rejected: int) -> ToolCallFacts:
         """The tool-call check counts and the newest ``rejected`` rejections."""
         ...
+
+    def run_tasks(self, run: str | int) -> list[tuple[str, str]]:
+        """An audit run's ``(task_id, transcript_key)`` pairs in run order.
+
+        Raises ``InputError`` when the run is not stored.
+        """
+        ...

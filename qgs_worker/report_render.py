@@ -29,8 +29,10 @@ __all__ = [
 
 WHY_CHARS = 60
 """The table's reason column is cut to this many characters."""
+WHY_CHARS_NARROW = 40
+"""Below ``WIDE_COLUMNS`` the reason is cut to this many characters (``qgs status`` has it all)."""
 WIDE_COLUMNS = 110
-"""From this terminal width on, the table shows every column."""
+"""From this terminal width on, the task id and the transcript get a column each."""
 
 
 def finding_text(finding: dict[str, Any]) -> str:
@@ -95,15 +97,46 @@ def _approval_suffix(decision: dict[str, Any]) -> str:
     return f" → {approval_outcome(approval['approved'])} by {approval['by']}"
 
 
-def _decided_round_risk(task: dict[str, Any]) -> int:
-    """The risk of the task's latest decided round (the weighted sum of its own findings)."""
-    number = task["decision"]["round"]
-    return next((r["risk"] for r in task["rounds"] if r["number"] == number), 0)
+def _gate_risk(task: dict[str, Any]) -> int:
+    """The risk the gate weighed for the task's latest decision.
+
+    That is the decision's ``risk`` (an earlier round's P0 counts again on every later round), or
+    the decided round's own findings' weight when that is larger (a decision an older QGS stored
+    without its risk): a task blocked for a P0 never shows risk 0.
+    """
+    decision = task["decision"]
+    number = decision["round"]
+    own = next((r["risk"] for r in task["rounds"] if r["number"] == number), 0)
+    return max(int(decision.get("risk") or 0), own)
+
+
+_TYPE_SHORT = {"QUERY": "QRY", "GENERATE": "GEN", "ACTION": "ACT", "CRITICAL": "CRIT"}
+"""Task types as the narrow table abbreviates them."""
+
+
+def _where(task: dict[str, Any]) -> str:
+    """Where a task came from: its transcript id, else ``file:line``, else its agent."""
+    if task.get("transcript_id"):
+        return str(task["transcript_id"])
+    if task.get("source_file"):
+        return f"{Path(task['source_file']).name}:{task['line']}"
+    return str(task.get("agent") or "")
+
+
+def _counts(task: dict[str, Any]) -> tuple[int, int]:
+    """The task's P0 and P1 findings."""
+    severities = [f["severity"] for f in task["findings"]]
+    return severities.count("P0"), severities.count("P1")
 
 
 def _md(text: str) -> str:
     """Text safe inside a Markdown list item: no line breaks."""
     return " ".join(text.split())
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a Markdown table cell: one line, pipes escaped, nothing cut."""
+    return _md(str(text)).replace("|", "\\|")
 
 
 def _trajectory(scores: list[int]) -> str:
@@ -127,38 +160,47 @@ def render_table(report: dict[str, Any], console: Console) -> None:
         f"{', '.join(f'{k} {v}' for k, v in sorted(s['classified_by'].items())) or 'nothing yet'}. "
         "`qgs status TASK` explains one task."
     )
-    # Below WIDE_COLUMNS the source and the reason go (`qgs status` has them): no cropped words.
+    if report.get("filter"):
+        console.print(f"Only tasks with {escape(report['filter'])}.")
+    # Below WIDE_COLUMNS (80 columns, a pipe) nothing that matters goes: the transcript and the
+    # task id share a column, the type is abbreviated, the decision and its reason wrap.
     wide = console.width >= WIDE_COLUMNS
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("task", no_wrap=True, min_width=19)
     if wide:
-        table.add_column("source", overflow="fold", max_width=24)
-    table.add_column("type", no_wrap=True, min_width=10)
-    table.add_column("scores", overflow="fold", min_width=9, max_width=18)
+        table.add_column("task", no_wrap=True, min_width=19)
+        table.add_column("transcript / source", overflow="fold", max_width=28)
+    else:
+        # as wide as a task id (tx- and 16 hex digits), so ids stay whole on one line
+        table.add_column("transcript / task", overflow="fold", min_width=19, ratio=3)
+    table.add_column("type", no_wrap=True, min_width=4 if not wide else 10)
+    table.add_column("scores", overflow="fold", min_width=5, max_width=18 if wide else 12)
     table.add_column("P0/P1", no_wrap=True)
     table.add_column("risk", no_wrap=True, justify="right")
-    table.add_column("decision", overflow="fold", no_wrap=not wide)
+    table.add_column("decision", overflow="fold", ratio=None if wide else 3)
     for t in report["tasks"]:
-        p0 = sum(1 for f in t["findings"] if f["severity"] == "P0")
-        p1 = sum(1 for f in t["findings"] if f["severity"] == "P1")
+        p0, p1 = _counts(t)
         d = t["decision"] or {}
         kind = d.get("kind", "pending")
         style = {"pass": "green", "block": "bold red", "force_deliver": "yellow"}.get(kind, "")
         decision = f"[{style}]{kind}[/]" if style else kind
         decision += escape(_approval_suffix(d))
+        why = d.get("termination") or d.get("reason") or ""
         # ids, file names, agents and reasons come from transcripts: text, never rich markup
-        cells = [escape(t["id"])]
+        where = _where(t)
         if wide:
-            source = t["source_file"] and f"{Path(t['source_file']).name}:{t['line']}"
-            cells.append(escape(source or t["agent"] or ""))
-            why = d.get("termination") or d.get("reason") or ""
             why = why if len(why) <= WHY_CHARS else why[: WHY_CHARS - 1] + "…"
-            decision += f": {escape(why)}" if why else ""
+            cells = [escape(t["id"]), escape(where)]
+            kind_text = t["task_type"]
+        else:
+            why = why if len(why) <= WHY_CHARS_NARROW else why[: WHY_CHARS_NARROW - 1] + "…"
+            cells = [escape(f"{where}\n{t['id']}" if where and where != t["id"] else t["id"])]
+            kind_text = _TYPE_SHORT.get(t["task_type"], t["task_type"])
+        decision += f": {escape(why)}" if why else ""
         cells += [
-            t["task_type"] + (" ↑" if t["escalated"] else ""),
+            kind_text + (" ↑" if t["escalated"] else ""),
             _trajectory(t["scores"]),
             f"{p0}/{p1}",
-            str(_decided_round_risk(t)) if d else "—",
+            str(_gate_risk(t)) if d else "—",
             decision,
         ]
         table.add_row(*cells)
@@ -232,21 +274,26 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"self-preference), {s['prompt_tokens']:,} prompt and {s['completion_tokens']:,} "
         f"completion tokens, {s['judge_latency_ms'] / 1000:.1f} s in the judge\n\n"
     )
+    if report.get("filter"):
+        out.write(f"Only tasks with {_cell(report['filter'])}.\n\n")
     out.write(
-        "| task | source | type | scores | P0/P1 | risk | decision | reason |\n"
-        "|---|---|---|---|---|---|---|---|\n"
+        "| task | transcript | source | type | scores | P0/P1 | risk | decision | reason |\n"
+        "|---|---|---|---|---|---|---|---|---|\n"
     )
-    for t in report["tasks"]:
+    for t in report["tasks"]:  # Markdown is never cut: every reason in full
         d = t["decision"] or {}
-        p0 = sum(1 for f in t["findings"] if f["severity"] == "P0")
-        p1 = sum(1 for f in t["findings"] if f["severity"] == "P1")
+        p0, p1 = _counts(t)
         source = f"{t['source_file']}:{t['line']}" if t["source_file"] else ""
-        reason = (d.get("termination") or d.get("reason") or "").replace("|", "\\|")
-        decision = (d.get("kind", "pending") + _approval_suffix(d)).replace("|", "\\|")
-        out.write(
-            f"| {t['id']} | {source} | {t['task_type']}/{t['complexity']} | {_trajectory(t['scores'])} "
-            f"| {p0}/{p1} | {_decided_round_risk(t) if d else '—'} | {decision} | {reason[:120]} |\n"
-        )
+        reason = d.get("termination") or d.get("reason") or ""
+        if d.get("termination") and d.get("reason"):
+            reason = f"{d['termination']}: {d['reason']}"
+        decision = d.get("kind", "pending") + _approval_suffix(d)
+        cells = [
+            t["id"], t.get("transcript_id") or "", source, f"{t['task_type']}/{t['complexity']}",
+            _trajectory(t["scores"]), f"{p0}/{p1}", str(_gate_risk(t)) if d else "—",
+            decision, reason,
+        ]  # fmt: skip
+        out.write("| " + " | ".join(_cell(c) for c in cells) + " |\n")
     approvals = [(t["id"], a) for t in report["tasks"] for a in t["approvals"]]
     if approvals:
         out.write("\n## Approvals\n\n")
@@ -306,7 +353,7 @@ def render_markdown(report: dict[str, Any]) -> str:
             )
             for check in tool_calls["recent_rejected"]:
                 tool = (check["tool"] or "(no name)").replace("|", "\\|")
-                error = _md(check["error"]).replace("|", "\\|")[:200]
+                error = _cell(check["error"])
                 out.write(
                     f"| {check['checked_at']} | `{tool}` | {check['layer']} "
                     f"{check['layer_name']} | {error} |\n"

@@ -16,7 +16,7 @@ import sys
 
 from rich.markup import escape
 
-from qgs_worker.cli import audit, check_tool, reviews, scan, serve, services  # noqa: F401  (they register their commands)
+from qgs_worker.cli import audit, check_tool, reviews, runs, scan, serve, services  # noqa: F401  (they register their commands)
 from qgs_worker.cli.common import app, err_console
 from qgs_worker.errors import QGSError
 from qgs_worker.terminal import markup_safe
@@ -24,7 +24,7 @@ from qgs_worker.terminal import markup_safe
 __all__ = ["app", "main"]
 
 COMMAND_ORDER = (
-    "audit", "submit", "status", "wait", "approve", "constraints", "report", "scan",
+    "audit", "runs", "diff", "submit", "status", "wait", "approve", "constraints", "report", "scan",
     "check-tool", "worker", "flower", "serve", "mcp",
 )  # fmt: skip
 """The order ``qgs --help`` lists the commands in (the modules register them in import order)."""

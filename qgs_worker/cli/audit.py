@@ -39,8 +39,9 @@ POLL_S = 0.2
 @app.command()
 def audit(
     paths: Annotated[
-        list[Path], typer.Argument(help="Transcript files (.jsonl, .json) or folders of them.")
-    ],
+        list[Path] | None,
+        typer.Argument(help="Transcript files (.jsonl, .json) or folders of them."),
+    ] = None,
     timeout_s: Annotated[
         float,
         typer.Option("--timeout-s", help="Give up waiting for decisions after this many seconds."),
@@ -62,41 +63,104 @@ def audit(
             help="Review again the rounds whose judge failed (and the rounds after them).",
         ),
     ] = False,
+    new_run: Annotated[
+        bool,
+        typer.Option(
+            "--new-run",
+            help="Audit every transcript again under the current settings, as a new run with "
+            "tasks of its own (stored reviews are reused only where judge and round are identical).",
+        ),
+    ] = False,
+    rerun: Annotated[
+        str | None,
+        typer.Option(
+            "--rerun",
+            metavar="RUN",
+            help="Audit the files of run RUN (an id from `qgs runs`, or `last`) again as a new run.",
+        ),
+    ] = None,
 ) -> None:
     """Review transcripts: one task per transcript, its assistant turns as rounds.
 
-    Re-running the same files skips what is done; a broken line fails alone, named with its file
-    and line number, and is stored.
+    Each invocation is a run (`qgs runs` lists them, `qgs diff A B` compares two). Re-running
+    the same files skips what is done; `--new-run` (or `--rerun RUN`) audits them again under
+    the current settings. A broken line fails alone, named with its file and line number, and
+    is stored.
     """
     from qgs_worker.client import Client
     from qgs_worker.report import build_report, render_markdown, render_table
+    from qgs_worker.runs import changed_settings, fingerprint_of, run_settings
     from qgs_worker.settings import Settings
     from qgs_worker.transcripts import iter_paths
 
     settings = Settings()
+    client = Client(settings)
+    repo = client.repo
+    rerun_of = None
+    if rerun is not None:
+        if paths:
+            raise _fail(
+                "give either transcript paths or --rerun RUN (which audits that run's files)"
+            )
+        earlier = repo.run_facts(rerun)
+        rerun_of, paths, new_run = earlier.id, [Path(f) for f in earlier.files], True
+    if not paths:
+        raise _fail(
+            "no transcripts given: `qgs audit FILE_OR_FOLDER ...` or `qgs audit --rerun RUN`"
+        )
     files = iter_paths(paths)
     if not files:
         raise _fail(f"no .json or .jsonl files in {', '.join(map(str, paths))}")
-    client = Client(settings)
-    repo = client.repo
-    use_workers = settings.embedded if worker is None else worker
-    with contextlib.ExitStack() as session:
-        sender = _Sender(settings, session, use_workers)
-        plan = _plan_audit(client, files, retry_failed=retry_failed, send=sender.send)
+    decides = run_settings(settings)
+    fingerprint = fingerprint_of(decides)
+    names = [str(f) for f in files]
+    previous = next((r for r in reversed(repo.list_runs()) if list(r.files) == names), None)
+    run_id = repo.start_run(
+        names, fingerprint, decides, mode="new" if new_run else "resume", rerun_of=rerun_of
+    )
+    err_console.print(
+        f"run {run_id} (settings {fingerprint}"
+        + (f", again the files of run {rerun_of}" if rerun_of else "")
+        + ")"
+    )
+    if previous is not None and not new_run and previous.fingerprint != fingerprint:
+        changed = ", ".join(changed_settings(previous.settings, decides)) or "the settings"
         err_console.print(
-            f"{len(plan.task_ids)} transcripts in {len(files)} files: {len(plan.pending)} to "
-            f"review, {plan.skipped} already done, {plan.errors} unusable."
+            f"[yellow]note:[/] {markup_safe(changed)} changed since run {previous.id}; what is "
+            "done keeps its decisions: `qgs audit --rerun "
+            f"{previous.id}` audits these files again under the current settings"
         )
-        if sender.client is not None:
-            if not use_workers:
-                _warn_without_workers(sender.client)
-            _wait_for_tasks(sender.client, plan.pending, timeout_s, workers=sender.local_workers)
+    use_workers = settings.embedded if worker is None else worker
+    try:
+        with contextlib.ExitStack() as session:
+            sender = _Sender(settings, session, use_workers)
+            plan = _plan_audit(
+                client,
+                files,
+                retry_failed=retry_failed,
+                send=sender.send,
+                run_id=run_id,
+                own_tasks=new_run,
+            )
+            err_console.print(
+                f"{len(plan.task_ids)} transcripts in {len(files)} files: {len(plan.pending)} to "
+                f"review, {plan.skipped} already done, {plan.errors} unusable."
+            )
+            if sender.client is not None:
+                if not use_workers:
+                    _warn_without_workers(sender.client)
+                _wait_for_tasks(
+                    sender.client, plan.pending, timeout_s, workers=sender.local_workers
+                )
+    finally:
+        repo.end_run(run_id)
     report = build_report(
         repo,
         plan.task_ids,
-        error_files=[str(f) for f in files],
+        error_files=names,
         bound_s=settings.worker.visibility_timeout_s,
     )
+    report["run"] = {"id": run_id, "fingerprint": fingerprint, "rerun_of": rerun_of}
     _print_report(report, fmt, render_table, render_markdown)
 
 
@@ -146,11 +210,22 @@ def _plan_audit(
     *,
     retry_failed: bool = False,
     send: Callable[[list[Submission]], None],
+    run_id: int | None = None,
+    own_tasks: bool = False,
 ) -> _AuditPlan:
     """Read the files lazily and ``send`` each transcript's rounds still to review.
 
     Bad lines are stored and named. Returns the task ids in file order and, for each task sent,
     the round numbers not decided yet.
+
+    Args:
+        client: The client (its store and submissions).
+        files: The transcript files, in order.
+        retry_failed: Reopen the rounds whose judge failed.
+        send: Publishes a transcript's submissions.
+        run_id: The run the tasks are linked to (``RunStore.add_run_tasks``), file by file.
+        own_tasks: Give each transcript a task of this run (``<key>-r<run_id>``) instead of the
+            transcript's own task (``<key>``): a new run audits every round again.
     """
     from qgs_worker.store.recovery import SETTLED
     from qgs_worker.submission import NewTask
@@ -159,6 +234,7 @@ def _plan_audit(
     repo = client.repo
     plan = _AuditPlan()
     seen: set[str] = set()
+    keys: dict[str, str] = {}  # task id -> transcript key, for the file being read
 
     def unusable(source: str, line: int, message: str) -> None:
         message = re.sub(r"^line \d+: ", "", message)
@@ -178,6 +254,7 @@ def _plan_audit(
         for path in files:
             repo.clear_audit_errors(str(path))
             found = 0
+            linked = len(plan.task_ids)
             for item in read_transcripts(path):
                 found += 1
                 if isinstance(item, TranscriptError):
@@ -186,14 +263,16 @@ def _plan_audit(
                 if item.key in seen:
                     continue  # the same transcript twice: one task
                 seen.add(item.key)
-                if retry_failed and (reopened := repo.reopen_failed(item.key)):
+                task_id = run_task_id(item.key, run_id) if own_tasks else item.key
+                keys[task_id] = item.key
+                if retry_failed and (reopened := repo.reopen_failed(task_id)):
                     err_console.print(
-                        f"{markup_safe(item.key)}: reviewing again from round {reopened}"
+                        f"{markup_safe(task_id)}: reviewing again from round {reopened}"
                     )
-                rounds = repo.round_states(item.key)
+                rounds = repo.round_states(task_id)
                 settled = {r.number for r in rounds if r.status in SETTLED}
                 if len(rounds) == len(item.rounds) and len(settled) == len(rounds):
-                    plan.task_ids.append(item.key)
+                    plan.task_ids.append(task_id)
                     plan.skipped += 1
                     continue
                 new = NewTask(
@@ -208,11 +287,11 @@ def _plan_audit(
                     try:
                         batch.append(
                             client.make_submission(
-                                item.key,
+                                task_id,
                                 deliverable,
                                 final=number == len(item.rounds),
                                 round_number=number,
-                                submission_id=f"{item.key}:{number}",
+                                submission_id=f"{task_id}:{number}",
                                 task=new,
                                 turn=item.turn_of(number),
                             )
@@ -221,13 +300,22 @@ def _plan_audit(
                         unusable(item.source_file, item.line, f"round {number}: {exc}")
                         break
                 else:
-                    plan.task_ids.append(item.key)
-                    plan.pending[item.key] = set(range(1, len(item.rounds) + 1)) - settled
+                    plan.task_ids.append(task_id)
+                    plan.pending[task_id] = set(range(1, len(item.rounds) + 1)) - settled
                     send(batch)
+            if run_id is not None:  # linked file by file: an interrupted run lists what it read
+                new_ids = plan.task_ids[linked:]
+                repo.add_run_tasks(run_id, [(t, keys.pop(t)) for t in new_ids], start=linked)
+                keys.clear()
             if found == 0:
                 err_console.print(f"[yellow]warning:[/] no transcripts in {markup_safe(path)}")
             progress.advance(reading)
     return plan
+
+
+def run_task_id(key: str, run_id: int | None) -> str:
+    """The task id of transcript ``key`` in a new run: ``tx-0123456789abcdef-r3``."""
+    return f"{key}-r{run_id}"
 
 
 def _warn_without_workers(client: Client) -> None:

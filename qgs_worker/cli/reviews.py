@@ -217,6 +217,9 @@ def status(
             f"latest decision (round {d['round']}): [bold]{d['kind']}[/] — "
             f"{markup_safe(d['reason'])}{extra}"
         )
+        for label, items in (("must fix", d["must_fix"]), ("suggestion", d["suggestions"])):
+            for item in items:
+                console.print(f"  {label}: {markup_safe(item)}")
         if d["outcome"] == DecisionKind.AWAITING_APPROVAL:
             console.print(
                 f"[bold]awaiting approval[/]: `qgs approve {report['id']} --by NAME` releases it, "
@@ -363,16 +366,40 @@ def report(
     task: Annotated[
         list[str] | None, typer.Option(help="Only these task ids (repeatable).")
     ] = None,
+    decision: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Only tasks whose latest decision is this (pass, revise, block, ..., pending, "
+            "approved, rejected; repeatable)."
+        ),
+    ] = None,
+    severity: Annotated[
+        list[str] | None,
+        typer.Option(help="Only tasks with a finding of this severity (P0-P4; repeatable)."),
+    ] = None,
+    task_type: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Only tasks of this type (QUERY, GENERATE, ACTION, CRITICAL; repeatable)."
+        ),
+    ] = None,
+    run: Annotated[
+        str | None, typer.Option(help="Only the tasks of this audit run (`qgs runs`; or `last`).")
+    ] = None,
 ) -> None:
     """Report every task in the store: decisions, findings, score trajectories."""
     from qgs_worker.client import Client
     from qgs_worker.report import build_report, render_markdown, render_table
+    from qgs_worker.report_filter import ReportFilter
 
+    filters = ReportFilter.parse(decision=decision, severity=severity, task_type=task_type, run=run)
     client = Client()
     repo = client.repo
     for task_id in task or ():
         repo.check_task(task_id)  # an unknown id is an error, not an empty report
-    data = build_report(repo, task, bound_s=client.settings.worker.visibility_timeout_s)
+    data = build_report(
+        repo, task, bound_s=client.settings.worker.visibility_timeout_s, filters=filters
+    )
     if output is None:
         _print_report(data, fmt, render_table, render_markdown)
         return

@@ -12,13 +12,14 @@ from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError, SQLA
 from qgs_worker.errors import StoreError, StoreUnavailableError
 from qgs_worker.store.base import as_utc, loads_list
 from qgs_worker.store.report_views import ReportViewStore
+from qgs_worker.store.runs import RunStore
 from qgs_worker.store.schema import create_schema, make_engine, redact
 from qgs_worker.store.views import ViewStore
 
 __all__ = ["Repository", "as_utc", "loads_list"]
 
 
-class Repository(ViewStore, ReportViewStore):
+class Repository(ViewStore, ReportViewStore, RunStore):
     """The results store: every part over one engine (SQLite default, PostgreSQL by URL).
 
     Parts, one module each: ``RoundStore`` (tasks, rounds), ``ReviewStore`` (reviews, findings,
@@ -26,7 +27,8 @@ class Repository(ViewStore, ReportViewStore):
     checks), ``RecoveryStore`` (outbox, leases, parked retries, dead letters), ``ViewStore``
     (decisions and approvals as core views, for the client and the CLI), ``ReportViewStore``
     (tasks, rounds and totals as ``report_model`` values, for the reports), ``WebhookStore``
-    (webhook deliveries and their attempts); ``schema`` makes the engine and the tables.
+    (webhook deliveries and their attempts), ``RunStore`` (``qgs audit`` runs and their tasks);
+    ``schema`` makes the engine and the tables.
 
     Args:
         url: A SQLAlchemy database URL (``sqlite:///path.db``, ``postgresql://...``).
