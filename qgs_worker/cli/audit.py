@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from qgs_worker.embedded import LocalWorkers
     from qgs_worker.settings import Settings
     from qgs_worker.submission import Submission
+    from qgs_worker.transcripts import TranscriptFormat
 
 
 POLL_S = 0.2
@@ -39,7 +40,8 @@ POLL_S = 0.2
 @app.command()
 def audit(
     paths: Annotated[
-        list[Path], typer.Argument(help="Transcript files (.jsonl, .json) or folders of them.")
+        list[Path],
+        typer.Argument(help="Transcript files (.jsonl, .json, .eval) or folders of them."),
     ],
     timeout_s: Annotated[
         float,
@@ -55,6 +57,14 @@ def audit(
     fmt: Annotated[
         ReportFormat, typer.Option("--format", help="How to print the result.")
     ] = ReportFormat.table,
+    input_format: Annotated[
+        str,
+        typer.Option(
+            "--input-format",
+            help="The transcripts' format: auto (told from each file's content), chat, "
+            "langchain, otel, inspect or claude-code.",
+        ),
+    ] = "auto",
     retry_failed: Annotated[
         bool,
         typer.Option(
@@ -71,18 +81,27 @@ def audit(
     from qgs_worker.client import Client
     from qgs_worker.report import build_report, render_markdown, render_table
     from qgs_worker.settings import Settings
-    from qgs_worker.transcripts import iter_paths
+    from qgs_worker.transcripts import TranscriptFormat, iter_paths
 
+    if input_format not in set(TranscriptFormat):
+        names = ", ".join(f.value for f in TranscriptFormat)
+        raise _fail(f"--input-format {input_format!r} is not a format: use one of {names}")
     settings = Settings()
     files = iter_paths(paths)
     if not files:
-        raise _fail(f"no .json or .jsonl files in {', '.join(map(str, paths))}")
+        raise _fail(f"no .json, .jsonl or .eval files in {', '.join(map(str, paths))}")
     client = Client(settings)
     repo = client.repo
     use_workers = settings.embedded if worker is None else worker
     with contextlib.ExitStack() as session:
         sender = _Sender(settings, session, use_workers)
-        plan = _plan_audit(client, files, retry_failed=retry_failed, send=sender.send)
+        plan = _plan_audit(
+            client,
+            files,
+            retry_failed=retry_failed,
+            send=sender.send,
+            input_format=TranscriptFormat(input_format),
+        )
         err_console.print(
             f"{len(plan.task_ids)} transcripts in {len(files)} files: {len(plan.pending)} to "
             f"review, {plan.skipped} already done, {plan.errors} unusable."
@@ -146,11 +165,13 @@ def _plan_audit(
     *,
     retry_failed: bool = False,
     send: Callable[[list[Submission]], None],
+    input_format: TranscriptFormat | None = None,
 ) -> _AuditPlan:
     """Read the files lazily and ``send`` each transcript's rounds still to review.
 
     Bad lines are stored and named. Returns the task ids in file order and, for each task sent,
-    the round numbers not decided yet.
+    the round numbers not decided yet. ``input_format`` forces one reader (default: each file's
+    format is told from its content).
     """
     from qgs_worker.store.recovery import SETTLED
     from qgs_worker.submission import NewTask
@@ -178,7 +199,7 @@ def _plan_audit(
         for path in files:
             repo.clear_audit_errors(str(path))
             found = 0
-            for item in read_transcripts(path):
+            for item in read_transcripts(path, input_format or "auto"):
                 found += 1
                 if isinstance(item, TranscriptError):
                     unusable(item.source_file, item.line, item.message)
