@@ -48,11 +48,23 @@ class Answer:
     finish_reason: str = "stop"
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    tool_calls: tuple[tuple[str, str, str], ...] = ()  # (id, name, arguments JSON string)
 
     @classmethod
     def content(cls, text: str, *, finish_reason: str = "stop") -> Answer:
         """A 200 answer whose message content is ``text`` verbatim (JSON or not)."""
         return cls(kind="content", text=text, finish_reason=finish_reason)
+
+    @classmethod
+    def tool_call(
+        cls, name: str, arguments: Mapping[str, Any], *, call_id: str = "call_1"
+    ) -> Answer:
+        """A 200 answer whose message calls one tool (content null, finish_reason tool_calls)."""
+        return cls(
+            kind="content",
+            finish_reason="tool_calls",
+            tool_calls=((call_id, name, json.dumps(dict(arguments))),),
+        )
 
     @classmethod
     def review(
@@ -150,6 +162,7 @@ class Answer:
             finish_reason=self.finish_reason,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
+            tool_calls=self.tool_calls,
         )
 
 
@@ -335,6 +348,13 @@ class FakeOpenAIServer:
         completion_tokens = answer.completion_tokens
         if completion_tokens is None:
             completion_tokens = len(answer.text.split())
+        message: dict[str, Any] = {"role": "assistant", "content": answer.text, "refusal": None}
+        if answer.tool_calls:
+            message["content"] = None
+            message["tool_calls"] = [
+                {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
+                for cid, name, args in answer.tool_calls
+            ]
         body = {
             "id": f"chatcmpl-fake-{number}",
             "object": "chat.completion",
@@ -343,7 +363,7 @@ class FakeOpenAIServer:
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": answer.text, "refusal": None},
+                    "message": message,
                     "logprobs": None,
                     "finish_reason": answer.finish_reason,
                 }

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from qgs_worker.embedded import LocalWorkers
     from qgs_worker.settings import Settings
     from qgs_worker.submission import Submission
+    from qgs_worker.transcripts import TranscriptFormat
 
 
 POLL_S = 0.2
@@ -40,7 +41,7 @@ POLL_S = 0.2
 def audit(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="Transcript files (.jsonl, .json) or folders of them."),
+        typer.Argument(help="Transcript files (.jsonl, .json, .eval) or folders of them."),
     ] = None,
     timeout_s: Annotated[
         float,
@@ -56,6 +57,14 @@ def audit(
     fmt: Annotated[
         ReportFormat, typer.Option("--format", help="How to print the result.")
     ] = ReportFormat.table,
+    input_format: Annotated[
+        str,
+        typer.Option(
+            "--input-format",
+            help="The transcripts' format: auto (told from each file's content), chat, "
+            "langchain, otel, inspect or claude-code.",
+        ),
+    ] = "auto",
     retry_failed: Annotated[
         bool,
         typer.Option(
@@ -91,8 +100,11 @@ def audit(
     from qgs_worker.report import build_report, render_markdown, render_table
     from qgs_worker.runs import changed_settings, fingerprint_of, run_settings
     from qgs_worker.settings import Settings
-    from qgs_worker.transcripts import iter_paths
+    from qgs_worker.transcripts import TranscriptFormat, iter_paths
 
+    if input_format not in set(TranscriptFormat):
+        names = ", ".join(f.value for f in TranscriptFormat)
+        raise _fail(f"--input-format {input_format!r} is not a format: use one of {names}")
     settings = Settings()
     client = Client(settings)
     repo = client.repo
@@ -110,7 +122,7 @@ def audit(
         )
     files = iter_paths(paths)
     if not files:
-        raise _fail(f"no .json or .jsonl files in {', '.join(map(str, paths))}")
+        raise _fail(f"no .json, .jsonl or .eval files in {', '.join(map(str, paths))}")
     decides = run_settings(settings)
     fingerprint = fingerprint_of(decides)
     names = [str(f) for f in files]
@@ -141,6 +153,7 @@ def audit(
                 send=sender.send,
                 run_id=run_id,
                 own_tasks=new_run,
+                input_format=TranscriptFormat(input_format),
             )
             err_console.print(
                 f"{len(plan.task_ids)} transcripts in {len(files)} files: {len(plan.pending)} to "
@@ -212,11 +225,13 @@ def _plan_audit(
     send: Callable[[list[Submission]], None],
     run_id: int | None = None,
     own_tasks: bool = False,
+    input_format: TranscriptFormat | None = None,
 ) -> _AuditPlan:
     """Read the files lazily and ``send`` each transcript's rounds still to review.
 
     Bad lines are stored and named. Returns the task ids in file order and, for each task sent,
-    the round numbers not decided yet.
+    the round numbers not decided yet. ``input_format`` forces one reader (default: each file's
+    format is told from its content).
 
     Args:
         client: The client (its store and submissions).
@@ -226,6 +241,7 @@ def _plan_audit(
         run_id: The run the tasks are linked to (``RunStore.add_run_tasks``), file by file.
         own_tasks: Give each transcript a task of this run (``<key>-r<run_id>``) instead of the
             transcript's own task (``<key>``): a new run audits every round again.
+        input_format: One transcript format for every file (None: told from each file).
     """
     from qgs_worker.store.recovery import SETTLED
     from qgs_worker.submission import NewTask
@@ -255,7 +271,7 @@ def _plan_audit(
             repo.clear_audit_errors(str(path))
             found = 0
             linked = len(plan.task_ids)
-            for item in read_transcripts(path):
+            for item in read_transcripts(path, input_format or "auto"):
                 found += 1
                 if isinstance(item, TranscriptError):
                     unusable(item.source_file, item.line, item.message)

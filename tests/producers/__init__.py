@@ -1,0 +1,1 @@
+"""Scripts that make transcript files with the real producing libraries (run in subprocesses)."""
