@@ -103,8 +103,8 @@ def audit(
     from qgs_worker.transcripts import TranscriptFormat, iter_paths
 
     if input_format not in set(TranscriptFormat):
-        names = ", ".join(f.value for f in TranscriptFormat)
-        raise _fail(f"--input-format {input_format!r} is not a format: use one of {names}")
+        choices = ", ".join(f.value for f in TranscriptFormat)
+        raise _fail(f"--input-format {input_format!r} is not a format: use one of {choices}")
     settings = Settings()
     client = Client(settings)
     repo = client.repo
