@@ -73,6 +73,10 @@ def audit(
     from qgs_worker.settings import Settings
     from qgs_worker.transcripts import iter_paths
 
+    if fmt is ReportFormat.html:
+        raise _fail(
+            "--format html is `qgs report`'s: audit, then `qgs report --format html -o audit.html`"
+        )
     settings = Settings()
     files = iter_paths(paths)
     if not files:
