@@ -39,7 +39,7 @@ _DECISION_COLOURS = {
 
 def _label(text: object) -> str:
     """A label Plotly shows as plain text (its pseudo-HTML escaped)."""
-    return html.escape(str(text), quote=True)
+    return html.escape(str(text), quote=False)  # Plotly decodes &lt; &gt; &amp;, not &quot;
 
 
 def decided_risk(task: dict[str, Any]) -> int:
@@ -53,7 +53,10 @@ def _figure(data: list[Any], layout: dict[str, Any]) -> dict[str, Any]:
     import plotly.graph_objects as go
 
     base = {"margin": {"l": 50, "r": 20, "t": 50, "b": 50}, "height": 340}
-    figure = go.Figure(data=data, layout={**base, **layout})
+    merged = {**base, **layout}
+    # Titles start on the left: Plotly's mode bar sits at the top right.
+    merged["title"] = {**merged.get("title", {}), "x": 0.01, "xanchor": "left", "font": {"size": 14}}
+    figure = go.Figure(data=data, layout=merged)
     result: dict[str, Any] = json.loads(figure.to_json())
     # The page styles the plots; Plotly's default template adds ~8 KB to each figure.
     result["layout"].pop("template", None)
