@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from qgs_worker.settings import Settings
 
-__all__ = ["PAGE_ROWS", "html_context", "render_html", "table_row"]
+__all__ = ["PAGE_ROWS", "drill_down", "html_context", "render_html", "table_row"]
 
 PAGE_ROWS = 50
 """Rows of the task table shown at a time (the page's script pages through the rest)."""
@@ -64,6 +64,30 @@ def html_context(settings: Settings) -> dict[str, Any]:
         except OSError as exc:
             policy = f"{path} (cannot be read: {exc.strerror})"
     return {"judge": judge_text, "policy": policy}
+
+
+_TASK_KEYS = (
+    "id", "request", "task_type", "complexity", "classification_source", "escalated",
+    "escalation_reason", "source_file", "line", "transcript_id", "agent", "agent_model",
+    "decision", "risk", "scores", "findings", "approvals",
+)  # fmt: skip
+_ROUND_KEYS = (
+    "number", "final", "status", "turn", "error", "score", "verdict", "review_status",
+    "review_error", "judge", "warnings", "reused_from", "prompt_tokens", "completion_tokens",
+    "decision", "risk", "audit_runs", "deliverable", "deliverable_cut", "summary", "must_fix",
+    "dimensions", "decision_reason", "suggestions",
+)  # fmt: skip
+
+
+def drill_down(task: dict[str, Any]) -> dict[str, Any]:
+    """What the page's drill-down shows of a task: its report entry less what it never reads.
+
+    Hashes, timestamps, retry counters, webhooks and dead letters stay in the JSON report
+    (they are a third of an entry without its deliverables).
+    """
+    entry = {k: task[k] for k in _TASK_KEYS if k in task}
+    entry["rounds"] = [{k: r[k] for k in _ROUND_KEYS if k in r} for r in task["rounds"]]
+    return entry
 
 
 def table_row(task: dict[str, Any]) -> dict[str, Any]:
@@ -148,7 +172,7 @@ def render_html(report: dict[str, Any], context: dict[str, Any] | None = None) -
     data = {
         "page_rows": PAGE_ROWS,
         "rows": [table_row(t) for t in report["tasks"]],
-        "tasks": report["tasks"],
+        "tasks": [drill_down(t) for t in report["tasks"]],
         "plots": plots(report),
     }
     csp = (

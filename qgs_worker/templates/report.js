@@ -203,6 +203,9 @@
         ["decision", d ? d.outcome + (d.outcome !== d.kind ? " (" + d.kind + ")" : "") + " at round " + d.round : "none yet"],
         ["reason", d ? d.termination || d.reason : null], ["best round", d ? d.best_round : null],
         ["risk the gate weighed", d ? d.risk : null], ["risk of all findings", task.risk],
+        ["approvals", task.approvals.map(function (a) {
+          return "round " + a.round + " " + (a.approved ? "approved" : "rejected") + " by " + a.by + (a.note ? ": " + a.note : "");
+        }).join("; ")],
       ]),
     ];
     if (task.scores.length > 1) parts.push(el("div", { id: "detail-plot", class: "plot" }));
