@@ -42,7 +42,7 @@ from qgs_worker.store.tables import (  # noqa: E402
 
 TYPES = (("QUERY", "SIMPLE"), ("GENERATE", "COMPLEX"), ("ACTION", "COMPLEX"), ("CRITICAL", "REFLECT"))
 DIMENSIONS = ("completeness", "correctness", "clarity", "feasibility")
-WORDS = "the service config parser deploy rollback database migration report user request".split()
+WORDS = ["the", "service", "config", "parser", "deploy", "rollback", "database", "migration", "report", "user", "request"]
 
 
 def _text(rng: random.Random, n: int) -> str:
