@@ -65,6 +65,11 @@ entered its status (ISO 8601 UTC), ``overdue`` says since when it sits there pas
 ``retry_at`` is when a parked retry is due. ``unfinished`` counts the rounds still waiting
 for a decision, those overdue, and submissions no worker took yet. A round's ``turn`` is the user turn it answers in a multi-turn
 run, cut to ``REQUEST_PREVIEW_CHARS`` like the request, or null when it answers the request.
+
+With ``details`` (the HTML report asks for them) each round also carries ``deliverable`` (the
+submitted text, cut to ``DELIVERABLE_CHARS`` with ``deliverable_cut`` the characters left out),
+the review's ``summary``, ``must_fix`` and ``dimensions`` (``[{"name", "score", "issues"}]``,
+scores 0-100), and the round's decision's ``decision_reason`` and ``suggestions``.
 """
 
 from __future__ import annotations
@@ -104,6 +109,7 @@ from qgs_worker.sweeper import overdue
 from qgs_worker.toolcheck import GATE_LAYER_NAMES
 
 __all__ = [
+    "DELIVERABLE_CHARS",
     "RECENT_DEAD_LETTERS",
     "RECENT_REJECTED",
     "REQUEST_PREVIEW_CHARS",
@@ -124,6 +130,8 @@ RECENT_REJECTED = 10
 """How many of the newest rejected tool calls a report lists."""
 RECENT_DEAD_LETTERS = 20
 """How many dead letters a report lists (the newest)."""
+DELIVERABLE_CHARS = 20_000
+"""A detailed report carries each round's deliverable up to this many characters."""
 
 
 def _preview(text: str) -> str:
@@ -190,9 +198,27 @@ def _dead_letter(letter: DeadLetterFacts) -> dict[str, Any]:
     }
 
 
-def _round(task: TaskFacts, r: RoundFacts, bound_s: float) -> dict[str, Any]:
-    """An entry of a task's ``rounds``."""
+def _round_details(r: RoundFacts) -> dict[str, Any]:
+    """What a detailed report adds to a round: its text, its review's words, its decision's."""
+    review, decision = r.review, r.decision
+    return {
+        "deliverable": r.content[:DELIVERABLE_CHARS],
+        "deliverable_cut": max(0, len(r.content) - DELIVERABLE_CHARS),
+        "summary": review.summary if review else "",
+        "must_fix": list(review.must_fix) if review else [],
+        "dimensions": [
+            {"name": d.name, "score": d.score, "issues": list(d.issues)}
+            for d in (review.dimensions if review else ())
+        ],
+        "decision_reason": decision.reason if decision else None,
+        "suggestions": list(decision.suggestions) if decision else [],
+    }
+
+
+def _round(task: TaskFacts, r: RoundFacts, bound_s: float, details: bool) -> dict[str, Any]:
+    """An entry of a task's ``rounds`` (with ``_round_details`` when ``details``)."""
     review = r.review
+    extra = _round_details(r) if details else {}
     return {
         "number": r.number,
         "final": r.final,
@@ -218,15 +244,17 @@ def _round(task: TaskFacts, r: RoundFacts, bound_s: float) -> dict[str, Any]:
         "retry_at": _iso(r.retry_at),
         "risk": _risk(f.severity for f in r.findings),
         "audit_runs": [_audit_run(a) for a in r.audit_runs],
+        **extra,
     }
 
 
-def task_entry(task: TaskFacts, bound_s: float = 3600.0) -> dict[str, Any]:
+def task_entry(task: TaskFacts, bound_s: float = 3600.0, details: bool = False) -> dict[str, Any]:
     """The JSON report's entry of a task read from the store (see the module docstring).
 
-    ``bound_s`` is the visibility timeout in seconds, past which a round's state is overdue.
+    ``bound_s`` is the visibility timeout in seconds, past which a round's state is overdue;
+    ``details`` adds each round's deliverable, review words and decision reason.
     """
-    rounds = [_round(task, r, bound_s) for r in task.rounds]
+    rounds = [_round(task, r, bound_s, details) for r in task.rounds]
     findings: list[dict[str, Any]] = [
         {
             "round": r.number,
@@ -302,6 +330,7 @@ def build_report(
     error_files: Iterable[str] | None = None,
     bound_s: float = 3600.0,
     filters: ReportFilter | None = None,
+    details: bool = False,
 ) -> dict[str, Any]:
     """The JSON report over the given tasks (every task in the store when None).
 
@@ -309,7 +338,9 @@ def build_report(
     ``bound_s`` is the visibility timeout, past which an unfinished round is overdue;
     ``filters`` keeps only the tasks it names (``report_filter.ReportFilter``: decision,
     severity, task type, audit run), before anything is counted: the summary counts what the
-    report lists, and ``filter`` says the filter in words (null: none).
+    report lists, and ``filter`` says the filter in words (null: none). ``details`` adds each
+    round's deliverable, review words and decision reason (the HTML report's drill-down; see
+    the module docstring).
 
     Raises:
         InputError: ``filters.run`` is not a stored run.
@@ -318,7 +349,9 @@ def build_report(
         in_run = [task_id for task_id, _ in repo.run_tasks(filters.run)]
         wanted = None if task_ids is None else set(task_ids)
         task_ids = [t for t in in_run if wanted is None or t in wanted]
-    entries = [task_entry(t, bound_s) for t in repo.report_tasks(task_ids)]
+    entries = [
+        task_entry(t, bound_s, details) for t in repo.report_tasks(task_ids, details=details)
+    ]
     if filters is not None:
         entries = [e for e in entries if filters.keeps(e)]
     totals = repo.report_totals(dead_letters=RECENT_DEAD_LETTERS, rejected=RECENT_REJECTED)

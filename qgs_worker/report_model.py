@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from qgs_worker.core.models import Decision, Finding
+from qgs_worker.core.models import Decision, DimensionScore, Finding
 from qgs_worker.core.views import ApprovalView
 from qgs_worker.core.webhooks import WebhookView
 
@@ -38,7 +38,9 @@ class ReviewFacts:
 
     ``status`` is ``ok`` or ``failed``; ``score`` 0-100 and ``verdict`` are None for a failure;
     ``reused_from`` the id of the review this one copied (no judge call); ``latency_ms`` in
-    milliseconds.
+    milliseconds; ``summary`` and ``must_fix`` as the judge wrote them; ``dimensions`` the
+    per-dimension scores (0-100) and issues, read only when the report asks for details (else
+    empty).
     """
 
     status: str
@@ -51,6 +53,9 @@ class ReviewFacts:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_ms: float = 0.0
+    summary: str = ""
+    must_fix: tuple[str, ...] = ()
+    dimensions: tuple[DimensionScore, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +86,7 @@ class DeadLetterFacts:
 class RoundFacts:
     """A stored round with everything a report shows of it.
 
-    ``length`` is the deliverable's length in characters; ``status_at``, ``retry_at``,
+    ``content`` is the deliverable as submitted, ``length`` its length in characters; ``status_at``, ``retry_at``,
     ``lease_until`` and ``sweeps`` are what ``sweeper.overdue`` reads (a ``RoundClock``);
     ``findings`` are most severe first; ``audit_runs`` in the order they ran; ``approval`` a
     person's decision on this round, if any.
@@ -95,6 +100,7 @@ class RoundFacts:
     turn: str | None = None
     error: str | None = None
     content_hash: str = ""
+    content: str = ""
     length: int = 0
     status_at: datetime | None = None
     retry_at: datetime | None = None
@@ -197,8 +203,13 @@ class ReportReader(Protocol):
         """One task with its rounds. Raises ``TaskNotFoundError`` when it is not stored."""
         ...
 
-    def report_tasks(self, task_ids: Iterable[str] | None = None) -> Iterator[TaskFacts]:
-        """The tasks in report order (transcripts by file and line, then live tasks by age)."""
+    def report_tasks(
+        self, task_ids: Iterable[str] | None = None, *, details: bool = False
+    ) -> Iterator[TaskFacts]:
+        """The tasks in report order (transcripts by file and line, then live tasks by age).
+
+        ``details`` also reads each review's dimension scores (one more statement a batch).
+        """
         ...
 
     def report_totals(self, *, dead_letters: int, rejected: int) -> ReportTotals:

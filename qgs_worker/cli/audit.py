@@ -105,6 +105,10 @@ def audit(
     if input_format not in set(TranscriptFormat):
         choices = ", ".join(f.value for f in TranscriptFormat)
         raise _fail(f"--input-format {input_format!r} is not a format: use one of {choices}")
+    if fmt is ReportFormat.html:
+        raise _fail(
+            "--format html is `qgs report`'s: audit, then `qgs report --format html -o audit.html`"
+        )
     settings = Settings()
     client = Client(settings)
     repo = client.repo

@@ -43,11 +43,12 @@ def _before_every_command() -> None:
 
 
 class ReportFormat(StrEnum):
-    """Output formats of ``qgs report`` and ``qgs audit``."""
+    """Output formats of ``qgs report`` and ``qgs audit`` (``html``: ``qgs report`` only)."""
 
     table = "table"
     markdown = "markdown"
     json = "json"
+    html = "html"
 
 
 @contextlib.contextmanager

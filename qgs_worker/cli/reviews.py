@@ -358,7 +358,10 @@ def constraints(task_id: Annotated[str, typer.Argument(help="The task id.")]) ->
 @app.command()
 def report(
     fmt: Annotated[
-        ReportFormat, typer.Option("--format", help="table, markdown or json.")
+        ReportFormat,
+        typer.Option(
+            "--format", help="table, markdown, json or html (one self-contained page with plots)."
+        ),
     ] = ReportFormat.table,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file.")
@@ -397,13 +400,26 @@ def report(
     repo = client.repo
     for task_id in task or ():
         repo.check_task(task_id)  # an unknown id is an error, not an empty report
+    html = fmt is ReportFormat.html
     data = build_report(
-        repo, task, bound_s=client.settings.worker.visibility_timeout_s, filters=filters
+        repo,
+        task,
+        bound_s=client.settings.worker.visibility_timeout_s,
+        filters=filters,
+        details=html,
     )
-    if output is None:
+    if html:
+        from qgs_worker.report_html import html_context, render_html
+
+        page = render_html(data, html_context(client.settings))
+        if output is None:
+            sys.stdout.write(page)
+            return
+        output.write_text(page, encoding="utf-8")
+    elif output is None:
         _print_report(data, fmt, render_table, render_markdown)
         return
-    if fmt is ReportFormat.json:
+    elif fmt is ReportFormat.json:
         output.write_text(json_text(data), encoding="utf-8")
     elif fmt is ReportFormat.markdown:
         output.write_text(render_markdown(printable_report(data)), encoding="utf-8")

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from qgs_worker.core.models import Decision, DecisionKind, TerminationReason
+from qgs_worker.core.models import Decision, DecisionKind, DimensionScore, TerminationReason
 from qgs_worker.core.views import ApprovalView
 from qgs_worker.errors import TaskNotFoundError
 from qgs_worker.report_model import (
@@ -40,6 +40,7 @@ from qgs_worker.store.tables import (
     AuditRunRow,
     DeadLetterRow,
     DecisionRow,
+    DimensionScoreRow,
     FindingRow,
     ReviewRow,
     RoundRow,
@@ -62,6 +63,7 @@ _a = ApprovalRow.__table__  # type: ignore[attr-defined]
 _f = FindingRow.__table__  # type: ignore[attr-defined]
 _run = AuditRunRow.__table__  # type: ignore[attr-defined]
 _dl = DeadLetterRow.__table__  # type: ignore[attr-defined]
+_dim = DimensionScoreRow.__table__  # type: ignore[attr-defined]
 
 _TASK_COLUMNS = (
     _t.c.id,
@@ -107,6 +109,8 @@ _ROUNDS = (
         _rv.c.prompt_tokens.label("rv_prompt_tokens"),
         _rv.c.completion_tokens.label("rv_completion_tokens"),
         _rv.c.latency_ms.label("rv_latency_ms"),
+        _rv.c.summary.label("rv_summary"),
+        _rv.c.must_fix.label("rv_must_fix"),
         _d.c.id.label("d_id"),
         _d.c.kind.label("d_kind"),
         _d.c.reason.label("d_reason"),
@@ -123,7 +127,7 @@ _ROUNDS = (
 )
 
 
-def _review(row: Any) -> ReviewFacts | None:
+def _review(row: Any, dimensions: Sequence[Any] = ()) -> ReviewFacts | None:
     if row.rv_id is None:
         return None
     return ReviewFacts(
@@ -137,6 +141,12 @@ def _review(row: Any) -> ReviewFacts | None:
         prompt_tokens=row.rv_prompt_tokens,
         completion_tokens=row.rv_completion_tokens,
         latency_ms=row.rv_latency_ms,
+        summary=row.rv_summary or "",
+        must_fix=tuple(str(m) for m in loads_list(row.rv_must_fix)),
+        dimensions=tuple(
+            DimensionScore(name=d.name, score=d.score, issues=tuple(loads_list(d.issues)))
+            for d in dimensions
+        ),
     )
 
 
@@ -200,11 +210,14 @@ class ReportViewStore(AuditLogStore, RecoveryStore, WebhookStore):
             )
         return self._with_rounds([task])[0]
 
-    def report_tasks(self, task_ids: Iterable[str] | None = None) -> Iterator[TaskFacts]:
+    def report_tasks(
+        self, task_ids: Iterable[str] | None = None, *, details: bool = False
+    ) -> Iterator[TaskFacts]:
         """The tasks (every task when None; unknown ids are left out) in report order.
 
         Transcripts come in file and line order, then live tasks in the order they started.
-        Read one statement for the tasks, then six (seven with webhooks) per ``REPORT_BATCH_TASKS`` tasks.
+        Read one statement for the tasks, then six (seven with webhooks) per ``REPORT_BATCH_TASKS`` tasks;
+        ``details`` adds one a batch for the reviews' dimension scores.
         """
         query = select(*_TASK_COLUMNS)
         with self.engine.connect() as conn:
@@ -218,10 +231,13 @@ class ReportViewStore(AuditLogStore, RecoveryStore, WebhookStore):
                     tasks.extend(conn.execute(query.where(_t.c.id.in_(chunk))))
         tasks.sort(key=_report_order)
         for start in range(0, len(tasks), REPORT_BATCH_TASKS):
-            yield from self._with_rounds(tasks[start : start + REPORT_BATCH_TASKS])
+            yield from self._with_rounds(tasks[start : start + REPORT_BATCH_TASKS], details)
 
-    def _with_rounds(self, tasks: Sequence[Any]) -> list[TaskFacts]:
-        """``tasks`` (task result rows, in the order given) with everything of their rounds."""
+    def _with_rounds(self, tasks: Sequence[Any], details: bool = False) -> list[TaskFacts]:
+        """``tasks`` (task result rows, in the order given) with everything of their rounds.
+
+        ``details`` also reads the reviews' dimension scores (one more statement).
+        """
         ids = [t.id for t in tasks]
         in_batch = _r.c.task_id.in_(ids)
         with self.engine.connect() as conn:
@@ -238,6 +254,20 @@ class ReportViewStore(AuditLogStore, RecoveryStore, WebhookStore):
             letters = conn.execute(
                 select(_dl).where(_dl.c.task_id.in_(ids)).order_by(_dl.c.id.desc())
             ).all()
+            dimensions = (
+                conn.execute(
+                    select(_dim.c.review_id, _dim.c.name, _dim.c.score, _dim.c.issues)
+                    .join(_rv, _rv.c.id == _dim.c.review_id)
+                    .join(_r, _r.c.id == _rv.c.round_id)
+                    .where(in_batch)
+                    .order_by(_dim.c.id)
+                ).all()
+                if details
+                else []
+            )
+        dimensions_of: dict[int, list[Any]] = defaultdict(list)
+        for dim in dimensions:
+            dimensions_of[dim.review_id].append(dim)
         webhooks_of: dict[str, list[Any]] = defaultdict(list)
         for w in self._views(deliveries_of_tasks(ids)):
             webhooks_of[w.task_id].append(w)
@@ -278,13 +308,14 @@ class ReportViewStore(AuditLogStore, RecoveryStore, WebhookStore):
                     turn=r.turn,
                     error=r.error,
                     content_hash=r.content_hash,
+                    content=r.content,
                     length=len(r.content),
                     status_at=_utc(r.status_at),
                     retry_at=_utc(r.retry_at),
                     lease_until=_utc(r.lease_until),
                     sweeps=r.sweeps,
                     judge_retries=r.judge_retries or 0,
-                    review=_review(r),
+                    review=_review(r, dimensions_of.get(r.rv_id, ())),
                     decision=_decision(r),
                     findings=tuple(finding_model(f) for f in by_round[r.id]),
                     audit_runs=tuple(
