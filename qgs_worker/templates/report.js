@@ -25,7 +25,7 @@
   function drawPlots() {
     Object.keys(data.plots).forEach(function (id) {
       var fig = data.plots[id];
-      Plotly.newPlot(id, fig.data, fig.layout, { displaylogo: false, responsive: true });
+      Plotly.newPlot(id, fig.data, fig.layout, { displaylogo: false, displayModeBar: false, responsive: true });
     });
   }
 
