@@ -26,9 +26,18 @@ demo: install
 	$(VENV)/bin/qgs audit tasks/
 
 ## Run every test (unit and integration). pytest's exit 5 (no test ran) is a failure.
+## The unit tests (pure, no services) run beside the integration tests, one core each; their
+## output follows the integration tests' output.
 test: install
-	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
-	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; exit $$rc
+	@unit_log=$$(mktemp); \
+	$(PY) -m pytest tests/unit $(PYTEST_ARGS) > "$$unit_log" 2>&1 & unit=$$!; \
+	$(PY) -m pytest tests/integration $(PYTEST_ARGS); irc=$$?; \
+	wait $$unit; urc=$$?; echo "---- tests/unit (ran beside the integration tests)"; \
+	cat "$$unit_log"; rm -f "$$unit_log"; \
+	for rc in $$irc $$urc; do \
+	  if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests"; exit 1; fi; \
+	done; \
+	if [ $$irc -ne 0 ]; then exit $$irc; fi; exit $$urc
 
 test-unit: install
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)

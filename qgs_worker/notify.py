@@ -160,7 +160,7 @@ class DecisionNotifier:
                 pubsub = client.pubsub()
                 pubsub.subscribe(self.channel)
                 while not self._closed.is_set():
-                    message = pubsub.get_message(timeout=1.0)
+                    message = pubsub.get_message(timeout=0.2)  # close() waits at most this long
                     if message is None:
                         continue
                     if message["type"] == "subscribe":

@@ -543,8 +543,13 @@ class TestPushedDecisions:
                 headers["x-qgs-timestamp"],
                 headers["x-qgs-signature"],
             )
-            status = http.get(f"/v1/tasks/{started.json()['id']}").json()
-        assert ["delivered"] == [w["status"] for w in status["webhooks"]]
+            task_url = f"/v1/tasks/{started.json()['id']}"
+            # The attempt is stored once the receiver's answer is read: wait for that state.
+            wait_until(
+                lambda: [w["status"] for w in http.get(task_url).json()["webhooks"]]
+                == ["delivered"],
+                what="the delivered webhook in the task's status",
+            )
 
     def test_a_callback_to_the_metadata_address_is_refused(self, api: Api) -> None:
         with api.http(api.alice) as http:
