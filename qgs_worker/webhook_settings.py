@@ -22,7 +22,10 @@ class WebhookSettings(BaseModel):
 
     secret: SecretStr = Field(
         default=SecretStr(""),
-        description="the secret webhooks are signed with (until API keys carry their own)",
+        description=(
+            "the secret in-process tasks' webhooks are signed with (a task started over the "
+            "API is signed with the secret of the key that created it)"
+        ),
     )
     allow_private: bool = Field(
         default=False,

@@ -251,8 +251,9 @@ class Operations:
     ) -> TaskHandle:
         """Classify and store a new task owned by ``principal`` (``Client.start_task``).
 
-        ``callback_url``: where each of the task's decisions is POSTed, signed with the
-        principal's key's webhook secret.
+        ``callback_url``: where each of the task's decisions is POSTed, signed with the webhook
+        secret of the key that made the request (``principal.key_id``; once that key is
+        revoked, the principal's newest live key's).
 
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` in use;
@@ -268,6 +269,7 @@ class Operations:
             task_type=task_type,
             task_id=task_id,
             principal=principal.name,
+            key_id=principal.key_id,
             callback_url=callback_url,
         )
 

@@ -46,8 +46,10 @@ class TaskIn(_In):
     callback_url: str | None = Field(
         default=None,
         max_length=2048,
-        description="where each decision is POSTed, signed with the key's webhook secret "
-        "(X-QGS-Signature: sha256=HMAC over '<X-QGS-Timestamp>.<body>'); public http(s) only",
+        description="where each decision is POSTed, signed with the webhook secret of the API "
+        "key that created this task (once that key is revoked: the principal's newest live "
+        "key's) (X-QGS-Signature: sha256=HMAC over '<X-QGS-Timestamp>.<body>'); public "
+        "http(s) only",
     )
 
 
@@ -88,7 +90,10 @@ class RoundIn(_In):
         default=None, description="in a multi-turn run, the user message this round answers"
     )
     callback_url: str | None = Field(
-        default=None, max_length=2048, description="where this round's decision is POSTed"
+        default=None,
+        max_length=2048,
+        description="where this round's decision is POSTed, signed like the task's (the "
+        "secret of the key that created the task)",
     )
 
 

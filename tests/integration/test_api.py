@@ -518,7 +518,7 @@ class TestUnavailable:
 @SQLITE_ONLY
 class TestPushedDecisions:
     """A task started over the API with a callback URL gets its decision POSTed, signed with the
-    webhook secret of its principal's key (shown once when the key was made)."""
+    webhook secret of the key that created it (shown once when the key was made)."""
 
     def test_signed_with_the_keys_secret(self, api: Api) -> None:
         with Receiver(200) as receiver, api.http(api.alice) as http:
@@ -531,20 +531,33 @@ class TestPushedDecisions:
             (got,) = receiver.wait_for(1)
             body = json.loads(got.body)
             assert (sid, "pass") == (body["submission_id"], body["decision"])
-            # alice's newest live key (the approver key, made second) signs her webhooks
-            secret = api.approver.webhook_secret.encode()
+            # The key that created the task (alice's first) signs it, not her newer approve key.
             headers = {k.lower(): v for k, v in got.headers.items()}
-            assert verify_signature(
-                secret, got.body, headers["x-qgs-timestamp"], headers["x-qgs-signature"]
-            )
-            assert not verify_signature(
-                api.bob.webhook_secret.encode(),
-                got.body,
-                headers["x-qgs-timestamp"],
-                headers["x-qgs-signature"],
-            )
+            stamp, signature = headers["x-qgs-timestamp"], headers["x-qgs-signature"]
+            assert verify_signature(api.alice.webhook_secret.encode(), got.body, stamp, signature)
+            for other in (api.approver, api.bob):
+                assert not verify_signature(
+                    other.webhook_secret.encode(), got.body, stamp, signature
+                )
             status = http.get(f"/v1/tasks/{started.json()['id']}").json()
         assert ["delivered"] == [w["status"] for w in status["webhooks"]]
+
+    def test_a_revoked_creator_key_hands_over_to_the_newest_live_key(self, api: Api) -> None:
+        with Receiver(200) as receiver:
+            with api.http(api.alice) as http:
+                started = http.post(
+                    "/v1/tasks",
+                    json={"request": "write an article about AI", "callback_url": receiver.url},
+                )
+                assert 201 == started.status_code, started.text
+            assert revoke_key(api.ops.repo, api.alice.key_id)
+            with api.http(api.approver) as http:
+                submit(http, started.json()["id"], "score=92 An article about AI.", final=True)
+                (got,) = receiver.wait_for(1)
+        headers = {k.lower(): v for k, v in got.headers.items()}
+        stamp, signature = headers["x-qgs-timestamp"], headers["x-qgs-signature"]
+        assert verify_signature(api.approver.webhook_secret.encode(), got.body, stamp, signature)
+        assert not verify_signature(api.alice.webhook_secret.encode(), got.body, stamp, signature)
 
     def test_a_callback_to_the_metadata_address_is_refused(self, api: Api) -> None:
         with api.http(api.alice) as http:
