@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
-from qgs_worker.api.problems import problem, problem_for, validation_problem
+from qgs_worker.api.problems import internal_problem, problem, problem_for, validation_problem
 from qgs_worker.api.schemas import (
     ApprovalIn,
     ConstraintsOut,
@@ -335,8 +335,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         log.error(
             "unexpected error on %s %s: %s", request.method, request.url.path, type(exc).__name__
         )
-        detail = f"unexpected server error ({type(exc).__name__}); see the server log"
-        return _problem_response(500, problem(500, detail, slug="internal"))
+        return _problem_response(500, internal_problem(exc))
 
     app.add_exception_handler(Exception, _unexpected)
 

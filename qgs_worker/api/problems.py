@@ -14,7 +14,8 @@ own connection errors, to a status and a document; any transport (HTTP, MCP) can
 | ``InputError`` (and a body that does not validate) | 422 |
 | ``RateLimitedError`` | 429 |
 | ``BrokerUnavailableError``, ``StoreError``, a database or Redis connection error | 503 |
-| ``ConfigurationError`` | 500 |
+| ``ConfigurationError`` | 500 ("Server misconfigured") |
+| anything else (a bug) | 500 ("Internal error", slug ``internal``) |
 """
 
 from __future__ import annotations
@@ -38,7 +39,14 @@ from qgs_worker.errors import (
     TaskNotFoundError,
 )
 
-__all__ = ["PROBLEM_TYPE", "field_error", "problem", "problem_for", "validation_problem"]
+__all__ = [
+    "PROBLEM_TYPE",
+    "field_error",
+    "internal_problem",
+    "problem",
+    "problem_for",
+    "validation_problem",
+]
 
 PROBLEM_TYPE = "urn:qgs:problem:"
 """Every problem's ``type`` starts with this, then a slug (``urn:qgs:problem:not-found``)."""
@@ -55,6 +63,8 @@ _TITLES = {
     500: "Server misconfigured",
     503: "Service unavailable",
 }
+_SLUG_TITLES = {"internal": "Internal error"}
+"""Titles of a slug that differs from its status's (an unexpected 500 is no configuration's)."""
 _SLUGS = {
     400: "malformed",
     401: "unauthenticated",
@@ -86,12 +96,23 @@ def problem(
     """A problem document for ``status`` (the title and type follow from it)."""
     return {
         "type": PROBLEM_TYPE + (slug or _SLUGS.get(status, "error")),
-        "title": _TITLES.get(status, "Error"),
+        "title": _SLUG_TITLES.get(slug or "", _TITLES.get(status, "Error")),
         "status": status,
         "detail": detail,
         "errors": list(errors),
         **extra,
     }
+
+
+def internal_problem(exc: BaseException) -> dict[str, Any]:
+    """The 500 of an error no mapping knows (a bug): titled "Internal error", no message shown.
+
+    The exception's message may hold data from the request or the store, so only its type is
+    shown; the server logs the rest.
+    """
+    detail = f"unexpected server error ({type(exc).__name__}); see the server log"
+    fix = "retry once; if it happens again, report it with the time and the server log"
+    return problem(500, detail, [field_error(None, detail, fix)], slug="internal")
 
 
 def _status_of(exc: BaseException) -> int | None:

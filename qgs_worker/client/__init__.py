@@ -70,7 +70,13 @@ from qgs_worker.settings import Settings
 from qgs_worker.store import (
     Repository,
 )
-from qgs_worker.submission import NewTask, Submission, check_value, validate_message
+from qgs_worker.submission import (
+    MAX_ROUND_NUMBER,
+    NewTask,
+    Submission,
+    check_value,
+    validate_message,
+)
 from qgs_worker.toolcheck import CheckLogSender
 from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
 from qgs_worker.webhooks import check_callback
@@ -395,9 +401,18 @@ class Client(WaitingMixin, ToolCallsMixin):
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
             DeliverableTooLargeError: the deliverable or the turn is over
                 ``QGS_MAX_DELIVERABLE_BYTES`` (default 1 MB).
-            InputError: ``round_number`` is taken, or would leave a gap; ``turn`` is not a string.
+            InputError: ``round_number`` is taken, would leave a gap, or is not 1 to
+                ``MAX_ROUND_NUMBER`` (2**31 - 1); ``turn`` is not a string.
             BrokerUnavailableError: the broker could not be reached; nothing was queued.
         """
+        if round_number is not None and not (
+            isinstance(round_number, int) and 1 <= round_number <= MAX_ROUND_NUMBER
+        ):
+            # Before the store is asked: PostgreSQL refuses a number over its integer range.
+            raise InputError(
+                f"'round_number' must be an integer from 1 to {MAX_ROUND_NUMBER} "
+                f"(got {round_number!r}): leave it out to take the next round"
+            )
         stored_next, taken = self.repo.round_numbers(task_id, round_number)
         next_free = max(self._next_round.get(task_id, 1), stored_next)
         exact = round_number is not None

@@ -27,7 +27,12 @@ from qgs_worker.api import Operations
 from qgs_worker.api.http import create_app
 from qgs_worker.client import Client
 from qgs_worker.core.webhooks import verify_signature
-from qgs_worker.errors import AuthenticationError, PermissionDeniedError, TaskNotFoundError
+from qgs_worker.errors import (
+    AuthenticationError,
+    InputError,
+    PermissionDeniedError,
+    TaskNotFoundError,
+)
 from qgs_worker.settings import ApiSettings
 from qgs_worker.store import OutboxRow, RoundRow, TaskRow
 from qgs_worker.store.keys import NewKey, create_key, revoke_key, webhook_secret
@@ -370,6 +375,52 @@ class TestBadInput:
         assert ["call"] == [e["field"] for e in assert_problem(not_object, 422)["errors"]]
         assert "assistant message" in assert_problem(a_message, 422)["detail"]
         assert 0 == count(api.ops, _check_table())
+
+    @pytest.mark.parametrize("number", [99999999999999999999, 2**40, 2**31, 0])
+    def test_round_number_out_of_range_is_422_naming_it_and_the_max(
+        self, api: Api, number: int
+    ) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            response = http.post(
+                f"/v1/tasks/{task}/rounds", json={"deliverable": "text", "round_number": number}
+            )
+        body = assert_problem(response, 422)
+        assert ["round_number"] == [e["field"] for e in body["errors"]]
+        if number > 0:
+            assert "2147483647" in body["detail"]
+        assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
+
+    def test_the_client_refuses_a_round_number_out_of_range(self, api: Api) -> None:
+        task = api.ops.client.start_task("write an article about AI")
+        with pytest.raises(InputError, match=r"'round_number' must be .* 1 to 2147483647"):
+            api.ops.client.submit(task.id, "text", round_number=2**40)
+        assert 0 == count(api.ops, RoundRow)
+
+    @pytest.mark.parametrize("value", ["yes", 1, "true"])
+    def test_final_must_be_a_json_boolean(self, api: Api, value: object) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            response = http.post(
+                f"/v1/tasks/{task}/rounds", json={"deliverable": "text", "final": value}
+            )
+        body = assert_problem(response, 422)
+        assert ["final"] == [e["field"] for e in body["errors"]]
+        assert 0 == count(api.ops, RoundRow)
+
+    def test_an_unexpected_error_is_titled_internal_error(
+        self, api: Api, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        def broken(*_args: object) -> str:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(api.ops, "constraints", broken)
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            response = http.get(f"/v1/tasks/{task}/constraints")
+        body = assert_problem(response, 500)
+        assert ("Internal error", "urn:qgs:problem:internal") == (body["title"], body["type"])
+        assert "a bug" not in response.text  # the message stays in the server log
 
     def test_wait_over_sixty_seconds(self, api: Api) -> None:
         with api.http(api.alice) as http:
