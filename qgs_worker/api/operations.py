@@ -485,9 +485,17 @@ class Operations:
             agent: Which agent makes it (the gate's rate-limit key).
 
         Raises:
-            InputError: ``call`` is not one call, or ``tools`` holds an unusable definition.
-            ConfigurationError: no ``tools`` and no ``QGS_TOOLS_FILE``.
+            InputError: ``call`` is not one call, ``tools`` holds an unusable definition, or
+                no ``tools`` came and the server has no ``QGS_TOOLS_FILE`` (the caller's to
+                fix: a 422 naming ``tools``, not a 500).
+            ConfigurationError: ``QGS_TOOLS_FILE`` is set but unreadable.
         """
+        if tools is None and self.settings.tools_file is None:
+            raise InputError(
+                "'tools' is required: this server has no QGS_TOOLS_FILE, so send the tools the "
+                "agent may call (OpenAI, Anthropic or MCP definitions, or an MCP tools/list "
+                "result) with each check"
+            )
         return self.client.check_tool_call(
             call, principal=principal.name, agent=agent, tools=tools, log=True
         )

@@ -145,7 +145,8 @@ class ToolCallCheckIn(_In):
     tools: list[dict[str, Any]] | dict[str, Any] | None = Field(
         default=None,
         description="OpenAI, Anthropic or MCP tool definitions (or an MCP tools/list result); "
-        "default: the server's QGS_TOOLS_FILE",
+        "default: the server's QGS_TOOLS_FILE (required when the server has none: a 422 "
+        "naming 'tools')",
     )
     agent: str | None = Field(default=None, max_length=128, description="which agent calls")
 

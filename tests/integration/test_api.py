@@ -422,6 +422,20 @@ class TestBadInput:
         assert ("Internal error", "urn:qgs:problem:internal") == (body["title"], body["type"])
         assert "a bug" not in response.text  # the message stays in the server log
 
+    def test_a_check_without_tools_on_a_server_without_a_tools_file(self, api: Api) -> None:
+        assert api.ops.settings.tools_file is None
+        call = {
+            "id": "c1",
+            "type": "function",
+            "function": {"name": "get_weather", "arguments": "{}"},
+        }
+        with api.http(api.alice) as http:
+            response = http.post("/v1/tool-calls/check", json={"call": call})
+        body = assert_problem(response, 422)
+        assert ["tools"] == [e["field"] for e in body["errors"]]
+        assert "QGS_TOOLS_FILE" in body["detail"]
+        assert 0 == count(api.ops, _check_table())
+
     def test_wait_over_sixty_seconds(self, api: Api) -> None:
         with api.http(api.alice) as http:
             response = http.get("/v1/submissions/s-x/decision", params={"wait_s": 61})
