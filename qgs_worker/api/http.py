@@ -322,8 +322,8 @@ def _install_error_handlers(app: FastAPI) -> None:
             raise exc
         status, body = found
         headers = {}
-        if status == 429:
-            headers["Retry-After"] = str(max(1, round(body.get("retry_after_s", 1))))
+        if status in (429, 503) and "retry_after_s" in body:
+            headers["Retry-After"] = str(max(1, round(body["retry_after_s"])))
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
         return _problem_response(status, body, headers)

@@ -20,6 +20,7 @@ own connection errors, to a status and a document; any transport (HTTP, MCP) can
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -47,6 +48,11 @@ __all__ = [
     "problem_for",
     "validation_problem",
 ]
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE_RETRY_AFTER_S = 5
+"""Seconds a 503 for a failed store or broker asks the caller to wait (``Retry-After``)."""
 
 PROBLEM_TYPE = "urn:qgs:problem:"
 """Every problem's ``type`` starts with this, then a slug (``urn:qgs:problem:not-found``)."""
@@ -179,8 +185,8 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
     if status is None:
         return None
     message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if status == 503 and not isinstance(exc, BrokerUnavailableError | StoreError):
-        message = f"a dependency is unreachable ({type(exc).__name__}: {message})"
+    if status == 503 and not isinstance(exc, BrokerUnavailableError):
+        return status, _unavailable(exc, message)
     found = _FIELD.search(message)
     field = found[1] if found and status in (413, 422) else None
     extra: dict[str, Any] = {}
@@ -188,6 +194,34 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
         extra["retry_after_s"] = round(exc.retry_after_s, 3)
     return status, problem(
         status, message, [field_error(field, message, _fix_of(message, status))], **extra
+    )
+
+
+def _unavailable(exc: BaseException, message: str) -> dict[str, Any]:
+    """The 503 of a store or a Redis that failed: which one and its setting, never its address.
+
+    The driver's message names the host, port and database (``connection to server at
+    "10.0.0.5", port 5432 failed``): that is for the server log, not for the API's callers.
+    """
+    import sys
+
+    sqlalchemy_exc = sys.modules.get("sqlalchemy.exc")
+    store = isinstance(exc, StoreError) or (
+        sqlalchemy_exc is not None and isinstance(exc, sqlalchemy_exc.SQLAlchemyError)
+    )
+    what, setting = ("store", "QGS_DATABASE_URL") if store else ("broker", "QGS_BROKER_URL")
+    log.error("%s unavailable: %s: %s", what, type(exc).__name__, message)
+    detail = (
+        f"the {what} ({setting}) did not answer or failed ({type(exc).__name__}); this request "
+        f"changed nothing"
+    )
+    fix = (
+        f"retry after {UNAVAILABLE_RETRY_AFTER_S} s; if it persists, the operator checks that "
+        f"the {'database' if store else 'Redis'} runs and that {setting} points at it (the "
+        "server log has the address and the error)"
+    )
+    return problem(
+        503, detail, [field_error(None, detail, fix)], retry_after_s=UNAVAILABLE_RETRY_AFTER_S
     )
 
 

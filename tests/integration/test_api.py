@@ -7,6 +7,7 @@ releases it, so a long-poll is in place before the decision exists (observable, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -578,6 +579,95 @@ class TestUnavailable:
         assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
         assert_problem(ready, 503)
         assert ready.json()["checks"]["broker"]["ok"] is False
+
+
+@contextlib.contextmanager
+def silent_listener() -> Iterator[int]:
+    """A TCP port on loopback that accepts connections and never answers (a stopped peer)."""
+    import socket
+
+    held: list[socket.socket] = []
+    stop = threading.Event()
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        server.settimeout(0.1)
+
+        def accept() -> None:
+            while not stop.is_set():
+                with contextlib.suppress(OSError):
+                    held.append(server.accept()[0])
+
+        thread = threading.Thread(target=accept, daemon=True)
+        thread.start()
+        try:
+            yield server.getsockname()[1]
+        finally:
+            stop.set()
+            thread.join(5)
+            for conn in held:
+                conn.close()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return int(free.getsockname()[1])
+
+
+@SQLITE_ONLY
+class TestStoreDown:
+    """A store that fails or hangs: a 503 naming the store and its setting, never its address."""
+
+    def test_refused_store_is_a_503_without_the_address(
+        self, api: Api, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from qgs_worker.store.schema import make_engine
+
+        port = free_port()
+        dead = make_engine(f"postgresql+psycopg://qgs@127.0.0.1:{port}/secretdb")
+        monkeypatch.setattr(api.ops.repo, "engine", dead)
+        monkeypatch.setattr(
+            api.ops.repo, "url", f"postgresql+psycopg://qgs@127.0.0.1:{port}/secretdb"
+        )
+        with api.http(api.alice) as http:
+            response = http.get("/v1/tasks/t-anything")
+        with api.http(None) as http:
+            ready = http.get("/readyz")
+        dead.dispose()
+        body = assert_problem(response, 503)
+        assert "the store (QGS_DATABASE_URL)" in body["detail"]
+        assert "5" == response.headers["Retry-After"]
+        assert body["errors"][0]["fix"].startswith("retry after 5 s")
+        assert_problem(ready, 503)
+        assert ready.json()["checks"]["store"]["ok"] is False
+        for text in (response.text, ready.text):
+            assert str(port) not in text and "127.0.0.1" not in text and "secretdb" not in text
+
+    def test_readyz_keeps_its_timeout_when_the_store_never_answers(
+        self, api: Api, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from qgs_worker.store.schema import make_engine
+
+        with silent_listener() as port:
+            hung = make_engine(f"postgresql+psycopg://qgs@127.0.0.1:{port}/qgs")
+            monkeypatch.setattr(api.ops.repo, "engine", hung)
+            with api.http(None) as http:
+                ready = http.get("/readyz")  # answered while the store still holds the connection
+            hung.dispose()
+        assert_problem(ready, 503)
+        store = ready.json()["checks"]["store"]
+        assert store["ok"] is False and "did not answer" in store["detail"]
+        assert "QGS_DATABASE_URL" in store["detail"]
+
+    def test_a_ready_store_shows_no_path_or_host(self, api: Api, tmp_path: Path) -> None:
+        with api.http(None) as http:
+            ready = http.get("/readyz")
+        assert 200 == ready.status_code, ready.text
+        assert str(tmp_path) not in ready.text and "qgs.db" not in ready.text
+        assert "answered" in ready.json()["checks"]["store"]["detail"]
 
 
 @SQLITE_ONLY
