@@ -29,6 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
@@ -171,7 +172,10 @@ def create_app(
 
     # Prometheus text format, not under /v1 and without a key (like /healthz): scrapers
     # reach it on the address `qgs serve` binds (loopback by default).
-    app.mount("/metrics", metrics_asgi_app(ops.settings))
+    # Both /metrics (what scrapers ask for: no 307 to /metrics/) and /metrics/ (the mount).
+    metrics = metrics_asgi_app(ops.settings)
+    app.router.routes.append(Route("/metrics", endpoint=metrics, include_in_schema=False))
+    app.mount("/metrics", metrics)
 
     @app.post("/v1/tasks", status_code=201, response_model=TaskOut, tags=["tasks"])
     def start_task(body: TaskIn, me: Me) -> TaskOut:

@@ -476,7 +476,9 @@ class TestServiceDocuments:
 
         with api.http(None) as http:
             got = http.get("/metrics/")
+            plain = http.get("/metrics")  # what scrapers ask for: answered, not redirected
         assert 200 == got.status_code, got.text
+        assert 200 == plain.status_code and "qgs_broker_up" in plain.text
         families = {f.name: f for f in text_string_to_metric_families(got.text)}
         assert "qgs_broker_up" in families  # the broker's queues, read at scrape time
         assert {s.labels.get("queue") for s in families["qgs_queue_depth"].samples} >= {
