@@ -174,7 +174,7 @@ def create_app(
     # reach it on the address `qgs serve` binds (loopback by default).
     # Both /metrics (what scrapers ask for: no 307 to /metrics/) and /metrics/ (the mount).
     metrics = metrics_asgi_app(ops.settings)
-    app.router.routes.append(Route("/metrics", endpoint=metrics, include_in_schema=False))
+    app.router.routes.append(Route("/metrics", endpoint=_AsgiApp(metrics), include_in_schema=False))
     app.mount("/metrics", metrics)
 
     @app.post("/v1/tasks", status_code=201, response_model=TaskOut, tags=["tasks"])
@@ -303,6 +303,17 @@ def create_app(
         return _problem_response(503, body)
 
     return app
+
+
+class _AsgiApp:
+    """An ASGI app as an object: Starlette's ``Route`` would call a plain function as a handler."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on unchanged."""
+        await self.app(scope, receive, send)
 
 
 def _install_error_handlers(app: FastAPI) -> None:
