@@ -22,6 +22,9 @@ from qgs_worker.errors import (
     validation_summary,
 )
 
+MAX_ROUND_NUMBER = 2**31 - 1
+"""The largest round number (the store's ``integer`` column: PostgreSQL's 4-byte maximum)."""
+
 MAX_NESTING_DEPTH = 128
 """The deepest nesting of objects and lists a submission may hold (levels).
 
@@ -78,7 +81,7 @@ class Submission(BaseModel):
 
     submission_id: str = Field(min_length=1, max_length=128)
     task_id: str = Field(min_length=1, max_length=64)
-    round_number: int | None = Field(default=None, ge=1)
+    round_number: int | None = Field(default=None, ge=1, le=MAX_ROUND_NUMBER)
     renumber_on_conflict: bool = Field(
         default=False,
         description="take the next free number if another submission holds round_number",

@@ -15,12 +15,17 @@ class WebhookSettings(BaseModel):
     ``secret`` signs every webhook (HMAC-SHA256, ``X-QGS-Signature``); with none, a callback
     URL is refused at submit. ``allow_private`` lets a callback go to loopback, private and
     link-local addresses (tests, on-prem receivers); metadata, unspecified, multicast and
-    reserved addresses stay refused.
+    reserved addresses stay refused. ``concurrency`` caps the POSTs in flight in one worker
+    process (``qgs_worker.webhooks.job``): the webhook job shares ``qgs.default``'s threads
+    with the decide job, and a receiver that hangs holds a thread up to ``timeout_s`` per phase.
     """
 
     secret: SecretStr = Field(
         default=SecretStr(""),
-        description="the secret webhooks are signed with (until API keys carry their own)",
+        description=(
+            "the secret in-process tasks' webhooks are signed with (a task started over the "
+            "API is signed with the secret of the key that created it)"
+        ),
     )
     allow_private: bool = Field(
         default=False,
@@ -36,7 +41,17 @@ class WebhookSettings(BaseModel):
         default=60.0, gt=0, description="the longest wait between two attempts, in seconds"
     )
     timeout_s: float = Field(
-        default=10.0, gt=0, le=120, description="one POST (connect, send, answer), in seconds"
+        default=5.0, gt=0, le=120, description="one POST (connect, send, answer), in seconds"
+    )
+    concurrency: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description=(
+            "webhook POSTs one worker process makes at once; a delivery that finds them all "
+            "busy waits a second as a countdown (held by the worker, no thread taken), so "
+            "hanging receivers never take the threads the review jobs need"
+        ),
     )
 
     def policy(self, *, soft_time_limit_s: float, visibility_timeout_s: float) -> WebhookPolicy:

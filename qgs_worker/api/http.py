@@ -29,10 +29,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
-from qgs_worker.api.problems import problem, problem_for, validation_problem
+from qgs_worker.api.problems import internal_problem, problem, problem_for, validation_problem
 from qgs_worker.api.schemas import (
     ApprovalIn,
     ConstraintsOut,
@@ -171,7 +172,10 @@ def create_app(
 
     # Prometheus text format, not under /v1 and without a key (like /healthz): scrapers
     # reach it on the address `qgs serve` binds (loopback by default).
-    app.mount("/metrics", metrics_asgi_app(ops.settings))
+    # Both /metrics (what scrapers ask for: no 307 to /metrics/) and /metrics/ (the mount).
+    metrics = metrics_asgi_app(ops.settings)
+    app.router.routes.append(Route("/metrics", endpoint=_AsgiApp(metrics), include_in_schema=False))
+    app.mount("/metrics", metrics)
 
     @app.post("/v1/tasks", status_code=201, response_model=TaskOut, tags=["tasks"])
     def start_task(body: TaskIn, me: Me) -> TaskOut:
@@ -301,6 +305,17 @@ def create_app(
     return app
 
 
+class _AsgiApp:
+    """An ASGI app as an object: Starlette's ``Route`` would call a plain function as a handler."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on unchanged."""
+        await self.app(scope, receive, send)
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -322,8 +337,8 @@ def _install_error_handlers(app: FastAPI) -> None:
             raise exc
         status, body = found
         headers = {}
-        if status == 429:
-            headers["Retry-After"] = str(max(1, round(body.get("retry_after_s", 1))))
+        if status in (429, 503) and "retry_after_s" in body:
+            headers["Retry-After"] = str(max(1, round(body["retry_after_s"])))
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
         return _problem_response(status, body, headers)
@@ -335,8 +350,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         log.error(
             "unexpected error on %s %s: %s", request.method, request.url.path, type(exc).__name__
         )
-        detail = f"unexpected server error ({type(exc).__name__}); see the server log"
-        return _problem_response(500, problem(500, detail, slug="internal"))
+        return _problem_response(500, internal_problem(exc))
 
     app.add_exception_handler(Exception, _unexpected)
 

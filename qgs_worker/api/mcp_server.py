@@ -32,12 +32,12 @@ import mcp_types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, StrictBool, ValidationError
 from starlette.authentication import AuthCredentials
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
-from qgs_worker.api.problems import problem, problem_for, validation_problem
+from qgs_worker.api.problems import internal_problem, problem, problem_for, validation_problem
 from qgs_worker.api.schemas import (
     ConstraintsOut,
     DecisionOut,
@@ -70,7 +70,7 @@ class GetDecisionArgs(_In):
     wait_s: float = Field(
         default=0.0, ge=0, le=WAIT_MAX_S, description="long-poll up to this many seconds (0-60)"
     )
-    until_approved: bool = Field(
+    until_approved: StrictBool = Field(
         default=False, description="a decision awaiting a person counts once they decided"
     )
 
@@ -233,8 +233,7 @@ def create_server(
             found = problem_for(exc)
             if found is None:
                 log.error("unexpected error in MCP tool %s: %s", params.name, type(exc).__name__)
-                detail = f"unexpected server error ({type(exc).__name__}); see the server log"
-                return _tool_error(500, problem(500, detail, slug="internal"))
+                return _tool_error(500, internal_problem(exc))
             return _tool_error(*found)
         return types.CallToolResult(content=_text(body), structured_content=body)
 

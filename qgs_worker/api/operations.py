@@ -251,8 +251,9 @@ class Operations:
     ) -> TaskHandle:
         """Classify and store a new task owned by ``principal`` (``Client.start_task``).
 
-        ``callback_url``: where each of the task's decisions is POSTed, signed with the
-        principal's key's webhook secret.
+        ``callback_url``: where each of the task's decisions is POSTed, signed with the webhook
+        secret of the key that made the request (``principal.key_id``; once that key is
+        revoked, the principal's newest live key's).
 
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` in use;
@@ -268,6 +269,7 @@ class Operations:
             task_type=task_type,
             task_id=task_id,
             principal=principal.name,
+            key_id=principal.key_id,
             callback_url=callback_url,
         )
 
@@ -483,9 +485,17 @@ class Operations:
             agent: Which agent makes it (the gate's rate-limit key).
 
         Raises:
-            InputError: ``call`` is not one call, or ``tools`` holds an unusable definition.
-            ConfigurationError: no ``tools`` and no ``QGS_TOOLS_FILE``.
+            InputError: ``call`` is not one call, ``tools`` holds an unusable definition, or
+                no ``tools`` came and the server has no ``QGS_TOOLS_FILE`` (the caller's to
+                fix: a 422 naming ``tools``, not a 500).
+            ConfigurationError: ``QGS_TOOLS_FILE`` is set but unreadable.
         """
+        if tools is None and self.settings.tools_file is None:
+            raise InputError(
+                "'tools' is required: this server has no QGS_TOOLS_FILE, so send the tools the "
+                "agent may call (OpenAI, Anthropic or MCP definitions, or an MCP tools/list "
+                "result) with each check"
+            )
         return self.client.check_tool_call(
             call, principal=principal.name, agent=agent, tools=tools, log=True
         )

@@ -14,11 +14,13 @@ own connection errors, to a status and a document; any transport (HTTP, MCP) can
 | ``InputError`` (and a body that does not validate) | 422 |
 | ``RateLimitedError`` | 429 |
 | ``BrokerUnavailableError``, ``StoreError``, a database or Redis connection error | 503 |
-| ``ConfigurationError`` | 500 |
+| ``ConfigurationError`` | 500 ("Server misconfigured") |
+| anything else (a bug) | 500 ("Internal error", slug ``internal``) |
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -38,7 +40,19 @@ from qgs_worker.errors import (
     TaskNotFoundError,
 )
 
-__all__ = ["PROBLEM_TYPE", "field_error", "problem", "problem_for", "validation_problem"]
+__all__ = [
+    "PROBLEM_TYPE",
+    "field_error",
+    "internal_problem",
+    "problem",
+    "problem_for",
+    "validation_problem",
+]
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE_RETRY_AFTER_S = 5
+"""Seconds a 503 for a failed store or broker asks the caller to wait (``Retry-After``)."""
 
 PROBLEM_TYPE = "urn:qgs:problem:"
 """Every problem's ``type`` starts with this, then a slug (``urn:qgs:problem:not-found``)."""
@@ -55,6 +69,8 @@ _TITLES = {
     500: "Server misconfigured",
     503: "Service unavailable",
 }
+_SLUG_TITLES = {"internal": "Internal error"}
+"""Titles of a slug that differs from its status's (an unexpected 500 is no configuration's)."""
 _SLUGS = {
     400: "malformed",
     401: "unauthenticated",
@@ -86,12 +102,23 @@ def problem(
     """A problem document for ``status`` (the title and type follow from it)."""
     return {
         "type": PROBLEM_TYPE + (slug or _SLUGS.get(status, "error")),
-        "title": _TITLES.get(status, "Error"),
+        "title": _SLUG_TITLES.get(slug or "", _TITLES.get(status, "Error")),
         "status": status,
         "detail": detail,
         "errors": list(errors),
         **extra,
     }
+
+
+def internal_problem(exc: BaseException) -> dict[str, Any]:
+    """The 500 of an error no mapping knows (a bug): titled "Internal error", no message shown.
+
+    The exception's message may hold data from the request or the store, so only its type is
+    shown; the server logs the rest.
+    """
+    detail = f"unexpected server error ({type(exc).__name__}); see the server log"
+    fix = "retry once; if it happens again, report it with the time and the server log"
+    return problem(500, detail, [field_error(None, detail, fix)], slug="internal")
 
 
 def _status_of(exc: BaseException) -> int | None:
@@ -158,8 +185,8 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
     if status is None:
         return None
     message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if status == 503 and not isinstance(exc, BrokerUnavailableError | StoreError):
-        message = f"a dependency is unreachable ({type(exc).__name__}: {message})"
+    if status == 503 and not isinstance(exc, BrokerUnavailableError):
+        return status, _unavailable(exc, message)
     found = _FIELD.search(message)
     field = found[1] if found and status in (413, 422) else None
     extra: dict[str, Any] = {}
@@ -167,6 +194,34 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
         extra["retry_after_s"] = round(exc.retry_after_s, 3)
     return status, problem(
         status, message, [field_error(field, message, _fix_of(message, status))], **extra
+    )
+
+
+def _unavailable(exc: BaseException, message: str) -> dict[str, Any]:
+    """The 503 of a store or a Redis that failed: which one and its setting, never its address.
+
+    The driver's message names the host, port and database (``connection to server at
+    "10.0.0.5", port 5432 failed``): that is for the server log, not for the API's callers.
+    """
+    import sys
+
+    sqlalchemy_exc = sys.modules.get("sqlalchemy.exc")
+    store = isinstance(exc, StoreError) or (
+        sqlalchemy_exc is not None and isinstance(exc, sqlalchemy_exc.SQLAlchemyError)
+    )
+    what, setting = ("store", "QGS_DATABASE_URL") if store else ("broker", "QGS_BROKER_URL")
+    log.error("%s unavailable: %s: %s", what, type(exc).__name__, message)
+    detail = (
+        f"the {what} ({setting}) did not answer or failed ({type(exc).__name__}); this request "
+        f"changed nothing"
+    )
+    fix = (
+        f"retry after {UNAVAILABLE_RETRY_AFTER_S} s; if it persists, the operator checks that "
+        f"the {'database' if store else 'Redis'} runs and that {setting} points at it (the "
+        "server log has the address and the error)"
+    )
+    return problem(
+        503, detail, [field_error(None, detail, fix)], retry_after_s=UNAVAILABLE_RETRY_AFTER_S
     )
 
 

@@ -1,7 +1,7 @@
 """The HTTP API's request and response bodies (pydantic; unknown fields refused).
 
 Requests are ``extra="forbid"``: a misspelt field (``finale``) is a 422 naming it, never
-silently ignored. Responses reuse the core views (``DecisionView``, ``ApprovalView``) and the
+silently ignored; booleans are strict (``"yes"`` or ``1`` for ``final`` is a 422, not true). Responses reuse the core views (``DecisionView``, ``ApprovalView``) and the
 gate's report as ``qgs check-tool --format json`` prints it.
 """
 
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from qgs_worker.core.models import Classification, Complexity, TaskType
 from qgs_worker.core.views import ApprovalView, DecisionView
+from qgs_worker.submission import MAX_ROUND_NUMBER
 
 __all__ = [
     "ApprovalIn",
@@ -46,8 +47,10 @@ class TaskIn(_In):
     callback_url: str | None = Field(
         default=None,
         max_length=2048,
-        description="where each decision is POSTed, signed with the key's webhook secret "
-        "(X-QGS-Signature: sha256=HMAC over '<X-QGS-Timestamp>.<body>'); public http(s) only",
+        description="where each decision is POSTed, signed with the webhook secret of the API "
+        "key that created this task (once that key is revoked: the principal's newest live "
+        "key's) (X-QGS-Signature: sha256=HMAC over '<X-QGS-Timestamp>.<body>'); public "
+        "http(s) only",
     )
 
 
@@ -82,13 +85,23 @@ class RoundIn(_In):
     deliverable: str = Field(description="the round's output text ('' for tool calls only)")
     tool_calls: list[ToolCallIn] = Field(default_factory=list)
     tool_results: list[ToolResultIn] = Field(default_factory=list)
-    final: bool = Field(default=False, description="the round the agent means to deliver")
-    round_number: int | None = Field(default=None, ge=1, description="default: the next one")
+    final: StrictBool = Field(
+        default=False, description="the round the agent means to deliver (true or false)"
+    )
+    round_number: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_ROUND_NUMBER,
+        description=f"1 to {MAX_ROUND_NUMBER}; default: the next one",
+    )
     turn: str | None = Field(
         default=None, description="in a multi-turn run, the user message this round answers"
     )
     callback_url: str | None = Field(
-        default=None, max_length=2048, description="where this round's decision is POSTed"
+        default=None,
+        max_length=2048,
+        description="where this round's decision is POSTed, signed like the task's (the "
+        "secret of the key that created the task)",
     )
 
 
@@ -132,7 +145,8 @@ class ToolCallCheckIn(_In):
     tools: list[dict[str, Any]] | dict[str, Any] | None = Field(
         default=None,
         description="OpenAI, Anthropic or MCP tool definitions (or an MCP tools/list result); "
-        "default: the server's QGS_TOOLS_FILE",
+        "default: the server's QGS_TOOLS_FILE (required when the server has none: a 422 "
+        "naming 'tools')",
     )
     agent: str | None = Field(default=None, max_length=128, description="which agent calls")
 

@@ -70,7 +70,13 @@ from qgs_worker.settings import Settings
 from qgs_worker.store import (
     Repository,
 )
-from qgs_worker.submission import NewTask, Submission, check_value, validate_message
+from qgs_worker.submission import (
+    MAX_ROUND_NUMBER,
+    NewTask,
+    Submission,
+    check_value,
+    validate_message,
+)
 from qgs_worker.toolcheck import CheckLogSender
 from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
 from qgs_worker.webhooks import check_callback
@@ -179,6 +185,7 @@ class Client(WaitingMixin, ToolCallsMixin):
         task_id: str | None = None,
         principal: str | None = None,
         callback_url: str | None = None,
+        key_id: str | None = None,
     ) -> TaskHandle:
         """Classify a request and store it as a new task (idempotent for a given ``task_id``).
 
@@ -195,6 +202,9 @@ class Client(WaitingMixin, ToolCallsMixin):
             callback_url: Where each of the task's decisions is POSTed, signed (a round's
                 own ``callback_url`` wins); http(s) to a public address unless
                 ``QGS_WEBHOOKS__ALLOW_PRIVATE=true``. A task stored before keeps its own.
+            key_id: The id of the API key that starts it (the HTTP API and MCP set it): its
+                webhook secret signs the task's webhooks (the principal's newest live key's
+                once it is revoked).
 
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` another
@@ -213,7 +223,9 @@ class Client(WaitingMixin, ToolCallsMixin):
                     f"'task_type' must be one of {', '.join(t.value for t in TaskType)} (got {task_type!r})"
                 ) from None
         if callback_url is not None:
-            check_callback(callback_url, self.settings, principal=principal, store=self.repo)
+            check_callback(
+                callback_url, self.settings, principal=principal, key_id=key_id, store=self.repo
+            )
         found = classify(request, kind, llm=self._llm_classifier())
         new = NewTask(
             request=request,
@@ -224,7 +236,7 @@ class Client(WaitingMixin, ToolCallsMixin):
             callback_url=callback_url,
         )
         stored = self.repo.store_task(
-            task_id or f"t-{uuid.uuid4().hex[:16]}", found, new, principal=principal
+            task_id or f"t-{uuid.uuid4().hex[:16]}", found, new, principal=principal, key_id=key_id
         )
         return TaskHandle(
             id=stored.id,
@@ -274,8 +286,10 @@ class Client(WaitingMixin, ToolCallsMixin):
             InputError: a field is malformed (``turn`` not a string included).
         """
         if callback_url is not None:
-            owner = self.repo.task_principal(task_id)[1]
-            check_callback(callback_url, self.settings, principal=owner, store=self.repo)
+            owner, key_id = self.repo.task_signer(task_id)
+            check_callback(
+                callback_url, self.settings, principal=owner, key_id=key_id, store=self.repo
+            )
         if isinstance(deliverable, str):
             deliverable = Deliverable(text=deliverable, tool_calls=tuple(tool_calls))
         if turn is not None and not isinstance(turn, str):
@@ -387,9 +401,18 @@ class Client(WaitingMixin, ToolCallsMixin):
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
             DeliverableTooLargeError: the deliverable or the turn is over
                 ``QGS_MAX_DELIVERABLE_BYTES`` (default 1 MB).
-            InputError: ``round_number`` is taken, or would leave a gap; ``turn`` is not a string.
+            InputError: ``round_number`` is taken, would leave a gap, or is not 1 to
+                ``MAX_ROUND_NUMBER`` (2**31 - 1); ``turn`` is not a string.
             BrokerUnavailableError: the broker could not be reached; nothing was queued.
         """
+        if round_number is not None and not (
+            isinstance(round_number, int) and 1 <= round_number <= MAX_ROUND_NUMBER
+        ):
+            # Before the store is asked: PostgreSQL refuses a number over its integer range.
+            raise InputError(
+                f"'round_number' must be an integer from 1 to {MAX_ROUND_NUMBER} "
+                f"(got {round_number!r}): leave it out to take the next round"
+            )
         stored_next, taken = self.repo.round_numbers(task_id, round_number)
         next_free = max(self._next_round.get(task_id, 1), stored_next)
         exact = round_number is not None

@@ -142,8 +142,11 @@ class ApiClient(Client):
         task_id: str | None = None,
         principal: str | None = None,
         callback_url: str | None = None,
+        key_id: str | None = None,
     ) -> TaskHandle:
-        """``POST /v1/tasks``; the task is the key's principal's (``principal`` is not sent).
+        """``POST /v1/tasks``; the task is the key's principal's, signed with the key's secret.
+
+        ``principal`` and ``key_id`` are not sent: the server takes both from the key.
 
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` (the API

@@ -75,7 +75,7 @@ class WebhookPolicy:
     max_attempts: int = 5
     backoff_base_s: float = 2.0
     backoff_max_s: float = 60.0
-    timeout_s: float = 10.0
+    timeout_s: float = 5.0
 
 
 def retry_delay_s(failed: int, policy: WebhookPolicy, jitter: float = 0.5) -> float:

@@ -238,18 +238,33 @@ def revoke_key(store: Any, key_id: str) -> bool:
     return True
 
 
-def webhook_secret(store: Any, principal: str) -> bytes | None:
-    """The secret that signs ``principal``'s webhooks: that of its newest live key, or None.
+def webhook_secret(store: Any, principal: str, key_id: str | None = None) -> bytes | None:
+    """The secret that signs a task's webhooks: its key's, else its principal's newest live key's.
+
+    A task is signed with the secret of the key that created it (``TaskRow.key_id``), so making
+    another key (an approve key, a rotation) changes nothing for the agent that checks it. When
+    that key is revoked (or the task predates the column), the principal's newest live key signs.
 
     Args:
         store: A ``Repository`` or an ``Engine``.
         principal: The task's principal (``TaskRow.principal``).
+        key_id: The key that created the task (``TaskRow.key_id``); None: the newest live key.
 
     Returns:
         The secret's bytes (the whole ``whsec_...`` text, UTF-8), or None when the principal has
-        no live key (a task started in-process has no principal: its callbacks go unsigned).
+        no live key (``webhook_secret_for`` then falls back to ``QGS_WEBHOOKS__SECRET``).
     """
     with Session(_engine(store)) as session:
+        if key_id is not None:
+            own = session.exec(
+                select(ApiKeyRow.webhook_secret).where(
+                    col(ApiKeyRow.key_id) == key_id,
+                    col(ApiKeyRow.principal) == principal,
+                    col(ApiKeyRow.revoked_at).is_(None),
+                )
+            ).first()
+            if own is not None:
+                return own.encode("utf-8")
         hook = session.exec(
             select(ApiKeyRow.webhook_secret)
             .where(col(ApiKeyRow.principal) == principal, col(ApiKeyRow.revoked_at).is_(None))

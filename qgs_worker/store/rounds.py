@@ -38,12 +38,18 @@ log = logging.getLogger(__name__)
 
 
 def task_row(
-    task_id: str, found: Classification, new: NewTask, *, principal: str | None = None
+    task_id: str,
+    found: Classification,
+    new: NewTask,
+    *,
+    principal: str | None = None,
+    key_id: str | None = None,
 ) -> TaskRow:
     """A TaskRow for a classified request, with the agent and source fields of ``new``."""
     return TaskRow(
         id=task_id,
         principal=principal,
+        key_id=key_id,
         request=new.request,
         agent=new.agent,
         agent_model=new.agent_model,
@@ -100,16 +106,18 @@ class RoundStore(StoreBase):
         new: NewTask,
         *,
         principal: str | None = None,
+        key_id: str | None = None,
     ) -> TaskRecord:
         """Store a classified task unless one with this id exists; the stored one's record.
 
         A task stored before keeps its own class (``start_task`` with a known id is idempotent).
-        ``principal`` is the API key's principal that owns it (None: started in-process).
+        ``principal`` is the API key's principal that owns it (None: started in-process);
+        ``key_id`` the key it came with (whose webhook secret signs the task's webhooks).
 
         Raises:
             InputError: a task with this id exists and belongs to another principal.
         """
-        row = self.add_task(task_row(task_id, found, new, principal=principal))
+        row = self.add_task(task_row(task_id, found, new, principal=principal, key_id=key_id))
         if principal is not None and row.principal != principal:
             raise InputError(
                 f"'task_id' {task_id!r} is in use: choose another id, or leave it out for a new one"
@@ -121,6 +129,12 @@ class RoundStore(StoreBase):
         with Session(self.engine) as session:
             row = session.get(TaskRow, task_id)
         return (False, None) if row is None else (True, row.principal)
+
+    def task_signer(self, task_id: str) -> tuple[str | None, str | None]:
+        """``(principal, key_id)`` of the task: whose key signs its webhooks (None, None: none)."""
+        with Session(self.engine) as session:
+            row = session.get(TaskRow, task_id)
+        return (None, None) if row is None else (row.principal, row.key_id)
 
     def round_ref(self, task_id: str, number: int) -> tuple[int, str] | None:
         """The id and submission id of a task's round by number (None: no such round)."""

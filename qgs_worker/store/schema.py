@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, inspect, text
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import SQLModel, create_engine
@@ -36,10 +36,34 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 """How long a SQLite writer waits for the lock, in milliseconds (workers write concurrently)."""
 
 
+PG_CONNECT_ARGS: dict[str, Any] = {
+    "connect_timeout": 10,  # seconds to connect, per address
+    "keepalives": 1,
+    "keepalives_idle": 30,  # seconds idle before the first probe
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 30_000,  # ms sent data may stay unacknowledged before the socket fails
+}
+"""libpq options every PostgreSQL connection gets (a key in the URL's query wins).
+
+A peer that is gone (a host down, a dropped route) then ends the request within about a minute
+instead of hanging it. A peer that is connected but stopped (a SIGSTOPped proxy: the kernel
+still acknowledges the bytes) is not detected by TCP: the request waits until it answers;
+``/readyz`` is bounded by its own timeout all the same (``api.readiness``).
+"""
+
+PG_STATEMENT_TIMEOUT_MS = 60_000
+"""The server cancels a statement running longer than this (milliseconds), unless the URL's
+``options`` sets its own: no request holds a connection for ever behind a lock."""
+
+
 def make_engine(url: str) -> Engine:
     """Create an engine for ``url``; SQLite files get WAL and a busy timeout.
 
     ``sqlite://`` (in memory) uses one shared connection (StaticPool) so tests see one database.
+    PostgreSQL connections get ``PG_CONNECT_ARGS`` (connect timeout, TCP keepalives,
+    ``tcp_user_timeout``) and a ``statement_timeout`` of ``PG_STATEMENT_TIMEOUT_MS``; an option
+    written in the URL's query wins.
     """
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
@@ -61,7 +85,13 @@ def make_engine(url: str) -> Engine:
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    return create_engine(url, pool_pre_ping=True)
+    if not url.startswith("postgresql"):
+        return create_engine(url, pool_pre_ping=True)
+    given = make_url(url).query
+    connect_args = {k: v for k, v in PG_CONNECT_ARGS.items() if k not in given}
+    if "options" not in given:
+        connect_args["options"] = f"-c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
+    return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
 
 
 _SCHEMA_TRIES = 5

@@ -42,7 +42,9 @@ class TaskRow(SQLModel, table=True):
 
     ``principal`` is the API key's principal that started it over the HTTP API or MCP (another
     principal's request for it is a "not found"); None for tasks started in-process, by the CLI,
-    by an audit, and in rows an older QGS stored.
+    by an audit, and in rows an older QGS stored. ``key_id`` is the id of the key that started
+    it (whose webhook secret signs its webhooks), None where ``principal`` is None or in rows an
+    older QGS stored.
     """
 
     __tablename__ = "task"
@@ -67,6 +69,9 @@ class TaskRow(SQLModel, table=True):
     callback_url: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     created_at: datetime = Field(default_factory=utcnow)
     principal: str | None = Field(default=None, max_length=128, index=True)
+    # The API key that started it: its webhook secret signs the task's webhooks (None: started
+    # in-process, or stored by an older QGS: the principal's newest live key signs).
+    key_id: str | None = Field(default=None, max_length=32)
 
 
 class RoundRow(SQLModel, table=True):

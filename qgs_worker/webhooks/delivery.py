@@ -196,8 +196,8 @@ def deliver_once(
         return DeliveryOutcome(None)
     final = False
     try:
-        owner = repo.task_principal(work.task_id)[1]
-        secret = webhook_secret_for(None, settings, principal=owner, store=repo)
+        owner, key_id = repo.task_signer(work.task_id)
+        secret = webhook_secret_for(None, settings, principal=owner, key_id=key_id, store=repo)
         resolved = resolve_callback(work.url, allow_private=cfg.allow_private, resolve=resolve)
     except CallbackUnresolvedError as exc:
         result = AttemptResult(None, str(exc), 0.0)

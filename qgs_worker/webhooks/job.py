@@ -5,23 +5,57 @@ attempt with attempts left is retried after the delay the attempt stored (held i
 as a countdown, below half the visibility timeout: ``WebhookSettings.check``); a store that
 cannot be reached is retried like in every QGS job. A copy redelivered by Redis finds the
 delivery delivered, failed or held, and does nothing.
+
+Webhooks share ``qgs.default``'s thread pool with the decide job, and a receiver that hangs
+holds a thread for up to three ``QGS_WEBHOOKS__TIMEOUT_S`` phases. So at most
+``QGS_WEBHOOKS__CONCURRENCY`` attempts run at once in one worker process: a job that finds
+every slot taken claims nothing and is retried after about a second, which the worker holds as
+an ETA (no thread, no prefetch slot: NOTES.md), leaving the other threads to the review jobs.
+A separate webhook queue would do the same only if operators ran a worker for it; this needs
+no deployment change. The cap is per process: with the prefork pool each child is a process of
+its own (one job at a time each), so the cap there is ``QGS_WORKER__DEFAULT_CONCURRENCY``.
 """
 
 from __future__ import annotations
+
+import random
+import threading
 
 from celery import shared_task
 
 from qgs_worker.jobs import QGSJob
 from qgs_worker.webhooks.delivery import DELIVER_JOB, deliver_once
 
-__all__ = ["webhook_deliver_job"]
+__all__ = ["BUSY_RETRY_S", "webhook_deliver_job", "webhook_slots"]
+
+BUSY_RETRY_S = 1.0
+"""Seconds (±50%) a delivery waits, as a countdown, when every webhook slot is taken."""
+
+_slots_lock = threading.Lock()
+_slots: dict[int, threading.BoundedSemaphore] = {}
+
+
+def webhook_slots(concurrency: int) -> threading.BoundedSemaphore:
+    """This process's webhook slots for a cap of ``concurrency`` (one semaphore per cap value)."""
+    with _slots_lock:
+        found = _slots.get(concurrency)
+        if found is None:
+            found = _slots[concurrency] = threading.BoundedSemaphore(concurrency)
+        return found
 
 
 @shared_task(name=DELIVER_JOB, bind=True, base=QGSJob)
 def webhook_deliver_job(self: QGSJob, round_id: int) -> None:
     """POST the round's decision to its callback URL once; retry later when that failed."""
     rt = self.runtime()
-    with self.store_errors_retried(rt.settings):
-        outcome = deliver_once(rt.repo, round_id, rt.settings)
+    slots = webhook_slots(rt.settings.webhooks.concurrency)
+    if not slots.acquire(blocking=False):
+        # Every slot holds a POST: wait as an ETA, not in a thread the decide job needs.
+        raise self.retry(countdown=BUSY_RETRY_S * random.uniform(0.5, 1.5), max_retries=None)
+    try:
+        with self.store_errors_retried(rt.settings):
+            outcome = deliver_once(rt.repo, round_id, rt.settings)
+    finally:
+        slots.release()
     if outcome.retry_in_s is not None:
         raise self.retry(countdown=outcome.retry_in_s, max_retries=None)

@@ -126,19 +126,23 @@ def webhook_secret_for(
     settings: Settings | None = None,
     *,
     principal: str | None = None,
+    key_id: str | None = None,
     store: Any = None,
 ) -> bytes:
     """The secret a task's webhooks are signed with.
 
-    A task owned by an API key's principal (the HTTP API and MCP) is signed with that
-    principal's newest live key's webhook secret (``store.keys.webhook_secret``, shown once when
-    the key was made): each team verifies with its own. Any other task (started in-process, or a
-    principal with no live key) is signed with ``QGS_WEBHOOKS__SECRET``.
+    A task owned by an API key's principal (the HTTP API and MCP) is signed with the webhook
+    secret of the key that created it (``store.keys.webhook_secret``, shown once when the key
+    was made); when that key is revoked, with the principal's newest live key's: each team
+    verifies with its own, and a new key (an approve key, a rotation) changes nothing for tasks
+    already started. Any other task (started in-process, or a principal with no live key) is
+    signed with ``QGS_WEBHOOKS__SECRET``.
 
     Args:
         task: The task (None at ``start_task``, before it is stored).
         settings: QGS settings (read from the environment when None).
         principal: The task's principal when ``task`` is None (or carries none).
+        key_id: The id of the key that created the task (None: the principal's newest).
         store: A ``Repository`` or engine to read the key's secret from (None: the setting only).
 
     Raises:
@@ -148,7 +152,7 @@ def webhook_secret_for(
     if owner and store is not None:
         from qgs_worker.store.keys import webhook_secret
 
-        found = webhook_secret(store, owner)
+        found = webhook_secret(store, owner, key_id or getattr(task, "key_id", None))
         if found:
             return found
     secret = (settings or Settings()).webhooks.secret.get_secret_value()
@@ -170,6 +174,7 @@ def check_callback(
     field: str = "callback_url",
     resolve: Resolver = system_resolver,
     principal: str | None = None,
+    key_id: str | None = None,
     store: Any = None,
 ) -> str:
     """What the client checks before it stores a callback URL: the URL, its addresses, a secret.
@@ -181,6 +186,7 @@ def check_callback(
         field: The field's name, for the messages.
         resolve: The resolver.
         principal: The task's owner, when ``task`` is None (see ``webhook_secret_for``).
+        key_id: The key that created the task (see ``webhook_secret_for``).
         store: Where the owner's key secret is read (see ``webhook_secret_for``).
 
     Returns:
@@ -196,5 +202,5 @@ def check_callback(
     resolve_callback(
         url, allow_private=settings.webhooks.allow_private, field=field, resolve=resolve
     )
-    webhook_secret_for(task, settings, principal=principal, store=store)
+    webhook_secret_for(task, settings, principal=principal, key_id=key_id, store=store)
     return url

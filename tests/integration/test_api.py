@@ -7,6 +7,7 @@ releases it, so a long-poll is in place before the decision exists (observable, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -27,7 +28,12 @@ from qgs_worker.api import Operations
 from qgs_worker.api.http import create_app
 from qgs_worker.client import Client
 from qgs_worker.core.webhooks import verify_signature
-from qgs_worker.errors import AuthenticationError, PermissionDeniedError, TaskNotFoundError
+from qgs_worker.errors import (
+    AuthenticationError,
+    InputError,
+    PermissionDeniedError,
+    TaskNotFoundError,
+)
 from qgs_worker.settings import ApiSettings
 from qgs_worker.store import OutboxRow, RoundRow, TaskRow
 from qgs_worker.store.keys import NewKey, create_key, revoke_key, webhook_secret
@@ -371,6 +377,66 @@ class TestBadInput:
         assert "assistant message" in assert_problem(a_message, 422)["detail"]
         assert 0 == count(api.ops, _check_table())
 
+    @pytest.mark.parametrize("number", [99999999999999999999, 2**40, 2**31, 0])
+    def test_round_number_out_of_range_is_422_naming_it_and_the_max(
+        self, api: Api, number: int
+    ) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            response = http.post(
+                f"/v1/tasks/{task}/rounds", json={"deliverable": "text", "round_number": number}
+            )
+        body = assert_problem(response, 422)
+        assert ["round_number"] == [e["field"] for e in body["errors"]]
+        if number > 0:
+            assert "2147483647" in body["detail"]
+        assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
+
+    def test_the_client_refuses_a_round_number_out_of_range(self, api: Api) -> None:
+        task = api.ops.client.start_task("write an article about AI")
+        with pytest.raises(InputError, match=r"'round_number' must be .* 1 to 2147483647"):
+            api.ops.client.submit(task.id, "text", round_number=2**40)
+        assert 0 == count(api.ops, RoundRow)
+
+    @pytest.mark.parametrize("value", ["yes", 1, "true"])
+    def test_final_must_be_a_json_boolean(self, api: Api, value: object) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            response = http.post(
+                f"/v1/tasks/{task}/rounds", json={"deliverable": "text", "final": value}
+            )
+        body = assert_problem(response, 422)
+        assert ["final"] == [e["field"] for e in body["errors"]]
+        assert 0 == count(api.ops, RoundRow)
+
+    def test_an_unexpected_error_is_titled_internal_error(
+        self, api: Api, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        def broken(*_args: object) -> str:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(api.ops, "constraints", broken)
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            response = http.get(f"/v1/tasks/{task}/constraints")
+        body = assert_problem(response, 500)
+        assert ("Internal error", "urn:qgs:problem:internal") == (body["title"], body["type"])
+        assert "a bug" not in response.text  # the message stays in the server log
+
+    def test_a_check_without_tools_on_a_server_without_a_tools_file(self, api: Api) -> None:
+        assert api.ops.settings.tools_file is None
+        call = {
+            "id": "c1",
+            "type": "function",
+            "function": {"name": "get_weather", "arguments": "{}"},
+        }
+        with api.http(api.alice) as http:
+            response = http.post("/v1/tool-calls/check", json={"call": call})
+        body = assert_problem(response, 422)
+        assert ["tools"] == [e["field"] for e in body["errors"]]
+        assert "QGS_TOOLS_FILE" in body["detail"]
+        assert 0 == count(api.ops, _check_table())
+
     def test_wait_over_sixty_seconds(self, api: Api) -> None:
         with api.http(api.alice) as http:
             response = http.get("/v1/submissions/s-x/decision", params={"wait_s": 61})
@@ -410,7 +476,9 @@ class TestServiceDocuments:
 
         with api.http(None) as http:
             got = http.get("/metrics/")
+            plain = http.get("/metrics")  # what scrapers ask for: answered, not redirected
         assert 200 == got.status_code, got.text
+        assert 200 == plain.status_code and "qgs_broker_up" in plain.text
         families = {f.name: f for f in text_string_to_metric_families(got.text)}
         assert "qgs_broker_up" in families  # the broker's queues, read at scrape time
         assert {s.labels.get("queue") for s in families["qgs_queue_depth"].samples} >= {
@@ -515,10 +583,99 @@ class TestUnavailable:
         assert ready.json()["checks"]["broker"]["ok"] is False
 
 
+@contextlib.contextmanager
+def silent_listener() -> Iterator[int]:
+    """A TCP port on loopback that accepts connections and never answers (a stopped peer)."""
+    import socket
+
+    held: list[socket.socket] = []
+    stop = threading.Event()
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        server.settimeout(0.1)
+
+        def accept() -> None:
+            while not stop.is_set():
+                with contextlib.suppress(OSError):
+                    held.append(server.accept()[0])
+
+        thread = threading.Thread(target=accept, daemon=True)
+        thread.start()
+        try:
+            yield server.getsockname()[1]
+        finally:
+            stop.set()
+            thread.join(5)
+            for conn in held:
+                conn.close()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return int(free.getsockname()[1])
+
+
+@SQLITE_ONLY
+class TestStoreDown:
+    """A store that fails or hangs: a 503 naming the store and its setting, never its address."""
+
+    def test_refused_store_is_a_503_without_the_address(
+        self, api: Api, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from qgs_worker.store.schema import make_engine
+
+        port = free_port()
+        dead = make_engine(f"postgresql+psycopg://qgs@127.0.0.1:{port}/secretdb")
+        monkeypatch.setattr(api.ops.repo, "engine", dead)
+        monkeypatch.setattr(
+            api.ops.repo, "url", f"postgresql+psycopg://qgs@127.0.0.1:{port}/secretdb"
+        )
+        with api.http(api.alice) as http:
+            response = http.get("/v1/tasks/t-anything")
+        with api.http(None) as http:
+            ready = http.get("/readyz")
+        dead.dispose()
+        body = assert_problem(response, 503)
+        assert "the store (QGS_DATABASE_URL)" in body["detail"]
+        assert "5" == response.headers["Retry-After"]
+        assert body["errors"][0]["fix"].startswith("retry after 5 s")
+        assert_problem(ready, 503)
+        assert ready.json()["checks"]["store"]["ok"] is False
+        for text in (response.text, ready.text):
+            assert str(port) not in text and "127.0.0.1" not in text and "secretdb" not in text
+
+    def test_readyz_keeps_its_timeout_when_the_store_never_answers(
+        self, api: Api, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from qgs_worker.store.schema import make_engine
+
+        with silent_listener() as port:
+            hung = make_engine(f"postgresql+psycopg://qgs@127.0.0.1:{port}/qgs")
+            monkeypatch.setattr(api.ops.repo, "engine", hung)
+            with api.http(None) as http:
+                ready = http.get("/readyz")  # answered while the store still holds the connection
+            hung.dispose()
+        assert_problem(ready, 503)
+        store = ready.json()["checks"]["store"]
+        assert store["ok"] is False and "did not answer" in store["detail"]
+        assert "QGS_DATABASE_URL" in store["detail"]
+
+    def test_a_ready_store_shows_no_path_or_host(self, api: Api, tmp_path: Path) -> None:
+        with api.http(None) as http:
+            ready = http.get("/readyz")
+        assert 200 == ready.status_code, ready.text
+        assert str(tmp_path) not in ready.text and "qgs.db" not in ready.text
+        assert "answered" in ready.json()["checks"]["store"]["detail"]
+
+
 @SQLITE_ONLY
 class TestPushedDecisions:
     """A task started over the API with a callback URL gets its decision POSTed, signed with the
-    webhook secret of its principal's key (shown once when the key was made)."""
+    webhook secret of the key that created it (shown once when the key was made)."""
 
     def test_signed_with_the_keys_secret(self, api: Api) -> None:
         with Receiver(200) as receiver, api.http(api.alice) as http:
@@ -531,18 +688,14 @@ class TestPushedDecisions:
             (got,) = receiver.wait_for(1)
             body = json.loads(got.body)
             assert (sid, "pass") == (body["submission_id"], body["decision"])
-            # alice's newest live key (the approver key, made second) signs her webhooks
-            secret = api.approver.webhook_secret.encode()
+            # The key that created the task (alice's first) signs it, not her newer approve key.
             headers = {k.lower(): v for k, v in got.headers.items()}
-            assert verify_signature(
-                secret, got.body, headers["x-qgs-timestamp"], headers["x-qgs-signature"]
-            )
-            assert not verify_signature(
-                api.bob.webhook_secret.encode(),
-                got.body,
-                headers["x-qgs-timestamp"],
-                headers["x-qgs-signature"],
-            )
+            stamp, signature = headers["x-qgs-timestamp"], headers["x-qgs-signature"]
+            assert verify_signature(api.alice.webhook_secret.encode(), got.body, stamp, signature)
+            for other in (api.approver, api.bob):
+                assert not verify_signature(
+                    other.webhook_secret.encode(), got.body, stamp, signature
+                )
             task_url = f"/v1/tasks/{started.json()['id']}"
             # The attempt is stored once the receiver's answer is read: wait for that state.
             wait_until(
@@ -550,6 +703,23 @@ class TestPushedDecisions:
                 == ["delivered"],
                 what="the delivered webhook in the task's status",
             )
+
+    def test_a_revoked_creator_key_hands_over_to_the_newest_live_key(self, api: Api) -> None:
+        with Receiver(200) as receiver:
+            with api.http(api.alice) as http:
+                started = http.post(
+                    "/v1/tasks",
+                    json={"request": "write an article about AI", "callback_url": receiver.url},
+                )
+                assert 201 == started.status_code, started.text
+            assert revoke_key(api.ops.repo, api.alice.key_id)
+            with api.http(api.approver) as http:
+                submit(http, started.json()["id"], "score=92 An article about AI.", final=True)
+                (got,) = receiver.wait_for(1)
+        headers = {k.lower(): v for k, v in got.headers.items()}
+        stamp, signature = headers["x-qgs-timestamp"], headers["x-qgs-signature"]
+        assert verify_signature(api.approver.webhook_secret.encode(), got.body, stamp, signature)
+        assert not verify_signature(api.alice.webhook_secret.encode(), got.body, stamp, signature)
 
     def test_a_callback_to_the_metadata_address_is_refused(self, api: Api) -> None:
         with api.http(api.alice) as http:

@@ -197,15 +197,22 @@ class TestStdio:
                 ),
                 await session.call_tool("get_decision", {"submission_id": "s-x", "wait_s": 61}),
                 await session.call_tool("get_constraints", {"task_id": "t-unknown"}),
+                await session.call_tool(
+                    "submit_round",
+                    {"task_id": "t-unknown", "deliverable": "x", "round_number": 2**40},
+                ),
             )
 
-        unknown, not_object, a_message, too_long, not_found = stdio_session(mcp_env, steps)
+        unknown, not_object, a_message, too_long, not_found, huge = stdio_session(mcp_env, steps)
         assert ["finale"] == [e["field"] for e in tool_error(unknown)["errors"]]
         assert ["call"] == [e["field"] for e in tool_error(not_object)["errors"]]
         message = tool_error(a_message)
         assert (422, True) == (message["status"], "assistant message" in message["detail"])
         assert ["wait_s"] == [e["field"] for e in tool_error(too_long)["errors"]]
         assert 404 == tool_error(not_found)["status"]
+        huge_round = tool_error(huge)
+        assert ["round_number"] == [e["field"] for e in huge_round["errors"]]
+        assert (422, True) == (huge_round["status"], "2147483647" in huge_round["detail"])
         assert 0 == mcp_env.ops.repo.count_rows(TaskRow)
 
     @pytest.mark.parametrize("key", [None, "qgs_bad_key", "revoked"])

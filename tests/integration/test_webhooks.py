@@ -174,6 +174,38 @@ class TestNotBlocking:
         assert still is not None and WebhookStatus.PENDING == still.status
 
 
+class TestWebhookCap:
+    """Hanging receivers take at most QGS_WEBHOOKS__CONCURRENCY threads: review jobs go on."""
+
+    def test_an_unrelated_round_is_decided_while_the_capped_webhooks_hang(
+        self, redis_url: str, tmp_path: Path
+    ) -> None:
+        store = f"sqlite:///{tmp_path / 'qgs.db'}"
+        # Without the cap the worker's 4 threads would all hang in a POST for 60 s each.
+        settings = hook_settings(
+            redis_url, store, tmp_path, timeout_s=60.0, max_attempts=1, concurrency=1
+        )
+        with Receiver(HANG) as receiver, qgs_on(settings) as (qgs, _):
+            subs = []
+            for _ in range(5):
+                task = qgs.start_task("write an article about AI", callback_url=receiver.url)
+                subs.append(qgs.submit(task.id, ARTICLE, final=True))
+            for sub in subs:
+                qgs.wait(sub.id, timeout_s=30)
+            receiver.wait_for(1)  # the one slot hangs in its POST now
+            other = qgs.start_task("write an article about AI")
+            next_decision = qgs.wait(qgs.submit(other.id, ARTICLE, final=True).id, timeout_s=30)
+            in_flight = len(receiver.received)
+            views = [qgs.repo.webhook_view(sub.id) for sub in subs]
+            receiver.release()
+            settled_views = [settled(qgs, sub.id, timeout_s=60) for sub in subs]
+        assert next_decision.kind  # decided while the webhook jobs still hang
+        assert 1 == in_flight  # the cap held: one POST in flight, the others waiting as ETAs
+        assert all(v is not None and WebhookStatus.PENDING == v.status for v in views)
+        assert all(WebhookStatus.FAILED == v.status for v in settled_views)
+        assert 5 == len(receiver.received)  # each delivery made its one attempt in turn
+
+
 class TestNothingLost:
     """A worker lost between the decision's commit and the listener: the sweeper sends it."""
 
