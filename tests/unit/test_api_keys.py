@@ -115,3 +115,15 @@ class TestProblems:
         assert (422, "finale") == (status, body["errors"][0]["field"])
         status, _ = validation_problem([{"type": "json_invalid", "loc": ("body", 1), "msg": "x"}])
         assert 400 == status
+
+
+def test_an_approval_label_carries_the_calling_key() -> None:
+    from qgs_worker.api.operations import Principal, approver_label
+    from qgs_worker.service.approvals import APPROVER_MAX_CHARS
+
+    me = Principal(name="alice", scopes=frozenset({"approve"}), key_id="k1")
+    assert "ceo (via alice, key k1)" == approver_label("ceo", me)
+    assert "alice (via alice, key k1)" == approver_label(None, me)
+    assert "alice (via alice, key k1)" == approver_label("  ", me)
+    long = approver_label("x" * 500, me)
+    assert len(long) == APPROVER_MAX_CHARS and long.endswith("(via alice, key k1)")
