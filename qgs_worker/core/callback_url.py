@@ -9,7 +9,8 @@ Cheat Sheet asks of a URL the server fetches for someone else:
   secret in a stored URL, and a classic way to hide the real host), at most
   ``CALLBACK_URL_MAX_CHARS`` characters, no whitespace or control characters;
 - every address the host is or resolves to must be public. Refused always: cloud metadata
-  addresses (169.254.169.254, fd00:ec2::254, 169.254.170.2, 100.100.100.200, 192.0.0.192)
+  addresses (169.254.169.254, fd00:ec2::254, 169.254.170.2, 100.100.100.200, 192.0.0.192,
+  168.63.129.16)
   and names (``metadata.google.internal``...), the unspecified address (0.0.0.0, ``::``: the
   host itself), multicast and reserved addresses (240.0.0.0/4, 255.255.255.255). Refused
   unless ``allow_private`` (``QGS_WEBHOOKS__ALLOW_PRIVATE=true``, for tests and on-prem
@@ -215,7 +216,7 @@ def refusal_error(
         else _allowable(why)
     )
     fix = (
-        "webhooks are never sent there"
+        _never_fix(why)
         if allow_private or not allowable
         else "use a receiver with a public address, or set "
         f"{ALLOW_PRIVATE_SETTING}=true to allow loopback and private receivers (tests, on-prem)"
@@ -223,6 +224,22 @@ def refusal_error(
     return CallbackUrlError(
         f"'{field}' {_shown(url)} points at {why}{at}: refused (SSRF protection); {fix}"
     )
+
+
+def _never_fix(why: str) -> str:
+    """The fix for an address no setting allows: why it is never a receiver."""
+    if "metadata" in why:
+        return (
+            "webhooks are never sent there, whatever the settings: a cloud metadata service "
+            "answers any request from the host with its credentials and configuration, so a "
+            "request sent there on a caller's behalf could hand them out; use your receiver's "
+            "own address"
+        )
+    if "unspecified" in why:
+        return "webhooks are never sent there: 0.0.0.0 and :: name no host (they mean this one)"
+    if any(word in why for word in ("multicast", "broadcast")):
+        return "webhooks are never sent there: the address reaches many hosts, not one receiver"
+    return "webhooks are never sent there: the address is reserved and reaches no receiver"
 
 
 def _allowable(why: str) -> bool:

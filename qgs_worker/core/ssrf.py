@@ -8,7 +8,7 @@ network. Recognized, with the stdlib ``ipaddress`` and ``urllib.parse``:
 
 - cloud metadata services: 169.254.169.254 (AWS, Azure, GCP, OCI, DigitalOcean), fd00:ec2::254
   (AWS IPv6), 169.254.170.2 (AWS ECS task credentials), 100.100.100.200 (Alibaba Cloud),
-  192.0.0.192 (Oracle Cloud), ``metadata.google.internal`` / ``metadata.goog`` / ``metadata``, ``instance-data`` (AWS);
+  192.0.0.192 (Oracle Cloud), 168.63.129.16 (Azure WireServer, the host agent), ``metadata.google.internal`` / ``metadata.goog`` / ``metadata``, ``instance-data`` (AWS);
 - loopback (127.0.0.0/8, ::1, ``localhost``, ``*.localhost`` per RFC 6761, and wildcard-DNS
   names that resolve to it: ``localtest.me``, ``lvh.me``, ``127.0.0.1.nip.io``...), the
   unspecified address 0.0.0.0/8 and ``::`` (reaches the host itself on Linux), private ranges

