@@ -15,8 +15,9 @@ conventions (development status, checked against the ``gen_ai.evaluation.result`
 Each event also carries ``qgs.task.id``, ``qgs.round.number`` and ``qgs.task.type`` (the round
 it concerns: a step that decides the next round too tells it on the same span), and what
 belongs to its kind (``qgs.finding.category``, ``.role``, ``.rule``; ``qgs.decision.risk``,
-``.termination``). Explanations are cut to ``EXPLANATION_CHARS``; finding evidence (which may
-quote a secret) and deliverables are never exported.
+``.termination``). Explanations lose their quoted spans, call arguments, personal data and long
+tokens and are cut to ``EXPLANATION_CHARS`` (``_cut``); finding evidence (which may quote a
+secret), tool arguments and deliverables are never exported.
 
 The spec now prefers log-based events to span events; span events are what the brief and the
 in-memory span exporter of the tests see, and every OTLP backend shows them on the span.
@@ -105,8 +106,32 @@ class _Frame:
 _frame: ContextVar[_Frame | None] = ContextVar("qgs_job_frame", default=None)
 
 
+_QUOTED = re.compile(r"'[^'\n]*(?:'|$)|\"[^\"\n]*(?:\"|$)|`[^`\n]*(?:`|$)|“[^”\n]*(?:”|$)")
+"""A quoted span: what a judge or a rule quotes is the agent's text (tool arguments, lines)."""
+
+_CALL = re.compile(r"\b([A-Za-z_][\w.-]*)\([^)\n]*\)?")
+"""An unquoted ``name(arguments)``: the tool's name is kept, its arguments are not."""
+
+_SECRETISH = re.compile(r"\b(?=[A-Za-z0-9_\-]*\d)[A-Za-z0-9_\-]{20,}\b")
+"""A long token with a digit (an API key, a hash, an account number) left unquoted."""
+
+
 def _cut(text: str) -> str:
-    return text if len(text) <= EXPLANATION_CHARS else text[: EXPLANATION_CHARS - 1] + "…"
+    """An explanation fit to export: no quoted text, arguments, personal data or tokens; cut.
+
+    Explanations are the judge's and the rules' words, which quote the agent's own text (the
+    rules judge writes ``tool call 'send_email({...})' does not ...``): quoted spans and call
+    arguments become ``…``, personal data found by ``core.pii`` its redacted form, long
+    digit-bearing tokens ``…``; then the text is cut at ``EXPLANATION_CHARS``.
+    """
+    from qgs_worker.core.pii import find_pii
+
+    safe = _QUOTED.sub(lambda m: m.group(0)[0] + "…" + m.group(0)[0], text)
+    safe = _CALL.sub(r"\1(…)", safe)
+    for match in find_pii(safe):
+        safe = safe.replace(match.value, match.redacted)
+    safe = _SECRETISH.sub("…", safe)
+    return safe if len(safe) <= EXPLANATION_CHARS else safe[: EXPLANATION_CHARS - 1] + "…"
 
 
 @contextmanager

@@ -374,3 +374,43 @@ def test_an_agent_that_traces_itself_gets_the_check_in_its_trace(tmp_path: Path)
     names, child = json.loads(done.stdout.strip().splitlines()[-1])
     assert ["agent step", "qgs.toolgate.check"] == names
     assert child is True
+
+
+class TestNothingOfTheAgentsTextIsExported:
+    """The break test's finding: the rules judge's dimension reason quoted a tool call's
+    arguments (a password, a card number) into ``gen_ai.evaluation.explanation``."""
+
+    def test_tool_arguments_and_secrets_stay_out_of_the_events(
+        self, spans: InMemorySpanExporter
+    ) -> None:
+        from qgs_worker.judges import make_judge
+
+        secret, card = "Hunter2-SECRETVALUE", "4000 0566 5566 5556"
+        mail = ToolCall(
+            id="c1",
+            name="send_email",
+            arguments={"to": "x@example.org", "body": f"my password is {secret} and card {card}"},
+        )
+        repo = Repository("sqlite://")
+        service = pipeline.service_for(
+            repo,
+            POLICIES,
+            judge=make_judge("rules"),
+            observer=TelemetryObserver(tracing=True, metrics=False),
+        )
+        submission = sub("s-secret", "Done: sent the mail.", calls=(mail,))
+        with telemetry.job_span("qgs.review.intake", request("qgs.critic"), ()):
+            ready = service.intake(submission)
+            assert ready is not None
+            service.review(ready.round_id, then_decide=True)
+        exported = [
+            str(value)
+            for span in spans.get_finished_spans()
+            for event in span.events
+            for value in (event.attributes or {}).values()
+        ] + [
+            str(v) for span in spans.get_finished_spans() for v in (span.attributes or {}).values()
+        ]
+        assert exported  # the round's spans and events were exported
+        for leaked in (secret, "Hunter2", card, "5556", "my password"):
+            assert not [v for v in exported if leaked in v], leaked
