@@ -20,7 +20,7 @@ import logging
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from celery import Celery, Task, chain, shared_task
 from celery.exceptions import Ignore, Retry
@@ -46,10 +46,6 @@ from qgs_worker.submission import validate_message
 from qgs_worker.sweeper import SWEEPER_LEASE  # noqa: F401  (connects the hook starting the sweeper)
 from qgs_worker.telemetry.worker import connect_metrics_server
 from qgs_worker.toolcheck import TOOL_LOG_JOB, ToolCheckRecord
-
-if TYPE_CHECKING:
-    pass
-
 from qgs_worker.worker_runtime import (  # noqa: F401  (tests and benches name them jobs.X)
     LEASE_MARGIN_S,
     RATE_LIMIT_WAITS_MAX,

@@ -108,15 +108,13 @@ def read_otel_file(path: Path) -> Iterator[TranscriptTask | TranscriptError]:
 
 def _documents(path: Path) -> Iterator[tuple[int, Any] | TranscriptError]:
     try:
-        yield 1, json.loads(path.read_text(encoding="utf-8-sig"))
+        document = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        # Not one JSON document: one per line (the OTLP file exporter's form), or a broken
+        # file, whose lines then say where it broke.
+        yield from iter_json_lines(path)
         return
-    except json.JSONDecodeError as exc:
-        if exc.msg != "Extra data":  # not several documents either: report where it broke
-            yield from iter_json_lines(path)
-            return
-    except UnicodeDecodeError:
-        pass
-    yield from iter_json_lines(path)
+    yield 1, document
 
 
 def _collect(

@@ -106,7 +106,7 @@ def main(out: str) -> None:
                 model="gpt-4o-mini", messages=[{"role": "user", "content": "Weather in Paris?"}]
             )
         with tracer.start_as_current_span("GET /health"):
-            pass
+            pass  # a span with no GenAI content, which the reader must skip
     with open(out, "w", encoding="utf-8") as stream:
         stream.write(
             json.dumps(hex_ids(MessageToDict(encode_spans(spans.get_finished_spans())))) + "\n"
