@@ -68,6 +68,42 @@ def _principal(
     return ops.authenticate(credentials.credentials if credentials else None)
 
 
+def _known_query(request: Request) -> None:
+    """Refuse a query parameter the route does not take (``?wait=30`` for ``wait_s``): a 422.
+
+    Requests bodies refuse unknown fields (``extra="forbid"``); a misspelt query parameter would
+    otherwise be ignored and the caller would never learn why its long-poll did not wait.
+
+    Raises:
+        RequestValidationError: one ``extra_forbidden`` item per unknown parameter.
+    """
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    if dependant is None:
+        return
+    known = {p.alias for p in _query_params(dependant)}
+    unknown = [name for name in dict.fromkeys(request.query_params) if name not in known]
+    if unknown:
+        raise RequestValidationError(
+            [
+                {
+                    "type": "extra_forbidden",
+                    "loc": ("query", name),
+                    "msg": "Extra inputs are not permitted",
+                    "input": request.query_params.get(name),
+                }
+                for name in unknown
+            ]
+        )
+
+
+def _query_params(dependant: Any) -> list[Any]:
+    params = list(dependant.query_params)
+    for sub in dependant.dependencies:
+        params.extend(_query_params(sub))
+    return params
+
+
 Me = Annotated[Principal, Depends(_principal)]
 """An endpoint's authenticated principal (401/429 raised before the endpoint runs)."""
 
@@ -164,6 +200,7 @@ def create_app(
         version="1",
         summary="A quality gate for autonomous AI agents: reviews, decisions, tool-call checks.",
         lifespan=lifespan,
+        dependencies=[Depends(_known_query)],
     )
     app.state.operations = ops
     app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
@@ -319,7 +356,9 @@ class _AsgiApp:
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        status, body = validation_problem(list(exc.errors()))
+        status, body = validation_problem(
+            list(exc.errors()), content_type=request.headers.get("content-type")
+        )
         return _problem_response(status, body)
 
     @app.exception_handler(StarletteHTTPException)

@@ -559,4 +559,3 @@ def approver_label(by: str | None, principal: Principal) -> str:
     via = f" (via {principal.name}, key {principal.key_id})"
     label = (by or "").strip() or principal.name
     return label[: max(1, APPROVER_MAX_CHARS - len(via))] + via
-

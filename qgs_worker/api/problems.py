@@ -83,6 +83,13 @@ _SLUGS = {
     500: "misconfigured",
     503: "unavailable",
 }
+
+
+def _is_json(content_type: str | None) -> bool:
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return media == "application/json" or media.endswith("+json")
+
+
 _FIELD = re.compile(r"'([A-Za-z_][A-Za-z0-9_.\[\]]*)'")
 
 
@@ -239,21 +246,28 @@ _FIXES = {
     "less_than_equal": "send a smaller number",
     "enum": "send one of the values listed in the message",
     "literal_error": "send one of the values listed in the message",
+    "value_error": "send it in one of the shapes /openapi.json lists for this field",
 }
 
 
-def validation_problem(errors: Sequence[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
+def validation_problem(
+    errors: Sequence[dict[str, Any]], *, content_type: str | None = None
+) -> tuple[int, dict[str, Any]]:
     """A 422 (a body that does not validate) or 400 (a body that is not JSON) problem.
 
     Args:
         errors: pydantic's ``errors()`` items (``loc``, ``msg``, ``type``), as FastAPI's
             ``RequestValidationError.errors()`` gives them.
+        content_type: The request's ``Content-Type``: a body that is not an object because it
+            was sent as a form or as text (curl's ``-d`` without a JSON header) is a 400 that
+            says to send JSON, instead of "Input should be a valid dictionary".
     """
     items = []
     malformed = False
     for error in errors:
         kind = str(error.get("type", ""))
         loc = [str(p) for p in error.get("loc", ())]
+        where_from = loc[0] if loc else ""
         if loc and loc[0] in ("body", "query", "path", "header"):
             loc = loc[1:]
         if kind == "json_invalid":
@@ -261,7 +275,28 @@ def validation_problem(errors: Sequence[dict[str, Any]]) -> tuple[int, dict[str,
             where = error.get("ctx", {}).get("error", "")
             items.append(field_error(None, f"the body is not valid JSON ({where})", _FIXES[kind]))
             continue
-        message = str(error.get("msg", "invalid"))
+        if where_from == "body" and not loc and not _is_json(content_type):
+            malformed = True
+            sent = content_type or "no Content-Type"
+            items.append(
+                field_error(
+                    None,
+                    f"the body must be a JSON object (got {sent})",
+                    "send JSON with 'Content-Type: application/json' (curl: -H "
+                    "'content-type: application/json' -d '{...}', or --json '{...}')",
+                )
+            )
+            continue
+        if where_from == "query" and kind == "extra_forbidden":
+            items.append(
+                field_error(
+                    ".".join(loc) or None,
+                    "unknown query parameter",
+                    "remove it: see /openapi.json for this route's parameters",
+                )
+            )
+            continue
+        message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
         items.append(
             field_error(
                 ".".join(loc) or None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from qgs_worker.core.models import Classification, Complexity, TaskType
 from qgs_worker.core.views import ApprovalView, DecisionView
@@ -64,19 +64,117 @@ class TaskOut(BaseModel):
 
 
 class ToolCallIn(_In):
-    """A tool call the agent made in the round."""
+    """A tool call the agent made in the round, in QGS's form or as the agent's API wrote it.
+
+    QGS's form is ``{"id", "name", "arguments": {...}}``. An OpenAI ``tool_calls`` item
+    (``function.arguments`` a JSON string), an OpenAI Responses ``function_call`` item, an
+    Anthropic ``tool_use`` block and an MCP ``tools/call`` request are read into it, so an agent
+    can pass on what its model returned; ``arguments`` may also be a JSON string. A call that
+    cannot be read is a 422 naming it (``tool_calls.0``) and why.
+    """
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "description": "also accepted: an OpenAI tool_calls item, an OpenAI Responses "
+            "function_call item, an Anthropic tool_use block, an MCP tools/call request"
+        }
+    )
 
     id: str = ""
     name: str = Field(min_length=1)
     arguments: dict[str, Any] = Field(default_factory=dict)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _from_api_shapes(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        if isinstance(data.get("arguments"), str) and not _api_shaped(data):
+            data = {"type": "function_call", "call_id": data.get("id", ""), **data}
+            data.pop("id", None)
+        if not _api_shaped(data):
+            return data
+        from qgs_worker.core.toolgate.calls import parse_call
+
+        parsed = parse_call(data)
+        if parsed.parse_error is not None:
+            raise ValueError(parsed.parse_error)
+        return {
+            "id": "" if parsed.id is None else str(parsed.id),
+            "name": parsed.name or "",
+            "arguments": parsed.arguments or {},
+        }
+
+
+def _api_shaped(data: dict[str, Any]) -> bool:
+    return (
+        "function" in data
+        or data.get("type") in ("tool_use", "function_call")
+        or "jsonrpc" in data
+        or "method" in data
+    )
+
 
 class ToolResultIn(_In):
-    """A tool output the agent saw since its previous round."""
+    """A tool output the agent saw since its previous round, in QGS's form or its API's.
+
+    QGS's form is ``{"tool_call_id", "name", "content": "..."}``. An OpenAI tool message
+    (``{"role": "tool", "tool_call_id", "content"}``), an Anthropic ``tool_result`` block
+    (``tool_use_id``) and an OpenAI Responses ``function_call_output`` item (``call_id``,
+    ``output``) are read into it; ``content`` given as a list of parts keeps their text.
+    """
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "description": "also accepted: an OpenAI tool message, an Anthropic tool_result "
+            "block, an OpenAI Responses function_call_output item"
+        }
+    )
 
     tool_call_id: str = ""
     name: str = ""
     content: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_api_shapes(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        if data.get("role") == "tool":
+            data.pop("role")
+        elif data.get("type") == "tool_result":
+            data.pop("type")
+            data["tool_call_id"] = data.pop("tool_use_id", "")
+            data.pop("is_error", None)
+            data.pop("cache_control", None)
+        elif data.get("type") == "function_call_output":
+            data.pop("type")
+            data.pop("id", None)
+            data.pop("status", None)
+            data["tool_call_id"] = data.pop("call_id", "")
+            data["content"] = data.pop("output", "")
+        if isinstance(data.get("content"), list):
+            data["content"] = _parts_text(data["content"])
+        return data
+
+
+def _parts_text(parts: list[Any]) -> str:
+    """The text of a content list (``[{"type": "text", "text": ...}, ...]``), a part a line.
+
+    A part with no text (an image) becomes ``[image]`` so the reviewer sees it was there.
+    """
+    lines = []
+    for part in parts:
+        if isinstance(part, str):
+            lines.append(part)
+        elif isinstance(part, dict) and isinstance(part.get("text"), str):
+            lines.append(part["text"])
+        elif isinstance(part, dict):
+            lines.append(f"[{part.get('type', 'part')}]")
+        else:
+            raise ValueError(f"a content part must be a string or an object (got {part!r:.40})")
+    return "\n".join(lines)
 
 
 class RoundIn(_In):

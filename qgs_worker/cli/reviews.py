@@ -336,6 +336,11 @@ def approve(
             "'--by' is required: the name of the person who decides "
             f"(e.g. qgs approve {task_id} --by alice)"
         )
+    if reject and not note.strip():
+        raise InputError(
+            "'--note' is required with --reject: say why the task is refused "
+            f"(e.g. qgs approve {task_id} --by {by.strip()} --reject --note 'wrong host')"
+        )
     from qgs_worker.client import Client
 
     client = Client()

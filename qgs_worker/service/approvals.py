@@ -56,21 +56,19 @@ def approve(
     """
     by, note = by.strip(), note.strip()
     if not by:
-        raise InputError(
-            "'by' (--by) is empty: pass the name of the person who decides (e.g. --by alice)"
-        )
+        raise InputError("'by' is empty: pass the name of the person who decides (e.g. 'alice')")
     if len(by) > APPROVER_MAX_CHARS:
         raise InputError(
-            f"'by' (--by) must be at most {APPROVER_MAX_CHARS} characters (got {len(by)}): "
-            "pass a name; the reason goes in 'note' (--note TEXT)"
+            f"'by' must be at most {APPROVER_MAX_CHARS} characters (got {len(by)}): "
+            "pass a name; the reason goes in 'note'"
         )
     if reject and not note:
         raise InputError(
-            "'note' (--note) is required to reject: say why (e.g. --note 'wrong host')"
+            "'note' is required to reject: say why the task is refused (e.g. 'wrong host')"
         )
     if len(note) > APPROVAL_NOTE_MAX_CHARS:
         raise InputError(
-            f"'note' (--note) must be at most {APPROVAL_NOTE_MAX_CHARS:,} characters "
+            f"'note' must be at most {APPROVAL_NOTE_MAX_CHARS:,} characters "
             f"(got {len(note):,}): say why in a few sentences, and link to a longer text"
         )
     target = store.approval_target(task_id)

@@ -1,4 +1,10 @@
-"""A new task's class: the caller's task type, else the classifier's answer."""
+"""A new task's class: the caller's task type, else the classifier's answer.
+
+A caller may name the type (an agent that knows it is answering a question), but may not lower a
+request the rules read as CRITICAL: "wire 50000 EUR to IBAN ..." sent with ``task_type=QUERY``
+would otherwise pass with no review and no person confirming. CRITICAL patterns win over every
+other type (DESIGN.md, "Classifier"), a caller's word included.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +24,10 @@ def classify(
 ) -> Classification:
     """The caller's ``task_type`` (with its default complexity), else the classifier's answer.
 
+    A given type below CRITICAL does not stand against the rule layer's CRITICAL: the rules'
+    classification is returned, its reason naming the type the caller gave. A given CRITICAL,
+    or any given type on a request the rules do not read as CRITICAL, stands (``source="given"``).
+
     ``llm`` is the classifier's LLM layer (``judges.LLMClassifier``), asked only when the rules
     cannot settle the request; when it fails, the rules' default stands (a classifier failure
     never stops an intake).
@@ -28,6 +38,15 @@ def classify(
         return classify_with_llm(request, llm)
     if task_type is None:
         return classifier.classify(request)
+    if task_type is not TaskType.CRITICAL:
+        settled = classifier.classify_rules(request)
+        if settled is not None and settled.task_type is TaskType.CRITICAL:
+            return settled.model_copy(
+                update={
+                    "reason": f"{settled.reason}; the caller's task_type {task_type.value} "
+                    "cannot lower a CRITICAL request"
+                }
+            )
     return Classification(
         task_type=task_type,
         complexity=DEFAULT_COMPLEXITY[task_type],

@@ -182,6 +182,73 @@ class TestDecisionKinds:
         assert (True, "CRITICAL") == (status["escalated"], status["task_type"])
         assert ["block"] == [r["decision"] for r in status["rounds"]]
 
+    def test_a_given_query_type_cannot_lower_a_critical_request(self, api: Api) -> None:
+        # Break test of issue 13, finding 7: task_type=QUERY on a wire transfer passed unreviewed.
+        request = "wire 50000 EUR to IBAN DE89370400440532013000"
+        with api.http(api.alice) as http:
+            made = http.post("/v1/tasks", json={"request": request, "task_type": "QUERY"})
+            assert 201 == made.status_code, made.text
+            task = made.json()["id"]
+            sub = submit(http, task, "Sent. [[judge PASS 95]]", final=True)
+            d = decision(http, sub)["decision"]
+        assert ("CRITICAL", "REFLECT") == (made.json()["task_type"], made.json()["complexity"])
+        assert "awaiting_approval" == d["kind"]
+
+    @pytest.mark.parametrize(
+        ("shape", "call", "result"),
+        [
+            (
+                "openai",
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "bash", "arguments": json.dumps({"command": "rm -rf /"})},
+                },
+                {"role": "tool", "tool_call_id": "call_1", "content": "removed"},
+            ),
+            (
+                "anthropic",
+                {
+                    "type": "tool_use",
+                    "id": "toolu_1",
+                    "name": "bash",
+                    "input": {"command": "rm -rf /"},
+                },
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_1",
+                    "content": [{"type": "text", "text": "removed"}],
+                },
+            ),
+            (
+                "mcp",
+                {
+                    "jsonrpc": "2.0",
+                    "id": 7,
+                    "method": "tools/call",
+                    "params": {"name": "bash", "arguments": {"command": "rm -rf /"}},
+                },
+                {"tool_call_id": "7", "content": "removed"},
+            ),
+        ],
+    )
+    def test_tool_calls_as_the_agents_api_wrote_them(
+        self, api: Api, shape: str, call: dict[str, Any], result: dict[str, Any]
+    ) -> None:
+        # An agent passes on what its model returned; the detectors read the arguments.
+        with api.http(api.alice) as http:
+            task = start(http, "what time is it")
+            sub = submit(
+                http,
+                task,
+                "done [[judge PASS 99]]",
+                tool_calls=[call],
+                tool_results=[result],
+                final=True,
+            )
+            d = decision(http, sub)["decision"]
+        assert "block" == d["kind"], shape
+
     def test_needs_approval_then_approved(self, api: Api) -> None:
         with api.http(api.alice) as http, api.http(api.approver) as person:
             task = start(http, "delete all records in the database")
@@ -361,6 +428,45 @@ class TestBadInput:
             over = http.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "y" * 1_500_000})
             body = assert_problem(over, 413)
         assert "deliverable" in body["detail"]
+        assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
+
+    def test_a_form_encoded_body_is_told_to_send_json(self, api: Api) -> None:
+        # curl -d without a JSON header sends a form: say so, not "a valid dictionary".
+        with api.http(api.alice) as http:
+            response = http.post(
+                "/v1/tasks",
+                content=b"request=hello",
+                headers={"Content-Type": "application/x-www-form-urlencoded"},
+            )
+        body = assert_problem(response, 400)
+        assert "must be a JSON object (got application/x-www-form-urlencoded)" in body["detail"]
+        assert "application/json" in body["errors"][0]["fix"]
+        assert 0 == count(api.ops, TaskRow)
+
+    def test_an_unknown_query_parameter_is_422_naming_it(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            sub = submit(http, task, "draft [[judge PASS 90]]")
+            misspelt = http.get(f"/v1/submissions/{sub}/decision", params={"wait": 30})
+            status = http.get(f"/v1/tasks/{task}", params={"verbose": 1})
+        for response, name in ((misspelt, "wait"), (status, "verbose")):
+            body = assert_problem(response, 422)
+            assert [name] == [e["field"] for e in body["errors"]]
+            assert "unknown query parameter" == body["errors"][0]["message"]
+
+    def test_an_unreadable_tool_call_names_it_and_why(self, api: Api) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            response = http.post(
+                f"/v1/tasks/{task}/rounds",
+                json={
+                    "deliverable": "x",
+                    "tool_calls": [{"function": {"name": "bash", "arguments": "{bad"}}],
+                },
+            )
+        body = assert_problem(response, 422)
+        assert "tool_calls.0" == body["errors"][0]["field"]
+        assert body["errors"][0]["message"].startswith("function.arguments: not valid JSON")
         assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
 
     def test_unknown_field_is_422_naming_it(self, api: Api) -> None:
@@ -701,8 +807,9 @@ class TestPushedDecisions:
             task_url = f"/v1/tasks/{started.json()['id']}"
             # The attempt is stored once the receiver's answer is read: wait for that state.
             wait_until(
-                lambda: [w["status"] for w in http.get(task_url).json()["webhooks"]]
-                == ["delivered"],
+                lambda: (
+                    [w["status"] for w in http.get(task_url).json()["webhooks"]] == ["delivered"]
+                ),
                 what="the delivered webhook in the task's status",
             )
 

@@ -269,7 +269,7 @@ class TestApprove:
     def test_rejection_blocks_the_task_and_needs_a_note(
         self, client: Client, awaiting: RoundRow
     ) -> None:
-        with pytest.raises(InputError, match=r"'note' \(--note\) is required to reject"):
+        with pytest.raises(InputError, match=r"'note' is required to reject"):
             client.approve(TASK, by="bob", reject=True)
         client.approve(TASK, by="bob", reject=True, note="the backup was never restored")
         view = client.task_decision(TASK)
@@ -305,9 +305,7 @@ class TestApprove:
     def test_note_is_capped(self, client: Client, awaiting: RoundRow) -> None:
         with pytest.raises(InputError) as info:
             client.approve(TASK, by="alice", note="y" * 2_500)
-        assert str(info.value).startswith(
-            "'note' (--note) must be at most 2,000 characters (got 2,500)"
-        )
+        assert str(info.value).startswith("'note' must be at most 2,000 characters (got 2,500)")
         assert 0 == client.repo.count_rows(ApprovalRow)
         approval = client.approve(TASK, by="alice", note="y" * 2_000)
         assert 2_000 == len(approval.note)
@@ -473,10 +471,10 @@ class TestApproveCommand:
         ("args", "needle"),
         [
             ((), "'--by' is required"),
-            (("--by", "bob", "--reject"), "'note' (--note) is required to reject"),
+            (("--by", "bob", "--reject"), "'--note' is required with --reject"),
             (
                 ("--by", "bob", "--note", "x" * 2_001),
-                "'note' (--note) must be at most 2,000 characters (got 2,001)",
+                "'note' must be at most 2,000 characters (got 2,001)",
             ),
         ],
     )

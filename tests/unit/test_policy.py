@@ -299,7 +299,11 @@ class TestReviewPipeline:
 
     @staticmethod
     def submit(
-        repo: Repository, policy: Policy | None, task_type: TaskType, *calls: ToolCall
+        repo: Repository,
+        policy: Policy | None,
+        task_type: TaskType,
+        *calls: ToolCall,
+        request: str = "Pay the bill",
     ) -> int:
         policies = pipeline.Policies(GatePolicy(), CadencePolicy(), pdp=policy, tools=REGISTRY)
         submission = Submission(
@@ -307,7 +311,7 @@ class TestReviewPipeline:
             task_id=f"t-{task_type.value}",
             round_number=1,
             deliverable=Deliverable(text="Paid the bill.", tool_calls=calls),
-            task=NewTask(request="Pay the bill", agent="banker", task_type=task_type),
+            task=NewTask(request=request, agent="banker", task_type=task_type),
         )
         pipeline.intake(repo, submission, policies)  # None when nothing is due: decided at once
         round_id = repo.get_round_by_submission(submission.submission_id).id
@@ -347,7 +351,9 @@ class TestReviewPipeline:
         self, policy: Policy, policy_on: bool, task_type: TaskType, call: ToolCall
     ) -> None:
         repo = Repository("sqlite://")
-        round_id = self.submit(repo, policy if policy_on else None, task_type, call)
+        # Not "Pay the bill": a given type cannot lower a request the rules read as CRITICAL.
+        request = "Write the service's release notes"
+        round_id = self.submit(repo, policy if policy_on else None, task_type, call, request=request)
         assert [] == [f for f in repo.findings_model(round_id) if f.role == "permission"]
 
     def test_a_critical_deed_is_checked_in_any_task(self, policy: Policy) -> None:
