@@ -163,9 +163,31 @@ def _findings(tasks: list[dict[str, Any]]) -> dict[str, Any]:
             "title": {"text": title},
             "barmode": "stack",
             "yaxis": {"title": {"text": "findings"}},
-            "xaxis": {"tickangle": -30, "automargin": True},
+            # A category name can be long (a role's own, or text from a transcript): the axis
+            # shows its first characters, the hover the whole name.
+            "xaxis": {
+                "tickangle": -30,
+                "automargin": True,
+                "tickvals": [_label(c) for c in categories],
+                "ticktext": [_label(_short(c)) for c in categories],
+            },
+            "legend": {
+                "orientation": "h",
+                "x": 1,
+                "xanchor": "right",
+                "y": 1.0,
+                "yanchor": "bottom",
+            },
         },
     )
+
+
+_TICK_CHARS = 24
+"""Characters of a category name shown on the findings plot's axis (the hover has them all)."""
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _TICK_CHARS else text[: _TICK_CHARS - 1] + "…"
 
 
 def _risk(tasks: list[dict[str, Any]]) -> dict[str, Any]:

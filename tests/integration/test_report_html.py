@@ -259,12 +259,15 @@ class TestHostileText:
         assert [] == errors
 
     def test_plot_labels_are_text(self, opened: Any) -> None:
-        """A hostile finding category is an x-axis label: shown as text, no element made."""
+        """A hostile finding category is an x-axis label: shown as text, no element made.
+
+        The axis shows a long name's first 23 characters and an ellipsis (the hover shows all).
+        """
         labels = opened.execute_script(
             "return [...document.querySelectorAll('#plot-findings .xtick text')]"
             ".map(t => t.textContent);"
         )
-        assert HOSTILE_CATEGORY in labels
+        assert HOSTILE_CATEGORY[:23] + "…" in labels
         assert 0 == opened.execute_script(
             "return document.querySelectorAll('#plot-findings a, #plot-findings .xtick b').length;"
         )
