@@ -496,6 +496,8 @@ class Operations:
                 "agent may call (OpenAI, Anthropic or MCP definitions, or an MCP tools/list "
                 "result) with each check"
             )
+        if tools is not None:
+            _check_tools_size(tools)
         return self.client.check_tool_call(
             call, principal=principal.name, agent=agent, tools=tools, log=True
         )
@@ -559,3 +561,21 @@ def approver_label(by: str | None, principal: Principal) -> str:
     via = f" (via {principal.name}, key {principal.key_id})"
     label = (by or "").strip() or principal.name
     return label[: max(1, APPROVER_MAX_CHARS - len(via))] + via
+
+
+MAX_TOOL_SUBSCHEMAS_PER_CHECK = 4_000
+"""The most subschemas the ``tools`` of one check may hold in all (each tool at most 500,
+``core.toolgate.schema_cost.MAX_SUBSCHEMAS``): loading tools a caller sends costs about 0.5 ms
+of CPU a subschema, once per distinct list (the gate cache keeps it), so one request costs at
+most about two seconds of loading."""
+
+
+def _check_tools_size(tools: Sequence[Mapping[str, Any]] | Mapping[str, Any]) -> None:
+    from qgs_worker.core.toolgate.schema_cost import count_subschemas
+
+    if count_subschemas(tools, MAX_TOOL_SUBSCHEMAS_PER_CHECK) > MAX_TOOL_SUBSCHEMAS_PER_CHECK:
+        raise InputError(
+            f"'tools' hold more than {MAX_TOOL_SUBSCHEMAS_PER_CHECK:,} JSON objects in all: send "
+            "the tools this agent may call, not a whole catalogue, or set QGS_TOOLS_FILE on the "
+            "server and send no tools"
+        )

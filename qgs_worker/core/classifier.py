@@ -39,6 +39,7 @@ by what its rounds' tool calls do.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -216,8 +217,22 @@ _RULES: tuple[_Rule, ...] = _QUERY_RULES + _GENERATE_RULES + _ACTION_RULES
 _HOW_TO = frozenset({"query.how_to", "query.how_to_zh"})
 
 
+_CONFUSABLES = str.maketrans("аеорсухіАЕОРСУХІ", "aeopcyxiAEOPCYXI")
+"""Cyrillic letters drawn like Latin ones (``wіre`` with a Cyrillic ``і``), read as Latin."""
+
+
 def _normalise(request: str) -> str:
-    # Curly quotes as straight ones.
+    """The request as the patterns read it: what hides a word from them taken out.
+
+    Format characters (Unicode category Cf: soft hyphen, zero-width space and joiners, BOM,
+    bidirectional marks) are removed, so ``pro\u00adduction`` and ``w\u200bire`` read as words;
+    NFKC folds full-width and compatibility forms (``ｗｉｒｅ``, ``Ｄelete``) into ASCII, and
+    Cyrillic look-alikes are read as Latin. Curly quotes become straight ones. Break test of
+    issue 13: each of these passed a CRITICAL request as QUERY/SIMPLE.
+    """
+    if not request.isascii():
+        stripped = "".join(c for c in request if unicodedata.category(c) != "Cf")
+        request = unicodedata.normalize("NFKC", stripped).translate(_CONFUSABLES)
     return request.replace("\u2019", "'").replace("\u2018", "'").strip()
 
 

@@ -469,6 +469,28 @@ class TestBadInput:
         assert body["errors"][0]["message"].startswith("function.arguments: not valid JSON")
         assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
 
+    def test_a_schema_bomb_is_refused_naming_the_tool(self, api: Api) -> None:
+        # Break test of issue 13: $defs that each apply the previous one twice pinned a core.
+        defs: dict[str, Any] = {"d0": {"type": "string"}}
+        for i in range(1, 41):
+            ref = {"$ref": f"#/$defs/d{i - 1}"}
+            defs[f"d{i}"] = {"allOf": [ref, ref]}
+        params = {"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/d40"}}}
+        tools = [{"type": "function", "function": {"name": "bomb", "parameters": params}}]
+        call = {"id": "call_1", "type": "function",
+                "function": {"name": "bomb", "arguments": '{"x": "a"}'}}  # fmt: skip
+        with api.http(api.alice) as http:
+            response = http.post("/v1/tool-calls/check", json={"call": call, "tools": tools})
+            too_many = http.post(
+                "/v1/tool-calls/check",
+                json={"call": call, "tools": [{"type": "function", "function": {
+                    "name": f"t{i}", "parameters": {"type": "object", "properties": {
+                        f"p{j}": {"type": "string"} for j in range(100)}}}} for i in range(50)]},
+            )  # fmt: skip
+        body = assert_problem(response, 422)
+        assert "tool 'bomb': parameters apply more than" in body["detail"]
+        assert "more than 4,000 JSON objects" in assert_problem(too_many, 422)["detail"]
+
     def test_unknown_field_is_422_naming_it(self, api: Api) -> None:
         with api.http(api.alice) as http:
             response = http.post("/v1/tasks", json={"request": "hi", "finale": True})

@@ -71,7 +71,7 @@ def hammer(
 
 def run(url: str, processes: int, window_s: float, run_s: float) -> list[dict[str, Any]]:
     agent = f"agent-{uuid.uuid4().hex[:8]}"
-    key = f"{KEY_PREFIX}toolgate:{agent}:send_sms"
+    key = f"{KEY_PREFIX}toolgate:-/{agent}:send_sms"
     client = redis.Redis.from_url(url)
     client.delete(key)
     context = multiprocessing.get_context("spawn")
@@ -131,7 +131,7 @@ def test_cost_of_a_redis_backed_check(redis_url: str) -> None:
         f"\nlayers 1-4 with a RedisRateLimiter ({type(rules).__name__}): "
         f"p50 {samples[150]:.0f} us, p99 {samples[297]:.0f} us (mostly refused after {LIMIT})"
     )
-    redis.Redis.from_url(redis_url).delete(f"{KEY_PREFIX}toolgate:{agent}:send_sms")
+    redis.Redis.from_url(redis_url).delete(f"{KEY_PREFIX}toolgate:-/{agent}:send_sms")
 
 
 @pytest.mark.parametrize(("lease", "limit", "units"), [(None, 1000, [10]), (0.5, 10, [5, 5])])
@@ -160,11 +160,11 @@ def test_the_gate_built_from_settings_leases(
     reports = [checker.check(CALL, agent_id=agent) for _ in range(3)]
     assert rate_limiter(settings)._inner.flush_renewals()  # type: ignore[attr-defined]
     client = redis.Redis.from_url(redis_url)
-    key = f"{KEY_PREFIX}toolgate:{agent}:send_sms"
+    key = f"{KEY_PREFIX}toolgate:-/{agent}:send_sms"
     held = [int(m.rsplit(b":", 1)[1]) for m in client.zrange(key, 0, -1)]
     assert [r.stopped_at for r in reports] == [None, None, None]
     assert units == held  # one round trip took the lease; the next two calls spent from it
-    client.delete(key, f"{USED_PREFIX}toolgate:{agent}:send_sms")
+    client.delete(key, f"{USED_PREFIX}toolgate:-/{agent}:send_sms")
 
 
 def test_a_process_gives_its_leases_back_when_it_exits(redis_url: str) -> None:

@@ -50,3 +50,33 @@ class TestAGivenTypeStands:
     def test_given(self, request_text: str, given: TaskType) -> None:
         found = classify(request_text, given)
         assert (given, "given") == (found.task_type, found.source)
+
+
+class TestHiddenWordsAreRead:
+    """Break test of issue 13 (second round): Unicode that hides a word from the patterns.
+
+    Full-width letters, a soft hyphen, a zero-width space and a Cyrillic look-alike each passed
+    a CRITICAL request as QUERY/SIMPLE when the caller gave ``task_type=QUERY``.
+    """
+
+    @pytest.mark.parametrize(
+        "request_text",
+        [
+            "ｗｉｒｅ 50000 EUR to IBAN DE89370400440532013000",
+            "drop the pro\u00adduction database",
+            "Ｄelete all records in the customers table",
+            "w\u200bire 50000 EUR to IBAN DE89370400440532013000",
+            "w\u0456re 500 EUR to IBAN DE89370400440532013000",  # Cyrillic i
+            "delete all re\u200dcords in the data\u2060base",
+        ],
+    )
+    def test_critical_however_written(self, request_text: str) -> None:
+        assert TaskType.CRITICAL == classify(request_text).task_type
+        assert TaskType.CRITICAL == classify(request_text, TaskType.QUERY).task_type
+
+    @pytest.mark.parametrize(
+        ("request_text", "expected"),
+        [("现在几点了？", TaskType.QUERY), ("帮我写一篇关于AI的文章", TaskType.GENERATE)],
+    )
+    def test_chinese_punctuation_still_reads(self, request_text: str, expected: TaskType) -> None:
+        assert expected == classify(request_text).task_type

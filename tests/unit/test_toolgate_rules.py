@@ -85,10 +85,15 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
 
 
 def check(
-    layer: RulesLayer, name: str, *, agent_id: str | None = "bot", **arguments: Any
+    layer: RulesLayer,
+    name: str,
+    *,
+    agent_id: str | None = "bot",
+    principal: str | None = None,
+    **arguments: Any,
 ) -> LayerResult:
     parsed = parse_call(call(name, **arguments))
-    context = CheckContext(REGISTRY, GateSettings(), None, agent_id)
+    context = CheckContext(REGISTRY, GateSettings(), principal, agent_id)
     return layer.check(parsed, REGISTRY.get(name), context)
 
 
@@ -287,18 +292,33 @@ class TestRateLimit:
         assert LayerStatus.FAIL == check(layer, "send_sms", agent_id="a").status
         assert LayerStatus.PASS == check(layer, "send_sms", agent_id="b").status
 
-    def test_key_is_agent_else_principal_else_anonymous(self) -> None:
+    def test_key_is_principal_and_agent(self) -> None:
         recorder = Recorder()
         layer = RulesLayer(recorder)
         parsed = parse_call(call("send_sms", text="hi"))
         spec = REGISTRY.get("send_sms")
-        for principal, agent in [("alice", "bot-7"), ("alice", None), (None, None)]:
+        cases = [("alice", "bot-7"), ("alice", None), (None, "bot-7"), (None, None)]
+        cases += [("a/b", "c"), ("a", "b/c"), ("x:y", "z")]
+        for principal, agent in cases:
             layer.check(parsed, spec, CheckContext(REGISTRY, GateSettings(), principal, agent))
         assert [
-            "toolgate:bot-7:send_sms",
-            "toolgate:alice:send_sms",
+            "toolgate:alice/bot-7:send_sms",
+            "toolgate:alice/-:send_sms",
+            "toolgate:-/bot-7:send_sms",
             "toolgate:anonymous:send_sms",
+            "toolgate:a%2Fb/c:send_sms",
+            "toolgate:a/b%2Fc:send_sms",
+            "toolgate:x%3Ay/z:send_sms",
         ] == recorder.keys
+
+    def test_another_principal_naming_my_agent_uses_its_own_budget(self) -> None:
+        # Break test of issue 13: bob checking calls with agent="alice-bot" spent alice's budget.
+        layer = RulesLayer(LocalRateLimiter(FakeClock()))
+        for _ in range(3):
+            check(layer, "send_sms", text="hi", agent_id="alice-bot", principal="bob")
+        assert LayerStatus.PASS == (
+            check(layer, "send_sms", text="hi", agent_id="alice-bot", principal="alice").status
+        )
 
     def test_a_call_refused_by_another_rule_uses_no_budget(self) -> None:
         recorder = Recorder()

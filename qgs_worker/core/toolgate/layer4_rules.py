@@ -16,8 +16,12 @@ leaves ``None`` takes the layer's registry-wide default (``RulesLayer(defaults=.
    A URL that cannot be parsed, has no host, or whose host is not a DNS name or IP address
    (backslashes, percent signs, spaces) FAILs with the reason; ``"*"`` allows any host.
 3. **Rate limit** (``rate_limit``): at most ``max_calls`` calls in any ``window_s`` seconds per
-   (agent, tool), counted by the ``RateLimiter`` port (Redis-backed: shared by every process).
-   The key is ``toolgate:<agent_id or principal or 'anonymous'>:<tool>``. It runs last, so a call
+   (principal, agent, tool), counted by the ``RateLimiter`` port (Redis-backed: shared by every
+   process). The key is ``toolgate:<principal>/<agent_id>:<tool>`` (a part the caller did not
+   give is ``-``; neither: ``anonymous``), so one principal's calls never use another's budget
+   whatever agent name they carry (over the HTTP API the principal is the key's, while the agent
+   is a label its holder chooses: the per-key request limit bounds a holder that varies it;
+   break test of issue 13). It runs last, so a call
    refused by rules 1-2 uses no part of the budget; a call this layer passes counts even if a
    later layer (permission, injection) refuses it. A refused call FAILs with "retry after N s".
    When the limiter raises (its Redis is down) the layer fails open with a WARN by default
@@ -310,7 +314,9 @@ class RulesLayer:
         agent = context.agent_id or context.principal or "anonymous"
         try:
             decision = self.limiter.hit(
-                f"{KEY_PREFIX}{agent}:{spec.name}", limit=limit.max_calls, window_s=limit.window_s
+                f"{KEY_PREFIX}{_subject(context)}:{spec.name}",
+                limit=limit.max_calls,
+                window_s=limit.window_s,
             )
         except Exception as error:  # the limiter's store is down: fail open or closed, as set
             message = f"rate_limit: could not be checked ({type(error).__name__}: {error}); " + (
@@ -373,3 +379,18 @@ def _fix(tool: str, errors: list[str]) -> str:
 
 def _clip(text: str) -> str:
     return text if len(text) <= 80 else f"{text[:77]}..."
+
+
+def _subject(context: CheckContext) -> str:
+    """Whose budget a call uses: ``principal/agent`` (``-`` for a part not given).
+
+    ``/`` and ``:`` in a name are percent-encoded, so ``a/b`` + ``c`` and ``a`` + ``b/c`` never
+    share a key.
+    """
+    if context.principal is None and context.agent_id is None:
+        return "anonymous"
+    parts = (context.principal, context.agent_id)
+    return "/".join(
+        "-" if p is None else p.replace("%", "%25").replace("/", "%2F").replace(":", "%3A")
+        for p in parts
+    )

@@ -66,7 +66,7 @@ import referencing  # jsonschema's own $ref machinery, installed with it
 from jsonschema import ValidationError
 
 from qgs_worker.core.models import Strictness
-from qgs_worker.core.toolgate import schema_regex
+from qgs_worker.core.toolgate import schema_cost, schema_regex
 from qgs_worker.errors import ToolDefinitionError
 
 __all__ = ["CompiledSchema", "FlatObject", "Strictness", "ToolDefinitionError", "compile_schema"]
@@ -150,14 +150,17 @@ def compile_schema(schema: Mapping[str, Any], *, tool_name: str) -> CompiledSche
 
     Raises:
         ToolDefinitionError: The schema is not valid for its draft, does not describe an object,
-            has a ``$ref`` outside itself (QGS never fetches schemas), or has a ``pattern`` RE2
-            cannot run (``schema_regex``: lookarounds, backreferences).
+            has a ``$ref`` outside itself (QGS never fetches schemas), has a ``pattern`` RE2
+            cannot run (``schema_regex``: lookarounds, backreferences), or could make a
+            validator do too much work (``schema_cost``: over 500 subschemas, a ``$ref`` bomb
+            that doubles per level, a ``$ref`` cycle that never descends into the arguments).
     """
     declared = schema.get("type")
     if declared is not None and declared != "object" and "object" not in _as_list(declared):
         raise ToolDefinitionError(
             f"tool {tool_name!r}: parameters must describe an object (got type {declared!r})"
         )
+    schema_cost.check_size(schema, tool_name=tool_name)  # before the metaschema's slow check
     base = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     # RE2 first: its reason is the one that matters (the metaschema's check compiles patterns
     # with ``re``, which is safe for compiling but would accept a backtracking-only pattern).
@@ -176,6 +179,7 @@ def compile_schema(schema: Mapping[str, Any], *, tool_name: str) -> CompiledSche
             f"tool {tool_name!r}: $ref {', '.join(map(repr, outside))} points outside the schema; "
             "QGS never fetches schemas (put the referenced schema under $defs)"
         )
+    schema_cost.check_cost(schema, tool_name=tool_name)  # no exponential work, no endless cycle
     closed = _close(copy.deepcopy(dict(schema)), closable=True)
     validators = {
         (strictness, is_closed): _validator_class(base, strictness)(
@@ -193,7 +197,7 @@ def compile_schema(schema: Mapping[str, Any], *, tool_name: str) -> CompiledSche
     return CompiledSchema(schema=schema, draft=base.__name__, validators=validators, flat=flat)
 
 
-_DATA_KEYS = frozenset({"const", "enum", "default", "examples"})  # values, not schemas
+_DATA_KEYS = schema_cost.DATA_KEYS
 
 
 def _outside_refs(schema: Any) -> Iterator[str]:
