@@ -553,9 +553,20 @@ def approver_label(by: str | None, principal: Principal) -> str:
 
     ``by`` is free text the caller chooses; the principal and key id come from the
     authenticated key, so the record says who really approved (break test, finding 8).
+
+    Raises:
+        InputError: ``by`` does not fit beside the key's label (the stored name is at most
+            ``APPROVER_MAX_CHARS``): refused, never cut.
     """
     from qgs_worker.service.approvals import APPROVER_MAX_CHARS
 
     via = f" (via {principal.name}, key {principal.key_id})"
-    label = (by or "").strip() or principal.name
-    return label[: max(1, APPROVER_MAX_CHARS - len(via))] + via
+    room = max(1, APPROVER_MAX_CHARS - len(via))
+    label = (by or "").strip()
+    if len(label) > room:
+        raise InputError(
+            f"'by' must be at most {room} characters with this key (got {len(label):,}): it is "
+            f"stored as '<by>{via}', at most {APPROVER_MAX_CHARS} characters; pass a name, the "
+            "reason goes in 'note'"
+        )
+    return (label or principal.name)[:room] + via

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from qgs_worker.core.models import Classification, Complexity, TaskType
 from qgs_worker.core.views import ApprovalView, DecisionView
+from qgs_worker.service.approvals import APPROVAL_NOTE_MAX_CHARS, APPROVER_MAX_CHARS
 from qgs_worker.submission import MAX_ROUND_NUMBER
 
 __all__ = [
@@ -253,8 +254,17 @@ class ApprovalIn(_In):
     """``POST /v1/tasks/{task_id}/approval``: a person's decision (needs the approve scope)."""
 
     decision: Literal["approve", "reject"]
-    by: str | None = Field(default=None, description="who decides (default: the principal)")
-    note: str = Field(default="", description="why; required to reject")
+    by: str | None = Field(
+        default=None,
+        max_length=APPROVER_MAX_CHARS,
+        description="who decides (default: the principal); stored as '<by> (via <principal>, "
+        f"key <id>)', at most {APPROVER_MAX_CHARS} characters in all (a longer one is a 422)",
+    )
+    note: str = Field(
+        default="",
+        max_length=APPROVAL_NOTE_MAX_CHARS,
+        description=f"why; required to reject; at most {APPROVAL_NOTE_MAX_CHARS:,} characters",
+    )
 
 
 ApprovalOut = ApprovalView

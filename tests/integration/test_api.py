@@ -27,7 +27,7 @@ from sqlmodel import Session, SQLModel, select
 from qgs_worker.api import Operations
 from qgs_worker.api.http import create_app
 from qgs_worker.client import Client
-from qgs_worker.core.webhooks import verify_signature
+from qgs_worker.core.webhooks import approval_idempotency_key, verify_signature
 from qgs_worker.errors import (
     AuthenticationError,
     InputError,
@@ -249,12 +249,26 @@ class TestDecisionKinds:
             d = decision(http, sub)["decision"]
         assert "block" == d["kind"], shape
 
-    def test_needs_approval_then_approved(self, api: Api) -> None:
-        with api.http(api.alice) as http, api.http(api.approver) as person:
-            task = start(http, "delete all records in the database")
+    def test_needs_approval_then_approved_and_pushed(self, api: Api) -> None:
+        request = {"request": "delete all records in the database", "callback_url": ""}
+        with (
+            Receiver(200) as receiver,
+            api.http(api.alice) as http,
+            api.http(api.approver) as person,
+        ):
+            made = http.post("/v1/tasks", json={**request, "callback_url": receiver.url})
+            assert 201 == made.status_code, made.text
+            task = made.json()["id"]
             sub = submit(http, task, "Deleted 10 rows after backup. [[judge PASS 95]]", final=True)
             d = decision(http, sub)["decision"]
-            assert ("awaiting_approval", True) == (d["kind"], d["approval_required"])
+            # Whether the round may be delivered is in the JSON, not only a Python property.
+            assert ("awaiting_approval", True, True, "awaiting_approval", False) == (
+                d["kind"],
+                d["approval_required"],
+                d["awaiting_approval"],
+                d["outcome"],
+                d["delivered"],
+            )
             refused = http.post(f"/v1/tasks/{task}/approval", json={"decision": "approve"})
             assert_problem(refused, 403)
             ok = person.post(
@@ -262,12 +276,61 @@ class TestDecisionKinds:
             )
             assert 200 == ok.status_code, ok.text
             after = http.get(
-                f"/v1/submissions/{sub}/decision", params={"wait_s": 5, "until_approved": True}
+                f"/v1/submissions/{sub}/decision", params={"wait_s": 5, "until_approved": "true"}
             ).json()
+            got = receiver.wait_for(2)  # the decision, then the approval: pushed
         # Who approved is the key that called, whatever label it gives (break test, finding 8).
         via = f"alice (via alice, key {api.approver.key_id})"
-        assert (via, True) == (ok.json()["by"], ok.json()["approved"])
-        assert after["decided"] and after["decision"]["approval"]["approved"] is True
+        assert (via, True, "approved") == (
+            ok.json()["by"],
+            ok.json()["approved"],
+            ok.json()["outcome"],
+        )
+        d = after["decision"]
+        assert (True, "approved", True, False) == (
+            after["decided"],
+            d["outcome"],
+            d["delivered"],
+            d["awaiting_approval"],
+        )
+        hooks = {json.loads(r.body)["event"]: r for r in got}
+        decided, approved = (json.loads(hooks[e].body) for e in ("qgs.decision", "qgs.approval"))
+        assert (True, "awaiting_approval", False) == (
+            decided["awaiting_approval"],
+            decided["outcome"],
+            decided["delivered"],
+        )
+        assert (sub, True, "approved", True, via, "checked") == (
+            approved["submission_id"],
+            approved["approved"],
+            approved["outcome"],
+            approved["delivered"],
+            approved["by"],
+            approved["note"],
+        )
+        headers = {k.lower(): v for k, v in hooks["qgs.approval"].headers.items()}
+        assert approval_idempotency_key(sub) == headers["idempotency-key"]
+        assert headers["idempotency-key"] != hooks["qgs.decision"].headers["Idempotency-Key"]
+        assert verify_signature(
+            api.alice.webhook_secret.encode(),
+            hooks["qgs.approval"].body,
+            headers["x-qgs-timestamp"],
+            headers["x-qgs-signature"],
+        )
+        wait_until(
+            lambda: (
+                [("qgs.decision", "delivered"), ("qgs.approval", "delivered")]
+                == [
+                    (w["event"], w["status"])
+                    for w in api.ops.task_status(_me(api), task)["webhooks"]
+                ]
+            ),
+            what="both webhooks stored as delivered",
+        )
+
+
+def _me(api: Api) -> Any:
+    return api.ops.authenticate(api.alice.key)
 
 
 class TestLongPoll:

@@ -271,7 +271,14 @@ class TestStreamableHttp:
         with serving(create_http_app(mcp_env.ops)) as url:
             tools, task, decided = asyncio.run(asyncio.wait_for(run(url), timeout=120))
         assert TOOL_NAMES == {t.name for t in tools.tools}
-        assert (True, "pass") == (decided["decided"], decided["decision"]["kind"])
+        # outcome and delivered are in the JSON (an agent need not re-derive the rule).
+        assert (True, "pass", "pass", True, False) == (
+            decided["decided"],
+            decided["decision"]["kind"],
+            decided["decision"]["outcome"],
+            decided["decision"]["delivered"],
+            decided["decision"]["awaiting_approval"],
+        )
         row = mcp_env.ops.repo.find_task(task["id"])
         assert row is not None and "alice" == row.principal
 

@@ -125,5 +125,10 @@ def test_an_approval_label_carries_the_calling_key() -> None:
     assert "ceo (via alice, key k1)" == approver_label("ceo", me)
     assert "alice (via alice, key k1)" == approver_label(None, me)
     assert "alice (via alice, key k1)" == approver_label("  ", me)
-    long = approver_label("x" * 500, me)
-    assert len(long) == APPROVER_MAX_CHARS and long.endswith("(via alice, key k1)")
+    room = APPROVER_MAX_CHARS - len(" (via alice, key k1)")
+    fits = approver_label("x" * room, me)
+    assert len(fits) == APPROVER_MAX_CHARS and fits.endswith("(via alice, key k1)")
+    # A longer one is refused naming 'by' and its limit, like a long note (break test 22):
+    # it was cut without a word.
+    with pytest.raises(InputError, match=rf"'by' must be at most {room} characters"):
+        approver_label("x" * (room + 1), me)
