@@ -32,8 +32,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, PROBLEM_JSON, BearerAuth, problem_headers
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
-from qgs_worker.api.problems import internal_problem, problem, problem_for, validation_problem
+from qgs_worker.api.problems import (
+    body_problem,
+    internal_problem,
+    problem,
+    problem_for,
+    validation_problem,
+)
 from qgs_worker.api.schemas import (
     ApprovalIn,
     ConstraintsOut,
@@ -46,13 +53,17 @@ from qgs_worker.api.schemas import (
 )
 from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
 from qgs_worker.core.views import ApprovalView
+from qgs_worker.errors import AuthenticationError
 from qgs_worker.settings import Settings
 
-__all__ = ["PROBLEM_JSON", "BodyLimit", "create_app"]
+__all__ = ["PROBLEM_JSON", "BodyLimit", "HeadAsGet", "create_app"]
 
 log = logging.getLogger(__name__)
 
-PROBLEM_JSON = "application/problem+json"
+BODY_SCOPE_KEY = "qgs.body"
+"""The ASGI scope key under which ``BodyLimit`` leaves the request body it read."""
+_STARLETTE_PARSE_ERROR = "There was an error parsing the body"
+"""FastAPI's 400 detail for a body it could not decode (not UTF-8, nested too deep...)."""
 WAKE_HEADER = "QGS-Woken-By"
 """The response header of a decision naming what ended its wait (as ``DecisionOut.woken_by``)."""
 
@@ -63,25 +74,35 @@ def _principal(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
-    """The request's principal (``Operations.authenticate`` on its bearer key)."""
-    ops: Operations = request.app.state.operations
-    return ops.authenticate(credentials.credentials if credentials else None)
+    """The request's principal, as ``BearerAuth`` found it before the request was read.
+
+    ``credentials`` only documents the bearer scheme in OpenAPI: the key was checked (and
+    counted) by the middleware, before the body or the query was looked at.
+    """
+    del credentials
+    found = request.scope.get(PRINCIPAL_SCOPE_KEY)
+    if not isinstance(found, Principal):  # BearerAuth admits no /v1 request without one
+        raise AuthenticationError("no API key: send 'Authorization: Bearer <key>'")
+    return found
 
 
 def _known_query(request: Request) -> None:
     """Refuse a query parameter the route does not take (``?wait=30`` for ``wait_s``): a 422.
 
     Requests bodies refuse unknown fields (``extra="forbid"``); a misspelt query parameter would
-    otherwise be ignored and the caller would never learn why its long-poll did not wait.
+    otherwise be ignored and the caller would never learn why its long-poll did not wait. A
+    boolean parameter takes ``true`` or ``false`` only.
 
     Raises:
-        RequestValidationError: one ``extra_forbidden`` item per unknown parameter.
+        RequestValidationError: one ``extra_forbidden`` item per unknown parameter, or one
+            ``bool_type`` item per boolean that is not ``true``/``false``.
     """
     route = request.scope.get("route")
     dependant = getattr(route, "dependant", None)
     if dependant is None:
         return
-    known = {p.alias for p in _query_params(dependant)}
+    params = _query_params(dependant)
+    known = {p.alias for p in params}
     unknown = [name for name in dict.fromkeys(request.query_params) if name not in known]
     if unknown:
         raise RequestValidationError(
@@ -93,6 +114,26 @@ def _known_query(request: Request) -> None:
                     "input": request.query_params.get(name),
                 }
                 for name in unknown
+            ]
+        )
+    # A boolean is true or false, as in a JSON body: "yes", "1" or "on" is refused, not true.
+    loose = [
+        (p.alias, request.query_params[p.alias])
+        for p in params
+        if p.field_info.annotation is bool
+        and p.alias in request.query_params
+        and request.query_params[p.alias] not in ("true", "false")
+    ]
+    if loose:
+        raise RequestValidationError(
+            [
+                {
+                    "type": "bool_type",
+                    "loc": ("query", name),
+                    "msg": f"Input should be true or false (got {value!r})",
+                    "input": value,
+                }
+                for name, value in loose
             ]
         )
 
@@ -112,6 +153,31 @@ def _problem_response(
     status: int, body: dict[str, Any], headers: dict[str, str] | None = None
 ) -> JSONResponse:
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+class HeadAsGet:
+    """ASGI middleware: ``HEAD`` is answered as ``GET`` without the body (RFC 9110).
+
+    FastAPI's routes take the methods they declare; a ``HEAD`` on a ``GET`` route would be a
+    405. Here it runs as the ``GET`` (same status, same headers, ``Content-Length`` included)
+    and the body is dropped; a ``HEAD`` where no ``GET`` is served stays a 405.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run a HEAD request as a GET, sending no body."""
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 class BodyLimit:
@@ -149,6 +215,7 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        scope[BODY_SCOPE_KEY] = body  # what a 400 "error parsing the body" looks into
         sent = False
 
         async def replay() -> Message:
@@ -203,7 +270,10 @@ def create_app(
         dependencies=[Depends(_known_query)],
     )
     app.state.operations = ops
+    # The last added runs first: HEAD as GET, then the key, then the body's size, then FastAPI.
     app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
+    app.add_middleware(BearerAuth, ops=ops, prefix="/v1/")
+    app.add_middleware(HeadAsGet)
     _install_error_handlers(app)
     from qgs_worker.telemetry import metrics_asgi_app
 
@@ -269,10 +339,19 @@ def create_app(
         submission_id: str,
         me: Me,
         wait_s: Annotated[
-            float, Query(ge=0, le=WAIT_MAX_S, description="long-poll up to this many seconds")
+            float,
+            Query(
+                ge=0,
+                le=WAIT_MAX_S,
+                allow_inf_nan=False,
+                description="long-poll up to this many seconds (0 to 60)",
+            ),
         ] = 0.0,
         until_approved: Annotated[
-            bool, Query(description="a decision awaiting a person counts once they decided")
+            bool,
+            Query(
+                description="a decision awaiting a person counts once they decided (true or false)"
+            ),
         ] = False,
     ) -> JSONResponse:
         """The decision on a submission; with ``wait_s``, wait for it (woken by a notification)."""
@@ -364,10 +443,24 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = str(exc.detail)
-        fix = "see /openapi.json for the routes" if exc.status_code in (404, 405) else ""
+        headers = dict(exc.headers or {})
+        fix = "see /openapi.json for the routes" if exc.status_code == 404 else ""
+        if exc.status_code == 405:
+            allowed = [m.strip() for m in headers.get("Allow", "").split(",") if m.strip()]
+            if "GET" in allowed and "HEAD" not in allowed:
+                allowed.append("HEAD")  # HeadAsGet answers HEAD wherever GET is served
+            headers["Allow"] = ", ".join(allowed)
+            detail = f"{request.method} is not allowed on {request.url.path}"
+            fix = f"send one of {headers['Allow']} (the Allow header); see /openapi.json"
+        if exc.status_code == 400 and detail == _STARLETTE_PARSE_ERROR:
+            body = request.scope.get(BODY_SCOPE_KEY, b"")
+            return _problem_response(
+                400, body_problem(body, request.headers.get("content-encoding"))
+            )
         return _problem_response(
             exc.status_code,
             problem(exc.status_code, detail, [{"field": None, "message": detail, "fix": fix}]),
+            headers,
         )
 
     async def _known(request: Request, exc: Exception) -> JSONResponse:
@@ -375,12 +468,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         if found is None:  # an error class registered below that problem_for does not know
             raise exc
         status, body = found
-        headers = {}
-        if status in (429, 503) and "retry_after_s" in body:
-            headers["Retry-After"] = str(max(1, round(body["retry_after_s"])))
-        if status == 401:
-            headers["WWW-Authenticate"] = "Bearer"
-        return _problem_response(status, body, headers)
+        return _problem_response(status, body, problem_headers(status, body))
 
     for error in _known_errors():
         app.add_exception_handler(error, _known)

@@ -34,8 +34,9 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from pydantic import BaseModel, Field, StrictBool, ValidationError
 from starlette.authentication import AuthCredentials
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Scope
 
+from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, BearerAuth
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import internal_problem, problem, problem_for, validation_problem
 from qgs_worker.api.schemas import (
@@ -53,9 +54,6 @@ __all__ = ["PRINCIPAL_SCOPE_KEY", "BearerKeys", "create_http_app", "create_serve
 
 log = logging.getLogger(__name__)
 
-PRINCIPAL_SCOPE_KEY = "qgs.principal"
-"""The ASGI scope key under which ``BearerKeys`` leaves the request's ``Principal``."""
-
 
 class SubmitRoundArgs(RoundIn):
     """``submit_round``: one round of a task handed in for review."""
@@ -68,7 +66,12 @@ class GetDecisionArgs(_In):
 
     submission_id: str = Field(min_length=1, description="from submit_round")
     wait_s: float = Field(
-        default=0.0, ge=0, le=WAIT_MAX_S, description="long-poll up to this many seconds (0-60)"
+        default=0.0,
+        ge=0,
+        le=WAIT_MAX_S,
+        allow_inf_nan=False,
+        strict=True,
+        description="long-poll up to this many seconds (0-60)",
     )
     until_approved: StrictBool = Field(
         default=False, description="a decision awaiting a person counts once they decided"
@@ -273,54 +276,23 @@ def run_stdio(ops: Operations, key: str | None) -> None:
     asyncio.run(serve())
 
 
-class BearerKeys:
-    """ASGI middleware: every HTTP request needs a live ``Authorization: Bearer`` API key.
+class BearerKeys(BearerAuth):
+    """``BearerAuth`` on every MCP request, binding the session to the key's principal.
 
-    Without one the answer is a 401 problem document (429 over the key's rate limit, 503 when
-    the store is down); with one the request's scope carries the ``Principal`` (under
+    Without a live key the answer is a 401 problem document (429 over the key's rate limit, 503
+    when the store is down); with one the request's scope carries the ``Principal`` (under
     ``PRINCIPAL_SCOPE_KEY``) and the SDK's ``AuthenticatedUser`` (so an MCP session is bound to
     the principal that opened it). The key's secret is never put in the scope.
     """
 
     def __init__(self, app: ASGIApp, ops: Operations) -> None:
-        self.app = app
-        self.ops = ops
+        super().__init__(app, ops, prefix=None)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Authenticate an HTTP request, then pass it on (lifespan passes untouched)."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        header = dict(scope["headers"]).get(b"authorization", b"").decode("latin-1")
-        scheme, _, key = header.partition(" ")
-        try:
-            me = await asyncio.to_thread(
-                self.ops.authenticate, key.strip() if scheme.lower() == "bearer" else None
-            )
-        except Exception as exc:
-            found = problem_for(exc)
-            if found is None:
-                raise
-            await self._refuse(scope, receive, send, *found)
-            return
-        scope[PRINCIPAL_SCOPE_KEY] = me
+    def admitted(self, scope: Scope, me: Principal) -> None:
+        """Give the SDK the principal as its authenticated user."""
         token = AccessToken(token=me.key_id or "", client_id=me.name, scopes=sorted(me.scopes))
         scope["user"] = AuthenticatedUser(token)
         scope["auth"] = AuthCredentials(sorted(me.scopes))
-        await self.app(scope, receive, send)
-
-    async def _refuse(
-        self, scope: Scope, receive: Receive, send: Send, status: int, body: dict[str, Any]
-    ) -> None:
-        from starlette.responses import JSONResponse
-
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}
-        if status == 429:
-            headers["Retry-After"] = str(max(1, round(body.get("retry_after_s", 1))))
-        response = JSONResponse(
-            body, status_code=status, media_type="application/problem+json", headers=headers
-        )
-        await response(scope, receive, send)
 
 
 def create_http_app(ops: Operations, *, host: str = "127.0.0.1") -> ASGIApp:

@@ -30,26 +30,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from qgs_worker.api.access import Access, Principal
 from qgs_worker.client import Client, DecisionView, SubmissionHandle, TaskHandle
 from qgs_worker.core.models import Deliverable, TaskType, ToolCall, ToolResult
 from qgs_worker.core.toolgate import GateReport
 from qgs_worker.core.views import ApprovalView
 from qgs_worker.errors import (
-    AuthenticationError,
     InputError,
     PermissionDeniedError,
-    RateLimitedError,
     SubmissionNotFoundError,
     TaskNotFoundError,
 )
 from qgs_worker.notify import DecisionNotifier
 from qgs_worker.settings import Settings
-from qgs_worker.store.keys import SCOPE_APPROVE, verify_key
+from qgs_worker.store.keys import SCOPE_APPROVE
 
 __all__ = [
     "WAIT_MAX_S",
@@ -65,23 +63,6 @@ WAIT_MAX_S = 60.0
 
 
 @dataclass(frozen=True)
-class Principal:
-    """Who a request acts for: the API key's principal, its scopes, the key's id.
-
-    ``scopes`` holds the rights beyond the default ones (``approve``); ``key_id`` names the key
-    (the rate limit's subject), never its secret.
-    """
-
-    name: str
-    scopes: frozenset[str] = frozenset()
-    key_id: str | None = None
-
-    def has(self, scope: str) -> bool:
-        """Whether the key was given ``scope``."""
-        return scope in self.scopes
-
-
-@dataclass(frozen=True)
 class DecisionResult:
     """``get_decision``'s answer: the decision, or None with where the submission stands.
 
@@ -94,21 +75,6 @@ class DecisionResult:
     decision: DecisionView | None
     source: str
     detail: str = ""
-
-
-@dataclass
-class _CachedKey:
-    principal: Principal
-    until: float
-
-
-@dataclass
-class _KeyCache:
-    """Verified keys kept ``ttl_s`` seconds, so a hot path reads the key table once a second."""
-
-    ttl_s: float
-    entries: dict[str, _CachedKey] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class Operations:
@@ -138,101 +104,20 @@ class Operations:
         self.client = client or Client(self.settings)
         self.repo = self.client.repo
         self._notifier = notifier
-        self._limiter = rate_limiter
-        self._fallback_limiter: Any = None
         self._lock = threading.Lock()
-        self._keys = _KeyCache(ttl_s=self.settings.api.key_cache_s)
+        self.access = Access(self.settings, self.repo, rate_limiter=rate_limiter)
 
     # -- authentication and the rate limit ------------------------------------------------
 
     def authenticate(self, key: str | None) -> Principal:
-        """The principal of an API key, counted against the key's rate limit.
-
-        Args:
-            key: The key as sent (``qgs_<id>_<secret>``), without ``Bearer``.
+        """The principal of an API key, counted against the key's rate limit (``Access``).
 
         Raises:
-            AuthenticationError: no key, or one that is malformed, unknown or revoked (one
-                message for all: a caller learns nothing about which).
+            AuthenticationError: no key, or one that is malformed, unknown or revoked.
             RateLimitedError: the key sent more than ``QGS_API__RATE_LIMIT_REQUESTS`` requests
                 in the last ``QGS_API__RATE_LIMIT_WINDOW_S`` seconds.
         """
-        if not key:
-            raise AuthenticationError(
-                "no API key: send 'Authorization: Bearer <key>' (make one with "
-                "`qgs keys create --principal NAME`)"
-            )
-        principal = self._principal_of(key)
-        self._admit(principal)
-        return principal
-
-    def _principal_of(self, key: str) -> Principal:
-        now = time.monotonic()
-        cache = self._keys
-        if cache.ttl_s > 0:
-            with cache.lock:
-                hit = cache.entries.get(key)
-            if hit is not None and hit.until > now:
-                return hit.principal
-        found = verify_key(self.repo, key)
-        if found is None:
-            raise AuthenticationError(
-                "the API key is invalid or revoked: send a live key as 'Authorization: Bearer "
-                "<key>' (`qgs keys list` shows the keys)"
-            )
-        principal = Principal(found.principal, found.scopes, found.key_id)
-        if cache.ttl_s > 0:
-            with cache.lock:
-                if len(cache.entries) > 10_000:
-                    cache.entries.clear()
-                cache.entries[key] = _CachedKey(principal, now + cache.ttl_s)
-        return principal
-
-    def _admit(self, principal: Principal) -> None:
-        cfg = self.settings.api
-        if not cfg.rate_limit_requests:
-            return
-        key = f"api:{principal.key_id or principal.name}"
-        try:
-            decision = self._rate_limiter().hit(
-                key, limit=cfg.rate_limit_requests, window_s=cfg.rate_limit_window_s
-            )
-        except Exception as exc:  # a Redis that fails must not lock every agent out
-            log.warning("the API rate limit's Redis failed (%s); limiting in this process", exc)
-            decision = self._local_limiter().hit(
-                key, limit=cfg.rate_limit_requests, window_s=cfg.rate_limit_window_s
-            )
-        if not decision.allowed:
-            raise RateLimitedError(
-                f"key {principal.key_id} sent more than {cfg.rate_limit_requests} requests in "
-                f"{cfg.rate_limit_window_s:g} s: retry after {decision.retry_after_s:.1f} s",
-                retry_after_s=decision.retry_after_s,
-            )
-
-    def _rate_limiter(self) -> Any:
-        if self._limiter is None:
-            with self._lock:
-                if self._limiter is None:
-                    from qgs_worker.ratelimit import (
-                        CircuitBreakerLimiter,
-                        RedisRateLimiter,
-                        redis_for_broker,
-                    )
-
-                    url = self.settings.broker_url
-                    self._limiter = (
-                        CircuitBreakerLimiter(RedisRateLimiter(redis_for_broker(url)))
-                        if url
-                        else self._local_limiter()
-                    )
-        return self._limiter
-
-    def _local_limiter(self) -> Any:
-        if self._fallback_limiter is None:
-            from qgs_worker.ratelimit import LocalRateLimiter
-
-            self._fallback_limiter = LocalRateLimiter()
-        return self._fallback_limiter
+        return self.access.authenticate(key)
 
     # -- tasks and rounds -------------------------------------------------------------------
 
@@ -291,7 +176,7 @@ class Operations:
         ``callback_url``: where this round's decision is POSTed (wins over the task's).
 
         Raises:
-            TaskNotFoundError: no such task of this principal.
+            TaskNotFoundError: no such task of this principal (an id with a NUL too).
             DeliverableTooLargeError: over ``QGS_MAX_DELIVERABLE_BYTES``; nothing queued.
             InputError: a malformed field (round number taken or leaving a gap...).
             BrokerUnavailableError: the broker did not answer; nothing queued or stored.
@@ -302,14 +187,20 @@ class Operations:
             deliverable = Deliverable(
                 text=deliverable, tool_calls=tuple(tool_calls), tool_results=tuple(tool_results)
             )
-        return self.client.submit(
-            task_id,
-            deliverable,
-            final=final,
-            round_number=round_number,
-            turn=turn,
-            callback_url=callback_url,
-        )
+        try:
+            return self.client.submit(
+                task_id,
+                deliverable,
+                final=final,
+                round_number=round_number,
+                turn=turn,
+                callback_url=callback_url,
+            )
+        except InputError as exc:
+            renamed = _request_fields(str(exc))
+            if renamed == str(exc):
+                raise
+            raise type(exc)(renamed) from exc
 
     def task_status(self, principal: Principal, task_id: str) -> dict[str, Any]:
         """What ``qgs status`` says of the task, as data: rounds, reviews, findings, decisions.
@@ -337,8 +228,14 @@ class Operations:
         return self.client.constraints(task_id)
 
     def _own_task(self, principal: Principal, task_id: str) -> None:
-        """Raise unless the task exists and is the principal's (another's is "not found")."""
-        exists, owner = self.repo.task_principal(task_id)
+        """Raise unless the task exists and is the principal's (another's is "not found").
+
+        An id no task can have (a NUL character, which PostgreSQL refuses in text; longer
+        than the column) is "not found" without asking the store.
+        """
+        exists, owner = (
+            self.repo.task_principal(task_id) if _storable(task_id, 64) else (False, None)
+        )
         if not exists or owner != principal.name:
             raise TaskNotFoundError(
                 f"no task with id {task_id!r} (of principal {principal.name!r}): start one with "
@@ -346,7 +243,9 @@ class Operations:
             )
 
     def _own_submission(self, principal: Principal, submission_id: str) -> str:
-        task_id = self.repo.submission_task_id(submission_id)
+        task_id = (
+            self.repo.submission_task_id(submission_id) if _storable(submission_id, 128) else None
+        )
         exists, owner = self.repo.task_principal(task_id) if task_id is not None else (False, None)
         if not exists or owner != principal.name:
             raise SubmissionNotFoundError(
@@ -380,6 +279,8 @@ class Operations:
         Raises:
             InputError: ``wait_s`` outside 0-60.
             SubmissionNotFoundError: no such submission of this principal.
+            AuthenticationError: the key was revoked while the call waited (read again from
+                the store after every wait: a revoked key gets no answer).
         """
         _check_wait(wait_s)
         self._own_submission(principal, submission_id)
@@ -388,6 +289,7 @@ class Operations:
             view, source = read(), "stored"
         else:
             view, source = self.notifier.wait(submission_id, read, wait_s)
+            self.access.recheck(principal)  # revoked while it waited: no answer
         if view is not None:
             return DecisionResult(submission_id, view, source)
         return self._pending(submission_id)
@@ -403,7 +305,7 @@ class Operations:
         """``get_decision`` for an event loop: store reads run in threads, the loop never blocks.
 
         Raises:
-            InputError, SubmissionNotFoundError: as ``get_decision``.
+            InputError, SubmissionNotFoundError, AuthenticationError: as ``get_decision``.
         """
         _check_wait(wait_s)
         await asyncio.to_thread(self._own_submission, principal, submission_id)
@@ -416,6 +318,7 @@ class Operations:
             view, source = await read_async(), "stored"
         else:
             view, source = await self.notifier.wait_async(submission_id, read_async, wait_s)
+            await asyncio.to_thread(self.access.recheck, principal)
         if view is not None:
             return DecisionResult(submission_id, view, source)
         return await asyncio.to_thread(self._pending, submission_id)
@@ -542,6 +445,26 @@ def _check_wait(wait_s: float) -> None:
             f"'wait_s' must be 0-{WAIT_MAX_S:g} seconds (got {wait_s!r}); ask again after a "
             "wait that ended without a decision"
         )
+
+
+_FIELD_NAMES = (
+    ("'deliverable.text'", "'deliverable'"),
+    ("'deliverable.tool_calls.", "'tool_calls."),
+    ("'deliverable.tool_results.", "'tool_results."),
+)
+"""The client's names of a round's parts (its ``Deliverable``) -> the request's fields."""
+
+
+def _request_fields(message: str) -> str:
+    """A client message naming a round's parts as the request names them (``tool_calls.0``)."""
+    for inner, outer in _FIELD_NAMES:
+        message = message.replace(inner, outer)
+    return message
+
+
+def _storable(ident: str, max_chars: int) -> bool:
+    """Whether an id from a path or an argument could be stored: not too long, no NUL."""
+    return len(ident) <= max_chars and "\x00" not in ident
 
 
 def _no_redis() -> Any:

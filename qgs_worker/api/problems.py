@@ -12,8 +12,8 @@ own connection errors, to a status and a document; any transport (HTTP, MCP) can
 | ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError`` | 409 |
 | ``DeliverableTooLargeError`` (and a body over the limit) | 413 |
 | ``InputError`` (and a body that does not validate) | 422 |
-| ``RateLimitedError`` | 429 |
-| ``BrokerUnavailableError``, ``StoreError``, a database or Redis connection error | 503 |
+| ``RateLimitedError`` | 429 (``Retry-After``) |
+| ``BrokerUnavailableError``, ``StoreError``, a database or Redis connection error | 503 (``Retry-After: 5``) |
 | ``ConfigurationError`` | 500 ("Server misconfigured") |
 | anything else (a bug) | 500 ("Internal error", slug ``internal``) |
 """
@@ -42,6 +42,7 @@ from qgs_worker.errors import (
 
 __all__ = [
     "PROBLEM_TYPE",
+    "body_problem",
     "field_error",
     "internal_problem",
     "problem",
@@ -62,6 +63,7 @@ _TITLES = {
     401: "Not authenticated",
     403: "Not allowed",
     404: "Not found",
+    405: "Method not allowed",
     409: "Conflict",
     413: "Request too large",
     422: "Invalid request",
@@ -76,6 +78,7 @@ _SLUGS = {
     401: "unauthenticated",
     403: "forbidden",
     404: "not-found",
+    405: "method-not-allowed",
     409: "conflict",
     413: "too-large",
     422: "invalid",
@@ -199,6 +202,8 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
     extra: dict[str, Any] = {}
     if isinstance(exc, RateLimitedError):
         extra["retry_after_s"] = round(exc.retry_after_s, 3)
+    if isinstance(exc, BrokerUnavailableError):
+        extra["retry_after_s"] = UNAVAILABLE_RETRY_AFTER_S
     return status, problem(
         status, message, [field_error(field, message, _fix_of(message, status))], **extra
     )
@@ -242,6 +247,8 @@ _FIXES = {
     "list_type": "send a JSON list",
     "bool_type": "send true or false",
     "int_type": "send an integer",
+    "finite_number": "send a finite number (not NaN or infinity)",
+    "string_too_long": "send a shorter string (the limit is in the message)",
     "greater_than_equal": "send a larger number",
     "less_than_equal": "send a smaller number",
     "enum": "send one of the values listed in the message",
@@ -274,6 +281,17 @@ def validation_problem(
             malformed = True
             where = error.get("ctx", {}).get("error", "")
             items.append(field_error(None, f"the body is not valid JSON ({where})", _FIXES[kind]))
+            continue
+        if where_from == "body" and not loc and kind == "missing":
+            malformed = True
+            items.append(
+                field_error(
+                    None,
+                    "the request body is empty: this route takes a JSON object",
+                    "send JSON with 'Content-Type: application/json' (see /openapi.json for "
+                    "this route's fields)",
+                )
+            )
             continue
         if where_from == "body" and not loc and not _is_json(content_type):
             malformed = True
@@ -310,3 +328,52 @@ def validation_problem(
         for item in items
     )
     return status, problem(status, detail or "the request is invalid", items)
+
+
+def body_problem(body: bytes, content_encoding: str | None = None) -> dict[str, Any]:
+    """The 400 of a body that could not be read as JSON at all: says why and what to send.
+
+    Asked only once the body failed to parse (a framework's "error parsing the body"): a
+    content coding (``gzip``), bytes that are not UTF-8, or JSON nested deeper than a reader
+    can follow.
+
+    Args:
+        body: The body as received.
+        content_encoding: The request's ``Content-Encoding``, if any.
+    """
+    coding = (content_encoding or "").strip().lower()
+    if coding and coding != "identity":
+        message = (
+            f"the body is sent with 'Content-Encoding: {coding}', which this API does not take"
+        )
+        fix = "send the JSON uncompressed, without a Content-Encoding header"
+    else:
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            looks = " (it looks gzip-compressed)" if body[:2] == b"\x1f\x8b" else ""
+            message = (
+                f"the body is not UTF-8: byte 0x{body[exc.start]:02x} at offset {exc.start}{looks}"
+            )
+            fix = "send the JSON encoded as UTF-8, uncompressed"
+        else:
+            message, fix = _unreadable_json(text)
+    return problem(400, message, [field_error(None, message, fix)])
+
+
+def _unreadable_json(text: str) -> tuple[str, str]:
+    import json
+
+    from qgs_worker.submission import MAX_NESTING_DEPTH
+
+    try:
+        json.loads(text)
+    except RecursionError:
+        return (
+            "the body's JSON is nested too deeply to read (over about 1,000 levels)",
+            f"flatten it: QGS takes at most {MAX_NESTING_DEPTH} levels (send deep data as a "
+            "JSON string)",
+        )
+    except ValueError as exc:
+        return f"the body is not valid JSON ({exc})", "send the body as valid JSON"
+    return "the body could not be read as JSON", "send the body as a JSON object, UTF-8"

@@ -1,7 +1,8 @@
 """The HTTP API's request and response bodies (pydantic; unknown fields refused).
 
 Requests are ``extra="forbid"``: a misspelt field (``finale``) is a 422 naming it, never
-silently ignored; booleans are strict (``"yes"`` or ``1`` for ``final`` is a 422, not true). Responses reuse the core views (``DecisionView``, ``ApprovalView``) and the
+silently ignored; booleans and integers are strict (``"yes"`` or ``1`` for ``final``,
+``"1"`` or ``true`` for ``round_number`` is a 422, not a value). Responses reuse the core views (``DecisionView``, ``ApprovalView``) and the
 gate's report as ``qgs check-tool --format json`` prints it.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from qgs_worker.core.models import Classification, Complexity, TaskType
 from qgs_worker.core.views import ApprovalView, DecisionView
@@ -187,7 +188,7 @@ class RoundIn(_In):
     final: StrictBool = Field(
         default=False, description="the round the agent means to deliver (true or false)"
     )
-    round_number: int | None = Field(
+    round_number: StrictInt | None = Field(
         default=None,
         ge=1,
         le=MAX_ROUND_NUMBER,

@@ -341,9 +341,15 @@ class Client(WaitingMixin, ToolCallsMixin):
             publish_intake(self.app, message, submission.short_repr())
         except (OperationalError, OSError, TimeoutError) as exc:
             self.repo.drop_outbox(submission.submission_id)
+            # The driver's message names the broker's host and port: the log has it, the
+            # error (which the HTTP API shows its callers) names the setting only.
+            logger.warning(
+                "the broker did not take submission %s: %s", submission.submission_id, exc
+            )
             raise BrokerUnavailableError(
-                f"cannot reach the broker ({exc}); submission {submission.submission_id!r} "
-                "was not queued: check QGS_BROKER_URL and that Redis runs, then submit again"
+                f"cannot reach the broker (QGS_BROKER_URL; {type(exc).__name__}); submission "
+                f"{submission.submission_id!r} was not queued: check QGS_BROKER_URL and that "
+                "Redis runs, then submit again"
             ) from exc
         except BaseException:
             self.repo.drop_outbox(submission.submission_id)

@@ -8,6 +8,7 @@ releases it, so a long-poll is in place before the decision exists (observable, 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import logging
 import os
@@ -333,23 +334,35 @@ def _me(api: Api) -> Any:
     return api.ops.authenticate(api.alice.key)
 
 
+def held_long_poll(
+    api: Api, http: httpx.Client
+) -> tuple[str, list[httpx.Response], threading.Thread]:
+    """A submission whose judge call is held, and a long-poll on it in a thread, both in place.
+
+    Returns the submission id, the list the poll's response will be put in, and its thread
+    (``api.hold.set()`` releases the judge).
+    """
+    task = start(http, "write an article about AI")
+    sub = submit(http, task, "[[hold]] # AI\n\nText. [[judge PASS 91]]", final=True)
+    got: list[httpx.Response] = []
+    poll = threading.Thread(
+        target=lambda: got.append(
+            http.get(f"/v1/submissions/{sub}/decision", params={"wait_s": 50})
+        )
+    )
+    poll.start()
+    # Both in place: the long-poll waits, and the critic is inside the judge call.
+    wait_until(lambda: api.ops.notifier.waiting == 1, what="the long-poll")
+    wait_until(lambda: len(api.judge.requests) >= 1, what="the held judge call")
+    return sub, got, poll
+
+
 class TestLongPoll:
     """The wait is woken by the decision's notification, not by reading the store in a loop."""
 
     def test_woken_by_the_notification(self, api: Api) -> None:
         with api.http(api.alice) as http:
-            task = start(http, "write an article about AI")
-            sub = submit(http, task, "[[hold]] # AI\n\nText. [[judge PASS 91]]", final=True)
-            got: list[httpx.Response] = []
-            poll = threading.Thread(
-                target=lambda: got.append(
-                    http.get(f"/v1/submissions/{sub}/decision", params={"wait_s": 50})
-                )
-            )
-            poll.start()
-            # Both in place: the long-poll waits, and the critic is inside the judge call.
-            wait_until(lambda: api.ops.notifier.waiting == 1, what="the long-poll")
-            wait_until(lambda: len(api.judge.requests) >= 1, what="the held judge call")
+            sub, got, poll = held_long_poll(api, http)
             assert api.ops.repo.decision_view(sub) is None
             before = api.ops.notifier.wakeups["notification"]
             api.hold.set()
@@ -401,6 +414,20 @@ class TestAuth:
             assert "Bearer" in body["detail"]
             bad = anon.get("/v1/tasks/t-x", headers={"Authorization": "Bearer qgs_nope"})
             assert_problem(bad, 401)
+            # Refused before the request is read: no key and bad JSON, an unknown query
+            # parameter, a body over the limit, a bad method are all 401 (break test 16).
+            for refused in (
+                anon.post(
+                    "/v1/tasks",
+                    content=b'{"request": ',
+                    headers={"Content-Type": "application/json"},
+                ),
+                anon.get("/v1/tasks/t-x", params={"verbose": 1}),
+                anon.post("/v1/tasks", content=b"x" * 3_000_000),
+                anon.delete("/v1/tasks/t-x"),
+            ):
+                assert_problem(refused, 401)
+                assert "Bearer" == refused.headers["WWW-Authenticate"]
         assert 0 == count(api.ops, TaskRow)
 
     def test_revoked_key_is_401(self, api: Api) -> None:
@@ -409,6 +436,18 @@ class TestAuth:
             task = start(http, "what time is it")
             revoke_key(api.ops.repo, key.key_id)
             assert_problem(http.get(f"/v1/tasks/{task}"), 401)
+
+    def test_a_key_revoked_during_a_long_poll_gets_no_answer(self, api: Api) -> None:
+        # Break test 11: the decision came ~3 s after the revoke, with a 200.
+        key = create_key(api.ops.repo, "carol")
+        with api.http(key) as http:
+            _sub, got, poll = held_long_poll(api, http)
+            revoke_key(api.ops.repo, key.key_id)
+            api.hold.set()
+            poll.join(60)
+        body = assert_problem(got[0], 401)
+        assert "revoked while the request waited" in body["detail"]
+        assert "pass" not in got[0].text
 
     def test_another_principals_task_and_submission_are_404(self, api: Api) -> None:
         with api.http(api.alice) as alice, api.http(api.bob) as bob:
@@ -611,7 +650,115 @@ class TestBadInput:
     def test_wait_over_sixty_seconds(self, api: Api) -> None:
         with api.http(api.alice) as http:
             response = http.get("/v1/submissions/s-x/decision", params={"wait_s": 61})
+            nan = http.get("/v1/submissions/s-x/decision", params={"wait_s": "nan"})
         assert ["wait_s"] == [e["field"] for e in assert_problem(response, 422)["errors"]]
+        not_a_number = assert_problem(nan, 422)["errors"]
+        assert (["wait_s"], "Input should be a finite number") == (
+            [e["field"] for e in not_a_number],
+            not_a_number[0]["message"],
+        )
+
+    def test_a_body_that_cannot_be_read_says_why(self, api: Api) -> None:
+        # Break test 14: each was "There was an error parsing the body" with no fix.
+        json_header = {"Content-Type": "application/json"}
+        deep = b'{"request": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+        with api.http(api.alice) as http:
+            nested = http.post("/v1/tasks", content=deep, headers=json_header)
+            latin = http.post("/v1/tasks", content=b'{"request": "caf\xe9"}', headers=json_header)
+            zipped = http.post(
+                "/v1/tasks",
+                content=gzip.compress(b'{"request": "hi"}'),
+                headers={**json_header, "Content-Encoding": "gzip"},
+            )
+            empty = http.post("/v1/tasks", headers=json_header)
+        for response, words, fix in (
+            (nested, "nested too deeply", "at most 128 levels"),
+            (latin, "not UTF-8: byte 0xe9 at offset 16", "UTF-8"),
+            (zipped, "'Content-Encoding: gzip'", "uncompressed"),
+            (empty, "the request body is empty", "application/json"),
+        ):
+            body = assert_problem(response, 400)
+            assert words in body["detail"], body
+            assert fix in body["errors"][0]["fix"], body
+        assert 0 == count(api.ops, TaskRow)
+
+    def test_depth_and_encoding_errors_name_the_requests_fields(self, api: Api) -> None:
+        deep: Any = "x"
+        for _ in range(200):
+            deep = {"a": deep}
+        call = {"id": "c1", "name": "bash", "arguments": deep}
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            nested = http.post(
+                f"/v1/tasks/{task}/rounds", json={"deliverable": "x", "tool_calls": [call]}
+            )
+            surrogate = http.post(
+                f"/v1/tasks/{task}/rounds",
+                content=b'{"deliverable": "bad \\ud800 text"}',
+                headers={"Content-Type": "application/json"},
+            )
+        assert assert_problem(nested, 422)["errors"][0]["field"].startswith("tool_calls.0.")
+        assert "deliverable" == assert_problem(surrogate, 422)["errors"][0]["field"]
+        assert "deliverable.text" not in surrogate.text
+
+    @pytest.mark.parametrize(
+        ("field", "value"), [("round_number", "1"), ("round_number", True), ("round_number", 1.0)]
+    )
+    def test_round_number_is_a_json_integer(self, api: Api, field: str, value: object) -> None:
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            response = http.post(
+                f"/v1/tasks/{task}/rounds", json={"deliverable": "x", field: value}
+            )
+            loose = [
+                http.get("/v1/submissions/s-x/decision", params={"until_approved": v})
+                for v in ("yes", "1", "True")
+            ]
+        assert [field] == [e["field"] for e in assert_problem(response, 422)["errors"]]
+        for answer in loose:
+            errors = assert_problem(answer, 422)["errors"]
+            assert ["until_approved"] == [e["field"] for e in errors]
+            assert "send true or false" == errors[0]["fix"]
+        assert 0 == count(api.ops, RoundRow)
+
+    def test_head_is_get_without_a_body_and_a_405_says_what_is_allowed(self, api: Api) -> None:
+        # Break test 13: HEAD was a 405, no 405 had an Allow header, its title was "Error".
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            got, head = http.get(f"/v1/tasks/{task}"), http.head(f"/v1/tasks/{task}")
+            health = http.head("/healthz")
+            wrong = [http.put("/v1/tasks"), http.post("/healthz"), http.delete(f"/v1/tasks/{task}")]
+        assert (200, b"") == (head.status_code, head.content)
+        assert got.headers["content-length"] == head.headers["content-length"]
+        assert (200, b"") == (health.status_code, health.content)
+        allowed = []
+        for response in wrong:
+            body = assert_problem(response, 405)
+            assert ("Method not allowed", "urn:qgs:problem:method-not-allowed") == (
+                body["title"],
+                body["type"],
+            )
+            assert response.headers["Allow"] in body["errors"][0]["fix"]
+            allowed.append(response.headers["Allow"])
+        assert ["POST", "GET, HEAD", "GET, HEAD"] == allowed
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+class TestIdsNoTaskHas:
+    """An id no task can have is a 404 like any unknown one, not the store's error (500)."""
+
+    def test_a_nul_or_an_overlong_id_is_404(self, api: Api) -> None:
+        # Break test 10: PostgreSQL refuses NUL in text, and the API answered 500 DataError.
+        with api.http(api.approver) as http:
+            for response in (
+                http.get("/v1/tasks/t-%00x"),
+                http.get("/v1/tasks/t-%00x/constraints"),
+                http.get("/v1/submissions/s-%00/decision"),
+                http.post("/v1/tasks/t-%00/rounds", json={"deliverable": "x"}),
+                http.post("/v1/tasks/t-%00/approval", json={"decision": "approve"}),
+                http.get("/v1/tasks/" + "t" * 300),
+            ):
+                assert_problem(response, 404)
 
 
 @SQLITE_ONLY
@@ -749,6 +896,10 @@ class TestUnavailable:
             ready = http.get("/readyz")
         body = assert_problem(response, 503)
         assert "was not queued" in body["detail"]
+        # The setting, never the address; and when to retry (break test 12).
+        assert "QGS_BROKER_URL" in body["detail"] and "5" == response.headers["Retry-After"]
+        port = dead.rsplit(":", 1)[1].split("/")[0]
+        assert "127.0.0.1" not in response.text and port not in response.text
         assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
         assert_problem(ready, 503)
         assert ready.json()["checks"]["broker"]["ok"] is False
