@@ -9,7 +9,8 @@ Errors are for what went wrong around them::
     │   └── WebhookSecretMissingError  a callback URL with no secret to sign its webhooks
     ├── InputError (ValueError)     a bad submission or transcript line: names the field and the fix
     │   ├── ToolDefinitionError       a tools list or tools file that cannot be read as tools
-    │   ├── DeliverableTooLargeError
+    │   ├── TooLargeError             a field over its byte limit (HTTP 413)
+    │   │   └── DeliverableTooLargeError
     │   ├── CallbackUrlError          a callback URL that is malformed or points inside (SSRF)
     │   └── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
     ├── JudgeError                  the critic could not give a valid review
@@ -55,6 +56,7 @@ __all__ = [
     "StoreUnavailableError",
     "SubmissionNotFoundError",
     "TaskNotFoundError",
+    "TooLargeError",
     "ToolDefinitionError",
     "WaitTimeoutError",
     "WebhookSecretMissingError",
@@ -94,7 +96,14 @@ class ToolDefinitionError(InputError):
     """Raised when a tool definition cannot be used: bad schema, bad name, duplicate, bad kind."""
 
 
-class DeliverableTooLargeError(InputError):
+class TooLargeError(InputError):
+    """Raised when a field is larger than its byte limit; the message names it and the setting.
+
+    A task's ``request``, ``requirements`` or ``criteria`` over ``QGS_MAX_REQUEST_BYTES``.
+    """
+
+
+class DeliverableTooLargeError(TooLargeError):
     """Raised at submit when a deliverable is larger than ``QGS_MAX_DELIVERABLE_BYTES``."""
 
 

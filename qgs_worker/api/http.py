@@ -30,9 +30,10 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, PROBLEM_JSON, BearerAuth, problem_headers
+from qgs_worker.api.middleware import BODY_SCOPE_KEY, BodyLimit, HeadAsGet
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import (
     body_problem,
@@ -56,12 +57,10 @@ from qgs_worker.core.views import ApprovalView
 from qgs_worker.errors import AuthenticationError
 from qgs_worker.settings import Settings
 
-__all__ = ["PROBLEM_JSON", "BodyLimit", "HeadAsGet", "create_app"]
+__all__ = ["PROBLEM_JSON", "BodyLimit", "HeadAsGet", "create_app"]  # the middleware: re-exported
 
 log = logging.getLogger(__name__)
 
-BODY_SCOPE_KEY = "qgs.body"
-"""The ASGI scope key under which ``BodyLimit`` leaves the request body it read."""
 _STARLETTE_PARSE_ERROR = "There was an error parsing the body"
 """FastAPI's 400 detail for a body it could not decode (not UTF-8, nested too deep...)."""
 WAKE_HEADER = "QGS-Woken-By"
@@ -153,93 +152,6 @@ def _problem_response(
     status: int, body: dict[str, Any], headers: dict[str, str] | None = None
 ) -> JSONResponse:
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
-
-
-class HeadAsGet:
-    """ASGI middleware: ``HEAD`` is answered as ``GET`` without the body (RFC 9110).
-
-    FastAPI's routes take the methods they declare; a ``HEAD`` on a ``GET`` route would be a
-    405. Here it runs as the ``GET`` (same status, same headers, ``Content-Length`` included)
-    and the body is dropped; a ``HEAD`` where no ``GET`` is served stays a 405.
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Run a HEAD request as a GET, sending no body."""
-        if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
-            return
-
-        async def headers_only(message: Message) -> None:
-            if message["type"] == "http.response.body":
-                message = {**message, "body": b""}
-            await send(message)
-
-        await self.app({**scope, "method": "GET"}, receive, headers_only)
-
-
-class BodyLimit:
-    """ASGI middleware: a request body over ``max_bytes`` gets 413 before the app reads it.
-
-    A ``Content-Length`` over the limit is refused at once; a body without one (chunked) is
-    read up to the limit and then refused, else handed on whole.
-    """
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass the request on, or answer 413 when its body is over the limit."""
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_bytes:
-            await self._refuse(scope, receive, send, int(length))
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._refuse(scope, receive, send, size)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        scope[BODY_SCOPE_KEY] = body  # what a 400 "error parsing the body" looks into
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send, size: int) -> None:
-        detail = (
-            f"the request body is larger than {self.max_bytes:,} bytes (at least {size:,}); "
-            "send a smaller deliverable (QGS_MAX_DELIVERABLE_BYTES bounds it) or raise "
-            "QGS_API__MAX_BODY_BYTES on the server"
-        )
-        body = problem(
-            413,
-            detail,
-            [{"field": None, "message": detail, "fix": "send a body under the limit"}],
-        )
-        response = _problem_response(413, body, {"Connection": "close"})
-        await response(scope, receive, send)
 
 
 def create_app(

@@ -37,6 +37,7 @@ from starlette.authentication import AuthCredentials
 from starlette.types import ASGIApp, Scope
 
 from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, BearerAuth
+from qgs_worker.api.middleware import BodyLimit
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import internal_problem, problem, problem_for, validation_problem
 from qgs_worker.api.schemas import (
@@ -298,6 +299,9 @@ class BearerKeys(BearerAuth):
 def create_http_app(ops: Operations, *, host: str = "127.0.0.1") -> ASGIApp:
     """The streamable-HTTP MCP app (endpoint ``/mcp``), every request behind ``BearerKeys``.
 
+    A body over ``QGS_API__MAX_BODY_BYTES`` is refused with 413 before the SDK reads it, as
+    the HTTP API does.
+
     Args:
         ops: The operations layer.
         host: The address served; on loopback the SDK's DNS-rebinding protection is on.
@@ -311,4 +315,5 @@ def create_http_app(ops: Operations, *, host: str = "127.0.0.1") -> ASGIApp:
         return found
 
     server = create_server(ops, principal_of=principal_of)
-    return BearerKeys(server.streamable_http_app(host=host), ops)
+    sdk_app = server.streamable_http_app(host=host)
+    return BearerKeys(BodyLimit(sdk_app, max_bytes=ops.settings.api.max_body_bytes), ops)

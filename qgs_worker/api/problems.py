@@ -10,7 +10,7 @@ own connection errors, to a status and a document; any transport (HTTP, MCP) can
 | ``PermissionDeniedError`` | 403 |
 | ``TaskNotFoundError`` / ``SubmissionNotFoundError`` | 404 |
 | ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError`` | 409 |
-| ``DeliverableTooLargeError`` (and a body over the limit) | 413 |
+| ``TooLargeError``, ``DeliverableTooLargeError`` (and a body over the limit) | 413 |
 | ``InputError`` (and a body that does not validate) | 422 |
 | ``RateLimitedError`` | 429 (``Retry-After``) |
 | ``BrokerUnavailableError``, ``StoreError``, a database or Redis connection error | 503 (``Retry-After: 5``) |
@@ -30,7 +30,6 @@ from qgs_worker.errors import (
     AuthenticationError,
     BrokerUnavailableError,
     ConfigurationError,
-    DeliverableTooLargeError,
     InputError,
     NotAwaitingApprovalError,
     PermissionDeniedError,
@@ -38,6 +37,7 @@ from qgs_worker.errors import (
     RoundNumberTakenError,
     StoreError,
     TaskNotFoundError,
+    TooLargeError,
 )
 
 __all__ = [
@@ -140,7 +140,7 @@ def _status_of(exc: BaseException) -> int | None:
         return 404
     if isinstance(exc, ApprovalConflictError | RoundNumberTakenError | NotAwaitingApprovalError):
         return 409
-    if isinstance(exc, DeliverableTooLargeError):
+    if isinstance(exc, TooLargeError):
         return 413
     if isinstance(exc, InputError):
         return 422

@@ -74,6 +74,7 @@ from qgs_worker.submission import (
     MAX_ROUND_NUMBER,
     NewTask,
     Submission,
+    check_task_size,
     check_value,
     validate_message,
 )
@@ -209,11 +210,14 @@ class Client(WaitingMixin, ToolCallsMixin):
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` another
                 principal's task holds.
+            TooLargeError: ``request``, ``requirements`` or ``criteria`` over
+                ``QGS_MAX_REQUEST_BYTES`` (default 32,000 bytes each), before the classifier.
             CallbackUrlError: the callback URL is malformed or points inside (SSRF).
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
         """
         if not request or not request.strip():
             raise InputError("'request' is empty: pass the user's request text")
+        check_task_size(request, requirements, criteria, self.settings.max_request_bytes)
         kind = None
         if task_type is not None:
             try:

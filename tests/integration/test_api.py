@@ -567,8 +567,19 @@ class TestBadInput:
             # Under the body limit but over the deliverable limit: 413 too, naming the field.
             over = http.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "y" * 1_500_000})
             body = assert_problem(over, 413)
+            # A task's request, requirements and criteria have a limit too (break test 8):
+            # a 1.76 MB request took 13 s of classifier CPU.
+            long_request = http.post("/v1/tasks", json={"request": "write " * 7_000})
+            long_criteria = http.post(
+                "/v1/tasks", json={"request": "write an article", "criteria": ["c" * 20_000] * 2}
+            )
         assert "deliverable" in body["detail"]
+        for response, field in ((long_request, "request"), (long_criteria, "criteria")):
+            problem = assert_problem(response, 413)
+            assert [field] == [e["field"] for e in problem["errors"]]
+            assert "QGS_MAX_REQUEST_BYTES" in problem["detail"]
         assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
+        assert 1 == count(api.ops, TaskRow)
 
     def test_a_form_encoded_body_is_told_to_send_json(self, api: Api) -> None:
         # curl -d without a JSON header sends a form: say so, not "a valid dictionary".

@@ -201,9 +201,17 @@ class TestStdio:
                     "submit_round",
                     {"task_id": "t-unknown", "deliverable": "x", "round_number": 2**40},
                 ),
+                await session.call_tool("start_task", {"request": "write " * 7_000}),
             )
 
-        unknown, not_object, a_message, too_long, not_found, huge = stdio_session(mcp_env, steps)
+        unknown, not_object, a_message, too_long, not_found, huge, big = stdio_session(
+            mcp_env, steps
+        )
+        big_request = tool_error(big)  # break test 8: stdio took a 3 MB request
+        assert (413, ["request"]) == (
+            big_request["status"],
+            [e["field"] for e in big_request["errors"]],
+        )
         assert ["finale"] == [e["field"] for e in tool_error(unknown)["errors"]]
         assert ["call"] == [e["field"] for e in tool_error(not_object)["errors"]]
         message = tool_error(a_message)
@@ -293,6 +301,12 @@ class TestStreamableHttp:
             good = http.post(
                 "/mcp", json=init, headers={**accept, "Authorization": f"Bearer {mcp_env.key.key}"}
             )
+            too_big = http.post(
+                "/mcp",
+                content=b"x" * (mcp_env.settings.api.max_body_bytes + 1),
+                headers={**accept, "Authorization": f"Bearer {mcp_env.key.key}"},
+            )
+        assert 413 == too_big.status_code and 413 == too_big.json()["status"]
         for response in (anonymous, bad):
             assert 401 == response.status_code, response.text
             assert response.headers["content-type"].startswith("application/problem+json")
