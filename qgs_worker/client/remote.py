@@ -45,6 +45,8 @@ from qgs_worker.settings import Settings
 
 if TYPE_CHECKING:
     from qgs_worker.client.tool_calls import Tools
+    from qgs_worker.core.toolgate import ToolGate
+    from qgs_worker.gate_cache import GateCache
     from qgs_worker.progress import WaitProgress
     from qgs_worker.store import Repository
 
@@ -286,6 +288,60 @@ class ApiClient(Client):
         body = {"call": call, "tools": tools, "agent": agent}
         return report_from_dict(self._call("POST", "/v1/tool-calls/check", json=body))
 
+    def check_tool_calls(
+        self,
+        message: object,
+        *,
+        principal: str | None = None,
+        agent: str | None = None,
+        tools: Tools | None = None,
+        log: bool = True,
+    ) -> tuple[GateReport, ...]:
+        """Every tool call of an assistant message, checked over the API in order (a request each).
+
+        The message is split here as ``Client.check_tool_calls`` splits it (OpenAI, Anthropic,
+        Responses, MCP, a list of calls, one call); ``()`` for a message without calls.
+
+        Raises:
+            InputError: the message is no message or list of calls, or ``tools`` is not JSON.
+        """
+        from qgs_worker.core.toolgate import parse_calls
+
+        return tuple(
+            self.check_tool_call(parsed.original, agent=agent, tools=tools)
+            for parsed in parse_calls(message)
+        )
+
+    def tool_gate(self, tools: Tools | None = None) -> ToolGate:
+        """Not over the API: the gate runs on the server. Raises ``ConfigurationError``."""
+        raise _no_gate()
+
+    @property
+    def gate_cache(self) -> GateCache:
+        """Not over the API (no gate here). Raises ``ConfigurationError``."""
+        raise _no_gate()
+
+    @property
+    def app(self) -> Any:
+        """Not over the API (no broker here). Raises ``ConfigurationError``."""
+        raise ConfigurationError(
+            "this Client speaks the HTTP API and sends nothing to a broker: use its methods"
+        )
+
+    @property
+    def notifier(self) -> None:
+        """None: ``wait`` long-polls the server, which is woken by the notifications."""
+        return None
+
+    @property
+    def tool_log(self) -> None:
+        """None: the server logs the checks it makes."""
+        return None
+
+    def flush_tool_log(self, timeout_s: float = 5.0) -> bool:
+        """True at once: nothing is logged from here (the server logs the checks it makes)."""
+        return True
+
     def approve(
         self, task_id: str, *, by: str, note: str = "", reject: bool = False
     ) -> ApprovalView:
@@ -294,6 +350,15 @@ class ApiClient(Client):
         return ApprovalView.model_validate(
             self._call("POST", f"/v1/tasks/{task_id}/approval", json=body)
         )
+
+
+def _no_gate() -> ConfigurationError:
+    return ConfigurationError(
+        "this Client speaks the HTTP API: the tool gate runs on the server, so there is no "
+        "gate object here; check calls with check_tool_call(call, tools=[...]) or "
+        "check_tool_calls(message, tools=[...]), or use Client() without base_url (on a "
+        "machine with the store) for a gate in this process"
+    )
 
 
 def report_from_dict(data: dict[str, Any]) -> GateReport:

@@ -31,6 +31,7 @@ from qgs_worker.client import Client
 from qgs_worker.core.webhooks import approval_idempotency_key, verify_signature
 from qgs_worker.errors import (
     AuthenticationError,
+    ConfigurationError,
     InputError,
     PermissionDeniedError,
     TaskNotFoundError,
@@ -878,6 +879,16 @@ class TestServiceDocuments:
             tools=TOOLS,
         )
         assert (False, 2) == (report.allowed, report.stopped_at)
+        # Break test 9: both crashed with AttributeError '_gate_cache'.
+        message = {"role": "assistant", "tool_calls": [
+            {"id": "a", "type": "function",
+             "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+            {"id": "b", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}},
+        ]}  # fmt: skip
+        reports = qgs.check_tool_calls(message, tools=TOOLS)
+        assert [(True, "a"), (False, "b")] == [(r.allowed, r.call_id) for r in reports]
+        with pytest.raises(ConfigurationError, match="the tool gate runs on the server"):
+            qgs.tool_gate(TOOLS)
         with pytest.raises(TaskNotFoundError):
             Client(base_url=api.url, api_key=api.bob.key).constraints(task.id)
         with pytest.raises(AuthenticationError):
