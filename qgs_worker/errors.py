@@ -12,11 +12,14 @@ Errors are for what went wrong around them::
     │   ├── TooLargeError             a field over its byte limit (HTTP 413)
     │   │   └── DeliverableTooLargeError
     │   ├── CallbackUrlError          a callback URL that is malformed or points inside (SSRF)
+    │   ├── IdempotencyKeyReusedError an Idempotency-Key sent again with another request (HTTP 409)
     │   └── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
     ├── JudgeError                  the critic could not give a valid review
     │   ├── JudgeUnavailableError   transient: timeout, 429, 5xx, connection refused -> retried
     │   └── JudgeResponseError      malformed answer: repaired once, then a stored failure
     ├── BrokerUnavailableError      the broker could not be reached: the submission was not queued
+    │   └── OutcomeUnknownError     the API client sent a request and got no answer: it may have
+    │                               been queued; retry with the same Idempotency-Key
     ├── AuthenticationError         no API key, an unknown or revoked one (HTTP 401)
     ├── PermissionDeniedError       the key lacks the scope the operation needs (HTTP 403)
     ├── RateLimitedError            the key's request budget is spent for now (HTTP 429)
@@ -42,12 +45,14 @@ __all__ = [
     "CallbackUrlError",
     "ConfigurationError",
     "DeliverableTooLargeError",
+    "IdempotencyKeyReusedError",
     "InputError",
     "JudgeError",
     "JudgeResponseError",
     "JudgeUnavailableError",
     "ModelArtifactError",
     "NotAwaitingApprovalError",
+    "OutcomeUnknownError",
     "PermissionDeniedError",
     "QGSError",
     "RateLimitedError",
@@ -116,6 +121,14 @@ class CallbackUrlError(InputError):
     """
 
 
+class IdempotencyKeyReusedError(InputError):
+    """Raised when an ``Idempotency-Key`` comes again with another request (or another route).
+
+    The same key with the same request gets the first answer; with another, this error (HTTP
+    409), naming the key and what it was first used for. Use a new key for a new request.
+    """
+
+
 class NotAwaitingApprovalError(InputError):
     """Raised by ``approve`` when the task's latest decision does not wait for a person.
 
@@ -144,7 +157,24 @@ class JudgeResponseError(JudgeError):
 
 
 class BrokerUnavailableError(QGSError, ConnectionError):
-    """Raised by ``submit``/``send`` when the broker cannot be reached; nothing was queued."""
+    """Raised by ``submit``/``send`` when the broker cannot be reached; nothing was queued.
+
+    Over the HTTP API (``Client(base_url=...)``) also when the server cannot be reached before
+    the request was sent; ``OutcomeUnknownError``, its subclass, when it may have been.
+    """
+
+
+class OutcomeUnknownError(BrokerUnavailableError):
+    """Raised by the API client when a request was sent and no answer came (a read timeout).
+
+    The server may have queued the round (or started the task): call again with the same
+    ``idempotency_key`` (``exc.idempotency_key``), which gets the first answer and makes
+    nothing twice. The client has already retried it that way.
+    """
+
+    def __init__(self, message: str, *, idempotency_key: str | None = None) -> None:
+        super().__init__(message)
+        self.idempotency_key = idempotency_key
 
 
 class AuthenticationError(QGSError, PermissionError):

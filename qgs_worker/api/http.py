@@ -24,7 +24,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -33,6 +33,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, PROBLEM_JSON, BearerAuth, problem_headers
+from qgs_worker.api.idempotency import KEY_MAX_CHARS
 from qgs_worker.api.middleware import BODY_SCOPE_KEY, BodyLimit, HeadAsGet
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import (
@@ -144,6 +145,20 @@ def _query_params(dependant: Any) -> list[Any]:
     return params
 
 
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=KEY_MAX_CHARS,
+        pattern=r"^[!-~]+$",
+        description="send the same key again (with the same request) to retry it: the same "
+        "answer, nothing made twice; a key with another request is a 409. Keys are the "
+        "principal's, kept QGS_API__IDEMPOTENCY_TTL_S (24 h)",
+    ),
+]
+"""The optional ``Idempotency-Key`` header of the creating routes."""
+
 Me = Annotated[Principal, Depends(_principal)]
 """An endpoint's authenticated principal (401/429 raised before the endpoint runs)."""
 
@@ -197,7 +212,7 @@ def create_app(
     app.mount("/metrics", metrics)
 
     @app.post("/v1/tasks", status_code=201, response_model=TaskOut, tags=["tasks"])
-    def start_task(body: TaskIn, me: Me) -> TaskOut:
+    def start_task(body: TaskIn, me: Me, idempotency_key: IdempotencyKey = None) -> TaskOut:
         """Classify a request and store it as a new task of the key's principal."""
         handle = ops.start_task(
             me,
@@ -208,6 +223,7 @@ def create_app(
             criteria=body.criteria,
             task_type=body.task_type,
             callback_url=body.callback_url,
+            idempotency_key=idempotency_key,
         )
         return TaskOut(
             id=handle.id,
@@ -219,7 +235,9 @@ def create_app(
     @app.post(
         "/v1/tasks/{task_id}/rounds", status_code=202, response_model=SubmissionOut, tags=["tasks"]
     )
-    def submit_round(task_id: str, body: RoundIn, me: Me) -> SubmissionOut:
+    def submit_round(
+        task_id: str, body: RoundIn, me: Me, idempotency_key: IdempotencyKey = None
+    ) -> SubmissionOut:
         """Queue one round for review; returns at once with the submission id."""
         deliverable = Deliverable(
             text=body.deliverable,
@@ -234,6 +252,7 @@ def create_app(
             round_number=body.round_number,
             turn=body.turn,
             callback_url=body.callback_url,
+            idempotency_key=idempotency_key,
         )
         return SubmissionOut(
             submission_id=handle.id,

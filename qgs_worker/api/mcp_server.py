@@ -37,6 +37,7 @@ from starlette.authentication import AuthCredentials
 from starlette.types import ASGIApp, Scope
 
 from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, BearerAuth
+from qgs_worker.api.idempotency import KEY_MAX_CHARS
 from qgs_worker.api.middleware import BodyLimit
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import internal_problem, problem, problem_for, validation_problem
@@ -56,10 +57,26 @@ __all__ = ["PRINCIPAL_SCOPE_KEY", "BearerKeys", "create_http_app", "create_serve
 log = logging.getLogger(__name__)
 
 
+_IDEMPOTENCY = Field(
+    default=None,
+    min_length=1,
+    max_length=KEY_MAX_CHARS,
+    description="send the same key again with the same arguments to retry: the same answer, "
+    "nothing made twice (another request with it is refused)",
+)
+
+
+class StartTaskArgs(TaskIn):
+    """``start_task``: a new task for the key's principal."""
+
+    idempotency_key: str | None = _IDEMPOTENCY
+
+
 class SubmitRoundArgs(RoundIn):
     """``submit_round``: one round of a task handed in for review."""
 
     task_id: str = Field(min_length=1, description="from start_task")
+    idempotency_key: str | None = _IDEMPOTENCY
 
 
 class GetDecisionArgs(_In):
@@ -88,7 +105,7 @@ class GetConstraintsArgs(_In):
 _Handler = Callable[[Operations, Principal, Any], Awaitable[dict[str, Any]]]
 
 
-async def _start_task(ops: Operations, me: Principal, args: TaskIn) -> dict[str, Any]:
+async def _start_task(ops: Operations, me: Principal, args: StartTaskArgs) -> dict[str, Any]:
     handle = await asyncio.to_thread(lambda: ops.start_task(me, **args.model_dump()))
     out = TaskOut(
         id=handle.id,
@@ -142,7 +159,7 @@ async def _check_tool_call(ops: Operations, me: Principal, args: ToolCallCheckIn
 
 _TOOLS: dict[str, tuple[type[BaseModel], _Handler, str]] = {
     "start_task": (
-        TaskIn,
+        StartTaskArgs,
         _start_task,
         "Classify a user request and store it as a new task; returns its id, type and "
         "complexity. Call get_constraints next and add its text to your prompt.",

@@ -27,15 +27,15 @@ stored), ``ConfigurationError`` (no tools to check a call against).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from qgs_worker.api.access import Access, Principal
-from qgs_worker.client import Client, DecisionView, SubmissionHandle, TaskHandle
+from qgs_worker.api.decisions import WAIT_MAX_S, DecisionResult, DecisionWaits
+from qgs_worker.api.idempotency import Replays
+from qgs_worker.client import Client, SubmissionHandle, TaskHandle
 from qgs_worker.core.models import Deliverable, TaskType, ToolCall, ToolResult
 from qgs_worker.core.toolgate import GateReport
 from qgs_worker.core.views import ApprovalView
@@ -58,26 +58,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-WAIT_MAX_S = 60.0
-"""The longest one ``get_decision`` may wait, in seconds (a long-poll; ask again after it)."""
 
-
-@dataclass(frozen=True)
-class DecisionResult:
-    """``get_decision``'s answer: the decision, or None with where the submission stands.
-
-    ``source`` says what ended the wait: ``stored`` (there at the first read), ``notification``
-    (a pub/sub notice woke it), ``resubscribed``, ``recheck`` (the safety re-read), or
-    ``timeout`` (no decision within ``wait_s``; ``detail`` says where it stands).
-    """
-
-    submission_id: str
-    decision: DecisionView | None
-    source: str
-    detail: str = ""
-
-
-class Operations:
+class Operations(DecisionWaits):
     """Start tasks, submit rounds, read decisions, check tool calls, approve: for a principal.
 
     Args:
@@ -106,6 +88,7 @@ class Operations:
         self._notifier = notifier
         self._lock = threading.Lock()
         self.access = Access(self.settings, self.repo, rate_limiter=rate_limiter)
+        self.replays = Replays(self.repo, self.settings.api.idempotency_ttl_s)
 
     # -- authentication and the rate limit ------------------------------------------------
 
@@ -133,29 +116,51 @@ class Operations:
         task_type: TaskType | str | None = None,
         task_id: str | None = None,
         callback_url: str | None = None,
+        idempotency_key: str | None = None,
     ) -> TaskHandle:
         """Classify and store a new task owned by ``principal`` (``Client.start_task``).
 
         ``callback_url``: where each of the task's decisions is POSTed, signed with the webhook
         secret of the key that made the request (``principal.key_id``; once that key is
-        revoked, the principal's newest live key's).
+        revoked, the principal's newest live key's). ``idempotency_key``: the same key with
+        the same request gets the same task (``qgs_worker.api.idempotency``).
 
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` in use;
-                ``CallbackUrlError`` for a callback URL refused (malformed, or inside: SSRF).
+                ``CallbackUrlError`` for a callback URL refused (malformed, or inside: SSRF);
+                ``TooLargeError`` for a request over ``QGS_MAX_REQUEST_BYTES``.
+            IdempotencyKeyReusedError: the key came before with another request.
             StoreError: the store failed; nothing was stored.
         """
-        return self.client.start_task(
-            request,
-            agent=agent,
-            model=model,
-            requirements=requirements,
-            criteria=criteria,
-            task_type=task_type,
-            task_id=task_id,
-            principal=principal.name,
-            key_id=principal.key_id,
-            callback_url=callback_url,
+        fields: dict[str, Any] = {
+            "agent": agent,
+            "model": model,
+            "requirements": list(requirements),
+            "criteria": list(criteria),
+            "task_type": None if task_type is None else str(task_type),
+            "callback_url": callback_url,
+        }
+
+        def run(made_id: str | None) -> TaskHandle:
+            return self.client.start_task(
+                request,
+                **fields,
+                task_id=made_id,
+                principal=principal.name,
+                key_id=principal.key_id,
+            )
+
+        if idempotency_key is None:
+            return run(task_id)
+        return self.replays.once(
+            principal.name,
+            idempotency_key,
+            route="POST /v1/tasks",
+            content={"request": request, **fields},
+            prefix="t-",
+            run=run,
+            dump=lambda handle: handle.model_dump_json(),
+            load=TaskHandle.model_validate_json,
         )
 
     def submit_round(
@@ -170,15 +175,19 @@ class Operations:
         round_number: int | None = None,
         turn: str | None = None,
         callback_url: str | None = None,
+        idempotency_key: str | None = None,
     ) -> SubmissionHandle:
         """Queue one round of the principal's task; returns at once (``Client.submit``).
 
         ``callback_url``: where this round's decision is POSTed (wins over the task's).
+        ``idempotency_key``: the same key with the same round gets the same submission, and
+        nothing is queued twice (``qgs_worker.api.idempotency``).
 
         Raises:
             TaskNotFoundError: no such task of this principal (an id with a NUL too).
             DeliverableTooLargeError: over ``QGS_MAX_DELIVERABLE_BYTES``; nothing queued.
             InputError: a malformed field (round number taken or leaving a gap...).
+            IdempotencyKeyReusedError: the key came before with another request.
             BrokerUnavailableError: the broker did not answer; nothing queued or stored.
             StoreError: the store failed; nothing queued.
         """
@@ -187,20 +196,40 @@ class Operations:
             deliverable = Deliverable(
                 text=deliverable, tool_calls=tuple(tool_calls), tool_results=tuple(tool_results)
             )
-        try:
-            return self.client.submit(
-                task_id,
-                deliverable,
-                final=final,
-                round_number=round_number,
-                turn=turn,
-                callback_url=callback_url,
-            )
-        except InputError as exc:
-            renamed = _request_fields(str(exc))
-            if renamed == str(exc):
-                raise
-            raise type(exc)(renamed) from exc
+        round_of = deliverable
+        fields: dict[str, Any] = {
+            "final": final,
+            "round_number": round_number,
+            "turn": turn,
+            "callback_url": callback_url,
+        }
+
+        def run(submission_id: str | None) -> SubmissionHandle:
+            try:
+                return self.client.submit(task_id, round_of, **fields, submission_id=submission_id)
+            except InputError as exc:
+                renamed = _request_fields(str(exc))
+                if renamed == str(exc):
+                    raise
+                raise type(exc)(renamed) from exc
+
+        if idempotency_key is None:
+            return run(None)
+        return self.replays.once(
+            principal.name,
+            idempotency_key,
+            route=f"POST /v1/tasks/{task_id}/rounds",
+            content={"deliverable": round_of.model_dump(mode="json"), **fields},
+            prefix="s-",
+            run=run,
+            dump=lambda handle: handle.model_dump_json(),
+            load=SubmissionHandle.model_validate_json,
+            found=lambda sid: (
+                SubmissionHandle(id=sid, task_id=task_id)
+                if self.repo.submission_task_id(sid) is not None
+                else None
+            ),
+        )
 
     def task_status(self, principal: Principal, task_id: str) -> dict[str, Any]:
         """What ``qgs status`` says of the task, as data: rounds, reviews, findings, decisions.
@@ -254,110 +283,6 @@ class Operations:
             )
         assert task_id is not None
         return task_id
-
-    # -- decisions --------------------------------------------------------------------------
-
-    def get_decision(
-        self,
-        principal: Principal,
-        submission_id: str,
-        *,
-        wait_s: float = 0.0,
-        until_approved: bool = False,
-    ) -> DecisionResult:
-        """The decision on a submission, waiting up to ``wait_s`` seconds for it (blocking).
-
-        The wait is woken by the decision's notification (``qgs_worker.notify``), with a
-        safety re-read every ``QGS_API__RECHECK_S`` seconds; without a broker it re-reads only.
-
-        Args:
-            principal: Who asks.
-            submission_id: From ``submit_round``.
-            wait_s: 0 to 60 seconds.
-            until_approved: A decision that awaits a person counts only once they decided.
-
-        Raises:
-            InputError: ``wait_s`` outside 0-60.
-            SubmissionNotFoundError: no such submission of this principal.
-            AuthenticationError: the key was revoked while the call waited (read again from
-                the store after every wait: a revoked key gets no answer).
-        """
-        _check_wait(wait_s)
-        self._own_submission(principal, submission_id)
-        read = self._reader(submission_id, until_approved)
-        if wait_s == 0:
-            view, source = read(), "stored"
-        else:
-            view, source = self.notifier.wait(submission_id, read, wait_s)
-            self.access.recheck(principal)  # revoked while it waited: no answer
-        if view is not None:
-            return DecisionResult(submission_id, view, source)
-        return self._pending(submission_id)
-
-    async def get_decision_async(
-        self,
-        principal: Principal,
-        submission_id: str,
-        *,
-        wait_s: float = 0.0,
-        until_approved: bool = False,
-    ) -> DecisionResult:
-        """``get_decision`` for an event loop: store reads run in threads, the loop never blocks.
-
-        Raises:
-            InputError, SubmissionNotFoundError, AuthenticationError: as ``get_decision``.
-        """
-        _check_wait(wait_s)
-        await asyncio.to_thread(self._own_submission, principal, submission_id)
-        read = self._reader(submission_id, until_approved)
-
-        async def read_async() -> DecisionView | None:
-            return await asyncio.to_thread(read)
-
-        if wait_s == 0:
-            view, source = await read_async(), "stored"
-        else:
-            view, source = await self.notifier.wait_async(submission_id, read_async, wait_s)
-            await asyncio.to_thread(self.access.recheck, principal)
-        if view is not None:
-            return DecisionResult(submission_id, view, source)
-        return await asyncio.to_thread(self._pending, submission_id)
-
-    def _reader(self, submission_id: str, until_approved: bool) -> Any:
-        def read() -> DecisionView | None:
-            view = self.repo.decision_view(submission_id)
-            if view is not None and until_approved and view.awaiting_approval:
-                return None
-            return view
-
-        return read
-
-    def _pending(self, submission_id: str) -> DecisionResult:
-        from qgs_worker.progress import progress_of
-
-        where = progress_of(self.repo, submission_id, self.settings.worker.visibility_timeout_s)
-        return DecisionResult(submission_id, None, "timeout", where.detail)
-
-    @property
-    def notifier(self) -> DecisionNotifier:
-        """The decision notifier this layer waits with (started on first use)."""
-        if self._notifier is None:
-            with self._lock:
-                if self._notifier is None:
-                    self._notifier = self._new_notifier()
-        return self._notifier
-
-    def _new_notifier(self) -> DecisionNotifier:
-        url = self.settings.broker_url
-        recheck_s = self.settings.api.recheck_s
-        if not url:  # nothing to subscribe to: the waits re-read the store only
-            return DecisionNotifier(_no_redis, recheck_s=recheck_s)
-        from qgs_worker.ratelimit import redis_for_broker
-
-        timeout_s = self.settings.broker_timeout_s
-        return DecisionNotifier(
-            lambda: redis_for_broker(url, timeout_s=timeout_s), recheck_s=recheck_s
-        ).start()
 
     def close(self) -> None:
         """Stop the notifier's thread and flush the tool-call log; the store stays usable."""
@@ -439,14 +364,6 @@ class Operations:
         )
 
 
-def _check_wait(wait_s: float) -> None:
-    if not 0 <= wait_s <= WAIT_MAX_S:
-        raise InputError(
-            f"'wait_s' must be 0-{WAIT_MAX_S:g} seconds (got {wait_s!r}); ask again after a "
-            "wait that ended without a decision"
-        )
-
-
 _FIELD_NAMES = (
     ("'deliverable.text'", "'deliverable'"),
     ("'deliverable.tool_calls.", "'tool_calls."),
@@ -465,10 +382,6 @@ def _request_fields(message: str) -> str:
 def _storable(ident: str, max_chars: int) -> bool:
     """Whether an id from a path or an argument could be stored: not too long, no NUL."""
     return len(ident) <= max_chars and "\x00" not in ident
-
-
-def _no_redis() -> Any:
-    raise InputError("no broker: decision notifications are off")  # never started
 
 
 def approver_label(by: str | None, principal: Principal) -> str:

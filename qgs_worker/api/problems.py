@@ -9,7 +9,7 @@ own connection errors, to a status and a document; any transport (HTTP, MCP) can
 | ``AuthenticationError`` | 401 |
 | ``PermissionDeniedError`` | 403 |
 | ``TaskNotFoundError`` / ``SubmissionNotFoundError`` | 404 |
-| ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError`` | 409 |
+| ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError``, ``IdempotencyKeyReusedError`` | 409 |
 | ``TooLargeError``, ``DeliverableTooLargeError`` (and a body over the limit) | 413 |
 | ``InputError`` (and a body that does not validate) | 422 |
 | ``RateLimitedError`` | 429 (``Retry-After``) |
@@ -30,6 +30,7 @@ from qgs_worker.errors import (
     AuthenticationError,
     BrokerUnavailableError,
     ConfigurationError,
+    IdempotencyKeyReusedError,
     InputError,
     NotAwaitingApprovalError,
     PermissionDeniedError,
@@ -138,7 +139,13 @@ def _status_of(exc: BaseException) -> int | None:
         return 403
     if isinstance(exc, TaskNotFoundError):
         return 404
-    if isinstance(exc, ApprovalConflictError | RoundNumberTakenError | NotAwaitingApprovalError):
+    if isinstance(
+        exc,
+        ApprovalConflictError
+        | RoundNumberTakenError
+        | NotAwaitingApprovalError
+        | IdempotencyKeyReusedError,
+    ):
         return 409
     if isinstance(exc, TooLargeError):
         return 413
@@ -199,6 +206,8 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
         return status, _unavailable(exc, message)
     found = _FIELD.search(message)
     field = found[1] if found and status in (413, 422) else None
+    if isinstance(exc, IdempotencyKeyReusedError):
+        field = "Idempotency-Key"
     extra: dict[str, Any] = {}
     if isinstance(exc, RateLimitedError):
         extra["retry_after_s"] = round(exc.retry_after_s, 3)

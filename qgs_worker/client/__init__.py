@@ -388,6 +388,7 @@ class Client(WaitingMixin, ToolCallsMixin):
         tool_calls: Sequence[ToolCall] = (),
         turn: str | None = None,
         callback_url: str | None = None,
+        submission_id: str | None = None,
     ) -> SubmissionHandle:
         """Hand in one round for review; returns at once with the submission id.
 
@@ -404,6 +405,8 @@ class Client(WaitingMixin, ToolCallsMixin):
             callback_url: Where this round's decision is POSTed once it is stored (wins over
                 the task's): JSON signed with ``X-QGS-Signature`` (HMAC-SHA256 over
                 ``"<X-QGS-Timestamp>.<body>"``), the same ``Idempotency-Key`` on every retry.
+            submission_id: Your own submission id (at most 128 characters; the HTTP API derives
+                one from an ``Idempotency-Key``); a new one when None.
 
         Raises:
             TaskNotFoundError: no such task (start it first).
@@ -447,6 +450,7 @@ class Client(WaitingMixin, ToolCallsMixin):
             tool_calls=tool_calls,
             turn=turn,
             callback_url=callback_url,
+            submission_id=submission_id,
         )
         if not exact:
             submission = submission.model_copy(update={"renumber_on_conflict": True})

@@ -33,6 +33,7 @@ from qgs_worker.errors import (
     AuthenticationError,
     ConfigurationError,
     InputError,
+    OutcomeUnknownError,
     PermissionDeniedError,
     TaskNotFoundError,
 )
@@ -791,6 +792,80 @@ class TestBadInput:
             assert response.headers["Allow"] in body["errors"][0]["fix"]
             allowed.append(response.headers["Allow"])
         assert ["POST", "GET, HEAD", "GET, HEAD"] == allowed
+
+
+class _LostAnswers(httpx.HTTPTransport):
+    """A real transport whose first ``lose`` answers to a POST are lost after the server acted."""
+
+    def __init__(self, lose: int) -> None:
+        super().__init__()
+        self.lose = lose
+        self.keys: list[str | None] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        if request.method == "POST":
+            self.keys.append(request.headers.get("Idempotency-Key"))
+            if self.lose > 0:
+                self.lose -= 1
+                response.read()
+                raise httpx.ReadTimeout("the answer was lost (simulated)", request=request)
+        return response
+
+
+@SQLITE_ONLY
+class TestIdempotency:
+    """Break test 7: a retried POST makes nothing twice; an unanswered one says it may have."""
+
+    def test_the_same_key_gets_the_same_answer_and_another_request_a_409(self, api: Api) -> None:
+        key = {"Idempotency-Key": "0b7c2c1e-7d4e-4a51-9b1f-5a3c9e2f8d10"}
+        with api.http(api.alice) as alice, api.http(api.bob) as bob:
+            first = alice.post("/v1/tasks", json={"request": "write an article"}, headers=key)
+            again = alice.post("/v1/tasks", json={"request": "write an article"}, headers=key)
+            other = alice.post("/v1/tasks", json={"request": "write a poem"}, headers=key)
+            bobs = bob.post("/v1/tasks", json={"request": "write an article"}, headers=key)
+            task = first.json()["id"]
+            rounds = [
+                alice.post(
+                    f"/v1/tasks/{task}/rounds",
+                    json={"deliverable": "draft"},
+                    headers={**key, "Idempotency-Key": "r-1"},
+                )
+                for _ in range(2)
+            ]
+            route = alice.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "x"}, headers=key)
+            bad = alice.post("/v1/tasks", json={"request": "x"}, headers={"Idempotency-Key": "a b"})
+        assert (201, 201, 201) == (first.status_code, again.status_code, bobs.status_code)
+        assert first.json() == again.json() and bobs.json()["id"] != task
+        for conflict in (other, route):
+            body = assert_problem(conflict, 409)
+            assert ["Idempotency-Key"] == [e["field"] for e in body["errors"]]
+        assert "POST /v1/tasks" in route.json()["detail"]
+        assert ["Idempotency-Key"] == [e["field"] for e in assert_problem(bad, 422)["errors"]]
+        assert [202, 202] == [r.status_code for r in rounds]
+        assert rounds[0].json() == rounds[1].json()
+        assert (2, 1) == (count(api.ops, TaskRow), count(api.ops, OutboxRow))
+
+    def test_the_python_client_retries_with_its_key_and_says_when_the_outcome_is_unknown(
+        self, api: Api
+    ) -> None:
+        lost = _LostAnswers(lose=1)
+        qgs = Client(base_url=api.url, api_key=api.alice.key, transport=lost)
+        task = qgs.start_task("write an article about AI")  # its first answer was lost
+        sub = qgs.submit(task.id, "draft")
+        assert 3 == len(lost.keys) and lost.keys[0] == lost.keys[1] != lost.keys[2]
+        assert 1 == count(api.ops, TaskRow)
+        unlucky = _LostAnswers(lose=99)  # no answer ever: not "nothing was queued"
+        qgs = Client(base_url=api.url, api_key=api.alice.key, transport=unlucky, retries=1)
+        with pytest.raises(OutcomeUnknownError, match="may have been queued") as info:
+            qgs.submit(task.id, "second draft")
+        key = info.value.idempotency_key
+        assert key is not None and [key, key] == unlucky.keys
+        again = Client(base_url=api.url, api_key=api.alice.key).submit(
+            task.id, "second draft", idempotency_key=key
+        )
+        assert again.id != sub.id
+        assert 2 == count(api.ops, OutboxRow)  # one a submission, whatever was retried
 
 
 @pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
