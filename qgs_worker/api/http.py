@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, PROBLEM_JSON, BearerAuth, problem_headers
 from qgs_worker.api.idempotency import KEY_MAX_CHARS
 from qgs_worker.api.middleware import BODY_SCOPE_KEY, BodyLimit, HeadAsGet
+from qgs_worker.api.openapi import install as install_openapi
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import (
     body_problem,
@@ -197,6 +198,7 @@ def create_app(
         dependencies=[Depends(_known_query)],
     )
     app.state.operations = ops
+    install_openapi(app)
     # The last added runs first: HEAD as GET, then the key, then the body's size, then FastAPI.
     app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
     app.add_middleware(BearerAuth, ops=ops, prefix="/v1/")

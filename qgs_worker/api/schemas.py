@@ -8,7 +8,7 @@ gate's report as ``qgs check-tool --format json`` prints it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -22,7 +22,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
-from qgs_worker.api.shapes import CALL_SHAPES, RESULT_SHAPES, read_call, read_result
+from qgs_worker.api.shapes import CALL_SHAPES, RESULT_SHAPES, AnyOfShapes, read_call, read_result
 from qgs_worker.core.models import Classification, Complexity, TaskType
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.service.approvals import APPROVAL_NOTE_MAX_CHARS, APPROVER_MAX_CHARS
@@ -206,10 +206,14 @@ class ConstraintsOut(BaseModel):
 class ToolCallCheckIn(_In):
     """``POST /v1/tool-calls/check``: one call, and the tools the agent may call."""
 
-    call: dict[str, Any] = Field(
-        description="one call: an OpenAI tool_calls item, an Anthropic tool_use block or an "
-        "MCP tools/call request"
-    )
+    call: Annotated[
+        dict[str, Any],
+        AnyOfShapes(
+            CALL_SHAPES,
+            "one call: an OpenAI tool_calls item, an OpenAI Responses function_call item, an "
+            "Anthropic tool_use block or an MCP tools/call request",
+        ),
+    ]
     tools: list[dict[str, Any]] | dict[str, Any] | None = Field(
         default=None,
         description="OpenAI, Anthropic or MCP tool definitions (or an MCP tools/list result); "

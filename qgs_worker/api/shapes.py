@@ -27,9 +27,18 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
-__all__ = ["CALL_SHAPES", "RESULT_SHAPES", "TOOL_ERROR_PREFIX", "read_call", "read_result"]
+__all__ = [
+    "CALL_SHAPES",
+    "RESULT_SHAPES",
+    "TOOL_ERROR_PREFIX",
+    "AnyOfShapes",
+    "read_call",
+    "read_result",
+]
 
 TOOL_ERROR_PREFIX = "[tool error] "
 """What a failed tool's content starts with in the round the reviewer sees."""
@@ -273,3 +282,25 @@ RESULT_SHAPES: tuple[type[BaseModel], ...] = (
     McpCallToolResult,
 )
 """The agents' result shapes a round takes besides QGS's own (``ToolResultIn``)."""
+
+
+class AnyOfShapes:
+    """A field's JSON Schema as ``anyOf`` the given shapes (its validation is unchanged).
+
+    ``Annotated[dict[str, Any], AnyOfShapes(CALL_SHAPES, "one tool call")]`` publishes which
+    shapes the field takes, in OpenAPI and in MCP's input schemas.
+    """
+
+    def __init__(self, shapes: tuple[type[BaseModel], ...], description: str) -> None:
+        self.shapes = shapes
+        self.description = description
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The shapes' schemas, as one ``anyOf``."""
+        del core_schema
+        return {
+            "anyOf": [handler(shape.__pydantic_core_schema__) for shape in self.shapes],
+            "description": self.description,
+        }

@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from jsonschema import Draft202012Validator
 from sqlmodel import Session, SQLModel, select
 
 from qgs_worker.api import Operations
@@ -63,6 +64,16 @@ TOOLS = [
         },
     }
 ]
+
+
+JSON = {"Content-Type": "application/json"}
+WEATHER = {"id": "c1", "type": "function",
+           "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}  # fmt: skip
+ANTHROPIC_CALL = {"type": "tool_use", "id": "t", "name": "get_weather", "input": {"city": "Oslo"}}
+MCP_CALL = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "get_weather", "arguments": {"city": "Rome"}}}  # fmt: skip
+RESPONSES_CALL = {"type": "function_call", "call_id": "r", "name": "get_weather",
+                  "arguments": '{"city": "Lima"}'}  # fmt: skip
 
 
 @dataclass
@@ -906,6 +917,63 @@ class TestServiceDocuments:
             "/readyz": {"get"},
         } == {path: set(methods) for path, methods in paths.items()}
         assert 200 == docs.status_code and "swagger" in docs.text.lower()
+
+    def test_real_answers_match_the_published_schemas(self, api: Api) -> None:
+        # Break test 6: the 422 was published as FastAPI's HTTPValidationError, most error
+        # statuses not at all, and ToolCallIn refused the agents' shapes the server takes.
+        with api.http(None) as anon:
+            doc = anon.get("/openapi.json").json()
+        answers: list[tuple[str, str, httpx.Response]] = []
+        with api.http(api.alice) as http, api.http(api.approver) as person, api.http(None) as anon:
+            made = http.post("/v1/tasks", json={"request": "write an article about AI"})
+            task = made.json()["id"]
+            rounds = f"/v1/tasks/{task}/rounds"
+            sub = http.post(rounds, json={"deliverable": "# AI [[judge PASS 90]]", "final": True})
+            decided = http.get(
+                f"/v1/submissions/{sub.json()['submission_id']}/decision", params={"wait_s": 30}
+            )
+            key = {"Idempotency-Key": "k-1"}
+            answers += [
+                ("/v1/tasks", "post", made),
+                ("/v1/tasks", "post", http.post("/v1/tasks", content=b"{", headers=JSON)),
+                ("/v1/tasks", "post", anon.post("/v1/tasks", json={"request": "x"})),
+                ("/v1/tasks", "post", http.post("/v1/tasks", json={"request": "x" * 40_000})),
+                ("/v1/tasks", "post", http.post("/v1/tasks", json={"request": "x", "y": 1})),
+                ("/v1/tasks", "post", http.post("/v1/tasks", json={"request": "a"}, headers=key)),
+                ("/v1/tasks", "post", http.post("/v1/tasks", json={"request": "b"}, headers=key)),
+                ("/v1/tasks/{task_id}/rounds", "post", sub),
+                ("/v1/tasks/{task_id}/rounds", "post", http.post("/v1/tasks/t-no/rounds", json={"deliverable": "x"})),
+                ("/v1/submissions/{submission_id}/decision", "get", decided),
+                ("/v1/submissions/{submission_id}/decision", "get", http.get("/v1/submissions/s-no/decision")),
+                ("/v1/submissions/{submission_id}/decision", "get", http.get("/v1/submissions/s-no/decision", params={"wait_s": 99})),
+                ("/v1/tasks/{task_id}", "get", http.get(f"/v1/tasks/{task}")),
+                ("/v1/tasks/{task_id}/constraints", "get", http.get(f"/v1/tasks/{task}/constraints")),
+                ("/v1/tool-calls/check", "post", http.post("/v1/tool-calls/check", json={"call": WEATHER, "tools": TOOLS})),
+                ("/v1/tool-calls/check", "post", http.post("/v1/tool-calls/check", json={"call": WEATHER})),
+                ("/v1/tasks/{task_id}/approval", "post", http.post(f"/v1/tasks/{task}/approval", json={"decision": "approve"})),
+                ("/v1/tasks/{task_id}/approval", "post", person.post(f"/v1/tasks/{task}/approval", json={"decision": "approve"})),
+                ("/healthz", "get", anon.get("/healthz")),
+                ("/readyz", "get", anon.get("/readyz")),
+            ]  # fmt: skip
+        seen = set()
+        for path, method, response in answers:
+            documented = doc["paths"][path][method]["responses"]
+            status = str(response.status_code)
+            assert status in documented, (path, method, status, response.text)
+            media = response.headers["content-type"].split(";")[0]
+            schema = documented[status]["content"][media]["schema"]
+            Draft202012Validator({**schema, "components": doc["components"]}).validate(
+                response.json()
+            )
+            seen.add(status)
+        assert {"200", "201", "202", "400", "401", "403", "404", "409", "413", "422"} <= seen
+        assert "HTTPValidationError" not in json.dumps(doc)
+        # The shapes the round takes are the shapes it publishes.
+        body = {"deliverable": "x", "tool_calls": [WEATHER, ANTHROPIC_CALL, MCP_CALL, RESPONSES_CALL],
+                "tool_results": [{"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+                                 {"type": "tool_result", "tool_use_id": "t"}]}  # fmt: skip
+        round_in = {"$ref": "#/components/schemas/RoundIn", "components": doc["components"]}
+        Draft202012Validator(round_in).validate(body)
 
     def test_health_and_readiness(self, api: Api) -> None:
         with api.http(None) as http:
