@@ -34,7 +34,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, PROBLEM_JSON, BearerAuth, problem_headers
 from qgs_worker.api.idempotency import KEY_MAX_CHARS
-from qgs_worker.api.middleware import BODY_SCOPE_KEY, BodyLimit, HeadAsGet
+from qgs_worker.api.middleware import BODY_SCOPE_KEY, BodyLimit, HeadAsGet, HttpMetrics
 from qgs_worker.api.openapi import install as install_openapi
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import (
@@ -199,10 +199,11 @@ def create_app(
     )
     app.state.operations = ops
     install_openapi(app)
-    # The last added runs first: HEAD as GET, then the key, then the body's size, then FastAPI.
+    # The last added runs first: the metrics, HEAD as GET, the key, the body's size, FastAPI.
     app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
     app.add_middleware(BearerAuth, ops=ops, prefix="/v1/")
     app.add_middleware(HeadAsGet)
+    app.add_middleware(HttpMetrics, router=app.router)
     _install_error_handlers(app)
     from qgs_worker.telemetry import metrics_asgi_app
 

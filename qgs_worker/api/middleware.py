@@ -1,20 +1,26 @@
-"""ASGI middleware both HTTP transports put in front: ``BodyLimit`` and ``HeadAsGet``.
+"""ASGI middleware the HTTP transports put in front: ``BodyLimit``, ``HeadAsGet``, ``HttpMetrics``.
 
 ``BodyLimit`` refuses a request body over ``QGS_API__MAX_BODY_BYTES`` with 413 before the app
 reads it (by its ``Content-Length``, or while it streams in), so nothing of it is parsed or
 stored; it leaves the body it read in the scope (``BODY_SCOPE_KEY``), where a 400 "the body
 could not be read" looks for the reason. ``HeadAsGet`` serves ``HEAD`` wherever ``GET`` is.
+``HttpMetrics`` counts every answer by route template (never the raw path: a bounded number of
+label values), method and status, times it, and counts the 401s and 429s.
 """
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from starlette.responses import JSONResponse
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from qgs_worker.api.auth import PROBLEM_JSON
 from qgs_worker.api.problems import problem
 
-__all__ = ["BODY_SCOPE_KEY", "BodyLimit", "HeadAsGet"]
+__all__ = ["BODY_SCOPE_KEY", "BodyLimit", "HeadAsGet", "HttpMetrics"]
 
 BODY_SCOPE_KEY = "qgs.body"
 """The ASGI scope key under which ``BodyLimit`` leaves the request body it read."""
@@ -107,3 +113,57 @@ class BodyLimit:
             body, status_code=413, media_type=PROBLEM_JSON, headers={"Connection": "close"}
         )
         await response(scope, receive, send)
+
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+class HttpMetrics:
+    """ASGI middleware: Prometheus counts and times of every HTTP answer (``telemetry._metrics``).
+
+    Args:
+        app: The app behind it.
+        router: The app's router: a request's ``route`` label is the template of the route it
+            matches (``/v1/tasks/{task_id}``), ``unmatched`` for none; a method outside the
+            standard ones is ``other``.
+    """
+
+    def __init__(self, app: ASGIApp, router: Any) -> None:
+        from qgs_worker.telemetry import _metrics
+
+        self.app = app
+        self.router = router
+        self._m = _metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, then count its answer."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status = 500  # what the server answers when the app raises before it answered
+        start = time.perf_counter()
+
+        async def seen(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, seen)
+        finally:
+            route = self._template(scope)
+            method = scope["method"] if scope["method"] in _METHODS else "other"
+            self._m.API_REQUESTS.labels(route=route, method=method, status=str(status)).inc()
+            self._m.API_LATENCY.labels(route=route, method=method).observe(
+                time.perf_counter() - start
+            )
+            if status in (401, 429):
+                self._m.API_REFUSED.labels(status=str(status)).inc()
+
+    def _template(self, scope: Scope) -> str:
+        for route in self.router.routes:
+            match, _child = route.matches(scope)
+            if match != Match.NONE:
+                return str(route.path)
+        return "unmatched"

@@ -34,6 +34,7 @@ from typing import Any
 
 import httpx
 
+from qgs_worker import telemetry
 from qgs_worker.core.webhooks import (
     DECISION_EVENT,
     WebhookPolicy,
@@ -216,7 +217,11 @@ def deliver_once(
         except BaseException:
             repo.release_webhook(round_id, holder, event=event)
             raise
-    return _settle(repo, work, holder, result, policy, final=final, jitter=jitter())
+    done = _settle(repo, work, holder, result, policy, final=final, jitter=jitter())
+    if done.status is not None:
+        counted = "retry" if done.status == WebhookStatus.PENDING else done.status.value
+        telemetry.webhook_attempted(settings, work.event, counted)
+    return done
 
 
 def _settle(

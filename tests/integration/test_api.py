@@ -985,7 +985,12 @@ class TestServiceDocuments:
     def test_metrics_parse_with_prometheus_client(self, api: Api) -> None:
         from prometheus_client.parser import text_string_to_metric_families
 
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            http.get(f"/v1/tasks/{task}")
+            http.get("/v1/tasks/t-unknown")
         with api.http(None) as http:
+            http.get(f"/v1/tasks/{task}")  # 401
             got = http.get("/metrics/")
             plain = http.get("/metrics")  # what scrapers ask for: answered, not redirected
         assert 200 == got.status_code, got.text
@@ -996,6 +1001,22 @@ class TestServiceDocuments:
             "qgs.critic",
             "qgs.default",
         }
+        # The API's own requests (break test 20): by route template, never by raw path.
+        answered = {
+            (s.labels["route"], s.labels["method"], s.labels["status"])
+            for s in families["qgs_api_requests"].samples
+        }
+        assert {
+            ("/v1/tasks", "POST", "201"),
+            ("/v1/tasks/{task_id}", "GET", "200"),
+            ("/v1/tasks/{task_id}", "GET", "404"),
+            ("/v1/tasks/{task_id}", "GET", "401"),
+        } <= answered
+        assert not [r for r, _m, _s in answered if "t-" in r]
+        refused = {s.labels["status"]: s.value for s in families["qgs_api_refused"].samples}
+        assert refused["401"] >= 1
+        latency = families["qgs_api_request_duration_seconds"].samples
+        assert any(s.name.endswith("_count") and s.value >= 1 for s in latency)
 
     def test_readme_curl_script(self, api: Api) -> None:
         script = ROOT / "examples" / "api_quickstart.sh"

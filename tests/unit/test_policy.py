@@ -353,7 +353,9 @@ class TestReviewPipeline:
         repo = Repository("sqlite://")
         # Not "Pay the bill": a given type cannot lower a request the rules read as CRITICAL.
         request = "Write the service's release notes"
-        round_id = self.submit(repo, policy if policy_on else None, task_type, call, request=request)
+        round_id = self.submit(
+            repo, policy if policy_on else None, task_type, call, request=request
+        )
         assert [] == [f for f in repo.findings_model(round_id) if f.role == "permission"]
 
     def test_a_critical_deed_is_checked_in_any_task(self, policy: Policy) -> None:

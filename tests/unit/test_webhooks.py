@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+from prometheus_client import REGISTRY
 from sqlmodel import Session
 
 from qgs_worker import pipeline
@@ -456,7 +457,9 @@ class TestApprovalEvent:
             sent.append(request)
             return httpx.Response(200)
 
-        settings = hook_settings()
+        settings = hook_settings().model_copy(update={"worker": WorkerSettings(metrics_port=0)})
+        counted = ("qgs_webhook_attempts_total", {"event": "qgs.approval", "outcome": "delivered"})
+        before = REGISTRY.get_sample_value(*counted) or 0.0
         done = deliver_once(
             repo,
             rid,
@@ -467,6 +470,7 @@ class TestApprovalEvent:
         )
         again = deliver_once(repo, rid, settings, event=APPROVAL_EVENT, resolve=resolver())
         assert (WebhookStatus.DELIVERED, None) == (done.status, again.status)
+        assert before + 1 == REGISTRY.get_sample_value(*counted)  # break test 20
         assert repo.fresh_approval_webhook("t-1", 1) is None
         [request] = sent
         body = json.loads(request.content)
