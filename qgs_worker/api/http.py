@@ -12,9 +12,13 @@ Routes (every ``/v1`` route needs ``Authorization: Bearer <key>``)::
     GET  /healthz                                the process is up       200
     GET  /readyz                                 broker, store, a worker 200 / 503
 
-Errors are problem documents (``application/problem+json``, ``qgs_worker.api.problems``). A
-body over ``QGS_API__MAX_BODY_BYTES`` is refused with 413 before it is parsed (by its
-``Content-Length``, or while it streams in), so nothing of it is stored.
+In front of the routes, outermost first (``qgs_worker.api.middleware``, ``.auth``): the metrics
+(``HttpMetrics``), ``HEAD`` served as ``GET`` (``HeadAsGet``), the API key (``BearerAuth``: a
+``/v1`` request without a live key is a 401 before anything of it is read), the body's size
+(``BodyLimit``: over ``QGS_API__MAX_BODY_BYTES``, a 413 before it is parsed, so nothing of it
+is stored). Errors are problem documents (``application/problem+json``,
+``qgs_worker.api.problems``), and ``/openapi.json`` publishes them by route (``.openapi``).
+``POST /v1/tasks`` and its rounds take an ``Idempotency-Key`` (``.idempotency``).
 """
 
 from __future__ import annotations

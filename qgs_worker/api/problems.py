@@ -95,6 +95,8 @@ def _is_json(content_type: str | None) -> bool:
 
 
 _FIELD = re.compile(r"'([A-Za-z_][A-Za-z0-9_.\[\]]*)'")
+_LEADING_FIELD = re.compile(r"'([A-Za-z_][A-Za-z0-9_.\[\]-]{0,63})' ")
+"""A message that starts with the quoted field (``'Idempotency-Key' must be ...``)."""
 
 
 def field_error(field: str | None, message: str, fix: str) -> dict[str, Any]:
@@ -204,7 +206,7 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
     message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if status == 503 and not isinstance(exc, BrokerUnavailableError):
         return status, _unavailable(exc, message)
-    found = _FIELD.search(message)
+    found = _LEADING_FIELD.match(message) or _FIELD.search(message)
     field = found[1] if found and status in (413, 422) else None
     if isinstance(exc, IdempotencyKeyReusedError):
         field = "Idempotency-Key"

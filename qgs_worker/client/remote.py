@@ -293,6 +293,7 @@ class ApiClient(Client):
             "deliverable": deliverable.text,
             "tool_calls": [
                 {"id": c.id, "name": c.name, "arguments": c.arguments}
+                | ({"raw_arguments": c.raw_arguments} if c.raw_arguments is not None else {})
                 for c in deliverable.tool_calls
             ],
             "tool_results": [r.model_dump() for r in deliverable.tool_results],

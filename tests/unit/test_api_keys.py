@@ -132,3 +132,15 @@ def test_an_approval_label_carries_the_calling_key() -> None:
     # it was cut without a word.
     with pytest.raises(InputError, match=rf"'by' must be at most {room} characters"):
         approver_label("x" * (room + 1), me)
+
+
+@pytest.mark.parametrize("key", ["", "a b", "ключ", "k" * 256])
+def test_a_malformed_idempotency_key_is_a_422_naming_the_header(key: str) -> None:
+    from qgs_worker.api.idempotency import check_key
+
+    with pytest.raises(InputError) as info:
+        check_key(key)
+    found = problem_for(info.value)
+    assert found is not None
+    status, body = found
+    assert (422, "Idempotency-Key") == (status, body["errors"][0]["field"])
