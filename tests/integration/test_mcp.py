@@ -262,7 +262,10 @@ class TestStreamableHttp:
             ):
                 await session.initialize()
                 tools = await session.list_tools()
-                task = structured(await session.call_tool("start_task", {"request": "hi there"}))
+                once = {"request": "hi there", "idempotency_key": "mcp-k1"}
+                task = structured(await session.call_tool("start_task", once))
+                again = structured(await session.call_tool("start_task", once))
+                assert task == again  # the same key and request: the same task
                 sub = structured(
                     await session.call_tool(
                         "submit_round",
