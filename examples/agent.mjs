@@ -5,7 +5,8 @@
 //
 //   QGS_URL=http://127.0.0.1:8080 QGS_KEY=qgs_... node examples/agent.mjs
 
-const base = process.env.QGS_URL;
+// The address without its trailing slashes: "http://host:8080/" + "/v1/tasks" would be a 404.
+const base = (process.env.QGS_URL || "").replace(/\/+$/, "");
 const key = process.env.QGS_KEY;
 if (!base || !key) {
   console.error("set QGS_URL and QGS_KEY (make a key with `qgs keys create --principal NAME`)");

@@ -9,13 +9,17 @@ Errors are for what went wrong around them::
     │   └── WebhookSecretMissingError  a callback URL with no secret to sign its webhooks
     ├── InputError (ValueError)     a bad submission or transcript line: names the field and the fix
     │   ├── ToolDefinitionError       a tools list or tools file that cannot be read as tools
-    │   ├── DeliverableTooLargeError
+    │   ├── TooLargeError             a field over its byte limit (HTTP 413)
+    │   │   └── DeliverableTooLargeError
     │   ├── CallbackUrlError          a callback URL that is malformed or points inside (SSRF)
+    │   ├── IdempotencyKeyReusedError an Idempotency-Key sent again with another request (HTTP 409)
     │   └── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
     ├── JudgeError                  the critic could not give a valid review
     │   ├── JudgeUnavailableError   transient: timeout, 429, 5xx, connection refused -> retried
     │   └── JudgeResponseError      malformed answer: repaired once, then a stored failure
     ├── BrokerUnavailableError      the broker could not be reached: the submission was not queued
+    │   └── OutcomeUnknownError     the API client sent a request and got no answer: it may have
+    │                               been queued; retry with the same Idempotency-Key
     ├── AuthenticationError         no API key, an unknown or revoked one (HTTP 401)
     ├── PermissionDeniedError       the key lacks the scope the operation needs (HTTP 403)
     ├── RateLimitedError            the key's request budget is spent for now (HTTP 429)
@@ -41,12 +45,14 @@ __all__ = [
     "CallbackUrlError",
     "ConfigurationError",
     "DeliverableTooLargeError",
+    "IdempotencyKeyReusedError",
     "InputError",
     "JudgeError",
     "JudgeResponseError",
     "JudgeUnavailableError",
     "ModelArtifactError",
     "NotAwaitingApprovalError",
+    "OutcomeUnknownError",
     "PermissionDeniedError",
     "QGSError",
     "RateLimitedError",
@@ -55,6 +61,7 @@ __all__ = [
     "StoreUnavailableError",
     "SubmissionNotFoundError",
     "TaskNotFoundError",
+    "TooLargeError",
     "ToolDefinitionError",
     "WaitTimeoutError",
     "WebhookSecretMissingError",
@@ -94,7 +101,14 @@ class ToolDefinitionError(InputError):
     """Raised when a tool definition cannot be used: bad schema, bad name, duplicate, bad kind."""
 
 
-class DeliverableTooLargeError(InputError):
+class TooLargeError(InputError):
+    """Raised when a field is larger than its byte limit; the message names it and the setting.
+
+    A task's ``request``, ``requirements`` or ``criteria`` over ``QGS_MAX_REQUEST_BYTES``.
+    """
+
+
+class DeliverableTooLargeError(TooLargeError):
     """Raised at submit when a deliverable is larger than ``QGS_MAX_DELIVERABLE_BYTES``."""
 
 
@@ -104,6 +118,14 @@ class CallbackUrlError(InputError):
     Not http(s), carrying a user name or password, or a host that is or resolves to a private,
     loopback, link-local, metadata, multicast, reserved or unspecified address. The message names the field (``callback_url``), what the URL points at and the fix
     (a public receiver, or ``QGS_WEBHOOKS__ALLOW_PRIVATE=true`` for on-prem receivers).
+    """
+
+
+class IdempotencyKeyReusedError(InputError):
+    """Raised when an ``Idempotency-Key`` comes again with another request (or another route).
+
+    The same key with the same request gets the first answer; with another, this error (HTTP
+    409), naming the key and what it was first used for. Use a new key for a new request.
     """
 
 
@@ -135,7 +157,24 @@ class JudgeResponseError(JudgeError):
 
 
 class BrokerUnavailableError(QGSError, ConnectionError):
-    """Raised by ``submit``/``send`` when the broker cannot be reached; nothing was queued."""
+    """Raised by ``submit``/``send`` when the broker cannot be reached; nothing was queued.
+
+    Over the HTTP API (``Client(base_url=...)``) also when the server cannot be reached before
+    the request was sent; ``OutcomeUnknownError``, its subclass, when it may have been.
+    """
+
+
+class OutcomeUnknownError(BrokerUnavailableError):
+    """Raised by the API client when a request was sent and no answer came (a read timeout).
+
+    The server may have queued the round (or started the task): call again with the same
+    ``idempotency_key`` (``exc.idempotency_key``), which gets the first answer and makes
+    nothing twice. The client has already retried it that way.
+    """
+
+    def __init__(self, message: str, *, idempotency_key: str | None = None) -> None:
+        super().__init__(message)
+        self.idempotency_key = idempotency_key
 
 
 class AuthenticationError(QGSError, PermissionError):

@@ -78,6 +78,13 @@ class Settings(BaseSettings):
     )
     database_url: str | None = None
     max_deliverable_bytes: int = Field(default=1_000_000, ge=1)
+    max_request_bytes: int = Field(
+        default=32_000,
+        ge=1,
+        description="the largest task request, in bytes (UTF-8), and the largest requirements "
+        "and criteria (each list in all): over it, start_task refuses the task (HTTP 413) "
+        "before the classifier reads it",
+    )
     judge: JudgeSettings = JudgeSettings()
     gate: GatePolicy = GatePolicy()
     cadence: CadencePolicy = CadencePolicy()

@@ -235,3 +235,9 @@ class ApiSettings(BaseModel):
     ready_timeout_s: float = Field(
         default=1.0, gt=0, le=30, description="how long /readyz waits for each dependency"
     )
+    idempotency_ttl_s: float = Field(
+        default=86_400.0,
+        gt=0,
+        description="how long an Idempotency-Key is kept, in seconds: within it, the same key "
+        "with the same request gets the first answer, with another a 409",
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -18,6 +19,7 @@ from qgs_worker.core.models import Deliverable, TaskType
 from qgs_worker.errors import (
     DeliverableTooLargeError,
     InputError,
+    TooLargeError,
     json_type_name,
     validation_summary,
 )
@@ -147,6 +149,35 @@ class Submission(BaseModel):
             + (f", turn_bytes={len(self.turn.encode())}" if self.turn else "")
             + ")"
         )
+
+
+def check_task_size(
+    request: str, requirements: Sequence[str], criteria: Sequence[str], limit_bytes: int
+) -> None:
+    """Refuse a task whose request, requirements or criteria are over ``limit_bytes`` (UTF-8).
+
+    The classifier reads the request before anything is stored (its time grows with the text:
+    about half a second for 32 KB on the 2-core test machine); the requirements and the
+    criteria go into every judge prompt. Each list counts in all.
+
+    Raises:
+        TooLargeError: naming the field, its size, the limit and the setting to change.
+    """
+    for field, size in (
+        ("request", _utf8_bytes(request)),
+        ("requirements", sum(_utf8_bytes(str(r)) for r in requirements)),
+        ("criteria", sum(_utf8_bytes(str(c)) for c in criteria)),
+    ):
+        if size > limit_bytes:
+            raise TooLargeError(
+                f"'{field}' is {size:,} bytes, over the limit of {limit_bytes:,} bytes; send "
+                f"the part the agent must act on (link to a longer text), or raise "
+                "QGS_MAX_REQUEST_BYTES"
+            )
+
+
+def _utf8_bytes(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def check_value(value: Any, *, where: str = "submission") -> None:

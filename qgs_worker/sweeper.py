@@ -14,7 +14,7 @@ when it entered it (``RoundState.status_at``). Every ``QGS_WORKER__SWEEP_INTERVA
 - a decided round with a callback URL and no webhook delivery stored (the worker was lost
   between the decision's commit and the decided listener) gets its delivery stored and its
   job enqueued, and a pending delivery nobody enqueued or tried within the bound (its job was
-  lost) is enqueued again (``qgs_worker.webhooks``).
+  lost) is enqueued again (``qgs_worker.webhooks``); so is an approval's webhook nobody tried.
 
 The bound is the broker's visibility timeout (``QGS_WORKER__VISIBILITY_TIMEOUT_S``): a job
 younger than it may still be queued, running or about to be redelivered by Redis. Every job is
@@ -41,6 +41,7 @@ from typing import Any, Protocol
 from celery.signals import worker_ready, worker_shutdown
 
 from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
+from qgs_worker.core.webhooks import APPROVAL_EVENT, DECISION_EVENT
 from qgs_worker.service.records import OutboxEntry, RoundState
 from qgs_worker.settings import Settings
 from qgs_worker.store import Repository, as_utc, utcnow
@@ -124,6 +125,7 @@ class Actions:
             None (``pipeline.fail_round``).
         deliver: Enqueue one attempt at a round's webhook (``webhooks.publish_delivery``);
             None: webhooks are not swept.
+        deliver_approval: The same for the approval event of a round (``qgs.approval``).
     """
 
     publish: Callable[[dict[str, Any]], None]
@@ -131,6 +133,7 @@ class Actions:
     claim: Callable[[str], int | None]
     fail: Callable[[int, str], int | None]
     deliver: Callable[[int], None] | None = None
+    deliver_approval: Callable[[int], None] | None = None
 
 
 class RoundClock(Protocol):
@@ -259,6 +262,9 @@ def sweep(
     if actions.deliver is not None:
         with _alone(result, "the webhooks to enqueue"):
             _sweep_webhooks(repo, cutoff, now, actions.deliver, result)
+    if actions.deliver_approval is not None:
+        with _alone(result, "the approval webhooks to enqueue"):
+            _sweep_webhooks(repo, cutoff, now, actions.deliver_approval, result, APPROVAL_EVENT)
     return result
 
 
@@ -341,21 +347,28 @@ def _sweep_webhooks(
     now: datetime,
     deliver: Callable[[int], None],
     result: SweepResult,
+    event: str = DECISION_EVENT,
 ) -> None:
     """Enqueue the webhooks the decided listener never stored, and the pending ones lost since.
 
     Whoever stores a delivery enqueues it (``start_webhook`` is True for one caller), so the
     listener and the sweeper never both enqueue a new one; a pending delivery is enqueued again
-    once nobody touched it since ``cutoff`` (its job was lost; a retry waits far less).
+    once nobody touched it since ``cutoff`` (its job was lost; a retry waits far less). An
+    approval's webhook (``event`` ``qgs.approval``) is stored with the approval and enqueued by
+    the approving process: one whose process had no broker (``qgs approve`` without
+    ``QGS_BROKER_URL``) or whose job was lost is enqueued here.
     """
-    for round_id in repo.unstarted_webhooks():
-        if repo.start_webhook(round_id):
-            deliver(round_id)
-            result.webhooks.append(round_id)
-    for round_id in repo.stale_webhooks(cutoff, now):
-        if repo.touch_webhook(round_id, cutoff, now):
+    if event == DECISION_EVENT:
+        for round_id in repo.unstarted_webhooks():
+            if repo.start_webhook(round_id):
+                deliver(round_id)
+                result.webhooks.append(round_id)
+    for round_id in repo.stale_webhooks(cutoff, now, event=event):
+        if repo.touch_webhook(round_id, cutoff, now, event=event):
             log.warning(
-                "the webhook of round %s was not tried within the bound; enqueuing it", round_id
+                "the %s webhook of round %s was not tried within the bound; enqueuing it",
+                event,
+                round_id,
             )
             deliver(round_id)
             result.webhooks.append(round_id)
@@ -507,6 +520,7 @@ class Sweeper:
             claim=lambda task_id: pipeline.claim_next(repo, task_id, policies),
             fail=lambda round_id, error: pipeline.fail_round(repo, round_id, error, policies),
             deliver=lambda round_id: publish_delivery(self.app, round_id),
+            deliver_approval=lambda round_id: publish_delivery(self.app, round_id, APPROVAL_EVENT),
         )
 
 

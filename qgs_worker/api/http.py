@@ -12,9 +12,13 @@ Routes (every ``/v1`` route needs ``Authorization: Bearer <key>``)::
     GET  /healthz                                the process is up       200
     GET  /readyz                                 broker, store, a worker 200 / 503
 
-Errors are problem documents (``application/problem+json``, ``qgs_worker.api.problems``). A
-body over ``QGS_API__MAX_BODY_BYTES`` is refused with 413 before it is parsed (by its
-``Content-Length``, or while it streams in), so nothing of it is stored.
+In front of the routes, outermost first (``qgs_worker.api.middleware``, ``.auth``): the metrics
+(``HttpMetrics``), ``HEAD`` served as ``GET`` (``HeadAsGet``), the API key (``BearerAuth``: a
+``/v1`` request without a live key is a 401 before anything of it is read), the body's size
+(``BodyLimit``: over ``QGS_API__MAX_BODY_BYTES``, a 413 before it is parsed, so nothing of it
+is stored). Errors are problem documents (``application/problem+json``,
+``qgs_worker.api.problems``), and ``/openapi.json`` publishes them by route (``.openapi``).
+``POST /v1/tasks`` and its rounds take an ``Idempotency-Key`` (``.idempotency``).
 """
 
 from __future__ import annotations
@@ -24,16 +28,26 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, PROBLEM_JSON, BearerAuth, problem_headers
+from qgs_worker.api.idempotency import KEY_MAX_CHARS
+from qgs_worker.api.middleware import BODY_SCOPE_KEY, BodyLimit, HeadAsGet, HttpMetrics
+from qgs_worker.api.openapi import install as install_openapi
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
-from qgs_worker.api.problems import internal_problem, problem, problem_for, validation_problem
+from qgs_worker.api.problems import (
+    body_problem,
+    internal_problem,
+    problem,
+    problem_for,
+    validation_problem,
+)
 from qgs_worker.api.schemas import (
     ApprovalIn,
     ConstraintsOut,
@@ -46,13 +60,15 @@ from qgs_worker.api.schemas import (
 )
 from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
 from qgs_worker.core.views import ApprovalView
+from qgs_worker.errors import AuthenticationError
 from qgs_worker.settings import Settings
 
-__all__ = ["PROBLEM_JSON", "BodyLimit", "create_app"]
+__all__ = ["PROBLEM_JSON", "BodyLimit", "HeadAsGet", "create_app"]  # the middleware: re-exported
 
 log = logging.getLogger(__name__)
 
-PROBLEM_JSON = "application/problem+json"
+_STARLETTE_PARSE_ERROR = "There was an error parsing the body"
+"""FastAPI's 400 detail for a body it could not decode (not UTF-8, nested too deep...)."""
 WAKE_HEADER = "QGS-Woken-By"
 """The response header of a decision naming what ended its wait (as ``DecisionOut.woken_by``)."""
 
@@ -63,25 +79,35 @@ def _principal(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
-    """The request's principal (``Operations.authenticate`` on its bearer key)."""
-    ops: Operations = request.app.state.operations
-    return ops.authenticate(credentials.credentials if credentials else None)
+    """The request's principal, as ``BearerAuth`` found it before the request was read.
+
+    ``credentials`` only documents the bearer scheme in OpenAPI: the key was checked (and
+    counted) by the middleware, before the body or the query was looked at.
+    """
+    del credentials
+    found = request.scope.get(PRINCIPAL_SCOPE_KEY)
+    if not isinstance(found, Principal):  # BearerAuth admits no /v1 request without one
+        raise AuthenticationError("no API key: send 'Authorization: Bearer <key>'")
+    return found
 
 
 def _known_query(request: Request) -> None:
     """Refuse a query parameter the route does not take (``?wait=30`` for ``wait_s``): a 422.
 
     Requests bodies refuse unknown fields (``extra="forbid"``); a misspelt query parameter would
-    otherwise be ignored and the caller would never learn why its long-poll did not wait.
+    otherwise be ignored and the caller would never learn why its long-poll did not wait. A
+    boolean parameter takes ``true`` or ``false`` only.
 
     Raises:
-        RequestValidationError: one ``extra_forbidden`` item per unknown parameter.
+        RequestValidationError: one ``extra_forbidden`` item per unknown parameter, or one
+            ``bool_type`` item per boolean that is not ``true``/``false``.
     """
     route = request.scope.get("route")
     dependant = getattr(route, "dependant", None)
     if dependant is None:
         return
-    known = {p.alias for p in _query_params(dependant)}
+    params = _query_params(dependant)
+    known = {p.alias for p in params}
     unknown = [name for name in dict.fromkeys(request.query_params) if name not in known]
     if unknown:
         raise RequestValidationError(
@@ -95,6 +121,26 @@ def _known_query(request: Request) -> None:
                 for name in unknown
             ]
         )
+    # A boolean is true or false, as in a JSON body: "yes", "1" or "on" is refused, not true.
+    loose = [
+        (p.alias, request.query_params[p.alias])
+        for p in params
+        if p.field_info.annotation is bool
+        and p.alias in request.query_params
+        and request.query_params[p.alias] not in ("true", "false")
+    ]
+    if loose:
+        raise RequestValidationError(
+            [
+                {
+                    "type": "bool_type",
+                    "loc": ("query", name),
+                    "msg": f"Input should be true or false (got {value!r})",
+                    "input": value,
+                }
+                for name, value in loose
+            ]
+        )
 
 
 def _query_params(dependant: Any) -> list[Any]:
@@ -104,6 +150,20 @@ def _query_params(dependant: Any) -> list[Any]:
     return params
 
 
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=KEY_MAX_CHARS,
+        pattern=r"^[!-~]+$",
+        description="send the same key again (with the same request) to retry it: the same "
+        "answer, nothing made twice; a key with another request is a 409. Keys are the "
+        "principal's, kept QGS_API__IDEMPOTENCY_TTL_S (24 h)",
+    ),
+]
+"""The optional ``Idempotency-Key`` header of the creating routes."""
+
 Me = Annotated[Principal, Depends(_principal)]
 """An endpoint's authenticated principal (401/429 raised before the endpoint runs)."""
 
@@ -112,67 +172,6 @@ def _problem_response(
     status: int, body: dict[str, Any], headers: dict[str, str] | None = None
 ) -> JSONResponse:
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
-
-
-class BodyLimit:
-    """ASGI middleware: a request body over ``max_bytes`` gets 413 before the app reads it.
-
-    A ``Content-Length`` over the limit is refused at once; a body without one (chunked) is
-    read up to the limit and then refused, else handed on whole.
-    """
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass the request on, or answer 413 when its body is over the limit."""
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_bytes:
-            await self._refuse(scope, receive, send, int(length))
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._refuse(scope, receive, send, size)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send, size: int) -> None:
-        detail = (
-            f"the request body is larger than {self.max_bytes:,} bytes (at least {size:,}); "
-            "send a smaller deliverable (QGS_MAX_DELIVERABLE_BYTES bounds it) or raise "
-            "QGS_API__MAX_BODY_BYTES on the server"
-        )
-        body = problem(
-            413,
-            detail,
-            [{"field": None, "message": detail, "fix": "send a body under the limit"}],
-        )
-        response = _problem_response(413, body, {"Connection": "close"})
-        await response(scope, receive, send)
 
 
 def create_app(
@@ -203,7 +202,12 @@ def create_app(
         dependencies=[Depends(_known_query)],
     )
     app.state.operations = ops
+    install_openapi(app)
+    # The last added runs first: the metrics, HEAD as GET, the key, the body's size, FastAPI.
     app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
+    app.add_middleware(BearerAuth, ops=ops, prefix="/v1/")
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(HttpMetrics, router=app.router)
     _install_error_handlers(app)
     from qgs_worker.telemetry import metrics_asgi_app
 
@@ -215,7 +219,7 @@ def create_app(
     app.mount("/metrics", metrics)
 
     @app.post("/v1/tasks", status_code=201, response_model=TaskOut, tags=["tasks"])
-    def start_task(body: TaskIn, me: Me) -> TaskOut:
+    def start_task(body: TaskIn, me: Me, idempotency_key: IdempotencyKey = None) -> TaskOut:
         """Classify a request and store it as a new task of the key's principal."""
         handle = ops.start_task(
             me,
@@ -226,6 +230,7 @@ def create_app(
             criteria=body.criteria,
             task_type=body.task_type,
             callback_url=body.callback_url,
+            idempotency_key=idempotency_key,
         )
         return TaskOut(
             id=handle.id,
@@ -237,7 +242,9 @@ def create_app(
     @app.post(
         "/v1/tasks/{task_id}/rounds", status_code=202, response_model=SubmissionOut, tags=["tasks"]
     )
-    def submit_round(task_id: str, body: RoundIn, me: Me) -> SubmissionOut:
+    def submit_round(
+        task_id: str, body: RoundIn, me: Me, idempotency_key: IdempotencyKey = None
+    ) -> SubmissionOut:
         """Queue one round for review; returns at once with the submission id."""
         deliverable = Deliverable(
             text=body.deliverable,
@@ -252,6 +259,7 @@ def create_app(
             round_number=body.round_number,
             turn=body.turn,
             callback_url=body.callback_url,
+            idempotency_key=idempotency_key,
         )
         return SubmissionOut(
             submission_id=handle.id,
@@ -269,10 +277,19 @@ def create_app(
         submission_id: str,
         me: Me,
         wait_s: Annotated[
-            float, Query(ge=0, le=WAIT_MAX_S, description="long-poll up to this many seconds")
+            float,
+            Query(
+                ge=0,
+                le=WAIT_MAX_S,
+                allow_inf_nan=False,
+                description="long-poll up to this many seconds (0 to 60)",
+            ),
         ] = 0.0,
         until_approved: Annotated[
-            bool, Query(description="a decision awaiting a person counts once they decided")
+            bool,
+            Query(
+                description="a decision awaiting a person counts once they decided (true or false)"
+            ),
         ] = False,
     ) -> JSONResponse:
         """The decision on a submission; with ``wait_s``, wait for it (woken by a notification)."""
@@ -364,10 +381,24 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = str(exc.detail)
-        fix = "see /openapi.json for the routes" if exc.status_code in (404, 405) else ""
+        headers = dict(exc.headers or {})
+        fix = "see /openapi.json for the routes" if exc.status_code == 404 else ""
+        if exc.status_code == 405:
+            allowed = [m.strip() for m in headers.get("Allow", "").split(",") if m.strip()]
+            if "GET" in allowed and "HEAD" not in allowed:
+                allowed.append("HEAD")  # HeadAsGet answers HEAD wherever GET is served
+            headers["Allow"] = ", ".join(allowed)
+            detail = f"{request.method} is not allowed on {request.url.path}"
+            fix = f"send one of {headers['Allow']} (the Allow header); see /openapi.json"
+        if exc.status_code == 400 and detail == _STARLETTE_PARSE_ERROR:
+            body = request.scope.get(BODY_SCOPE_KEY, b"")
+            return _problem_response(
+                400, body_problem(body, request.headers.get("content-encoding"))
+            )
         return _problem_response(
             exc.status_code,
             problem(exc.status_code, detail, [{"field": None, "message": detail, "fix": fix}]),
+            headers,
         )
 
     async def _known(request: Request, exc: Exception) -> JSONResponse:
@@ -375,12 +406,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         if found is None:  # an error class registered below that problem_for does not know
             raise exc
         status, body = found
-        headers = {}
-        if status in (429, 503) and "retry_after_s" in body:
-            headers["Retry-After"] = str(max(1, round(body["retry_after_s"])))
-        if status == 401:
-            headers["WWW-Authenticate"] = "Bearer"
-        return _problem_response(status, body, headers)
+        return _problem_response(status, body, problem_headers(status, body))
 
     for error in _known_errors():
         app.add_exception_handler(error, _known)

@@ -34,8 +34,11 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from pydantic import BaseModel, Field, StrictBool, ValidationError
 from starlette.authentication import AuthCredentials
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Scope
 
+from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, BearerAuth
+from qgs_worker.api.idempotency import KEY_MAX_CHARS
+from qgs_worker.api.middleware import BodyLimit
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import internal_problem, problem, problem_for, validation_problem
 from qgs_worker.api.schemas import (
@@ -53,14 +56,27 @@ __all__ = ["PRINCIPAL_SCOPE_KEY", "BearerKeys", "create_http_app", "create_serve
 
 log = logging.getLogger(__name__)
 
-PRINCIPAL_SCOPE_KEY = "qgs.principal"
-"""The ASGI scope key under which ``BearerKeys`` leaves the request's ``Principal``."""
+
+_IDEMPOTENCY = Field(
+    default=None,
+    min_length=1,
+    max_length=KEY_MAX_CHARS,
+    description="send the same key again with the same arguments to retry: the same answer, "
+    "nothing made twice (another request with it is refused)",
+)
+
+
+class StartTaskArgs(TaskIn):
+    """``start_task``: a new task for the key's principal."""
+
+    idempotency_key: str | None = _IDEMPOTENCY
 
 
 class SubmitRoundArgs(RoundIn):
     """``submit_round``: one round of a task handed in for review."""
 
     task_id: str = Field(min_length=1, description="from start_task")
+    idempotency_key: str | None = _IDEMPOTENCY
 
 
 class GetDecisionArgs(_In):
@@ -68,7 +84,12 @@ class GetDecisionArgs(_In):
 
     submission_id: str = Field(min_length=1, description="from submit_round")
     wait_s: float = Field(
-        default=0.0, ge=0, le=WAIT_MAX_S, description="long-poll up to this many seconds (0-60)"
+        default=0.0,
+        ge=0,
+        le=WAIT_MAX_S,
+        allow_inf_nan=False,
+        strict=True,
+        description="long-poll up to this many seconds (0-60)",
     )
     until_approved: StrictBool = Field(
         default=False, description="a decision awaiting a person counts once they decided"
@@ -84,7 +105,7 @@ class GetConstraintsArgs(_In):
 _Handler = Callable[[Operations, Principal, Any], Awaitable[dict[str, Any]]]
 
 
-async def _start_task(ops: Operations, me: Principal, args: TaskIn) -> dict[str, Any]:
+async def _start_task(ops: Operations, me: Principal, args: StartTaskArgs) -> dict[str, Any]:
     handle = await asyncio.to_thread(lambda: ops.start_task(me, **args.model_dump()))
     out = TaskOut(
         id=handle.id,
@@ -138,7 +159,7 @@ async def _check_tool_call(ops: Operations, me: Principal, args: ToolCallCheckIn
 
 _TOOLS: dict[str, tuple[type[BaseModel], _Handler, str]] = {
     "start_task": (
-        TaskIn,
+        StartTaskArgs,
         _start_task,
         "Classify a user request and store it as a new task; returns its id, type and "
         "complexity. Call get_constraints next and add its text to your prompt.",
@@ -273,58 +294,30 @@ def run_stdio(ops: Operations, key: str | None) -> None:
     asyncio.run(serve())
 
 
-class BearerKeys:
-    """ASGI middleware: every HTTP request needs a live ``Authorization: Bearer`` API key.
+class BearerKeys(BearerAuth):
+    """``BearerAuth`` on every MCP request, binding the session to the key's principal.
 
-    Without one the answer is a 401 problem document (429 over the key's rate limit, 503 when
-    the store is down); with one the request's scope carries the ``Principal`` (under
+    Without a live key the answer is a 401 problem document (429 over the key's rate limit, 503
+    when the store is down); with one the request's scope carries the ``Principal`` (under
     ``PRINCIPAL_SCOPE_KEY``) and the SDK's ``AuthenticatedUser`` (so an MCP session is bound to
     the principal that opened it). The key's secret is never put in the scope.
     """
 
     def __init__(self, app: ASGIApp, ops: Operations) -> None:
-        self.app = app
-        self.ops = ops
+        super().__init__(app, ops, prefix=None)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Authenticate an HTTP request, then pass it on (lifespan passes untouched)."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        header = dict(scope["headers"]).get(b"authorization", b"").decode("latin-1")
-        scheme, _, key = header.partition(" ")
-        try:
-            me = await asyncio.to_thread(
-                self.ops.authenticate, key.strip() if scheme.lower() == "bearer" else None
-            )
-        except Exception as exc:
-            found = problem_for(exc)
-            if found is None:
-                raise
-            await self._refuse(scope, receive, send, *found)
-            return
-        scope[PRINCIPAL_SCOPE_KEY] = me
+    def admitted(self, scope: Scope, me: Principal) -> None:
+        """Give the SDK the principal as its authenticated user."""
         token = AccessToken(token=me.key_id or "", client_id=me.name, scopes=sorted(me.scopes))
         scope["user"] = AuthenticatedUser(token)
         scope["auth"] = AuthCredentials(sorted(me.scopes))
-        await self.app(scope, receive, send)
-
-    async def _refuse(
-        self, scope: Scope, receive: Receive, send: Send, status: int, body: dict[str, Any]
-    ) -> None:
-        from starlette.responses import JSONResponse
-
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}
-        if status == 429:
-            headers["Retry-After"] = str(max(1, round(body.get("retry_after_s", 1))))
-        response = JSONResponse(
-            body, status_code=status, media_type="application/problem+json", headers=headers
-        )
-        await response(scope, receive, send)
 
 
 def create_http_app(ops: Operations, *, host: str = "127.0.0.1") -> ASGIApp:
     """The streamable-HTTP MCP app (endpoint ``/mcp``), every request behind ``BearerKeys``.
+
+    A body over ``QGS_API__MAX_BODY_BYTES`` is refused with 413 before the SDK reads it, as
+    the HTTP API does.
 
     Args:
         ops: The operations layer.
@@ -339,4 +332,5 @@ def create_http_app(ops: Operations, *, host: str = "127.0.0.1") -> ASGIApp:
         return found
 
     server = create_server(ops, principal_of=principal_of)
-    return BearerKeys(server.streamable_http_app(host=host), ops)
+    sdk_app = server.streamable_http_app(host=host)
+    return BearerKeys(BodyLimit(sdk_app, max_bytes=ops.settings.api.max_body_bytes), ops)

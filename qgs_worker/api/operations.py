@@ -27,29 +27,27 @@ stored), ``ConfigurationError`` (no tools to check a call against).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from qgs_worker.client import Client, DecisionView, SubmissionHandle, TaskHandle
+from qgs_worker.api.access import Access, Principal
+from qgs_worker.api.decisions import WAIT_MAX_S, DecisionResult, DecisionWaits
+from qgs_worker.api.idempotency import Replays
+from qgs_worker.client import Client, SubmissionHandle, TaskHandle
 from qgs_worker.core.models import Deliverable, TaskType, ToolCall, ToolResult
 from qgs_worker.core.toolgate import GateReport
 from qgs_worker.core.views import ApprovalView
 from qgs_worker.errors import (
-    AuthenticationError,
     InputError,
     PermissionDeniedError,
-    RateLimitedError,
     SubmissionNotFoundError,
     TaskNotFoundError,
 )
 from qgs_worker.notify import DecisionNotifier
 from qgs_worker.settings import Settings
-from qgs_worker.store.keys import SCOPE_APPROVE, verify_key
+from qgs_worker.store.keys import SCOPE_APPROVE
 
 __all__ = [
     "WAIT_MAX_S",
@@ -60,58 +58,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-WAIT_MAX_S = 60.0
-"""The longest one ``get_decision`` may wait, in seconds (a long-poll; ask again after it)."""
 
-
-@dataclass(frozen=True)
-class Principal:
-    """Who a request acts for: the API key's principal, its scopes, the key's id.
-
-    ``scopes`` holds the rights beyond the default ones (``approve``); ``key_id`` names the key
-    (the rate limit's subject), never its secret.
-    """
-
-    name: str
-    scopes: frozenset[str] = frozenset()
-    key_id: str | None = None
-
-    def has(self, scope: str) -> bool:
-        """Whether the key was given ``scope``."""
-        return scope in self.scopes
-
-
-@dataclass(frozen=True)
-class DecisionResult:
-    """``get_decision``'s answer: the decision, or None with where the submission stands.
-
-    ``source`` says what ended the wait: ``stored`` (there at the first read), ``notification``
-    (a pub/sub notice woke it), ``resubscribed``, ``recheck`` (the safety re-read), or
-    ``timeout`` (no decision within ``wait_s``; ``detail`` says where it stands).
-    """
-
-    submission_id: str
-    decision: DecisionView | None
-    source: str
-    detail: str = ""
-
-
-@dataclass
-class _CachedKey:
-    principal: Principal
-    until: float
-
-
-@dataclass
-class _KeyCache:
-    """Verified keys kept ``ttl_s`` seconds, so a hot path reads the key table once a second."""
-
-    ttl_s: float
-    entries: dict[str, _CachedKey] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-class Operations:
+class Operations(DecisionWaits):
     """Start tasks, submit rounds, read decisions, check tool calls, approve: for a principal.
 
     Args:
@@ -138,101 +86,21 @@ class Operations:
         self.client = client or Client(self.settings)
         self.repo = self.client.repo
         self._notifier = notifier
-        self._limiter = rate_limiter
-        self._fallback_limiter: Any = None
         self._lock = threading.Lock()
-        self._keys = _KeyCache(ttl_s=self.settings.api.key_cache_s)
+        self.access = Access(self.settings, self.repo, rate_limiter=rate_limiter)
+        self.replays = Replays(self.repo, self.settings.api.idempotency_ttl_s)
 
     # -- authentication and the rate limit ------------------------------------------------
 
     def authenticate(self, key: str | None) -> Principal:
-        """The principal of an API key, counted against the key's rate limit.
-
-        Args:
-            key: The key as sent (``qgs_<id>_<secret>``), without ``Bearer``.
+        """The principal of an API key, counted against the key's rate limit (``Access``).
 
         Raises:
-            AuthenticationError: no key, or one that is malformed, unknown or revoked (one
-                message for all: a caller learns nothing about which).
+            AuthenticationError: no key, or one that is malformed, unknown or revoked.
             RateLimitedError: the key sent more than ``QGS_API__RATE_LIMIT_REQUESTS`` requests
                 in the last ``QGS_API__RATE_LIMIT_WINDOW_S`` seconds.
         """
-        if not key:
-            raise AuthenticationError(
-                "no API key: send 'Authorization: Bearer <key>' (make one with "
-                "`qgs keys create --principal NAME`)"
-            )
-        principal = self._principal_of(key)
-        self._admit(principal)
-        return principal
-
-    def _principal_of(self, key: str) -> Principal:
-        now = time.monotonic()
-        cache = self._keys
-        if cache.ttl_s > 0:
-            with cache.lock:
-                hit = cache.entries.get(key)
-            if hit is not None and hit.until > now:
-                return hit.principal
-        found = verify_key(self.repo, key)
-        if found is None:
-            raise AuthenticationError(
-                "the API key is invalid or revoked: send a live key as 'Authorization: Bearer "
-                "<key>' (`qgs keys list` shows the keys)"
-            )
-        principal = Principal(found.principal, found.scopes, found.key_id)
-        if cache.ttl_s > 0:
-            with cache.lock:
-                if len(cache.entries) > 10_000:
-                    cache.entries.clear()
-                cache.entries[key] = _CachedKey(principal, now + cache.ttl_s)
-        return principal
-
-    def _admit(self, principal: Principal) -> None:
-        cfg = self.settings.api
-        if not cfg.rate_limit_requests:
-            return
-        key = f"api:{principal.key_id or principal.name}"
-        try:
-            decision = self._rate_limiter().hit(
-                key, limit=cfg.rate_limit_requests, window_s=cfg.rate_limit_window_s
-            )
-        except Exception as exc:  # a Redis that fails must not lock every agent out
-            log.warning("the API rate limit's Redis failed (%s); limiting in this process", exc)
-            decision = self._local_limiter().hit(
-                key, limit=cfg.rate_limit_requests, window_s=cfg.rate_limit_window_s
-            )
-        if not decision.allowed:
-            raise RateLimitedError(
-                f"key {principal.key_id} sent more than {cfg.rate_limit_requests} requests in "
-                f"{cfg.rate_limit_window_s:g} s: retry after {decision.retry_after_s:.1f} s",
-                retry_after_s=decision.retry_after_s,
-            )
-
-    def _rate_limiter(self) -> Any:
-        if self._limiter is None:
-            with self._lock:
-                if self._limiter is None:
-                    from qgs_worker.ratelimit import (
-                        CircuitBreakerLimiter,
-                        RedisRateLimiter,
-                        redis_for_broker,
-                    )
-
-                    url = self.settings.broker_url
-                    self._limiter = (
-                        CircuitBreakerLimiter(RedisRateLimiter(redis_for_broker(url)))
-                        if url
-                        else self._local_limiter()
-                    )
-        return self._limiter
-
-    def _local_limiter(self) -> Any:
-        if self._fallback_limiter is None:
-            from qgs_worker.ratelimit import LocalRateLimiter
-
-            self._fallback_limiter = LocalRateLimiter()
-        return self._fallback_limiter
+        return self.access.authenticate(key)
 
     # -- tasks and rounds -------------------------------------------------------------------
 
@@ -248,29 +116,51 @@ class Operations:
         task_type: TaskType | str | None = None,
         task_id: str | None = None,
         callback_url: str | None = None,
+        idempotency_key: str | None = None,
     ) -> TaskHandle:
         """Classify and store a new task owned by ``principal`` (``Client.start_task``).
 
         ``callback_url``: where each of the task's decisions is POSTed, signed with the webhook
         secret of the key that made the request (``principal.key_id``; once that key is
-        revoked, the principal's newest live key's).
+        revoked, the principal's newest live key's). ``idempotency_key``: the same key with
+        the same request gets the same task (``qgs_worker.api.idempotency``).
 
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` in use;
-                ``CallbackUrlError`` for a callback URL refused (malformed, or inside: SSRF).
+                ``CallbackUrlError`` for a callback URL refused (malformed, or inside: SSRF);
+                ``TooLargeError`` for a request over ``QGS_MAX_REQUEST_BYTES``.
+            IdempotencyKeyReusedError: the key came before with another request.
             StoreError: the store failed; nothing was stored.
         """
-        return self.client.start_task(
-            request,
-            agent=agent,
-            model=model,
-            requirements=requirements,
-            criteria=criteria,
-            task_type=task_type,
-            task_id=task_id,
-            principal=principal.name,
-            key_id=principal.key_id,
-            callback_url=callback_url,
+        fields: dict[str, Any] = {
+            "agent": agent,
+            "model": model,
+            "requirements": list(requirements),
+            "criteria": list(criteria),
+            "task_type": None if task_type is None else str(task_type),
+            "callback_url": callback_url,
+        }
+
+        def run(made_id: str | None) -> TaskHandle:
+            return self.client.start_task(
+                request,
+                **fields,
+                task_id=made_id,
+                principal=principal.name,
+                key_id=principal.key_id,
+            )
+
+        if idempotency_key is None:
+            return run(task_id)
+        return self.replays.once(
+            principal.name,
+            idempotency_key,
+            route="POST /v1/tasks",
+            content={"request": request, **fields},
+            prefix="t-",
+            run=run,
+            dump=lambda handle: handle.model_dump_json(),
+            load=TaskHandle.model_validate_json,
         )
 
     def submit_round(
@@ -285,15 +175,19 @@ class Operations:
         round_number: int | None = None,
         turn: str | None = None,
         callback_url: str | None = None,
+        idempotency_key: str | None = None,
     ) -> SubmissionHandle:
         """Queue one round of the principal's task; returns at once (``Client.submit``).
 
         ``callback_url``: where this round's decision is POSTed (wins over the task's).
+        ``idempotency_key``: the same key with the same round gets the same submission, and
+        nothing is queued twice (``qgs_worker.api.idempotency``).
 
         Raises:
-            TaskNotFoundError: no such task of this principal.
+            TaskNotFoundError: no such task of this principal (an id with a NUL too).
             DeliverableTooLargeError: over ``QGS_MAX_DELIVERABLE_BYTES``; nothing queued.
             InputError: a malformed field (round number taken or leaving a gap...).
+            IdempotencyKeyReusedError: the key came before with another request.
             BrokerUnavailableError: the broker did not answer; nothing queued or stored.
             StoreError: the store failed; nothing queued.
         """
@@ -302,13 +196,39 @@ class Operations:
             deliverable = Deliverable(
                 text=deliverable, tool_calls=tuple(tool_calls), tool_results=tuple(tool_results)
             )
-        return self.client.submit(
-            task_id,
-            deliverable,
-            final=final,
-            round_number=round_number,
-            turn=turn,
-            callback_url=callback_url,
+        round_of = deliverable
+        fields: dict[str, Any] = {
+            "final": final,
+            "round_number": round_number,
+            "turn": turn,
+            "callback_url": callback_url,
+        }
+
+        def run(submission_id: str | None) -> SubmissionHandle:
+            try:
+                return self.client.submit(task_id, round_of, **fields, submission_id=submission_id)
+            except InputError as exc:
+                renamed = _request_fields(str(exc))
+                if renamed == str(exc):
+                    raise
+                raise type(exc)(renamed) from exc
+
+        if idempotency_key is None:
+            return run(None)
+        return self.replays.once(
+            principal.name,
+            idempotency_key,
+            route=f"POST /v1/tasks/{task_id}/rounds",
+            content={"deliverable": round_of.model_dump(mode="json"), **fields},
+            prefix="s-",
+            run=run,
+            dump=lambda handle: handle.model_dump_json(),
+            load=SubmissionHandle.model_validate_json,
+            found=lambda sid: (
+                SubmissionHandle(id=sid, task_id=task_id)
+                if self.repo.submission_task_id(sid) is not None
+                else None
+            ),
         )
 
     def task_status(self, principal: Principal, task_id: str) -> dict[str, Any]:
@@ -337,8 +257,14 @@ class Operations:
         return self.client.constraints(task_id)
 
     def _own_task(self, principal: Principal, task_id: str) -> None:
-        """Raise unless the task exists and is the principal's (another's is "not found")."""
-        exists, owner = self.repo.task_principal(task_id)
+        """Raise unless the task exists and is the principal's (another's is "not found").
+
+        An id no task can have (a NUL character, which PostgreSQL refuses in text; longer
+        than the column) is "not found" without asking the store.
+        """
+        exists, owner = (
+            self.repo.task_principal(task_id) if _storable(task_id, 64) else (False, None)
+        )
         if not exists or owner != principal.name:
             raise TaskNotFoundError(
                 f"no task with id {task_id!r} (of principal {principal.name!r}): start one with "
@@ -346,7 +272,9 @@ class Operations:
             )
 
     def _own_submission(self, principal: Principal, submission_id: str) -> str:
-        task_id = self.repo.submission_task_id(submission_id)
+        task_id = (
+            self.repo.submission_task_id(submission_id) if _storable(submission_id, 128) else None
+        )
         exists, owner = self.repo.task_principal(task_id) if task_id is not None else (False, None)
         if not exists or owner != principal.name:
             raise SubmissionNotFoundError(
@@ -355,106 +283,6 @@ class Operations:
             )
         assert task_id is not None
         return task_id
-
-    # -- decisions --------------------------------------------------------------------------
-
-    def get_decision(
-        self,
-        principal: Principal,
-        submission_id: str,
-        *,
-        wait_s: float = 0.0,
-        until_approved: bool = False,
-    ) -> DecisionResult:
-        """The decision on a submission, waiting up to ``wait_s`` seconds for it (blocking).
-
-        The wait is woken by the decision's notification (``qgs_worker.notify``), with a
-        safety re-read every ``QGS_API__RECHECK_S`` seconds; without a broker it re-reads only.
-
-        Args:
-            principal: Who asks.
-            submission_id: From ``submit_round``.
-            wait_s: 0 to 60 seconds.
-            until_approved: A decision that awaits a person counts only once they decided.
-
-        Raises:
-            InputError: ``wait_s`` outside 0-60.
-            SubmissionNotFoundError: no such submission of this principal.
-        """
-        _check_wait(wait_s)
-        self._own_submission(principal, submission_id)
-        read = self._reader(submission_id, until_approved)
-        if wait_s == 0:
-            view, source = read(), "stored"
-        else:
-            view, source = self.notifier.wait(submission_id, read, wait_s)
-        if view is not None:
-            return DecisionResult(submission_id, view, source)
-        return self._pending(submission_id)
-
-    async def get_decision_async(
-        self,
-        principal: Principal,
-        submission_id: str,
-        *,
-        wait_s: float = 0.0,
-        until_approved: bool = False,
-    ) -> DecisionResult:
-        """``get_decision`` for an event loop: store reads run in threads, the loop never blocks.
-
-        Raises:
-            InputError, SubmissionNotFoundError: as ``get_decision``.
-        """
-        _check_wait(wait_s)
-        await asyncio.to_thread(self._own_submission, principal, submission_id)
-        read = self._reader(submission_id, until_approved)
-
-        async def read_async() -> DecisionView | None:
-            return await asyncio.to_thread(read)
-
-        if wait_s == 0:
-            view, source = await read_async(), "stored"
-        else:
-            view, source = await self.notifier.wait_async(submission_id, read_async, wait_s)
-        if view is not None:
-            return DecisionResult(submission_id, view, source)
-        return await asyncio.to_thread(self._pending, submission_id)
-
-    def _reader(self, submission_id: str, until_approved: bool) -> Any:
-        def read() -> DecisionView | None:
-            view = self.repo.decision_view(submission_id)
-            if view is not None and until_approved and view.awaiting_approval:
-                return None
-            return view
-
-        return read
-
-    def _pending(self, submission_id: str) -> DecisionResult:
-        from qgs_worker.progress import progress_of
-
-        where = progress_of(self.repo, submission_id, self.settings.worker.visibility_timeout_s)
-        return DecisionResult(submission_id, None, "timeout", where.detail)
-
-    @property
-    def notifier(self) -> DecisionNotifier:
-        """The decision notifier this layer waits with (started on first use)."""
-        if self._notifier is None:
-            with self._lock:
-                if self._notifier is None:
-                    self._notifier = self._new_notifier()
-        return self._notifier
-
-    def _new_notifier(self) -> DecisionNotifier:
-        url = self.settings.broker_url
-        recheck_s = self.settings.api.recheck_s
-        if not url:  # nothing to subscribe to: the waits re-read the store only
-            return DecisionNotifier(_no_redis, recheck_s=recheck_s)
-        from qgs_worker.ratelimit import redis_for_broker
-
-        timeout_s = self.settings.broker_timeout_s
-        return DecisionNotifier(
-            lambda: redis_for_broker(url, timeout_s=timeout_s), recheck_s=recheck_s
-        ).start()
 
     def close(self) -> None:
         """Stop the notifier's thread and flush the tool-call log; the store stays usable."""
@@ -538,16 +366,24 @@ class Operations:
         )
 
 
-def _check_wait(wait_s: float) -> None:
-    if not 0 <= wait_s <= WAIT_MAX_S:
-        raise InputError(
-            f"'wait_s' must be 0-{WAIT_MAX_S:g} seconds (got {wait_s!r}); ask again after a "
-            "wait that ended without a decision"
-        )
+_FIELD_NAMES = (
+    ("'deliverable.text'", "'deliverable'"),
+    ("'deliverable.tool_calls.", "'tool_calls."),
+    ("'deliverable.tool_results.", "'tool_results."),
+)
+"""The client's names of a round's parts (its ``Deliverable``) -> the request's fields."""
 
 
-def _no_redis() -> Any:
-    raise InputError("no broker: decision notifications are off")  # never started
+def _request_fields(message: str) -> str:
+    """A client message naming a round's parts as the request names them (``tool_calls.0``)."""
+    for inner, outer in _FIELD_NAMES:
+        message = message.replace(inner, outer)
+    return message
+
+
+def _storable(ident: str, max_chars: int) -> bool:
+    """Whether an id from a path or an argument could be stored: not too long, no NUL."""
+    return len(ident) <= max_chars and "\x00" not in ident
 
 
 def approver_label(by: str | None, principal: Principal) -> str:
@@ -555,12 +391,23 @@ def approver_label(by: str | None, principal: Principal) -> str:
 
     ``by`` is free text the caller chooses; the principal and key id come from the
     authenticated key, so the record says who really approved (break test, finding 8).
+
+    Raises:
+        InputError: ``by`` does not fit beside the key's label (the stored name is at most
+            ``APPROVER_MAX_CHARS``): refused, never cut.
     """
     from qgs_worker.service.approvals import APPROVER_MAX_CHARS
 
     via = f" (via {principal.name}, key {principal.key_id})"
-    label = (by or "").strip() or principal.name
-    return label[: max(1, APPROVER_MAX_CHARS - len(via))] + via
+    room = max(1, APPROVER_MAX_CHARS - len(via))
+    label = (by or "").strip()
+    if len(label) > room:
+        raise InputError(
+            f"'by' must be at most {room} characters with this key (got {len(label):,}): it is "
+            f"stored as '<by>{via}', at most {APPROVER_MAX_CHARS} characters; pass a name, the "
+            "reason goes in 'note'"
+        )
+    return (label or principal.name)[:room] + via
 
 
 MAX_TOOL_SUBSCHEMAS_PER_CHECK = 4_000

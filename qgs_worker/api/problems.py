@@ -9,11 +9,11 @@ own connection errors, to a status and a document; any transport (HTTP, MCP) can
 | ``AuthenticationError`` | 401 |
 | ``PermissionDeniedError`` | 403 |
 | ``TaskNotFoundError`` / ``SubmissionNotFoundError`` | 404 |
-| ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError`` | 409 |
-| ``DeliverableTooLargeError`` (and a body over the limit) | 413 |
+| ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError``, ``IdempotencyKeyReusedError`` | 409 |
+| ``TooLargeError``, ``DeliverableTooLargeError`` (and a body over the limit) | 413 |
 | ``InputError`` (and a body that does not validate) | 422 |
-| ``RateLimitedError`` | 429 |
-| ``BrokerUnavailableError``, ``StoreError``, a database or Redis connection error | 503 |
+| ``RateLimitedError`` | 429 (``Retry-After``) |
+| ``BrokerUnavailableError``, ``StoreError``, a database or Redis connection error | 503 (``Retry-After: 5``) |
 | ``ConfigurationError`` | 500 ("Server misconfigured") |
 | anything else (a bug) | 500 ("Internal error", slug ``internal``) |
 """
@@ -30,7 +30,7 @@ from qgs_worker.errors import (
     AuthenticationError,
     BrokerUnavailableError,
     ConfigurationError,
-    DeliverableTooLargeError,
+    IdempotencyKeyReusedError,
     InputError,
     NotAwaitingApprovalError,
     PermissionDeniedError,
@@ -38,10 +38,12 @@ from qgs_worker.errors import (
     RoundNumberTakenError,
     StoreError,
     TaskNotFoundError,
+    TooLargeError,
 )
 
 __all__ = [
     "PROBLEM_TYPE",
+    "body_problem",
     "field_error",
     "internal_problem",
     "problem",
@@ -62,6 +64,7 @@ _TITLES = {
     401: "Not authenticated",
     403: "Not allowed",
     404: "Not found",
+    405: "Method not allowed",
     409: "Conflict",
     413: "Request too large",
     422: "Invalid request",
@@ -76,6 +79,7 @@ _SLUGS = {
     401: "unauthenticated",
     403: "forbidden",
     404: "not-found",
+    405: "method-not-allowed",
     409: "conflict",
     413: "too-large",
     422: "invalid",
@@ -91,6 +95,8 @@ def _is_json(content_type: str | None) -> bool:
 
 
 _FIELD = re.compile(r"'([A-Za-z_][A-Za-z0-9_.\[\]]*)'")
+_LEADING_FIELD = re.compile(r"'([A-Za-z_][A-Za-z0-9_.\[\]-]{0,63})' ")
+"""A message that starts with the quoted field (``'Idempotency-Key' must be ...``)."""
 
 
 def field_error(field: str | None, message: str, fix: str) -> dict[str, Any]:
@@ -135,9 +141,15 @@ def _status_of(exc: BaseException) -> int | None:
         return 403
     if isinstance(exc, TaskNotFoundError):
         return 404
-    if isinstance(exc, ApprovalConflictError | RoundNumberTakenError | NotAwaitingApprovalError):
+    if isinstance(
+        exc,
+        ApprovalConflictError
+        | RoundNumberTakenError
+        | NotAwaitingApprovalError
+        | IdempotencyKeyReusedError,
+    ):
         return 409
-    if isinstance(exc, DeliverableTooLargeError):
+    if isinstance(exc, TooLargeError):
         return 413
     if isinstance(exc, InputError):
         return 422
@@ -194,11 +206,15 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
     message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if status == 503 and not isinstance(exc, BrokerUnavailableError):
         return status, _unavailable(exc, message)
-    found = _FIELD.search(message)
+    found = _LEADING_FIELD.match(message) or _FIELD.search(message)
     field = found[1] if found and status in (413, 422) else None
+    if isinstance(exc, IdempotencyKeyReusedError):
+        field = "Idempotency-Key"
     extra: dict[str, Any] = {}
     if isinstance(exc, RateLimitedError):
         extra["retry_after_s"] = round(exc.retry_after_s, 3)
+    if isinstance(exc, BrokerUnavailableError):
+        extra["retry_after_s"] = UNAVAILABLE_RETRY_AFTER_S
     return status, problem(
         status, message, [field_error(field, message, _fix_of(message, status))], **extra
     )
@@ -242,6 +258,8 @@ _FIXES = {
     "list_type": "send a JSON list",
     "bool_type": "send true or false",
     "int_type": "send an integer",
+    "finite_number": "send a finite number (not NaN or infinity)",
+    "string_too_long": "send a shorter string (the limit is in the message)",
     "greater_than_equal": "send a larger number",
     "less_than_equal": "send a smaller number",
     "enum": "send one of the values listed in the message",
@@ -274,6 +292,17 @@ def validation_problem(
             malformed = True
             where = error.get("ctx", {}).get("error", "")
             items.append(field_error(None, f"the body is not valid JSON ({where})", _FIXES[kind]))
+            continue
+        if where_from == "body" and not loc and kind == "missing":
+            malformed = True
+            items.append(
+                field_error(
+                    None,
+                    "the request body is empty: this route takes a JSON object",
+                    "send JSON with 'Content-Type: application/json' (see /openapi.json for "
+                    "this route's fields)",
+                )
+            )
             continue
         if where_from == "body" and not loc and not _is_json(content_type):
             malformed = True
@@ -310,3 +339,52 @@ def validation_problem(
         for item in items
     )
     return status, problem(status, detail or "the request is invalid", items)
+
+
+def body_problem(body: bytes, content_encoding: str | None = None) -> dict[str, Any]:
+    """The 400 of a body that could not be read as JSON at all: says why and what to send.
+
+    Asked only once the body failed to parse (a framework's "error parsing the body"): a
+    content coding (``gzip``), bytes that are not UTF-8, or JSON nested deeper than a reader
+    can follow.
+
+    Args:
+        body: The body as received.
+        content_encoding: The request's ``Content-Encoding``, if any.
+    """
+    coding = (content_encoding or "").strip().lower()
+    if coding and coding != "identity":
+        message = (
+            f"the body is sent with 'Content-Encoding: {coding}', which this API does not take"
+        )
+        fix = "send the JSON uncompressed, without a Content-Encoding header"
+    else:
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            looks = " (it looks gzip-compressed)" if body[:2] == b"\x1f\x8b" else ""
+            message = (
+                f"the body is not UTF-8: byte 0x{body[exc.start]:02x} at offset {exc.start}{looks}"
+            )
+            fix = "send the JSON encoded as UTF-8, uncompressed"
+        else:
+            message, fix = _unreadable_json(text)
+    return problem(400, message, [field_error(None, message, fix)])
+
+
+def _unreadable_json(text: str) -> tuple[str, str]:
+    import json
+
+    from qgs_worker.submission import MAX_NESTING_DEPTH
+
+    try:
+        json.loads(text)
+    except RecursionError:
+        return (
+            "the body's JSON is nested too deeply to read (over about 1,000 levels)",
+            f"flatten it: QGS takes at most {MAX_NESTING_DEPTH} levels (send deep data as a "
+            "JSON string)",
+        )
+    except ValueError as exc:
+        return f"the body is not valid JSON ({exc})", "send the body as valid JSON"
+    return "the body could not be read as JSON", "send the body as a JSON object, UTF-8"

@@ -1,18 +1,31 @@
 """The HTTP API's request and response bodies (pydantic; unknown fields refused).
 
 Requests are ``extra="forbid"``: a misspelt field (``finale``) is a 422 naming it, never
-silently ignored; booleans are strict (``"yes"`` or ``1`` for ``final`` is a 422, not true). Responses reuse the core views (``DecisionView``, ``ApprovalView``) and the
+silently ignored; booleans and integers are strict (``"yes"`` or ``1`` for ``final``,
+``"1"`` or ``true`` for ``round_number`` is a 422, not a value). Responses reuse the core views (``DecisionView``, ``ApprovalView``) and the
 gate's report as ``qgs check-tool --format json`` prints it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    StrictBool,
+    StrictInt,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
+from qgs_worker.api.shapes import CALL_SHAPES, RESULT_SHAPES, AnyOfShapes, read_call, read_result
 from qgs_worker.core.models import Classification, Complexity, TaskType
 from qgs_worker.core.views import ApprovalView, DecisionView
+from qgs_worker.service.approvals import APPROVAL_NOTE_MAX_CHARS, APPROVER_MAX_CHARS
 from qgs_worker.submission import MAX_ROUND_NUMBER
 
 __all__ = [
@@ -63,73 +76,66 @@ class TaskOut(BaseModel):
     classification: Classification
 
 
-class ToolCallIn(_In):
+class _Shaped(_In):
+    """A request part that also takes agents' API shapes, published as one ``anyOf``."""
+
+    _shapes: ClassVar[tuple[type[BaseModel], ...]] = ()
+    _what: ClassVar[str] = ""
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """QGS's own form and each shape the round reads (OpenAPI, MCP's input schemas)."""
+        return {
+            "anyOf": [
+                handler.resolve_ref_schema(handler(core_schema)),
+                *(handler(shape.__pydantic_core_schema__) for shape in cls._shapes),
+            ],
+            "description": f"{cls._what}: QGS's form, or as the agent's API wrote it",
+        }
+
+
+class ToolCallIn(_Shaped):
     """A tool call the agent made in the round, in QGS's form or as the agent's API wrote it.
 
     QGS's form is ``{"id", "name", "arguments": {...}}``. An OpenAI ``tool_calls`` item
     (``function.arguments`` a JSON string), an OpenAI Responses ``function_call`` item, an
-    Anthropic ``tool_use`` block and an MCP ``tools/call`` request are read into it, so an agent
-    can pass on what its model returned; ``arguments`` may also be a JSON string. A call that
-    cannot be read is a 422 naming it (``tool_calls.0``) and why.
+    Anthropic ``tool_use`` (``server_tool_use``, ``mcp_tool_use``) block and an MCP
+    ``tools/call`` request are read into it (``qgs_worker.api.shapes``), so an agent can pass on
+    what its model returned; ``arguments`` may also be a JSON string. Arguments that are not a
+    JSON object are kept raw (``raw_arguments``) for the reviewer and the detectors. A call
+    with no name, or of no known shape, is a 422 naming it (``tool_calls.0``) and why.
     """
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "description": "also accepted: an OpenAI tool_calls item, an OpenAI Responses "
-            "function_call item, an Anthropic tool_use block, an MCP tools/call request"
-        }
-    )
+    _shapes = CALL_SHAPES
+    _what = "a tool call"
 
     id: str = ""
     name: str = Field(min_length=1)
     arguments: dict[str, Any] = Field(default_factory=dict)
+    raw_arguments: str | None = Field(
+        default=None, description="the arguments as sent, when they are not a JSON object"
+    )
 
     @model_validator(mode="before")
     @classmethod
     def _from_api_shapes(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        if isinstance(data.get("arguments"), str) and not _api_shaped(data):
-            data = {"type": "function_call", "call_id": data.get("id", ""), **data}
-            data.pop("id", None)
-        if not _api_shaped(data):
-            return data
-        from qgs_worker.core.toolgate.calls import parse_call
-
-        parsed = parse_call(data)
-        if parsed.parse_error is not None:
-            raise ValueError(parsed.parse_error)
-        return {
-            "id": "" if parsed.id is None else str(parsed.id),
-            "name": parsed.name or "",
-            "arguments": parsed.arguments or {},
-        }
+        return read_call(data) if isinstance(data, dict) else data
 
 
-def _api_shaped(data: dict[str, Any]) -> bool:
-    return (
-        "function" in data
-        or data.get("type") in ("tool_use", "function_call")
-        or "jsonrpc" in data
-        or "method" in data
-    )
-
-
-class ToolResultIn(_In):
+class ToolResultIn(_Shaped):
     """A tool output the agent saw since its previous round, in QGS's form or its API's.
 
-    QGS's form is ``{"tool_call_id", "name", "content": "..."}``. An OpenAI tool message
-    (``{"role": "tool", "tool_call_id", "content"}``), an Anthropic ``tool_result`` block
-    (``tool_use_id``) and an OpenAI Responses ``function_call_output`` item (``call_id``,
-    ``output``) are read into it; ``content`` given as a list of parts keeps their text.
+    QGS's form is ``{"tool_call_id", "name", "content": "..."}``. An OpenAI tool message, an
+    Anthropic ``tool_result`` block (``content`` optional), a Responses
+    ``function_call_output`` item and an MCP ``tools/call`` response or ``CallToolResult`` are
+    read into it (``qgs_worker.api.shapes``); ``content`` given as a list of parts keeps their
+    text; a tool that failed (``is_error``, ``isError``) is prefixed ``[tool error] ``.
     """
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "description": "also accepted: an OpenAI tool message, an Anthropic tool_result "
-            "block, an OpenAI Responses function_call_output item"
-        }
-    )
+    _shapes = RESULT_SHAPES
+    _what = "a tool result"
 
     tool_call_id: str = ""
     name: str = ""
@@ -138,43 +144,7 @@ class ToolResultIn(_In):
     @model_validator(mode="before")
     @classmethod
     def _from_api_shapes(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        data = dict(data)
-        if data.get("role") == "tool":
-            data.pop("role")
-        elif data.get("type") == "tool_result":
-            data.pop("type")
-            data["tool_call_id"] = data.pop("tool_use_id", "")
-            data.pop("is_error", None)
-            data.pop("cache_control", None)
-        elif data.get("type") == "function_call_output":
-            data.pop("type")
-            data.pop("id", None)
-            data.pop("status", None)
-            data["tool_call_id"] = data.pop("call_id", "")
-            data["content"] = data.pop("output", "")
-        if isinstance(data.get("content"), list):
-            data["content"] = _parts_text(data["content"])
-        return data
-
-
-def _parts_text(parts: list[Any]) -> str:
-    """The text of a content list (``[{"type": "text", "text": ...}, ...]``), a part a line.
-
-    A part with no text (an image) becomes ``[image]`` so the reviewer sees it was there.
-    """
-    lines = []
-    for part in parts:
-        if isinstance(part, str):
-            lines.append(part)
-        elif isinstance(part, dict) and isinstance(part.get("text"), str):
-            lines.append(part["text"])
-        elif isinstance(part, dict):
-            lines.append(f"[{part.get('type', 'part')}]")
-        else:
-            raise ValueError(f"a content part must be a string or an object (got {part!r:.40})")
-    return "\n".join(lines)
+        return read_result(data) if isinstance(data, dict) else data
 
 
 class RoundIn(_In):
@@ -186,7 +156,7 @@ class RoundIn(_In):
     final: StrictBool = Field(
         default=False, description="the round the agent means to deliver (true or false)"
     )
-    round_number: int | None = Field(
+    round_number: StrictInt | None = Field(
         default=None,
         ge=1,
         le=MAX_ROUND_NUMBER,
@@ -236,10 +206,14 @@ class ConstraintsOut(BaseModel):
 class ToolCallCheckIn(_In):
     """``POST /v1/tool-calls/check``: one call, and the tools the agent may call."""
 
-    call: dict[str, Any] = Field(
-        description="one call: an OpenAI tool_calls item, an Anthropic tool_use block or an "
-        "MCP tools/call request"
-    )
+    call: Annotated[
+        dict[str, Any],
+        AnyOfShapes(
+            CALL_SHAPES,
+            "one call: an OpenAI tool_calls item, an OpenAI Responses function_call item, an "
+            "Anthropic tool_use block or an MCP tools/call request",
+        ),
+    ]
     tools: list[dict[str, Any]] | dict[str, Any] | None = Field(
         default=None,
         description="OpenAI, Anthropic or MCP tool definitions (or an MCP tools/list result); "
@@ -253,8 +227,17 @@ class ApprovalIn(_In):
     """``POST /v1/tasks/{task_id}/approval``: a person's decision (needs the approve scope)."""
 
     decision: Literal["approve", "reject"]
-    by: str | None = Field(default=None, description="who decides (default: the principal)")
-    note: str = Field(default="", description="why; required to reject")
+    by: str | None = Field(
+        default=None,
+        max_length=APPROVER_MAX_CHARS,
+        description="who decides (default: the principal); stored as '<by> (via <principal>, "
+        f"key <id>)', at most {APPROVER_MAX_CHARS} characters in all (a longer one is a 422)",
+    )
+    note: str = Field(
+        default="",
+        max_length=APPROVAL_NOTE_MAX_CHARS,
+        description=f"why; required to reject; at most {APPROVAL_NOTE_MAX_CHARS:,} characters",
+    )
 
 
 ApprovalOut = ApprovalView

@@ -229,8 +229,9 @@ def status(
         console.print(f"approval: {markup_safe(approval_text(a))}")
     for hook in report.get("webhooks", []):
         colour = {"delivered": "green", "failed": "red"}.get(hook["status"], "yellow")
+        what = "approval webhook" if hook.get("event") == "qgs.approval" else "webhook"
         console.print(
-            f"webhook of round {hook['round_number']}: [{colour}]{hook['status']}[/] — "
+            f"{what} of round {hook['round_number']}: [{colour}]{hook['status']}[/] — "
             f"{markup_safe(hook['summary'], lines=False)}"
         )
     for letter in report.get("dead_letters", []):

@@ -29,7 +29,8 @@ def serve(
         str | None, typer.Option(help="Listen address (default QGS_API__HOST, 127.0.0.1).")
     ] = None,
     port: Annotated[
-        int | None, typer.Option(help="Listen port (default QGS_API__PORT, 8080).")
+        int | None,
+        typer.Option(min=1, max=65535, help="Listen port (default QGS_API__PORT, 8080)."),
     ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn's log level.")] = "info",
 ) -> None:
@@ -78,7 +79,7 @@ def mcp(
     host: Annotated[
         str | None, typer.Option(help="HTTP: listen address (default QGS_API__HOST, 127.0.0.1).")
     ] = None,
-    port: Annotated[int, typer.Option(help="HTTP: listen port.")] = 8090,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="HTTP: listen port.")] = 8090,
     log_level: Annotated[str, typer.Option(help="HTTP: uvicorn's log level.")] = "info",
 ) -> None:
     """Serve the MCP tools (start_task, submit_round, get_decision, get_constraints, check_tool_call).

@@ -74,6 +74,7 @@ from qgs_worker.submission import (
     MAX_ROUND_NUMBER,
     NewTask,
     Submission,
+    check_task_size,
     check_value,
     validate_message,
 )
@@ -209,11 +210,14 @@ class Client(WaitingMixin, ToolCallsMixin):
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` another
                 principal's task holds.
+            TooLargeError: ``request``, ``requirements`` or ``criteria`` over
+                ``QGS_MAX_REQUEST_BYTES`` (default 32,000 bytes each), before the classifier.
             CallbackUrlError: the callback URL is malformed or points inside (SSRF).
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
         """
         if not request or not request.strip():
             raise InputError("'request' is empty: pass the user's request text")
+        check_task_size(request, requirements, criteria, self.settings.max_request_bytes)
         kind = None
         if task_type is not None:
             try:
@@ -341,9 +345,15 @@ class Client(WaitingMixin, ToolCallsMixin):
             publish_intake(self.app, message, submission.short_repr())
         except (OperationalError, OSError, TimeoutError) as exc:
             self.repo.drop_outbox(submission.submission_id)
+            # The driver's message names the broker's host and port: the log has it, the
+            # error (which the HTTP API shows its callers) names the setting only.
+            logger.warning(
+                "the broker did not take submission %s: %s", submission.submission_id, exc
+            )
             raise BrokerUnavailableError(
-                f"cannot reach the broker ({exc}); submission {submission.submission_id!r} "
-                "was not queued: check QGS_BROKER_URL and that Redis runs, then submit again"
+                f"cannot reach the broker (QGS_BROKER_URL; {type(exc).__name__}); submission "
+                f"{submission.submission_id!r} was not queued: check QGS_BROKER_URL and that "
+                "Redis runs, then submit again"
             ) from exc
         except BaseException:
             self.repo.drop_outbox(submission.submission_id)
@@ -378,6 +388,7 @@ class Client(WaitingMixin, ToolCallsMixin):
         tool_calls: Sequence[ToolCall] = (),
         turn: str | None = None,
         callback_url: str | None = None,
+        submission_id: str | None = None,
     ) -> SubmissionHandle:
         """Hand in one round for review; returns at once with the submission id.
 
@@ -394,6 +405,8 @@ class Client(WaitingMixin, ToolCallsMixin):
             callback_url: Where this round's decision is POSTed once it is stored (wins over
                 the task's): JSON signed with ``X-QGS-Signature`` (HMAC-SHA256 over
                 ``"<X-QGS-Timestamp>.<body>"``), the same ``Idempotency-Key`` on every retry.
+            submission_id: Your own submission id (at most 128 characters; the HTTP API derives
+                one from an ``Idempotency-Key``); a new one when None.
 
         Raises:
             TaskNotFoundError: no such task (start it first).
@@ -437,6 +450,7 @@ class Client(WaitingMixin, ToolCallsMixin):
             tool_calls=tool_calls,
             turn=turn,
             callback_url=callback_url,
+            submission_id=submission_id,
         )
         if not exact:
             submission = submission.model_copy(update={"renumber_on_conflict": True})

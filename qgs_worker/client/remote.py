@@ -10,14 +10,24 @@ woken by the decision's notification), asking again until ``timeout_s``.
     decision = qgs.wait(sub.id, timeout_s=60)
 
 Problem documents come back as the QGS error of their status (401 ``AuthenticationError``,
-403 ``PermissionDeniedError``, 404 ``TaskNotFoundError``, 409 ``NotAwaitingApprovalError``,
-413 ``DeliverableTooLargeError``, 400/422 ``InputError``, 429 ``RateLimitedError``, 503 and
-an unreachable server ``BrokerUnavailableError``); the message is the server's ``detail``.
+403 ``PermissionDeniedError``, 404 ``TaskNotFoundError``, 409 ``NotAwaitingApprovalError`` or
+``IdempotencyKeyReusedError``, 413 ``DeliverableTooLargeError`` or ``TooLargeError``, 400/422
+``InputError``, 429 ``RateLimitedError``, 503 and a server that cannot be reached
+``BrokerUnavailableError``); the message is the server's ``detail``.
+
+``start_task`` and ``submit`` send an ``Idempotency-Key`` (a new UUID per call, or the
+caller's ``idempotency_key``) and send the request again with it when no answer came (a read
+timeout, a dropped connection) or a 503 did, ``retries`` times: the server answers a repeat
+with the first answer and makes nothing twice. When every try went unanswered, the error is
+``OutcomeUnknownError`` (the round may have been queued: call again with
+``idempotency_key=exc.idempotency_key``), never a ``BrokerUnavailableError`` that says
+nothing was queued.
 """
 
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -32,19 +42,24 @@ from qgs_worker.errors import (
     BrokerUnavailableError,
     ConfigurationError,
     DeliverableTooLargeError,
+    IdempotencyKeyReusedError,
     InputError,
     NotAwaitingApprovalError,
+    OutcomeUnknownError,
     PermissionDeniedError,
     QGSError,
     RateLimitedError,
     SubmissionNotFoundError,
     TaskNotFoundError,
+    TooLargeError,
     WaitTimeoutError,
 )
 from qgs_worker.settings import Settings
 
 if TYPE_CHECKING:
     from qgs_worker.client.tool_calls import Tools
+    from qgs_worker.core.toolgate import ToolGate
+    from qgs_worker.gate_cache import GateCache
     from qgs_worker.progress import WaitProgress
     from qgs_worker.store import Repository
 
@@ -52,6 +67,12 @@ __all__ = ["ApiClient", "report_from_dict"]
 
 LONG_POLL_S = 60.0
 """The longest one long-poll asks the server to wait, in seconds (the API's limit)."""
+
+RETRY_PAUSE_S = 0.5
+"""Seconds before the first retry of a request that got no answer (then twice that...)."""
+
+RETRY_AFTER_MAX_S = 10.0
+"""The longest ``Retry-After`` of a 503 the client waits before it retries, in seconds."""
 
 
 class ApiClient(Client):
@@ -64,6 +85,8 @@ class ApiClient(Client):
         api_key: A key from ``qgs keys create``.
         timeout_s: One request's timeout beyond its long-poll, in seconds.
         transport: An ``httpx`` transport (tests); None: the network.
+        retries: How often ``start_task`` and ``submit`` send a request again, with the same
+            ``Idempotency-Key``, when no answer came (or a 503 did).
     """
 
     def __init__(
@@ -75,6 +98,7 @@ class ApiClient(Client):
         api_key: str | None = None,
         timeout_s: float = 30.0,
         transport: Any = None,
+        retries: int = 2,
     ) -> None:
         import httpx
 
@@ -85,6 +109,7 @@ class ApiClient(Client):
             )
         self.base_url = base_url.rstrip("/")
         self.timeout_s = timeout_s
+        self.retries = max(0, retries)
         self._http = httpx.Client(
             base_url=self.base_url,
             headers={"Authorization": f"Bearer {api_key}"},
@@ -111,22 +136,68 @@ class ApiClient(Client):
         self.close()
 
     def _call(
-        self, method: str, path: str, *, json: Any = None, params: Any = None, wait_s: float = 0
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: Any = None,
+        wait_s: float = 0,
+        idempotency_key: str | None = None,
     ) -> Any:
+        """One request; with an ``idempotency_key``, retried with it when no answer came.
+
+        A request that could not be sent (no connection) is a ``BrokerUnavailableError``
+        (nothing was queued); one sent without an answer (a read timeout, a dropped connection)
+        is retried ``retries`` times with the same key, then an ``OutcomeUnknownError``. A 503
+        is retried too, after its ``Retry-After`` (at most ``RETRY_AFTER_MAX_S``).
+        """
         import httpx
 
-        try:
-            response = self._http.request(
-                method, path, json=json, params=params, timeout=self.timeout_s + wait_s
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
+        tries = 1 + (self.retries if idempotency_key else 0)
+        for attempt in range(1, tries + 1):
+            try:
+                response = self._http.request(
+                    method,
+                    path,
+                    json=json,
+                    params=params,
+                    headers=headers,
+                    timeout=self.timeout_s + wait_s,
+                )
+            except httpx.HTTPError as exc:
+                sent = not isinstance(
+                    exc, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout
+                )
+                if attempt < tries:
+                    time.sleep(RETRY_PAUSE_S * attempt)
+                    continue
+                raise self._unreachable(exc, sent=sent, idempotency_key=idempotency_key) from exc
+            if response.status_code == 503 and attempt < tries:
+                time.sleep(_retry_after_s(response))
+                continue
+            if response.status_code >= 400:
+                raise _error_of(response)
+            return response.json()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _unreachable(
+        self, exc: Exception, *, sent: bool, idempotency_key: str | None
+    ) -> BrokerUnavailableError:
+        what = f"{type(exc).__name__}: {exc}"
+        if sent and idempotency_key is not None:
+            return OutcomeUnknownError(
+                f"no answer from the QGS API at {self.base_url} ({what}) after "
+                f"{1 + self.retries} tries: it may have been queued; retry with the same "
+                f"Idempotency-Key ({idempotency_key!r}: idempotency_key=exc.idempotency_key), "
+                "which gets the first answer and makes nothing twice",
+                idempotency_key=idempotency_key,
             )
-        except httpx.HTTPError as exc:
-            raise BrokerUnavailableError(
-                f"cannot reach the QGS API at {self.base_url} ({type(exc).__name__}: {exc}); "
-                "check base_url and that `qgs serve` runs"
-            ) from exc
-        if response.status_code >= 400:
-            raise _error_of(response)
-        return response.json()
+        return BrokerUnavailableError(
+            f"cannot reach the QGS API at {self.base_url} ({what}); check base_url and that "
+            "`qgs serve` runs"
+        )
 
     # -- the agent-facing methods -----------------------------------------------------------
 
@@ -143,14 +214,19 @@ class ApiClient(Client):
         principal: str | None = None,
         callback_url: str | None = None,
         key_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> TaskHandle:
         """``POST /v1/tasks``; the task is the key's principal's, signed with the key's secret.
 
         ``principal`` and ``key_id`` are not sent: the server takes both from the key.
+        ``idempotency_key``: sent as ``Idempotency-Key`` (a new UUID when None) and again on
+        each retry, so a retried request starts one task.
 
         Raises:
             InputError: an empty request, an unknown task type, or a ``task_id`` (the API
                 makes the ids).
+            OutcomeUnknownError: no answer after the retries: the task may have been started;
+                call again with ``idempotency_key=exc.idempotency_key``.
         """
         if task_id is not None:
             raise InputError("'task_id' cannot be chosen over the API: leave it out")
@@ -165,7 +241,8 @@ class ApiClient(Client):
             body["task_type"] = str(getattr(task_type, "value", task_type)).upper()
         if callback_url is not None:
             body["callback_url"] = callback_url
-        data = self._call("POST", "/v1/tasks", json=body)
+        key = idempotency_key or str(uuid.uuid4())
+        data = self._call("POST", "/v1/tasks", json=body, idempotency_key=key)
         return TaskHandle(
             id=data["id"],
             task_type=data["task_type"],
@@ -191,14 +268,32 @@ class ApiClient(Client):
         tool_calls: Sequence[ToolCall] = (),
         turn: str | None = None,
         callback_url: str | None = None,
+        submission_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> SubmissionHandle:
-        """``POST /v1/tasks/{task_id}/rounds``; returns at once with the submission id."""
+        """``POST /v1/tasks/{task_id}/rounds``; returns at once with the submission id.
+
+        ``idempotency_key``: sent as ``Idempotency-Key`` (a new UUID when None) and again on
+        each retry, so a retried request queues one round.
+
+        Raises:
+            InputError: a ``submission_id`` (the API makes the ids), or a field the server
+                refused.
+            OutcomeUnknownError: no answer after the retries: the round may have been queued;
+                call again with ``idempotency_key=exc.idempotency_key``.
+        """
+        if submission_id is not None:
+            raise InputError(
+                "'submission_id' cannot be chosen over the API: leave it out, and send an "
+                "idempotency_key to make a retry safe"
+            )
         if isinstance(deliverable, str):
             deliverable = Deliverable(text=deliverable, tool_calls=tuple(tool_calls))
         body = {
             "deliverable": deliverable.text,
             "tool_calls": [
                 {"id": c.id, "name": c.name, "arguments": c.arguments}
+                | ({"raw_arguments": c.raw_arguments} if c.raw_arguments is not None else {})
                 for c in deliverable.tool_calls
             ],
             "tool_results": [r.model_dump() for r in deliverable.tool_results],
@@ -207,7 +302,8 @@ class ApiClient(Client):
             "turn": turn,
             "callback_url": callback_url,
         }
-        data = self._call("POST", f"/v1/tasks/{task_id}/rounds", json=body)
+        key = idempotency_key or str(uuid.uuid4())
+        data = self._call("POST", f"/v1/tasks/{task_id}/rounds", json=body, idempotency_key=key)
         return SubmissionHandle(id=data["submission_id"], task_id=data["task_id"])
 
     def _decision(
@@ -286,6 +382,60 @@ class ApiClient(Client):
         body = {"call": call, "tools": tools, "agent": agent}
         return report_from_dict(self._call("POST", "/v1/tool-calls/check", json=body))
 
+    def check_tool_calls(
+        self,
+        message: object,
+        *,
+        principal: str | None = None,
+        agent: str | None = None,
+        tools: Tools | None = None,
+        log: bool = True,
+    ) -> tuple[GateReport, ...]:
+        """Every tool call of an assistant message, checked over the API in order (a request each).
+
+        The message is split here as ``Client.check_tool_calls`` splits it (OpenAI, Anthropic,
+        Responses, MCP, a list of calls, one call); ``()`` for a message without calls.
+
+        Raises:
+            InputError: the message is no message or list of calls, or ``tools`` is not JSON.
+        """
+        from qgs_worker.core.toolgate import parse_calls
+
+        return tuple(
+            self.check_tool_call(parsed.original, agent=agent, tools=tools)
+            for parsed in parse_calls(message)
+        )
+
+    def tool_gate(self, tools: Tools | None = None) -> ToolGate:
+        """Not over the API: the gate runs on the server. Raises ``ConfigurationError``."""
+        raise _no_gate()
+
+    @property
+    def gate_cache(self) -> GateCache:
+        """Not over the API (no gate here). Raises ``ConfigurationError``."""
+        raise _no_gate()
+
+    @property
+    def app(self) -> Any:
+        """Not over the API (no broker here). Raises ``ConfigurationError``."""
+        raise ConfigurationError(
+            "this Client speaks the HTTP API and sends nothing to a broker: use its methods"
+        )
+
+    @property
+    def notifier(self) -> None:
+        """None: ``wait`` long-polls the server, which is woken by the notifications."""
+        return None
+
+    @property
+    def tool_log(self) -> None:
+        """None: the server logs the checks it makes."""
+        return None
+
+    def flush_tool_log(self, timeout_s: float = 5.0) -> bool:
+        """True at once: nothing is logged from here (the server logs the checks it makes)."""
+        return True
+
     def approve(
         self, task_id: str, *, by: str, note: str = "", reject: bool = False
     ) -> ApprovalView:
@@ -294,6 +444,15 @@ class ApiClient(Client):
         return ApprovalView.model_validate(
             self._call("POST", f"/v1/tasks/{task_id}/approval", json=body)
         )
+
+
+def _no_gate() -> ConfigurationError:
+    return ConfigurationError(
+        "this Client speaks the HTTP API: the tool gate runs on the server, so there is no "
+        "gate object here; check calls with check_tool_call(call, tools=[...]) or "
+        "check_tool_calls(message, tools=[...]), or use Client() without base_url (on a "
+        "machine with the store) for a gate in this process"
+    )
 
 
 def report_from_dict(data: dict[str, Any]) -> GateReport:
@@ -319,6 +478,14 @@ def report_from_dict(data: dict[str, Any]) -> GateReport:
     )
 
 
+def _retry_after_s(response: Any) -> float:
+    """The 503's ``Retry-After`` in seconds, at most ``RETRY_AFTER_MAX_S`` (1 when absent)."""
+    try:
+        return min(RETRY_AFTER_MAX_S, max(0.0, float(response.headers.get("Retry-After", 1))))
+    except ValueError:
+        return 1.0
+
+
 def _error_of(response: Any) -> QGSError:
     try:
         body = response.json()
@@ -336,9 +503,13 @@ def _error_of(response: Any) -> QGSError:
             return SubmissionNotFoundError(message)
         return TaskNotFoundError(message)
     if status == 409:
+        if "Idempotency-Key" in detail:
+            return IdempotencyKeyReusedError(message)
         return NotAwaitingApprovalError(message)
     if status == 413:
-        return DeliverableTooLargeError(message)
+        if "deliverable" in detail or "'turn'" in detail:
+            return DeliverableTooLargeError(message)
+        return TooLargeError(message)
     if status in (400, 422):
         return InputError(message)
     if status == 429:

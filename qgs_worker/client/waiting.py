@@ -11,7 +11,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from qgs_worker.client.approvals import ApprovalsMixin
 from qgs_worker.core.views import ApprovalView, DecisionView
@@ -31,6 +31,8 @@ class WaitingMixin(ApprovalsMixin):
 
     settings: Settings
     repo: Repository
+    app: Any
+    _app: Any
     _notifier: DecisionNotifier | None
     _notifier_lock: threading.Lock
 
@@ -143,10 +145,32 @@ class WaitingMixin(ApprovalsMixin):
     def approve(
         self, task_id: str, *, by: str, note: str = "", reject: bool = False
     ) -> ApprovalView:
-        """``ApprovalsMixin.approve``, then wake the waiters of the round (``until_approved``)."""
+        """``ApprovalsMixin.approve``, then wake the waiters of the round (``until_approved``).
+
+        When the round or its task has a callback URL, the approval event (``qgs.approval``,
+        stored with the approval) is enqueued here; without a broker, the workers' sweeper
+        enqueues it within its bound (``QGS_WORKER__VISIBILITY_TIMEOUT_S``).
+        """
         view = super().approve(task_id, by=by, note=note, reject=reject)
         self._announce(task_id, view.round_number)
+        self._push_approval(task_id, view.round_number)
         return view
+
+    def _push_approval(self, task_id: str, round_number: int) -> None:
+        """Enqueue the round's approval webhook, if it has one never tried (best effort)."""
+        try:
+            round_id = self.repo.fresh_approval_webhook(task_id, round_number)
+            if round_id is None:
+                return
+            if self._app is None and not self.settings.broker_url:
+                logger.info("approval webhook of task %s left to the sweeper: no broker", task_id)
+                return
+            from qgs_worker.core.webhooks import APPROVAL_EVENT
+            from qgs_worker.webhooks.delivery import publish_delivery
+
+            publish_delivery(self.app, round_id, APPROVAL_EVENT)
+        except Exception as exc:
+            logger.warning("approval webhook of task %s not enqueued (%s)", task_id, exc)
 
     def _announce(self, task_id: str, round_number: int) -> None:
         """Publish the round's notice (best effort: a waiter re-reads within its recheck)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, computed_field
 
 from qgs_worker.core.gate import needs_approval
 from qgs_worker.core.models import Complexity, Decision, DecisionKind
@@ -49,6 +49,7 @@ class ApprovalView(BaseModel):
     note: str = ""
     created_at: datetime
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def outcome(self) -> str:
         """``approved`` or ``rejected``."""
@@ -63,6 +64,11 @@ class DecisionView(BaseModel):
     ``approval`` holds their decision once made, and ``outcome`` / ``delivered`` follow it.
     ``score`` (0-100) and ``verdict`` are the critic's on this round, None when it was not
     reviewed (or the judge failed). Build one with :meth:`of`.
+
+    ``awaiting_approval``, ``outcome``, ``delivered`` and ``deliver_round`` are computed, and
+    serialised with the fields (``model_dump``, the HTTP API's and MCP's JSON): an agent in
+    any language reads whether the round may be delivered instead of re-deriving the rule
+    (``force_deliver`` on a REFLECT task is not delivered until a person approves it).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -130,11 +136,13 @@ class DecisionView(BaseModel):
             approval=approval if required else None,
         )
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def awaiting_approval(self) -> bool:
         """True while the decision waits for a person (``qgs approve``)."""
         return self.approval_required and self.approval is None
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def outcome(self) -> str:
         """The effective outcome, as a person would say it.
@@ -146,6 +154,7 @@ class DecisionView(BaseModel):
             return self.approval.outcome
         return DecisionKind.AWAITING_APPROVAL.value if self.approval_required else self.kind
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def delivered(self) -> bool:
         """True when the round (or the best round, on force_deliver) may be delivered now.
@@ -157,6 +166,7 @@ class DecisionView(BaseModel):
             return self.approval is not None and self.approval.approved
         return self.kind in DELIVERED_KINDS
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def deliver_round(self) -> int:
         """The round to deliver: the best-scoring one on ``force_deliver``, else this one."""

@@ -1,13 +1,23 @@
 """Pushed decisions: the webhook's body, its signature, its idempotency key, its retry schedule.
 
 When a round's decision is stored and the round (or its task) carries a callback URL, a job
-POSTs the decision there (``qgs_worker.webhooks``). What is sent is decided here, pure:
+POSTs the decision there (``qgs_worker.webhooks``); when a person approves or rejects a
+decision that waited for them, an approval event follows. What is sent is decided here, pure:
 
 - the body (``webhook_body``): compact JSON with sorted keys, the same bytes on every attempt::
 
       {"event": "qgs.decision", "task_id": "t-…", "submission_id": "s-…", "round": 2,
        "decision": "revise", "score": 61, "must_fix": ["…"], "reasons": ["…"],
-       "termination": null, "decided_at": "2025-01-01T12:00:00+00:00"}
+       "termination": null, "decided_at": "2025-01-01T12:00:00+00:00",
+       "approval_required": false, "awaiting_approval": false, "outcome": "revise",
+       "delivered": false, "deliver_round": 2}
+
+  (``outcome``, ``delivered`` and ``deliver_round`` as ``core.views.DecisionView`` says them
+  when the decision was made: a decision that waits for a person is not delivered yet);
+- the approval event's body (``approval_body``, ``"event": "qgs.approval"``): the round, the
+  gate's decision that waited, ``approved``, ``outcome`` (``approved``/``rejected``),
+  ``delivered``, ``deliver_round``, ``by``, ``note``, ``approved_at``; its own idempotency key
+  (``approval_idempotency_key``);
 
 - the headers (``webhook_headers``): ``X-QGS-Timestamp`` (Unix seconds of this attempt),
   ``X-QGS-Signature: sha256=<hex>``, the HMAC-SHA256 with the key's secret over
@@ -33,13 +43,19 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from qgs_worker.core.views import DecisionView, approval_outcome
+
 __all__ = [
+    "APPROVAL_EVENT",
+    "DECISION_EVENT",
     "SIGNATURE_HEADER",
     "TIMESTAMP_HEADER",
     "WebhookAttemptView",
     "WebhookPolicy",
     "WebhookStatus",
     "WebhookView",
+    "approval_body",
+    "approval_idempotency_key",
     "idempotency_key",
     "retry_delay_s",
     "sign",
@@ -50,7 +66,10 @@ __all__ = [
 
 SIGNATURE_HEADER = "X-QGS-Signature"
 TIMESTAMP_HEADER = "X-QGS-Timestamp"
-EVENT = "qgs.decision"
+DECISION_EVENT = "qgs.decision"
+"""The ``event`` of a decision's webhook."""
+APPROVAL_EVENT = "qgs.approval"
+"""The ``event`` of an approval's (or a rejection's) webhook."""
 
 
 class WebhookStatus(StrEnum):
@@ -98,6 +117,16 @@ def idempotency_key(submission_id: str) -> str:
     return "qgs-" + hashlib.sha256(f"qgs-webhook:{submission_id}".encode()).hexdigest()[:32]
 
 
+def approval_idempotency_key(submission_id: str) -> str:
+    """The ``Idempotency-Key`` of the approval event of a submission's round (one per round)."""
+    digest = hashlib.sha256(f"qgs-webhook-approval:{submission_id}".encode()).hexdigest()
+    return "qgs-" + digest[:32]
+
+
+def _json(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def webhook_body(
     *,
     task_id: str,
@@ -109,6 +138,8 @@ def webhook_body(
     reason: str,
     termination: str | None,
     decided_at: datetime,
+    approval_required: bool = False,
+    best_round: int | None = None,
 ) -> bytes:
     """The webhook's JSON body (UTF-8): compact, keys sorted, the same bytes on every attempt.
 
@@ -123,9 +154,22 @@ def webhook_body(
         reason: The gate's reason in words.
         termination: Why the revision loop stopped (``converged``...), or None.
         decided_at: When the decision was stored (UTC).
+        approval_required: The decision waits for a person (``core.gate.needs_approval``):
+            ``awaiting_approval`` is then true and ``delivered`` false; the approval event
+            (``approval_body``) follows once a person decided.
+        best_round: The round to deliver on ``force_deliver`` (the best-scoring one).
     """
+    view = DecisionView(
+        task_id=task_id,
+        submission_id=submission_id,
+        round_number=round_number,
+        kind=decision,
+        reason=reason,
+        best_round=best_round,
+        approval_required=approval_required,
+    )
     payload: dict[str, Any] = {
-        "event": EVENT,
+        "event": DECISION_EVENT,
         "task_id": task_id,
         "submission_id": submission_id,
         "round": round_number,
@@ -135,8 +179,56 @@ def webhook_body(
         "reasons": [reason] if reason else [],
         "termination": termination,
         "decided_at": decided_at.isoformat(),
+        "approval_required": view.approval_required,
+        "awaiting_approval": view.awaiting_approval,
+        "outcome": view.outcome,
+        "delivered": view.delivered,
+        "deliver_round": view.deliver_round,
     }
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _json(payload)
+
+
+def approval_body(
+    *,
+    task_id: str,
+    submission_id: str,
+    round_number: int,
+    decision: str,
+    approved: bool,
+    by: str,
+    note: str,
+    approved_at: datetime,
+    best_round: int | None = None,
+) -> bytes:
+    """The approval event's JSON body: a person approved or rejected a decision that waited.
+
+    Args:
+        task_id: The task.
+        submission_id: The round's submission.
+        round_number: The round whose decision waited.
+        decision: That decision's kind (``awaiting_approval``, or ``force_deliver``).
+        approved: True: released (``delivered`` true); False: rejected, blocked for good.
+        by: Who decided, as stored.
+        note: Why (always given on a rejection).
+        approved_at: When it was recorded (UTC).
+        best_round: The round to deliver on ``force_deliver`` (the best-scoring one).
+    """
+    deliver = best_round if decision == "force_deliver" and best_round else round_number
+    payload: dict[str, Any] = {
+        "event": APPROVAL_EVENT,
+        "task_id": task_id,
+        "submission_id": submission_id,
+        "round": round_number,
+        "decision": decision,
+        "approved": approved,
+        "outcome": approval_outcome(approved),
+        "delivered": approved,
+        "deliver_round": deliver,
+        "by": by,
+        "note": note,
+        "approved_at": approved_at.isoformat(),
+    }
+    return _json(payload)
 
 
 def sign(secret: bytes, timestamp: int, body: bytes) -> str:
@@ -206,9 +298,10 @@ class WebhookAttemptView(BaseModel):
 class WebhookView(BaseModel):
     """A round's webhook, as ``qgs status`` and the API show it.
 
-    ``status`` is pending, delivered or failed; ``error`` the last attempt's error (or why it
-    failed for good); ``next_attempt_at`` when a pending one tries again (None: at once, or
-    never); ``attempts`` every POST so far, oldest first.
+    ``event`` is ``qgs.decision`` (the round's decision) or ``qgs.approval`` (a person's
+    decision on it); ``status`` is pending, delivered or failed; ``error`` the last attempt's
+    error (or why it failed for good); ``next_attempt_at`` when a pending one tries again (None:
+    at once, or never); ``attempts`` every POST so far, oldest first.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -224,6 +317,7 @@ class WebhookView(BaseModel):
     delivered_at: datetime | None = None
     next_attempt_at: datetime | None = None
     attempts: tuple[WebhookAttemptView, ...] = ()
+    event: str = DECISION_EVENT
 
     def summary(self) -> str:
         """One line in words: ``delivered on attempt 3 (HTTP 200)``, ``failed after 5 attempts: …``."""

@@ -8,6 +8,7 @@ from qgs_worker.core.views import ApprovalView, approval_outcome
 from qgs_worker.errors import ApprovalConflictError, TaskNotFoundError
 from qgs_worker.store.base import StoreBase, as_utc, clean_row
 from qgs_worker.store.tables import ApprovalRow, RoundRow, utcnow
+from qgs_worker.store.webhooks import start_approval_webhook
 
 __all__ = ["ApprovalStore", "approval_view"]
 
@@ -44,6 +45,8 @@ class ApprovalStore(StoreBase):
 
         Idempotent: the same decision again (same ``approved``, ``by`` and ``note``) changes
         nothing and returns the row stored first (a redelivered call never writes twice).
+        When the round or its task has a callback URL, the approval's webhook
+        (``qgs.approval``) is stored in the same transaction (``start_approval_webhook``).
 
         Args:
             task_id: The task.
@@ -55,7 +58,8 @@ class ApprovalStore(StoreBase):
 
         Raises:
             TaskNotFoundError: no such round of this task.
-            ApprovalConflictError: the round already carries a different decision; the message
+            ApprovalConflictError: the round already carries a different decision, or the same
+                one by somebody else (who approved is kept as first recorded); the message
                 names who made it and when.
         """
         row = {
@@ -73,15 +77,28 @@ class ApprovalStore(StoreBase):
                 raise TaskNotFoundError(f"task {task_id!r} has no round with id {round_id}")
             number = round_row.number
             self._insert_ignore(session, ApprovalRow, [row])
-            session.commit()
             stored = session.exec(
                 select(ApprovalRow).where(
                     ApprovalRow.task_id == task_id, ApprovalRow.round_id == round_id
                 )
             ).one()
-        clean = clean_row(row)
-        if (stored.approved, stored.by, stored.note) != (approved, clean["by"], clean["note"]):
+            clean = clean_row(row)
+            kept = (stored.approved, stored.by, stored.note)
+            same = kept == (approved, clean["by"], clean["note"])
+            if same and stored.id is not None:
+                # In the approval's transaction: never an approval without its webhook.
+                start_approval_webhook(session.connection(), stored.id)
+            session.commit()
+            session.refresh(stored)
+        if not same:
             verb = approval_outcome(stored.approved)
+            when = as_utc(stored.created_at).isoformat(timespec="seconds")
+            if (stored.approved, stored.note) == (approved, clean["note"]):
+                raise ApprovalConflictError(
+                    f"round {number} of task {task_id!r} was already {verb} by {stored.by} at "
+                    f"{when}; the same decision by {clean['by']!r} is not recorded again: an "
+                    "approval keeps who decided first, and nothing else needs to be done"
+                )
             why = f" ({stored.note})" if stored.note else ""
             after = (
                 "submit a new round for a new decision"
@@ -91,7 +108,7 @@ class ApprovalStore(StoreBase):
             )
             raise ApprovalConflictError(
                 f"round {number} of task {task_id!r} was already {verb} by "
-                f"{stored.by} at {as_utc(stored.created_at).isoformat(timespec='seconds')}{why}; "
+                f"{stored.by} at {when}{why}; "
                 f"a recorded decision is not changed: {after}"
             )
         return stored

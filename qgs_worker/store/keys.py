@@ -38,6 +38,7 @@ __all__ = [
     "VerifiedKey",
     "check_principal",
     "create_key",
+    "key_is_live",
     "list_keys",
     "parse_key",
     "revoke_key",
@@ -203,6 +204,13 @@ def verify_key(store: Any, key: str) -> VerifiedKey | None:
     if not hmac.compare_digest(_hash(row.salt, secret), row.secret_hash):
         return None
     return VerifiedKey(row.key_id, row.principal, frozenset(json.loads(row.scopes)))
+
+
+def key_is_live(store: Any, key_id: str) -> bool:
+    """Whether the key with this id exists and is not revoked (one read by primary key)."""
+    with Session(_engine(store)) as session:
+        row = session.get(ApiKeyRow, key_id)
+    return row is not None and row.revoked_at is None
 
 
 def list_keys(store: Any, *, principal: str | None = None) -> list[KeyInfo]:

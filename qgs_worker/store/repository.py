@@ -11,6 +11,7 @@ from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError, SQLA
 
 from qgs_worker.errors import StoreError, StoreUnavailableError
 from qgs_worker.store.base import as_utc, loads_list
+from qgs_worker.store.idempotency import IdempotencyStore
 from qgs_worker.store.report_views import ReportViewStore
 from qgs_worker.store.runs import RunStore
 from qgs_worker.store.schema import create_schema, make_engine, redact
@@ -19,7 +20,7 @@ from qgs_worker.store.views import ViewStore
 __all__ = ["Repository", "as_utc", "loads_list"]
 
 
-class Repository(ViewStore, ReportViewStore, RunStore):
+class Repository(ViewStore, ReportViewStore, RunStore, IdempotencyStore):
     """The results store: every part over one engine (SQLite default, PostgreSQL by URL).
 
     Parts, one module each: ``RoundStore`` (tasks, rounds), ``ReviewStore`` (reviews, findings,
@@ -27,7 +28,8 @@ class Repository(ViewStore, ReportViewStore, RunStore):
     checks), ``RecoveryStore`` (outbox, leases, parked retries, dead letters), ``ViewStore``
     (decisions and approvals as core views, for the client and the CLI), ``ReportViewStore``
     (tasks, rounds and totals as ``report_model`` values, for the reports), ``WebhookStore``
-    (webhook deliveries and their attempts), ``RunStore`` (``qgs audit`` runs and their tasks);
+    (webhook deliveries and their attempts), ``RunStore`` (``qgs audit`` runs and their tasks),
+    ``IdempotencyStore`` (the API's idempotency keys);
     ``schema`` makes the engine and the tables.
 
     Args:

@@ -21,7 +21,9 @@ Off, nothing of OpenTelemetry is imported and each instrumented call costs one f
 and a comparison (``bench/telemetry_cost.py`` measures it).
 
 Metrics. Prometheus counters and histograms (``_metrics`` names them) count decisions, reviews,
-findings, judge calls and failures, judge latency and tool-call checks; queue depth and the age
+findings, judge calls and failures, judge latency, tool-call checks and webhook attempts, and
+the HTTP API's requests (by route template and status), latency and refused keys; queue depth
+and the age
 of each queue's oldest job are read from the broker when scraped. A worker serves them at
 ``/metrics`` on ``QGS_WORKER__METRICS_PORT`` (``qgs worker --metrics-port N``; off by default);
 an ASGI application mounts ``metrics_asgi_app(settings)``. ``prometheus_client`` is imported
@@ -47,6 +49,7 @@ __all__ = [
     "inject_trace_context",
     "job_span",
     "metrics_asgi_app",
+    "metrics_counted",
     "observer_for",
     "reset",
     "start_metrics_server",
@@ -54,6 +57,7 @@ __all__ = [
     "tracer",
     "tracing_wanted",
     "use_tracer_provider",
+    "webhook_attempted",
 ]
 
 _UNSET: Any = object()
@@ -181,15 +185,35 @@ def observer_for(settings: Settings) -> TelemetryObserver | None:
     Metrics count when the worker serves them (``QGS_WORKER__METRICS_PORT`` set) or when
     ``PROMETHEUS_MULTIPROC_DIR`` is set (a prefork child whose parent serves them).
     """
-    metrics = settings.worker.metrics_port is not None or bool(
-        os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    )
+    metrics = metrics_counted(settings)
     t = tracer()
     if t is None and not metrics:
         return None
     from qgs_worker.telemetry._observer import TelemetryObserver
 
     return TelemetryObserver(tracing=t is not None, metrics=metrics)
+
+
+def metrics_counted(settings: Settings) -> bool:
+    """Whether this worker counts metrics: it serves them, or its parent does (prefork)."""
+    return settings.worker.metrics_port is not None or bool(
+        os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    )
+
+
+def webhook_attempted(settings: Settings, event: str, outcome: str) -> None:
+    """Count one webhook POST (``qgs_webhook_attempts_total``) when metrics are counted.
+
+    Args:
+        settings: The worker's settings (``metrics_counted``).
+        event: ``qgs.decision`` or ``qgs.approval``.
+        outcome: ``delivered``, ``retry`` (failed, tried again) or ``failed`` (for good).
+    """
+    if not metrics_counted(settings):
+        return
+    from qgs_worker.telemetry import _metrics
+
+    _metrics.WEBHOOK_ATTEMPTS.labels(event=event, outcome=outcome).inc()
 
 
 def metrics_asgi_app(settings: Settings | None = None) -> Any:

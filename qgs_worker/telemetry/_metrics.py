@@ -12,6 +12,10 @@
 | ``qgs_queue_depth`` | ``queue`` | jobs waiting in the queue, read from Redis at scrape time |
 | ``qgs_queue_oldest_age_seconds`` | ``queue`` | seconds since the oldest waiting job was published (0 when none waits) |
 | ``qgs_broker_up`` | | 1 when the broker answered the scrape, else 0 |
+| ``qgs_api_requests_total`` | ``route`` (the route's template, ``unmatched``), ``method``, ``status`` | HTTP requests the API answered |
+| ``qgs_api_request_duration_seconds`` | ``route``, ``method`` | histogram of each API request's wall time, in seconds (a long-poll included) |
+| ``qgs_api_refused_total`` | ``status`` (``401``, ``429``) | API requests refused for their key: none or revoked, or over its rate limit |
+| ``qgs_webhook_attempts_total`` | ``event`` (``qgs.decision``, ``qgs.approval``), ``outcome`` (``delivered``, ``retry``, ``failed``) | webhook POSTs a worker made |
 
 Counters are per process and start at 0 (Prometheus' ``rate()`` copes with restarts). A
 worker counts what its jobs store; tool-call checks are counted where they are stored (the
@@ -46,6 +50,9 @@ if TYPE_CHECKING:
     from qgs_worker.settings import Settings
 
 __all__ = [
+    "API_LATENCY",
+    "API_REFUSED",
+    "API_REQUESTS",
     "DECISIONS",
     "FINDINGS",
     "JUDGE_CALLS",
@@ -54,6 +61,7 @@ __all__ = [
     "REVIEWS",
     "SENT_AT_HEADER",
     "TOOL_CHECKS",
+    "WEBHOOK_ATTEMPTS",
     "QueueCollector",
     "asgi_app",
     "exposed_registry",
@@ -92,6 +100,29 @@ TOOL_CHECKS = Counter(
     "qgs_tool_call_checks_total",
     "Tool-call checks stored, by the layer that stopped the call (none) and whether allowed.",
     ["layer", "allowed"],
+)
+
+
+API_REQUESTS = Counter(
+    "qgs_api_requests_total",
+    "HTTP requests the API answered, by route template, method and status.",
+    ["route", "method", "status"],
+)
+API_LATENCY = Histogram(
+    "qgs_api_request_duration_seconds",
+    "Wall time of each HTTP request to the API (a long-poll included), in seconds.",
+    ["route", "method"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0),
+)
+API_REFUSED = Counter(
+    "qgs_api_refused_total",
+    "API requests refused for their key: 401 (no, unknown or revoked) or 429 (rate limit).",
+    ["status"],
+)
+WEBHOOK_ATTEMPTS = Counter(
+    "qgs_webhook_attempts_total",
+    "Webhook POSTs, by event and outcome (delivered; retry: failed, tried again; failed: for good).",
+    ["event", "outcome"],
 )
 
 

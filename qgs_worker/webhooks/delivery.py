@@ -7,7 +7,8 @@
 2. the signing secret (``webhook_secret_for``) and the URL again, with DNS
    (``resolve_callback``): a name that now resolves inside (DNS rebinding) fails the delivery
    for good; a name that does not resolve is a failed attempt, retried;
-3. POST the body (``core.webhooks.webhook_body``) with the signature, timestamp and
+3. POST the body (``core.webhooks.webhook_body``, or ``approval_body`` for an approval event,
+   as the claim read it) with the signature, timestamp and
    idempotency key, to the address just checked (``post_webhook``: the HTTP client does not
    resolve the name again), no redirects followed, no proxy from the environment;
 4. store the attempt and move the delivery on in one transaction: ``delivered`` on a 2xx;
@@ -33,11 +34,12 @@ from typing import Any
 
 import httpx
 
+from qgs_worker import telemetry
 from qgs_worker.core.webhooks import (
+    DECISION_EVENT,
     WebhookPolicy,
     WebhookStatus,
     retry_delay_s,
-    webhook_body,
     webhook_headers,
 )
 from qgs_worker.errors import CallbackUrlError, WebhookSecretMissingError
@@ -161,6 +163,7 @@ def deliver_once(
     round_id: int,
     settings: Settings,
     *,
+    event: str = DECISION_EVENT,
     holder: str | None = None,
     resolve: Resolver = system_resolver,
     now_s: Callable[[], float] = time.time,
@@ -173,6 +176,8 @@ def deliver_once(
         repo: The results store.
         round_id: The decided round.
         settings: QGS settings (``QGS_WEBHOOKS__*``).
+        event: ``qgs.decision`` (the round's decision) or ``qgs.approval`` (a person's
+            approval or rejection of it).
         holder: The attempt's lease holder (a new one when None).
         resolve: The resolver (the system's; tests pass a table).
         now_s: Unix time now, in seconds (the signature's timestamp).
@@ -191,7 +196,7 @@ def deliver_once(
         soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
     )
     holder = holder or uuid.uuid4().hex[:16]
-    work = repo.claim_webhook(round_id, holder, 2 * policy.timeout_s + LEASE_MARGIN_S)
+    work = repo.claim_webhook(round_id, holder, 2 * policy.timeout_s + LEASE_MARGIN_S, event=event)
     if work is None:
         return DeliveryOutcome(None)
     final = False
@@ -204,24 +209,19 @@ def deliver_once(
     except (CallbackUrlError, WebhookSecretMissingError) as exc:
         result, final = AttemptResult(None, f"not sent: {exc}", 0.0), True
     else:
-        body = webhook_body(
-            task_id=work.task_id,
-            submission_id=work.submission_id,
-            round_number=work.round_number,
-            decision=work.decision,
-            score=work.score,
-            must_fix=work.must_fix,
-            reason=work.reason,
-            termination=work.termination,
-            decided_at=work.decided_at,
-        )
-        headers = webhook_headers(secret, int(now_s()), body, work.idempotency_key)
+        headers = webhook_headers(secret, int(now_s()), work.body, work.idempotency_key)
         try:
-            result = post_webhook(resolved, body, headers, policy.timeout_s, transport=transport)
+            result = post_webhook(
+                resolved, work.body, headers, policy.timeout_s, transport=transport
+            )
         except BaseException:
-            repo.release_webhook(round_id, holder)
+            repo.release_webhook(round_id, holder, event=event)
             raise
-    return _settle(repo, work, holder, result, policy, final=final, jitter=jitter())
+    done = _settle(repo, work, holder, result, policy, final=final, jitter=jitter())
+    if done.status is not None:
+        counted = "retry" if done.status == WebhookStatus.PENDING else done.status.value
+        telemetry.webhook_attempted(settings, work.event, counted)
+    return done
 
 
 def _settle(
@@ -258,13 +258,20 @@ def _settle(
     if not stored:
         return DeliveryOutcome(None, attempt=result)
     if outcome == WebhookStatus.FAILED:
-        log.warning("webhook of round %s failed for good: %s", work.round_number, final_error)
+        log.warning(
+            "%s webhook of round %s failed for good: %s", work.event, work.round_number, final_error
+        )
     return DeliveryOutcome(outcome, delay, result)
 
 
-def publish_delivery(app: Any, round_id: int) -> None:
-    """Enqueue one attempt at the round's webhook (``qgs.webhook.deliver`` on ``qgs.default``)."""
-    app.send_task(DELIVER_JOB, args=[round_id], argsrepr=f"(round={round_id})", kwargsrepr="{}")
+def publish_delivery(app: Any, round_id: int, event: str = DECISION_EVENT) -> None:
+    """Enqueue one attempt at the round's ``event`` webhook (``qgs.webhook.deliver``).
+
+    A decision's job has the round id alone as its argument (what an older worker takes).
+    """
+    args: list[Any] = [round_id] if event == DECISION_EVENT else [round_id, event]
+    argsrepr = f"(round={round_id}" + ("" if event == DECISION_EVENT else f", {event}") + ")"
+    app.send_task(DELIVER_JOB, args=args, argsrepr=argsrepr, kwargsrepr="{}")
 
 
 def decided_listener(

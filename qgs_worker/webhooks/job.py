@@ -23,6 +23,7 @@ import threading
 
 from celery import shared_task
 
+from qgs_worker.core.webhooks import DECISION_EVENT
 from qgs_worker.jobs import QGSJob
 from qgs_worker.webhooks.delivery import DELIVER_JOB, deliver_once
 
@@ -45,8 +46,8 @@ def webhook_slots(concurrency: int) -> threading.BoundedSemaphore:
 
 
 @shared_task(name=DELIVER_JOB, bind=True, base=QGSJob)
-def webhook_deliver_job(self: QGSJob, round_id: int) -> None:
-    """POST the round's decision to its callback URL once; retry later when that failed."""
+def webhook_deliver_job(self: QGSJob, round_id: int, event: str = DECISION_EVENT) -> None:
+    """POST the round's decision (or its approval event) once; retry later when that failed."""
     rt = self.runtime()
     slots = webhook_slots(rt.settings.webhooks.concurrency)
     if not slots.acquire(blocking=False):
@@ -54,7 +55,7 @@ def webhook_deliver_job(self: QGSJob, round_id: int) -> None:
         raise self.retry(countdown=BUSY_RETRY_S * random.uniform(0.5, 1.5), max_retries=None)
     try:
         with self.store_errors_retried(rt.settings):
-            outcome = deliver_once(rt.repo, round_id, rt.settings)
+            outcome = deliver_once(rt.repo, round_id, rt.settings, event=event)
     finally:
         slots.release()
     if outcome.retry_in_s is not None:

@@ -8,6 +8,7 @@ releases it, so a long-poll is in place before the decision exists (observable, 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import logging
 import os
@@ -22,15 +23,18 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from jsonschema import Draft202012Validator
 from sqlmodel import Session, SQLModel, select
 
 from qgs_worker.api import Operations
 from qgs_worker.api.http import create_app
 from qgs_worker.client import Client
-from qgs_worker.core.webhooks import verify_signature
+from qgs_worker.core.webhooks import approval_idempotency_key, verify_signature
 from qgs_worker.errors import (
     AuthenticationError,
+    ConfigurationError,
     InputError,
+    OutcomeUnknownError,
     PermissionDeniedError,
     TaskNotFoundError,
 )
@@ -60,6 +64,16 @@ TOOLS = [
         },
     }
 ]
+
+
+JSON = {"Content-Type": "application/json"}
+WEATHER = {"id": "c1", "type": "function",
+           "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}  # fmt: skip
+ANTHROPIC_CALL = {"type": "tool_use", "id": "t", "name": "get_weather", "input": {"city": "Oslo"}}
+MCP_CALL = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "get_weather", "arguments": {"city": "Rome"}}}  # fmt: skip
+RESPONSES_CALL = {"type": "function_call", "call_id": "r", "name": "get_weather",
+                  "arguments": '{"city": "Lima"}'}  # fmt: skip
 
 
 @dataclass
@@ -249,12 +263,64 @@ class TestDecisionKinds:
             d = decision(http, sub)["decision"]
         assert "block" == d["kind"], shape
 
-    def test_needs_approval_then_approved(self, api: Api) -> None:
-        with api.http(api.alice) as http, api.http(api.approver) as person:
-            task = start(http, "delete all records in the database")
+    @SQLITE_ONLY
+    def test_more_shapes_failed_tools_and_a_malformed_call_are_reviewed(self, api: Api) -> None:
+        # Break test 15: each of these was a 422; a failed tool's is_error was dropped.
+        calls = [
+            {"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {"q": "x"}},
+            {"type": "mcp_tool_use", "id": "mcp_1", "name": "read", "server_name": "fs",
+             "input": {"path": "/tmp/a"}},
+            # A model's malformed arguments: kept raw, and read by the detectors.
+            {"id": "call_1", "type": "function",
+             "function": {"name": "bash", "arguments": '{"command": "rm -rf / --no-preserve-root"'}},
+        ]  # fmt: skip
+        results = [
+            {"type": "tool_result", "tool_use_id": "toolu_0"},
+            {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": True, "content": "EACCES"},
+            {"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "gone"}],
+                                                  "isError": True}},
+            {"jsonrpc": "2.0", "id": 8, "error": {"code": -32000, "message": "no such tool"}},
+            {"content": [{"type": "text", "text": "ok"}], "isError": False},
+        ]  # fmt: skip
+        with api.http(api.alice) as http:
+            task = start(http, "what time is it")
+            sub = submit(
+                http, task, "done [[judge PASS 99]]", tool_calls=calls, tool_results=results
+            )
+            d = decision(http, sub)["decision"]
+        stored = api.ops.repo.get_round_by_submission(sub)
+        assert stored is not None and "block" == d["kind"]
+        sent = json.loads(stored.tool_calls)
+        assert ["web_search", "read", "bash"] == [c["name"] for c in sent]
+        assert sent[2]["raw_arguments"].startswith('{"command": "rm -rf /')
+        assert [
+            "",
+            "[tool error] EACCES",
+            "[tool error] gone",
+            "[tool error] no such tool",
+            "ok",
+        ] == [r["content"] for r in json.loads(stored.tool_results)]
+
+    def test_needs_approval_then_approved_and_pushed(self, api: Api) -> None:
+        request = {"request": "delete all records in the database", "callback_url": ""}
+        with (
+            Receiver(200) as receiver,
+            api.http(api.alice) as http,
+            api.http(api.approver) as person,
+        ):
+            made = http.post("/v1/tasks", json={**request, "callback_url": receiver.url})
+            assert 201 == made.status_code, made.text
+            task = made.json()["id"]
             sub = submit(http, task, "Deleted 10 rows after backup. [[judge PASS 95]]", final=True)
             d = decision(http, sub)["decision"]
-            assert ("awaiting_approval", True) == (d["kind"], d["approval_required"])
+            # Whether the round may be delivered is in the JSON, not only a Python property.
+            assert ("awaiting_approval", True, True, "awaiting_approval", False) == (
+                d["kind"],
+                d["approval_required"],
+                d["awaiting_approval"],
+                d["outcome"],
+                d["delivered"],
+            )
             refused = http.post(f"/v1/tasks/{task}/approval", json={"decision": "approve"})
             assert_problem(refused, 403)
             ok = person.post(
@@ -262,12 +328,84 @@ class TestDecisionKinds:
             )
             assert 200 == ok.status_code, ok.text
             after = http.get(
-                f"/v1/submissions/{sub}/decision", params={"wait_s": 5, "until_approved": True}
+                f"/v1/submissions/{sub}/decision", params={"wait_s": 5, "until_approved": "true"}
             ).json()
+            got = receiver.wait_for(2)  # the decision, then the approval: pushed
         # Who approved is the key that called, whatever label it gives (break test, finding 8).
         via = f"alice (via alice, key {api.approver.key_id})"
-        assert (via, True) == (ok.json()["by"], ok.json()["approved"])
-        assert after["decided"] and after["decision"]["approval"]["approved"] is True
+        assert (via, True, "approved") == (
+            ok.json()["by"],
+            ok.json()["approved"],
+            ok.json()["outcome"],
+        )
+        d = after["decision"]
+        assert (True, "approved", True, False) == (
+            after["decided"],
+            d["outcome"],
+            d["delivered"],
+            d["awaiting_approval"],
+        )
+        hooks = {json.loads(r.body)["event"]: r for r in got}
+        decided, approved = (json.loads(hooks[e].body) for e in ("qgs.decision", "qgs.approval"))
+        assert (True, "awaiting_approval", False) == (
+            decided["awaiting_approval"],
+            decided["outcome"],
+            decided["delivered"],
+        )
+        assert (sub, True, "approved", True, via, "checked") == (
+            approved["submission_id"],
+            approved["approved"],
+            approved["outcome"],
+            approved["delivered"],
+            approved["by"],
+            approved["note"],
+        )
+        headers = {k.lower(): v for k, v in hooks["qgs.approval"].headers.items()}
+        assert approval_idempotency_key(sub) == headers["idempotency-key"]
+        assert headers["idempotency-key"] != hooks["qgs.decision"].headers["Idempotency-Key"]
+        assert verify_signature(
+            api.alice.webhook_secret.encode(),
+            hooks["qgs.approval"].body,
+            headers["x-qgs-timestamp"],
+            headers["x-qgs-signature"],
+        )
+        wait_until(
+            lambda: (
+                [("qgs.decision", "delivered"), ("qgs.approval", "delivered")]
+                == [
+                    (w["event"], w["status"])
+                    for w in api.ops.task_status(_me(api), task)["webhooks"]
+                ]
+            ),
+            what="both webhooks stored as delivered",
+        )
+
+
+def _me(api: Api) -> Any:
+    return api.ops.authenticate(api.alice.key)
+
+
+def held_long_poll(
+    api: Api, http: httpx.Client
+) -> tuple[str, list[httpx.Response], threading.Thread]:
+    """A submission whose judge call is held, and a long-poll on it in a thread, both in place.
+
+    Returns the submission id, the list the poll's response will be put in, and its thread
+    (``api.hold.set()`` releases the judge).
+    """
+    task = start(http, "write an article about AI")
+    sub = submit(http, task, "[[hold]] # AI\n\nText. [[judge PASS 91]]", final=True)
+    got: list[httpx.Response] = []
+    poll = threading.Thread(
+        target=lambda: got.append(
+            http.get(f"/v1/submissions/{sub}/decision", params={"wait_s": 50})
+        )
+    )
+    poll.start()
+    # Both in place: the long-poll waits, and the critic is inside the judge call.
+    wait_until(lambda: api.ops.notifier.waiting == 1, what="the long-poll")
+    wait_until(lambda: len(api.judge.requests) >= 1, what="the held judge call")
+    return sub, got, poll
 
 
 class TestLongPoll:
@@ -275,18 +413,7 @@ class TestLongPoll:
 
     def test_woken_by_the_notification(self, api: Api) -> None:
         with api.http(api.alice) as http:
-            task = start(http, "write an article about AI")
-            sub = submit(http, task, "[[hold]] # AI\n\nText. [[judge PASS 91]]", final=True)
-            got: list[httpx.Response] = []
-            poll = threading.Thread(
-                target=lambda: got.append(
-                    http.get(f"/v1/submissions/{sub}/decision", params={"wait_s": 50})
-                )
-            )
-            poll.start()
-            # Both in place: the long-poll waits, and the critic is inside the judge call.
-            wait_until(lambda: api.ops.notifier.waiting == 1, what="the long-poll")
-            wait_until(lambda: len(api.judge.requests) >= 1, what="the held judge call")
+            sub, got, poll = held_long_poll(api, http)
             assert api.ops.repo.decision_view(sub) is None
             before = api.ops.notifier.wakeups["notification"]
             api.hold.set()
@@ -338,6 +465,20 @@ class TestAuth:
             assert "Bearer" in body["detail"]
             bad = anon.get("/v1/tasks/t-x", headers={"Authorization": "Bearer qgs_nope"})
             assert_problem(bad, 401)
+            # Refused before the request is read: no key and bad JSON, an unknown query
+            # parameter, a body over the limit, a bad method are all 401 (break test 16).
+            for refused in (
+                anon.post(
+                    "/v1/tasks",
+                    content=b'{"request": ',
+                    headers={"Content-Type": "application/json"},
+                ),
+                anon.get("/v1/tasks/t-x", params={"verbose": 1}),
+                anon.post("/v1/tasks", content=b"x" * 3_000_000),
+                anon.delete("/v1/tasks/t-x"),
+            ):
+                assert_problem(refused, 401)
+                assert "Bearer" == refused.headers["WWW-Authenticate"]
         assert 0 == count(api.ops, TaskRow)
 
     def test_revoked_key_is_401(self, api: Api) -> None:
@@ -346,6 +487,18 @@ class TestAuth:
             task = start(http, "what time is it")
             revoke_key(api.ops.repo, key.key_id)
             assert_problem(http.get(f"/v1/tasks/{task}"), 401)
+
+    def test_a_key_revoked_during_a_long_poll_gets_no_answer(self, api: Api) -> None:
+        # Break test 11: the decision came ~3 s after the revoke, with a 200.
+        key = create_key(api.ops.repo, "carol")
+        with api.http(key) as http:
+            _sub, got, poll = held_long_poll(api, http)
+            revoke_key(api.ops.repo, key.key_id)
+            api.hold.set()
+            poll.join(60)
+        body = assert_problem(got[0], 401)
+        assert "revoked while the request waited" in body["detail"]
+        assert "pass" not in got[0].text
 
     def test_another_principals_task_and_submission_are_404(self, api: Api) -> None:
         with api.http(api.alice) as alice, api.http(api.bob) as bob:
@@ -427,8 +580,19 @@ class TestBadInput:
             # Under the body limit but over the deliverable limit: 413 too, naming the field.
             over = http.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "y" * 1_500_000})
             body = assert_problem(over, 413)
+            # A task's request, requirements and criteria have a limit too (break test 8):
+            # a 1.76 MB request took 13 s of classifier CPU.
+            long_request = http.post("/v1/tasks", json={"request": "write " * 7_000})
+            long_criteria = http.post(
+                "/v1/tasks", json={"request": "write an article", "criteria": ["c" * 20_000] * 2}
+            )
         assert "deliverable" in body["detail"]
+        for response, field in ((long_request, "request"), (long_criteria, "criteria")):
+            problem = assert_problem(response, 413)
+            assert [field] == [e["field"] for e in problem["errors"]]
+            assert "QGS_MAX_REQUEST_BYTES" in problem["detail"]
         assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
+        assert 1 == count(api.ops, TaskRow)
 
     def test_a_form_encoded_body_is_told_to_send_json(self, api: Api) -> None:
         # curl -d without a JSON header sends a form: say so, not "a valid dictionary".
@@ -461,7 +625,7 @@ class TestBadInput:
                 f"/v1/tasks/{task}/rounds",
                 json={
                     "deliverable": "x",
-                    "tool_calls": [{"function": {"name": "bash", "arguments": "{bad"}}],
+                    "tool_calls": [{"function": {"arguments": "{bad"}}],
                 },
             )
         body = assert_problem(response, 422)
@@ -570,7 +734,189 @@ class TestBadInput:
     def test_wait_over_sixty_seconds(self, api: Api) -> None:
         with api.http(api.alice) as http:
             response = http.get("/v1/submissions/s-x/decision", params={"wait_s": 61})
+            nan = http.get("/v1/submissions/s-x/decision", params={"wait_s": "nan"})
         assert ["wait_s"] == [e["field"] for e in assert_problem(response, 422)["errors"]]
+        not_a_number = assert_problem(nan, 422)["errors"]
+        assert (["wait_s"], "Input should be a finite number") == (
+            [e["field"] for e in not_a_number],
+            not_a_number[0]["message"],
+        )
+
+    def test_a_body_that_cannot_be_read_says_why_and_where(self, api: Api) -> None:
+        # Break test 14: each was "There was an error parsing the body" with no fix.
+        json_header = {"Content-Type": "application/json"}
+        deep_value: Any = "x"
+        for _ in range(200):
+            deep_value = {"a": deep_value}
+        call = {"id": "c1", "name": "bash", "arguments": deep_value}
+        deep = b'{"request": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+        with api.http(api.alice) as http:
+            nested = http.post("/v1/tasks", content=deep, headers=json_header)
+            latin = http.post("/v1/tasks", content=b'{"request": "caf\xe9"}', headers=json_header)
+            zipped = http.post(
+                "/v1/tasks",
+                content=gzip.compress(b'{"request": "hi"}'),
+                headers={**json_header, "Content-Encoding": "gzip"},
+            )
+            empty = http.post("/v1/tasks", headers=json_header)
+            task = start(http, "write an article about AI")
+            nested_call = http.post(
+                f"/v1/tasks/{task}/rounds", json={"deliverable": "x", "tool_calls": [call]}
+            )
+            surrogate = http.post(
+                f"/v1/tasks/{task}/rounds",
+                content=b'{"deliverable": "bad \\ud800 text"}',
+                headers=json_header,
+            )
+        # Depth and encoding errors name the request's fields, not the client's.
+        assert assert_problem(nested_call, 422)["errors"][0]["field"].startswith("tool_calls.0.")
+        assert "deliverable" == assert_problem(surrogate, 422)["errors"][0]["field"]
+        assert "deliverable.text" not in surrogate.text
+        for response, words, fix in (
+            (nested, "nested too deeply", "at most 128 levels"),
+            (latin, "not UTF-8: byte 0xe9 at offset 16", "UTF-8"),
+            (zipped, "'Content-Encoding: gzip'", "uncompressed"),
+            (empty, "the request body is empty", "application/json"),
+        ):
+            body = assert_problem(response, 400)
+            assert words in body["detail"], body
+            assert fix in body["errors"][0]["fix"], body
+        assert 1 == count(api.ops, TaskRow)
+
+    def test_round_number_is_a_json_integer_and_a_query_boolean_true_or_false(
+        self, api: Api
+    ) -> None:
+        # Break test 19: "1" and true were taken as round 1; until_approved=yes as true.
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            loose_ints = [
+                http.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "x", "round_number": v})
+                for v in ("1", True, 1.0)
+            ]
+            loose_bools = [
+                http.get("/v1/submissions/s-x/decision", params={"until_approved": v})
+                for v in ("yes", "1", "True")
+            ]
+        for answer in loose_ints:
+            assert ["round_number"] == [e["field"] for e in assert_problem(answer, 422)["errors"]]
+        for answer in loose_bools:
+            errors = assert_problem(answer, 422)["errors"]
+            assert ["until_approved"] == [e["field"] for e in errors]
+            assert "send true or false" == errors[0]["fix"]
+        assert 0 == count(api.ops, RoundRow)
+
+    def test_head_is_get_without_a_body_and_a_405_says_what_is_allowed(self, api: Api) -> None:
+        # Break test 13: HEAD was a 405, no 405 had an Allow header, its title was "Error".
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            got, head = http.get(f"/v1/tasks/{task}"), http.head(f"/v1/tasks/{task}")
+            health = http.head("/healthz")
+            wrong = [http.put("/v1/tasks"), http.post("/healthz"), http.delete(f"/v1/tasks/{task}")]
+        assert (200, b"") == (head.status_code, head.content)
+        assert got.headers["content-length"] == head.headers["content-length"]
+        assert (200, b"") == (health.status_code, health.content)
+        allowed = []
+        for response in wrong:
+            body = assert_problem(response, 405)
+            assert ("Method not allowed", "urn:qgs:problem:method-not-allowed") == (
+                body["title"],
+                body["type"],
+            )
+            assert response.headers["Allow"] in body["errors"][0]["fix"]
+            allowed.append(response.headers["Allow"])
+        assert ["POST", "GET, HEAD", "GET, HEAD"] == allowed
+
+
+class _LostAnswers(httpx.HTTPTransport):
+    """A real transport whose first ``lose`` answers to a POST are lost after the server acted."""
+
+    def __init__(self, lose: int) -> None:
+        super().__init__()
+        self.lose = lose
+        self.keys: list[str | None] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        if request.method == "POST":
+            self.keys.append(request.headers.get("Idempotency-Key"))
+            if self.lose > 0:
+                self.lose -= 1
+                response.read()
+                raise httpx.ReadTimeout("the answer was lost (simulated)", request=request)
+        return response
+
+
+@SQLITE_ONLY
+class TestIdempotency:
+    """Break test 7: a retried POST makes nothing twice; an unanswered one says it may have."""
+
+    def test_the_same_key_gets_the_same_answer_and_another_request_a_409(self, api: Api) -> None:
+        key = {"Idempotency-Key": "0b7c2c1e-7d4e-4a51-9b1f-5a3c9e2f8d10"}
+        with api.http(api.alice) as alice, api.http(api.bob) as bob:
+            first = alice.post("/v1/tasks", json={"request": "write an article"}, headers=key)
+            again = alice.post("/v1/tasks", json={"request": "write an article"}, headers=key)
+            other = alice.post("/v1/tasks", json={"request": "write a poem"}, headers=key)
+            bobs = bob.post("/v1/tasks", json={"request": "write an article"}, headers=key)
+            task = first.json()["id"]
+            rounds = [
+                alice.post(
+                    f"/v1/tasks/{task}/rounds",
+                    json={"deliverable": "draft"},
+                    headers={**key, "Idempotency-Key": "r-1"},
+                )
+                for _ in range(2)
+            ]
+            route = alice.post(f"/v1/tasks/{task}/rounds", json={"deliverable": "x"}, headers=key)
+            bad = alice.post("/v1/tasks", json={"request": "x"}, headers={"Idempotency-Key": "a b"})
+        assert (201, 201, 201) == (first.status_code, again.status_code, bobs.status_code)
+        assert first.json() == again.json() and bobs.json()["id"] != task
+        for conflict in (other, route):
+            body = assert_problem(conflict, 409)
+            assert ["Idempotency-Key"] == [e["field"] for e in body["errors"]]
+        assert "POST /v1/tasks" in route.json()["detail"]
+        assert ["Idempotency-Key"] == [e["field"] for e in assert_problem(bad, 422)["errors"]]
+        assert [202, 202] == [r.status_code for r in rounds]
+        assert rounds[0].json() == rounds[1].json()
+        assert (2, 1) == (count(api.ops, TaskRow), count(api.ops, OutboxRow))
+
+    def test_the_python_client_retries_with_its_key_and_says_when_the_outcome_is_unknown(
+        self, api: Api
+    ) -> None:
+        lost = _LostAnswers(lose=1)
+        qgs = Client(base_url=api.url, api_key=api.alice.key, transport=lost)
+        task = qgs.start_task("write an article about AI")  # its first answer was lost
+        sub = qgs.submit(task.id, "draft")
+        assert 3 == len(lost.keys) and lost.keys[0] == lost.keys[1] != lost.keys[2]
+        assert 1 == count(api.ops, TaskRow)
+        unlucky = _LostAnswers(lose=99)  # no answer ever: not "nothing was queued"
+        qgs = Client(base_url=api.url, api_key=api.alice.key, transport=unlucky, retries=1)
+        with pytest.raises(OutcomeUnknownError, match="may have been queued") as info:
+            qgs.submit(task.id, "second draft")
+        key = info.value.idempotency_key
+        assert key is not None and [key, key] == unlucky.keys
+        again = Client(base_url=api.url, api_key=api.alice.key).submit(
+            task.id, "second draft", idempotency_key=key
+        )
+        assert again.id != sub.id
+        assert 2 == count(api.ops, OutboxRow)  # one a submission, whatever was retried
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+class TestIdsNoTaskHas:
+    """An id no task can have is a 404 like any unknown one, not the store's error (500)."""
+
+    def test_a_nul_or_an_overlong_id_is_404(self, api: Api) -> None:
+        # Break test 10: PostgreSQL refuses NUL in text, and the API answered 500 DataError.
+        with api.http(api.approver) as http:
+            for response in (
+                http.get("/v1/tasks/t-%00x"),
+                http.get("/v1/tasks/t-%00x/constraints"),
+                http.get("/v1/submissions/s-%00/decision"),
+                http.post("/v1/tasks/t-%00/rounds", json={"deliverable": "x"}),
+                http.post("/v1/tasks/t-%00/approval", json={"decision": "approve"}),
+                http.get("/v1/tasks/" + "t" * 300),
+            ):
+                assert_problem(response, 404)
 
 
 @SQLITE_ONLY
@@ -594,6 +940,63 @@ class TestServiceDocuments:
         } == {path: set(methods) for path, methods in paths.items()}
         assert 200 == docs.status_code and "swagger" in docs.text.lower()
 
+    def test_real_answers_match_the_published_schemas(self, api: Api) -> None:
+        # Break test 6: the 422 was published as FastAPI's HTTPValidationError, most error
+        # statuses not at all, and ToolCallIn refused the agents' shapes the server takes.
+        with api.http(None) as anon:
+            doc = anon.get("/openapi.json").json()
+        answers: list[tuple[str, str, httpx.Response]] = []
+        with api.http(api.alice) as http, api.http(api.approver) as person, api.http(None) as anon:
+            made = http.post("/v1/tasks", json={"request": "write an article about AI"})
+            task = made.json()["id"]
+            rounds = f"/v1/tasks/{task}/rounds"
+            sub = http.post(rounds, json={"deliverable": "# AI [[judge PASS 90]]", "final": True})
+            decided = http.get(
+                f"/v1/submissions/{sub.json()['submission_id']}/decision", params={"wait_s": 30}
+            )
+            key = {"Idempotency-Key": "k-1"}
+            answers += [
+                ("/v1/tasks", "post", made),
+                ("/v1/tasks", "post", http.post("/v1/tasks", content=b"{", headers=JSON)),
+                ("/v1/tasks", "post", anon.post("/v1/tasks", json={"request": "x"})),
+                ("/v1/tasks", "post", http.post("/v1/tasks", json={"request": "x" * 40_000})),
+                ("/v1/tasks", "post", http.post("/v1/tasks", json={"request": "x", "y": 1})),
+                ("/v1/tasks", "post", http.post("/v1/tasks", json={"request": "a"}, headers=key)),
+                ("/v1/tasks", "post", http.post("/v1/tasks", json={"request": "b"}, headers=key)),
+                ("/v1/tasks/{task_id}/rounds", "post", sub),
+                ("/v1/tasks/{task_id}/rounds", "post", http.post("/v1/tasks/t-no/rounds", json={"deliverable": "x"})),
+                ("/v1/submissions/{submission_id}/decision", "get", decided),
+                ("/v1/submissions/{submission_id}/decision", "get", http.get("/v1/submissions/s-no/decision")),
+                ("/v1/submissions/{submission_id}/decision", "get", http.get("/v1/submissions/s-no/decision", params={"wait_s": 99})),
+                ("/v1/tasks/{task_id}", "get", http.get(f"/v1/tasks/{task}")),
+                ("/v1/tasks/{task_id}/constraints", "get", http.get(f"/v1/tasks/{task}/constraints")),
+                ("/v1/tool-calls/check", "post", http.post("/v1/tool-calls/check", json={"call": WEATHER, "tools": TOOLS})),
+                ("/v1/tool-calls/check", "post", http.post("/v1/tool-calls/check", json={"call": WEATHER})),
+                ("/v1/tasks/{task_id}/approval", "post", http.post(f"/v1/tasks/{task}/approval", json={"decision": "approve"})),
+                ("/v1/tasks/{task_id}/approval", "post", person.post(f"/v1/tasks/{task}/approval", json={"decision": "approve"})),
+                ("/healthz", "get", anon.get("/healthz")),
+                ("/readyz", "get", anon.get("/readyz")),
+            ]  # fmt: skip
+        seen = set()
+        for path, method, response in answers:
+            documented = doc["paths"][path][method]["responses"]
+            status = str(response.status_code)
+            assert status in documented, (path, method, status, response.text)
+            media = response.headers["content-type"].split(";")[0]
+            schema = documented[status]["content"][media]["schema"]
+            Draft202012Validator({**schema, "components": doc["components"]}).validate(
+                response.json()
+            )
+            seen.add(status)
+        assert {"200", "201", "202", "400", "401", "403", "404", "409", "413", "422"} <= seen
+        assert "HTTPValidationError" not in json.dumps(doc)
+        # The shapes the round takes are the shapes it publishes.
+        body = {"deliverable": "x", "tool_calls": [WEATHER, ANTHROPIC_CALL, MCP_CALL, RESPONSES_CALL],
+                "tool_results": [{"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+                                 {"type": "tool_result", "tool_use_id": "t"}]}  # fmt: skip
+        round_in = {"$ref": "#/components/schemas/RoundIn", "components": doc["components"]}
+        Draft202012Validator(round_in).validate(body)
+
     def test_health_and_readiness(self, api: Api) -> None:
         with api.http(None) as http:
             assert {"status": "ok"} == http.get("/healthz").json()
@@ -604,7 +1007,12 @@ class TestServiceDocuments:
     def test_metrics_parse_with_prometheus_client(self, api: Api) -> None:
         from prometheus_client.parser import text_string_to_metric_families
 
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            http.get(f"/v1/tasks/{task}")
+            http.get("/v1/tasks/t-unknown")
         with api.http(None) as http:
+            http.get(f"/v1/tasks/{task}")  # 401
             got = http.get("/metrics/")
             plain = http.get("/metrics")  # what scrapers ask for: answered, not redirected
         assert 200 == got.status_code, got.text
@@ -615,6 +1023,22 @@ class TestServiceDocuments:
             "qgs.critic",
             "qgs.default",
         }
+        # The API's own requests (break test 20): by route template, never by raw path.
+        answered = {
+            (s.labels["route"], s.labels["method"], s.labels["status"])
+            for s in families["qgs_api_requests"].samples
+        }
+        assert {
+            ("/v1/tasks", "POST", "201"),
+            ("/v1/tasks/{task_id}", "GET", "200"),
+            ("/v1/tasks/{task_id}", "GET", "404"),
+            ("/v1/tasks/{task_id}", "GET", "401"),
+        } <= answered
+        assert not [r for r, _m, _s in answered if "t-" in r]
+        refused = {s.labels["status"]: s.value for s in families["qgs_api_refused"].samples}
+        assert refused["401"] >= 1
+        latency = families["qgs_api_request_duration_seconds"].samples
+        assert any(s.name.endswith("_count") and s.value >= 1 for s in latency)
 
     def test_readme_curl_script(self, api: Api) -> None:
         script = ROOT / "examples" / "api_quickstart.sh"
@@ -641,6 +1065,16 @@ class TestServiceDocuments:
             tools=TOOLS,
         )
         assert (False, 2) == (report.allowed, report.stopped_at)
+        # Break test 9: both crashed with AttributeError '_gate_cache'.
+        message = {"role": "assistant", "tool_calls": [
+            {"id": "a", "type": "function",
+             "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+            {"id": "b", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}},
+        ]}  # fmt: skip
+        reports = qgs.check_tool_calls(message, tools=TOOLS)
+        assert [(True, "a"), (False, "b")] == [(r.allowed, r.call_id) for r in reports]
+        with pytest.raises(ConfigurationError, match="the tool gate runs on the server"):
+            qgs.tool_gate(TOOLS)
         with pytest.raises(TaskNotFoundError):
             Client(base_url=api.url, api_key=api.bob.key).constraints(task.id)
         with pytest.raises(AuthenticationError):
@@ -708,6 +1142,10 @@ class TestUnavailable:
             ready = http.get("/readyz")
         body = assert_problem(response, 503)
         assert "was not queued" in body["detail"]
+        # The setting, never the address; and when to retry (break test 12).
+        assert "QGS_BROKER_URL" in body["detail"] and "5" == response.headers["Retry-After"]
+        port = dead.rsplit(":", 1)[1].split("/")[0]
+        assert "127.0.0.1" not in response.text and port not in response.text
         assert (0, 0) == (count(api.ops, RoundRow), count(api.ops, OutboxRow))
         assert_problem(ready, 503)
         assert ready.json()["checks"]["broker"]["ok"] is False

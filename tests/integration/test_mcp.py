@@ -201,9 +201,17 @@ class TestStdio:
                     "submit_round",
                     {"task_id": "t-unknown", "deliverable": "x", "round_number": 2**40},
                 ),
+                await session.call_tool("start_task", {"request": "write " * 7_000}),
             )
 
-        unknown, not_object, a_message, too_long, not_found, huge = stdio_session(mcp_env, steps)
+        unknown, not_object, a_message, too_long, not_found, huge, big = stdio_session(
+            mcp_env, steps
+        )
+        big_request = tool_error(big)  # break test 8: stdio took a 3 MB request
+        assert (413, ["request"]) == (
+            big_request["status"],
+            [e["field"] for e in big_request["errors"]],
+        )
         assert ["finale"] == [e["field"] for e in tool_error(unknown)["errors"]]
         assert ["call"] == [e["field"] for e in tool_error(not_object)["errors"]]
         message = tool_error(a_message)
@@ -254,7 +262,10 @@ class TestStreamableHttp:
             ):
                 await session.initialize()
                 tools = await session.list_tools()
-                task = structured(await session.call_tool("start_task", {"request": "hi there"}))
+                once = {"request": "hi there", "idempotency_key": "mcp-k1"}
+                task = structured(await session.call_tool("start_task", once))
+                again = structured(await session.call_tool("start_task", once))
+                assert task == again  # the same key and request: the same task
                 sub = structured(
                     await session.call_tool(
                         "submit_round",
@@ -271,7 +282,14 @@ class TestStreamableHttp:
         with serving(create_http_app(mcp_env.ops)) as url:
             tools, task, decided = asyncio.run(asyncio.wait_for(run(url), timeout=120))
         assert TOOL_NAMES == {t.name for t in tools.tools}
-        assert (True, "pass") == (decided["decided"], decided["decision"]["kind"])
+        # outcome and delivered are in the JSON (an agent need not re-derive the rule).
+        assert (True, "pass", "pass", True, False) == (
+            decided["decided"],
+            decided["decision"]["kind"],
+            decided["decision"]["outcome"],
+            decided["decision"]["delivered"],
+            decided["decision"]["awaiting_approval"],
+        )
         row = mcp_env.ops.repo.find_task(task["id"])
         assert row is not None and "alice" == row.principal
 
@@ -286,6 +304,12 @@ class TestStreamableHttp:
             good = http.post(
                 "/mcp", json=init, headers={**accept, "Authorization": f"Bearer {mcp_env.key.key}"}
             )
+            too_big = http.post(
+                "/mcp",
+                content=b"x" * (mcp_env.settings.api.max_body_bytes + 1),
+                headers={**accept, "Authorization": f"Bearer {mcp_env.key.key}"},
+            )
+        assert 413 == too_big.status_code and 413 == too_big.json()["status"]
         for response in (anonymous, bad):
             assert 401 == response.status_code, response.text
             assert response.headers["content-type"].startswith("application/problem+json")

@@ -125,5 +125,22 @@ def test_an_approval_label_carries_the_calling_key() -> None:
     assert "ceo (via alice, key k1)" == approver_label("ceo", me)
     assert "alice (via alice, key k1)" == approver_label(None, me)
     assert "alice (via alice, key k1)" == approver_label("  ", me)
-    long = approver_label("x" * 500, me)
-    assert len(long) == APPROVER_MAX_CHARS and long.endswith("(via alice, key k1)")
+    room = APPROVER_MAX_CHARS - len(" (via alice, key k1)")
+    fits = approver_label("x" * room, me)
+    assert len(fits) == APPROVER_MAX_CHARS and fits.endswith("(via alice, key k1)")
+    # A longer one is refused naming 'by' and its limit, like a long note (break test 22):
+    # it was cut without a word.
+    with pytest.raises(InputError, match=rf"'by' must be at most {room} characters"):
+        approver_label("x" * (room + 1), me)
+
+
+@pytest.mark.parametrize("key", ["", "a b", "ключ", "k" * 256])
+def test_a_malformed_idempotency_key_is_a_422_naming_the_header(key: str) -> None:
+    from qgs_worker.api.idempotency import check_key
+
+    with pytest.raises(InputError) as info:
+        check_key(key)
+    found = problem_for(info.value)
+    assert found is not None
+    status, body = found
+    assert (422, "Idempotency-Key") == (status, body["errors"][0]["field"])

@@ -133,8 +133,34 @@ class TestFromCoreValues:
             "verdict": "FAIL",
             "approval_required": False,
             "approval": None,
+            # Computed, and serialised: an agent in any language reads them (break test 3).
+            "awaiting_approval": False,
+            "outcome": "force_deliver",
+            "delivered": True,
+            "deliver_round": 1,
         } == got.model_dump()
         assert type(got.kind) is str and type(got.termination) is str
+
+    def test_a_reflect_force_deliver_is_serialised_as_not_delivered_until_approved(self) -> None:
+        decision = Decision(kind=DecisionKind.FORCE_DELIVER, reason="stopped", best_round=2)
+        got = DecisionView.of(
+            decision, task_id="t", submission_id="s", round_number=3, complexity="REFLECT"
+        )
+        sent = got.model_dump(mode="json")
+        assert (True, "awaiting_approval", False, 2) == (
+            sent["awaiting_approval"],
+            sent["outcome"],
+            sent["delivered"],
+            sent["deliver_round"],
+        )
+        approved = got.model_copy(update={"approval": approval(True)}).model_dump(mode="json")
+        assert ("approved", True, "approved") == (
+            approved["outcome"],
+            approved["delivered"],
+            approved["approval"]["outcome"],
+        )
+        # What the JSON says is read back as the same view (computed fields are not inputs).
+        assert got == DecisionView.model_validate(sent)
 
     @pytest.mark.parametrize(
         ("kind", "best_round", "deliver"),

@@ -242,6 +242,11 @@ class TestDefinitionErrors:
         with pytest.raises(ToolDefinitionError, match=needle):
             ToolRegistry.from_anthropic(tools)
 
+    def test_options_beside_an_openai_function_name_the_tool(self) -> None:
+        # The break test's x-qgs.rate_limit beside "function" said tool '?'.
+        with pytest.raises(ToolDefinitionError, match="tool 'get_weather': x-qgs rate_limit"):
+            ToolRegistry.from_openai([{**OPENAI, "x-qgs": {"rate_limit": 5}}])
+
     @pytest.mark.parametrize(
         ("value", "enabled"), [(False, False), ("false", False), ("FALSE", False), ("True", True)]
     )

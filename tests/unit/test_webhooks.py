@@ -7,14 +7,19 @@ import hmac
 import json
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
+from prometheus_client import REGISTRY
 from sqlmodel import Session
 
 from qgs_worker import pipeline
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
 from qgs_worker.core.webhooks import (
+    APPROVAL_EVENT,
     WebhookPolicy,
     WebhookStatus,
+    approval_body,
+    approval_idempotency_key,
     idempotency_key,
     retry_delay_s,
     sign,
@@ -26,7 +31,7 @@ from qgs_worker.errors import InputError
 from qgs_worker.settings import JudgeSettings, Settings, WorkerSettings
 from qgs_worker.store import Repository
 from qgs_worker.store.tables import TaskRow, utcnow
-from qgs_worker.store.webhooks import WebhookDeliveryRow
+from qgs_worker.store.webhooks import ApprovalWebhookRow, WebhookDeliveryRow
 from qgs_worker.submission import NewTask, Submission, validate_message
 from qgs_worker.sweeper import Actions, SweepPolicy, sweep
 from qgs_worker.webhook_settings import WebhookSettings
@@ -92,7 +97,54 @@ class TestBody:
             "reasons": ["score 61 is below 85"],
             "termination": None,
             "decided_at": "2025-01-02T03:04:05+00:00",
+            "approval_required": False,
+            "awaiting_approval": False,
+            "outcome": "revise",
+            "delivered": False,
+            "deliver_round": 2,
         } == sent
+
+    def test_a_decision_that_waits_for_a_person_says_it_is_not_delivered(self) -> None:
+        # Break test 3: the body said "force_deliver" and nothing about the person it waits for.
+        body = {**BODY, "decision": "force_deliver", "best_round": 1, "approval_required": True}
+        sent = json.loads(webhook_body(**body))
+        assert (True, True, "awaiting_approval", False, 1) == (
+            sent["approval_required"],
+            sent["awaiting_approval"],
+            sent["outcome"],
+            sent["delivered"],
+            sent["deliver_round"],
+        )
+
+    def test_the_approval_event(self) -> None:
+        sent = json.loads(
+            approval_body(
+                task_id="t-1",
+                submission_id="s-1",
+                round_number=2,
+                decision="force_deliver",
+                approved=False,
+                by="ops (via alice, key k1)",
+                note="wrong host",
+                approved_at=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
+                best_round=1,
+            )
+        )
+        assert {
+            "event": "qgs.approval",
+            "task_id": "t-1",
+            "submission_id": "s-1",
+            "round": 2,
+            "decision": "force_deliver",
+            "approved": False,
+            "outcome": "rejected",
+            "delivered": False,
+            "deliver_round": 1,
+            "by": "ops (via alice, key k1)",
+            "note": "wrong host",
+            "approved_at": "2025-01-02T03:04:05+00:00",
+        } == sent
+        assert approval_idempotency_key("s-1") not in (idempotency_key("s-1"), None)
 
     def test_same_bytes_every_time(self) -> None:
         body = webhook_body(**BODY)
@@ -372,3 +424,104 @@ class TestAtDelivery:
         done = deliver_once(repo, rid, hook_settings(), resolve=resolver())
         assert done.status is None and done.attempt is None
         assert [] == list(repo.webhook_views("t-1")[0].attempts)
+
+
+class TestApprovalEvent:
+    """A person's approval or rejection is pushed too: stored with it, signed, its own key."""
+
+    URL = "http://hooks.example.com:9/hook"
+
+    def awaiting(self) -> tuple[Repository, int]:
+        repo = Repository("sqlite://")
+        sub = submission("s-1", self.URL).model_copy(
+            update={"task": NewTask(request="delete all records in the database")}
+        )
+        rid = decide(repo, sub, Published())
+        view = repo.decision_view("s-1")
+        assert view is not None and view.awaiting_approval, view
+        return repo, rid
+
+    @pytest.mark.parametrize("reject", [False, True])
+    def test_stored_with_the_approval_and_sent_once(self, reject: bool) -> None:
+        from qgs_worker.service import approvals
+
+        repo, rid = self.awaiting()
+        made = approvals.approve(
+            repo, "t-1", by="ops", note="ok" if not reject else "no", reject=reject
+        )
+        assert rid == repo.fresh_approval_webhook("t-1", 1)
+        approvals.approve(repo, "t-1", by="ops", note=made.note, reject=reject)  # again: nothing
+        sent: list[httpx.Request] = []
+
+        def answer(request: httpx.Request) -> httpx.Response:
+            sent.append(request)
+            return httpx.Response(200)
+
+        settings = hook_settings().model_copy(update={"worker": WorkerSettings(metrics_port=0)})
+        counted = ("qgs_webhook_attempts_total", {"event": "qgs.approval", "outcome": "delivered"})
+        before = REGISTRY.get_sample_value(*counted) or 0.0
+        done = deliver_once(
+            repo,
+            rid,
+            settings,
+            event=APPROVAL_EVENT,
+            resolve=resolver("93.184.216.34"),
+            transport=httpx.MockTransport(answer),
+        )
+        again = deliver_once(repo, rid, settings, event=APPROVAL_EVENT, resolve=resolver())
+        assert (WebhookStatus.DELIVERED, None) == (done.status, again.status)
+        assert before + 1 == REGISTRY.get_sample_value(*counted)  # break test 20
+        assert repo.fresh_approval_webhook("t-1", 1) is None
+        [request] = sent
+        body = json.loads(request.content)
+        assert ("qgs.approval", not reject, "rejected" if reject else "approved") == (
+            body["event"],
+            body["approved"],
+            body["outcome"],
+        )
+        assert (not reject, "ops", made.note) == (body["delivered"], body["by"], body["note"])
+        assert approval_idempotency_key("s-1") == request.headers["Idempotency-Key"]
+        stamp = request.headers["X-QGS-Timestamp"]
+        assert verify_signature(
+            b"s3cret", request.content, stamp, request.headers["X-QGS-Signature"]
+        )
+        hooks = repo.webhook_views("t-1")
+        assert [("qgs.decision", 1), ("qgs.approval", 1)] == [
+            (v.event, v.round_number) for v in hooks
+        ]
+        assert [200] == [a.status_code for a in hooks[1].attempts]
+
+    def test_no_callback_no_event(self) -> None:
+        from qgs_worker.service import approvals
+
+        repo = Repository("sqlite://")
+        sub = submission("s-1", None).model_copy(
+            update={"task": NewTask(request="delete all records in the database")}
+        )
+        decide(repo, sub, Published())
+        approvals.approve(repo, "t-1", by="ops")
+        assert repo.fresh_approval_webhook("t-1", 1) is None
+        assert 0 == repo.count_rows(ApprovalWebhookRow)
+
+    def test_an_event_nobody_enqueued_is_swept_after_the_bound(self) -> None:
+        # `qgs approve` without a broker stores the event; a worker's sweeper sends it.
+        from qgs_worker.service import approvals
+
+        repo, rid = self.awaiting()
+        approvals.approve(repo, "t-1", by="ops")
+        fake = Delivers(repo)
+        approvals_sent: list[int] = []
+        actions = Actions(
+            fake.actions.publish,
+            fake.actions.dispatch,
+            fake.actions.claim,
+            fake.actions.fail,
+            deliver=fake.enqueued.append,
+            deliver_approval=approvals_sent.append,
+        )
+        sweep(repo, POLICY, actions)
+        assert [] == approvals_sent  # younger than the bound: its caller may have enqueued it
+        later = utcnow() + timedelta(seconds=POLICY.bound_s + 5)
+        sweep(repo, POLICY, actions, now=later)
+        sweep(repo, POLICY, actions, now=later)
+        assert [rid] == approvals_sent

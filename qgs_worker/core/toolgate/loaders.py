@@ -52,7 +52,7 @@ def spec_from_openai(tool: Mapping[str, Any]) -> ToolSpec:
         raise ToolDefinitionError(
             f"OpenAI tool: 'type' must be 'function' (got {tool.get('type')!r})"
         )
-    options = {**_options(function), **_options(tool)}
+    options = {**_options(function), **_options(tool, function.get("name"))}
     return _spec(function, "parameters", "openai", options)
 
 
@@ -247,11 +247,16 @@ def _spec(
     )
 
 
-def _options(definition: Mapping[str, Any]) -> dict[str, Any]:
+def _options(definition: Mapping[str, Any], name: object = None) -> dict[str, Any]:
+    """The ``x-qgs`` options of a definition; ``name``: the tool's, when it is not beside them.
+
+    An OpenAI definition may put ``x-qgs`` beside ``function``: its messages name the tool
+    from ``function.name``, not ``'?'``.
+    """
     raw = definition.get("x-qgs")
     if raw is None:
         return {}
-    name = definition.get("name", "?")
+    name = name if isinstance(name, str) else definition.get("name", "?")
     if not isinstance(raw, Mapping) or set(raw) - _OPTION_KEYS:
         unknown = sorted(set(raw) - _OPTION_KEYS) if isinstance(raw, Mapping) else raw
         raise ToolDefinitionError(
