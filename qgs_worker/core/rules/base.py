@@ -18,7 +18,8 @@ No severity in a context: the rule is not checked there.
 
 A rule's patterns are compiled on first use (``LazyPatterns``), not at import: compiling the
 whole table took most of the ~400 ms ``qgs scan`` and ``qgs check-tool`` spent importing the
-rules, and a text without a rule's needles never needs its patterns (issue 15).
+rules, and a text without a rule's needles never needs its patterns; their pre-scan is built
+once a rule has read enough text to repay it (``PREFILTER_AFTER_CHARS``; issue 15).
 Pure: stdlib and pydantic only (through ``models``).
 """
 
@@ -34,7 +35,7 @@ from qgs_worker.core.models import ArgumentKind, Severity
 from qgs_worker.core.rules import prescan
 from qgs_worker.core.rules.prefilter import Prefilter, normalise
 
-__all__ = ["Accept", "Context", "LazyPatterns", "Rule", "rule"]
+__all__ = ["PREFILTER_AFTER_CHARS", "Accept", "Context", "LazyPatterns", "Rule", "rule"]
 
 P0, P1, P2, P3, P4 = Severity.P0, Severity.P1, Severity.P2, Severity.P3, Severity.P4
 
@@ -134,9 +135,10 @@ class Rule:
         matched_by: The module that applies this rule by logic of its own (personal data's
             check digits, SSRF's address parsing, JNDI's unwrapping...); empty for a rule the
             detectors and ``argscan`` apply by its patterns alone.
-        prefilter: Where the patterns may start (``prefilter``), built from ``patterns`` the
-            first time the rule runs and registered then with the shared pre-scan of ``group``:
-            the matches are the same as ``finditer``'s, found in a fraction of the time.
+        prefilter: Where the patterns may start (``prefilter``), built from ``patterns`` once
+            the rule has read ``PREFILTER_AFTER_CHARS`` characters, and registered then with the
+            shared pre-scan of ``group``: the matches are the same as ``finditer``'s, found in a
+            fraction of the time.
     """
 
     rule_id: str
@@ -152,6 +154,7 @@ class Rule:
     needles: tuple[str, ...] = field(default=())
     matched_by: str = ""
     _prefilter: Prefilter | None = field(default=None, init=False, repr=False)
+    _plain_chars: int = field(default=0, init=False, repr=False)
 
     @property
     def prefilter(self) -> Prefilter:
@@ -191,10 +194,19 @@ class Rule:
         """Each pattern with its matches in ``text``, as ``pattern.finditer`` gives them.
 
         The positions a pattern may start at are found once for all the rule's patterns
-        (``prefilter``); a pattern runs only there.
+        (``prefilter``); a pattern runs only there. Until the rule has read
+        ``PREFILTER_AFTER_CHARS`` characters, the patterns run plainly (the same matches).
         """
-        prefilter = self._prefilter or self.prefilter  # the hot path of the gate's layer 6
+        prefilter = self._prefilter  # the hot path of the gate's layer 6
         compiled = self.patterns._compiled or self.patterns.compiled
+        if prefilter is None:
+            read = self._plain_chars + len(text)
+            if read < PREFILTER_AFTER_CHARS:  # two threads may both count: a guess, no harm
+                object.__setattr__(self, "_plain_chars", read)
+                for pattern in compiled:
+                    yield pattern, pattern.finditer(text)
+                return
+            prefilter = self.prefilter
         lowered = _lowered(text) if prefilter.useful else None
         if lowered is None:  # nothing to pre-scan, or a text normalise cannot map
             starts: list[list[int] | None] = [None] * len(compiled)
@@ -222,6 +234,14 @@ class Rule:
                     spans.append((m.start(), m.end(), m.group(0)))
         return [found for _, _, found in sorted(spans)]
 
+
+PREFILTER_AFTER_CHARS = 32_000
+"""Characters a rule reads with its patterns' plain ``finditer`` before it builds its pre-scan.
+
+Reading the patterns' start words (``prefilter.start_words``) costs about what compiling them
+does (~100 ms for the judge rules, ~20 ms for the prompt rules), and plain matching costs
+~2 ms per 100 KB of prose per pattern: a short command on a short text (``qgs scan``, ``qgs
+check-tool``) never builds the pre-scan, a process that reads more builds it once (issue 15)."""
 
 _last_lowered: tuple[str, str | None] = ("", "")
 
