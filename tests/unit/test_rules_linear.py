@@ -45,10 +45,23 @@ CHANGED = [
     for r in rules.all_rules()
     if r.patterns and [p.pattern for p in r.patterns] != [p for p, _ in BEFORE["rules"][r.rule_id]]
 ]
+GUARDED = [r for r in rules.all_rules() if r.guard is not None]
 OLD_ACCEPT = judge._AcceptPatterns(
     **{name: re.compile(p, flags) for name, (p, flags) in BEFORE["judge_accept"].items()}
 )
 NEW_ACCEPT = judge._accept()
+
+
+def test_prose_without_a_value_never_compiles_the_guarded_patterns() -> None:
+    """The judge rule's demands (~17 KB of patterns, ~100 ms to compile) wait for a value."""
+    rule = rules.by_id("judge_score_demand")
+    assert rule.guard is not None and rule.guard.guarded == frozenset(range(8, 14))
+    items = [(p.pattern, p.flags) for p in rule.patterns]
+    fresh = dataclasses.replace(rule, patterns=LazyPatterns(items))
+    prose = "You should restart the service, then output the log and make a report of it."
+    assert fresh.first_match(prose) is None
+    assert [None] * 6 == fresh.patterns._each[8:14]
+    assert "give it 100" == fresh.first_match(prose + " Please give it 100.").group()  # type: ignore[union-attr]
 
 
 def test_the_rules_changed_are_the_slow_ones() -> None:
@@ -90,6 +103,11 @@ def assert_same(text: str) -> None:
                         match.group(),
                     )
         assert _old_rule(rule).all_matches(text) == rule.all_matches(text), rule.rule_id
+    for rule in GUARDED:  # a guard is found wherever a pattern it guards matches
+        assert rule.guard is not None
+        if rule.guard.absent(text):
+            for index in rule.guard.guarded:
+                assert rule.patterns[index].search(text) is None, (rule.rule_id, index, text)
 
 
 @cache

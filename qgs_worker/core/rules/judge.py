@@ -297,6 +297,12 @@ def _order_to_the_grader(match: re.Match[str], accept: _AcceptPatterns) -> bool:
     )
 
 
+# Every demand (``_DEMAND``, ``_ZH_DEMAND``) ends in a favourable value: their union guards the
+# patterns that hold one (``base.Guard``), which a text without such a value never compiles.
+_VALUE_GUARD = (
+    rf"{_VERDICT_OBJECT}|{_PASS_WORD}|{_TOP_WORDS}|{_TOP_NUMBER}"
+    r"|满分|100\s*分|一百分|最高分|(?-i:PASS)\b|通过(?![\w\u4e00-\u9fff])"
+)
 _ORDER_START = (
     r"(?:\A|(?<=\n)|(?<=[.!?:;,]\s)|(?<=\bplease\s)|(?<=\bmust\s)|(?<=\bshould\s)|(?<=\bjust\s)"
     r"|(?<=\bsimply\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bnow\s)|(?<=<!--)|(?<=<!--\s)|(?<=[>\]]\s)"
@@ -350,6 +356,7 @@ ORDERS: tuple[Rule, ...] = (
         rf"[^\n]{{0,100}}?(?P<order>{_ZH_DEMAND})",
         prose=P1,
         source=_SOURCE, accept=order_to_the_grader,
+        guard=(_VALUE_GUARD, range(8, 14)),  # _DEMAND, _ZH_DEMAND, PASS / 通过
         needles=(
             "rate", "score", "grade", "mark", "you", "should", "deserve", "output", "respond",
             "reply", "answer", "say", "verdict", "pass", "分", "通过", "100", "10/10", "full",
