@@ -22,8 +22,11 @@ from qgs_worker.terminal import visible
 
 __all__ = ["error", "fail", "line", "warning"]
 
-_EMOJI_CODE = re.compile(r":\S*?:")
-"""Where rich may see an emoji code (its own pattern is ``:(\\S*?)(?:-(emoji|text))?:``)."""
+_EMOJI_CODE = re.compile(r"(:(\S*?)(?:(?:\-)(emoji|text))?:)")
+"""Where rich sees an emoji code (``rich._emoji_replace``'s own pattern); the name is group 2."""
+_DIGIT_EMOJI = frozenset({"100", "1234"})
+"""The names made of digits in rich's emoji table (``tests/unit/test_cli_short.py`` reads it):
+``text.txt:1:`` in a finding's line holds no emoji, and needs no table (~8 ms to load)."""
 _CONSOLES: dict[bool, Any] = {}
 
 
@@ -82,8 +85,9 @@ def _plain(stream: IO[str], text: str) -> bool:
 
 def _emoji(text: str) -> str:
     """``text`` with rich's emoji codes replaced, as rich prints it."""
-    if _EMOJI_CODE.search(text) is None:
-        return text
+    names = [found.group(2) for found in _EMOJI_CODE.finditer(text)]
+    if all(not name or (name.isdigit() and name not in _DIGIT_EMOJI) for name in names):
+        return text  # no name that could be in rich's table (line numbers, "::")
     from rich._emoji_replace import _emoji_replace
 
     return _emoji_replace(text)

@@ -46,13 +46,13 @@ NOT_SERVED = ("fastapi", "starlette", "uvicorn", "mcp", "jinja2", "plotly")
 """The HTTP API, the MCP server and the HTML report's templates and plots: never needed here."""
 
 SHORT_PATH = (
-    "typer", "click", "rich.console", "rich.markup", "rich.text", "rich.progress",
+    "typer", "click", "rich",
     "pydantic_settings", "dotenv", "asyncio", "qgs_worker.settings", "qgs_worker.cli.commands",
     "jsonschema", "referencing",
 )  # fmt: skip
 """What the short path leaves out (``cli.short``, issue 15) on plain arguments, no ``QGS_*``
 setting but the data folder, a plain tool schema and a valid call: the typer app (typer, its
-click, rich's consoles; rich's emoji table may load), pydantic-settings (with python-dotenv and
+click, rich: the output has no emoji code), pydantic-settings (with python-dotenv and
 asyncio: ``settings_defaults``), jsonschema (``schema.plainly_valid``)."""
 
 RUN = """

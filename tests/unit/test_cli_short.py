@@ -212,6 +212,7 @@ class TestParse:
 HOSTILE = [
     "plain text",
     "at text.txt:1: a title",
+    "at text.txt:100: a title :1234: and ::, :12:",
     ":smile: :100: :thumbs_up: :SMILE: :smile-emoji: :smile-text:",
     "a :x[b]:smile: c",
     "a \\[x and \\[bold]y[/]",
@@ -259,6 +260,11 @@ class TestOut:
         err.print(f"[bold red]error:[/] {markup_safe(text, lines=False)}", soft_wrap=True)
         err.print(f"[yellow]warning:[/] {markup_safe(text)}", soft_wrap=True)
         assert (stdout.getvalue(), stderr.getvalue()) == (got.out, got.err)
+
+    def test_the_digit_names_of_richs_emoji_table(self) -> None:
+        from rich._emoji_codes import EMOJI
+
+        assert out._DIGIT_EMOJI == {name for name in EMOJI if name.isdigit()}
 
     def test_plain_text_needs_no_rich_console(
         self, plain_env: None, capsys: pytest.CaptureFixture[str]
