@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     # command starts without the policy engine and the TOML parser (issue 15).
     from qgs_worker.core.policy import Policy, Role
     from qgs_worker.core.ports import PolicyDecisionPoint
-    from qgs_worker.settings import Settings
+    from qgs_worker.toolgate_io import GateConfig
 
 __all__ = ["load_pdp", "load_policy", "parse_policy"]
 
@@ -59,7 +59,7 @@ _ROLE_KEYS = frozenset({"tools", "permissions", "deny_tools", "arguments"})
 _PERMISSIONS = ", ".join(p.value for p in Permission)
 
 
-def load_pdp(settings: Settings) -> PolicyDecisionPoint | None:
+def load_pdp(settings: GateConfig) -> PolicyDecisionPoint | None:
     """The policy ``QGS_POLICY_FILE`` names, or ``None`` when it is unset.
 
     Without a policy the gate's permission layer passes calls with a "no policy configured"

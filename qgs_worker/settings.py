@@ -21,6 +21,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from qgs_worker.core.models import CadencePolicy, GatePolicy
 from qgs_worker.errors import ConfigurationError
+from qgs_worker.settings_defaults import ENV_FILE, default_data_dir, store_line_of
 from qgs_worker.settings_groups import (
     ApiSettings,
     DiscriminatorSettings,
@@ -60,7 +61,7 @@ class Settings(BaseSettings):
     """
 
     model_config = SettingsConfigDict(
-        env_prefix="QGS_", env_nested_delimiter="__", env_file=".env", extra="ignore"
+        env_prefix="QGS_", env_nested_delimiter="__", env_file=ENV_FILE, extra="ignore"
     )
 
     data_dir: Path = Field(
@@ -269,9 +270,7 @@ class Settings(BaseSettings):
 
     def store_line(self) -> str:
         """One line saying which store (and data folder) this process uses, password hidden."""
-        url = self.resolved_database_url
-        shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
-        return f"qgs: store {shown} (data folder {self.data_dir}; QGS_DATA_DIR, QGS_DATABASE_URL)"
+        return store_line_of(self.resolved_database_url, self.data_dir)
 
     @property
     def embedded(self) -> bool:
@@ -314,24 +313,6 @@ _RELATIVE_SQLITE = re.compile(
 )
 """``sqlite:///rel/path.db`` (three slashes, then a path that is not absolute); not
 ``sqlite://`` (in memory), ``sqlite:////abs`` or a URL with query parameters."""
-
-
-def default_data_dir() -> Path:
-    r"""The user's data folder for QGS, the same whatever folder a process starts in.
-
-    ``$XDG_DATA_HOME/qgs`` (default ``~/.local/share/qgs``) on Linux and other POSIX systems,
-    ``~/Library/Application Support/qgs`` on macOS, ``%LOCALAPPDATA%\\qgs`` on Windows: the
-    platform's user data directory (as ``platformdirs.user_data_dir`` names it, without the
-    dependency). ``QGS_DATA_DIR`` sets another.
-    """
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        xdg = os.environ.get("XDG_DATA_HOME", "")
-        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
-    return base / "qgs"
 
 
 def print_store_line() -> None:

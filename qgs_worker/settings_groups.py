@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, SecretStr, field_validator
 from qgs_worker.core.models import Strictness
 
 
-class JudgeSettings(BaseModel):
+class JudgeSettings(BaseModel, defer_build=True):
     """Which judge reviews rounds: ``rules`` (offline, deterministic) or ``openai`` (any compatible endpoint)."""
 
     kind: Literal["rules", "openai", "panel"] = "rules"
@@ -60,7 +60,7 @@ class JudgeSettings(BaseModel):
     )
 
 
-class WorkerSettings(BaseModel):
+class WorkerSettings(BaseModel, defer_build=True):
     """Worker pools, concurrency, time limits and retries.
 
     Time limits must fit inside the broker's visibility timeout, or Redis redelivers a job that
@@ -130,7 +130,7 @@ class WorkerSettings(BaseModel):
         return min(self.retry_hold_max_s, self.visibility_timeout_s / 2)
 
 
-class DiscriminatorSettings(BaseModel):
+class DiscriminatorSettings(BaseModel, defer_build=True):
     """The audit roles (issue 4): which run, their time budget, and the LLM pass."""
 
     roles: tuple[str, ...] = Field(
@@ -152,7 +152,7 @@ class DiscriminatorSettings(BaseModel):
     )
 
 
-class ToolGateSettings(BaseModel):
+class ToolGateSettings(BaseModel, defer_build=True):
     """The tool-call gate's registry-wide business rules and the parameter layer's strictness.
 
     A tool's own ``x-qgs`` rules win over these defaults (layer 4).
@@ -202,7 +202,7 @@ class ToolGateSettings(BaseModel):
     )
 
 
-class ApiSettings(BaseModel):
+class ApiSettings(BaseModel, defer_build=True):
     """``qgs serve``: the HTTP API's address, request limits and long-poll (``QGS_API__*``)."""
 
     host: str = Field(default="127.0.0.1", description="the address `qgs serve` listens on")

@@ -11,8 +11,6 @@ import json
 import re
 from typing import Any
 
-from rich.markup import escape
-
 __all__ = ["json_line", "json_text", "markup_safe", "printable_report", "visible"]
 
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -42,6 +40,8 @@ def _escape_control(match: re.Match[str]) -> str:
 
 def markup_safe(text: object, *, lines: bool = True) -> str:
     """Untrusted ``text`` for a rich markup string: controls made visible, ``[...]`` escaped."""
+    from rich.markup import escape  # here: ``qgs check-tool`` and ``qgs scan`` print without rich
+
     return escape(visible(text, lines=lines))
 
 

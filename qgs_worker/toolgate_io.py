@@ -17,7 +17,8 @@ import logging
 import os
 import stat
 import threading
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from qgs_worker.core.toolgate import (
     DEFAULT_LAYERS,
@@ -43,9 +44,10 @@ from qgs_worker.ratelimit import (
 if TYPE_CHECKING:
     from qgs_worker.core.ports import PolicyDecisionPoint, RateLimiter
     from qgs_worker.core.toolgate import Strictness
-    from qgs_worker.settings import Settings
+    from qgs_worker.settings_groups import ToolGateSettings
 
 __all__ = [
+    "GateConfig",
     "build_gate",
     "default_rules",
     "load_tools",
@@ -53,6 +55,29 @@ __all__ = [
     "stat_file_size",
     "tool_gate_for",
 ]
+
+
+class GateConfig(Protocol):
+    """The settings the gate is built from.
+
+    ``Settings``, or ``settings_defaults.DefaultSettings`` in a short command that sets none.
+    """
+
+    @property
+    def broker_url(self) -> str | None:
+        """``QGS_BROKER_URL``: the rate limit's Redis (None: in-process)."""
+
+    @property
+    def toolgate(self) -> ToolGateSettings:
+        """``QGS_TOOLGATE__*``."""
+
+    @property
+    def policy_file(self) -> Path | None:
+        """``QGS_POLICY_FILE``."""
+
+    @property
+    def tools_file(self) -> Path | None:
+        """``QGS_TOOLS_FILE``."""
 
 
 def stat_file_size(path: str) -> int | None:
@@ -83,7 +108,7 @@ _REDIS_LIMITERS: dict[tuple[str, float], CircuitBreakerLimiter] = {}
 _LIMITERS_LOCK = threading.Lock()
 
 
-def rate_limiter(settings: Settings) -> RateLimiter:
+def rate_limiter(settings: GateConfig) -> RateLimiter:
     """The gate's rate limiter: on the broker's Redis (shared by every process), else in-process.
 
     With no ``QGS_BROKER_URL`` (the embedded default) the window lives in this process only,
@@ -121,7 +146,7 @@ def _release_quietly(limiter: RedisRateLimiter) -> None:
         logger.debug("could not give rate-limit leases back: %s", error)
 
 
-def default_rules(settings: Settings) -> BusinessRules:
+def default_rules(settings: GateConfig) -> BusinessRules:
     """The registry-wide business rules of ``QGS_TOOLGATE__*`` (0 or empty: no default)."""
     t = settings.toolgate
     return BusinessRules(
@@ -133,7 +158,7 @@ def default_rules(settings: Settings) -> BusinessRules:
     )
 
 
-def load_tools(settings: Settings) -> ToolRegistry | None:
+def load_tools(settings: GateConfig) -> ToolRegistry | None:
     """The tools of ``QGS_TOOLS_FILE`` (``ToolRegistry.from_file``), ``None`` when it is unset.
 
     Raises:
@@ -148,7 +173,7 @@ def load_tools(settings: Settings) -> ToolRegistry | None:
 
 
 def build_gate(
-    settings: Settings,
+    settings: GateConfig,
     registry: ToolRegistry | None = None,
     *,
     limiter: RateLimiter | None = None,
@@ -185,7 +210,7 @@ def build_gate(
 
 
 def tool_gate_for(
-    registry: ToolRegistry, settings: Settings, *, strictness: Strictness | None = None
+    registry: ToolRegistry, settings: GateConfig, *, strictness: Strictness | None = None
 ) -> ToolGate:
     """The gate the client and ``qgs check-tool`` check calls with: the six layers from settings.
 

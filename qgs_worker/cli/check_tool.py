@@ -1,44 +1,22 @@
-"""``qgs check-tool``: the six-layer gate on tool calls before they run, as an agent's gate would."""
+"""``qgs check-tool``: the six-layer gate on tool calls before they run, as an agent's gate would.
+
+The command's options and help; its body is ``check_tool_body.check_tool`` (which ``cli.short``
+also runs, without typer).
+"""
 
 from __future__ import annotations
 
-import json
-import sys
-from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
 
-from qgs_worker.cli.common import (
-    _fail,
-    app,
-    broker_session,
-    console,
-    err_console,
-    short_command,
-)
+from qgs_worker.cli import check_tool_body
+from qgs_worker.cli.check_tool_body import CALL_MAX_BYTES, LOG_WAIT_S, CheckFormat
+from qgs_worker.cli.common import app
 from qgs_worker.core.models import Strictness
-from qgs_worker.errors import QGSError
-from qgs_worker.terminal import json_text, markup_safe, visible
 
-if TYPE_CHECKING:
-    # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
-    # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
-    from qgs_worker.settings import Settings
-
-
-class CheckFormat(StrEnum):
-    """Output formats of ``qgs check-tool``."""
-
-    text = "text"
-    json = "json"
-
-
-CALL_MAX_BYTES = 10_000_000
-"""The largest call file ``qgs check-tool`` reads, in bytes."""
-
-_STATUS_MARKS = {"pass": "✓", "warn": "!", "fail": "✗", "skipped": "·"}
+__all__ = ["CALL_MAX_BYTES", "LOG_WAIT_S", "CheckFormat", "check_tool"]
 
 
 @app.command("check-tool")
@@ -87,205 +65,4 @@ def check_tool(
     Exit 0 when every call may run, 1 when one is rejected, 2 when the input is unusable (a
     missing file, invalid JSON, a tools file that holds no tool definitions).
     """
-    from qgs_worker.core.toolgate import parse_calls
-    from qgs_worker.settings import Settings
-    from qgs_worker.toolgate_io import tool_gate_for
-
-    short_command()
-    settings = Settings()
-    registry = _load_tools(tools)
-    document, source = _read_call_document(call_file)
-    try:
-        calls = parse_calls(document)
-    except QGSError as exc:
-        raise _fail(f"{source}: {exc}") from None
-    if not calls:
-        raise _fail(
-            f"{source} holds no tool call: pass one call (an OpenAI tool_calls item, an Anthropic "
-            "tool_use block, an MCP tools/call request) or an assistant message with tool calls"
-        )
-    gate = tool_gate_for(registry, settings, strictness=strictness)
-    reports = [gate.check(call, principal=principal, agent_id=agent) for call in calls]
-    _print_check_result(document, calls, reports, fmt)  # the verdict first, whatever the log does
-    if bool(settings.broker_url) if log is None else log:
-        _log_checks(settings, reports, principal, agent)
-    if not all(r.allowed for r in reports):
-        raise typer.Exit(1)
-
-
-def _print_check_result(document: Any, calls: Any, reports: list[Any], fmt: Any) -> None:
-    if fmt is CheckFormat.json:
-        single = isinstance(document, dict) and len(calls) == 1 and not _is_message(document)
-        result: dict[str, Any] = (
-            reports[0].to_dict()
-            if single
-            else {
-                "allowed": all(r.allowed for r in reports),
-                "reports": [r.to_dict() for r in reports],
-            }
-        )
-        sys.stdout.write(json_text(result))
-    else:
-        _print_gate_reports(reports)
-    sys.stdout.flush()
-
-
-def _is_message(document: dict[str, Any]) -> bool:
-    return "tool_calls" in document or "role" in document
-
-
-def _load_tools(path: Path) -> Any:
-    """The registry of a tools file; unusable files exit 2 naming the file and the fix."""
-    from qgs_worker.core.toolgate import ToolRegistry
-    from qgs_worker.core.toolgate.loaders import specs_from_document
-    from qgs_worker.core.toolgate.registry import file_problem
-
-    forms = "OpenAI tools, Anthropic tools or an MCP tools/list result"
-    problem = file_problem(path)
-    if problem == "does not exist":
-        raise _fail(f"no such tools file: {path} (pass --tools FILE, a JSON file of {forms})")
-    if problem is not None:
-        raise _fail(f"--tools {path} {problem}; pass --tools FILE, a JSON file of {forms}")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-        if not text.strip():
-            raise _fail(f"--tools {path} is empty; it must hold {forms}")
-        document = json.loads(text)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(f"--tools {path} is not readable JSON ({exc}); it must hold {forms}") from None
-    if _holds_calls(document):
-        raise _fail(
-            f"--tools {path} holds tool calls, not tool definitions: pass the tools the agent "
-            f"was offered ({forms}) with --tools, and the call as the argument"
-        )
-    try:
-        registry = ToolRegistry(specs_from_document(document))
-    except QGSError as exc:  # ToolDefinitionError: not definitions, a bad tool
-        raise _fail(f"--tools {path}: {exc}; the file must hold {forms}") from None
-    if not len(registry):
-        raise _fail(f"--tools {path} holds no tool definitions; it must hold {forms}")
-    return registry
-
-
-def _holds_calls(document: Any) -> bool:
-    """Whether a would-be tools document is a call or a message (an OpenAI call reads as a tool)."""
-    items = document if isinstance(document, list) else [document]
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        function = item.get("function")
-        if (
-            "tool_calls" in item
-            or item.get("type") == "tool_use"
-            or item.get("method") == "tools/call"
-            or (isinstance(function, dict) and "arguments" in function)
-        ):
-            return True
-    return False
-
-
-def _read_call_document(name: str) -> tuple[Any, str]:
-    """The parsed JSON of the call file (or standard input) and how to name it."""
-    from qgs_worker.core.toolgate.registry import file_problem
-
-    fix = "pass the call as a JSON file, or - for standard input"
-    if name == "-":
-        fix = "pipe one tool call as JSON into it"
-        data, source = sys.stdin.buffer.read(CALL_MAX_BYTES + 1), "stdin"
-    else:
-        problem = file_problem(name)
-        if problem == "does not exist":
-            raise _fail(f"no such call file: {name} (pass a JSON file, or - for standard input)")
-        if problem is not None:
-            raise _fail(f"call file {name} {problem}; {fix}")
-        try:
-            with Path(name).open("rb") as fh:
-                data, source = fh.read(CALL_MAX_BYTES + 1), name
-        except OSError as exc:
-            raise _fail(f"call file {name} cannot be read ({exc.strerror or exc}); {fix}") from None
-    if len(data) > CALL_MAX_BYTES:
-        raise _fail(f"{source} is larger than {CALL_MAX_BYTES // 1_000_000} MB: not one call")
-    try:
-        text = data.decode("utf-8-sig")
-        if not text.strip():
-            raise _fail(f"{'stdin' if name == '-' else f'call file {name}'} is empty; {fix}")
-        return json.loads(text), source
-    except UnicodeDecodeError as exc:
-        raise _fail(
-            f"{source} is not UTF-8 text (byte {exc.start}); save it as UTF-8 JSON"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise _fail(
-            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}; "
-            "pass the call as JSON (e.g. message['tool_calls'][0])"
-        ) from None
-
-
-LOG_WAIT_S = 10.0
-"""How long ``qgs check-tool`` waits for its log to be queued before it gives up on it."""
-
-
-def _log_checks(
-    settings: Settings, reports: list[Any], principal: str | None, agent: str | None
-) -> None:
-    """Queue one ``qgs.toolgate.log`` job per report; a broker that fails is a warning.
-
-    The publishing connection has short socket timeouts (``toolcheck.log_app``), and the
-    command waits at most ``LOG_WAIT_S`` for it: a broker that hangs never holds the verdict.
-    """
-    import threading
-
-    from qgs_worker.toolcheck import log_app, record_from_report, send_with
-
-    failure: list[str] = []
-
-    def publish() -> None:
-        try:
-            with broker_session(settings, workers=False) as live:
-                send = send_with(log_app(live))
-                for report in reports:
-                    send(record_from_report(report, principal=principal, agent=agent))
-        except Exception as exc:  # the verdict stands; only the log is lost
-            failure.append(f"{type(exc).__name__}: {exc}")
-
-    sender = threading.Thread(target=publish, name="qgs-check-log", daemon=True)
-    sender.start()
-    sender.join(LOG_WAIT_S)
-    if sender.is_alive():
-        failure.append(f"the broker did not answer within {LOG_WAIT_S:g} s")
-    if failure:
-        err_console.print(
-            f"[yellow]warning:[/] the checks were not logged ({markup_safe(failure[0])}); "
-            "check QGS_BROKER_URL, or pass --no-log",
-            soft_wrap=True,
-        )
-
-
-def _print_gate_reports(reports: list[Any]) -> None:
-    def line(text: str) -> None:  # plain text, one line per item even in a pipe, controls shown
-        console.print(visible(text), markup=False, highlight=False, soft_wrap=True)
-
-    for index, report in enumerate(reports):
-        if index:
-            line("")
-        call_id = "(no id)" if report.call_id is None else report.call_id
-        tool = report.tool_name if report.tool_name is not None else "(no name)"
-        line(f"call {call_id} → {tool} ({report.shape.value}), {report.latency_us:.0f} us")
-        for r in report.layers:
-            mark = _STATUS_MARKS.get(r.status.value, "?")
-            notes = [*r.errors, *r.warnings] or (["skipped"] if r.status.value == "skipped" else [])
-            line(f"  {mark} {r.number} {r.name}" + (f": {notes[0]}" if notes else ""))
-            for note in notes[1:]:
-                line(f"      {note}")
-            if r.suggestion:
-                line(f"      fix: {r.suggestion}")
-        stopped = report.stopped_layer
-        line(
-            "may run"
-            if report.allowed
-            else f"rejected at layer {report.stopped_at} ({stopped.name if stopped else '?'})"
-        )
-    if len(reports) > 1:
-        allowed = sum(1 for r in reports if r.allowed)
-        line("")
-        line(f"{allowed} of {len(reports)} calls may run, {len(reports) - allowed} rejected")
+    check_tool_body.check_tool(call_file, tools, principal, agent, fmt, strictness, log)

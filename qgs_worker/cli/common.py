@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import gc
 import sys
 from collections.abc import Callable, Iterator
 from enum import StrEnum
@@ -13,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.console import Console
 
+from qgs_worker.cli.short import load_instruction_model
+from qgs_worker.cli.short import short_command as short_command  # its former home
 from qgs_worker.terminal import json_text, markup_safe, printable_report
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def broker_session(
         # The local workers load the learned detector; a missing or corrupt artifact must stop
         # this command at once (exit 2, naming `make train`), not leave it waiting for workers
         # that died at start.
-        _load_instruction_model()
+        load_instruction_model()
     with contextlib.ExitStack() as stack:
         if settings.embedded:
             url = stack.enter_context(embedded_broker(settings.data_dir))
@@ -85,43 +85,6 @@ def broker_session(
 def _fail(message: str, code: int = 2) -> typer.Exit:
     err_console.print(f"[bold red]error:[/] {markup_safe(message, lines=False)}", soft_wrap=True)
     return typer.Exit(code)
-
-
-def short_command() -> None:
-    """Run this process as a short command: ``qgs check-tool`` and ``qgs scan`` (issue 15).
-
-    Two costs of a long-running process are left out, neither changing what the command does
-    or prints:
-
-    - the learned detector scores its first texts in plain Python rather than import numpy
-      (``instruction_model.start_without_numpy``: the same scores, bit for bit);
-    - at exit, after every other ``atexit`` handler (registered first, it runs last), the
-      objects then alive are frozen (``gc.freeze``), so the interpreter's final garbage
-      collections skip them: they walked ~50,000 objects, 50-80 ms of a ~400 ms command.
-      Objects are still freed by reference counting as the modules are torn down and the
-      standard streams flushed; only garbage in reference cycles is left to the operating
-      system, and these commands hold nothing a finalizer must release (their broker, for
-      ``--log``, is stopped by its ``with`` block).
-    """
-    from qgs_worker.core.instruction_model import start_without_numpy
-
-    start_without_numpy()
-    if not _SHORT[0]:
-        _SHORT[0] = True
-        atexit.register(gc.freeze)
-
-
-_SHORT = [False]
-
-
-def _load_instruction_model() -> None:
-    """Load the learned instruction detector now: a missing or corrupt artifact stops at start-up.
-
-    ``ModelArtifactError`` names ``make train`` and exits 2, instead of failing mid-run.
-    """
-    from qgs_worker.core.instruction_model import default_model
-
-    default_model()
 
 
 def _print_report(

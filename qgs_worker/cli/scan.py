@@ -1,37 +1,21 @@
-"""``qgs scan``: the detectors (and the learned detector) on one text or a JSONL file of texts."""
+"""``qgs scan``: the detectors (and the learned detector) on one text or a JSONL file of texts.
+
+The command's options and help; its body is ``scan_body.scan`` (which ``cli.short`` also runs,
+without typer).
+"""
 
 from __future__ import annotations
 
-import sys
-from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from qgs_worker.cli.common import (
-    _fail,
-    _load_instruction_model,
-    app,
-    console,
-    err_console,
-    short_command,
-)
+from qgs_worker.cli import scan_body
+from qgs_worker.cli.common import app
+from qgs_worker.cli.scan_body import ScanAs, ScanFormat
 from qgs_worker.core.models import ArgumentKind
-from qgs_worker.terminal import json_text, markup_safe, visible
 
-
-class ScanAs(StrEnum):
-    """What the text given to ``qgs scan`` is."""
-
-    input = "input"  # untrusted text an agent will read: a file, a web page, a tool output
-    deliverable = "deliverable"  # text an agent wrote
-
-
-class ScanFormat(StrEnum):
-    """Output formats of ``qgs scan``."""
-
-    text = "text"
-    json = "json"
+__all__ = ["ScanAs", "ScanFormat", "scan"]
 
 
 @app.command()
@@ -102,64 +86,4 @@ def scan(
     scanned (fail closed), 2 when nothing could be scanned (no such
     file, not JSONL), 0 otherwise.
     """
-    if field_name is not None and not jsonl:
-        raise _fail("--field names the text's field of a JSONL file: use it with --jsonl")
-    short_command()
-    if jsonl:
-        from qgs_worker.errors import InputError
-        from qgs_worker.scan_jsonl import JsonlOptions, run_jsonl_scan
-
-        if field_name is not None and not field_name.strip():
-            raise _fail("--field is empty: name the field that holds each record's text")
-        options = JsonlOptions(field_name or "text", as_ is ScanAs.input, kind)
-        try:
-            code = run_jsonl_scan(
-                file, options, json_lines=fmt is ScanFormat.json, out=console, err=err_console
-            )
-        except InputError as exc:
-            raise _fail(str(exc)) from None
-        raise typer.Exit(code)
-    from qgs_worker.scan import (
-        decode_scan_input,
-        read_scan_input,
-        scan_argument_findings,
-        scan_findings,
-        scan_result,
-    )
-
-    _load_instruction_model()
-    data, source = read_scan_input(file)
-    text, warning = decode_scan_input(data, source)
-    if warning is not None:
-        err_console.print(f"[yellow]warning:[/] {markup_safe(warning)}", soft_wrap=True)
-    untrusted = as_ is ScanAs.input
-    if kind is not None:
-        findings = scan_argument_findings(text, source, kind, untrusted=untrusted)
-    else:
-        findings = scan_findings(text, source, untrusted=untrusted)
-    result = scan_result(findings, source=source, scanned_as=as_.value, size_bytes=len(data))
-    if fmt is ScanFormat.json:
-        sys.stdout.write(json_text(result))
-    else:
-        _print_scan(result)
-    if result["flagged"]:
-        raise typer.Exit(1)
-
-
-def _print_scan(result: dict[str, Any]) -> None:
-    def line(text: str) -> None:  # plain text, one line per item even in a pipe
-        console.print(visible(text), markup=False, highlight=False, soft_wrap=True)
-
-    findings = result["findings"]
-    if not findings:
-        line(f"{result['source']}: no findings (risk 0)")
-        return
-    verdict = "P0/P1 found" if result["flagged"] else "nothing at P0/P1"
-    line(
-        f"{result['source']}: {len(findings)} finding(s), risk {result['risk']}, max severity "
-        f"{result['max_severity']}: {verdict}"
-    )
-    for f in findings:
-        line(f"  {f['severity']} {f['category']} at {f['location']}: {f['title']}")
-        if f["evidence"]:
-            line(f"     {f['evidence']}")
+    scan_body.scan(file, as_, fmt, kind, jsonl, field_name)

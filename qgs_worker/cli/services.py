@@ -12,11 +12,11 @@ import typer
 
 from qgs_worker.cli.common import (
     _fail,
-    _load_instruction_model,
     app,
     broker_session,
     err_console,
 )
+from qgs_worker.cli.short import load_instruction_model
 
 QUEUE_NAMES = {
     "default": "qgs.default",
@@ -78,7 +78,7 @@ def worker(
         raise _fail(
             f"unknown queue {', '.join(unknown)}: use default, critic, discriminator or all"
         )
-    _load_instruction_model()  # before the broker: a broken artifact stops the worker at start
+    load_instruction_model()  # before the broker: a broken artifact stops the worker at start
     from qgs_worker.settings import Settings
 
     settings = Settings()

@@ -154,7 +154,9 @@ class TerminationReason(StrEnum):
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # ``defer_build``: a model's validator is built when it is first used, not at import; a
+    # short command (``qgs check-tool``, ``qgs scan``) uses a few of these models (issue 15).
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Classification(_Frozen):

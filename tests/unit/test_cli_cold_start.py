@@ -3,8 +3,10 @@
 Importing ``qgs_worker.cli`` used to import the client, the pipeline and the store (SQLAlchemy,
 SQLModel): ~0.9 s of a 1.2 s ``qgs check-tool``. Each command now imports what it uses, and
 neither imports numpy (the learned detector scores short texts in plain Python), the tracing of
-followed injections, or the policy engine without a policy file. Run in a fresh interpreter, as
-a user's shell would, through the console script's ``main``. Times are measured by
+followed injections, or the policy engine without a policy file; on plain arguments they run by
+the short path (``cli.short``), without the typer app, pydantic-settings or jsonschema, and
+never import the HTTP API, the MCP server, Jinja2 or Plotly. Run in a fresh interpreter, as a
+user's shell would, through the console script's ``main``. Times are measured by
 ``bench/cold_start_bench.py``, never asserted here.
 """
 
@@ -39,6 +41,19 @@ of their start-up (issue 15)."""
 
 NOT_FOR_SCAN = ("jsonschema", "pydantic_settings", "asyncio", "qgs_worker.settings")
 """``qgs scan`` reads no settings (off a terminal: no store line) and checks no tool call."""
+
+NOT_SERVED = ("fastapi", "starlette", "uvicorn", "mcp", "jinja2", "plotly")
+"""The HTTP API, the MCP server and the HTML report's templates and plots: never needed here."""
+
+SHORT_PATH = (
+    "typer", "click", "rich",
+    "pydantic_settings", "dotenv", "asyncio", "qgs_worker.settings", "qgs_worker.cli.commands",
+    "jsonschema", "referencing",
+)  # fmt: skip
+"""What the short path leaves out (``cli.short``, issue 15) on plain arguments, no ``QGS_*``
+setting but the data folder, a plain tool schema and a valid call: the typer app (typer, its
+click, rich: the output has no emoji code), pydantic-settings (with python-dotenv and
+asyncio: ``settings_defaults``), jsonschema (``schema.plainly_valid``)."""
 
 RUN = """
 import json, sys
@@ -130,7 +145,7 @@ class TestNoStoreNoQueue:
         assert 0 == code
         assert "qgs_worker.core.toolgate.layer6_injection" in modules  # all six layers ran
         assert [] == loaded_heavy(modules)
-        assert [] == loaded(modules, UNUSED_HERE)
+        assert [] == loaded(modules, UNUSED_HERE + NOT_SERVED + SHORT_PATH)
 
     def test_check_tool_loads_re2_only_for_a_pattern(self, files: Path) -> None:
         """RE2 matches schema patterns (finding 1); a schema without one never imports it."""
@@ -146,6 +161,8 @@ class TestNoStoreNoQueue:
         code, modules = run_cli(["check-tool", "bad.json", "--tools", "tools.json"], files)
         assert 1 == code  # the parameter layer refused the call: the report was printed
         assert [] == loaded_heavy(modules)
+        assert [] == loaded(modules, (*NOT_SERVED, "typer", "pydantic_settings"))
+        assert "jsonschema" in modules  # the test can fail: jsonschema wrote the messages
 
     @pytest.mark.parametrize("fmt", ["text", "json"])
     def test_scan(self, files: Path, fmt: str) -> None:
@@ -153,13 +170,44 @@ class TestNoStoreNoQueue:
         assert 1 == code  # P0/P1 found: the detectors and the learned model ran
         assert "qgs_worker.core.instruction_model" in modules
         assert [] == loaded_heavy(modules)
-        assert [] == loaded(modules, UNUSED_HERE + NOT_FOR_SCAN)
+        assert [] == loaded(modules, UNUSED_HERE + NOT_FOR_SCAN + NOT_SERVED + SHORT_PATH)
 
     def test_scan_jsonl(self, files: Path) -> None:
         (files / "c.jsonl").write_text(json.dumps({"text": "hello there"}) + "\n")
         code, modules = run_cli(["scan", "c.jsonl", "--jsonl"], files)
         assert 0 == code
         assert [] == loaded_heavy(modules)
+        assert [] == loaded(modules, NOT_SERVED)
+
+    @pytest.mark.parametrize(
+        ("args", "expected"),
+        [
+            (["check-tool", "--help"], 0),
+            (["scan", "text.txt", "--bogus"], 2),
+            (["check-tool", "call.json"], 2),  # --tools missing
+            (["check-tool", "call.json", "--tools", "tools.json", "--format", "yaml"], 2),
+        ],
+        ids=lambda value: " ".join(value) if isinstance(value, list) else str(value),
+    )
+    def test_help_and_usage_errors_come_from_typer(
+        self, files: Path, args: list[str], expected: int
+    ) -> None:
+        """The test can fail: what the short path does not read, the typer app does."""
+        code, modules = run_cli(args, files)
+        assert expected == code
+        assert {"typer", "qgs_worker.cli.commands"} <= modules
+        assert [] == loaded_heavy(modules)
+
+    def test_a_setting_still_loads_pydantic_settings(self, files: Path) -> None:
+        """The test can fail: a ``QGS_*`` setting is read (and checked) by ``Settings``."""
+        code, modules = run_cli(
+            ["check-tool", "call.json", "--tools", "tools.json"],
+            files,
+            env={"QGS_TOOLGATE__STRICTNESS": "strict"},
+        )
+        assert 0 == code
+        assert {"pydantic_settings", "qgs_worker.settings"} <= modules
+        assert [] == loaded(modules, ("typer", "rich.console"))
 
     def test_a_long_text_still_loads_numpy(self, files: Path) -> None:
         """The test can fail: past ``PURE_BUDGET_CHARS`` the learned detector scores with numpy."""

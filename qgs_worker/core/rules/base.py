@@ -18,7 +18,8 @@ No severity in a context: the rule is not checked there.
 
 A rule's patterns are compiled on first use (``LazyPatterns``), not at import: compiling the
 whole table took most of the ~400 ms ``qgs scan`` and ``qgs check-tool`` spent importing the
-rules, and a text without a rule's needles never needs its patterns (issue 15).
+rules, and a text without a rule's needles never needs its patterns; their pre-scan is built
+once a rule has read enough text to repay it (``PREFILTER_AFTER_CHARS``; issue 15).
 Pure: stdlib and pydantic only (through ``models``).
 """
 
@@ -34,7 +35,7 @@ from qgs_worker.core.models import ArgumentKind, Severity
 from qgs_worker.core.rules import prescan
 from qgs_worker.core.rules.prefilter import Prefilter, normalise
 
-__all__ = ["Accept", "Context", "LazyPatterns", "Rule", "rule"]
+__all__ = ["PREFILTER_AFTER_CHARS", "Accept", "Context", "Guard", "LazyPatterns", "Rule", "rule"]
 
 P0, P1, P2, P3, P4 = Severity.P0, Severity.P1, Severity.P2, Severity.P3, Severity.P4
 
@@ -65,18 +66,20 @@ class Context(StrEnum):
 
 
 class LazyPatterns(Sequence["re.Pattern[str]"]):
-    """A rule's patterns, compiled together the first time one is read (then kept).
+    """A rule's patterns, compiled the first time they are read (then kept).
 
-    Length and truth need no compiling. ``+`` joins two (or a tuple of compiled patterns)
-    without compiling either. A pattern that does not compile raises ``re.error`` when first
-    read (``tests/unit/test_rules_table.py`` reads every rule's).
+    Reading them all (an index, iteration) compiles them all; ``one`` compiles one (a rule's
+    guarded patterns, ``Guard``). Length and truth need no compiling. ``+`` joins two (or a
+    tuple of compiled patterns) without compiling either. A pattern that does not compile
+    raises ``re.error`` when first read (``tests/unit/test_rules_table.py`` reads every rule's).
     """
 
-    __slots__ = ("_compiled", "_items")
+    __slots__ = ("_compiled", "_each", "_items")
 
     def __init__(self, items: Iterable[tuple[str, int] | re.Pattern[str]]) -> None:
         self._items = tuple(items)
         self._compiled: tuple[re.Pattern[str], ...] | None = None
+        self._each: list[re.Pattern[str] | None] = [None] * len(self._items)
 
     @classmethod
     def of(cls, *patterns: str, flags: int = 0) -> LazyPatterns:
@@ -88,10 +91,17 @@ class LazyPatterns(Sequence["re.Pattern[str]"]):
         """Every pattern, compiled (now, the first time)."""
         found = self._compiled
         if found is None:  # two threads may both compile: the same patterns, no harm
-            found = tuple(
-                item if isinstance(item, re.Pattern) else re.compile(*item) for item in self._items
-            )
+            found = tuple(self.one(index) for index in range(len(self._items)))
             self._compiled = found
+        return found
+
+    def one(self, index: int) -> re.Pattern[str]:
+        """The pattern at ``index``, compiled (now, the first time), the others left as they are."""
+        found = self._each[index]
+        if found is None:
+            item = self._items[index]
+            found = item if isinstance(item, re.Pattern) else re.compile(*item)
+            self._each[index] = found
         return found
 
     def __getitem__(self, index: int) -> re.Pattern[str]:  # type: ignore[override]
@@ -109,6 +119,29 @@ class LazyPatterns(Sequence["re.Pattern[str]"]):
 
     def __repr__(self) -> str:
         return f"LazyPatterns({[getattr(i, 'pattern', i) for i in self._items]!r})"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Guard:
+    """A pattern found in every match of some of a rule's patterns: they run only where it is.
+
+    The judge rules' longest patterns (a demand to the grader, ~6 KB each: ~100 ms to compile)
+    all end in a favourable value (PASS, 100, full marks, 满分...): the guard is the union of
+    those values, so a text without one never compiles them (``qgs scan`` on a page of prose).
+    Built from the same sub-patterns, it finds a match wherever a guarded pattern could: the
+    rule finds what it found without the guard (``tests/unit/test_rules_linear.py``).
+
+    Attributes:
+        pattern: The regular expression (compiled with the rule's flags when first searched).
+        guarded: The indices, in ``Rule.patterns``, of the patterns it guards.
+    """
+
+    pattern: LazyPatterns
+    guarded: frozenset[int]
+
+    def absent(self, text: str) -> bool:
+        """Whether ``text`` holds no match of the guard: the guarded patterns have none."""
+        return self.pattern.one(0).search(text) is None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -134,9 +167,11 @@ class Rule:
         matched_by: The module that applies this rule by logic of its own (personal data's
             check digits, SSRF's address parsing, JNDI's unwrapping...); empty for a rule the
             detectors and ``argscan`` apply by its patterns alone.
-        prefilter: Where the patterns may start (``prefilter``), built from ``patterns`` the
-            first time the rule runs and registered then with the shared pre-scan of ``group``:
-            the matches are the same as ``finditer``'s, found in a fraction of the time.
+        guard: A pattern every match of some of ``patterns`` holds (``Guard``), or None.
+        prefilter: Where the patterns may start (``prefilter``), built from ``patterns`` once
+            the rule has read ``PREFILTER_AFTER_CHARS`` characters, and registered then with the
+            shared pre-scan of ``group``: the matches are the same as ``finditer``'s, found in a
+            fraction of the time.
     """
 
     rule_id: str
@@ -151,7 +186,9 @@ class Rule:
     shell_syntax: bool = False
     needles: tuple[str, ...] = field(default=())
     matched_by: str = ""
+    guard: Guard | None = None
     _prefilter: Prefilter | None = field(default=None, init=False, repr=False)
+    _plain_chars: int = field(default=0, init=False, repr=False)
 
     @property
     def prefilter(self) -> Prefilter:
@@ -191,9 +228,20 @@ class Rule:
         """Each pattern with its matches in ``text``, as ``pattern.finditer`` gives them.
 
         The positions a pattern may start at are found once for all the rule's patterns
-        (``prefilter``); a pattern runs only there.
+        (``prefilter``); a pattern runs only there. Until the rule has read
+        ``PREFILTER_AFTER_CHARS`` characters, the patterns run plainly (the same matches), and a
+        guarded pattern whose guard is not in ``text`` (it has no match) is left out, not
+        compiled for it. Once the pre-scan is built, every pattern is compiled and runs only
+        where it may start: the guard, read over the whole text, would cost more than it saves.
         """
-        prefilter = self._prefilter or self.prefilter  # the hot path of the gate's layer 6
+        prefilter = self._prefilter  # the hot path of the gate's layer 6
+        if prefilter is None:
+            read = self._plain_chars + len(text)
+            if read < PREFILTER_AFTER_CHARS:  # two threads may both count: a guess, no harm
+                object.__setattr__(self, "_plain_chars", read)
+                yield from self._plainly(text)
+                return
+            prefilter = self.prefilter
         compiled = self.patterns._compiled or self.patterns.compiled
         lowered = _lowered(text) if prefilter.useful else None
         if lowered is None:  # nothing to pre-scan, or a text normalise cannot map
@@ -202,6 +250,18 @@ class Rule:
             starts = prefilter.starts(lowered)
         for pattern, found in zip(compiled, starts, strict=True):
             yield pattern, prefilter.finditer(pattern, text, found)
+
+    def _plainly(self, text: str) -> Iterator[tuple[re.Pattern[str], Iterator[re.Match[str]]]]:
+        """``finditer`` without the pre-scan, a guarded pattern left out when its guard is absent."""
+        guard = self.guard
+        skipped: frozenset[int] | None = None
+        for index in range(len(self.patterns)):
+            if guard is not None and skipped is None and index in guard.guarded:
+                skipped = guard.guarded if guard.absent(text) else frozenset()
+            if skipped and index in skipped:
+                continue
+            pattern = self.patterns.one(index)
+            yield pattern, pattern.finditer(text)
 
     def first_match(self, text: str) -> re.Match[str] | None:
         """The first accepted match, pattern by pattern; None when no pattern matches."""
@@ -222,6 +282,14 @@ class Rule:
                     spans.append((m.start(), m.end(), m.group(0)))
         return [found for _, _, found in sorted(spans)]
 
+
+PREFILTER_AFTER_CHARS = 32_000
+"""Characters a rule reads with its patterns' plain ``finditer`` before it builds its pre-scan.
+
+Reading the patterns' start words (``prefilter.start_words``) costs about what compiling them
+does (~100 ms for the judge rules, ~20 ms for the prompt rules), and plain matching costs
+~2 ms per 100 KB of prose per pattern: a short command on a short text (``qgs scan``, ``qgs
+check-tool``) never builds the pre-scan, a process that reads more builds it once (issue 15)."""
 
 _last_lowered: tuple[str, str | None] = ("", "")
 
@@ -250,6 +318,7 @@ def rule(
     shell_syntax: bool = False,
     needles: tuple[str, ...] = (),
     matched_by: str = "",
+    guard: tuple[str, Iterable[int]] | None = None,
     **severity: Severity,
 ) -> Rule:
     """Build a rule: compile its patterns and read its severities from keywords.
@@ -267,6 +336,7 @@ def rule(
         shell_syntax: See ``Rule``.
         needles: See ``Rule``; lower-case.
         matched_by: See ``Rule``.
+        guard: ``(pattern, indices)``: a ``Guard`` of the patterns at ``indices`` (``flags``).
         **severity: One keyword per context (``prose=P2, tool_call=P0, command=P0``).
 
     Returns:
@@ -292,4 +362,7 @@ def rule(
         shell_syntax=shell_syntax,
         needles=needles,
         matched_by=matched_by,
+        guard=None
+        if guard is None
+        else Guard(LazyPatterns.of(guard[0], flags=flags), frozenset(guard[1])),
     )

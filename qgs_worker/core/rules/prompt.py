@@ -73,7 +73,7 @@ INJECTION_PATTERNS: tuple[str, ...] = (
     r"<\|im_start\|>\s*system|<\|(?:system|endoftext|im_end)\|>|\[/?INST\]",
     r"<\s*end\s+of\s+(?:session|conversation|context|prompt)\s*>",
     # (the line-start decoration possessive: "System" follows it, never a decoration character)
-    r"(?m)^[ \t#>*-]*+(?-i:System|SYSTEM)\s*(?:prompt|message|override|instruction)?\s*[:：]\s*"
+    r"(?m)^[ \t#>*-]*+(?-i:System|SYSTEM)\s*+(?:(?:prompt|message|override|instruction)\s*+)?[:：]\s*"
     r"(?:\w+\s+){0,2}?(?:ignore|focus|provide|respond|output|tell|say|forget|do\s+not|don't"
     r"|always|never|send|email|visit|click)\b",
     r"[(\[]\s*system[_ ](?:message|prompt|note)\s*[)\]]",

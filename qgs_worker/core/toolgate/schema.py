@@ -1,9 +1,12 @@
 """JSON Schema validation of tool arguments: compiled once per tool, two strictness modes.
 
-With ``schema_regex.py`` (its RE2 keywords), the only module of the gate that imports
-``jsonschema``. A tool's schema is checked and its
-validators built when the registry loads it (never on the hot path); the draft is the one the
-schema declares in ``$schema``, else Draft 2020-12.
+A tool's schema is checked when the registry loads it (never on the hot path); the draft is the
+one the schema declares in ``$schema``, else Draft 2020-12. ``schema_jsonschema.py`` (with
+``schema_regex.py``, its RE2 keywords) is the only part of the gate that imports ``jsonschema``,
+and it is imported only when a schema or a call needs it: a *plain* schema (a flat object whose
+keywords the metaschema accepts by their types alone, ``plainly_valid``: most tools) is checked
+here, and a call it certainly accepts (``FlatObject``) is valid without jsonschema, so ``qgs
+check-tool`` on such a tool and call never loads it (~40 ms of its start, issue 15).
 
 **Unknown parameters.** Agents' tool schemas rarely say ``additionalProperties: false`` (none of
 the BFCL ones do), yet an argument the tool does not declare is either a model's invention or a
@@ -46,57 +49,67 @@ keeps these counts). The gate never rewrites arguments: a tool that needs ``"Fal
 modes (JSON Schema's own rule). Strict is plain JSON Schema plus closed objects.
 
 **Speed.** jsonschema builds a new validator for every property it descends into; the classes
-here check *leaf* properties (a plain ``type``, maybe an ``enum``) inline and fall back to
-jsonschema for anything else, or whenever the inline check is not sure, so verdicts and messages
-stay jsonschema's (a test compares them).
+of ``schema_jsonschema`` check *leaf* properties (a plain ``type``, maybe an ``enum``) inline
+and fall back to jsonschema for anything else, or whenever the inline check is not sure, so
+verdicts and messages stay jsonschema's (a test compares them). The validators of a schema are
+built the first time a call needs them.
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
-import itertools
-import json
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]  # no stubs kept; the seam is this module
-import referencing  # jsonschema's own $ref machinery, installed with it
-from jsonschema import ValidationError
-
 from qgs_worker.core.models import Strictness
-from qgs_worker.core.toolgate import schema_cost, schema_regex
+from qgs_worker.core.toolgate import schema_cost
 from qgs_worker.errors import ToolDefinitionError
 
-__all__ = ["CompiledSchema", "FlatObject", "Strictness", "ToolDefinitionError", "compile_schema"]
+__all__ = [
+    "CompiledSchema",
+    "FlatObject",
+    "Strictness",
+    "ToolDefinitionError",
+    "compile_schema",
+    "plainly_valid",
+]
 
-_MAX_MESSAGE = 300
-_MAX_SEEN = 100  # errors read from jsonschema at most: a hostile array must not cost more
-_NO_RETRIEVAL: referencing.Registry[Any] = referencing.Registry()
-"""An empty registry: jsonschema would otherwise fetch a remote ``$ref`` over HTTP, mid-call."""
-_OPENERS = ("additionalProperties", "patternProperties", "unevaluatedProperties")
-_BASE_TYPE = jsonschema.Draft202012Validator.VALIDATORS["type"]
-_BASE_ENUM = jsonschema.Draft202012Validator.VALIDATORS["enum"]
-_BASE_PROPERTIES = jsonschema.Draft202012Validator.VALIDATORS["properties"]
-_BASE_ITEMS = jsonschema.Draft202012Validator.VALIDATORS["items"]
-_BASE_ADDITIONAL = jsonschema.Draft202012Validator.VALIDATORS["additionalProperties"]
-_BASE_PATTERN = jsonschema.Draft202012Validator.VALIDATORS["pattern"]
-_BASE_PATTERN_PROPERTIES = jsonschema.Draft202012Validator.VALIDATORS["patternProperties"]
+DEFAULT_DRAFT = "Draft202012Validator"
+"""The draft of a schema that declares none (``$schema``), as jsonschema names its class."""
 
 
 @dataclass(frozen=True, slots=True)
 class CompiledSchema:
-    """A tool's parameter schema with its validators built once, per strictness and closing.
+    """A tool's parameter schema, checked, with its validators built when first needed.
 
-    ``draft`` names the JSON Schema draft used (e.g. ``Draft202012Validator``).
+    ``draft`` names the JSON Schema draft used (e.g. ``Draft202012Validator``); ``closed`` is
+    the schema with its objects closed (the module docstring).
     """
 
     schema: Mapping[str, Any]
     draft: str
-    validators: Mapping[tuple[Strictness, bool], Any]
-    flat: Mapping[bool, FlatObject | None] = dataclasses.field(default_factory=dict)
+    closed: Mapping[str, Any]
+    flat: Mapping[bool, FlatObject | None] = field(default_factory=dict)
     """Per closing, the inline check of a flat schema (``None``: not flat, jsonschema only)."""
+    _validators: dict[tuple[Strictness, bool], Any] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    @property
+    def validators(self) -> Mapping[tuple[Strictness, bool], Any]:
+        """The validator of each reading, ``(strictness, closed)``, built when first read."""
+        return _Validators(self)
+
+    def validator(self, strictness: Strictness, closed: bool) -> Any:
+        """The jsonschema validator of one reading (built now, the first time; imports it)."""
+        found = self._validators.get((strictness, closed))
+        if found is None:  # two threads may both build it: the same validator, no harm
+            from qgs_worker.core.toolgate.schema_jsonschema import build_validator
+
+            found = build_validator(self.closed if closed else self.schema, strictness)
+            self._validators[(strictness, closed)] = found
+        return found
 
     def errors(
         self,
@@ -122,24 +135,37 @@ class CompiledSchema:
         flat = self.flat.get(closed)
         if flat is not None and flat.passes(arguments):
             return ()  # certainly valid in both modes: lenient only ever accepts more
-        found = self.validators[(strictness, closed)].iter_errors(arguments)
-        first = next(found, None)
-        if first is None:
-            return ()
-        messages: list[str] = []
-        for error in itertools.islice(_chain(first, found), _MAX_SEEN):
-            for message in _messages(error):
-                if message not in messages:
-                    messages.append(message)
-        if len(messages) > max_errors:
-            left = len(messages) - max_errors
-            more = f"at least {left}" if len(messages) >= _MAX_SEEN else str(left)
-            messages = [*messages[:max_errors], f"... and {more} more"]
-        return tuple(messages)
+        from qgs_worker.core.toolgate.schema_jsonschema import error_messages
+
+        return error_messages(self.validator(strictness, closed), arguments, max_errors)
+
+
+class _Validators(Mapping[tuple[Strictness, bool], Any]):
+    """``CompiledSchema.validators``: the four readings, each built when first looked up."""
+
+    __slots__ = ("_compiled",)
+    _KEYS = tuple((strictness, closed) for strictness in Strictness for closed in (True, False))
+
+    def __init__(self, compiled: CompiledSchema) -> None:
+        self._compiled = compiled
+
+    def __getitem__(self, key: tuple[Strictness, bool]) -> Any:
+        if key not in self._KEYS:
+            raise KeyError(key)
+        return self._compiled.validator(*key)
+
+    def __iter__(self) -> Iterator[tuple[Strictness, bool]]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return len(self._KEYS)
 
 
 def compile_schema(schema: Mapping[str, Any], *, tool_name: str) -> CompiledSchema:
-    """Check a tool's parameter schema and build its validators.
+    """Check a tool's parameter schema; its validators are built when a call first needs them.
+
+    A plain schema (``plainly_valid``) is checked here; any other by jsonschema against its
+    draft's metaschema (``schema_jsonschema.check_schema``), which imports jsonschema.
 
     Args:
         schema: The JSON Schema of the tool's arguments (an object schema).
@@ -160,61 +186,71 @@ def compile_schema(schema: Mapping[str, Any], *, tool_name: str) -> CompiledSche
         raise ToolDefinitionError(
             f"tool {tool_name!r}: parameters must describe an object (got type {declared!r})"
         )
-    schema_cost.check_size(schema, tool_name=tool_name)  # before the metaschema's slow check
-    base = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    # RE2 first: its reason is the one that matters (the metaschema's check compiles patterns
-    # with ``re``, which is safe for compiling but would accept a backtracking-only pattern).
-    schema_regex.check_patterns(schema, tool_name=tool_name)
-    try:
-        base.check_schema(schema)
-    except jsonschema.SchemaError as error:
-        where = _path(error.absolute_path)
-        raise ToolDefinitionError(
-            f"tool {tool_name!r}: parameters are not a valid JSON Schema ({base.__name__}): "
-            f"{where}: {_clip(error.message)}"
-        ) from error
-    outside = sorted(set(_outside_refs(schema)))
-    if outside:
-        raise ToolDefinitionError(
-            f"tool {tool_name!r}: $ref {', '.join(map(repr, outside))} points outside the schema; "
-            "QGS never fetches schemas (put the referenced schema under $defs)"
-        )
-    schema_cost.check_cost(schema, tool_name=tool_name)  # no exponential work, no endless cycle
+    schema_cost.check_size(schema, tool_name=tool_name)  # before any slower check
+    if plainly_valid(schema):
+        draft = DEFAULT_DRAFT  # flat: no $ref, no pattern, nothing to cost
+    else:
+        from qgs_worker.core.toolgate.schema_jsonschema import check_schema
+
+        draft = check_schema(schema, tool_name=tool_name)
+        schema_cost.check_cost(schema, tool_name=tool_name)  # no exponential work, no endless cycle
     closed = _close(copy.deepcopy(dict(schema)), closable=True)
-    validators = {
-        (strictness, is_closed): _validator_class(base, strictness)(
-            closed if is_closed else schema, registry=_NO_RETRIEVAL
-        )
-        for strictness in Strictness
-        for is_closed in (True, False)
-    }
     flat = {
-        is_closed: FlatObject.of(closed if is_closed else schema)
-        if base.__name__ in _FLAT_DRAFTS
-        else None
+        is_closed: FlatObject.of(closed if is_closed else schema) if draft in _FLAT_DRAFTS else None
         for is_closed in (True, False)
     }
-    return CompiledSchema(schema=schema, draft=base.__name__, validators=validators, flat=flat)
+    return CompiledSchema(schema=schema, draft=draft, closed=closed, flat=flat)
 
 
-_DATA_KEYS = schema_cost.DATA_KEYS
+# --- plain schemas, checked without jsonschema --------------------------------------------------
+
+_STRING_KEYS = frozenset({"description", "title", "format", "$comment"})
+_BOOLEAN_KEYS = frozenset({"deprecated", "readOnly", "writeOnly"})
+_ARRAY_KEYS = frozenset({"enum", "examples"})
 
 
-def _outside_refs(schema: Any) -> Iterator[str]:
-    if isinstance(schema, dict):
-        for key, value in schema.items():
-            if key in ("$ref", "$dynamicRef") and isinstance(value, str):
-                if not value.startswith("#"):
-                    yield value
-            elif key not in _DATA_KEYS:
-                yield from _outside_refs(value)
-    elif isinstance(schema, list):
-        for item in schema:
-            yield from _outside_refs(item)
+def plainly_valid(schema: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` is certainly a valid Draft 2020-12 schema, read without jsonschema.
+
+    True only for a flat object schema (``FlatObject``: every property a plain ``type``, maybe
+    an ``enum``, or an array of such) that declares no ``$schema``, whose ``required`` names are
+    unique, ``additionalProperties`` a boolean, and annotations of the types the metaschema
+    wants (``description`` a string, ``examples`` an array, ``deprecated`` a boolean...). Such a
+    schema has no ``$ref`` and no ``pattern``. False means "ask jsonschema", never "invalid"
+    (``tests/unit/test_toolgate_schema_plain.py`` checks the claim against jsonschema's own).
+    """
+    if type(schema) is not dict or "$schema" in schema or FlatObject.of(schema) is None:
+        return False
+    required = schema.get("required", [])
+    if len(set(required)) != len(required):
+        return False
+    if "additionalProperties" in schema and type(schema["additionalProperties"]) is not bool:
+        return False
+    if not _annotations_typed(schema):
+        return False
+    for leaf in schema.get("properties", {}).values():
+        if not _annotations_typed(leaf):
+            return False
+        items = leaf.get("items")
+        if items is not None and not _annotations_typed(items):
+            return False
+    return True
+
+
+def _annotations_typed(schema: Mapping[str, Any]) -> bool:
+    for key, value in schema.items():
+        if key in _STRING_KEYS and type(value) is not str:
+            return False
+        if key in _BOOLEAN_KEYS and type(value) is not bool:
+            return False
+        if key in _ARRAY_KEYS and type(value) is not list:
+            return False
+    return True
 
 
 # --- closing objects -------------------------------------------------------------------------
 
+_OPENERS = ("additionalProperties", "patternProperties", "unevaluatedProperties")
 _ALTERNATIVES = ("anyOf", "oneOf")
 _MAPS = ("properties", "$defs", "definitions")
 _OPEN_EACH = ("allOf",)
@@ -256,43 +292,14 @@ def _close(schema: Any, *, closable: bool) -> Any:
     return schema
 
 
-# --- the lenient reading ---------------------------------------------------------------------
-
-_CLASSES: dict[tuple[type[Any], Strictness], type[Any]] = {}
-
-
-def _validator_class(base: type[Any], strictness: Strictness) -> type[Any]:
-    built = _CLASSES.get((base, strictness))
-    if built is None:
-        keywords = base.VALIDATORS
-        overrides: dict[str, Callable[..., Iterator[ValidationError]]] = {}
-        if keywords.get("properties") is _BASE_PROPERTIES:
-            overrides["properties"] = _fast_properties
-        if keywords.get("items") is _BASE_ITEMS:
-            overrides["items"] = _fast_items
-        if keywords.get("additionalProperties") is _BASE_ADDITIONAL:
-            overrides["additionalProperties"] = _fast_additional
-        # Schema regexes match in linear time (RE2), never with ``re``'s backtracking.
-        if keywords.get("pattern") is _BASE_PATTERN:
-            overrides["pattern"] = schema_regex.pattern
-        if keywords.get("patternProperties") is _BASE_PATTERN_PROPERTIES:
-            overrides["patternProperties"] = schema_regex.pattern_properties
-        if strictness is Strictness.LENIENT and keywords.get("type") is _BASE_TYPE:
-            overrides["type"] = _lenient_type
-        if strictness is Strictness.LENIENT and keywords.get("enum") is _BASE_ENUM:
-            overrides["enum"] = _lenient_enum
-        built = jsonschema.validators.extend(base, overrides)
-        _CLASSES[(base, strictness)] = built
-    return built
-
-
 # --- the fast path ---------------------------------------------------------------------------
 # jsonschema descends into every property by building a new validator (a few microseconds each).
 # A *leaf* property schema (a plain ``type``, maybe an ``enum``, and annotations) is checked
-# inline instead. The inline check only ever says "valid" when jsonschema would too (exact
-# Python types, a narrower test than jsonschema's); anything else goes the standard way, so
-# results and error messages are jsonschema's own. Validators are built without a format
-# checker, so ``format`` is an annotation here, as in jsonschema's default.
+# inline instead (here, and by ``schema_jsonschema``'s keyword classes). The inline check only
+# ever says "valid" when jsonschema would too (exact Python types, a narrower test than
+# jsonschema's); anything else goes the standard way, so results and error messages are
+# jsonschema's own. Validators are built without a format checker, so ``format`` is an
+# annotation here, as in jsonschema's default.
 
 _LEAF_KEYS = frozenset(
     {"type", "enum", "description", "title", "default", "examples", "format", "$comment"}
@@ -420,140 +427,10 @@ def _leaf_holds(value: Any, leaf: _Leaf) -> bool:
     return items is None or all(_leaf_holds(item, items) for item in value)
 
 
-def _fast_properties(
-    validator: Any, properties: Any, instance: Any, schema: Mapping[str, Any]
-) -> Iterator[ValidationError]:
-    if not validator.is_type(instance, "object"):
-        return
-    for name, sub in properties.items():
-        if name in instance:
-            value = instance[name]
-            if not _leaf_passes(value, sub):
-                yield from validator.descend(value, sub, path=name, schema_path=name)
-
-
-def _fast_additional(
-    validator: Any, additional: Any, instance: Any, schema: Mapping[str, Any]
-) -> Iterator[ValidationError]:
-    if additional is False and type(instance) is dict and "patternProperties" not in schema:
-        declared = schema.get("properties", {})
-        if all(name in declared for name in instance):
-            return
-    if "patternProperties" in schema:  # jsonschema's own would match the patterns with ``re``
-        yield from schema_regex.additional_properties(validator, additional, instance, schema)
-        return
-    yield from _BASE_ADDITIONAL(validator, additional, instance, schema)
-
-
-def _fast_items(
-    validator: Any, items: Any, instance: Any, schema: Mapping[str, Any]
-) -> Iterator[ValidationError]:
-    if (
-        "prefixItems" in schema
-        or type(instance) is not list
-        or not all(_leaf_passes(value, items) for value in instance)
-    ):
-        yield from _BASE_ITEMS(validator, items, instance, schema)
-
-
-def _lenient_type(
-    validator: Any, types: Any, instance: Any, schema: Mapping[str, Any]
-) -> Iterator[ValidationError]:
-    types = _as_list(types)
-    if any(validator.is_type(instance, name) for name in types):
-        return
-    if _is_default(instance, schema):
-        return
-    if "string" in types and _string_form_in(instance, schema.get("enum")):
-        return
-    reprs = ", ".join(repr(name) for name in types)
-    yield ValidationError(f"{instance!r} is not of type {reprs}")
-
-
-def _lenient_enum(
-    validator: Any, enums: Any, instance: Any, schema: Mapping[str, Any]
-) -> Iterator[ValidationError]:
-    if any(_same(instance, value) for value in enums) or _is_default(instance, schema):
-        return
-    if _loosely_in(instance, enums):
-        return
-    if (
-        isinstance(instance, list)
-        and not any(isinstance(v, list | dict) for v in enums)
-        and all(_loosely_in(i, enums) or any(_same(i, v) for v in enums) for i in instance)
-    ):
-        return  # an enum declared on the array meant for its items
-    yield ValidationError(f"{instance!r} is not one of {enums!r}")
-
-
-def _loosely_in(instance: Any, enums: Any) -> bool:
-    if isinstance(instance, str):
-        folded = instance.casefold()
-        return any(isinstance(v, str) and v.casefold() == folded for v in enums)
-    return _string_form_in(instance, enums)
-
-
-def _string_form_in(instance: Any, enums: Any) -> bool:
-    if not isinstance(instance, bool | int | float) or not isinstance(enums, list):
-        return False
-    forms = {str(instance).casefold(), json.dumps(instance).casefold()}
-    return any(isinstance(v, str) and v.casefold() in forms for v in enums)
-
-
-def _is_default(instance: Any, schema: Mapping[str, Any]) -> bool:
-    return "default" in schema and _same(instance, schema["default"])
-
-
 def _same(left: Any, right: Any) -> bool:
     if isinstance(left, bool) or isinstance(right, bool):
         return left is right
     return bool(left == right)
-
-
-# --- messages --------------------------------------------------------------------------------
-
-
-def _chain(first: ValidationError, rest: Iterator[ValidationError]) -> Iterator[ValidationError]:
-    yield first
-    yield from rest
-
-
-def _messages(error: ValidationError) -> list[str]:
-    where = _path(error.absolute_path)
-    instance = error.instance
-    if error.validator == "required" and isinstance(instance, Mapping):
-        missing = [n for n in error.validator_value if n not in instance]
-        return [f"{_join(where, n)}: missing required parameter" for n in missing]
-    if error.validator == "additionalProperties" and isinstance(instance, Mapping):
-        declared = error.schema.get("properties", {})
-        patterns = list(error.schema.get("patternProperties", {}))
-        extra = [
-            n
-            for n in instance
-            if n not in declared and not any(schema_regex.search(p, n) for p in patterns)
-        ]
-        return [
-            f"{_join(where, n)}: unknown parameter (the tool's schema does not declare it)"
-            for n in extra
-        ]
-    return [f"{where}: {_clip(error.message)}"]
-
-
-def _path(parts: Any) -> str:
-    text = "$"
-    for part in parts:
-        text = f"{text}[{part}]" if isinstance(part, int) else _join(text, str(part))
-    return text
-
-
-def _join(prefix: str, name: str) -> str:
-    if name.isidentifier():
-        return f"{prefix}.{name}"
-    return f"{prefix}[{json.dumps(name, ensure_ascii=False)}]"
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= _MAX_MESSAGE else f"{text[: _MAX_MESSAGE - 3]}..."
 
 
 def _as_list(value: Any) -> list[Any]:

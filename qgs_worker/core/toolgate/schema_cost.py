@@ -31,10 +31,6 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-import referencing
-import referencing.exceptions
-import referencing.jsonschema
-
 from qgs_worker.errors import ToolDefinitionError
 
 __all__ = [
@@ -86,9 +82,10 @@ class _OverBudgetError(Exception):
 class _Analysis:
     """One schema's analysis; subschemas are keyed by ``id()`` and kept alive in ``nodes``."""
 
-    def __init__(self, tool_name: str, specification: Any) -> None:
+    def __init__(self, tool_name: str, specification: Any, unresolvable: type[Exception]) -> None:
         self.tool_name = tool_name
         self.specification = specification
+        self.unresolvable = unresolvable
         self.nodes: dict[int, tuple[Any, Any]] = {}  # id -> (subschema, its resolver)
         self.local: dict[int, tuple[int, dict[_Selector, _Applied]]] = {}
         self.peaks: dict[tuple[frozenset[tuple[int, int]], int], int] = {}
@@ -133,7 +130,7 @@ class _Analysis:
             if name in _REFS and isinstance(value, str):
                 try:
                     resolved = resolver.lookup(value)
-                except referencing.exceptions.Unresolvable:
+                except self.unresolvable:
                     continue  # the validator reports it when a call is checked
                 found.append(self.add(resolved.contents, resolved.resolver))
             elif name in _SAME_VALUE_ONE:
@@ -276,6 +273,11 @@ def check_cost(schema: Mapping[str, Any], *, tool_name: str) -> int:
             more than once to one value, nested), the analysis needs over
             ``MAX_ANALYSED_STATES`` states, or a ``$ref`` cycle stays on one value.
     """
+    # jsonschema's own $ref machinery, imported here: a plain schema loads without it
+    import referencing
+    import referencing.exceptions
+    import referencing.jsonschema
+
     specification = referencing.jsonschema.specification_with(
         str(schema.get("$schema", "")), default=referencing.jsonschema.DRAFT202012
     )
@@ -283,7 +285,7 @@ def check_cost(schema: Mapping[str, Any], *, tool_name: str) -> int:
     uri = root.id() or "urn:qgs:tool-parameters"
     # crawl(): the subresources with an $id of their own and the anchors, as jsonschema finds them
     registry = referencing.Registry().with_resource(uri, root).crawl()
-    analysis = _Analysis(tool_name, specification)
+    analysis = _Analysis(tool_name, specification, referencing.exceptions.Unresolvable)
     start = analysis.add(schema, registry.resolver(base_uri=uri))
     try:
         return analysis.peak(Counter([start]), UNROLL_DEPTH)

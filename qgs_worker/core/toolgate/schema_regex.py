@@ -30,6 +30,7 @@ from typing import Any
 
 from jsonschema import ValidationError  # type: ignore[import-untyped]
 
+from qgs_worker.core.toolgate.schema_cost import DATA_KEYS
 from qgs_worker.errors import ToolDefinitionError
 
 __all__ = [
@@ -42,7 +43,7 @@ __all__ = [
 
 _MAX_MEM = 8 << 20
 """RE2's memory budget per pattern, in bytes (its default); a bigger program is refused."""
-_DATA_KEYS = frozenset({"const", "enum", "default", "examples"})  # values, not schemas
+_DATA_KEYS = DATA_KEYS
 _NAME_MAPS = frozenset({"properties", "$defs", "definitions", "dependentSchemas", "dependencies"})
 """Keywords whose keys are names (never keywords) and whose values are subschemas."""
 

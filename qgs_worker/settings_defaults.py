@@ -1,0 +1,152 @@
+"""The settings of a process that sets none, read without pydantic-settings (issue 15).
+
+``Settings`` (``settings.py``) reads ``QGS_*`` variables and a ``.env`` file through
+pydantic-settings, whose import (with asyncio and python-dotenv) took ~35 ms of the ~300 ms
+``qgs check-tool`` may spend starting. When no ``QGS_*`` variable is set (but ``QGS_DATA_DIR``)
+and there is no ``.env`` file, every setting is its default, so a short command reads them
+here: ``short_settings`` returns ``DefaultSettings`` then, and ``Settings()`` otherwise (an
+invalid setting is refused there, as before). ``tests/unit/test_settings_defaults.py`` checks
+that both give the same values.
+
+What a short command reads (``toolgate_io.GateConfig``): ``broker_url``, ``toolgate``,
+``policy_file``, ``tools_file``, and the store line. Pure: stdlib and pydantic (through
+``settings_groups``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from qgs_worker.settings_groups import ToolGateSettings
+
+if TYPE_CHECKING:
+    from qgs_worker.settings import Settings
+
+__all__ = [
+    "ENV_FILE",
+    "DefaultSettings",
+    "default_data_dir",
+    "short_settings",
+    "store_line_of",
+    "unconfigured",
+]
+
+ENV_FILE = ".env"
+"""The file ``Settings`` also reads variables from, in the working folder."""
+
+_READ_HERE = frozenset({"QGS_DATA_DIR"})
+"""The one ``QGS_*`` variable ``DefaultSettings`` reads itself (a path: any value is valid)."""
+
+
+def default_data_dir() -> Path:
+    r"""The user's data folder for QGS, the same whatever folder a process starts in.
+
+    ``$XDG_DATA_HOME/qgs`` (default ``~/.local/share/qgs``) on Linux and other POSIX systems,
+    ``~/Library/Application Support/qgs`` on macOS, ``%LOCALAPPDATA%\\qgs`` on Windows: the
+    platform's user data directory (as ``platformdirs.user_data_dir`` names it, without the
+    dependency). ``QGS_DATA_DIR`` sets another.
+    """
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "qgs"
+
+
+def store_line_of(url: str, data_dir: Path) -> str:
+    """The line naming the store (``url``, password hidden) and the data folder."""
+    import re
+
+    shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+    return f"qgs: store {shown} (data folder {data_dir}; QGS_DATA_DIR, QGS_DATABASE_URL)"
+
+
+def unconfigured(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``Settings()`` would read nothing but defaults and ``QGS_DATA_DIR``.
+
+    No ``QGS_*`` variable (in any case: pydantic-settings reads them case-insensitively) other
+    than one ``QGS_DATA_DIR``, and no ``.env`` file in the working folder.
+    """
+    variables = os.environ if environ is None else environ
+    read_here = 0
+    for name in variables:
+        upper = name.upper()
+        if upper in _READ_HERE:
+            read_here += 1
+        elif upper.startswith("QGS_"):
+            return False
+    return read_here <= 1 and not os.path.lexists(ENV_FILE)
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultSettings:
+    """The settings when nothing is configured: ``Settings()``'s values, for a short command.
+
+    Attributes:
+        data_dir: ``QGS_DATA_DIR`` made absolute, else ``default_data_dir()``.
+        toolgate: The tool gate's defaults (``ToolGateSettings()``).
+        broker_url: None: the embedded broker.
+        database_url: None: the SQLite file under ``data_dir``.
+        policy_file: None: no permission checks.
+        tools_file: None.
+    """
+
+    data_dir: Path
+    toolgate: ToolGateSettings = field(default_factory=ToolGateSettings)
+    broker_url: str | None = None
+    database_url: str | None = None
+    policy_file: Path | None = None
+    tools_file: Path | None = None
+
+    @classmethod
+    def read(cls, environ: Mapping[str, str] | None = None) -> DefaultSettings:
+        """The default settings, with ``QGS_DATA_DIR`` when it is set (any case)."""
+        variables = os.environ if environ is None else environ
+        given = next((v for k, v in variables.items() if k.upper() == "QGS_DATA_DIR"), None)
+        data_dir = default_data_dir() if given is None else Path(given)
+        return cls(data_dir=data_dir.expanduser().absolute())
+
+    @property
+    def embedded(self) -> bool:
+        """True: no broker URL is set."""
+        return True
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The embedded SQLite store under ``data_dir`` (``Settings.resolved_database_url``)."""
+        return f"sqlite:///{self.data_dir / 'qgs.db'}"
+
+    def store_line(self) -> str:
+        """``Settings.store_line``: which store (and data folder) this process uses."""
+        return store_line_of(self.resolved_database_url, self.data_dir)
+
+    def full(self) -> Settings:
+        """The same settings as a ``Settings`` object (imports pydantic-settings)."""
+        from qgs_worker.settings import Settings
+
+        return Settings()
+
+
+def short_settings() -> DefaultSettings | Settings:
+    """The settings of a short command, read without pydantic-settings when nothing is set.
+
+    Returns:
+        ``DefaultSettings`` when ``unconfigured()``, else ``Settings()``.
+
+    Raises:
+        ConfigurationError: As ``Settings()`` (only when something is configured).
+        pydantic.ValidationError: As ``Settings()``.
+    """
+    if unconfigured():
+        return DefaultSettings.read()
+    from qgs_worker.settings import Settings
+
+    return Settings()
