@@ -7,6 +7,7 @@ store): which jobs ran, and on which queue, for each shape of round.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,20 @@ def ran() -> Iterator[list[tuple[str, str | None]]]:
         task_postrun.disconnect(record)
 
 
-def review_jobs(ran: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
-    return [(name, queue) for name, queue in ran if name.startswith("qgs.review.")]
+def review_jobs(
+    ran: list[tuple[str, str | None]], count: int, timeout_s: float = 10.0
+) -> list[tuple[str, str | None]]:
+    """The review jobs seen, once ``count`` of them have finished (or ``timeout_s`` passed).
+
+    A decision is committed inside its job, so ``wait`` can return before that job's
+    ``task_postrun`` fires: wait for the signal, not for the decision.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        jobs = [(name, queue) for name, queue in list(ran) if name.startswith("qgs.review.")]
+        if len(jobs) >= count or time.monotonic() > deadline:
+            return jobs
+        time.sleep(0.02)
 
 
 def test_reviewed_round_is_one_job(
@@ -55,7 +68,7 @@ def test_reviewed_round_is_one_job(
         sub = client.submit(task.id, "Tide pools hold anemones, crabs and snails. " * 5)
         decision = client.wait(sub.id, timeout_s=30)
         assert decision.score is not None  # the critic reviewed it (a score), in the intake job
-        assert review_jobs(ran) == [("qgs.review.intake", "qgs.critic")]
+        assert review_jobs(ran, 1) == [("qgs.review.intake", "qgs.critic")]
 
 
 def test_intake_from_the_default_queue_still_sends_a_critic_job(
@@ -74,7 +87,7 @@ def test_intake_from_the_default_queue_still_sends_a_critic_job(
         app.send_task("qgs.review.intake", args=[message], queue="qgs.default")
         decision = client.wait(submission.submission_id, timeout_s=30)
         assert decision.score is not None
-        assert review_jobs(ran) == [
+        assert review_jobs(ran, 2) == [
             ("qgs.review.intake", "qgs.default"),
             ("qgs.review.critic", "qgs.critic"),
         ]
@@ -90,7 +103,7 @@ def test_audited_round_reviews_at_intake_then_audits_and_decides(
         sub = client.submit(task.id, "Ran DELETE FROM records; 0 rows left.", final=True)
         decision = client.wait(sub.id, timeout_s=30)
         assert decision.score is not None
-        assert [name for name, _ in review_jobs(ran)] == [
+        assert [name for name, _ in review_jobs(ran, 3)] == [
             "qgs.review.intake",
             "qgs.review.discriminate",
             "qgs.review.decide",
