@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+# xdist workers for the integration tests: they mostly wait (on workers, brokers, HTTP), so
+# three share two cores well; each gets its own Redis db (tests/integration/conftest.py).
+TEST_WORKERS ?= 3
 
 TRAIN_VENV ?= .venv-train
 AGENTDOJO_VENV ?= .venv-agentdojo
@@ -26,12 +29,12 @@ demo: install
 	$(VENV)/bin/qgs audit tasks/
 
 ## Run every test (unit and integration). pytest's exit 5 (no test ran) is a failure.
-## The unit tests (pure, no services) run beside the integration tests, one core each; their
-## output follows the integration tests' output.
+## The integration tests run in $(TEST_WORKERS) xdist workers (a file's tests stay together);
+## the unit tests (pure, no services) run beside them; their output follows.
 test: install
 	@unit_log=$$(mktemp); \
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS) > "$$unit_log" 2>&1 & unit=$$!; \
-	$(PY) -m pytest tests/integration $(PYTEST_ARGS); irc=$$?; \
+	$(PY) -m pytest tests/integration -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS); irc=$$?; \
 	wait $$unit; urc=$$?; echo "---- tests/unit (ran beside the integration tests)"; \
 	cat "$$unit_log"; rm -f "$$unit_log"; \
 	for rc in $$irc $$urc; do \

@@ -260,7 +260,9 @@ def _plan_audit(
         message = re.sub(r"^line \d+: ", "", message)
         plan.errors += 1
         repo.save_audit_error(source, line, message)
-        err_console.print(f"[red]skipped[/] {markup_safe(f'{source}:{line}: {message}')}")
+        err_console.print(
+            f"[red]skipped[/] {markup_safe(f'{source}:{line}: {message}')}", soft_wrap=True
+        )
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -328,7 +330,9 @@ def _plan_audit(
                 repo.add_run_tasks(run_id, [(t, keys.pop(t)) for t in new_ids], start=linked)
                 keys.clear()
             if found == 0:
-                err_console.print(f"[yellow]warning:[/] no transcripts in {markup_safe(path)}")
+                err_console.print(
+                    f"[yellow]warning:[/] no transcripts in {markup_safe(path)}", soft_wrap=True
+                )
             progress.advance(reading)
     return plan
 

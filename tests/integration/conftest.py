@@ -24,7 +24,20 @@ from tests.fake_openai import FakeOpenAIServer
 
 REDIS_HOST = os.environ.get("QGS_TEST_REDIS_HOST", "127.0.0.1")
 REDIS_PORT = int(os.environ.get("QGS_TEST_REDIS_PORT", "6379"))
-REDIS_DB = int(os.environ.get("QGS_TEST_REDIS_DB", "11"))
+
+def _redis_db() -> int:
+    """The Redis db of this test process: ``QGS_TEST_REDIS_DB``, else 11.
+
+    Under pytest-xdist (``make test`` runs the integration tests with ``-n``) each xdist worker
+    counts down from it (gw0: 11, gw1: 10, ...): a test flushes its db before and after, which
+    must never empty another worker's queues. The benches use 12-15.
+    """
+    base = int(os.environ.get("QGS_TEST_REDIS_DB", "11"))
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return base - int(worker[2:]) if worker.startswith("gw") else base
+
+
+REDIS_DB = _redis_db()
 PG_ADMIN_URL = os.environ.get(
     "QGS_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )

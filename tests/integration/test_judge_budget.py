@@ -9,7 +9,6 @@ loopback endpoint counts the calls it receives in every window.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 import uuid
@@ -25,6 +24,7 @@ from qgs_worker.judges import OpenAIJudge, PanelJudge
 from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter
 from qgs_worker.settings import JudgeSettings, Settings
 from tests.fake_openai import Answer, FakeOpenAIServer, message_texts, requested_dimensions
+from tests.integration.conftest import REDIS_DB, REDIS_HOST, REDIS_PORT
 
 pytestmark = [pytest.mark.integration]
 
@@ -137,7 +137,7 @@ def test_every_endpoint_user_of_a_worker_shares_the_gate(tmp_path: Path) -> None
 
     settings = Settings(
         data_dir=tmp_path / "data",
-        broker_url=f"redis://127.0.0.1:6379/{os.environ.get('QGS_TEST_REDIS_DB', '11')}",
+        broker_url=f"redis://{REDIS_HOST}:{REDIS_PORT}/{REDIS_DB}",
         database_url=f"sqlite:///{tmp_path / 'qgs.db'}",
         judge=JudgeSettings(
             kind="panel",
