@@ -30,6 +30,7 @@ and ``qgs report --format html`` of the largest store: its time and the page's s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -45,11 +46,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import psutil  # noqa: E402
+import psutil
 
-from bench.baseline_apps import baseline_app  # noqa: E402
-from bench.transcript_corpus import generate  # noqa: E402
-from bench.workers import (  # noqa: E402
+from bench.baseline_apps import baseline_app
+from bench.transcript_corpus import generate
+from bench.workers import (
     Worker,
     baseline_command,
     clean_env,
@@ -58,9 +59,9 @@ from bench.workers import (  # noqa: E402
     redis_db,
     start_worker,
 )
-from qgs_worker.celery_app import create_celery_app  # noqa: E402
-from qgs_worker.settings import Settings  # noqa: E402
-from qgs_worker.transcripts import TranscriptTask, iter_paths, read_transcripts  # noqa: E402
+from qgs_worker.celery_app import create_celery_app
+from qgs_worker.settings import Settings
+from qgs_worker.transcripts import TranscriptTask, iter_paths, read_transcripts
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 3600.0
@@ -96,10 +97,8 @@ class RssSampler:
         while not self._stop.is_set():
             total = 0
             for p in self._tree():
-                try:
+                with contextlib.suppress(psutil.Error):
                     total += p.memory_info().rss
-                except psutil.Error:
-                    pass
             self.peak_mb = max(self.peak_mb, total / 2**20)
             self._stop.wait(self._every_s)
 
