@@ -224,8 +224,12 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=100)
     parser.add_argument("--concurrency", type=int, default=4)
-    parser.add_argument("--per-round-size", type=int, default=1000,
-                        help="transcripts for the per-round path's line (--chunk-size 0)")
+    parser.add_argument(
+        "--per-round-size",
+        type=int,
+        default=1000,
+        help="transcripts for the per-round path's line (--chunk-size 0)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.size, args.rss_sizes, args.reps, args.per_round_size = 200, "100,200", 1, 100
