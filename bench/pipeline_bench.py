@@ -2,7 +2,8 @@
 
 Usage: .venv/bin/python bench/pipeline_bench.py [--reps 3] [--tasks 120] [--mix-copies 2]
        [--io-rounds 160] [--io-latency-s 0.5] [--io-concurrency 16] [--mem-concurrency 64]
-       [--pool-batch 40] [--judge-latency-s 0.2] [--skip-io] [--skip-pools]
+       [--pool-batch 40] [--judge-latency-s 0.2] [--skip-io] [--skip-pools] [--only-io]
+       [--before DIR]
        [--redis-url redis://127.0.0.1:6379] [--dbs 13,14,15,10] [--private-redis] [--quick]
 
 Needs Redis (``--redis-url``, or ``QGS_BENCH_REDIS_URL``; db 13, 14, 15 and 10 by default, flushed
@@ -21,6 +22,10 @@ worker's side, content is new in every batch, repetitions alternate the scenario
    threads; rounds/s against the bound (concurrency / latency) and against a bare Celery +
    openai worker making the same calls; then ``--mem-concurrency`` threads, peak RSS.
 3. Pools (threads -c 8, prefork -c 8, solo) with the judge answering after ``--judge-latency-s``.
+
+``--only-io`` runs part 2 alone; ``--before DIR`` (an export of another commit, e.g.
+``git archive BASE | tar -x -C DIR``) runs its worker on part 2's batches too, in turn with
+this tree's and the bare one, so before and after are measured side by side.
 
 Nothing here asserts a time: the figures are printed, for the README and for regressions.
 """
@@ -262,6 +267,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     add("--pool-batch", type=int, default=40, help="final rounds a pool batch")
     add("--judge-latency-s", type=float, default=0.2, help="judge latency of part 3, s")
     add("--skip-io", action="store_true", help="skip part 2")
+    add("--only-io", action="store_true", help="part 2 alone (no zero-latency part, no pools)")
+    add("--before", type=Path, default=None,
+        help="another checkout whose worker runs part 2's batches too, in turn")  # fmt: skip
     add("--skip-pools", action="store_true", help="skip part 3")
     add("--redis-url", default=os.environ.get("QGS_BENCH_REDIS_URL", "redis://127.0.0.1:6379"),
         help="the Redis server, without a db number")  # fmt: skip
@@ -291,13 +299,13 @@ def main(argv: Sequence[str]) -> int:
             return 2
         workdir = Path(tempfile.mkdtemp(prefix="qgs-bench-"))
         try:
-            p1 = part1(args, server_url, args.db_list, workdir)
+            p1 = None if args.only_io else part1(args, server_url, args.db_list, workdir)
             io = (
                 None if args.skip_io else pipeline_io.part2(args, server_url, args.db_list, workdir)
             )
             pools = (
                 []
-                if args.skip_pools
+                if args.skip_pools or args.only_io
                 else pipeline_io.part3(args, server_url, args.db_list, workdir)
             )
             pipeline_report.report(console, p1, io, pools, args, private=args.private_redis)

@@ -59,6 +59,9 @@ class IoPart:
     mem_qgs: Series | None = None
     mem_bare: Series | None = None
     workers: list[Worker] = field(default_factory=list)
+    before: Series | None = None
+    """``--before DIR``: the same batches on a worker of that checkout, alternating."""
+    mem_before: Series | None = None
 
     @property
     def bound(self) -> float:
@@ -94,11 +97,25 @@ def io_pair(
     dbs: Sequence[int],
     workdir: Path,
     judge: FakeOpenAIServer,
-) -> tuple[Series, Series, list[Worker]]:
-    """QGS and the bare worker at ``concurrency`` threads, repetitions alternating."""
+    before: Path | None = None,
+) -> tuple[Series, Series, list[Worker], Series | None]:
+    """QGS and the bare worker at ``concurrency`` threads, repetitions alternating.
+
+    With ``before`` (another checkout), a worker of that tree runs the same batches too, in
+    turn with the other two, on a store of its own: the fourth value, ``None`` without it.
+    """
     qgs_series = Series(f"QGS, threads -c {concurrency}")
     bare_series = Series(f"bare Celery + openai, threads -c {concurrency}")
+    before_series = Series(f"QGS before ({before}), threads -c {concurrency}") if before else None
+    old: QgsSide | None = None
     with contextlib.ExitStack() as stack:
+        if before is not None:
+            old_url, old_server = stack.enter_context(redis_db(server_url, dbs[2]))
+            old = stack.enter_context(
+                qgs_side(f"QGS before io -c {concurrency}", old_url, workdir, "threads",
+                         concurrency, judge, before, **REVIEW_ONLY)
+            )  # fmt: skip
+            qgs_batch(old, concurrency, old_server)
         qgs_url, server = stack.enter_context(redis_db(server_url, dbs[1]))
         qgs = stack.enter_context(
             qgs_side(
@@ -126,11 +143,14 @@ def io_pair(
         for rep in range(reps):
             console.log(f"I/O-bound reviews at -c {concurrency}, repetition {rep + 1} of {reps}")
             bare_series.runs.append(bare_batch(bare, n, server))
+            if old is not None and before_series is not None:
+                before_series.runs.append(qgs_batch(old, n, server))
             qgs_series.runs.append(qgs_batch(qgs, n, server))
             judge.forget()
-        for w in (qgs.worker, bare.worker):
+        workers = [qgs.worker, bare.worker] + ([old.worker] if old else [])
+        for w in workers:
             w.after = w.memory_mb()
-    return qgs_series, bare_series, [qgs.worker, bare.worker]
+    return qgs_series, bare_series, workers, before_series
 
 
 def part2(args: argparse.Namespace, server_url: str, dbs: Sequence[int], workdir: Path) -> IoPart:
@@ -138,16 +158,18 @@ def part2(args: argparse.Namespace, server_url: str, dbs: Sequence[int], workdir
 
     with FakeOpenAIServer() as judge:
         judge.default = Answer.delay(args.io_latency_s, then=Answer.auto())
-        q, b, workers = io_pair(
-            args.io_concurrency, args.reps, args.io_rounds, server_url, dbs, workdir, judge
+        before = getattr(args, "before", None)
+        q, b, workers, old = io_pair(
+            args.io_concurrency, args.reps, args.io_rounds, server_url, dbs, workdir, judge, before
         )
-        part = IoPart(args.io_concurrency, args.io_latency_s, q, b, workers=workers)
+        part = IoPart(args.io_concurrency, args.io_latency_s, q, b, workers=workers, before=old)
         if args.mem_concurrency:
             c = args.mem_concurrency
-            mq, mb, mworkers = io_pair(
-                c, 1, max(args.io_rounds, 4 * c), server_url, dbs, workdir, judge
+            mq, mb, mworkers, mold = io_pair(
+                c, 1, max(args.io_rounds, 4 * c), server_url, dbs, workdir, judge, before
             )
             part.mem_concurrency, part.mem_qgs, part.mem_bare = c, mq, mb
+            part.mem_before = mold
             part.workers += mworkers
     return part
 

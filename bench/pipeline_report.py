@@ -129,20 +129,23 @@ def io_table(io: IoPart) -> Table:
         ("scenario", "rounds/s", "bound", "÷ bound", "÷ bare", "jobs/s", "worker CPU ms/round",
          "idle RSS", "peak RSS", "errors", "load 1 min"),
     )  # fmt: skip
-    pairs = [(io.concurrency, io.qgs, io.bare)]
+    pairs = [(io.concurrency, io.qgs, io.bare, io.before)]
     if io.mem_qgs is not None and io.mem_bare is not None:
-        pairs.append((io.mem_concurrency, io.mem_qgs, io.mem_bare))
+        pairs.append((io.mem_concurrency, io.mem_qgs, io.mem_bare, io.mem_before))
     workers = {w.label: w for w in io.workers}
-    for c, q, b in pairs:
+    for c, q, b, old in pairs:
         bound = c / io.latency_s
-        for s, worker_label in ((b, f"bare worker -c {c}"), (q, f"QGS io -c {c}")):
+        sides = [(b, f"bare worker -c {c}")]
+        if old is not None:
+            sides.append((old, f"QGS before io -c {c}"))
+        for s, worker_label in (*sides, (q, f"QGS io -c {c}")):
             w = workers.get(worker_label)
             t.add_row(
                 s.label,
                 s.spread(rounds_per_s, ".1f"),
                 f"{bound:.0f}",
                 spread([v / bound for v in s.values(rounds_per_s)]),
-                "1 (baseline)" if s is b else spread(ratios(q, b, rounds_per_s, rounds_per_s)),
+                "1 (baseline)" if s is b else spread(ratios(s, b, rounds_per_s, rounds_per_s)),
                 s.spread(jobs_per_s),
                 s.spread(cpu_ms, ".2f"),
                 f"{w.idle_rss_mb:.0f}" if w else "-",
@@ -173,6 +176,27 @@ def io_headline(console: Console, io: IoPart) -> None:
                 f"{io.mem_qgs.median(rounds_per_s):.1f} rounds/s of a bound of "
                 f"{io.mem_concurrency / io.latency_s:.0f}"
             )
+
+
+def before_headline(console: Console, io: IoPart) -> None:
+    """``--before``: this tree's worker against the other checkout's, batch for batch."""
+    if io.before is None:
+        return
+    rate = ratios(io.qgs, io.before, rounds_per_s, rounds_per_s)
+    cpu = ratios(io.qgs, io.before, cpu_ms, cpu_ms)
+    console.print(
+        f"ratio after / before (rounds/s) = {statistics.median(rate):.3f} "
+        f"({min(rate):.3f}-{max(rate):.3f}); worker CPU a round after / before = "
+        f"{statistics.median(cpu):.3f} ({min(cpu):.3f}-{max(cpu):.3f}): {io.concurrency} threads"
+    )
+    workers = {w.label: w for w in io.workers}
+    c = io.mem_concurrency
+    new, old = workers.get(f"QGS io -c {c}"), workers.get(f"QGS before io -c {c}")
+    if c and new is not None and old is not None:
+        console.print(
+            f"memory at {c} threads: peak RSS after {new.peak_rss_mb:.0f} MB (idle "
+            f"{new.idle_rss_mb:.0f}), before {old.peak_rss_mb:.0f} MB (idle {old.idle_rss_mb:.0f})"
+        )
 
 
 def memory_table(workers: Sequence[Worker]) -> Table:
@@ -212,21 +236,22 @@ def pools_table(pools: Sequence[PoolResult], args: argparse.Namespace) -> Table:
 
 def report(
     console: Console,
-    p1: Part1,
+    p1: Part1 | None,
     io: IoPart | None,
     pools: Sequence[PoolResult],
     args: argparse.Namespace,
     *,
     private: bool,
 ) -> None:
-    """Print every table, then the ratio lines."""
-    console.print(part1_table(p1, args, private))
-    if not private:
+    """Print every table, then the ratio lines (part 1's only when it ran)."""
+    if p1 is not None:
+        console.print(part1_table(p1, args, private))
+    if p1 is not None and not private:
         console.print(
             "(Redis commands: INFO commandstats deltas of the whole server, so they include "
             "anything else that ran on it meanwhile; --private-redis counts the bench's alone)"
         )
-    workers: list[Worker] = list(p1.workers)
+    workers: list[Worker] = list(p1.workers) if p1 is not None else []
     if io is not None:
         console.print(io_table(io))
         workers += io.workers
@@ -234,6 +259,8 @@ def report(
         console.print(pools_table(pools, args))
         workers += [p.worker for p in pools]
     console.print(memory_table(workers))
-    headline(console, p1)
+    if p1 is not None:
+        headline(console, p1)
     if io is not None:
         io_headline(console, io)
+        before_headline(console, io)

@@ -9,6 +9,7 @@ baselines. Counting is the worker probe's: the jobs that ran, by name.
 from __future__ import annotations
 
 import contextlib
+import os
 import statistics
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -81,11 +82,13 @@ def qgs_side(
     pool: str,
     concurrency: int,
     judge: FakeOpenAIServer | None,
+    tree: Path | None = None,
     **settings_env: str,
 ) -> Iterator[QgsSide]:
     """A fresh SQLite store, a client and a probed ``qgs worker`` subprocess on ``db_url``.
 
-    ``settings_env`` adds ``QGS_*`` variables to the worker's environment.
+    ``settings_env`` adds ``QGS_*`` variables to the worker's environment; ``tree`` runs the
+    worker from another checkout (its ``qgs_worker`` and its probe; the client is this one's).
     """
     from qgs_worker.client import Client
 
@@ -103,13 +106,21 @@ def qgs_side(
             QGS_JUDGE__API_KEY="bench",
             QGS_JUDGE__TIMEOUT_S="10",
         )
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join((str(tree), env["PYTHONPATH"]))
     settings = Settings(
         data_dir=workdir / "data", broker_url=db_url, database_url=f"sqlite:///{store}"
     )
     client = Client(settings)
     name = f"bench-qgs-{uuid.uuid4().hex[:6]}"
     worker = start_worker(
-        label, qgs_command(pool, concurrency, name), env, workdir, client.app, pool, concurrency
+        label,
+        qgs_command(pool, concurrency, name, tree),
+        env,
+        workdir,
+        client.app,
+        pool,
+        concurrency,
     )
     try:
         yield QgsSide(client, worker)

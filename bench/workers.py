@@ -138,10 +138,10 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def qgs_command(pool: str, concurrency: int, name: str) -> list[str]:
-    """``qgs worker`` on every queue, with the probe installed."""
+def qgs_command(pool: str, concurrency: int, name: str, tree: Path | None = None) -> list[str]:
+    """``qgs worker`` on every queue, with the probe installed (``tree``: another checkout's)."""
     return [
-        sys.executable, str(BENCH / "worker_probe.py"), "qgs", "worker",
+        sys.executable, str((tree / "bench" if tree else BENCH) / "worker_probe.py"), "qgs", "worker",
         "--queues", "all", "--pool", pool, "--concurrency", str(concurrency),
         "--name", f"{name}@%h", "--loglevel", "WARNING",
     ]  # fmt: skip

@@ -107,23 +107,22 @@ def worker(
             else w.critic_concurrency
         )
     from qgs_worker.preflight import check_broker, check_store
+    from qgs_worker.worker_start import start_worker
 
     check_store(settings).dispose()  # before "ready": a store that cannot be reached stops here
     with broker_session(settings, workers=False) as live:
         check_broker(live.broker_url or "", live.broker_timeout_s)
         celery = create_celery_app(live)
-        argv = [
-            "worker",
-            f"--queues={','.join(QUEUE_NAMES[q] for q in wanted)}",
-            f"--pool={chosen_pool}",
-            f"--concurrency={concurrency}",
-            f"--hostname={name or 'qgs-' + '-'.join(wanted) + '-' + uuid.uuid4().hex[:6] + '@%h'}",
-            f"--loglevel={loglevel}",
-            "--task-events",
-            "--without-mingle",
-            "--without-gossip",
-        ]
-        celery.worker_main(argv)
+        code = start_worker(
+            celery,
+            queues=[QUEUE_NAMES[q] for q in wanted],
+            pool=chosen_pool,
+            concurrency=concurrency,
+            hostname=name or "qgs-" + "-".join(wanted) + "-" + uuid.uuid4().hex[:6] + "@%h",
+            loglevel=loglevel,
+        )
+    if code:
+        raise typer.Exit(code)
 
 
 def _multiprocess_metrics(settings: Any) -> None:

@@ -7,6 +7,7 @@ QGS added are added to an older store (the migrations: nullable columns only).
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ from qgs_worker.store import keys as _keys  # noqa: F401  (registers the api_key
 from qgs_worker.store import runs as _runs  # noqa: F401  (registers the audit run tables)
 from qgs_worker.store import tables as _tables  # noqa: F401  (registers every table's metadata)
 from qgs_worker.store import webhooks as _webhooks  # noqa: F401  (and the webhook tables')
+from qgs_worker.store.sqlite_writes import serialize_writes, writer_connection_class
 
 __all__ = [
     "SQLITE_BUSY_TIMEOUT_MS",
@@ -59,7 +61,10 @@ PG_STATEMENT_TIMEOUT_MS = 60_000
 
 
 def make_engine(url: str) -> Engine:
-    """Create an engine for ``url``; SQLite files get WAL and a busy timeout.
+    """Create an engine for ``url``; SQLite files get WAL, a busy timeout and queued writers.
+
+    A SQLite file's writers in this process queue on a lock (``sqlite_writes``) rather than
+    on SQLite's busy handler, which sleeps between its tries.
 
     ``sqlite://`` (in memory) uses one shared connection (StaticPool) so tests see one database.
     PostgreSQL connections get ``PG_CONNECT_ARGS`` (connect timeout, TCP keepalives,
@@ -70,10 +75,17 @@ def make_engine(url: str) -> Engine:
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
-        if not path or path == ":memory:":
+        in_memory = not path or path == ":memory:"
+        writer_lock = threading.RLock()
+        connect_args: dict[str, Any] = {"check_same_thread": False, "timeout": 30}
+        if not in_memory:
+            connect_args["factory"] = writer_connection_class(writer_lock)
+        kwargs: dict[str, Any] = {"connect_args": connect_args}
+        if in_memory:
             kwargs["poolclass"] = StaticPool
         engine = create_engine(url, **kwargs)
+        if not in_memory:
+            serialize_writes(engine, writer_lock, SQLITE_BUSY_TIMEOUT_MS / 1000)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:

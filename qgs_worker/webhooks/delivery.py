@@ -16,7 +16,9 @@
    the retry's delay (``core.webhooks.retry_delay_s``), which the job waits as a countdown.
 
 The decide job never waits for this: the decided listener (``decided_listener``) only stores
-the delivery and enqueues the job.
+the delivery and enqueues the job. httpx is imported by the first POST, not with this module:
+every worker imports this module (its listener), and most never deliver a webhook; httpx
+with its dependencies was ~3 MB of a worker's idle memory (issue 15, part 4).
 """
 
 from __future__ import annotations
@@ -30,9 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from qgs_worker import telemetry
 from qgs_worker.core.webhooks import (
@@ -54,6 +54,9 @@ from qgs_worker.webhooks.urls import (
     system_resolver,
     webhook_secret_for,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "DELIVER_JOB",
@@ -120,6 +123,8 @@ def post_webhook(
         timeout_s: Each phase's budget (connect, write, read), in seconds.
         transport: An httpx transport (tests); the default one when None.
     """
+    import httpx
+
     target = resolved.target
     url = httpx.URL(target.url)
     sent_headers = {**headers, "Host": url.netloc.decode("ascii")}
@@ -303,6 +308,8 @@ def _client(transport: httpx.BaseTransport | None) -> Iterator[httpx.Client]:
     the name itself); connections are pooled per checked address.
     """
     global _shared
+    import httpx
+
     if transport is not None:
         with httpx.Client(follow_redirects=False, trust_env=False, transport=transport) as own:
             yield own

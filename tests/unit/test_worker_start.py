@@ -1,0 +1,88 @@
+"""``qgs worker`` builds Celery's worker itself, without Celery's command line (issue 15, part 4).
+
+``app.worker_main`` imported the whole ``celery`` click program (click-repl, prompt_toolkit,
+Flower with tornado): ~15 MB of every worker's memory that no job uses. Run in a fresh
+interpreter (a worker's imports are what is checked), with the worker's ``start`` replaced so
+nothing connects to a broker. Memory figures are ``bench/pipeline_bench.py``'s, never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+NEVER_IN_A_WORKER = (
+    "celery.bin", "click_repl", "prompt_toolkit", "flower", "tornado",  # Celery's CLI
+    "httpx",  # the webhooks' client: imported by the first delivery
+    "fastapi", "starlette", "uvicorn", "mcp", "jinja2", "plotly",  # the API, MCP, HTML report
+)  # fmt: skip
+
+SCRIPT = """
+import json, sys
+from celery.apps import worker as celery_worker
+
+seen = {}
+
+def start(self):
+    seen.update(
+        hostname=self.hostname,
+        pool=self.pool_cls.__module__,
+        concurrency=self.concurrency,
+        task_events=self.task_events,
+        queues=sorted(self.app.amqp.queues.consume_from),
+    )
+    self.exitcode = 0
+
+celery_worker.Worker.start = start
+from qgs_worker.celery_app import create_celery_app
+from qgs_worker.settings import Settings
+from qgs_worker.worker_start import start_worker
+
+app = create_celery_app(Settings(broker_url="redis://127.0.0.1:1/0"))
+code = start_worker(app, queues=["qgs.critic", "qgs.default"], pool="threads", concurrency=3,
+                    hostname="w1@%h", loglevel="WARNING")
+print(json.dumps({"code": code, "seen": seen, "modules": sorted(sys.modules)}))
+"""
+
+
+def run_worker_start(tmp_path: Path) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QGS_", "OTEL_"))}
+    env["QGS_DATA_DIR"] = str(tmp_path / "data")
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, cwd=tmp_path,
+        check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+class TestWorkerStart:
+    """The worker gets the options ``celery worker`` gave it, and none of its CLI's imports."""
+
+    def test_the_options_reach_the_worker(self, tmp_path: Path) -> None:
+        result = run_worker_start(tmp_path)
+        seen = result["seen"]
+        assert isinstance(seen, dict)
+        assert result["code"] == 0
+        assert seen["hostname"].startswith("w1@") and "%h" not in seen["hostname"]
+        assert seen["pool"] == "celery.concurrency.thread"
+        assert seen["concurrency"] == 3
+        assert seen["task_events"] is True
+        assert seen["queues"] == ["qgs.critic", "qgs.default"]
+
+    def test_no_cli_api_or_webhook_client_is_imported(self, tmp_path: Path) -> None:
+        modules = run_worker_start(tmp_path)["modules"]
+        assert isinstance(modules, list)
+        loaded = [
+            m
+            for m in modules
+            for name in NEVER_IN_A_WORKER
+            if m == name or m.startswith(name + ".")
+        ]
+        assert loaded == []
