@@ -24,7 +24,7 @@ from qgs_worker.service.batch import DeferredObserver, run_chunk
 from qgs_worker.store.chunk_store import (
     ChunkConflictError,
     ChunkReviewStore,
-    stored_submission_ids,
+    settled_submission_ids,
     stored_task_ids,
 )
 from qgs_worker.submission import Submission, validate_message
@@ -169,16 +169,20 @@ def _publish_per_round(
     tasks: set[str],
     publish: Callable[[dict[str, Any]], None],
 ) -> int:
-    """Publish the intake of every round of ``tasks`` not stored yet; how many were published."""
+    """Publish the intake of every round of ``tasks`` not done yet; how many were published.
+
+    A round stored and decided (or failed) is not sent again (a chunk delivered twice); one
+    stored and not done (a reopened round, one queued behind it) is: its intake takes the task on.
+    """
     messages = [m for task_id in tasks for m in groups.get(task_id, [])]
     if not messages:
         return 0
     ids = [str(m.get("submission_id")) for m in messages if isinstance(m, dict)]
-    done = stored_submission_ids(rt.repo.engine, ids)
+    done = settled_submission_ids(rt.repo.engine, ids)
     sent = 0
     for message in messages:
         if isinstance(message, dict) and message.get("submission_id") in done:
-            continue  # stored by an earlier delivery of this chunk, or by the sweeper's intake
+            continue  # done by an earlier delivery of this chunk, or by the sweeper's intake
         publish(message)
         sent += 1
     return sent

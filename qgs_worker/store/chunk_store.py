@@ -31,6 +31,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from qgs_worker.core.models import (
+    ROUND_DONE,
     Classification,
     Finding,
     Review,
@@ -74,7 +75,7 @@ from qgs_worker.store.tables import (
 )
 from qgs_worker.submission import NewTask
 
-__all__ = ["ChunkConflictError", "ChunkReviewStore", "stored_submission_ids", "stored_task_ids"]
+__all__ = ["ChunkConflictError", "ChunkReviewStore", "settled_submission_ids", "stored_task_ids"]
 
 _t = TaskRow.__table__  # type: ignore[attr-defined]
 _r = RoundRow.__table__  # type: ignore[attr-defined]
@@ -596,10 +597,16 @@ def stored_task_ids(engine: Engine, task_ids: Collection[str]) -> set[str]:
         return set(conn.scalars(select(_t.c.id).where(_t.c.id.in_(list(task_ids)))))
 
 
-def stored_submission_ids(engine: Engine, submission_ids: Collection[str]) -> set[str]:
-    """Which of ``submission_ids`` have their round stored (one query)."""
+def settled_submission_ids(engine: Engine, submission_ids: Collection[str]) -> set[str]:
+    """Which of ``submission_ids`` have their round stored and done (decided or failed).
+
+    One query. A round reopened by ``qgs audit --retry-failed`` is stored and not done.
+    """
     if not submission_ids:
         return set()
+    done = [status.value for status in ROUND_DONE]
     with engine.connect() as conn:
-        query = select(_r.c.submission_id).where(_r.c.submission_id.in_(list(submission_ids)))
+        query = select(_r.c.submission_id).where(
+            _r.c.submission_id.in_(list(submission_ids)), _r.c.status.in_(done)
+        )
         return set(conn.scalars(query))

@@ -177,6 +177,23 @@ class TestWhatDoesNotFit:
         assert (0, 0, []) == (again.stored_tasks, again.stored_rounds, sent)
         assert rows == (rt.repo.count_rows(TaskRow), rt.repo.count_rows(RoundRow))
 
+    def test_a_reopened_round_is_sent_again_with_the_rounds_after_it(
+        self, tmp_path: Path, transcripts: list[list[Submission]]
+    ) -> None:
+        rt = _runtime(tmp_path, "o")
+        multi = next(subs for subs in transcripts if len(subs) >= 3)
+        audit_chunk(rt, _messages([multi]), publish=lambda m: None)
+        with rt.repo.engine.begin() as conn:  # as `qgs audit --retry-failed` reopens round 2
+            table = RoundRow.__table__  # type: ignore[attr-defined]
+            conn.execute(
+                table.update()
+                .where(table.c.task_id == multi[0].task_id, table.c.number >= 2)
+                .values(status="queued")
+            )
+        sent: list[dict[str, Any]] = []
+        audit_chunk(rt, _messages([multi]), publish=sent.append)
+        assert [s.submission_id for s in multi[1:]] == [m["submission_id"] for m in sent]
+
     def test_a_task_stored_before_the_flush_is_refused_and_nothing_written(
         self, tmp_path: Path, transcripts: list[list[Submission]]
     ) -> None:
