@@ -15,6 +15,7 @@ finding is P1 and the gate refuses to pass the round (a failed audit is never a 
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -197,8 +198,8 @@ def run_roles(
 ) -> list[RoleRun]:
     """Run ``roles`` one after another on one audit, each with a fresh judge session.
 
-    Each role runs in its own thread, and the session manager waits for it before the next one
-    starts, so roles never overlap. A role that does not return within its budget
+    Each role runs in another thread (the calling thread's role runner, ``_RoleRunner``), and
+    the session manager waits for it before the next one starts, so roles never overlap. A role that does not return within its budget
     (``context.timeout_s``) plus ``grace_s`` is abandoned: its thread is left to finish on its
     own, its results are ignored, and the next role starts (a thread cannot be killed; roles
     get ``context.remaining_s()`` to pass to their judge calls and subprocesses, so a role that
@@ -248,7 +249,7 @@ def run_roles(
 def _run_one(
     role: Role, context: AuditContext, sessions: AuditSessions | None, wait_s: float
 ) -> tuple[list[Finding], str | None]:
-    """One role in its own thread, waited for at most ``wait_s``: (findings, error)."""
+    """One role in the runner's thread, waited for at most ``wait_s``: (findings, error)."""
     outcome: dict[str, object] = {}
     session: AuditSession | None = None
     try:
@@ -262,12 +263,11 @@ def _run_one(
         except BaseException as exc:  # a plugin may even call sys.exit(): report, never hang
             outcome["error"] = _describe(exc)
 
-    worker = threading.Thread(target=target, name=f"qgs-role-{role.name}", daemon=True)
-    worker.start()
-    worker.join(wait_s)
+    finished = _runner().run(target, wait_s)
     error: str | None = None
     findings: list[Finding] = []
-    if worker.is_alive():
+    if not finished:
+        _local.runner = None  # its thread is still in the abandoned role: the next gets a new one
         error = (
             f"did not return within {wait_s:g} s (budget {context.timeout_s:g} s); abandoned, "
             "its results are ignored"
@@ -282,6 +282,50 @@ def _run_one(
         except Exception as exc:  # releasing must not fail the audit
             error = error or f"closing its judge session failed: {_describe(exc)}"
     return findings, error
+
+
+class _RoleRunner:
+    """A daemon thread that runs one role at a time for the thread that owns it.
+
+    A role runs in a thread of its own so that one that overruns its budget can be abandoned
+    (a thread cannot be killed). Starting a thread per role cost more than many roles take:
+    ``Thread.start`` waits until the new thread holds the GIL, which, beside busy threads, is
+    a switch interval or more each (``qgs audit``'s chunks audit thousands of rounds). The
+    runner is started once per calling thread and reused; daemon, so an abandoned role never
+    holds up the interpreter's exit.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], None], threading.Event]] = (
+            queue.SimpleQueue()
+        )
+        thread = threading.Thread(target=self._loop, name="qgs-role-runner", daemon=True)
+        thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            job, done = self._jobs.get()
+            try:
+                job()
+            finally:
+                done.set()
+
+    def run(self, job: Callable[[], None], wait_s: float) -> bool:
+        """Run ``job`` in the runner's thread; True when it returned within ``wait_s`` seconds."""
+        done = threading.Event()
+        self._jobs.put((job, done))
+        return done.wait(wait_s)
+
+
+_local = threading.local()
+
+
+def _runner() -> _RoleRunner:
+    """The calling thread's role runner (a new one after a role was abandoned)."""
+    runner: _RoleRunner | None = getattr(_local, "runner", None)
+    if runner is None:
+        runner = _local.runner = _RoleRunner()
+    return runner
 
 
 def _checked(name: str, result: object) -> tuple[list[Finding], str | None]:

@@ -39,6 +39,7 @@ any call with a ``file_name`` argument would touch a request to "move" something
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from itertools import pairwise
@@ -154,6 +155,7 @@ _APPROVED_VERB_SYNONYMS: dict[str, tuple[str, ...]] = {
 _VOWEL = re.compile(r"[aeiouy]")
 
 
+@functools.lru_cache(maxsize=16_384)
 def base_form(word: str) -> str:
     """``word`` without one English inflection (see the module docstring); others unchanged.
 
@@ -217,6 +219,7 @@ def word_count(text: str) -> int:
     return len(WORD.findall(CJK_RUN.sub(" ", text))) + int(cjk / 2 + 0.5)
 
 
+@functools.lru_cache(maxsize=16_384)
 def _is_cjk(token: str) -> bool:
     return bool(CJK_RUN.fullmatch(token))
 
