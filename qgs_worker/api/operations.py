@@ -313,9 +313,10 @@ class Operations(DecisionWaits):
             agent: Which agent makes it (the gate's rate-limit key).
 
         Raises:
-            InputError: ``call`` is not one call, ``tools`` holds an unusable definition, or
-                no ``tools`` came and the server has no ``QGS_TOOLS_FILE`` (the caller's to
-                fix: a 422 naming ``tools``, not a 500).
+            InputError: ``call`` is not one call, ``call`` or ``tools`` holds text that is not
+                UTF-8 (a lone surrogate) or nests too deeply, ``tools`` holds an unusable
+                definition, or no ``tools`` came and the server has no ``QGS_TOOLS_FILE`` (the
+                caller's to fix: a 422 naming the field, not a 500).
             ConfigurationError: ``QGS_TOOLS_FILE`` is set but unreadable.
         """
         if tools is None and self.settings.tools_file is None:
@@ -324,7 +325,12 @@ class Operations(DecisionWaits):
                 "agent may call (OpenAI, Anthropic or MCP definitions, or an MCP tools/list "
                 "result) with each check"
             )
+        from qgs_worker.submission import check_value
+
+        # A lone surrogate ("\ud800" in the JSON) could not be logged or answered (a 500).
+        check_value(call, where="call")
         if tools is not None:
+            check_value(tools, where="tools")
             _check_tools_size(tools)
         return self.client.check_tool_call(
             call, principal=principal.name, agent=agent, tools=tools, log=True

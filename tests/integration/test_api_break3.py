@@ -1,0 +1,53 @@
+"""The HTTP API's third break test (worktree bt13): each finding's reproduction, fixed.
+
+Runs on the ``api`` fixture of ``test_api.py`` (a real server, worker, Redis and store).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.integration import test_api
+from tests.integration.test_api import JSON, SQLITE_ONLY, TOOLS, Api, assert_problem
+
+api = test_api.api  # the real server fixture (uvicorn, a Celery worker, a store)
+
+pytestmark = pytest.mark.integration
+
+
+@SQLITE_ONLY
+class TestToolCheckInput:
+    """A check's ``call`` and ``tools`` are refused by name, never a 500."""
+
+    @pytest.mark.parametrize(
+        ("body", "field"),
+        [
+            # the call's name: the report echoes it, so it could not be answered (a 500)
+            (
+                b'{"call": {"id": "c1", "type": "function", "function": '
+                b'{"name": "get_\\ud800", "arguments": "{}"}}, "tools": TOOLS}',
+                "call.function.name",
+            ),
+            (
+                b'{"call": {"id": "c1", "type": "function", "function": '
+                b'{"name": "get_weather", "arguments": "{}"}}, "tools": '
+                b'[{"type": "function", "function": {"name": "get_\\udfff"}}]}',
+                "tools.0.function.name",
+            ),
+        ],
+    )
+    def test_a_lone_surrogate_is_422_naming_where(self, api: Api, body: bytes, field: str) -> None:
+        content = body.replace(b"TOOLS", json.dumps(TOOLS).encode())
+        with api.http(api.alice) as http:
+            response = http.post("/v1/tool-calls/check", content=content, headers=JSON)
+            after = http.post(
+                "/v1/tool-calls/check",
+                json={"call": {"id": "c", "type": "function",
+                               "function": {"name": "get_weather", "arguments": "{}"}},
+                      "tools": TOOLS},
+            )  # fmt: skip
+        problem = assert_problem(response, 422)
+        assert "not valid UTF-8" in problem["detail"] and f"'{field}'" in problem["detail"]
+        assert 200 == after.status_code  # the connection and the server go on
