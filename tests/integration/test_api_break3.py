@@ -51,3 +51,12 @@ class TestToolCheckInput:
         problem = assert_problem(response, 422)
         assert "not valid UTF-8" in problem["detail"] and f"'{field}'" in problem["detail"]
         assert 200 == after.status_code  # the connection and the server go on
+
+    def test_tools_of_the_wrong_type_name_tools_not_the_unions_members(self, api: Api) -> None:
+        call = {"id": "c", "type": "function", "function": {"name": "x", "arguments": "{}"}}
+        with api.http(api.alice) as http:
+            text = http.post("/v1/tool-calls/check", json={"call": call, "tools": "nope"})
+            item = http.post("/v1/tool-calls/check", json={"call": call, "tools": [1]})
+        assert {"tools"} == {e["field"] for e in assert_problem(text, 422)["errors"]}
+        fields = {e["field"] for e in assert_problem(item, 422)["errors"]}
+        assert {"tools.0", "tools"} == fields, fields
