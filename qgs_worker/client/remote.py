@@ -26,6 +26,7 @@ nothing was queued.
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -38,6 +39,7 @@ from qgs_worker.core.toolgate import GateReport
 from qgs_worker.core.toolgate.base import LayerResult, LayerStatus
 from qgs_worker.core.toolgate.calls import CallShape
 from qgs_worker.errors import (
+    ApprovalConflictError,
     AuthenticationError,
     BrokerUnavailableError,
     ConfigurationError,
@@ -49,6 +51,7 @@ from qgs_worker.errors import (
     PermissionDeniedError,
     QGSError,
     RateLimitedError,
+    RoundNumberTakenError,
     SubmissionNotFoundError,
     TaskNotFoundError,
     TooLargeError,
@@ -486,6 +489,10 @@ def _retry_after_s(response: Any) -> float:
         return 1.0
 
 
+_APPROVAL_CONFLICT = re.compile(r" was already (approved|rejected) by ")
+"""The words of an ``ApprovalConflictError`` (``store/approvals.py``): a round already decided."""
+
+
 def _error_of(response: Any) -> QGSError:
     try:
         body = response.json()
@@ -503,8 +510,13 @@ def _error_of(response: Any) -> QGSError:
             return SubmissionNotFoundError(message)
         return TaskNotFoundError(message)
     if status == 409:
+        # The same errors as the in-process Client raises (the server's 409s share one type).
         if "Idempotency-Key" in detail:
             return IdempotencyKeyReusedError(message)
+        if _APPROVAL_CONFLICT.search(detail):
+            return ApprovalConflictError(message)
+        if "already held by another submission" in detail:
+            return RoundNumberTakenError(message)
         return NotAwaitingApprovalError(message)
     if status == 413:
         if "deliverable" in detail or "'turn'" in detail:

@@ -9,6 +9,8 @@ import json
 
 import pytest
 
+from qgs_worker.client import Client
+from qgs_worker.errors import ApprovalConflictError, NotAwaitingApprovalError
 from tests.integration import test_api
 from tests.integration.test_api import JSON, SQLITE_ONLY, TOOLS, Api, assert_problem
 
@@ -60,3 +62,25 @@ class TestToolCheckInput:
         assert {"tools"} == {e["field"] for e in assert_problem(text, 422)["errors"]}
         fields = {e["field"] for e in assert_problem(item, 422)["errors"]}
         assert {"tools.0", "tools"} == fields, fields
+
+
+@SQLITE_ONLY
+class TestApiClientErrors:
+    """``Client(base_url=...)`` raises what the in-process ``Client`` raises."""
+
+    def test_an_approval_conflict_is_approval_conflict_error(self, api: Api) -> None:
+        agent = Client(base_url=api.url, api_key=api.alice.key)
+        approver = Client(base_url=api.url, api_key=api.approver.key)
+        task = agent.start_task("delete all records in the database")
+        sub = agent.submit(task.id, "Deleted after backup. [[judge PASS 95]]", final=True)
+        assert "awaiting_approval" == agent.wait(sub.id, timeout_s=30).kind
+        approver.approve(task.id, by="ops", note="checked")
+        for other in ({"note": "another note"}, {"note": "no", "reject": True}):
+            with pytest.raises(ApprovalConflictError, match="was already approved by"):
+                approver.approve(task.id, by="ops", **other)  # type: ignore[arg-type]
+        assert approver.approve(task.id, by="ops", note="checked").approved  # the same: no-op
+        passed = agent.start_task("write an article about AI")
+        done = agent.submit(passed.id, "# AI\n\nAn article. [[judge PASS 92]]", final=True)
+        agent.wait(done.id, timeout_s=30)
+        with pytest.raises(NotAwaitingApprovalError, match="not awaiting approval"):
+            approver.approve(passed.id, by="ops")
