@@ -9,6 +9,9 @@ the work a job does:
 - ``bench.noop_chain(queues)``: nothing, then publishes a chain of ``bench.noop`` on
   ``queues``, as ``qgs.review.intake`` publishes a round's chain (critic?, discriminate?,
   decide) with ``dispatch``;
+- ``bench.noop_chunk(transcripts)`` / ``bench.detect_chunk(transcripts)``: a chunk of
+  transcripts carried in one message, then nothing / the deterministic detectors over every
+  round (``bench/audit_batch_bench.py``'s baselines);
 - ``bench.bare_review(index)``: one ``chat.completions.create`` on the loopback judge with
   the messages and ``response_format`` of a request QGS sent (read once from the file
   ``QGS_BENCH_REQUESTS``), through one shared ``openai.OpenAI`` client like QGS's, and
@@ -54,6 +57,35 @@ def baseline_app(broker_url: str) -> Celery:
         """Nothing, then a chain of no-ops on ``queues`` (one hop each)."""
         if queues:
             chain(*(noop.si().set(queue=q) for q in queues)).apply_async()
+
+    @app.task(name="bench.noop_chunk", acks_late=True)
+    def noop_chunk(transcripts: list[dict[str, Any]]) -> int:
+        """Nothing with a chunk of transcripts: the cost of carrying them in one message."""
+        return len(transcripts)
+
+    @app.task(name="bench.detect_chunk", acks_late=True)
+    def detect_chunk(transcripts: list[dict[str, Any]]) -> int:
+        """The deterministic detectors over a chunk, round by round, as a round's intake runs them.
+
+        Each transcript is ``{"request": str, "rounds": [Deliverable as JSON, ...]}``; each
+        round is validated and scanned (``detectors.scan_round``) with the earlier rounds' tool
+        outputs, as ``prepare_round`` does. Returns the findings' count.
+        """
+        from qgs_worker.core import detectors
+        from qgs_worker.core.models import Deliverable
+
+        found = 0
+        for transcript in transcripts:
+            earlier: list[Any] = []
+            for raw in transcript["rounds"]:
+                deliverable = Deliverable.model_validate(raw)
+                found += len(
+                    detectors.scan_round(
+                        deliverable, request=transcript["request"], earlier_tool_results=earlier
+                    )
+                )
+                earlier.extend(deliverable.tool_results)
+        return found
 
     @app.task(name="bench.bare_review", acks_late=True)
     def bare_review(index: int) -> int:

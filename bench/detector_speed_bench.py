@@ -105,6 +105,9 @@ def forget() -> None:
     base._last_lowered = ("", "")
     if prescan is not None:  # None: the code before the shared pre-scan
         prescan.forget()
+    memo = getattr(detectors, "_prose_memo", None)  # None: the code before the memo of texts
+    if memo is not None:
+        memo.clear()
 
 
 def cpu_ms(run: Callable[[], object], loops: int = 1) -> float:

@@ -38,9 +38,12 @@ JOB_NAMES = (
     "qgs.review.discriminate",
     "qgs.review.decide",
     "qgs.toolgate.log",
+    "qgs.audit.chunk",
     "bench.noop",
     "bench.noop_chain",
     "bench.bare_review",
+    "bench.noop_chunk",
+    "bench.detect_chunk",
 )
 """The jobs counted by name; any other job counts as ``other``."""
 

@@ -39,6 +39,7 @@ QUEUES = (DEFAULT_QUEUE, CRITIC_QUEUE, DISCRIMINATOR_QUEUE)
 ROUTES = {
     "qgs.review.intake": {"queue": CRITIC_QUEUE},  # a round's intake runs where its review will
     "qgs.review.critic": {"queue": CRITIC_QUEUE},
+    "qgs.audit.chunk": {"queue": CRITIC_QUEUE},  # qgs audit's batch path: reviews, in bulk
     "qgs.review.discriminate": {"queue": DISCRIMINATOR_QUEUE},
     "qgs.review.decide": {"queue": DEFAULT_QUEUE},
     "qgs.toolgate.log": {"queue": DEFAULT_QUEUE},

@@ -27,6 +27,7 @@ from celery.exceptions import Ignore, Retry
 from pydantic import ValidationError
 
 from qgs_worker import telemetry
+from qgs_worker.audit_chunk import AUDIT_CHUNK_JOB, audit_chunk
 from qgs_worker.celery_app import CRITIC_QUEUE
 from qgs_worker.core.discriminator import role_failed
 from qgs_worker.core.models import RoundPlan
@@ -372,6 +373,31 @@ def decide_job(self: QGSJob, round_id: int) -> None:
         return
     if ready is not None:
         send(ready)
+
+
+@shared_task(name=AUDIT_CHUNK_JOB, bind=True, base=QGSJob)
+def audit_chunk_job(self: QGSJob, submissions: list[Any]) -> dict[str, int]:
+    """Review a chunk of transcripts in memory and store it in one transaction (``audit_chunk``).
+
+    ``submissions`` are intake messages, each transcript's in round order. What does not fit
+    the batch path goes round by round as intake jobs. A store that cannot be reached is
+    retried (nothing of the chunk was written); a chunk that lost a race with the per-round
+    path for a task hands that task over to it.
+    """
+    from qgs_worker.client import publish_intake
+
+    rt = self.runtime()
+    threads = rt.settings.audit.threads_for(rt.settings.judge.kind)
+    with self.store_errors_retried(rt.settings):
+        outcome = audit_chunk(
+            rt, submissions, publish=lambda m: publish_intake(self.app, m), threads=threads
+        )
+    return {
+        "stored_tasks": outcome.stored_tasks,
+        "stored_rounds": outcome.stored_rounds,
+        "per_round": len(outcome.per_round),
+        "republished": outcome.republished,
+    }
 
 
 @shared_task(name=TOOL_LOG_JOB, bind=True, base=QGSJob)

@@ -24,6 +24,7 @@ from qgs_worker.errors import ConfigurationError
 from qgs_worker.settings_defaults import ENV_FILE, default_data_dir, store_line_of
 from qgs_worker.settings_groups import (
     ApiSettings,
+    AuditSettings,
     DiscriminatorSettings,
     JudgeSettings,
     ToolGateSettings,
@@ -33,6 +34,7 @@ from qgs_worker.webhook_settings import WebhookSettings
 
 __all__ = [
     "ApiSettings",
+    "AuditSettings",
     "DiscriminatorSettings",
     "JudgeSettings",
     "Settings",
@@ -91,6 +93,7 @@ class Settings(BaseSettings):
     cadence: CadencePolicy = CadencePolicy()
     worker: WorkerSettings = WorkerSettings()
     discriminator: DiscriminatorSettings = DiscriminatorSettings()
+    audit: AuditSettings = AuditSettings()
     toolgate: ToolGateSettings = ToolGateSettings()
     api: ApiSettings = ApiSettings()
     webhooks: WebhookSettings = WebhookSettings()

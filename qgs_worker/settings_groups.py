@@ -152,6 +152,31 @@ class DiscriminatorSettings(BaseModel, defer_build=True):
     )
 
 
+class AuditSettings(BaseModel, defer_build=True):
+    """``qgs audit``'s batch path (``qgs_worker.audit_chunk``): transcripts a job, and threads."""
+
+    chunk_size: int = Field(
+        default=100,
+        ge=0,
+        le=10_000,
+        description="transcripts sent in one qgs.audit.chunk job, reviewed in memory and "
+        "stored in one transaction (0: every round its own intake job, the per-round path)",
+    )
+    chunk_threads: int = Field(
+        default=0,
+        ge=0,
+        le=64,
+        description="transcripts of a chunk reviewed at once (0: 1 with the rules judge, which "
+        "waits on nothing, else 8); the judge's rate limit still holds every call",
+    )
+
+    def threads_for(self, judge_kind: str) -> int:
+        """The chunk's threads for a judge kind (``chunk_threads``, or its default)."""
+        if self.chunk_threads:
+            return self.chunk_threads
+        return 1 if judge_kind == "rules" else 8
+
+
 class ToolGateSettings(BaseModel, defer_build=True):
     """The tool-call gate's registry-wide business rules and the parameter layer's strictness.
 

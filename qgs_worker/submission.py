@@ -141,6 +141,15 @@ class Submission(BaseModel):
                 "QGS_MAX_DELIVERABLE_BYTES"
             )
 
+    def intake_message(self) -> dict[str, Any]:
+        """The ``qgs.review.intake`` message of this submission (JSON-ready).
+
+        No ``turn`` or ``callback_url`` key when there is none: a worker of an older QGS still
+        takes the message.
+        """
+        absent = {k for k in ("turn", "callback_url") if getattr(self, k) is None}
+        return self.model_dump(mode="json", exclude=absent or None)
+
     def short_repr(self) -> str:
         """A short, redacted description for Flower (no deliverable text)."""
         return (

@@ -51,6 +51,8 @@ class Runtime:
     decided_listeners: list[Callable[[str, int], None]] = field(default_factory=list)
     # Told each review, finding, decision and judge call (telemetry); None when telemetry is off.
     observer: TelemetryObserver | None = None
+    # Also one of decided_listeners: the batch path announces a chunk's decisions through it.
+    decision_publisher: DecisionPublisher | None = None
     store: SqlReviewStore = field(init=False)
     service: ReviewService = field(init=False)
 
@@ -120,13 +122,11 @@ def _build_runtime(app: Celery) -> Runtime:
     if settings.broker_url:
         # Waiters (the HTTP API's long-poll, Client.wait) are woken by this notice, not by
         # reading the store in a loop (qgs_worker.notify).
-        repo = rt.repo
-        rt.decided_listeners.append(
-            DecisionPublisher(
-                redis_for_broker(settings.broker_url, timeout_s=settings.broker_timeout_s / 2),
-                repo.round_submission_id,
-            )
+        rt.decision_publisher = DecisionPublisher(
+            redis_for_broker(settings.broker_url, timeout_s=settings.broker_timeout_s / 2),
+            rt.repo.round_submission_id,
         )
+        rt.decided_listeners.append(rt.decision_publisher)
     # Pushed decisions: a decided round with a callback URL gets its delivery stored and queued.
     from qgs_worker.webhooks.delivery import decided_listener, publish_delivery
 

@@ -88,6 +88,16 @@ def audit(
             help="Audit the files of run RUN (an id from `qgs runs`, or `last`) again as a new run.",
         ),
     ] = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option(
+            "--chunk-size",
+            min=0,
+            max=10_000,
+            help="Transcripts a job: reviewed in memory and stored in one transaction, the "
+            "same decisions (default QGS_AUDIT__CHUNK_SIZE, 100; 0: a job a round).",
+        ),
+    ] = None,
 ) -> None:
     """Review transcripts: one task per transcript, its assistant turns as rounds.
 
@@ -149,7 +159,8 @@ def audit(
     use_workers = settings.embedded if worker is None else worker
     try:
         with contextlib.ExitStack() as session:
-            sender = _Sender(settings, session, use_workers)
+            size = settings.audit.chunk_size if chunk_size is None else chunk_size
+            sender = _Sender(settings, session, use_workers, chunk_size=size)
             plan = _plan_audit(
                 client,
                 files,
@@ -159,6 +170,7 @@ def audit(
                 own_tasks=new_run,
                 input_format=TranscriptFormat(input_format),
             )
+            sender.flush()
             err_console.print(
                 f"{len(plan.task_ids)} transcripts in {len(files)} files: {len(plan.pending)} to "
                 f"review, {plan.skipped} already done, {plan.errors} unusable."
@@ -184,15 +196,43 @@ def audit(
 class _Sender:
     """Sends an audit's submissions as they are read; the broker (and workers) start with the first.
 
-    A re-run with nothing left to review starts neither.
+    With ``chunk_size`` > 0 the transcripts go ``chunk_size`` at a time in one
+    ``qgs.audit.chunk`` job each (the batch path, ``qgs_worker.audit_chunk``); with 0, every
+    round as its own intake job. A re-run with nothing left to review starts neither.
     """
 
-    def __init__(self, settings: Settings, stack: contextlib.ExitStack, workers: bool) -> None:
+    def __init__(
+        self, settings: Settings, stack: contextlib.ExitStack, workers: bool, *, chunk_size: int
+    ) -> None:
         self._settings, self._stack, self._workers = settings, stack, workers
         self.client: Client | None = None
         self.local_workers: LocalWorkers | None = None  # started with the first submission
+        self._chunk_size = chunk_size
+        self._chunk: list[Submission] = []
+        self._transcripts = 0
 
     def send(self, batch: list[Submission]) -> None:
+        """Send one transcript's submissions (in a chunk: once ``chunk_size`` are held)."""
+        if self._chunk_size <= 0:
+            client = self._client()
+            for submission in batch:
+                client.send(submission)
+            return
+        self._chunk.extend(batch)
+        self._transcripts += 1
+        if self._transcripts >= self._chunk_size:
+            self.flush()
+
+    def flush(self) -> None:
+        """Send the transcripts held for the next chunk, if any."""
+        if not self._chunk:
+            return
+        from qgs_worker.client.chunks import send_chunk
+
+        send_chunk(self._client(), self._chunk)
+        self._chunk, self._transcripts = [], 0
+
+    def _client(self) -> Client:
         if self.client is None:
             from qgs_worker.client import Client  # loaded here: `qgs check-tool` never needs it
 
@@ -200,8 +240,7 @@ class _Sender:
                 broker_session(self._settings, workers=self._workers, on_workers=self._started)
             )
             self.client = Client(live)
-        for submission in batch:
-            self.client.send(submission)
+        return self.client
 
     def _started(self, workers: LocalWorkers) -> None:
         self.local_workers = workers

@@ -336,10 +336,7 @@ class Client(WaitingMixin, ToolCallsMixin):
         """
         from kombu.exceptions import OperationalError
 
-        # No "turn" or "callback_url" key when there is none: a worker of an older QGS still
-        # takes the message.
-        absent = {k for k in ("turn", "callback_url") if getattr(submission, k) is None}
-        message = submission.model_dump(mode="json", exclude=absent or None)
+        message = submission.intake_message()
         self._outbox(submission, message)
         try:
             publish_intake(self.app, message, submission.short_repr())

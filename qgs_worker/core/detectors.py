@@ -72,6 +72,7 @@ from qgs_worker.core.injected_passages import unfold as _unfold
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
 from qgs_worker.core.rules import Context, Rule, execution, secrets
 from qgs_worker.core.rules import prompt as prompt_rules
+from qgs_worker.core.text_memo import TextMemo
 
 if TYPE_CHECKING:
     # Imported where used: only a round with tool outputs traces what follows an injection, so
@@ -115,6 +116,7 @@ def _in_report_order(selected: list[Rule]) -> list[Rule]:
 _TEXT_RULES = _in_report_order([r for r in _GENERIC if r.prose is not None])
 _CALL_RULES = _in_report_order([r for r in _GENERIC if r.executed is not None])
 _SECRET_RULES = [r for r in _CALL_RULES if r.category == "secret"]
+_JUDGE_RULES = [r for r in _TEXT_RULES if r.category == "judge_manipulation"]
 _JNDI_RULE = execution.JNDI_LOOKUP
 _EXAMPLE = secrets.EXAMPLE_SECRET
 
@@ -147,12 +149,39 @@ def scan_text(text: str, *, location: str = "text", request: str = "") -> list[F
     """
     # Zero-width characters split words for the rules and the model, not for a reader: gone.
     text = text.translate(ZERO_WIDTH)
-    findings = list(_apply(_TEXT_RULES, text, location=location, executed=False, tool=""))
-    findings.extend(model_findings(text, location=location, where="mentions"))
-    findings.extend(_jndi(text, location, where="mentions"))
+    before, after = _prose_memo.get(text, location)
+    findings = list(before)
     findings.extend(pii.scan_pii_text(text, location=location, request_keys=pii.pii_keys(request)))
-    findings.extend(_examples(text, location, where="mentions", context=Context.PROSE))
+    findings.extend(after)
     return _dedupe(findings)
+
+
+def judge_manipulation_evidence(text: str) -> list[str]:
+    """The evidence of ``scan_text(text)``'s ``judge_manipulation`` findings, in their order.
+
+    The same as filtering ``scan_text``'s findings by that category (each rule's findings are
+    its own), without running the other rules, the learned detector and the personal-data
+    checks for it (the rules judge asks for this one category of a rendered deliverable).
+    """
+    text = text.translate(ZERO_WIDTH)
+    found = _apply(_JUDGE_RULES, text, location="text", executed=False, tool="")
+    return [f.evidence for f in _dedupe(found)]
+
+
+def _prose_findings(text: str, location: str) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
+    """``scan_text``'s findings that do not depend on the request: before and after the PII ones."""
+    before = [*_apply(_TEXT_RULES, text, location=location, executed=False, tool="")]
+    before.extend(model_findings(text, location=location, where="mentions"))
+    before.extend(_jndi(text, location, where="mentions"))
+    after = _examples(text, location, where="mentions", context=Context.PROSE)
+    return tuple(before), tuple(after)
+
+
+# A round's text is scanned at intake (``scan_round``) and again, in the same process, by the
+# rules judge's manipulation check and the audit roles: the rule pass and the learned detector
+# cost most of a review's CPU, and these findings depend on the text alone (the request only
+# decides which personal data is the user's own, read afresh on each call).
+_prose_memo = TextMemo(_prose_findings)
 
 
 def scan_tool_call(call: ToolCall, *, request: str = "") -> list[Finding]:

@@ -84,7 +84,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from qgs_worker.core import rules
-from qgs_worker.core.detectors import scan_text
+from qgs_worker.core.detectors import judge_manipulation_evidence
 from qgs_worker.core.models import (
     DimensionScore,
     Review,
@@ -300,9 +300,7 @@ def _check_all(scores: dict[str, _Score], request: ReviewRequest, text: _Text) -
     if trivial:
         for dim in scores.values():
             dim.take(TRIVIAL_POINTS, trivial)
-    hits = judge_rules.DIRECT_ORDER.all_matches(text.raw) or [
-        f.evidence for f in scan_text(text.raw) if f.category == "judge_manipulation"
-    ]
+    hits = judge_rules.DIRECT_ORDER.all_matches(text.raw) or judge_manipulation_evidence(text.raw)
     if hits and scores:
         target = scores.get("safety") or next(iter(scores.values()))
         target.take(

@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from qgs_worker.core.references import ModuleRef, normalize_package
 from qgs_worker.errors import QGSError
+from qgs_worker.roles.reality_cache import ANSWERS
 
 MAX_REFERENCES = 200
 """Distinct ``(module, attributes)`` references checked per call; the rest are counted, not checked."""
@@ -165,22 +166,38 @@ def check_references(
     unchecked = len(keys) - len(checked_keys) + len(names) - len(checked_names)
     if not checked_keys and not checked_names:
         return EnvReport(unchecked=unchecked)
-    request = {
-        "modules": [{"module": m, "attributes": list(a)} for m, a in checked_keys],
-        "packages": checked_names,
-    }
-    answer = _run(
-        json.dumps(request), python or sys.executable, timeout_s=timeout_s, memory_mb=memory_mb
-    )
+    python = python or sys.executable
+    # The answers of an interpreter run under one memory limit (a low one can make it fail).
+    where = f"{python}\x1f{memory_mb}"
+    known = ANSWERS.known(where, checked_keys, checked_names)
+    ask_keys = [k for k in checked_keys if k not in known.modules]
+    ask_names = [n for n in checked_names if n not in known.packages]
     try:
-        by_key = dict(zip(checked_keys, answer["modules"], strict=True))
-        package_answers = list(zip(checked_names, answer["packages"], strict=True))
+        if ask_keys or ask_names or known.interpreter is None:
+            request = {
+                "modules": [{"module": m, "attributes": list(a)} for m, a in ask_keys],
+                "packages": ask_names,
+            }
+            answer = _run(json.dumps(request), python, timeout_s=timeout_s, memory_mb=memory_mb)
+            known = ANSWERS.learn(
+                where,
+                (str(answer["python"]), str(answer["platform"])),
+                dict(zip(ask_keys, answer["modules"], strict=True)),
+                dict(zip(ask_names, answer["packages"], strict=True)),
+                known,
+            )
+        by_key = known.modules
         modules = tuple(_module_check(ref, by_key[ref.key]) for ref in refs if ref.key in by_key)
         found = tuple(
-            PackageCheck(name, item["status"], str(item.get("version", "")))
-            for name, item in package_answers
+            PackageCheck(
+                name, known.packages[name]["status"], str(known.packages[name].get("version", ""))
+            )
+            for name in checked_names
         )
-        return EnvReport(str(answer["python"]), str(answer["platform"]), modules, found, unchecked)
+        if known.interpreter is None:  # learn() always sets it: a defect, said plainly
+            raise ReferenceCheckError("the reference checker gave no interpreter version")
+        version, platform = known.interpreter
+        return EnvReport(version, platform, modules, found, unchecked)
     except (KeyError, TypeError, ValueError) as exc:
         raise ReferenceCheckError(
             f"the reference checker's answer has the wrong shape: {exc!r}"

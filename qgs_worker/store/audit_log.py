@@ -79,14 +79,9 @@ class AuditLogStore(StoreBase):
         duration_ms: float,
     ) -> None:
         """Record that ``role`` audited the round (once: a second record is ignored)."""
-        row = {
-            "round_id": round_id,
-            "role": role,
-            "status": "failed" if error else "ok",
-            "error": error,
-            "findings": findings,
-            "duration_ms": duration_ms,
-        }
+        from qgs_worker.store.sql_review import role_run_values
+
+        row = role_run_values(round_id, role, findings, error=error, duration_ms=duration_ms)
         with Session(self.engine) as session:
             self._insert_ignore(session, AuditRunRow, [row])
             session.commit()

@@ -87,17 +87,39 @@ class RecoveryStore(StoreBase):
         ``round_number`` is the number the client gave the round: the next client's submit
         counts it (``round_numbers``) while no intake has stored the round yet.
         """
-        row = {
-            "submission_id": submission_id,
-            "task_id": task_id,
-            "payload": payload,
-            "round_number": round_number,
-            "created_at": utcnow(),
-            "published": 1,
-            "published_at": utcnow(),
-        }
+        self.add_outbox_many([(submission_id, task_id, payload, round_number)])
+
+    def add_outbox_many(self, entries: Sequence[tuple[str, str, str, int | None]]) -> None:
+        """Record many submissions in one transaction, as ``add_outbox`` (``qgs audit``'s chunks).
+
+        Each entry is ``(submission_id, task_id, payload, round_number)``.
+        """
+        now = utcnow()
+        rows = [
+            {
+                "submission_id": submission_id,
+                "task_id": task_id,
+                "payload": payload,
+                "round_number": round_number,
+                "created_at": now,
+                "published": 1,
+                "published_at": now,
+            }
+            for submission_id, task_id, payload, round_number in entries
+        ]
         with Session(self.engine) as session:
-            self._insert_ignore(session, OutboxRow, [row])
+            self._insert_ignore(session, OutboxRow, rows)
+            session.commit()
+
+    def drop_outbox_many(self, submission_ids: Sequence[str]) -> None:
+        """Forget submissions whose publish failed (``drop_outbox`` for a chunk)."""
+        with Session(self.engine) as session:
+            session.execute(
+                delete(OutboxRow).where(
+                    col(OutboxRow.submission_id).in_(list(submission_ids)),
+                    col(OutboxRow.taken_at).is_(None),
+                )
+            )
             session.commit()
 
     def drop_outbox(self, submission_id: str) -> None:

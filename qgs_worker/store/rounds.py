@@ -46,25 +46,44 @@ def task_row(
     key_id: str | None = None,
 ) -> TaskRow:
     """A TaskRow for a classified request, with the agent and source fields of ``new``."""
-    return TaskRow(
-        id=task_id,
-        principal=principal,
-        key_id=key_id,
-        request=new.request,
-        agent=new.agent,
-        agent_model=new.agent_model,
-        source_file=new.source_file,
-        source_line=new.source_line,
-        transcript_id=new.transcript_id,
-        callback_url=new.callback_url,
-        requirements=dumps(new.requirements),
-        criteria=dumps(new.criteria),
-        task_type=found.task_type.value,
-        complexity=found.complexity.value,
-        classification_source=found.source,
-        confidence=found.confidence,
-        matched=dumps(found.matched),
-    )
+    return TaskRow(**task_values(task_id, found, new, principal=principal, key_id=key_id))
+
+
+def task_values(
+    task_id: str,
+    found: Classification,
+    new: NewTask,
+    *,
+    principal: str | None = None,
+    key_id: str | None = None,
+) -> dict[str, Any]:
+    """``task_row(...).model_dump()``, without building the row.
+
+    A SQLModel table row costs about a millisecond to make; a chunk of ``qgs audit``'s batch
+    path stores hundreds of tasks.
+    """
+    return {
+        "id": task_id,
+        "request": new.request,
+        "agent": new.agent,
+        "agent_model": new.agent_model,
+        "task_type": found.task_type.value,
+        "complexity": found.complexity.value,
+        "classification_source": found.source,
+        "confidence": found.confidence,
+        "matched": dumps(found.matched),
+        "requirements": dumps(new.requirements),
+        "criteria": dumps(new.criteria),
+        "source_file": new.source_file,
+        "source_line": new.source_line,
+        "transcript_id": new.transcript_id,
+        "callback_url": new.callback_url,
+        "principal": principal,
+        "key_id": key_id,
+        "escalated": False,
+        "escalation_reason": None,
+        "created_at": utcnow(),
+    }
 
 
 def task_record(row: Any, *, task_id: str) -> TaskRecord:

@@ -61,7 +61,7 @@ from qgs_worker.store.tables import (
 )
 from qgs_worker.submission import NewTask
 
-__all__ = ["SqlReviewStore"]
+__all__ = ["SqlReviewStore", "plan_values", "role_run_values", "round_values"]
 
 _t = TaskRow.__table__  # type: ignore[attr-defined]
 _r = RoundRow.__table__  # type: ignore[attr-defined]
@@ -370,29 +370,9 @@ class SqlReviewStore:
         """Store a round (and take its submission's outbox row) in one transaction."""
         now = utcnow()
         prepared = new.prepared
-        status = RoundStatus.QUEUED
-        if prepared is not None:
-            status = RoundStatus.DECIDED if prepared.decision else RoundStatus.DISPATCHED
-        values = {
-            "submission_id": new.submission_id,
-            "task_id": new.task_id,
-            "number": new.number,
-            "final": new.final,
-            "content": new.content,
-            "tool_calls": new.tool_calls_json,
-            "tool_results": new.tool_results_json,
-            "turn": new.turn,
-            "content_hash": new.content_hash,
-            "review_key": new.review_key,
-            "callback_url": new.callback_url,
-            "status": status.value,
-            "status_at": now,
-            "created_at": now,
-            "attempts": 0,
-            **_plan_values(prepared.plan if prepared else None),
-        }
+        values = round_values(new, now)
         with self.engine.begin() as conn:
-            round_id = conn.scalar(self._insert_round, clean_row(values))
+            round_id = conn.scalar(self._insert_round, values)
             if round_id is None:
                 stored = conn.scalar(select(_r.c.id).where(_r.c.submission_id == new.submission_id))
                 if stored is None:
@@ -419,7 +399,7 @@ class SqlReviewStore:
                     status=status.value,
                     status_at=utcnow(),
                     retry_at=None,
-                    **_plan_values(prepared.plan),
+                    **plan_values(prepared.plan),
                 )
                 .returning(_r.c.task_id)
             )
@@ -556,15 +536,7 @@ class SqlReviewStore:
         duration_ms: float,
     ) -> None:
         """Store one audit role's findings and its run, in one transaction (once per role)."""
-        run = {
-            "round_id": round_id,
-            "role": role,
-            "status": "failed" if error else "ok",
-            "error": error,
-            "findings": len(findings),
-            "duration_ms": duration_ms,
-            "created_at": utcnow(),
-        }
+        run = role_run_values(round_id, role, len(findings), error=error, duration_ms=duration_ms)
         with self.engine.begin() as conn:
             if findings:
                 conn.execute(
@@ -574,7 +546,55 @@ class SqlReviewStore:
             conn.execute(self._ignore["audit_run"], [clean_row(run)])
 
 
-def _plan_values(plan: RoundPlan | None) -> dict[str, Any]:
+def round_values(new: NewRound, now: datetime) -> dict[str, Any]:
+    """The ``round`` row of a submitted round as insert values (cleaned: ``clean_row``).
+
+    Stored dispatched with its plan when ``new.prepared`` (decided when nothing is due on it),
+    else queued behind an earlier round.
+    """
+    prepared = new.prepared
+    status = RoundStatus.QUEUED
+    if prepared is not None:
+        status = RoundStatus.DECIDED if prepared.decision else RoundStatus.DISPATCHED
+    return clean_row(
+        {
+            "submission_id": new.submission_id,
+            "task_id": new.task_id,
+            "number": new.number,
+            "final": new.final,
+            "content": new.content,
+            "tool_calls": new.tool_calls_json,
+            "tool_results": new.tool_results_json,
+            "turn": new.turn,
+            "content_hash": new.content_hash,
+            "review_key": new.review_key,
+            "callback_url": new.callback_url,
+            "status": status.value,
+            "status_at": now,
+            "created_at": now,
+            "attempts": 0,
+            **plan_values(prepared.plan if prepared else None),
+        }
+    )
+
+
+def role_run_values(
+    round_id: int, role: str, findings: int, *, error: str | None, duration_ms: float
+) -> dict[str, Any]:
+    """The ``audit_run`` row of one audit role's run on a round, as insert values."""
+    return {
+        "round_id": round_id,
+        "role": role,
+        "status": "failed" if error else "ok",
+        "error": error,
+        "findings": findings,
+        "duration_ms": duration_ms,
+        "created_at": utcnow(),
+    }
+
+
+def plan_values(plan: RoundPlan | None) -> dict[str, Any]:
+    """A round's plan columns (nothing due when ``plan`` is None: a queued round)."""
     if plan is None:
         return {"plan_critic": False, "plan_discriminate": False, "plan_reason": ""}
     return {

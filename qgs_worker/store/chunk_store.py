@@ -1,0 +1,605 @@
+"""The review service's store port in memory, for a chunk of new tasks, written in one transaction.
+
+``qgs audit``'s batch path (``qgs_worker.service.batch``) runs the very steps of the per-round
+path (``ReviewService``: intake, review, audit, decide) on a chunk of transcripts inside one
+job. The steps go through this store instead of ``SqlReviewStore``: it keeps the rows each step
+would write, as the same insert values (``round_values``, ``review_values``, ``finding_values``,
+``decision_values``, ...), and answers the steps' loads from them with the same semantics (insert
+that ignores a conflict, the review lease, the plan's claim, the counts and the reusable review
+of a load, the order of ``findings_up_to``). ``flush`` then writes every row in one transaction
+with bulk inserts: what a chunk stores is what the per-round path would have stored, row for row,
+apart from ids and times (``tests/unit/test_chunk_store.py`` compares both).
+
+Ids handed out before the flush are negative (rounds and reviews count down from -1); ``flush``
+returns the real id of each round. A review of the results store (a positive id) is read from it
+(``stored``), so a transcript audited again reuses the reviews the store already holds.
+
+Only tasks that are not in the results store belong here (the job routes the others to the
+per-round path); ``flush`` refuses a chunk whose tasks were stored meanwhile.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from datetime import timedelta
+from types import SimpleNamespace
+from typing import Any
+
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+
+from qgs_worker.core.models import (
+    Classification,
+    Finding,
+    Review,
+    ReviewStatus,
+    RoundPlan,
+    RoundStatus,
+    Severity,
+)
+from qgs_worker.errors import RoundNumberTakenError, TaskNotFoundError
+from qgs_worker.service.ports import (
+    Contents,
+    NewRound,
+    Prepared,
+    ReviewAttempt,
+    ReviewStore,
+    Settlement,
+)
+from qgs_worker.service.records import RoundRecord, TaskContext
+from qgs_worker.store.base import clean_row, loads_list
+from qgs_worker.store.reviews import (
+    decision_values,
+    dimension_values,
+    failure_values,
+    finding_model,
+    finding_values,
+    review_of,
+    review_values,
+)
+from qgs_worker.store.rounds import task_record, task_values
+from qgs_worker.store.sql_review import plan_values, role_run_values, round_values
+from qgs_worker.store.tables import (
+    AuditRunRow,
+    DecisionRow,
+    DimensionScoreRow,
+    FindingRow,
+    OutboxRow,
+    ReviewRow,
+    RoundRow,
+    TaskRow,
+    utcnow,
+)
+from qgs_worker.submission import NewTask
+
+__all__ = ["ChunkConflictError", "ChunkReviewStore", "stored_submission_ids", "stored_task_ids"]
+
+_t = TaskRow.__table__  # type: ignore[attr-defined]
+_r = RoundRow.__table__  # type: ignore[attr-defined]
+_rv = ReviewRow.__table__  # type: ignore[attr-defined]
+_dim = DimensionScoreRow.__table__  # type: ignore[attr-defined]
+_d = DecisionRow.__table__  # type: ignore[attr-defined]
+_f = FindingRow.__table__  # type: ignore[attr-defined]
+_run = AuditRunRow.__table__  # type: ignore[attr-defined]
+_out = OutboxRow.__table__  # type: ignore[attr-defined]
+
+_FIND_REVIEW = select(func.min(_rv.c.id)).where(
+    _rv.c.review_key == bindparam("key"), _rv.c.status == ReviewStatus.OK.value
+)
+
+_TAKE_OUTBOX = (
+    update(_out)
+    .where(_out.c.submission_id == bindparam("sid"), _out.c.taken_at.is_(None))
+    .values(taken_at=bindparam("now"))
+)
+
+
+class ChunkConflictError(Exception):
+    """Tasks of the chunk were stored by someone else before the flush (nothing was written).
+
+    Attributes:
+        task_ids: The tasks found in the results store.
+    """
+
+    def __init__(self, task_ids: Collection[str]) -> None:
+        super().__init__(f"{len(task_ids)} of the chunk's tasks are stored already")
+        self.task_ids = frozenset(task_ids)
+
+
+class ChunkReviewStore:
+    """``service.ports.ReviewStore`` in memory for a chunk of new tasks; ``flush`` writes it.
+
+    Thread-safe: the batch runner may run the chunk's tasks in several threads (each task's
+    rounds in one thread, in order), so every method holds one lock while it reads or writes.
+
+    Args:
+        stored: The results store's port (``SqlReviewStore``): stored reviews are read from
+            there.
+        engine: The results store's engine: a review to reuse is looked up there (once per
+            review key, on one connection held until ``flush`` or ``close``). None: only the
+            chunk's own reviews are reused.
+    """
+
+    def __init__(self, stored: ReviewStore | None = None, engine: Engine | None = None) -> None:
+        self._stored = stored
+        self._engine = engine
+        self._conn: Connection | None = None
+        self._lock = threading.RLock()
+        self.tasks: dict[str, dict[str, Any]] = {}
+        self.rounds: dict[int, dict[str, Any]] = {}  # negative id -> round insert values
+        self._task_rounds: dict[str, list[int]] = defaultdict(list)  # in number order
+        self._by_submission: dict[str, int] = {}
+        self.reviews: dict[int, dict[str, Any]] = {}  # negative id -> review insert values
+        self._round_review: dict[int, int] = {}
+        self.dimensions: dict[int, list[dict[str, Any]]] = {}
+        self.findings: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)  # by fingerprint
+        self.decisions: dict[int, dict[str, Any]] = {}
+        self.runs: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)  # by role
+        self.taken: list[str] = []
+        self._stored_reviews: dict[str, int | None] = {}
+        self._keyed: dict[str, list[int]] = defaultdict(list)  # good reviews by key, in order
+        self._next_round = -1
+        self._next_review = -1
+
+    # -- loads -----------------------------------------------------------------------------
+
+    def load_task(
+        self, task_id: str, *, focus: int | None = None, contents: Contents = "none"
+    ) -> TaskContext:
+        """The task and its rounds. Raises ``TaskNotFoundError`` when the chunk has no such task."""
+        with self._lock:
+            if task_id not in self.tasks:
+                raise TaskNotFoundError(f"no task with id {task_id!r} in this chunk")
+            return self._context(task_id, focus, contents)
+
+    def load_round(self, round_id: int, *, contents: Contents = "none") -> TaskContext:
+        """The context of a round's task, the round in focus. Raises ``TaskNotFoundError``."""
+        with self._lock:
+            values = self.rounds.get(round_id)
+            if values is None:
+                raise TaskNotFoundError(f"no round with id {round_id}")
+            return self._context(values["task_id"], round_id, contents)
+
+    def _context(self, task_id: str, focus: int | None, contents: Contents) -> TaskContext:
+        task = task_record(SimpleNamespace(**self.tasks[task_id]), task_id=task_id)
+        records = tuple(self._record(rid, focus, contents) for rid in self._task_rounds[task_id])
+        return TaskContext(task=task, rounds=records)
+
+    def _record(self, rid: int, focus: int | None, contents: Contents) -> RoundRecord:
+        """The round as ``SqlReviewStore``'s load reads it (``sql_review._round_record``)."""
+        v = self.rounds[rid]
+        shown = contents == "all" or (contents == "focus" and rid == focus)
+        review_id = self._round_review.get(rid)
+        review = self.reviews[review_id] if review_id is not None else None
+        findings = self.findings.get(rid, {})
+        return RoundRecord(
+            id=rid,
+            number=v["number"],
+            submission_id=v["submission_id"],
+            status=RoundStatus(v["status"]),
+            final=bool(v["final"]),
+            turn=v["turn"],
+            content=v["content"] if shown else None,
+            tool_calls_json=v["tool_calls"] if shown else None,
+            tool_results_json=v["tool_results"] if contents != "none" else None,
+            content_hash=v["content_hash"],
+            plan=RoundPlan(
+                critic=bool(v["plan_critic"]),
+                discriminate=bool(v["plan_discriminate"]),
+                reason=v["plan_reason"] or "",
+            ),
+            review_key=v["review_key"],
+            review_id=review_id,
+            review_status=ReviewStatus(review["status"]) if review else None,
+            review_score=review.get("score") if review else None,
+            review_error=review.get("error") if review else None,
+            # Only a review step reads it, of the round in focus: looked up for that one alone.
+            reusable_review=self._reusable(v["review_key"], rid) if rid == focus else None,
+            decided=rid in self.decisions,
+            approval=None,  # a person approves only once the chunk is stored
+            findings=len(findings),
+            p0_findings=sum(1 for f in findings.values() if f["severity"] == Severity.P0.value),
+            attempts=v.get("attempts") or 0,
+            judge_retries=v.get("judge_retries") or 0,
+            rate_waits=v.get("rate_waits") or 0,
+        )
+
+    def _reusable(self, key: str | None, rid: int | None) -> int | None:
+        """The earliest good review with ``key`` on another round: the store's before the chunk's."""
+        if key is None:
+            return None
+        stored = self._stored_review(key)
+        if stored is not None:
+            return stored
+        return next(
+            (
+                review_id
+                for review_id in self._keyed.get(key, ())  # in creation order: -1, -2, ...
+                if self.reviews[review_id]["round_id"] != rid
+            ),
+            None,
+        )
+
+    def _stored_review(self, key: str) -> int | None:
+        """The earliest good review with ``key`` in the results store (``find_review_id``)."""
+        if self._engine is None:
+            return None
+        if key not in self._stored_reviews:
+            if self._conn is None:
+                self._conn = self._engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            self._stored_reviews[key] = self._conn.scalar(_FIND_REVIEW, {"key": key})
+        return self._stored_reviews[key]
+
+    def close(self) -> None:
+        """Give back the connection the review lookups held (``flush`` does it too)."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def load_review(self, review_id: int) -> tuple[int, Review]:
+        """A good review (of this chunk, or of the results store), with its round's id."""
+        with self._lock:
+            if review_id > 0:
+                if self._stored is None:
+                    raise KeyError(review_id)
+                return self._stored.load_review(review_id)
+            v = self.reviews[review_id]
+            dims = [SimpleNamespace(**d) for d in self.dimensions.get(review_id, [])]
+            return v["round_id"], review_of(SimpleNamespace(**v), dims)
+
+    def find_review_id(self, review_key: str) -> int | None:
+        """The earliest good review with this key: the results store's, else the chunk's."""
+        with self._lock:
+            return self._reusable(review_key, None)
+
+    def findings_up_to(self, task_id: str, number: int) -> list[tuple[int, Finding]]:
+        """``(round_number, finding)`` of the task's rounds 1..number, by round, severity, order."""
+        with self._lock:
+            found = []
+            for rid in self._task_rounds.get(task_id, []):
+                n = self.rounds[rid]["number"]
+                if n > number:
+                    continue
+                for seq, f in enumerate(self.findings.get(rid, {}).values()):
+                    found.append((n, f["severity"], seq, f))
+            found.sort(key=lambda item: item[:3])
+            return [(n, finding_model(SimpleNamespace(**f))) for n, _, _, f in found]
+
+    def audit_runs(self, round_id: int) -> set[str]:
+        """The audit roles that already ran on the round."""
+        with self._lock:
+            return set(self.runs.get(round_id, {}))
+
+    def latest_must_fix(self, task_id: str) -> list[str]:
+        """The must_fix of the task's latest decision (empty when none is made)."""
+        with self._lock:
+            decided = [rid for rid in self._task_rounds.get(task_id, []) if rid in self.decisions]
+            if not decided:
+                return []
+            latest = max(decided, key=lambda rid: self.rounds[rid]["number"])
+            return [str(item) for item in loads_list(self.decisions[latest]["must_fix"])]
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def add_task(self, task_id: str, found: Classification, new: NewTask) -> None:
+        """Keep a classified task unless the chunk has one with this id."""
+        with self._lock:
+            if task_id not in self.tasks:
+                self.tasks[task_id] = clean_row(task_values(task_id, found, new))
+
+    def insert_round(self, new: NewRound) -> tuple[int, bool]:
+        """Keep a round (and take its submission) as ``SqlReviewStore.insert_round`` stores it."""
+        with self._lock:
+            stored = self._by_submission.get(new.submission_id)
+            if stored is not None:
+                return stored, False
+            numbers = {self.rounds[rid]["number"] for rid in self._task_rounds[new.task_id]}
+            if new.number in numbers:
+                raise RoundNumberTakenError(
+                    f"round {new.number} of task {new.task_id!r} is already held by another "
+                    "submission; submit without a round number to get the next one"
+                )
+            rid, self._next_round = self._next_round, self._next_round - 1
+            self.rounds[rid] = round_values(new, utcnow())
+            self._by_submission[new.submission_id] = rid
+            ids = self._task_rounds[new.task_id]
+            ids.append(rid)
+            ids.sort(key=lambda i: self.rounds[i]["number"])
+            if new.prepared is not None:
+                self._write_prepared(rid, new.task_id, new.prepared)
+            self.taken.append(new.submission_id)
+            return rid, True
+
+    def claim_round(self, round_id: int, prepared: Prepared) -> bool:
+        """Move a queued round to dispatched with its plan and findings; True for one caller."""
+        with self._lock:
+            v = self.rounds[round_id]
+            if v["status"] != RoundStatus.QUEUED.value:
+                return False
+            status = RoundStatus.DECIDED if prepared.decision else RoundStatus.DISPATCHED
+            v.update(
+                status=status.value, status_at=utcnow(), retry_at=None, **plan_values(prepared.plan)
+            )
+            self._write_prepared(round_id, v["task_id"], prepared)
+            return True
+
+    def _write_prepared(self, round_id: int, task_id: str, prepared: Prepared) -> None:
+        self._add_findings(round_id, prepared.findings)
+        if prepared.escalation is not None:
+            to = prepared.escalation.to
+            self.tasks[task_id].update(
+                clean_row(
+                    {
+                        "task_type": to.task_type.value,
+                        "complexity": to.complexity.value,
+                        "classification_source": to.source,
+                        "confidence": to.confidence,
+                        "escalated": True,
+                        "escalation_reason": prepared.escalation.reason,
+                    }
+                )
+            )
+        if prepared.decision is not None:
+            self._add_decision(round_id, task_id, prepared.decision)
+
+    def _add_findings(self, round_id: int, findings: Sequence[Finding]) -> None:
+        kept = self.findings[round_id]
+        for f in findings:  # insert-or-ignore on (round, fingerprint)
+            kept.setdefault(f.fingerprint, clean_row(finding_values(round_id, f)))
+
+    def _add_decision(self, round_id: int, task_id: str, decision: Any) -> None:
+        if round_id not in self.decisions:  # insert-or-ignore on the round
+            self.decisions[round_id] = clean_row(decision_values(round_id, task_id, decision))
+
+    def begin_review(self, round_id: int, holder: str, lease_s: float) -> ReviewAttempt | None:
+        """Take the round's review lease and count the delivery; None while another holds it."""
+        with self._lock:
+            v = self.rounds[round_id]
+            now = utcnow()
+            if round_id in self._round_review:
+                return None
+            until = v.get("lease_until")
+            if until is not None and until >= now and v.get("lease_holder") != holder:
+                return None
+            v.update(
+                attempts=(v.get("attempts") or 0) + 1,
+                lease_holder=holder,
+                lease_until=now + timedelta(seconds=lease_s),
+            )
+            return ReviewAttempt(
+                attempts=v["attempts"],
+                judge_retries=v.get("judge_retries") or 0,
+                rate_waits=v.get("rate_waits") or 0,
+            )
+
+    def release_review(self, round_id: int, holder: str) -> None:
+        """End the named holder's review attempt."""
+        with self._lock:
+            self._release(self.rounds[round_id], holder)
+
+    @staticmethod
+    def _release(v: dict[str, Any], holder: str) -> None:
+        if v.get("lease_holder") == holder:
+            v.update(lease_holder=None, lease_until=None)
+
+    def settle(self, round_id: int, task_id: str, outcome: Settlement) -> None:
+        """Keep ``outcome`` on the round (see ``Settlement``), as one transaction would write it."""
+        with self._lock:
+            if outcome.review is not None:
+                self._add_review(
+                    review_values(
+                        round_id,
+                        outcome.review,
+                        review_key=outcome.review_key,
+                        reused_from=outcome.reused_from,
+                    ),
+                    dimension_values(0, outcome.review),
+                )
+            elif outcome.failure is not None:
+                judge, error, raw = outcome.failure
+                self._add_review(failure_values(round_id, judge=judge, error=error, raw=raw), [])
+            if outcome.decision is not None:
+                self._add_decision(round_id, task_id, outcome.decision)
+            v = self.rounds[round_id]
+            if outcome.status is not None:
+                v.update(
+                    status=outcome.status.value,
+                    status_at=utcnow(),
+                    error=clean_row({"e": outcome.error})["e"],
+                )
+            if outcome.release_lease is not None:
+                self._release(v, outcome.release_lease)
+
+    def _add_review(self, values: dict[str, Any], dims: list[dict[str, Any]]) -> None:
+        round_id = values["round_id"]
+        if round_id in self._round_review:  # insert-or-ignore on the round
+            return
+        review_id, self._next_review = self._next_review, self._next_review - 1
+        self.reviews[review_id] = clean_row(values)
+        self._round_review[round_id] = review_id
+        if values["status"] == ReviewStatus.OK.value and values.get("review_key"):
+            self._keyed[values["review_key"]].append(review_id)
+        if dims:
+            self.dimensions[review_id] = [clean_row({**d, "review_id": review_id}) for d in dims]
+
+    def note_retry(
+        self, round_id: int, holder: str, *, judge_error: str | None, parked_until: Any
+    ) -> None:
+        """Count a judge retry (``judge_error``) or a rate-limit wait, park it, end the lease."""
+        with self._lock:
+            v = self.rounds[round_id]
+            v["retry_at"] = parked_until
+            self._release(v, holder)
+            if judge_error is not None:
+                v["judge_retries"] = (v.get("judge_retries") or 0) + 1
+                v["retry_reason"] = clean_row({"r": judge_error[:500]})["r"]
+            else:
+                v["rate_waits"] = (v.get("rate_waits") or 0) + 1
+
+    def save_role_run(
+        self,
+        round_id: int,
+        role: str,
+        findings: Sequence[Finding],
+        *,
+        error: str | None,
+        duration_ms: float,
+    ) -> None:
+        """Keep one audit role's findings and its run (once per role)."""
+        with self._lock:
+            self._add_findings(round_id, findings)
+            runs = self.runs[round_id]
+            if role not in runs:
+                runs[role] = clean_row(
+                    role_run_values(
+                        round_id, role, len(findings), error=error, duration_ms=duration_ms
+                    )
+                )
+
+    # -- the chunk as a whole --------------------------------------------------------------
+
+    def drop_task(self, task_id: str) -> list[str]:
+        """Forget a task and everything kept for it (it goes to the per-round path instead).
+
+        Returns:
+            The submission ids of its rounds that were kept (no longer taken).
+        """
+        with self._lock:
+            self.tasks.pop(task_id, None)
+            dropped = []
+            for rid in self._task_rounds.pop(task_id, []):
+                v = self.rounds.pop(rid)
+                dropped.append(v["submission_id"])
+                self._by_submission.pop(v["submission_id"], None)
+                review_id = self._round_review.pop(rid, None)
+                if review_id is not None:
+                    gone_review = self.reviews.pop(review_id, None) or {}
+                    self.dimensions.pop(review_id, None)
+                    keyed = self._keyed.get(gone_review.get("review_key") or "", [])
+                    if review_id in keyed:
+                        keyed.remove(review_id)
+                self.findings.pop(rid, None)
+                self.decisions.pop(rid, None)
+                self.runs.pop(rid, None)
+            gone = set(dropped)
+            self.taken = [sid for sid in self.taken if sid not in gone]
+            return dropped
+
+    def submission_of(self, round_id: int) -> str:
+        """The submission id of a kept round."""
+        with self._lock:
+            return str(self.rounds[round_id]["submission_id"])
+
+    def flush(self, engine: Engine) -> dict[int, int]:
+        """Write every kept row in one transaction, with bulk inserts.
+
+        Returns:
+            The real id of each kept round, by the negative id the steps saw.
+
+        Raises:
+            ChunkConflictError: some of the chunk's tasks are in the store already (another
+                worker's per-round path stored them); nothing was written.
+            sqlalchemy.exc.SQLAlchemyError: the store failed; nothing was written.
+        """
+        self.close()
+        with self._lock, engine.begin() as conn:
+            return self._write(conn)
+
+    def _write(self, conn: Connection) -> dict[int, int]:
+        if not self.tasks:
+            return {}
+        ids = list(self.tasks)
+        stored = set(conn.scalars(select(_t.c.id).where(_t.c.id.in_(ids))))
+        if stored:
+            raise ChunkConflictError(stored)
+        conn.execute(insert(_t), list(self.tasks.values()))
+        round_ids = list(self.rounds)
+        real_round = dict(
+            zip(round_ids, _insert_returning(conn, _r, self.rounds.values()), strict=True)
+        )
+        reviews = []
+        for v in self.reviews.values():
+            row = {**v, "round_id": real_round[v["round_id"]]}
+            reused = v.get("reused_from")
+            if reused is not None and reused < 0:  # reused from a round of this chunk
+                row["reused_from"] = real_round[reused]
+            reviews.append(row)
+        real_review = dict(
+            zip(list(self.reviews), _insert_returning(conn, _rv, reviews), strict=True)
+        )
+        dims = [
+            {**d, "review_id": real_review[review_id]}
+            for review_id, rows in self.dimensions.items()
+            for d in rows
+        ]
+        _insert_all(conn, _dim, dims)
+        _insert_all(
+            conn,
+            _f,
+            [
+                {**f, "round_id": real_round[rid]}
+                for rid, kept in self.findings.items()
+                for f in kept.values()
+            ],
+        )
+        _insert_all(
+            conn, _d, [{**d, "round_id": real_round[rid]} for rid, d in self.decisions.items()]
+        )
+        _insert_all(
+            conn,
+            _run,
+            [
+                {**r, "round_id": real_round[rid]}
+                for rid, runs in self.runs.items()
+                for r in runs.values()
+            ],
+        )
+        if self.taken:
+            now = utcnow()
+            conn.execute(_TAKE_OUTBOX, [{"sid": sid, "now": now} for sid in self.taken])
+        return real_round
+
+
+def _groups(rows: Any) -> dict[frozenset[str], list[tuple[int, dict[str, Any]]]]:
+    """Rows by their set of columns (an executemany needs one), each with its position."""
+    groups: dict[frozenset[str], list[tuple[int, dict[str, Any]]]] = defaultdict(list)
+    for position, row in enumerate(rows):
+        groups[frozenset(row)].append((position, row))
+    return groups
+
+
+def _insert_returning(conn: Connection, table: Any, rows: Any) -> list[int]:
+    """Insert rows and return their new ids in the rows' order (one statement per column set)."""
+    rows = list(rows)
+    ids: list[int] = [0] * len(rows)
+    for group in _groups(rows).values():
+        stmt = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+        result = conn.execute(stmt, [row for _, row in group])
+        for (position, _), new_id in zip(group, result.scalars(), strict=True):
+            ids[position] = int(new_id)
+    return ids
+
+
+def _insert_all(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
+    for group in _groups(rows).values():
+        conn.execute(insert(table), [row for _, row in group])
+
+
+def stored_task_ids(engine: Engine, task_ids: Collection[str]) -> set[str]:
+    """Which of ``task_ids`` the results store holds (one query)."""
+    if not task_ids:
+        return set()
+    with engine.connect() as conn:
+        return set(conn.scalars(select(_t.c.id).where(_t.c.id.in_(list(task_ids)))))
+
+
+def stored_submission_ids(engine: Engine, submission_ids: Collection[str]) -> set[str]:
+    """Which of ``submission_ids`` have their round stored (one query)."""
+    if not submission_ids:
+        return set()
+    with engine.connect() as conn:
+        query = select(_r.c.submission_id).where(_r.c.submission_id.in_(list(submission_ids)))
+        return set(conn.scalars(query))
