@@ -17,7 +17,8 @@ class WebhookSettings(BaseModel):
     link-local addresses (tests, on-prem receivers); metadata, unspecified, multicast and
     reserved addresses stay refused. ``concurrency`` caps the POSTs in flight in one worker
     process (``qgs_worker.webhooks.job``): the webhook job shares ``qgs.default``'s threads
-    with the decide job, and a receiver that hangs holds a thread up to ``timeout_s`` per phase.
+    with the decide job, and a receiver that hangs holds a thread up to ``timeout_s`` (the whole
+    POST's bound, however slowly it answers).
     """
 
     secret: SecretStr = Field(
@@ -41,7 +42,13 @@ class WebhookSettings(BaseModel):
         default=60.0, gt=0, description="the longest wait between two attempts, in seconds"
     )
     timeout_s: float = Field(
-        default=5.0, gt=0, le=120, description="one POST (connect, send, answer), in seconds"
+        default=5.0,
+        gt=0,
+        le=120,
+        description=(
+            "one POST in total (connect, send, answer), in seconds: a receiver that answers "
+            "slowly is cut off at it"
+        ),
     )
     concurrency: int = Field(
         default=2,
@@ -49,7 +56,8 @@ class WebhookSettings(BaseModel):
         le=64,
         description=(
             "webhook POSTs one worker process makes at once; a delivery that finds them all "
-            "busy waits a second as a countdown (held by the worker, no thread taken), so "
+            "busy waits as a countdown (1 s, doubling up to timeout_s; held by the worker, no "
+            "thread taken), so "
             "hanging receivers never take the threads the review jobs need"
         ),
     )
@@ -57,8 +65,8 @@ class WebhookSettings(BaseModel):
     def policy(self, *, soft_time_limit_s: float, visibility_timeout_s: float) -> WebhookPolicy:
         """The retry policy the delivery follows, fitted to the worker's limits.
 
-        ``timeout_s`` is lowered to a third of the soft time limit (connect, send and answer
-        each get it, inside one job) and ``backoff_max_s`` to 45% of the visibility timeout (a
+        ``timeout_s`` (the whole POST's bound) is lowered to a third of the soft time limit
+        (the POST, with the name's resolution and the store's writes, fits in one job) and ``backoff_max_s`` to 45% of the visibility timeout (a
         retry waits in the worker as a countdown, and Redis would deliver a job held past the
         visibility timeout a second time: NOTES.md), so settings made without webhooks in mind
         never stop a worker from starting.
