@@ -12,8 +12,9 @@ __all__ = ["WebhookSettings"]
 class WebhookSettings(BaseModel):
     """Webhooks (``qgs_worker.webhooks``): the signing secret, private receivers, retries.
 
-    ``secret`` signs every webhook (HMAC-SHA256, ``X-QGS-Signature``); with none, a callback
-    URL is refused at submit. ``allow_private`` lets a callback go to loopback, private and
+    ``secret`` signs in-process tasks' webhooks (HMAC-SHA256, ``X-QGS-Signature``); with none,
+    such a callback URL is refused at submit. ``master_secret`` is what API keys' webhook
+    secrets are derived from (``qgs_worker.webhooks.key_secrets``). ``allow_private`` lets a callback go to loopback, private and
     link-local addresses (tests, on-prem receivers); metadata, unspecified, multicast and
     reserved addresses stay refused. ``concurrency`` caps the POSTs in flight in one worker
     process (``qgs_worker.webhooks.job``): the webhook job shares ``qgs.default``'s threads
@@ -26,6 +27,15 @@ class WebhookSettings(BaseModel):
         description=(
             "the secret in-process tasks' webhooks are signed with (a task started over the "
             "API is signed with the secret of the key that created it)"
+        ),
+    )
+    master_secret: SecretStr = Field(
+        default=SecretStr(""),
+        description=(
+            "the secret each API key's webhook secret is derived from (HMAC-SHA256 over the "
+            "key id; nothing secret is stored); empty: generated once into "
+            "<data folder>/webhook-master.key (mode 0600). Set the same on every process that "
+            "makes keys or sends webhooks when they do not share a data folder"
         ),
     )
     allow_private: bool = Field(

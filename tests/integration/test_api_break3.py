@@ -6,13 +6,31 @@ Runs on the ``api`` fixture of ``test_api.py`` (a real server, worker, Redis and
 from __future__ import annotations
 
 import json
+import logging
+from pathlib import Path
 
 import pytest
+import redis
+from sqlmodel import Session, SQLModel, select
+from typer.testing import CliRunner
 
 from qgs_worker.client import Client
+from qgs_worker.core.webhooks import WebhookStatus
 from qgs_worker.errors import ApprovalConflictError, NotAwaitingApprovalError
+from qgs_worker.webhooks.key_secrets import MASTER_FILE, master_secret
 from tests.integration import test_api
-from tests.integration.test_api import JSON, SQLITE_ONLY, TOOLS, Api, assert_problem
+from tests.integration.api_server import wait_until
+from tests.integration.test_api import (
+    JSON,
+    SQLITE_ONLY,
+    TOOLS,
+    Api,
+    assert_problem,
+    decision,
+    submit,
+)
+from tests.integration.test_webhooks import signed_by
+from tests.webhook_receiver import Receiver
 
 api = test_api.api  # the real server fixture (uvicorn, a Celery worker, a store)
 
@@ -84,3 +102,106 @@ class TestApiClientErrors:
         agent.wait(done.id, timeout_s=30)
         with pytest.raises(NotAwaitingApprovalError, match="not awaiting approval"):
             approver.approve(passed.id, by="ops")
+
+
+def redis_values(redis_url: str) -> list[bytes]:
+    """Every value in the test's Redis db (strings, lists, hashes, sets, sorted sets)."""
+    r = redis.Redis.from_url(redis_url)
+    values: list[bytes] = []
+    for name in r.scan_iter():
+        values.append(name)
+        kind = r.type(name)
+        if kind == b"string":
+            values.append(r.get(name) or b"")
+        elif kind == b"list":
+            values.extend(r.lrange(name, 0, -1))
+        elif kind == b"hash":
+            for k, v in r.hgetall(name).items():
+                values.extend((k, v))
+        elif kind == b"set":
+            values.extend(r.smembers(name))
+        elif kind == b"zset":
+            values.extend(r.zrange(name, 0, -1))
+    r.close()
+    return values
+
+
+def delivered(api: Api, submission_id: str) -> bool:
+    view = api.ops.repo.webhook_view(submission_id)
+    return view is not None and WebhookStatus.DELIVERED == view.status
+
+
+class TestWebhookSecretsNotStored:
+    """A key's webhook secret signs its tasks' webhooks and is in no store, log or Redis."""
+
+    def test_signed_with_the_derived_secret_found_nowhere(
+        self, api: Api, caplog: pytest.LogCaptureFixture, redis_url: str
+    ) -> None:
+        caplog.set_level(logging.DEBUG)
+        with Receiver(200) as receiver, api.http(api.alice) as http:
+            made = http.post(
+                "/v1/tasks",
+                json={"request": "write an article about AI", "callback_url": receiver.url},
+            )
+            assert 201 == made.status_code, made.text
+            sub = submit(http, made.json()["id"], "# AI\n\nText. [[judge PASS 92]]", final=True)
+            decision(http, sub)
+            [got] = receiver.wait_for(1)
+            wait_until(lambda: delivered(api, sub), what="the webhook stored as delivered")
+        assert signed_by(api.alice.webhook_secret, got.headers, got.body)
+        master = master_secret(api.ops.settings).decode()
+        hidden = {
+            "alice's webhook secret": api.alice.webhook_secret[6:],
+            "bob's webhook secret": api.bob.webhook_secret[6:],
+            "the master secret": master,
+            "alice's key": api.alice.key.rsplit("_", 1)[1],
+        }
+        dump = []
+        with Session(api.ops.repo.engine) as session:
+            for table in SQLModel.metadata.sorted_tables:
+                dump.extend(str(row) for row in session.execute(select(table)))
+        stored = "\n".join(dump)
+        assert api.alice.key_id in stored  # the id is stored, in clear
+        broker = b"\n".join(redis_values(redis_url))
+        assert caplog.records
+        for what, secret in hidden.items():
+            assert secret not in stored, f"{what} is in the store"
+            assert secret.encode() not in broker, f"{what} is in Redis"
+            assert secret not in caplog.text, f"{what} is in the logs"
+        master_file = api.ops.settings.data_dir / MASTER_FILE
+        assert 0o600 == master_file.stat().st_mode & 0o777
+
+    def test_qgs_keys_create_shows_a_secret_the_worker_derives_again(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from qgs_worker.cli import app
+        from qgs_worker.store import Repository
+        from qgs_worker.store.keys import webhook_secret
+        from qgs_worker.webhooks import key_secrets
+        from qgs_worker.webhooks.urls import webhook_secret_for
+
+        store = f"sqlite:///{tmp_path / 'qgs.db'}"
+        monkeypatch.setenv("QGS_DATABASE_URL", store)
+        monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / "data"))
+        monkeypatch.setenv("COLUMNS", "250")
+        out = CliRunner().invoke(app, ["keys", "create", "--principal", "carol"])
+        assert 0 == out.exit_code, out.output
+        shown = out.output.split("webhook secret:", 1)[1].split()[0]
+        key_id = out.output.split("key id:", 1)[1].split()[0]
+        repo = Repository(store)
+        try:
+            with Session(repo.engine) as session:
+                rows = "\n".join(
+                    str(r) for r in session.execute(select(SQLModel.metadata.tables["api_key"]))
+                )
+            assert key_id in rows and shown[6:] not in rows
+            key_secrets._cache.clear()  # a worker process: reads the data folder's master again
+            from qgs_worker.settings import Settings
+
+            settings = Settings()
+            signs = webhook_secret_for(None, settings, principal="carol", store=repo)
+            assert shown.encode() == signs
+            with pytest.raises(Exception, match="QGS_WEBHOOKS__MASTER_SECRET"):
+                webhook_secret(repo, "carol", master=lambda: b"another machine's master")
+        finally:
+            repo.dispose()

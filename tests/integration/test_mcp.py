@@ -26,6 +26,7 @@ from qgs_worker.client import Client
 from qgs_worker.settings import ApiSettings, Settings
 from qgs_worker.store import TaskRow
 from qgs_worker.store.keys import NewKey, create_key
+from qgs_worker.webhooks.key_secrets import master_secret
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.api_server import serving
 from tests.integration.conftest import make_settings, running_worker
@@ -86,7 +87,12 @@ def mcp_env(redis_url: str, fake_judge: FakeOpenAIServer, tmp_path: Path) -> Ite
     settings = settings.model_copy(update={"api": ApiSettings(key_cache_s=0, recheck_s=60)})
     with running_worker(settings) as app:
         ops = Operations(settings, client=Client(settings, app=app))
-        yield Mcp(settings, ops, create_key(ops.repo, "alice"), tmp_path)
+        yield Mcp(
+            settings,
+            ops,
+            create_key(ops.repo, "alice", master=master_secret(ops.settings)),
+            tmp_path,
+        )
         ops.close()
         ops.repo.dispose()
 
@@ -228,7 +234,7 @@ class TestStdio:
         if key == "revoked":
             from qgs_worker.store.keys import revoke_key
 
-            made = create_key(mcp_env.ops.repo, "carol")
+            made = create_key(mcp_env.ops.repo, "carol", master=master_secret(mcp_env.ops.settings))
             revoke_key(mcp_env.ops.repo, made.key_id)
             key = made.key
         done = subprocess.run(
