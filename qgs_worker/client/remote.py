@@ -29,12 +29,13 @@ from __future__ import annotations
 import re
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.client import Client
 from qgs_worker.client.views import ApprovalView, DecisionView, SubmissionHandle, TaskHandle
 from qgs_worker.core.models import Classification, Deliverable, TaskType, ToolCall
+from qgs_worker.core.tool_shapes import read_tool_calls
 from qgs_worker.core.toolgate import GateReport
 from qgs_worker.core.toolgate.base import LayerResult, LayerStatus
 from qgs_worker.core.toolgate.calls import CallShape
@@ -268,7 +269,7 @@ class ApiClient(Client):
         *,
         final: bool = False,
         round_number: int | None = None,
-        tool_calls: Sequence[ToolCall] = (),
+        tool_calls: Sequence[ToolCall | Mapping[str, Any]] = (),
         turn: str | None = None,
         callback_url: str | None = None,
         submission_id: str | None = None,
@@ -291,7 +292,7 @@ class ApiClient(Client):
                 "idempotency_key to make a retry safe"
             )
         if isinstance(deliverable, str):
-            deliverable = Deliverable(text=deliverable, tool_calls=tuple(tool_calls))
+            deliverable = Deliverable(text=deliverable, tool_calls=read_tool_calls(tool_calls))
         body = {
             "deliverable": deliverable.text,
             "tool_calls": [

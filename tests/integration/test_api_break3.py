@@ -205,3 +205,50 @@ class TestWebhookSecretsNotStored:
                 webhook_secret(repo, "carol", master=lambda: b"another machine's master")
         finally:
             repo.dispose()
+
+
+OPENAI_BASH = {"id": "c1", "type": "function", "function": {"name": "bash", "arguments": "{}"}}
+SHAPED_CALLS = [
+    OPENAI_BASH,
+    {"type": "tool_use", "id": "t1", "name": "get_weather", "input": {"city": "Oslo"}},
+    {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+     "params": {"name": "get_weather", "arguments": {"city": "Rome"}}},
+]  # fmt: skip
+
+
+@SQLITE_ONLY
+class TestClientToolCallShapes:
+    """``Client.submit(tool_calls=[...])`` reads the shapes the rounds endpoint reads."""
+
+    @pytest.mark.parametrize("remote", [False, True], ids=["in-process", "base_url"])
+    def test_openai_anthropic_and_mcp_calls_are_read(self, api: Api, remote: bool) -> None:
+        qgs = Client(base_url=api.url, api_key=api.alice.key) if remote else api.ops.client
+        task = qgs.start_task("write an article about AI")
+        sub = qgs.submit(task.id, "# AI\n\nText. [[judge PASS 92]]", tool_calls=SHAPED_CALLS)
+        qgs.wait(sub.id, timeout_s=30)
+        stored = json.loads(api.ops.repo.get_round_by_submission(sub.id).tool_calls)
+        calls = [(c["id"], c["name"], c["arguments"]) for c in stored]
+        assert [
+            ("c1", "bash", {}),
+            ("t1", "get_weather", {"city": "Oslo"}),
+            ("7", "get_weather", {"city": "Rome"}),
+        ] == calls
+
+    @pytest.mark.parametrize("remote", [False, True], ids=["in-process", "base_url"])
+    @pytest.mark.parametrize(
+        ("calls", "field"),
+        [
+            ([{"id": "c1", "type": "function", "function": {"arguments": "{}"}}], "tool_calls.0"),
+            ([OPENAI_BASH, 42], "tool_calls.1"),
+            (OPENAI_BASH, "tool_calls"),  # one call, not a list of them
+        ],
+    )
+    def test_a_bad_call_is_an_input_error_naming_it(
+        self, api: Api, remote: bool, calls: object, field: str
+    ) -> None:
+        from qgs_worker.errors import InputError
+
+        qgs = Client(base_url=api.url, api_key=api.alice.key) if remote else api.ops.client
+        task = qgs.start_task("write an article about AI")
+        with pytest.raises(InputError, match=rf"'{field}'.*OpenAI tool_calls item"):
+            qgs.submit(task.id, "text", tool_calls=calls)  # type: ignore[arg-type]
