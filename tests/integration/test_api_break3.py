@@ -252,3 +252,26 @@ class TestClientToolCallShapes:
         task = qgs.start_task("write an article about AI")
         with pytest.raises(InputError, match=rf"'{field}'.*OpenAI tool_calls item"):
             qgs.submit(task.id, "text", tool_calls=calls)  # type: ignore[arg-type]
+
+
+class TestWebhookInFlight:
+    """The API shows a webhook whose POST is in flight as sending, not "not sent yet"."""
+
+    @SQLITE_ONLY
+    def test_the_task_says_sending_while_the_receiver_holds_it(self, api: Api) -> None:
+        from tests.webhook_receiver import HANG
+
+        with Receiver(HANG) as receiver, api.http(api.alice) as http:
+            made = http.post(
+                "/v1/tasks",
+                json={"request": "write an article about AI", "callback_url": receiver.url},
+            )
+            task = made.json()["id"]
+            submit(http, task, "# AI\n\nText. [[judge PASS 92]]", final=True)
+            receiver.wait_for(1)  # the POST is in flight (the receiver answers nothing)
+            shown = http.get(f"/v1/tasks/{task}").json()
+            receiver.release()
+        [hook] = shown["webhooks"]
+        assert "pending" == hook["status"]
+        assert hook["summary"].startswith("sending (attempt 1 started at "), hook["summary"]
+        assert hook["attempt_started_at"] and hook["attempt_held_until"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -117,3 +118,50 @@ class TestSlowReceiversLeaveTheSlots:
         assert [WebhookStatus.FAILED] * 2 == [v.status for v in slow_views]
         assert all("no answer within 1 s" in (v.error or "") for v in slow_views)
         assert 2 == slow.requests  # each slow delivery POSTed once (max_attempts=1)
+
+
+class TestInFlightShown:
+    """A POST in flight, or one whose worker died mid-POST, is not shown as "not sent yet"."""
+
+    def test_status_says_sending_while_the_receiver_holds_it(
+        self, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from typer.testing import CliRunner
+
+        from qgs_worker.cli import app as cli
+
+        store = f"sqlite:///{tmp_path / 'qgs.db'}"
+        settings = hook_settings(redis_url, store, tmp_path, timeout_s=20.0, max_attempts=1)
+        monkeypatch.setenv("QGS_DATABASE_URL", store)
+        monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
+        monkeypatch.setenv("COLUMNS", "250")
+        with Receiver(HANG) as receiver, qgs_on(settings) as (qgs, _):
+            task = qgs.start_task("write an article about AI", callback_url=receiver.url)
+            sub = qgs.submit(task.id, ARTICLE, final=True)
+            receiver.wait_for(1)  # the receiver holds the POST now
+            out = CliRunner().invoke(cli, ["status", task.id], catch_exceptions=False).output
+            view = qgs.repo.webhook_view(sub.id)
+            receiver.release()
+            settled(qgs, sub.id)
+        assert "not sent yet" not in out
+        assert "webhook of round 1: pending — sending (attempt 1 started at" in out, out
+        assert view is not None and view.attempt_started_at is not None
+
+    def test_an_attempt_whose_worker_died_says_the_receiver_may_have_it(
+        self, tmp_path: Path
+    ) -> None:
+        from tests.unit.test_webhooks import decide, submission
+
+        repo = Repository(f"sqlite:///{tmp_path / 'qgs.db'}")
+        rid = decide(repo, submission("s-1", "http://127.0.0.1:9/hook"), None)
+        assert repo.start_webhook(rid)
+        assert repo.claim_webhook(rid, "a-worker-then-killed", 60.0) is not None
+        running = repo.webhook_view("s-1")
+        assert repo.claim_webhook(rid, "another-worker", 0.0) is None  # still held
+        repo.release_webhook(rid, "nobody")  # not its holder: changes nothing
+        assert running is not None and running.attempt_held_until is not None
+        after_lease = running.attempt_held_until + timedelta(seconds=1)
+        dead = running.summary(now=after_lease)
+        repo.dispose()
+        assert running.summary().startswith("sending (attempt 1 started at ")
+        assert dead.startswith("attempt 1 started at ") and "may have got it" in dead
