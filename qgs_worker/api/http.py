@@ -32,6 +32,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -69,6 +70,9 @@ log = logging.getLogger(__name__)
 
 _STARLETTE_PARSE_ERROR = "There was an error parsing the body"
 """FastAPI's 400 detail for a body it could not decode (not UTF-8, nested too deep...)."""
+DOCS_ASSETS = "/docs-assets"
+"""Where Swagger UI's and ReDoc's files are served from (the package's copies, no CDN)."""
+
 WAKE_HEADER = "QGS-Woken-By"
 """The response header of a decision naming what ended its wait (as ``DecisionOut.woken_by``)."""
 
@@ -194,7 +198,10 @@ def create_app(
         yield
         ops.close()
 
-    app = FastAPI(
+    # /docs and /redoc load Swagger UI and ReDoc from the package (fastapi-offline ships them),
+    # not from a CDN: the pages work on a machine with no internet.
+    app = FastAPIOffline(
+        static_url=DOCS_ASSETS,
         title="QGS",
         version="1",
         summary="A quality gate for autonomous AI agents: reviews, decisions, tool-call checks.",

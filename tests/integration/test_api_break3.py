@@ -275,3 +275,24 @@ class TestWebhookInFlight:
         assert "pending" == hook["status"]
         assert hook["summary"].startswith("sending (attempt 1 started at "), hook["summary"]
         assert hook["attempt_started_at"] and hook["attempt_held_until"]
+
+
+@SQLITE_ONLY
+class TestOfflineDocs:
+    """``/docs`` and ``/redoc`` load every file from the server itself: they work offline."""
+
+    @pytest.mark.parametrize("page", ["/docs", "/redoc"])
+    def test_no_external_host_and_every_asset_served(self, api: Api, page: str) -> None:
+        import re
+
+        with api.http(None) as http:
+            html = http.get(page)
+            refs = re.findall(r"""(?:src|href)\s*=\s*['"]([^'"]+)['"]""", html.text)
+            refs += re.findall(r"""(?:url|Url)\s*:\s*['"]([^'"]+)['"]""", html.text)
+            assets = {ref: http.get(ref) for ref in refs if ref.startswith("/")}
+        assert 200 == html.status_code
+        assert not re.search(r"https?://", html.text), re.findall(r"https?://[^\s'\"]+", html.text)
+        assert refs and all(ref.startswith("/") for ref in refs), refs
+        assert {200} == {r.status_code for r in assets.values()}, assets
+        assert all(r.content for r in assets.values())
+        assert any(ref.endswith(".js") for ref in refs)
