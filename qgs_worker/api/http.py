@@ -43,6 +43,7 @@ from qgs_worker.api.middleware import BODY_SCOPE_KEY, BodyLimit, HeadAsGet, Http
 from qgs_worker.api.openapi import install as install_openapi
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import (
+    UNAVAILABLE_RETRY_AFTER_S,
     body_problem,
     internal_problem,
     problem,
@@ -268,11 +269,7 @@ def create_app(
             callback_url=body.callback_url,
             idempotency_key=idempotency_key,
         )
-        return SubmissionOut(
-            submission_id=handle.id,
-            task_id=handle.task_id,
-            decision_url=f"/v1/submissions/{handle.id}/decision",
-        )
+        return SubmissionOut.of(handle.id, handle.task_id)
 
     @app.get(
         "/v1/submissions/{submission_id}/decision",
@@ -360,8 +357,9 @@ def create_app(
                 for n in failing
             ],
             checks=checks,
+            retry_after_s=UNAVAILABLE_RETRY_AFTER_S,
         )
-        return _problem_response(503, body)
+        return _problem_response(503, body, problem_headers(503, body))
 
     return app
 

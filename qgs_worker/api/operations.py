@@ -267,8 +267,8 @@ class Operations(DecisionWaits):
         )
         if not exists or owner != principal.name:
             raise TaskNotFoundError(
-                f"no task with id {task_id!r} (of principal {principal.name!r}): start one with "
-                "start_task (POST /v1/tasks)"
+                f"no task with id {_shown_id(task_id)} (of principal {principal.name!r}): start "
+                "one with start_task (POST /v1/tasks)"
             )
 
     def _own_submission(self, principal: Principal, submission_id: str) -> str:
@@ -278,8 +278,8 @@ class Operations(DecisionWaits):
         exists, owner = self.repo.task_principal(task_id) if task_id is not None else (False, None)
         if not exists or owner != principal.name:
             raise SubmissionNotFoundError(
-                f"no submission with id {submission_id!r} (of principal {principal.name!r}): "
-                "use the id submit_round returned"
+                f"no submission with id {_shown_id(submission_id)} (of principal "
+                f"{principal.name!r}): use the id submit_round returned"
             )
         assert task_id is not None
         return task_id
@@ -385,6 +385,17 @@ def _request_fields(message: str) -> str:
     for inner, outer in _FIELD_NAMES:
         message = message.replace(inner, outer)
     return message
+
+
+SHOWN_ID_MAX_CHARS = 80
+"""An unknown id longer than this is cut in the 404's message (ids are at most 128)."""
+
+
+def _shown_id(ident: str) -> str:
+    """The id as a message quotes it: ``repr``, cut after 80 characters with its length."""
+    if len(ident) <= SHOWN_ID_MAX_CHARS:
+        return repr(ident)
+    return f"{ident[:SHOWN_ID_MAX_CHARS]!r}… ({len(ident):,} characters)"
 
 
 def _storable(ident: str, max_chars: int) -> bool:

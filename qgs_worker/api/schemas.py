@@ -180,11 +180,20 @@ class RoundIn(_In):
 
 
 class SubmissionOut(BaseModel):
-    """A queued round: ask ``decision_url`` for its decision."""
+    """A queued round: ask ``decision_url`` for its decision (HTTP and MCP answer the same)."""
 
     submission_id: str
     task_id: str
     decision_url: str
+
+    @classmethod
+    def of(cls, submission_id: str, task_id: str) -> SubmissionOut:
+        """The answer for a queued submission, with its decision's URL (``/v1/...``)."""
+        return cls(
+            submission_id=submission_id,
+            task_id=task_id,
+            decision_url=f"/v1/submissions/{submission_id}/decision",
+        )
 
 
 class DecisionOut(BaseModel):

@@ -296,3 +296,65 @@ class TestOfflineDocs:
         assert {200} == {r.status_code for r in assets.values()}, assets
         assert all(r.content for r in assets.values())
         assert any(ref.endswith(".js") for ref in refs)
+
+
+def dead_broker_ops(api: Api, **api_settings: object) -> test_api.Operations:
+    """Operations whose broker (and the rate limit's Redis) refuses connections."""
+    import socket
+
+    from qgs_worker.settings import ApiSettings
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        dead = f"redis://127.0.0.1:{free.getsockname()[1]}/0"
+    settings = api.ops.settings.model_copy(
+        update={
+            "broker_url": dead,
+            "broker_timeout_s": 1.0,
+            "api": ApiSettings(key_cache_s=0, **api_settings),  # type: ignore[arg-type]
+        }
+    )
+    return test_api.Operations(settings, client=Client(settings))
+
+
+@SQLITE_ONLY
+class TestSmallOnes:
+    """A huge id is cut in its 404; /readyz's 503 says when to retry; a lost Redis is logged."""
+
+    @pytest.mark.parametrize("path", ["/v1/tasks/{}", "/v1/submissions/{}/decision"])
+    def test_a_5000_character_id_is_cut_in_the_404(self, api: Api, path: str) -> None:
+        ident = "x" * 5_000
+        with api.http(api.alice) as http:
+            response = http.get(path.format(ident))
+        problem = assert_problem(response, 404)
+        assert ident[:200] not in response.text
+        assert "5,000 characters" in problem["detail"]
+        assert len(response.content) < 2_000, len(response.content)
+
+    def test_readyz_503_has_retry_after(self, api: Api) -> None:
+        import httpx
+
+        from qgs_worker.api.http import create_app
+        from tests.integration.api_server import serving
+
+        ops = dead_broker_ops(api)
+        with serving(create_app(operations=ops)) as url, httpx.Client(base_url=url) as http:
+            ready = http.get("/readyz")
+        body = assert_problem(ready, 503)
+        assert "5" == ready.headers["Retry-After"] and 5 == body["retry_after_s"]
+
+    def test_a_lost_rate_limit_redis_limits_per_process_and_warns_once(
+        self, api: Api, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        from qgs_worker.errors import RateLimitedError
+
+        ops = dead_broker_ops(api, rate_limit_requests=3)
+        caplog.set_level(logging.WARNING, logger="qgs_worker.api.access")
+        for _ in range(3):
+            ops.authenticate(api.alice.key)
+        with pytest.raises(RateLimitedError):
+            ops.authenticate(api.alice.key)  # still limited: in this process
+        ops.close()
+        warned = [r for r in caplog.records if r.name == "qgs_worker.api.access"]
+        assert 1 == len(warned), [r.getMessage() for r in warned]
+        assert "limited in this process only" in warned[0].getMessage()

@@ -283,11 +283,14 @@ class TestStreamableHttp:
                         "get_decision", {"submission_id": sub["submission_id"], "wait_s": 30}
                     )
                 )
-                return tools, task, decided
+                return tools, task, sub, decided
 
         with serving(create_http_app(mcp_env.ops)) as url:
-            tools, task, decided = asyncio.run(asyncio.wait_for(run(url), timeout=120))
+            tools, task, sub, decided = asyncio.run(asyncio.wait_for(run(url), timeout=120))
         assert TOOL_NAMES == {t.name for t in tools.tools}
+        # The same JSON as the HTTP answer (break test bt13: decision_url was missing).
+        assert {"submission_id", "task_id", "decision_url"} == set(sub)
+        assert f"/v1/submissions/{sub['submission_id']}/decision" == sub["decision_url"]
         # outcome and delivered are in the JSON (an agent need not re-derive the rule).
         assert (True, "pass", "pass", True, False) == (
             decided["decided"],
