@@ -43,6 +43,7 @@ import redis
 from qgs_worker.client import Client
 from qgs_worker.settings import ApiSettings, JudgeSettings, Settings
 from qgs_worker.store.keys import create_key
+from qgs_worker.webhooks.key_secrets import master_secret
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {
@@ -150,7 +151,7 @@ def run(settings: Settings, seconds: float, rounds: int) -> None:
     with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
                       loglevel="WARNING"):  # fmt: skip
         client = Client(settings, app=app)
-        key = create_key(client.repo, "bench")
+        key = create_key(client.repo, "bench", master=master_secret(client.settings))
         in_check = rate(lambda: client.check_tool_call(CALL, tools=TOOLS, log=False), seconds)
         task = client.start_task("write an article about AI", agent="bench")
 

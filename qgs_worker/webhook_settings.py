@@ -12,12 +12,14 @@ __all__ = ["WebhookSettings"]
 class WebhookSettings(BaseModel):
     """Webhooks (``qgs_worker.webhooks``): the signing secret, private receivers, retries.
 
-    ``secret`` signs every webhook (HMAC-SHA256, ``X-QGS-Signature``); with none, a callback
-    URL is refused at submit. ``allow_private`` lets a callback go to loopback, private and
+    ``secret`` signs in-process tasks' webhooks (HMAC-SHA256, ``X-QGS-Signature``); with none,
+    such a callback URL is refused at submit. ``master_secret`` is what API keys' webhook
+    secrets are derived from (``qgs_worker.webhooks.key_secrets``). ``allow_private`` lets a callback go to loopback, private and
     link-local addresses (tests, on-prem receivers); metadata, unspecified, multicast and
     reserved addresses stay refused. ``concurrency`` caps the POSTs in flight in one worker
     process (``qgs_worker.webhooks.job``): the webhook job shares ``qgs.default``'s threads
-    with the decide job, and a receiver that hangs holds a thread up to ``timeout_s`` per phase.
+    with the decide job, and a receiver that hangs holds a thread up to ``timeout_s`` (the whole
+    POST's bound, however slowly it answers).
     """
 
     secret: SecretStr = Field(
@@ -25,6 +27,15 @@ class WebhookSettings(BaseModel):
         description=(
             "the secret in-process tasks' webhooks are signed with (a task started over the "
             "API is signed with the secret of the key that created it)"
+        ),
+    )
+    master_secret: SecretStr = Field(
+        default=SecretStr(""),
+        description=(
+            "the secret each API key's webhook secret is derived from (HMAC-SHA256 over the "
+            "key id; nothing secret is stored); empty: generated once into "
+            "<data folder>/webhook-master.key (mode 0600). Set the same on every process that "
+            "makes keys or sends webhooks when they do not share a data folder"
         ),
     )
     allow_private: bool = Field(
@@ -41,7 +52,13 @@ class WebhookSettings(BaseModel):
         default=60.0, gt=0, description="the longest wait between two attempts, in seconds"
     )
     timeout_s: float = Field(
-        default=5.0, gt=0, le=120, description="one POST (connect, send, answer), in seconds"
+        default=5.0,
+        gt=0,
+        le=120,
+        description=(
+            "one POST in total (connect, send, answer), in seconds: a receiver that answers "
+            "slowly is cut off at it"
+        ),
     )
     concurrency: int = Field(
         default=2,
@@ -49,7 +66,8 @@ class WebhookSettings(BaseModel):
         le=64,
         description=(
             "webhook POSTs one worker process makes at once; a delivery that finds them all "
-            "busy waits a second as a countdown (held by the worker, no thread taken), so "
+            "busy waits as a countdown (1 s, doubling up to timeout_s; held by the worker, no "
+            "thread taken), so "
             "hanging receivers never take the threads the review jobs need"
         ),
     )
@@ -57,8 +75,8 @@ class WebhookSettings(BaseModel):
     def policy(self, *, soft_time_limit_s: float, visibility_timeout_s: float) -> WebhookPolicy:
         """The retry policy the delivery follows, fitted to the worker's limits.
 
-        ``timeout_s`` is lowered to a third of the soft time limit (connect, send and answer
-        each get it, inside one job) and ``backoff_max_s`` to 45% of the visibility timeout (a
+        ``timeout_s`` (the whole POST's bound) is lowered to a third of the soft time limit
+        (the POST, with the name's resolution and the store's writes, fits in one job) and ``backoff_max_s`` to 45% of the visibility timeout (a
         retry waits in the worker as a countdown, and Redis would deliver a job held past the
         visibility timeout a second time: NOTES.md), so settings made without webhooks in mind
         never stop a worker from starting.

@@ -94,3 +94,73 @@ class Receiver:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(5)
+
+
+class Trickler:
+    """A receiver that answers ``HTTP/1.1 200 OK ...`` one byte every ``every_s`` seconds.
+
+    A slow-loris receiver: each read of the client gets a byte well within any per-read
+    timeout, so only a whole-request deadline ends the POST. Counts the requests it got.
+
+    Args:
+        every_s: Seconds between two bytes of the answer.
+    """
+
+    ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Padding: " + b"x" * 4096 + b"\r\n\r\nok"
+
+    def __init__(self, every_s: float = 0.2) -> None:
+        import socket
+
+        self.every_s = every_s
+        self.stopped = threading.Event()
+        self.requests = 0
+        self.closed_by_client = 0
+        self.lock = threading.Lock()
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.sock.settimeout(0.2)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The receiver's URL (``http://127.0.0.1:PORT/hook``)."""
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/hook"
+
+    def _serve(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+
+    def _answer(self, conn: Any) -> None:
+        with conn:
+            conn.settimeout(5)
+            got = b""
+            try:
+                while b"\r\n\r\n" not in got:
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        return
+                    got += chunk
+                with self.lock:
+                    self.requests += 1
+                for i in range(len(self.ANSWER)):
+                    if self.stopped.wait(self.every_s):
+                        return
+                    conn.sendall(self.ANSWER[i : i + 1])
+            except OSError:  # the client closed the connection: what a deadline does
+                with self.lock:
+                    self.closed_by_client += 1
+
+    def __enter__(self) -> Trickler:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join(5)
+        self.sock.close()

@@ -72,6 +72,7 @@ class Access:
         self.settings = settings
         self.store = store
         self._limiter = rate_limiter
+        self._limit_degraded = False  # the shared limit's Redis failed: limited per process
         self._fallback_limiter: Any = None
         self._lock = threading.Lock()
         self._cache = _KeyCache(ttl_s=settings.api.key_cache_s)
@@ -146,10 +147,23 @@ class Access:
                 key, limit=cfg.rate_limit_requests, window_s=cfg.rate_limit_window_s
             )
         except Exception as exc:  # a Redis that fails must not lock every agent out
-            log.warning("the API rate limit's Redis failed (%s); limiting in this process", exc)
+            if not self._limit_degraded:  # once per outage, not once per request
+                self._limit_degraded = True
+                log.warning(
+                    "the API rate limit's Redis failed (%s): each key is now limited in this "
+                    "process only (%d requests per %g s per server process, not shared) until "
+                    "Redis answers again",
+                    exc,
+                    cfg.rate_limit_requests,
+                    cfg.rate_limit_window_s,
+                )
             decision = self._local_limiter().hit(
                 key, limit=cfg.rate_limit_requests, window_s=cfg.rate_limit_window_s
             )
+        else:
+            if self._limit_degraded:
+                self._limit_degraded = False
+                log.warning("the API rate limit's Redis answers again: the limit is shared")
         if not decision.allowed:
             raise RateLimitedError(
                 f"key {principal.key_id} sent more than {cfg.rate_limit_requests} requests in "

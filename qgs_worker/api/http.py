@@ -32,6 +32,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -42,6 +43,7 @@ from qgs_worker.api.middleware import BODY_SCOPE_KEY, BodyLimit, HeadAsGet, Http
 from qgs_worker.api.openapi import install as install_openapi
 from qgs_worker.api.operations import WAIT_MAX_S, Operations, Principal
 from qgs_worker.api.problems import (
+    UNAVAILABLE_RETRY_AFTER_S,
     body_problem,
     internal_problem,
     problem,
@@ -69,6 +71,9 @@ log = logging.getLogger(__name__)
 
 _STARLETTE_PARSE_ERROR = "There was an error parsing the body"
 """FastAPI's 400 detail for a body it could not decode (not UTF-8, nested too deep...)."""
+DOCS_ASSETS = "/docs-assets"
+"""Where Swagger UI's and ReDoc's files are served from (the package's copies, no CDN)."""
+
 WAKE_HEADER = "QGS-Woken-By"
 """The response header of a decision naming what ended its wait (as ``DecisionOut.woken_by``)."""
 
@@ -194,7 +199,10 @@ def create_app(
         yield
         ops.close()
 
-    app = FastAPI(
+    # /docs and /redoc load Swagger UI and ReDoc from the package (fastapi-offline ships them),
+    # not from a CDN: the pages work on a machine with no internet.
+    app = FastAPIOffline(
+        static_url=DOCS_ASSETS,
         title="QGS",
         version="1",
         summary="A quality gate for autonomous AI agents: reviews, decisions, tool-call checks.",
@@ -261,11 +269,7 @@ def create_app(
             callback_url=body.callback_url,
             idempotency_key=idempotency_key,
         )
-        return SubmissionOut(
-            submission_id=handle.id,
-            task_id=handle.task_id,
-            decision_url=f"/v1/submissions/{handle.id}/decision",
-        )
+        return SubmissionOut.of(handle.id, handle.task_id)
 
     @app.get(
         "/v1/submissions/{submission_id}/decision",
@@ -353,8 +357,9 @@ def create_app(
                 for n in failing
             ],
             checks=checks,
+            retry_after_s=UNAVAILABLE_RETRY_AFTER_S,
         )
-        return _problem_response(503, body)
+        return _problem_response(503, body, problem_headers(503, body))
 
     return app
 

@@ -45,6 +45,7 @@ from qgs_worker.api.schemas import (
     ConstraintsOut,
     DecisionOut,
     RoundIn,
+    SubmissionOut,
     TaskIn,
     TaskOut,
     ToolCallCheckIn,
@@ -126,7 +127,7 @@ async def _submit_round(ops: Operations, me: Principal, args: SubmitRoundArgs) -
     handle = await asyncio.to_thread(
         lambda: ops.submit_round(me, args.task_id, deliverable, **rest)
     )
-    return {"submission_id": handle.id, "task_id": handle.task_id}
+    return SubmissionOut.of(handle.id, handle.task_id).model_dump(mode="json")
 
 
 async def _get_decision(ops: Operations, me: Principal, args: GetDecisionArgs) -> dict[str, Any]:

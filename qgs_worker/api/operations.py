@@ -267,8 +267,8 @@ class Operations(DecisionWaits):
         )
         if not exists or owner != principal.name:
             raise TaskNotFoundError(
-                f"no task with id {task_id!r} (of principal {principal.name!r}): start one with "
-                "start_task (POST /v1/tasks)"
+                f"no task with id {_shown_id(task_id)} (of principal {principal.name!r}): start "
+                "one with start_task (POST /v1/tasks)"
             )
 
     def _own_submission(self, principal: Principal, submission_id: str) -> str:
@@ -278,8 +278,8 @@ class Operations(DecisionWaits):
         exists, owner = self.repo.task_principal(task_id) if task_id is not None else (False, None)
         if not exists or owner != principal.name:
             raise SubmissionNotFoundError(
-                f"no submission with id {submission_id!r} (of principal {principal.name!r}): "
-                "use the id submit_round returned"
+                f"no submission with id {_shown_id(submission_id)} (of principal "
+                f"{principal.name!r}): use the id submit_round returned"
             )
         assert task_id is not None
         return task_id
@@ -313,9 +313,10 @@ class Operations(DecisionWaits):
             agent: Which agent makes it (the gate's rate-limit key).
 
         Raises:
-            InputError: ``call`` is not one call, ``tools`` holds an unusable definition, or
-                no ``tools`` came and the server has no ``QGS_TOOLS_FILE`` (the caller's to
-                fix: a 422 naming ``tools``, not a 500).
+            InputError: ``call`` is not one call, ``call`` or ``tools`` holds text that is not
+                UTF-8 (a lone surrogate) or nests too deeply, ``tools`` holds an unusable
+                definition, or no ``tools`` came and the server has no ``QGS_TOOLS_FILE`` (the
+                caller's to fix: a 422 naming the field, not a 500).
             ConfigurationError: ``QGS_TOOLS_FILE`` is set but unreadable.
         """
         if tools is None and self.settings.tools_file is None:
@@ -324,7 +325,12 @@ class Operations(DecisionWaits):
                 "agent may call (OpenAI, Anthropic or MCP definitions, or an MCP tools/list "
                 "result) with each check"
             )
+        from qgs_worker.submission import check_value
+
+        # A lone surrogate ("\ud800" in the JSON) could not be logged or answered (a 500).
+        check_value(call, where="call")
         if tools is not None:
+            check_value(tools, where="tools")
             _check_tools_size(tools)
         return self.client.check_tool_call(
             call, principal=principal.name, agent=agent, tools=tools, log=True
@@ -379,6 +385,17 @@ def _request_fields(message: str) -> str:
     for inner, outer in _FIELD_NAMES:
         message = message.replace(inner, outer)
     return message
+
+
+SHOWN_ID_MAX_CHARS = 80
+"""An unknown id longer than this is cut in the 404's message (ids are at most 128)."""
+
+
+def _shown_id(ident: str) -> str:
+    """The id as a message quotes it: ``repr``, cut after 80 characters with its length."""
+    if len(ident) <= SHOWN_ID_MAX_CHARS:
+        return repr(ident)
+    return f"{ident[:SHOWN_ID_MAX_CHARS]!r}… ({len(ident):,} characters)"
 
 
 def _storable(ident: str, max_chars: int) -> bool:

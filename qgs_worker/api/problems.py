@@ -99,6 +99,11 @@ _LEADING_FIELD = re.compile(r"'([A-Za-z_][A-Za-z0-9_.\[\]-]{0,63})' ")
 """A message that starts with the quoted field (``'Idempotency-Key' must be ...``)."""
 
 
+_UNION_MEMBER = re.compile(r"(list|dict|set|tuple|frozenset)\[.*\]|str|int|float|bool|bytes")
+"""A place pydantic adds for the member of a union it tried (``tools.list[dict[str,any]]``):
+not a field of the request, so the field is named without it (``tools``)."""
+
+
 def field_error(field: str | None, message: str, fix: str) -> dict[str, Any]:
     """One item of a problem's ``errors``."""
     return {"field": field, "message": message, "fix": fix}
@@ -288,6 +293,7 @@ def validation_problem(
         where_from = loc[0] if loc else ""
         if loc and loc[0] in ("body", "query", "path", "header"):
             loc = loc[1:]
+        loc = [p for p in loc if not _UNION_MEMBER.fullmatch(p)]
         if kind == "json_invalid":
             malformed = True
             where = error.get("ctx", {}).get("error", "")

@@ -22,8 +22,14 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
-from qgs_worker.api.shapes import CALL_SHAPES, RESULT_SHAPES, AnyOfShapes, read_call, read_result
 from qgs_worker.core.models import Classification, Complexity, TaskType
+from qgs_worker.core.tool_shapes import (
+    CALL_SHAPES,
+    RESULT_SHAPES,
+    AnyOfShapes,
+    read_call,
+    read_result,
+)
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.service.approvals import APPROVAL_NOTE_MAX_CHARS, APPROVER_MAX_CHARS
 from qgs_worker.submission import MAX_ROUND_NUMBER
@@ -102,7 +108,7 @@ class ToolCallIn(_Shaped):
     QGS's form is ``{"id", "name", "arguments": {...}}``. An OpenAI ``tool_calls`` item
     (``function.arguments`` a JSON string), an OpenAI Responses ``function_call`` item, an
     Anthropic ``tool_use`` (``server_tool_use``, ``mcp_tool_use``) block and an MCP
-    ``tools/call`` request are read into it (``qgs_worker.api.shapes``), so an agent can pass on
+    ``tools/call`` request are read into it (``qgs_worker.core.tool_shapes``), so an agent can pass on
     what its model returned; ``arguments`` may also be a JSON string. Arguments that are not a
     JSON object are kept raw (``raw_arguments``) for the reviewer and the detectors. A call
     with no name, or of no known shape, is a 422 naming it (``tool_calls.0``) and why.
@@ -130,7 +136,7 @@ class ToolResultIn(_Shaped):
     QGS's form is ``{"tool_call_id", "name", "content": "..."}``. An OpenAI tool message, an
     Anthropic ``tool_result`` block (``content`` optional), a Responses
     ``function_call_output`` item and an MCP ``tools/call`` response or ``CallToolResult`` are
-    read into it (``qgs_worker.api.shapes``); ``content`` given as a list of parts keeps their
+    read into it (``qgs_worker.core.tool_shapes``); ``content`` given as a list of parts keeps their
     text; a tool that failed (``is_error``, ``isError``) is prefixed ``[tool error] ``.
     """
 
@@ -174,11 +180,20 @@ class RoundIn(_In):
 
 
 class SubmissionOut(BaseModel):
-    """A queued round: ask ``decision_url`` for its decision."""
+    """A queued round: ask ``decision_url`` for its decision (HTTP and MCP answer the same)."""
 
     submission_id: str
     task_id: str
     decision_url: str
+
+    @classmethod
+    def of(cls, submission_id: str, task_id: str) -> SubmissionOut:
+        """The answer for a queued submission, with its decision's URL (``/v1/...``)."""
+        return cls(
+            submission_id=submission_id,
+            task_id=task_id,
+            decision_url=f"/v1/submissions/{submission_id}/decision",
+        )
 
 
 class DecisionOut(BaseModel):

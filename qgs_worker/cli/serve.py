@@ -145,9 +145,12 @@ def keys_create(
     note: Annotated[str, typer.Option(help="What the key is for (kept with it).")] = "",
 ) -> None:
     """Make an API key; its secret and webhook signing secret are shown once, here only."""
+    from qgs_worker.settings import Settings
     from qgs_worker.store.keys import create_key
+    from qgs_worker.webhooks.key_secrets import master_secret
 
-    made = create_key(_repo(), principal, scopes=tuple(scope or ()), note=note)
+    master = master_secret(Settings())
+    made = create_key(_repo(), principal, master=master, scopes=tuple(scope or ()), note=note)
     console.print(f"key id:         {made.key_id}")
     console.print(f"principal:      {markup_safe(made.principal)}")
     console.print(f"scopes:         {', '.join(made.scopes) or '(default)'}")
@@ -155,7 +158,9 @@ def keys_create(
     console.print(f"webhook secret: {made.webhook_secret}", highlight=False, soft_wrap=True)
     err_console.print(
         "Both secrets are shown once: store them now (the store keeps only a salted hash of "
-        "the key). Send the key as 'Authorization: Bearer <key>'."
+        "the key, and the webhook secret is derived from the master secret, "
+        "QGS_WEBHOOKS__MASTER_SECRET or the data folder's webhook-master.key). Send the key "
+        "as 'Authorization: Bearer <key>'."
     )
 
 

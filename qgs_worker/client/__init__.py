@@ -31,7 +31,7 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -52,6 +52,7 @@ from qgs_worker.core.models import (
     TaskType,
     ToolCall,
 )
+from qgs_worker.core.tool_shapes import read_tool_calls
 from qgs_worker.core.toolgate import (
     GateReport,
     ToolGate,
@@ -271,7 +272,7 @@ class Client(WaitingMixin, ToolCallsMixin):
         *,
         final: bool = False,
         round_number: int | None = None,
-        tool_calls: Sequence[ToolCall] = (),
+        tool_calls: Sequence[ToolCall | Mapping[str, Any]] = (),
         submission_id: str | None = None,
         task: NewTask | None = None,
         turn: str | None = None,
@@ -295,7 +296,7 @@ class Client(WaitingMixin, ToolCallsMixin):
                 callback_url, self.settings, principal=owner, key_id=key_id, store=self.repo
             )
         if isinstance(deliverable, str):
-            deliverable = Deliverable(text=deliverable, tool_calls=tuple(tool_calls))
+            deliverable = Deliverable(text=deliverable, tool_calls=read_tool_calls(tool_calls))
         if turn is not None and not isinstance(turn, str):
             raise InputError(
                 f"'turn' must be the text of the user message this round answers (got "
@@ -382,7 +383,7 @@ class Client(WaitingMixin, ToolCallsMixin):
         *,
         final: bool = False,
         round_number: int | None = None,
-        tool_calls: Sequence[ToolCall] = (),
+        tool_calls: Sequence[ToolCall | Mapping[str, Any]] = (),
         turn: str | None = None,
         callback_url: str | None = None,
         submission_id: str | None = None,
@@ -394,7 +395,10 @@ class Client(WaitingMixin, ToolCallsMixin):
             deliverable: The round's output (text, or a Deliverable with tool calls and results).
             final: The agent means to deliver this round; the critic always reviews it.
             round_number: Explicit round number; the next free one when None.
-            tool_calls: Tool calls made in this round (when ``deliverable`` is text).
+            tool_calls: Tool calls made in this round (when ``deliverable`` is text):
+                ``ToolCall`` values, or dicts as the agent's API wrote them (an OpenAI
+                ``tool_calls`` item, an Anthropic ``tool_use`` block, an MCP ``tools/call``
+                request; read as the HTTP API reads them: ``core.tool_shapes``).
             turn: In a multi-turn conversation, the user message this round answers (the latest
                 one before it). The judge scores the round against it, with the task's request
                 as context, and the detectors count every turn so far as the user's own words.

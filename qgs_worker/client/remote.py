@@ -26,18 +26,21 @@ nothing was queued.
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.client import Client
 from qgs_worker.client.views import ApprovalView, DecisionView, SubmissionHandle, TaskHandle
 from qgs_worker.core.models import Classification, Deliverable, TaskType, ToolCall
+from qgs_worker.core.tool_shapes import read_tool_calls
 from qgs_worker.core.toolgate import GateReport
 from qgs_worker.core.toolgate.base import LayerResult, LayerStatus
 from qgs_worker.core.toolgate.calls import CallShape
 from qgs_worker.errors import (
+    ApprovalConflictError,
     AuthenticationError,
     BrokerUnavailableError,
     ConfigurationError,
@@ -49,6 +52,7 @@ from qgs_worker.errors import (
     PermissionDeniedError,
     QGSError,
     RateLimitedError,
+    RoundNumberTakenError,
     SubmissionNotFoundError,
     TaskNotFoundError,
     TooLargeError,
@@ -265,7 +269,7 @@ class ApiClient(Client):
         *,
         final: bool = False,
         round_number: int | None = None,
-        tool_calls: Sequence[ToolCall] = (),
+        tool_calls: Sequence[ToolCall | Mapping[str, Any]] = (),
         turn: str | None = None,
         callback_url: str | None = None,
         submission_id: str | None = None,
@@ -288,7 +292,7 @@ class ApiClient(Client):
                 "idempotency_key to make a retry safe"
             )
         if isinstance(deliverable, str):
-            deliverable = Deliverable(text=deliverable, tool_calls=tuple(tool_calls))
+            deliverable = Deliverable(text=deliverable, tool_calls=read_tool_calls(tool_calls))
         body = {
             "deliverable": deliverable.text,
             "tool_calls": [
@@ -486,6 +490,10 @@ def _retry_after_s(response: Any) -> float:
         return 1.0
 
 
+_APPROVAL_CONFLICT = re.compile(r" was already (approved|rejected) by ")
+"""The words of an ``ApprovalConflictError`` (``store/approvals.py``): a round already decided."""
+
+
 def _error_of(response: Any) -> QGSError:
     try:
         body = response.json()
@@ -503,8 +511,13 @@ def _error_of(response: Any) -> QGSError:
             return SubmissionNotFoundError(message)
         return TaskNotFoundError(message)
     if status == 409:
+        # The same errors as the in-process Client raises (the server's 409s share one type).
         if "Idempotency-Key" in detail:
             return IdempotencyKeyReusedError(message)
+        if _APPROVAL_CONFLICT.search(detail):
+            return ApprovalConflictError(message)
+        if "already held by another submission" in detail:
+            return RoundNumberTakenError(message)
         return NotAwaitingApprovalError(message)
     if status == 413:
         if "deliverable" in detail or "'turn'" in detail:

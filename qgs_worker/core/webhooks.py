@@ -37,7 +37,7 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -301,7 +301,10 @@ class WebhookView(BaseModel):
     ``event`` is ``qgs.decision`` (the round's decision) or ``qgs.approval`` (a person's
     decision on it); ``status`` is pending, delivered or failed; ``error`` the last attempt's
     error (or why it failed for good); ``next_attempt_at`` when a pending one tries again (None:
-    at once, or never); ``attempts`` every POST so far, oldest first.
+    at once, or never); ``attempt_started_at`` when the attempt that holds it (or last held it
+    and never stored an answer: its worker died mid-POST) started, and ``attempt_held_until``
+    when its hold ends (UTC; None when no attempt is running); ``attempts`` every POST whose
+    answer was stored, oldest first.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -316,12 +319,24 @@ class WebhookView(BaseModel):
     created_at: datetime
     delivered_at: datetime | None = None
     next_attempt_at: datetime | None = None
+    attempt_started_at: datetime | None = None
+    attempt_held_until: datetime | None = None
     attempts: tuple[WebhookAttemptView, ...] = ()
     event: str = DECISION_EVENT
 
-    def summary(self) -> str:
-        """One line in words: ``delivered on attempt 3 (HTTP 200)``, ``failed after 5 attempts: …``."""
+    def summary(self, now: datetime | None = None) -> str:
+        """One line in words: ``delivered on attempt 3 (HTTP 200)``, ``failed after 5 attempts: …``.
+
+        A pending webhook whose attempt is running says ``sending (attempt N started at T)``;
+        one whose attempt never stored an answer (its worker stopped mid-POST) says so, since
+        the receiver may have got it.
+
+        Args:
+            now: The time to judge a running attempt's hold by (UTC; the clock's when None).
+        """
         n = len(self.attempts)
+        if self.status == WebhookStatus.PENDING and self.attempt_started_at is not None:
+            return self._in_flight(n + 1, now or datetime.now(UTC))
         last = self.attempts[-1] if self.attempts else None
         answer = (
             f"HTTP {last.status_code}"
@@ -339,3 +354,13 @@ class WebhookView(BaseModel):
             f", next attempt at {self.next_attempt_at.isoformat()}" if self.next_attempt_at else ""
         )
         return f"pending after {n} failed attempt{'s' if n != 1 else ''} ({answer}) to {self.url}{when}"
+
+    def _in_flight(self, number: int, now: datetime) -> str:
+        started = self.attempt_started_at.isoformat() if self.attempt_started_at else "?"
+        if self.attempt_held_until is not None and self.attempt_held_until > now:
+            return f"sending (attempt {number} started at {started}) to {self.url}"
+        return (
+            f"attempt {number} started at {started} stored no answer (its worker stopped "
+            f"mid-POST; the receiver may have got it): it is sent again, with the same "
+            f"Idempotency-Key, to {self.url}"
+        )

@@ -3,8 +3,12 @@
 A key reads ``qgs_<key_id>_<secret>``: ``key_id`` (12 hex digits) is stored in clear and finds
 the row; the ``secret`` (43 URL-safe characters, 256 random bits) is never stored: the row
 keeps a random 16-byte salt and ``HMAC-SHA256(salt, secret)``, compared in constant time. A
-key is shown once, when made; so is its **webhook signing secret** (``whsec_...``), which the
-store must keep as it is, since the webhook job signs with it (``webhook_secret``).
+key is shown once, when made; so is its **webhook signing secret** (``whsec_...``), which is
+not stored either: it is ``HMAC-SHA256(master, key id)`` (``derive_webhook_secret``; the
+master secret comes from ``qgs_worker.webhooks.key_secrets``), derived again by the webhook job
+(``webhook_secret``). The row keeps ``webhook_check``, an HMAC of the secret that tells a wrong
+master (another data folder, another setting) from the right one. A key made by an older QGS
+kept its webhook secret in ``webhook_secret``: that one still signs its tasks.
 
 Scopes: every key may start tasks, submit rounds, read its own tasks and check tool calls;
 ``approve`` (``SCOPE_APPROVE``) also lets it approve or reject its principal's tasks.
@@ -17,6 +21,8 @@ import hmac
 import json
 import re
 import secrets
+from base64 import urlsafe_b64encode
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -25,7 +31,7 @@ from sqlalchemy import Column, DateTime, Text
 from sqlalchemy.engine import Engine
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from qgs_worker.errors import InputError
+from qgs_worker.errors import InputError, WebhookSecretMissingError
 from qgs_worker.store.tables import utcnow
 
 __all__ = [
@@ -38,11 +44,13 @@ __all__ = [
     "VerifiedKey",
     "check_principal",
     "create_key",
+    "derive_webhook_secret",
     "key_is_live",
     "list_keys",
     "parse_key",
     "revoke_key",
     "verify_key",
+    "webhook_check_of",
     "webhook_secret",
 ]
 
@@ -61,10 +69,13 @@ _KEY = re.compile(r"^qgs_(?P<id>[0-9a-f]{12})_(?P<secret>[A-Za-z0-9_-]{43})$")
 
 
 class ApiKeyRow(SQLModel, table=True):
-    """One API key: its id, principal, scopes, salted hash, webhook secret; revoked or not.
+    """One API key: its id, principal, scopes, salted hash, webhook secret check; revoked or not.
 
     ``secret_hash`` is ``HMAC-SHA256(salt, secret)`` in hex; the secret itself is not stored.
-    ``scopes`` is a JSON list. ``revoked_at`` (UTC) is set once by ``revoke_key``.
+    ``webhook_secret`` is empty for a key made since webhook secrets are derived (a key made by
+    an older QGS keeps its secret there, and it still signs); ``webhook_check`` is
+    ``webhook_check_of`` the derived secret. ``scopes`` is a JSON list. ``revoked_at`` (UTC) is
+    set once by ``revoke_key``.
     """
 
     __tablename__ = "api_key"
@@ -74,7 +85,8 @@ class ApiKeyRow(SQLModel, table=True):
     scopes: str = Field(default="[]", sa_column=Column(Text, nullable=False))
     salt: str = Field(max_length=32)
     secret_hash: str = Field(max_length=64)
-    webhook_secret: str = Field(max_length=64)
+    webhook_secret: str = Field(default="", max_length=64)
+    webhook_check: str | None = Field(default=None, max_length=64)
     note: str = Field(default="", sa_column=Column(Text, nullable=False))
     created_at: datetime = Field(
         default_factory=utcnow,
@@ -132,14 +144,46 @@ def check_principal(principal: str) -> str:
     return principal
 
 
+_DERIVE_LABEL = b"qgs-webhook-secret/v1/"
+_CHECK_LABEL = b"qgs-webhook-secret-check/v1"
+
+
+def derive_webhook_secret(master: bytes, key_id: str) -> str:
+    """A key's webhook signing secret: ``whsec_`` + HMAC-SHA256(master, key id), base64url.
+
+    Args:
+        master: The master secret (``key_secrets.master_secret``).
+        key_id: The key's id (12 hex digits).
+
+    Returns:
+        ``whsec_`` and 43 URL-safe characters (the same form as a stored, older secret).
+    """
+    mac = hmac.new(master, _DERIVE_LABEL + key_id.encode("ascii"), hashlib.sha256).digest()
+    return "whsec_" + urlsafe_b64encode(mac).rstrip(b"=").decode("ascii")
+
+
+def webhook_check_of(secret: str) -> str:
+    """The stored check value of a webhook secret (hex HMAC keyed by it: reveals nothing)."""
+    return hmac.new(secret.encode("utf-8"), _CHECK_LABEL, hashlib.sha256).hexdigest()
+
+
 def create_key(
-    store: Any, principal: str, *, scopes: tuple[str, ...] = (), note: str = ""
+    store: Any,
+    principal: str,
+    *,
+    master: bytes,
+    scopes: tuple[str, ...] = (),
+    note: str = "",
 ) -> NewKey:
     """Make and store a key for ``principal``; the returned secrets are shown once.
+
+    Neither secret is stored: the key's as a salted hash, the webhook secret not at all (it is
+    derived from ``master`` and the key id, and derived again to sign).
 
     Args:
         store: A ``Repository`` or an ``Engine`` whose schema includes ``api_key``.
         principal: Who the key acts for (tasks it starts are that principal's).
+        master: The master secret (``qgs_worker.webhooks.key_secrets.master_secret``).
         scopes: Extra rights, from ``SCOPES`` (``approve``).
         note: Free text kept with the key (what it is for).
 
@@ -155,7 +199,7 @@ def create_key(
     key_id = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
     salt = secrets.token_hex(16)
-    hook = "whsec_" + secrets.token_urlsafe(32)
+    hook = derive_webhook_secret(master, key_id)
     ordered = tuple(sorted(set(scopes)))
     row = ApiKeyRow(
         key_id=key_id,
@@ -163,7 +207,8 @@ def create_key(
         scopes=json.dumps(list(ordered)),
         salt=salt,
         secret_hash=_hash(salt, secret),
-        webhook_secret=hook,
+        webhook_secret="",
+        webhook_check=webhook_check_of(hook),
         note=note,
     )
     with Session(_engine(store)) as session:
@@ -246,36 +291,62 @@ def revoke_key(store: Any, key_id: str) -> bool:
     return True
 
 
-def webhook_secret(store: Any, principal: str, key_id: str | None = None) -> bytes | None:
+def webhook_secret(
+    store: Any,
+    principal: str,
+    key_id: str | None = None,
+    *,
+    master: Callable[[], bytes],
+) -> bytes | None:
     """The secret that signs a task's webhooks: its key's, else its principal's newest live key's.
 
     A task is signed with the secret of the key that created it (``TaskRow.key_id``), so making
     another key (an approve key, a rotation) changes nothing for the agent that checks it. When
     that key is revoked (or the task predates the column), the principal's newest live key signs.
+    The secret is derived from the master and the key id; a key made by an older QGS signs with
+    the secret it stored.
 
     Args:
         store: A ``Repository`` or an ``Engine``.
         principal: The task's principal (``TaskRow.principal``).
         key_id: The key that created the task (``TaskRow.key_id``); None: the newest live key.
+        master: Gives the master secret (called only for a key whose secret is derived).
 
     Returns:
         The secret's bytes (the whole ``whsec_...`` text, UTF-8), or None when the principal has
         no live key (``webhook_secret_for`` then falls back to ``QGS_WEBHOOKS__SECRET``).
+
+    Raises:
+        WebhookSecretMissingError: the master is not the one the key was made with (its check
+            value differs): signing with it would send signatures nobody can verify.
     """
     with Session(_engine(store)) as session:
+        found = None
         if key_id is not None:
-            own = session.exec(
-                select(ApiKeyRow.webhook_secret).where(
+            found = session.exec(
+                select(ApiKeyRow).where(
                     col(ApiKeyRow.key_id) == key_id,
                     col(ApiKeyRow.principal) == principal,
                     col(ApiKeyRow.revoked_at).is_(None),
                 )
             ).first()
-            if own is not None:
-                return own.encode("utf-8")
-        hook = session.exec(
-            select(ApiKeyRow.webhook_secret)
-            .where(col(ApiKeyRow.principal) == principal, col(ApiKeyRow.revoked_at).is_(None))
-            .order_by(col(ApiKeyRow.created_at).desc(), col(ApiKeyRow.key_id).desc())
-        ).first()
-    return hook.encode("utf-8") if hook is not None else None
+        if found is None:
+            found = session.exec(
+                select(ApiKeyRow)
+                .where(col(ApiKeyRow.principal) == principal, col(ApiKeyRow.revoked_at).is_(None))
+                .order_by(col(ApiKeyRow.created_at).desc(), col(ApiKeyRow.key_id).desc())
+            ).first()
+    if found is None:
+        return None
+    row_id, stored, check = found.key_id, found.webhook_secret, found.webhook_check
+    if stored:
+        return stored.encode("utf-8")  # a key made by an older QGS
+    hook = derive_webhook_secret(master(), row_id)
+    if check is not None and not hmac.compare_digest(check, webhook_check_of(hook)):
+        raise WebhookSecretMissingError(
+            f"API key {row_id}'s webhook secret was derived from another master secret than "
+            "this process's: set the same QGS_WEBHOOKS__MASTER_SECRET on the process that made "
+            "the key and on this one (or let them share the data folder, whose "
+            "webhook-master.key holds the generated one)"
+        )
+    return hook.encode("utf-8")

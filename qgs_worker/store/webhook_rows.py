@@ -54,8 +54,10 @@ class _DeliveryColumns(SQLModel):
     ``status`` is pending, delivered or failed; ``attempts`` the POSTs so far; ``error`` the
     last one's error (or why it failed for good); ``touched_at`` when it was last enqueued or
     tried (the sweeper enqueues a pending one untouched past its bound); ``next_at`` when a
-    retry is due; ``lease_holder`` / ``lease_until`` the attempt running now; ``sweeps`` how
-    often the sweeper enqueued it again. Times are UTC.
+    retry is due; ``lease_holder`` / ``lease_until`` the attempt running now and ``lease_at``
+    when it started (left set by an attempt whose worker died mid-POST, until the next one
+    claims it; NULL in rows an older QGS stored); ``sweeps`` how often the sweeper enqueued it
+    again. Times are UTC.
     """
 
     task_id: str = Field(foreign_key="task.id", index=True, max_length=64)
@@ -70,6 +72,7 @@ class _DeliveryColumns(SQLModel):
     delivered_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     lease_holder: str | None = Field(default=None, max_length=64)
     lease_until: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    lease_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     sweeps: int = 0
 
 
@@ -214,6 +217,8 @@ _VIEW_COLUMNS = (
     "created_at",
     "delivered_at",
     "next_at",
+    "lease_at",
+    "lease_until",
 )
 _ATTEMPT_COLUMNS = ("delivery_id", "number", "status_code", "error", "latency_ms", "at")
 
@@ -267,6 +272,8 @@ def webhook_views_where(conn: Any, where: Callable[[Any], Any]) -> list[WebhookV
             created_at=as_utc(row.created_at),
             delivered_at=as_utc(row.delivered_at) if row.delivered_at else None,
             next_attempt_at=as_utc(row.next_at) if row.next_at else None,
+            attempt_started_at=as_utc(row.lease_at) if row.lease_at else None,
+            attempt_held_until=as_utc(row.lease_until) if row.lease_until else None,
             attempts=tuple(by_delivery.get((row.event, row.id), [])),
             event=row.event,
         )

@@ -199,7 +199,9 @@ class WebhookStore(StoreBase):
                         d.c.lease_holder == holder,
                     )
                 )
-                .values(lease_holder=holder, lease_until=now + timedelta(seconds=ttl_s))
+                .values(
+                    lease_holder=holder, lease_until=now + timedelta(seconds=ttl_s), lease_at=now
+                )
             )
             if not taken.rowcount:
                 return None
@@ -275,6 +277,7 @@ class WebhookStore(StoreBase):
                     delivered_at=now if outcome == WebhookStatus.DELIVERED else None,
                     lease_holder=None,
                     lease_until=None,
+                    lease_at=None,
                 )
             )
             if not moved.rowcount:
@@ -301,7 +304,7 @@ class WebhookStore(StoreBase):
             conn.execute(
                 update(d)
                 .where(d.c.round_id == round_id, d.c.lease_holder == holder)
-                .values(lease_holder=None, lease_until=None)
+                .values(lease_holder=None, lease_until=None, lease_at=None)
             )
 
     def webhook_views(self, task_id: str) -> list[WebhookView]:

@@ -10,7 +10,9 @@
 3. POST the body (``core.webhooks.webhook_body``, or ``approval_body`` for an approval event,
    as the claim read it) with the signature, timestamp and
    idempotency key, to the address just checked (``post_webhook``: the HTTP client does not
-   resolve the name again), no redirects followed, no proxy from the environment;
+   resolve the name again), no redirects followed, no proxy from the environment; the whole
+   attempt ends within ``QGS_WEBHOOKS__TIMEOUT_S`` of its claim, however slowly the receiver
+   answers, and its lease (``lease_s``) outlasts that bound;
 4. store the attempt and move the delivery on in one transaction: ``delivered`` on a 2xx;
    ``failed`` after the last attempt (``QGS_WEBHOOKS__MAX_ATTEMPTS``); else ``pending`` with
    the retry's delay (``core.webhooks.retry_delay_s``), which the job waits as a countdown.
@@ -23,13 +25,14 @@ with its dependencies was ~3 MB of a worker's idle memory (issue 15, part 4).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
+import ssl
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -64,6 +67,7 @@ __all__ = [
     "DeliveryOutcome",
     "decided_listener",
     "deliver_once",
+    "lease_s",
     "post_webhook",
     "publish_delivery",
 ]
@@ -74,7 +78,17 @@ DELIVER_JOB = "qgs.webhook.deliver"
 """The job that makes one attempt (on ``qgs.default``)."""
 
 LEASE_MARGIN_S = 5.0
-"""Seconds an attempt's lease adds to its POST's worst case (DNS, store round trips)."""
+"""Seconds an attempt's lease adds to its POST's bound (store round trips, a slow clock)."""
+
+
+def lease_s(timeout_s: float) -> float:
+    """Seconds an attempt holds its delivery: twice the whole-POST bound, plus a margin.
+
+    An attempt resolves the name and POSTs within ``timeout_s`` of its claim (``post_webhook``
+    ends the POST at that deadline however the receiver behaves), so its lease never runs
+    out while it sends: a redelivered copy of the job, or the sweeper, cannot POST it again.
+    """
+    return 2 * timeout_s + LEASE_MARGIN_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +122,17 @@ def post_webhook(
     headers: dict[str, str],
     timeout_s: float,
     *,
-    transport: httpx.BaseTransport | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    deadline: float | None = None,
 ) -> AttemptResult:
     """POST to the checked addresses in turn (the next one only when a connection fails).
+
+    The whole POST (every address's connect, the request, the receiver's status line and
+    headers) ends within ``timeout_s`` seconds in total, however slowly the receiver sends:
+    httpx's own timeouts bound each read, not the request (a receiver that sends its answer
+    a byte every 2 s held a 5 s POST for 8 minutes), so the request runs on an
+    ``httpx.AsyncClient`` under ``asyncio.timeout``, which cancels it at the deadline and
+    closes its connection, whether the receiver trickles bytes or sends nothing.
 
     The URL's host is replaced by the address (``Host`` and, for https, the TLS server name
     stay the URL's host, so the certificate is checked against the name). The response body
@@ -120,10 +142,35 @@ def post_webhook(
         resolved: The URL and its checked addresses (``resolve_callback``).
         body: The exact bytes to send.
         headers: The attempt's headers (``webhook_headers``).
-        timeout_s: Each phase's budget (connect, write, read), in seconds.
+        timeout_s: The whole POST's budget, in seconds (each phase gets it too).
         transport: An httpx transport (tests); the default one when None.
+        deadline: ``time.monotonic()`` by which the POST must end (an earlier one than
+            ``timeout_s`` from now: the attempt's own deadline, set when it was claimed).
+
+    Returns:
+        The receiver's status, or why there is none (no answer in time, no connection).
+        Never raises for the receiver's behaviour.
     """
-    import httpx
+    start = time.perf_counter()
+    end = time.monotonic() + timeout_s
+    if deadline is not None:
+        end = min(end, deadline)
+    budget_s = end - time.monotonic()
+    if budget_s <= 0:
+        return AttemptResult(None, f"not sent: no time left of the {timeout_s:g} s budget", 0.0)
+    return asyncio.run(_post(resolved, body, headers, timeout_s, budget_s, transport, start))
+
+
+async def _post(
+    resolved: Resolved,
+    body: bytes,
+    headers: dict[str, str],
+    timeout_s: float,
+    budget_s: float,
+    transport: httpx.AsyncBaseTransport | None,
+    start: float,
+) -> AttemptResult:
+    import httpx  # on the first webhook: a worker that pushes none never loads it
 
     target = resolved.target
     url = httpx.URL(target.url)
@@ -131,35 +178,39 @@ def post_webhook(
     extensions: dict[str, Any] = {}
     if target.scheme == "https" and target.address is None:
         extensions["sni_hostname"] = target.host
-    start = time.perf_counter()
     error = "no address to connect to"
-    with _client(transport) as client:
-        for address in resolved.addresses:
-            request = client.build_request(
-                "POST",
-                url.copy_with(host=str(address)),
-                content=body,
-                headers=sent_headers,
-                extensions=extensions,
-                timeout=timeout_s,
-            )
-            try:
-                response = client.send(request, stream=True)
-                response.close()
-            except httpx.ConnectError as exc:
-                error = f"cannot connect to {address} ({exc})"
-                continue  # the host's next address
-            except httpx.TimeoutException as exc:
-                return AttemptResult(
-                    None, f"no answer within {timeout_s:g} s ({type(exc).__name__})", _ms(start)
-                )
-            except httpx.HTTPError as exc:
-                return AttemptResult(None, f"{type(exc).__name__}: {exc}", _ms(start))
-            code = response.status_code
-            if 200 <= code < 300:
-                return AttemptResult(code, None, _ms(start))
-            why = "a redirect (not followed)" if 300 <= code < 400 else "not 2xx"
-            return AttemptResult(code, f"HTTP {code}: {why}", _ms(start))
+    late = f"no answer within {timeout_s:g} s"
+    async with httpx.AsyncClient(
+        follow_redirects=False, trust_env=False, verify=_tls_context(), transport=transport
+    ) as client:
+        try:
+            async with asyncio.timeout(budget_s):
+                for address in resolved.addresses:
+                    request = client.build_request(
+                        "POST",
+                        url.copy_with(host=str(address)),
+                        content=body,
+                        headers=sent_headers,
+                        extensions=extensions,
+                        timeout=timeout_s,
+                    )
+                    try:
+                        response = await client.send(request, stream=True)
+                        await response.aclose()
+                    except httpx.ConnectError as exc:
+                        error = f"cannot connect to {address} ({exc})"
+                        continue  # the host's next address
+                    except httpx.TimeoutException as exc:
+                        return AttemptResult(None, f"{late} ({type(exc).__name__})", _ms(start))
+                    except httpx.HTTPError as exc:
+                        return AttemptResult(None, f"{type(exc).__name__}: {exc}", _ms(start))
+                    code = response.status_code
+                    if 200 <= code < 300:
+                        return AttemptResult(code, None, _ms(start))
+                    why = "a redirect (not followed)" if 300 <= code < 400 else "not 2xx"
+                    return AttemptResult(code, f"HTTP {code}: {why}", _ms(start))
+        except TimeoutError:
+            return AttemptResult(None, f"{late} (the whole POST: connection closed)", _ms(start))
     return AttemptResult(None, error, _ms(start))
 
 
@@ -173,7 +224,7 @@ def deliver_once(
     resolve: Resolver = system_resolver,
     now_s: Callable[[], float] = time.time,
     jitter: Callable[[], float] = random.random,
-    transport: httpx.BaseTransport | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
 ) -> DeliveryOutcome:
     """Make one attempt at the round's webhook, as the module docstring says. Idempotent.
 
@@ -201,9 +252,12 @@ def deliver_once(
         soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
     )
     holder = holder or uuid.uuid4().hex[:16]
-    work = repo.claim_webhook(round_id, holder, 2 * policy.timeout_s + LEASE_MARGIN_S, event=event)
+    work = repo.claim_webhook(round_id, holder, lease_s(policy.timeout_s), event=event)
     if work is None:
         return DeliveryOutcome(None)
+    # The POST ends by this deadline, DNS included: well inside the lease, so no other
+    # attempt can claim the delivery (and POST it again) while this one still sends.
+    deadline = time.monotonic() + policy.timeout_s
     final = False
     try:
         owner, key_id = repo.task_signer(work.task_id)
@@ -217,7 +271,12 @@ def deliver_once(
         headers = webhook_headers(secret, int(now_s()), work.body, work.idempotency_key)
         try:
             result = post_webhook(
-                resolved, work.body, headers, policy.timeout_s, transport=transport
+                resolved,
+                work.body,
+                headers,
+                policy.timeout_s,
+                transport=transport,
+                deadline=deadline,
             )
         except BaseException:
             repo.release_webhook(round_id, holder, event=event)
@@ -296,28 +355,23 @@ def decided_listener(
     return listener
 
 
-_shared: httpx.Client | None = None
-_shared_lock = threading.Lock()
+_tls: ssl.SSLContext | None = None
+_tls_lock = threading.Lock()
 
 
-@contextmanager
-def _client(transport: httpx.BaseTransport | None) -> Iterator[httpx.Client]:
-    """The process's HTTP client (built once: an SSL context costs ~15 ms), or one for a transport.
+def _tls_context() -> ssl.SSLContext:
+    """The process's TLS context (built once: one costs ~15 ms), certifi's CAs, no env settings.
 
-    No redirects followed, no proxy or settings from the environment (a proxy would resolve
-    the name itself); connections are pooled per checked address.
+    Each POST has a client of its own (an event loop of its own), with no redirects followed
+    and no proxy or settings from the environment (a proxy would resolve the name itself).
     """
-    global _shared
+    global _tls
     import httpx
 
-    if transport is not None:
-        with httpx.Client(follow_redirects=False, trust_env=False, transport=transport) as own:
-            yield own
-        return
-    with _shared_lock:
-        if _shared is None:
-            _shared = httpx.Client(follow_redirects=False, trust_env=False)
-    yield _shared
+    with _tls_lock:
+        if _tls is None:
+            _tls = httpx.create_ssl_context(trust_env=False)
+        return _tls
 
 
 def _ms(start: float) -> float:

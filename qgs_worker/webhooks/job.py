@@ -7,10 +7,13 @@ cannot be reached is retried like in every QGS job. A copy redelivered by Redis 
 delivery delivered, failed or held, and does nothing.
 
 Webhooks share ``qgs.default``'s thread pool with the decide job, and a receiver that hangs
-holds a thread for up to three ``QGS_WEBHOOKS__TIMEOUT_S`` phases. So at most
+holds a thread for up to ``QGS_WEBHOOKS__TIMEOUT_S`` (the whole POST's bound). So at most
 ``QGS_WEBHOOKS__CONCURRENCY`` attempts run at once in one worker process: a job that finds
-every slot taken claims nothing and is retried after about a second, which the worker holds as
-an ETA (no thread, no prefetch slot: NOTES.md), leaving the other threads to the review jobs.
+every slot taken claims nothing and is retried after a wait the worker holds as an ETA (no
+thread, no prefetch slot: NOTES.md), leaving the other threads to the review jobs. The wait
+doubles with each retry of the job (``busy_wait_s``: 1 s, 2 s, 4 s...) up to the POST's bound,
+by which a slot is free again, so a queue of deliveries behind slow receivers does not
+spin (a retry a second each, each logged).
 A separate webhook queue would do the same only if operators ran a worker for it; this needs
 no deployment change. The cap is per process: with the prefork pool each child is a process of
 its own (one job at a time each), so the cap there is ``QGS_WORKER__DEFAULT_CONCURRENCY``.
@@ -27,10 +30,28 @@ from qgs_worker.core.webhooks import DECISION_EVENT
 from qgs_worker.jobs import QGSJob
 from qgs_worker.webhooks.delivery import DELIVER_JOB, deliver_once
 
-__all__ = ["BUSY_RETRY_S", "webhook_deliver_job", "webhook_slots"]
+__all__ = ["BUSY_RETRY_S", "busy_wait_s", "webhook_deliver_job", "webhook_slots"]
 
 BUSY_RETRY_S = 1.0
-"""Seconds (±50%) a delivery waits, as a countdown, when every webhook slot is taken."""
+"""Seconds a delivery first waits, as a countdown, when every webhook slot is taken."""
+
+
+def busy_wait_s(retries: int, bound_s: float, jitter: float) -> float:
+    """Seconds a delivery that found every slot taken waits before it tries again.
+
+    Args:
+        retries: How often the job was retried so far (``request.retries``).
+        bound_s: The longest a slot stays taken: the whole POST's bound, in seconds
+            (``WebhookPolicy.timeout_s``); the wait never exceeds it by more than the jitter.
+        jitter: A number in [0, 1): the wait is spread over 75-125% of its value, so
+            deliveries that waited together do not come back together.
+
+    Returns:
+        ``BUSY_RETRY_S`` doubled per retry, at most ``bound_s`` (and at least ``BUSY_RETRY_S``).
+    """
+    base = min(BUSY_RETRY_S * 2.0 ** min(retries, 16), max(bound_s, BUSY_RETRY_S))
+    return base * (0.75 + 0.5 * jitter)
+
 
 _slots_lock = threading.Lock()
 _slots: dict[int, threading.BoundedSemaphore] = {}
@@ -49,10 +70,16 @@ def webhook_slots(concurrency: int) -> threading.BoundedSemaphore:
 def webhook_deliver_job(self: QGSJob, round_id: int, event: str = DECISION_EVENT) -> None:
     """POST the round's decision (or its approval event) once; retry later when that failed."""
     rt = self.runtime()
-    slots = webhook_slots(rt.settings.webhooks.concurrency)
+    hooks = rt.settings.webhooks
+    slots = webhook_slots(hooks.concurrency)
     if not slots.acquire(blocking=False):
         # Every slot holds a POST: wait as an ETA, not in a thread the decide job needs.
-        raise self.retry(countdown=BUSY_RETRY_S * random.uniform(0.5, 1.5), max_retries=None)
+        w = rt.settings.worker
+        policy = hooks.policy(
+            soft_time_limit_s=w.soft_time_limit_s, visibility_timeout_s=w.visibility_timeout_s
+        )
+        wait_s = busy_wait_s(self.request.retries or 0, policy.timeout_s, random.random())
+        raise self.retry(countdown=wait_s, max_retries=None)
     try:
         with self.store_errors_retried(rt.settings):
             outcome = deliver_once(rt.repo, round_id, rt.settings, event=event)

@@ -132,8 +132,8 @@ def webhook_secret_for(
     """The secret a task's webhooks are signed with.
 
     A task owned by an API key's principal (the HTTP API and MCP) is signed with the webhook
-    secret of the key that created it (``store.keys.webhook_secret``, shown once when the key
-    was made); when that key is revoked, with the principal's newest live key's: each team
+    secret of the key that created it (``store.keys.webhook_secret``: derived from the master
+    secret and the key id, shown once when the key was made); when that key is revoked, with the principal's newest live key's: each team
     verifies with its own, and a new key (an approve key, a rotation) changes nothing for tasks
     already started. Any other task (started in-process, or a principal with no live key) is
     signed with ``QGS_WEBHOOKS__SECRET``.
@@ -146,16 +146,24 @@ def webhook_secret_for(
         store: A ``Repository`` or engine to read the key's secret from (None: the setting only).
 
     Raises:
-        WebhookSecretMissingError: no secret is set; the message names the setting.
+        WebhookSecretMissingError: no secret is set, or the key's was derived from another
+            master secret; the message names the setting.
     """
     owner = principal or getattr(task, "principal", None)
+    settings = settings or Settings()
     if owner and store is not None:
         from qgs_worker.store.keys import webhook_secret
+        from qgs_worker.webhooks.key_secrets import master_secret
 
-        found = webhook_secret(store, owner, key_id or getattr(task, "key_id", None))
+        found = webhook_secret(
+            store,
+            owner,
+            key_id or getattr(task, "key_id", None),
+            master=lambda: master_secret(settings),
+        )
         if found:
             return found
-    secret = (settings or Settings()).webhooks.secret.get_secret_value()
+    secret = settings.webhooks.secret.get_secret_value()
     if not secret:
         raise WebhookSecretMissingError(
             f"a callback URL needs a secret to sign its webhooks and none is set: set "

@@ -20,6 +20,7 @@ from qgs_worker.client import Client
 from qgs_worker.settings import ApiSettings
 from qgs_worker.store import TaskRow
 from qgs_worker.store.keys import create_key
+from qgs_worker.webhooks.key_secrets import master_secret
 from tests.integration.api_server import serving
 from tests.integration.conftest import make_settings, running_worker
 
@@ -38,7 +39,7 @@ def test_javascript_agent(redis_url: str, tmp_path: Path) -> None:
     settings = settings.model_copy(update={"api": ApiSettings(key_cache_s=0)})
     with running_worker(settings) as app:
         ops = Operations(settings, client=Client(settings, app=app))
-        key = create_key(ops.repo, "js-agent")
+        key = create_key(ops.repo, "js-agent", master=master_secret(ops.settings))
         with serving(create_app(operations=ops)) as url:
             # A trailing slash, as people write addresses (break test 18: //v1/tasks, a 404).
             env = {**os.environ, "QGS_URL": url + "/", "QGS_KEY": key.key}

@@ -42,6 +42,7 @@ from qgs_worker.settings import ApiSettings
 from qgs_worker.store import OutboxRow, RoundRow, TaskRow
 from qgs_worker.store.keys import NewKey, create_key, revoke_key, webhook_secret
 from qgs_worker.webhook_settings import WebhookSettings
+from qgs_worker.webhooks.key_secrets import master_secret
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.api_server import serving, wait_until
 from tests.integration.conftest import make_settings, running_worker
@@ -115,9 +116,9 @@ def api(
     with running_worker(settings) as app:
         ops = Operations(settings, client=Client(settings, app=app))
         keys = (
-            create_key(ops.repo, "alice"),
-            create_key(ops.repo, "alice", scopes=("approve",)),
-            create_key(ops.repo, "bob", scopes=("approve",)),
+            create_key(ops.repo, "alice", master=master_secret(ops.settings)),
+            create_key(ops.repo, "alice", master=master_secret(ops.settings), scopes=("approve",)),
+            create_key(ops.repo, "bob", master=master_secret(ops.settings), scopes=("approve",)),
         )
         with serving(create_app(operations=ops)) as url:
             yield Api(url, ops, *keys, hold=hold, judge=fake_judge)
@@ -482,7 +483,7 @@ class TestAuth:
         assert 0 == count(api.ops, TaskRow)
 
     def test_revoked_key_is_401(self, api: Api) -> None:
-        key = create_key(api.ops.repo, "carol")
+        key = create_key(api.ops.repo, "carol", master=master_secret(api.ops.settings))
         with api.http(key) as http:
             task = start(http, "what time is it")
             revoke_key(api.ops.repo, key.key_id)
@@ -490,7 +491,7 @@ class TestAuth:
 
     def test_a_key_revoked_during_a_long_poll_gets_no_answer(self, api: Api) -> None:
         # Break test 11: the decision came ~3 s after the revoke, with a 200.
-        key = create_key(api.ops.repo, "carol")
+        key = create_key(api.ops.repo, "carol", master=master_secret(api.ops.settings))
         with api.http(key) as http:
             _sub, got, poll = held_long_poll(api, http)
             revoke_key(api.ops.repo, key.key_id)
@@ -539,7 +540,7 @@ class TestAuth:
             ),
             client=api.ops.client,
         )
-        key = create_key(ops.repo, "dave")
+        key = create_key(ops.repo, "dave", master=master_secret(ops.settings))
         ops.authenticate(key.key)
         ops.authenticate(key.key)
         with serving(create_app(operations=ops)) as url, httpx.Client(base_url=url) as http:
@@ -1116,7 +1117,10 @@ class TestSecrets:
             elif kind == b"hash":
                 values.extend(r.hgetall(name).values())
         assert not [v for v in values if secret.encode() in v]
-        assert webhook_secret(api.ops.repo, "alice") == api.approver.webhook_secret.encode()
+        assert (
+            webhook_secret(api.ops.repo, "alice", master=lambda: master_secret(api.ops.settings))
+            == api.approver.webhook_secret.encode()
+        )
 
 
 @SQLITE_ONLY

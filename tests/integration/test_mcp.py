@@ -26,6 +26,7 @@ from qgs_worker.client import Client
 from qgs_worker.settings import ApiSettings, Settings
 from qgs_worker.store import TaskRow
 from qgs_worker.store.keys import NewKey, create_key
+from qgs_worker.webhooks.key_secrets import master_secret
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.api_server import serving
 from tests.integration.conftest import make_settings, running_worker
@@ -86,7 +87,12 @@ def mcp_env(redis_url: str, fake_judge: FakeOpenAIServer, tmp_path: Path) -> Ite
     settings = settings.model_copy(update={"api": ApiSettings(key_cache_s=0, recheck_s=60)})
     with running_worker(settings) as app:
         ops = Operations(settings, client=Client(settings, app=app))
-        yield Mcp(settings, ops, create_key(ops.repo, "alice"), tmp_path)
+        yield Mcp(
+            settings,
+            ops,
+            create_key(ops.repo, "alice", master=master_secret(ops.settings)),
+            tmp_path,
+        )
         ops.close()
         ops.repo.dispose()
 
@@ -228,7 +234,7 @@ class TestStdio:
         if key == "revoked":
             from qgs_worker.store.keys import revoke_key
 
-            made = create_key(mcp_env.ops.repo, "carol")
+            made = create_key(mcp_env.ops.repo, "carol", master=master_secret(mcp_env.ops.settings))
             revoke_key(mcp_env.ops.repo, made.key_id)
             key = made.key
         done = subprocess.run(
@@ -277,11 +283,14 @@ class TestStreamableHttp:
                         "get_decision", {"submission_id": sub["submission_id"], "wait_s": 30}
                     )
                 )
-                return tools, task, decided
+                return tools, task, sub, decided
 
         with serving(create_http_app(mcp_env.ops)) as url:
-            tools, task, decided = asyncio.run(asyncio.wait_for(run(url), timeout=120))
+            tools, task, sub, decided = asyncio.run(asyncio.wait_for(run(url), timeout=120))
         assert TOOL_NAMES == {t.name for t in tools.tools}
+        # The same JSON as the HTTP answer (break test bt13: decision_url was missing).
+        assert {"submission_id", "task_id", "decision_url"} == set(sub)
+        assert f"/v1/submissions/{sub['submission_id']}/decision" == sub["decision_url"]
         # outcome and delivered are in the JSON (an agent need not re-derive the rule).
         assert (True, "pass", "pass", True, False) == (
             decided["decided"],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from qgs_worker.api.problems import problem_for, validation_problem
@@ -24,6 +26,8 @@ from qgs_worker.store.keys import (
     webhook_secret,
 )
 
+MASTER = b"test-master-secret"
+
 
 @pytest.fixture
 def repo() -> Repository:
@@ -34,7 +38,7 @@ class TestKeys:
     """A key is found by its id, checked by its salted hash, and revoked for good."""
 
     def test_made_verified_and_revoked(self, repo: Repository) -> None:
-        made = create_key(repo, "deploy-bot", scopes=("approve",))
+        made = create_key(repo, "deploy-bot", master=MASTER, scopes=("approve",))
         found = verify_key(repo, made.key)
         assert found is not None
         assert ("deploy-bot", frozenset({"approve"})) == (found.principal, found.scopes)
@@ -43,7 +47,7 @@ class TestKeys:
         assert revoke_key(repo, made.key_id) is False
 
     def test_a_wrong_secret_or_shape_is_refused(self, repo: Repository) -> None:
-        made = create_key(repo, "a")
+        made = create_key(repo, "a", master=MASTER)
         key_id, secret = parse_key(made.key) or ("", "")
         other = "A" if secret[0] != "A" else "B"
         assert verify_key(repo, f"qgs_{key_id}_{other}{secret[1:]}") is None
@@ -51,7 +55,7 @@ class TestKeys:
         assert verify_key(repo, "Bearer " + made.key) is None
 
     def test_the_secret_is_not_stored(self, repo: Repository) -> None:
-        made = create_key(repo, "a")
+        made = create_key(repo, "a", master=MASTER)
         secret = made.key.rsplit("_", 1)[1]
         assert 1 == repo.count_rows(ApiKeyRow)
         from sqlmodel import Session, select
@@ -62,23 +66,101 @@ class TestKeys:
         assert [made.key_id] == [k.key_id for k in list_keys(repo)]
 
     def test_webhook_secret_is_the_newest_live_keys(self, repo: Repository) -> None:
-        assert webhook_secret(repo, "a") is None
-        first = create_key(repo, "a")
-        second = create_key(repo, "a")
+        assert webhook_secret(repo, "a", master=lambda: MASTER) is None
+        first = create_key(repo, "a", master=MASTER)
+        second = create_key(repo, "a", master=MASTER)
         newest = max((first, second), key=lambda k: (k.key_id == second.key_id, k.key_id))
-        assert newest.webhook_secret.encode() == webhook_secret(repo, "a")
+        assert newest.webhook_secret.encode() == webhook_secret(repo, "a", master=lambda: MASTER)
         revoke_key(repo, first.key_id)
         revoke_key(repo, second.key_id)
-        assert webhook_secret(repo, "a") is None
+        assert webhook_secret(repo, "a", master=lambda: MASTER) is None
 
     @pytest.mark.parametrize("principal", ["", " a", "a b", "x" * 129, "a/b"])
     def test_bad_principal_names(self, repo: Repository, principal: str) -> None:
         with pytest.raises(InputError, match="'principal'"):
-            create_key(repo, principal)
+            create_key(repo, principal, master=MASTER)
 
     def test_unknown_scope(self, repo: Repository) -> None:
         with pytest.raises(InputError, match="unknown scope 'admin'"):
-            create_key(repo, "a", scopes=("admin",))
+            create_key(repo, "a", master=MASTER, scopes=("admin",))
+
+
+class TestWebhookSecrets:
+    """A key's webhook secret is derived, never stored; an older key's stored one still signs."""
+
+    def test_derived_from_the_master_and_not_stored(self, repo: Repository) -> None:
+        from sqlmodel import Session, select
+
+        from qgs_worker.store.keys import derive_webhook_secret
+
+        made = create_key(repo, "a", master=MASTER)
+        assert made.webhook_secret == derive_webhook_secret(MASTER, made.key_id)
+        assert made.webhook_secret.startswith("whsec_") and 49 == len(made.webhook_secret)
+        with Session(repo.engine) as session:
+            row = session.exec(select(ApiKeyRow)).one()
+        dumped = str(row.model_dump())
+        assert made.webhook_secret not in dumped and made.webhook_secret[6:] not in dumped
+        assert "" == row.webhook_secret and row.webhook_check
+        assert made.webhook_secret.encode() == webhook_secret(repo, "a", master=lambda: MASTER)
+        other = create_key(repo, "b", master=MASTER)
+        assert other.webhook_secret != made.webhook_secret  # one per key
+
+    def test_a_key_made_by_an_older_qgs_keeps_its_stored_secret(self, repo: Repository) -> None:
+        from sqlmodel import Session
+
+        with Session(repo.engine) as session:
+            session.add(
+                ApiKeyRow(
+                    key_id="0123456789ab",
+                    principal="old",
+                    salt="00" * 16,
+                    secret_hash="00" * 32,
+                    webhook_secret="whsec_stored-by-an-older-qgs",
+                )
+            )
+            session.commit()
+
+        def no_master() -> bytes:
+            raise AssertionError("an older key's secret needs no master")
+
+        found = webhook_secret(repo, "old", "0123456789ab", master=no_master)
+        assert b"whsec_stored-by-an-older-qgs" == found
+
+    def test_another_master_is_refused_naming_the_setting(self, repo: Repository) -> None:
+        from qgs_worker.errors import WebhookSecretMissingError
+
+        create_key(repo, "a", master=MASTER)
+        with pytest.raises(WebhookSecretMissingError, match="QGS_WEBHOOKS__MASTER_SECRET"):
+            webhook_secret(repo, "a", master=lambda: b"another master")
+
+
+class TestMasterSecret:
+    """The master is the setting, else one generated file (mode 0600) every process reads."""
+
+    def test_generated_once_into_a_private_file(self, tmp_path: Path) -> None:
+        import stat
+
+        from qgs_worker.settings import Settings
+        from qgs_worker.webhooks import key_secrets
+
+        first = key_secrets.master_secret(Settings(data_dir=tmp_path / "d"))
+        path = tmp_path / "d" / key_secrets.MASTER_FILE
+        assert 0o600 == stat.S_IMODE(path.stat().st_mode)
+        assert first == path.read_text().strip().encode() and 64 == len(first)
+        key_secrets._cache.clear()  # another process: reads the same file
+        assert first == key_secrets.master_secret(Settings(data_dir=tmp_path / "d"))
+        assert [key_secrets.MASTER_FILE] == [p.name for p in (tmp_path / "d").iterdir()]
+
+    def test_the_setting_wins_and_makes_no_file(self, tmp_path: Path) -> None:
+        from qgs_worker.settings import Settings
+        from qgs_worker.webhook_settings import WebhookSettings
+        from qgs_worker.webhooks import key_secrets
+
+        settings = Settings(
+            data_dir=tmp_path / "d", webhooks=WebhookSettings(master_secret="from-the-env")
+        )
+        assert b"from-the-env" == key_secrets.master_secret(settings)
+        assert not (tmp_path / "d" / key_secrets.MASTER_FILE).exists()
 
 
 class TestProblems:

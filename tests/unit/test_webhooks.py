@@ -525,3 +525,24 @@ class TestApprovalEvent:
         sweep(repo, POLICY, actions, now=later)
         sweep(repo, POLICY, actions, now=later)
         assert [rid] == approvals_sent
+
+
+class TestBusyWait:
+    """A delivery that finds every slot taken waits longer each time, at most the POST's bound."""
+
+    def test_doubles_up_to_the_bound(self) -> None:
+        from qgs_worker.webhooks.job import busy_wait_s
+
+        waits = [busy_wait_s(n, 5.0, 0.5) for n in range(6)]
+        assert [1.0, 2.0, 4.0, 5.0, 5.0, 5.0] == waits
+
+    @pytest.mark.parametrize("jitter", [0.0, 0.999])
+    def test_jitter_spreads_it_by_a_quarter(self, jitter: float) -> None:
+        from qgs_worker.webhooks.job import busy_wait_s
+
+        assert 0.75 <= busy_wait_s(40, 8.0, jitter) / 8.0 <= 1.25
+
+    def test_a_bound_under_a_second_still_waits_a_second(self) -> None:
+        from qgs_worker.webhooks.job import busy_wait_s
+
+        assert 1.0 == busy_wait_s(3, 0.2, 0.5)

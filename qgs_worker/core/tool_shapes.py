@@ -1,7 +1,9 @@
 """Tool calls and tool results as agents' APIs write them, read into QGS's form for a round.
 
 An agent passes on what its model returned and what its tools answered; the round endpoint
-(HTTP ``POST /v1/tasks/{id}/rounds``, MCP ``submit_round``) reads it here:
+(HTTP ``POST /v1/tasks/{id}/rounds``, MCP ``submit_round``) and the Python client's
+``submit(..., tool_calls=[...])`` (``read_tool_calls``, in-process and over the API) read it
+here, so every way in accepts the same shapes:
 
 - calls (``read_call``): QGS's ``{"id", "name", "arguments"}``, an OpenAI ``tool_calls`` item,
   an OpenAI Responses ``function_call`` item, an Anthropic ``tool_use`` block (and its
@@ -25,11 +27,15 @@ by the two functions, not by these models.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, ValidationError
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
+
+from qgs_worker.core.models import ToolCall
+from qgs_worker.errors import InputError
 
 __all__ = [
     "CALL_SHAPES",
@@ -38,6 +44,7 @@ __all__ = [
     "AnyOfShapes",
     "read_call",
     "read_result",
+    "read_tool_calls",
 ]
 
 TOOL_ERROR_PREFIX = "[tool error] "
@@ -75,6 +82,59 @@ def read_call(data: dict[str, Any]) -> dict[str, Any]:
         "arguments": {},
         "raw_arguments": parsed.raw_arguments,
     }
+
+
+_CALL_FORMS = (
+    "QGS's {'id', 'name', 'arguments': {...}}, an OpenAI tool_calls item, an OpenAI Responses "
+    "function_call item, an Anthropic tool_use block or an MCP tools/call request"
+)
+
+
+def read_tool_calls(calls: object, *, field: str = "tool_calls") -> tuple[ToolCall, ...]:
+    """The ``ToolCall`` values of a list of calls, each a ``ToolCall`` or a dict in any shape.
+
+    What the HTTP API's round endpoint accepts (``read_call``), for the Python client.
+
+    Args:
+        calls: A list (or tuple) of ``ToolCall`` values and dicts.
+        field: The argument's name, for the messages (``tool_calls``).
+
+    Returns:
+        The calls in QGS's form, in order.
+
+    Raises:
+        InputError: not a list, or an item of no known shape, with no name, or of the wrong
+            type; the message names the item (``'tool_calls.0'``) and the shapes accepted.
+    """
+    if isinstance(calls, (str, bytes, Mapping)) or not isinstance(calls, (list, tuple)):
+        raise InputError(
+            f"'{field}' must be a list of tool calls (got {type(calls).__name__}); each one "
+            f"{_CALL_FORMS}"
+        )
+    read: list[ToolCall] = []
+    for i, call in enumerate(calls):
+        if isinstance(call, ToolCall):
+            read.append(call)
+            continue
+        if not isinstance(call, Mapping):
+            raise InputError(
+                f"'{field}.{i}' must be a ToolCall or a dict (got {type(call).__name__}): "
+                f"{_CALL_FORMS}"
+            )
+        try:
+            data = read_call(dict(call))
+            if not isinstance(data.get("name"), str) or not data["name"]:
+                raise ValueError("the call has no 'name'")
+            read.append(ToolCall.model_validate(data))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise InputError(
+                f"'{field}.{i}{'.' + where if where else ''}': {first['msg']}; pass {_CALL_FORMS}"
+            ) from None
+        except ValueError as exc:
+            raise InputError(f"'{field}.{i}': {exc}; pass {_CALL_FORMS}") from None
+    return tuple(read)
 
 
 def _api_shaped(data: dict[str, Any]) -> bool:
