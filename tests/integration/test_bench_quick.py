@@ -52,6 +52,7 @@ BENCHES = (
     Bench("toolgate_bench.py", redis_db=True, corpus=True),
     Bench("api_bench.py", redis_db=True),
     Bench("pipeline_bench.py", args=("--quick", "--private-redis"), redis_server=True),
+    Bench("audit_batch_bench.py", redis_server=True),
 )
 """Every script the Makefile's ``bench`` target runs (a test checks the two lists agree)."""
 
