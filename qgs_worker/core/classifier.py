@@ -46,6 +46,7 @@ from typing import Literal
 
 from qgs_worker.core.irreversible import IrreversibleReading, read_irreversible
 from qgs_worker.core.models import DEFAULT_COMPLEXITY, Classification, TaskType
+from qgs_worker.core.rules.lazy_prescan import LazyPrescan
 from qgs_worker.errors import InputError
 
 __all__ = ["PRECEDENCE", "classify", "classify_rules"]
@@ -214,6 +215,8 @@ _ACTION_RULES: tuple[_Rule, ...] = (
 )
 
 _RULES: tuple[_Rule, ...] = _QUERY_RULES + _GENERATE_RULES + _ACTION_RULES
+# Tried only where a pattern may start, once the table has read enough text (``LazyPrescan``).
+_PRESCAN = LazyPrescan([rule.pattern for rule in _RULES], "classifier")
 _HOW_TO = frozenset({"query.how_to", "query.how_to_zh"})
 
 
@@ -244,8 +247,12 @@ def _matches(text: str) -> tuple[dict[TaskType, list[str]], IrreversibleReading]
     reading = read_irreversible(text)
     if reading.matched:
         found[TaskType.CRITICAL] = list(reading.matched)
-    for rule in _RULES:
-        if rule.pattern.search(text) or rule.pattern.search(spaced):
+    starts = _PRESCAN.starts(text)
+    spaced_starts = _PRESCAN.starts(spaced) if spaced != text else starts
+    for rule, at, spaced_at in zip(_RULES, starts, spaced_starts, strict=True):
+        if _PRESCAN.search(rule.pattern, text, at) or _PRESCAN.search(
+            rule.pattern, spaced, spaced_at
+        ):
             found.setdefault(rule.task_type, []).append(rule.name)
     return found, reading
 

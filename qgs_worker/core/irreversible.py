@@ -33,12 +33,9 @@ with a colleague, inviting a user.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-from qgs_worker.core.rules import prescan
-from qgs_worker.core.rules.base import PREFILTER_AFTER_CHARS
-from qgs_worker.core.rules.prefilter import Prefilter, matches_at, normalise
+from qgs_worker.core.rules.lazy_prescan import LazyPrescan
 
 __all__ = ["CRITICAL_RULE_NAMES", "IrreversibleReading", "read_irreversible"]
 
@@ -525,13 +522,13 @@ def read_irreversible(text: str) -> IrreversibleReading:
     quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
     matched: list[str] = []
     asked: list[str] = []
-    views = [(text, _starts(text))]
-    views.append((spaced, _starts(spaced)) if spaced != text else views[0])
+    views = [(text, _PRESCAN.starts(text))]
+    views.append((spaced, _PRESCAN.starts(spaced)) if spaced != text else views[0])
     for index, rule in enumerate(_RULES):
         seen = False
         requested = False
         for view, starts in views:
-            for match in _finditer(rule.pattern, view, starts[index]):
+            for match in _PRESCAN.finditer(rule.pattern, view, starts[index]):
                 if any(a <= match.start() and match.end() <= b for a, b in quoted):
                     continue
                 seen = True
@@ -550,36 +547,7 @@ def read_irreversible(text: str) -> IrreversibleReading:
     return IrreversibleReading(tuple(matched), tuple(asked))
 
 
-_prefilter: Prefilter | None = None
-_plain_chars = 0
-
-
-def _starts(view: str) -> list[list[int] | None]:
-    """Where each rule's pattern may start in ``view`` (None: at every position).
-
-    The rules' patterns begin with a verb or a keyword, so a literal pre-scan
-    (``rules.prefilter``) finds where each may start and the pattern is tried there only: the
-    same matches as ``finditer``'s (the prefilter's guarantee), at a fraction of the cost on
-    long texts (a tool call's command, a long request: ~2 ms a call before). As the rules
-    table does, the pre-scan is built only once ``PREFILTER_AFTER_CHARS`` characters were read
-    plainly: a short command never pays for building it.
-    """
-    global _prefilter, _plain_chars
-    prefilter = _prefilter
-    if prefilter is None:
-        _plain_chars += len(view)  # two threads may both count: a guess, no harm
-        if _plain_chars < PREFILTER_AFTER_CHARS:
-            return [None] * len(_RULES)
-        prefilter = _prefilter = Prefilter(
-            [rule.pattern for rule in _RULES], prescan.group("irreversible")
-        )
-    lowered = normalise(view) if prefilter.useful else None
-    if lowered is None:  # nothing to pre-scan, or a text normalise cannot map
-        return [None] * len(_RULES)
-    return prefilter.starts(lowered)
-
-
-def _finditer(
-    pattern: re.Pattern[str], view: str, starts: list[int] | None
-) -> Iterator[re.Match[str]]:
-    return pattern.finditer(view) if starts is None else matches_at(pattern, view, starts)
+# The rules' patterns begin with a verb or a keyword: a literal pre-scan finds where each may
+# start, and the pattern is tried there only (the same matches, 3x faster on long texts: a tool
+# call's command, a long request took ~2 ms a call before).
+_PRESCAN = LazyPrescan([rule.pattern for rule in _RULES], "irreversible")

@@ -4,8 +4,9 @@
   personal data still read on every call;
 - the rules judge's manipulation check (``detectors.judge_manipulation_evidence``): the same
   evidence as filtering ``scan_text``'s findings;
-- ``read_irreversible`` through the literal pre-scan: the same readings as the plain patterns,
-  on every request and command of the corpus, the held-out set and ``tasks/``;
+- ``read_irreversible`` and the classifier's rules through the literal pre-scan: the same
+  readings as the plain patterns, on every request and command of the corpus, the held-out
+  set and ``tasks/``;
 - the reality checker's recent answers (``roles.reality_cache``): no second interpreter for
   what it was asked, a new one for what it was not, and again once the answers are old.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from qgs_worker.core import detectors, irreversible
+from qgs_worker.core import classifier, detectors, irreversible
 from qgs_worker.core.references import ModuleRef
 from qgs_worker.core.text_memo import TextMemo
 from qgs_worker.roles import reality_cache, reality_env
@@ -104,15 +105,30 @@ class TestDetectorMemo:
 
 
 class TestIrreversiblePrescan:
-    def test_the_same_readings_as_the_plain_patterns(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setattr(irreversible, "_prefilter", None)
-        monkeypatch.setattr(irreversible, "_plain_chars", -(10**12))  # never builds it
-        plain = [irreversible.read_irreversible(t) for t in TEXTS]
-        monkeypatch.setattr(irreversible, "_plain_chars", 10**12)  # builds it at once
-        prescanned = [irreversible.read_irreversible(t) for t in TEXTS]
-        assert irreversible._prefilter is not None and irreversible._prefilter.useful
+    def test_the_same_readings_as_the_plain_patterns(self) -> None:
+        try:
+            irreversible._PRESCAN.reset(built=False)
+            plain = [irreversible.read_irreversible(t) for t in TEXTS]
+            irreversible._PRESCAN.reset(built=True)
+            prescanned = [irreversible.read_irreversible(t) for t in TEXTS]
+            assert irreversible._PRESCAN._prefilter is not None
+            assert irreversible._PRESCAN._prefilter.useful
+        finally:
+            irreversible._PRESCAN.reset(built=False)
         assert plain == prescanned
         assert sum(bool(r.matched) for r in plain) > 20, "the texts hold requests to check"
+
+    def test_the_classifier_the_same_with_and_without(self) -> None:
+        try:
+            classifier._PRESCAN.reset(built=False)
+            plain = [classifier.classify_rules(t) for t in TEXTS if t.strip()]
+            classifier._PRESCAN.reset(built=True)
+            prescanned = [classifier.classify_rules(t) for t in TEXTS if t.strip()]
+            assert classifier._PRESCAN._prefilter is not None
+        finally:
+            classifier._PRESCAN.reset(built=False)
+        assert plain == prescanned
+        assert len({c.task_type for c in plain if c is not None}) == 4
 
 
 class TestReferenceAnswers:
