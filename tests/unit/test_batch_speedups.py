@@ -14,13 +14,17 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qgs_worker.core import classifier, detectors, irreversible
 from qgs_worker.core.references import ModuleRef
+from qgs_worker.core.rules.non_ascii import needs_non_ascii
 from qgs_worker.core.text_memo import TextMemo
 from qgs_worker.roles import reality_cache, reality_env
 from qgs_worker.transcripts import TranscriptTask, read_transcripts
@@ -167,3 +171,45 @@ class TestReferenceAnswers:
         now[0] = reality_cache.TTL_S + 1
         assert {} == answers.known("py", ["k"], []).modules
         assert {} == answers.known("other-python", ["k"], []).modules
+
+
+class TestNonAsciiPatterns:
+    """A pattern skipped on ASCII text (``needs_non_ascii``) can never match one."""
+
+    @pytest.mark.parametrize(
+        ("pattern", "needs"),
+        [
+            ("abc", False),
+            ("转账", True),
+            ("转|a", False),
+            ("(?:转|付)x", True),
+            ("转?x", False),
+            ("x(?:转)+", True),
+            ("x(?:转)*", False),
+            ("[转付]", True),
+            ("[转a]", False),
+            ("\u212a", False),  # the Kelvin sign matches k when case is ignored
+            ("(?<=转)a", False),
+            ("\\w+转", True),
+        ],
+    )
+    def test_reads_the_pattern(self, pattern: str, needs: bool) -> None:
+        assert needs is needs_non_ascii(re.compile(pattern, re.IGNORECASE))
+
+    def test_the_tables_skipped_patterns_match_no_ascii_text(self) -> None:
+        skipped = [
+            r.pattern
+            for r in (*irreversible._RULES, *classifier._RULES)
+            if needs_non_ascii(r.pattern)
+        ]
+        assert len(skipped) >= 10, "the Chinese rules of both tables"
+        ascii_texts = [t for t in TEXTS if t.isascii()] + [t.replace("_", " ") for t in TEXTS]
+        for pattern in skipped:
+            assert not any(pattern.search(t) for t in ascii_texts if t.isascii()), pattern.pattern
+
+    @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=200))
+    @settings(max_examples=300, deadline=None)
+    def test_no_random_ascii_text_matches_them(self, text: str) -> None:
+        for rule in (*irreversible._RULES, *classifier._RULES):
+            if needs_non_ascii(rule.pattern):
+                assert rule.pattern.search(text) is None

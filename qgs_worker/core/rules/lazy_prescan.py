@@ -6,7 +6,9 @@ pattern's start words (tens of milliseconds for a large table), which a short co
 scan``, ``qgs check-tool``) must not pay; a worker that reads thousands of requests and
 commands gains it back many times. ``LazyPrescan`` runs the patterns plainly until the table
 has read ``PREFILTER_AFTER_CHARS`` characters, as the rules table does (``base.Rule``), then
-builds the pre-scan once. Pure: stdlib only.
+builds the pre-scan once. In a text of ASCII characters alone, a pattern that needs another
+character in every match (the Chinese rules, ``non_ascii``) is not tried at all. Pure: stdlib
+only.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Iterator, Sequence
 
 from qgs_worker.core.rules import prescan
 from qgs_worker.core.rules.base import PREFILTER_AFTER_CHARS
+from qgs_worker.core.rules.non_ascii import needs_non_ascii
 from qgs_worker.core.rules.prefilter import Prefilter, matches_at, normalise
 
 __all__ = ["LazyPrescan"]
@@ -36,9 +39,22 @@ class LazyPrescan:
         self._prefilter: Prefilter | None = None
         self._plain_chars = 0
         self._lock = threading.Lock()
+        self._non_ascii: tuple[bool, ...] | None = None  # computed on the first ASCII text
 
     def starts(self, text: str) -> list[list[int] | None]:
-        """For each pattern, the positions of ``text`` where it may start (None: anywhere)."""
+        """For each pattern, the positions of ``text`` where it may start (None: anywhere).
+
+        In a text of ASCII characters alone, a pattern every match of which needs another
+        character (``non_ascii.needs_non_ascii``: the Chinese rules) may start nowhere.
+        """
+        found = self._starts(text)
+        if text.isascii():
+            if self._non_ascii is None:
+                self._non_ascii = tuple(needs_non_ascii(p) for p in self._patterns)
+            found = [[] if needs else at for at, needs in zip(found, self._non_ascii, strict=True)]
+        return found
+
+    def _starts(self, text: str) -> list[list[int] | None]:
         prefilter = self._prefilter
         if prefilter is None:
             self._plain_chars += len(text)  # two threads may both count: a guess, no harm
