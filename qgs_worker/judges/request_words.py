@@ -226,6 +226,12 @@ def _is_cjk(token: str) -> bool:
 
 def content_words(text: str) -> list[str]:
     """Distinct content words of ``text``, in order of first appearance."""
+    return list(_content_words(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _content_words(text: str) -> tuple[str, ...]:
+    """``content_words``, kept for the last texts: a task's request is read for every round."""
     seen: dict[str, None] = {}
     for token in tokens(text):
         if _is_cjk(token):
@@ -234,7 +240,7 @@ def content_words(text: str) -> list[str]:
         elif len(token) < 2 or token.isdigit() or token in STOP_WORDS or token in INSTRUCTION_WORDS:
             continue
         seen.setdefault(token, None)
-    return list(seen)
+    return tuple(seen)
 
 
 @dataclass(frozen=True)
