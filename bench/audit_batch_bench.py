@@ -33,6 +33,7 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -235,6 +236,14 @@ def main() -> None:
         args.size, args.rss_sizes, args.reps, args.per_round_size = 200, "100,200", 1, 100
     rss_sizes = [int(s) for s in args.rss_sizes.split(",") if s]
     work = Path(tempfile.mkdtemp(prefix="qgs-batch-bench-"))
+    try:
+        run(args, rss_sizes, work)
+    finally:  # ~1 GB of transcripts and stores at the default sizes
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(args: Any, rss_sizes: list[int], work: Path) -> None:
+    """Generate, run every scenario, print the tables and the ratio lines."""
     folders: dict[int, Path] = {}
     for n in sorted({args.size, args.per_round_size, *rss_sizes}):
         count, size = generate(work / f"tx{n}", n)
