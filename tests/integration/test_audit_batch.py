@@ -152,3 +152,50 @@ class TestSameDecisions:
         # reused reviews is left out; every review itself must be the same.
         del per_round["_reused"], chunked["_reused"]
         compare(per_round, chunked)
+
+
+class TestNothingLost:
+    """A chunk the queue lost is sent again round by round, from its outbox rows."""
+
+    def test_a_lost_chunk_comes_back_round_by_round(
+        self, redis_url: str, transcripts: Path, tmp_path: Path
+    ) -> None:
+        from datetime import timedelta
+
+        from qgs_worker.client import Client
+        from qgs_worker.client.chunks import send_chunk
+        from qgs_worker.store.tables import utcnow
+        from qgs_worker.submission import NewTask
+        from qgs_worker.sweeper import Sweeper, SweepPolicy, sweep
+        from qgs_worker.transcripts import TranscriptTask, read_transcripts
+
+        store_url = f"sqlite:///{tmp_path / 'lost.db'}"
+        settings = make_settings(redis_url, store_url, None, tmp_path)
+        client = Client(settings)
+        subs = []
+        for item in read_transcripts(transcripts / "03_revision_loops.jsonl"):
+            assert isinstance(item, TranscriptTask)
+            new = NewTask(request=item.request, source_file=item.source_file)
+            subs += [
+                client.make_submission(item.key, d, final=n == len(item.rounds), round_number=n,
+                                       submission_id=f"{item.key}:{n}", task=new)
+                for n, d in enumerate(item.rounds, start=1)
+            ]  # fmt: skip
+        assert len(subs) == send_chunk(client, subs)
+        # The worker that took the chunk died before kombu recorded it (kombu#305): the queue
+        # has nothing; only the outbox knows the submissions.
+        with client.app.connection_for_write() as conn:
+            conn.default_channel.queue_purge("qgs.critic")
+        assert len(subs) == client.repo.count_untaken_outbox()
+        with running_worker(settings) as app:
+            sweeper = Sweeper(app, settings)
+            done = sweep(
+                sweeper.repo, SweepPolicy.from_settings(settings), sweeper._actions(),
+                now=utcnow() + timedelta(seconds=settings.worker.visibility_timeout_s + 1),
+            )  # fmt: skip
+            assert sorted(s.submission_id for s in subs) == sorted(done.republished)
+            decided = [client.wait(s.submission_id, timeout_s=60) for s in subs]
+            sweeper.repo.dispose()
+        assert all(d is not None for d in decided)
+        assert 0 == client.repo.count_untaken_outbox()
+        client.repo.dispose()
