@@ -233,7 +233,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.quick:
-        args.size, args.rss_sizes, args.reps, args.per_round_size = 200, "100,200", 1, 100
+        args.size, args.rss_sizes, args.reps, args.per_round_size = 100, "40,100", 1, 30
     rss_sizes = [int(s) for s in args.rss_sizes.split(",") if s]
     work = Path(tempfile.mkdtemp(prefix="qgs-batch-bench-"))
     try:
