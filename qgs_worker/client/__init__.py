@@ -37,6 +37,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from qgs_worker import pipeline
+from qgs_worker.client.sdk_objects import sdk_data
 from qgs_worker.client.tool_calls import ToolCallsMixin, Tools
 from qgs_worker.client.views import (
     APPROVAL_NOTE_MAX_CHARS,
@@ -296,7 +297,9 @@ class Client(WaitingMixin, ToolCallsMixin):
                 callback_url, self.settings, principal=owner, key_id=key_id, store=self.repo
             )
         if isinstance(deliverable, str):
-            deliverable = Deliverable(text=deliverable, tool_calls=read_tool_calls(tool_calls))
+            deliverable = Deliverable(
+                text=deliverable, tool_calls=read_tool_calls(sdk_data(tool_calls))
+            )
         if turn is not None and not isinstance(turn, str):
             raise InputError(
                 f"'turn' must be the text of the user message this round answers (got "

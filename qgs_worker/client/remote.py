@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.client import Client
+from qgs_worker.client.sdk_objects import sdk_data
 from qgs_worker.client.views import ApprovalView, DecisionView, SubmissionHandle, TaskHandle
 from qgs_worker.core.models import Classification, Deliverable, TaskType, ToolCall
 from qgs_worker.core.tool_shapes import read_tool_calls
@@ -292,7 +293,9 @@ class ApiClient(Client):
                 "idempotency_key to make a retry safe"
             )
         if isinstance(deliverable, str):
-            deliverable = Deliverable(text=deliverable, tool_calls=read_tool_calls(tool_calls))
+            deliverable = Deliverable(
+                text=deliverable, tool_calls=read_tool_calls(sdk_data(tool_calls))
+            )
         body = {
             "deliverable": deliverable.text,
             "tool_calls": [
@@ -374,6 +377,7 @@ class ApiClient(Client):
             InputError: ``call`` is not one call as JSON, or ``tools`` is not JSON data (send
                 definitions, not a gate or registry object).
         """
+        call = sdk_data(call)
         if not isinstance(call, dict):
             raise InputError(
                 f"'call' must be one tool call as parsed JSON (got {type(call).__name__})"
@@ -407,7 +411,7 @@ class ApiClient(Client):
 
         return tuple(
             self.check_tool_call(parsed.original, agent=agent, tools=tools)
-            for parsed in parse_calls(message)
+            for parsed in parse_calls(sdk_data(message))
         )
 
     def tool_gate(self, tools: Tools | None = None) -> ToolGate:
