@@ -37,6 +37,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from qgs_worker import pipeline
+from qgs_worker.client.sdk_objects import sdk_data
 from qgs_worker.client.tool_calls import ToolCallsMixin, Tools
 from qgs_worker.client.views import (
     APPROVAL_NOTE_MAX_CHARS,
@@ -219,6 +220,10 @@ class Client(WaitingMixin, ToolCallsMixin):
         if not request or not request.strip():
             raise InputError("'request' is empty: pass the user's request text")
         check_task_size(request, requirements, criteria, self.settings.max_request_bytes)
+        texts = {"request": request, "agent": agent, "model": model}
+        for field, value in (*texts.items(), ("requirements", list(requirements))):
+            check_value(value, where=field)  # a lone surrogate: named, not a raw error
+        check_value(list(criteria), where="criteria")
         kind = None
         if task_type is not None:
             try:
@@ -296,7 +301,12 @@ class Client(WaitingMixin, ToolCallsMixin):
                 callback_url, self.settings, principal=owner, key_id=key_id, store=self.repo
             )
         if isinstance(deliverable, str):
-            deliverable = Deliverable(text=deliverable, tool_calls=read_tool_calls(tool_calls))
+            calls = read_tool_calls(sdk_data(tool_calls))
+            # Named as the caller passed them ('tool_calls.0.arguments…', as the HTTP API
+            # names them), not as parts of the Deliverable built here ('deliverable.text').
+            check_value(deliverable, where="deliverable")
+            check_value(calls, where="tool_calls")
+            deliverable = Deliverable(text=deliverable, tool_calls=calls)
         if turn is not None and not isinstance(turn, str):
             raise InputError(
                 f"'turn' must be the text of the user message this round answers (got "

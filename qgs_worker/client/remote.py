@@ -31,8 +31,10 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from qgs_worker.client import Client
+from qgs_worker.client.sdk_objects import sdk_data
 from qgs_worker.client.views import ApprovalView, DecisionView, SubmissionHandle, TaskHandle
 from qgs_worker.core.models import Classification, Deliverable, TaskType, ToolCall
 from qgs_worker.core.tool_shapes import read_tool_calls
@@ -59,6 +61,7 @@ from qgs_worker.errors import (
     WaitTimeoutError,
 )
 from qgs_worker.settings import Settings
+from qgs_worker.submission import check_value
 
 if TYPE_CHECKING:
     from qgs_worker.client.tool_calls import Tools
@@ -158,6 +161,9 @@ class ApiClient(Client):
         """
         import httpx
 
+        if isinstance(json, dict):  # a lone surrogate: an InputError naming the field, not
+            for field, value in json.items():  # httpx's UnicodeEncodeError while encoding
+                check_value(value, where=field)
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
         tries = 1 + (self.retries if idempotency_key else 0)
         for attempt in range(1, tries + 1):
@@ -256,11 +262,13 @@ class ApiClient(Client):
 
     def constraints(self, task_id: str) -> str:
         """``GET /v1/tasks/{task_id}/constraints``."""
-        return str(self._call("GET", f"/v1/tasks/{task_id}/constraints")["constraints"])
+        return str(
+            self._call("GET", f"/v1/tasks/{_id(task_id, 'task_id')}/constraints")["constraints"]
+        )
 
     def status(self, task_id: str) -> dict[str, Any]:
         """``GET /v1/tasks/{task_id}``: what ``qgs status`` says, as data."""
-        return dict(self._call("GET", f"/v1/tasks/{task_id}"))
+        return dict(self._call("GET", f"/v1/tasks/{_id(task_id, 'task_id')}"))
 
     def submit(
         self,
@@ -292,7 +300,9 @@ class ApiClient(Client):
                 "idempotency_key to make a retry safe"
             )
         if isinstance(deliverable, str):
-            deliverable = Deliverable(text=deliverable, tool_calls=read_tool_calls(tool_calls))
+            deliverable = Deliverable(
+                text=deliverable, tool_calls=read_tool_calls(sdk_data(tool_calls))
+            )
         body = {
             "deliverable": deliverable.text,
             "tool_calls": [
@@ -307,7 +317,9 @@ class ApiClient(Client):
             "callback_url": callback_url,
         }
         key = idempotency_key or str(uuid.uuid4())
-        data = self._call("POST", f"/v1/tasks/{task_id}/rounds", json=body, idempotency_key=key)
+        data = self._call(
+            "POST", f"/v1/tasks/{_id(task_id, 'task_id')}/rounds", json=body, idempotency_key=key
+        )
         return SubmissionHandle(id=data["submission_id"], task_id=data["task_id"])
 
     def _decision(
@@ -315,7 +327,7 @@ class ApiClient(Client):
     ) -> tuple[DecisionView | None, str]:
         data = self._call(
             "GET",
-            f"/v1/submissions/{submission_id}/decision",
+            f"/v1/submissions/{_id(submission_id, 'submission_id')}/decision",
             params={"wait_s": round(wait_s, 3), "until_approved": str(until_approved).lower()},
             wait_s=wait_s,
         )
@@ -374,6 +386,7 @@ class ApiClient(Client):
             InputError: ``call`` is not one call as JSON, or ``tools`` is not JSON data (send
                 definitions, not a gate or registry object).
         """
+        call = sdk_data(call)
         if not isinstance(call, dict):
             raise InputError(
                 f"'call' must be one tool call as parsed JSON (got {type(call).__name__})"
@@ -407,7 +420,7 @@ class ApiClient(Client):
 
         return tuple(
             self.check_tool_call(parsed.original, agent=agent, tools=tools)
-            for parsed in parse_calls(message)
+            for parsed in parse_calls(sdk_data(message))
         )
 
     def tool_gate(self, tools: Tools | None = None) -> ToolGate:
@@ -446,7 +459,7 @@ class ApiClient(Client):
         """``POST /v1/tasks/{task_id}/approval`` (the key needs the ``approve`` scope)."""
         body = {"decision": "reject" if reject else "approve", "by": by, "note": note}
         return ApprovalView.model_validate(
-            self._call("POST", f"/v1/tasks/{task_id}/approval", json=body)
+            self._call("POST", f"/v1/tasks/{_id(task_id, 'task_id')}/approval", json=body)
         )
 
 
@@ -480,6 +493,19 @@ def report_from_dict(data: dict[str, Any]) -> GateReport:
         ),
         latency_us=float(data.get("latency_us", 0.0)),
     )
+
+
+def _id(value: str, field: str) -> str:
+    """A task or submission id as one path segment: checked, then percent-encoded.
+
+    An id is never read as more of the path: ``'../../healthz#'`` asked for ``/healthz`` (and
+    ``status`` returned its answer as the task's), ``'?'`` and ``'#'`` cut the id or added a
+    query; now the server is asked for that id, and answers 404 (a NUL included).
+    """
+    if not isinstance(value, str):
+        raise InputError(f"'{field}' must be a string id (got {type(value).__name__})")
+    check_value(value, where=field)
+    return quote(value, safe="")
 
 
 def _retry_after_s(response: Any) -> float:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from qgs_worker import telemetry
+from qgs_worker.client.sdk_objects import sdk_data
 from qgs_worker.core.models import (
     ToolCall,
 )
@@ -132,7 +133,8 @@ class ToolCallsMixin:
         """
         gate = self.tool_gate(tools)
         reports = tuple(
-            gate.check(call, principal=principal, agent_id=agent) for call in parse_calls(message)
+            gate.check(call, principal=principal, agent_id=agent)
+            for call in parse_calls(sdk_data(message))
         )
         for report in reports:
             telemetry.tool_checked(report, principal, agent)
@@ -262,6 +264,9 @@ def _as_call(call: object) -> object:
         }
     if isinstance(call, Mapping):
         return _as_call(dict(call))
+    data = sdk_data(call)  # an SDK's object (the OpenAI SDK's message.tool_calls[0])
+    if data is not call:
+        return _as_call(data)
     raise InputError(
         "'call' must be one tool call as parsed JSON (an OpenAI tool_calls item, an Anthropic "
         "tool_use block or an MCP tools/call request), a ToolCall or a ParsedCall "

@@ -6,7 +6,11 @@ neither it nor the master, only a check value that tells a wrong master from the
 
 The master is ``QGS_WEBHOOKS__MASTER_SECRET`` when set; else the file ``webhook-master.key`` in
 the data folder (``QGS_DATA_DIR``), made on first use with 256 random bits, mode 0600, by one
-process even when several start at once (written aside, then linked into place). Processes
+process even when several start at once (written aside, then linked into place, so the file
+is never seen half written). An existing file that is empty (or blank) is refused, never read
+as an empty master: every key's webhook secret would then be HMAC-SHA256 of its key id under
+an empty key, which anyone who saw the key id could compute. A file that the group or others
+may read is used, with one warning naming it (it signs every key's webhooks). Processes
 that make keys and processes that send webhooks must read the same master: on one machine the
 data folder does it; across machines or containers, set the setting on each.
 """
@@ -14,14 +18,18 @@ data folder does it; across machines or containers, set the setting on each.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import secrets
+import stat
 import threading
 from pathlib import Path
 
 from qgs_worker.settings import Settings
 
 __all__ = ["MASTER_FILE", "MASTER_SETTING", "master_secret"]
+
+log = logging.getLogger(__name__)
 
 MASTER_SETTING = "QGS_WEBHOOKS__MASTER_SECRET"
 MASTER_FILE = "webhook-master.key"
@@ -41,8 +49,8 @@ def master_secret(settings: Settings) -> bytes:
         The master's bytes (the file's text, stripped, UTF-8).
 
     Raises:
-        OSError: the data folder cannot be made or written, or the file cannot be read; the
-            message names the path (set ``QGS_WEBHOOKS__MASTER_SECRET`` instead).
+        OSError: the data folder cannot be made or written, the file cannot be read, or it
+            is empty; the message names the path (set ``QGS_WEBHOOKS__MASTER_SECRET`` instead).
     """
     configured = settings.webhooks.master_secret.get_secret_value().strip()
     if configured:
@@ -59,11 +67,11 @@ def _read_or_make(path: Path) -> bytes:
     try:
         text = path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
-        text = ""
-    except OSError as exc:
+        text = None
+    except (OSError, UnicodeDecodeError) as exc:
         raise OSError(f"cannot read {path} ({exc}): set {MASTER_SETTING} instead") from None
-    if text:
-        return text.encode()
+    if text is not None:
+        return _checked(path, text)
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         aside = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
@@ -80,6 +88,29 @@ def _read_or_make(path: Path) -> bytes:
             with contextlib.suppress(OSError):
                 os.unlink(aside)
         text = path.read_text(encoding="utf-8").strip()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise OSError(f"cannot make {path} ({exc}): set {MASTER_SETTING} instead") from None
+    return _checked(path, text)
+
+
+def _checked(path: Path, text: str) -> bytes:
+    """The file's master; an empty one refused, a file others may read warned about."""
+    if not text:
+        raise OSError(
+            f"{path} is empty: a webhook master secret cannot be empty (every key's webhook "
+            "secret could be computed from its key id); delete the file to have a new one "
+            "generated and make new keys (`qgs keys create`; keys made while it was empty "
+            f"cannot be trusted: revoke them), or set {MASTER_SETTING}"
+        )
+    with contextlib.suppress(OSError):
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            log.warning(
+                "%s (the webhook master secret) may be read by others (mode %04o): "
+                "`chmod 600 %s`, or set %s instead",
+                path,
+                mode,
+                path,
+                MASTER_SETTING,
+            )
     return text.encode()

@@ -146,8 +146,9 @@ def webhook_secret_for(
         store: A ``Repository`` or engine to read the key's secret from (None: the setting only).
 
     Raises:
-        WebhookSecretMissingError: no secret is set, or the key's was derived from another
-            master secret; the message names the setting.
+        WebhookSecretMissingError: no secret is set, the key's was derived from another
+            master secret, or the master cannot be read (its file is empty or unreadable);
+            the message names the setting.
     """
     owner = principal or getattr(task, "principal", None)
     settings = settings or Settings()
@@ -155,11 +156,19 @@ def webhook_secret_for(
         from qgs_worker.store.keys import webhook_secret
         from qgs_worker.webhooks.key_secrets import master_secret
 
+        def master() -> bytes:
+            try:
+                return master_secret(settings)
+            except OSError as exc:  # unreadable or empty file: say so, never sign with it
+                raise WebhookSecretMissingError(
+                    f"the webhook master secret cannot be read: {exc}"
+                ) from None
+
         found = webhook_secret(
             store,
             owner,
             key_id or getattr(task, "key_id", None),
-            master=lambda: master_secret(settings),
+            master=master,
         )
         if found:
             return found

@@ -162,6 +162,60 @@ class TestMasterSecret:
         assert b"from-the-env" == key_secrets.master_secret(settings)
         assert not (tmp_path / "d" / key_secrets.MASTER_FILE).exists()
 
+    @pytest.mark.parametrize("content", ["", "\n", "  \n\n"])
+    def test_an_empty_file_is_refused_not_read_as_an_empty_master(
+        self, tmp_path: Path, content: str
+    ) -> None:
+        # Break test bt14: an empty webhook-master.key was read as the master b"", so every
+        # key's webhook secret was HMAC(b"", key id): anyone who saw a key id could forge.
+        from qgs_worker.settings import Settings
+        from qgs_worker.webhooks import key_secrets
+
+        path = tmp_path / key_secrets.MASTER_FILE
+        path.write_text(content)
+        path.chmod(0o600)
+        with pytest.raises(OSError, match=r"is empty.*QGS_WEBHOOKS__MASTER_SECRET") as caught:
+            key_secrets.master_secret(Settings(data_dir=tmp_path))
+        assert str(path) in str(caught.value)
+        assert content == path.read_text()  # left as it was: the operator decides
+
+    def test_a_file_others_may_read_is_used_with_a_warning(
+        self, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        from qgs_worker.settings import Settings
+        from qgs_worker.webhooks import key_secrets
+
+        path = tmp_path / key_secrets.MASTER_FILE
+        path.write_text("a-master-written-by-hand\n")
+        path.chmod(0o644)
+        with caplog.at_level("WARNING", logger="qgs_worker.webhooks.key_secrets"):
+            found = key_secrets.master_secret(Settings(data_dir=tmp_path))
+        assert b"a-master-written-by-hand" == found
+        assert "may be read by others (mode 0644)" in caplog.text and "chmod 600" in caplog.text
+
+    @pytest.mark.parametrize("broken", ["empty", "directory"])
+    def test_a_master_that_cannot_be_read_fails_the_signing_naming_it(
+        self, tmp_path: Path, repo: Repository, broken: str
+    ) -> None:
+        # The delivery then fails for good saying why (and the API's submit is a 500
+        # "Server misconfigured" with the fix), instead of the job raising an OSError that
+        # left its lease held and `qgs status` saying the receiver "may have got it".
+        from qgs_worker.errors import WebhookSecretMissingError
+        from qgs_worker.settings import Settings
+        from qgs_worker.webhooks import key_secrets
+        from qgs_worker.webhooks.urls import webhook_secret_for
+
+        path = tmp_path / key_secrets.MASTER_FILE
+        if broken == "empty":
+            path.write_text("")
+        else:
+            path.mkdir()
+        made = create_key(repo, "p", master=MASTER)
+        with pytest.raises(WebhookSecretMissingError, match="QGS_WEBHOOKS__MASTER_SECRET"):
+            webhook_secret_for(
+                None, Settings(data_dir=tmp_path), principal="p", key_id=made.key_id, store=repo
+            )
+
 
 class TestProblems:
     """Each error maps to its status, with the field and the fix lifted from its message."""
