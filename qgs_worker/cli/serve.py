@@ -143,14 +143,48 @@ def keys_create(
         typer.Option("--scope", help="An extra right (repeatable): approve."),
     ] = None,
     note: Annotated[str, typer.Option(help="What the key is for (kept with it).")] = "",
+    new_master: Annotated[
+        bool,
+        typer.Option(
+            "--new-master",
+            help="Make the key under a new webhook master secret although the store holds keys "
+            "made under another one (their webhooks then fail until they are made again).",
+        ),
+    ] = False,
 ) -> None:
     """Make an API key; its secret and webhook signing secret are shown once, here only."""
+    from qgs_worker.cli.common import _fail
     from qgs_worker.settings import Settings
-    from qgs_worker.store.keys import create_key
-    from qgs_worker.webhooks.key_secrets import master_secret
+    from qgs_worker.store.keys import create_key, keys_by_master
+    from qgs_worker.webhooks.key_secrets import MASTER_FILE, MASTER_SETTING, master_at_hand
+    from qgs_worker.webhooks.key_secrets import master_secret as read_master
 
-    master = master_secret(Settings())
-    made = create_key(_repo(), principal, master=master, scopes=tuple(scope or ()), note=note)
+    settings, repo = Settings(), _repo()
+    # A master made afresh (the file deleted, another data folder) would derive secrets the
+    # workers signing the existing keys' webhooks do not have: said before anything is made.
+    if not new_master and not master_at_hand(settings):
+        _, others = keys_by_master(repo, b"")
+        if others:
+            raise _fail(
+                f"the store holds {others} API key(s) made under a webhook master secret, and "
+                f"neither {MASTER_SETTING} nor {settings.data_dir / MASTER_FILE} is here: "
+                "restore that file (or set the setting to the master they were made with), "
+                "or pass --new-master to make one (those keys' webhooks then fail until the "
+                "keys are made again)"
+            )
+    try:
+        master = read_master(settings)
+    except OSError as exc:
+        raise _fail(str(exc)) from exc
+    if not new_master:
+        same, others = keys_by_master(repo, master)
+        if others and not same:
+            raise _fail(
+                f"the webhook master secret here ({MASTER_SETTING}, or "
+                f"{settings.data_dir / MASTER_FILE}) is not the one the store's {others} API "
+                "key(s) were made under: use that one, or pass --new-master"
+            )
+    made = create_key(repo, principal, master=master, scopes=tuple(scope or ()), note=note)
     console.print(f"key id:         {made.key_id}")
     console.print(f"principal:      {markup_safe(made.principal)}")
     console.print(f"scopes:         {', '.join(made.scopes) or '(default)'}")

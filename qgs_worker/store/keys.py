@@ -217,6 +217,25 @@ def create_key(
     return NewKey(key_id, principal, ordered, f"{KEY_PREFIX}{key_id}_{secret}", hook)
 
 
+def keys_by_master(store: Any, master: bytes) -> tuple[int, int]:
+    """How many live keys' webhook secrets ``master`` derives, and how many another master's.
+
+    Keys made by an older QGS (a stored secret, no check value) count in neither.
+    """
+    with Session(_engine(store)) as session:
+        rows = session.exec(
+            select(ApiKeyRow.key_id, ApiKeyRow.webhook_check).where(
+                col(ApiKeyRow.revoked_at).is_(None), col(ApiKeyRow.webhook_check).is_not(None)
+            )
+        ).all()
+    same = sum(
+        1
+        for key_id, check in rows
+        if hmac.compare_digest(check, webhook_check_of(derive_webhook_secret(master, key_id)))
+    )
+    return same, len(rows) - same
+
+
 def parse_key(key: str) -> tuple[str, str] | None:
     """``(key_id, secret)`` of a well-formed key, else None."""
     found = _KEY.match(key.strip())

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from qgs_worker.settings import Settings
 
-__all__ = ["MASTER_FILE", "MASTER_SETTING", "master_secret"]
+__all__ = ["MASTER_FILE", "MASTER_SETTING", "master_at_hand", "master_secret"]
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,12 @@ MASTER_FILE = "webhook-master.key"
 
 _cache: dict[Path, bytes] = {}
 _lock = threading.Lock()
+
+
+def master_at_hand(settings: Settings) -> bool:
+    """Whether a master exists already (the setting, or the data folder's file)."""
+    configured = settings.webhooks.master_secret.get_secret_value().strip()
+    return bool(configured) or (settings.data_dir / MASTER_FILE).exists()
 
 
 def master_secret(settings: Settings) -> bytes:
