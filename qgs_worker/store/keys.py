@@ -228,11 +228,10 @@ def keys_by_master(store: Any, master: bytes) -> tuple[int, int]:
                 col(ApiKeyRow.revoked_at).is_(None), col(ApiKeyRow.webhook_check).is_not(None)
             )
         ).all()
-    same = sum(
-        1
-        for key_id, check in rows
-        if hmac.compare_digest(check, webhook_check_of(derive_webhook_secret(master, key_id)))
-    )
+    same = 0
+    for key_id, check in rows:
+        derived = webhook_check_of(derive_webhook_secret(master, key_id))
+        same += check is not None and hmac.compare_digest(check, derived)
     return same, len(rows) - same
 
 
