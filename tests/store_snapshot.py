@@ -91,7 +91,8 @@ def snapshot(store_url: str) -> dict[str, Any]:
             ],
         }
     # Which of two identical rounds is reviewed and which reuses that review follows the order
-    # the jobs ran in (in the per-round path too): the count is compared, not the direction.
+    # the jobs ran in (in the per-round path too), and so, with concurrent jobs, does how many
+    # reuse one: the count is given apart from the rounds, for the caller to weigh.
     # (So is the round's own ``review_key`` column: intake computes it with the task's class at
     # that moment, which an earlier round's escalation may change later.)
     out["_reused"] = sum(1 for rows in by_round["review"].values() if rows[0].reused_from)

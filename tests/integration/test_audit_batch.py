@@ -105,6 +105,11 @@ class TestSameDecisions:
         assert all(r["decision"] for r in rounds), "every round decided once"
         assert {"block", "pass", "force_deliver"} <= {r["decision"][0][0] for r in rounds}
         assert 0 == chunked["_untaken_outbox"] == per_round["_untaken_outbox"]
+        # The per-round path's four worker threads may judge two identical rounds of two tasks
+        # at once (neither finds the other's review yet), so its count of reused reviews varies
+        # with timing; a chunk with the rules judge runs its transcripts in order and reuses.
+        assert chunked["_reused"] >= 1
+        del per_round["_reused"], chunked["_reused"]
         compare(per_round, chunked)
 
     def test_llm_judge_with_failures(
