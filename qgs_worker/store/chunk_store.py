@@ -67,17 +67,7 @@ from qgs_worker.store.reviews import (
 )
 from qgs_worker.store.rounds import task_record, task_values
 from qgs_worker.store.sql_review import plan_values, role_run_values, round_values
-from qgs_worker.store.tables import (
-    AuditRunRow,
-    DecisionRow,
-    DimensionScoreRow,
-    FindingRow,
-    OutboxRow,
-    ReviewRow,
-    RoundRow,
-    TaskRow,
-    utcnow,
-)
+from qgs_worker.store.tables import ReviewRow, utcnow
 from qgs_worker.submission import NewTask
 
 __all__ = [
@@ -87,14 +77,7 @@ __all__ = [
     "stored_task_ids",
 ]
 
-_t = TaskRow.__table__  # type: ignore[attr-defined]
-_r = RoundRow.__table__  # type: ignore[attr-defined]
 _rv = ReviewRow.__table__  # type: ignore[attr-defined]
-_dim = DimensionScoreRow.__table__  # type: ignore[attr-defined]
-_d = DecisionRow.__table__  # type: ignore[attr-defined]
-_f = FindingRow.__table__  # type: ignore[attr-defined]
-_run = AuditRunRow.__table__  # type: ignore[attr-defined]
-_out = OutboxRow.__table__  # type: ignore[attr-defined]
 
 _FIND_REVIEW = select(func.min(_rv.c.id)).where(
     _rv.c.review_key == bindparam("key"), _rv.c.status == bindparam("status")
