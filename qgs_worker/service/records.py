@@ -8,6 +8,7 @@ it holds). The steps work on these values, never on the store's rows.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -112,13 +113,13 @@ class RoundRecord:
             raise ValueError(f"round {self.number}'s contents were not loaded")
         return Deliverable(
             text=self.content,
-            tool_calls=tuple(ToolCall.model_validate(c) for c in _list(self.tool_calls_json)),
-            tool_results=tuple(ToolResult.model_validate(r) for r in _list(self.tool_results_json)),
+            tool_calls=_tool_calls(self.tool_calls_json or ""),
+            tool_results=_tool_results(self.tool_results_json or ""),
         )
 
     def tool_results(self) -> tuple[ToolResult, ...]:
         """The round's tool results (empty when not loaded)."""
-        return tuple(ToolResult.model_validate(r) for r in _list(self.tool_results_json))
+        return _tool_results(self.tool_results_json or "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,3 +263,29 @@ class Dispatch:
 
 def _list(text: str | None) -> Sequence[object]:
     return json.loads(text) if text else ()
+
+
+KEEP_PARSED_CHARS = 64_000
+"""Tool calls and results JSON up to this long are kept parsed (256 texts at most: ~16 MB)."""
+
+
+# A task's earlier rounds are read again for every later round (the detectors see their tool
+# outputs): the parsed values, frozen, are kept for the last short texts.
+def _tool_calls(text: str) -> tuple[ToolCall, ...]:
+    return _kept_calls(text) if len(text) <= KEEP_PARSED_CHARS else _parse_calls(text)
+
+
+def _tool_results(text: str) -> tuple[ToolResult, ...]:
+    return _kept_results(text) if len(text) <= KEEP_PARSED_CHARS else _parse_results(text)
+
+
+def _parse_calls(text: str) -> tuple[ToolCall, ...]:
+    return tuple(ToolCall.model_validate(c) for c in _list(text))
+
+
+def _parse_results(text: str) -> tuple[ToolResult, ...]:
+    return tuple(ToolResult.model_validate(r) for r in _list(text))
+
+
+_kept_calls = functools.lru_cache(maxsize=256)(_parse_calls)
+_kept_results = functools.lru_cache(maxsize=256)(_parse_results)

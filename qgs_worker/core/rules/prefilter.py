@@ -418,9 +418,10 @@ class Prefilter:
         runs at every position). The lists are shared: do not change
         them.
         """
+        found = self._shared.positions_of(lowered, self.slots)
         return [
-            self._shared.positions(lowered, slot) if slot is not None else _anchored(lowered, a)
-            for slot, a in zip(self.slots, self.anchors, strict=True)
+            at if slot is not None else _anchored(lowered, a)
+            for at, slot, a in zip(found, self.slots, self.anchors, strict=True)
         ]
 
     def finditer(

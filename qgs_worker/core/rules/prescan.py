@@ -300,6 +300,24 @@ class Prescan:
                     built = self._pass = _Pass.build(self._registered)
         return built.scan(lowered).of(slot)
 
+    def positions_of(self, lowered: str, slots: Sequence[int | None]) -> list[list[int] | None]:
+        """``positions(lowered, slot)`` of each slot (None stays None), the text scanned once.
+
+        The same lists as one call a slot: a rule with many patterns asks for all of them at
+        once, and the per-call checks cost more than reading a kept list.
+        """
+        wanted = max((slot for slot in slots if slot is not None), default=-1)
+        if wanted < 0:
+            return [None] * len(slots)
+        built = self._pass
+        if built is None or wanted >= built.slots:
+            with self._lock:
+                built = self._pass
+                if built is None or wanted >= built.slots:
+                    built = self._pass = _Pass.build(self._registered)
+        found = built.scan(lowered)
+        return [None if slot is None else found.of(slot) for slot in slots]
+
 
 _GROUPS: dict[str, Prescan] = {}
 _GROUPS_LOCK = threading.Lock()
