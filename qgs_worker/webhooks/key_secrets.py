@@ -87,9 +87,9 @@ def _read_or_make(path: Path) -> bytes:
             out.flush()
             os.fsync(out.fileno())
         try:
-            os.link(aside, path)  # fails when another process linked its own first: use theirs
-        except FileExistsError:
-            pass
+            # Fails when another process linked its own first: theirs is read below.
+            with contextlib.suppress(FileExistsError):
+                os.link(aside, path)
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(aside)

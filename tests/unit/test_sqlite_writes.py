@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
@@ -45,12 +46,9 @@ class TestWriterLock:
 
     def test_a_rollback_gives_it_back(self, tmp_path: Path) -> None:
         engine = engine_at(tmp_path)
-        try:
-            with engine.begin() as conn:
-                conn.execute(text("UPDATE t SET x = 2"))
-                raise RuntimeError("abandon")
-        except RuntimeError:
-            pass
+        with pytest.raises(RuntimeError, match="abandon"), engine.begin() as conn:
+            conn.execute(text("UPDATE t SET x = 2"))
+            raise RuntimeError("abandon")
         assert holds(engine) == [False]
         engine.dispose()
 
