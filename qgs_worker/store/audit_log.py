@@ -13,6 +13,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
 from qgs_worker.store.base import StoreBase, as_utc, clean_row, dumps
+from qgs_worker.store.row_values import role_run_values
 from qgs_worker.store.tables import AuditErrorRow, AuditRunRow, ToolCallCheckRow
 
 __all__ = ["AuditLogStore"]
@@ -79,8 +80,6 @@ class AuditLogStore(StoreBase):
         duration_ms: float,
     ) -> None:
         """Record that ``role`` audited the round (once: a second record is ignored)."""
-        from qgs_worker.store.sql_review import role_run_values
-
         row = role_run_values(round_id, role, findings, error=error, duration_ms=duration_ms)
         with Session(self.engine) as session:
             self._insert_ignore(session, AuditRunRow, [row])

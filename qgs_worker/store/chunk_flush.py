@@ -13,41 +13,24 @@ from collections import defaultdict
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection, Engine
 
 from qgs_worker.core.models import ROUND_DONE
-from qgs_worker.store.tables import (
-    AuditRunRow,
-    DecisionRow,
-    DimensionScoreRow,
-    FindingRow,
-    OutboxRow,
-    ReviewRow,
-    RoundRow,
-    TaskRow,
-    utcnow,
-)
+from qgs_worker.store.row_values import AUDIT_RUN as _run
+from qgs_worker.store.row_values import DECISION as _d
+from qgs_worker.store.row_values import DIMENSION as _dim
+from qgs_worker.store.row_values import FINDING as _f
+from qgs_worker.store.row_values import REVIEW as _rv
+from qgs_worker.store.row_values import ROUND as _r
+from qgs_worker.store.row_values import TAKE_OUTBOX as _TAKE_OUTBOX
+from qgs_worker.store.row_values import TASK as _t
+from qgs_worker.store.tables import utcnow
 
 if TYPE_CHECKING:
     from qgs_worker.store.chunk_store import ChunkReviewStore
 
 __all__ = ["ChunkConflictError", "settled_submission_ids", "stored_task_ids", "write_chunk"]
-
-_t = TaskRow.__table__  # type: ignore[attr-defined]
-_r = RoundRow.__table__  # type: ignore[attr-defined]
-_rv = ReviewRow.__table__  # type: ignore[attr-defined]
-_dim = DimensionScoreRow.__table__  # type: ignore[attr-defined]
-_d = DecisionRow.__table__  # type: ignore[attr-defined]
-_f = FindingRow.__table__  # type: ignore[attr-defined]
-_run = AuditRunRow.__table__  # type: ignore[attr-defined]
-_out = OutboxRow.__table__  # type: ignore[attr-defined]
-
-_TAKE_OUTBOX = (
-    update(_out)
-    .where(_out.c.submission_id == bindparam("sid"), _out.c.taken_at.is_(None))
-    .values(taken_at=bindparam("now"))
-)
 
 
 class ChunkConflictError(Exception):

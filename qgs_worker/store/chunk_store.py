@@ -3,7 +3,7 @@
 ``qgs audit``'s batch path (``qgs_worker.service.batch``) runs the very steps of the per-round
 path (``ReviewService``: intake, review, audit, decide) on a chunk of transcripts inside one
 job. The steps go through this store instead of ``SqlReviewStore``: it keeps the rows each step
-would write, as the same insert values (``round_values``, ``review_values``, ``finding_values``,
+would write, as the same insert values (``row_values.round_values``, ``review_values``, ``finding_values``,
 ``decision_values``, ...), and answers the steps' loads from them with the same semantics (insert
 that ignores a conflict, the review lease, the plan's claim, the counts and the reusable review
 of a load, the order of ``findings_up_to``). ``flush`` then writes every row in one transaction
@@ -66,8 +66,9 @@ from qgs_worker.store.reviews import (
     review_values,
 )
 from qgs_worker.store.rounds import task_record, task_values
-from qgs_worker.store.sql_review import plan_values, role_run_values, round_values
-from qgs_worker.store.tables import ReviewRow, utcnow
+from qgs_worker.store.row_values import REVIEW as _rv
+from qgs_worker.store.row_values import plan_values, role_run_values, round_values
+from qgs_worker.store.tables import utcnow
 from qgs_worker.submission import NewTask
 
 __all__ = [
@@ -76,8 +77,6 @@ __all__ = [
     "settled_submission_ids",
     "stored_task_ids",
 ]
-
-_rv = ReviewRow.__table__  # type: ignore[attr-defined]
 
 _FIND_REVIEW = select(func.min(_rv.c.id)).where(
     _rv.c.review_key == bindparam("key"), _rv.c.status == bindparam("status")

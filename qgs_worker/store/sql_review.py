@@ -47,31 +47,20 @@ from qgs_worker.store.reviews import (
     review_values,
 )
 from qgs_worker.store.rounds import task_record, task_row
-from qgs_worker.store.tables import (
-    ApprovalRow,
-    AuditRunRow,
-    DecisionRow,
-    DimensionScoreRow,
-    FindingRow,
-    OutboxRow,
-    ReviewRow,
-    RoundRow,
-    TaskRow,
-    utcnow,
-)
+from qgs_worker.store.row_values import APPROVAL as _a
+from qgs_worker.store.row_values import AUDIT_RUN as _run
+from qgs_worker.store.row_values import DECISION as _d
+from qgs_worker.store.row_values import DIMENSION as _dim
+from qgs_worker.store.row_values import FINDING as _f
+from qgs_worker.store.row_values import REVIEW as _rv
+from qgs_worker.store.row_values import ROUND as _r
+from qgs_worker.store.row_values import TAKE_OUTBOX as _TAKE_OUTBOX
+from qgs_worker.store.row_values import TASK as _t
+from qgs_worker.store.row_values import plan_values, role_run_values, round_values
+from qgs_worker.store.tables import utcnow
 from qgs_worker.submission import NewTask
 
-__all__ = ["SqlReviewStore", "plan_values", "role_run_values", "round_values"]
-
-_t = TaskRow.__table__  # type: ignore[attr-defined]
-_r = RoundRow.__table__  # type: ignore[attr-defined]
-_rv = ReviewRow.__table__  # type: ignore[attr-defined]
-_dim = DimensionScoreRow.__table__  # type: ignore[attr-defined]
-_d = DecisionRow.__table__  # type: ignore[attr-defined]
-_a = ApprovalRow.__table__  # type: ignore[attr-defined]
-_f = FindingRow.__table__  # type: ignore[attr-defined]
-_run = AuditRunRow.__table__  # type: ignore[attr-defined]
-_out = OutboxRow.__table__  # type: ignore[attr-defined]
+__all__ = ["SqlReviewStore"]
 
 
 def _context_select(by_round: bool, contents: Contents) -> Any:
@@ -193,13 +182,6 @@ _BEGIN_REVIEW = (
         lease_until=bindparam("until"),
     )
     .returning(_r.c.attempts, _r.c.judge_retries, _r.c.rate_waits)
-)
-
-
-_TAKE_OUTBOX = (
-    update(_out)
-    .where(_out.c.submission_id == bindparam("sid"), _out.c.taken_at.is_(None))
-    .values(taken_at=bindparam("now"))
 )
 
 
@@ -544,64 +526,6 @@ class SqlReviewStore:
                     [clean_row(finding_values(round_id, f)) for f in findings],
                 )
             conn.execute(self._ignore["audit_run"], [clean_row(run)])
-
-
-def round_values(new: NewRound, now: datetime) -> dict[str, Any]:
-    """The ``round`` row of a submitted round as insert values (cleaned: ``clean_row``).
-
-    Stored dispatched with its plan when ``new.prepared`` (decided when nothing is due on it),
-    else queued behind an earlier round.
-    """
-    prepared = new.prepared
-    status = RoundStatus.QUEUED
-    if prepared is not None:
-        status = RoundStatus.DECIDED if prepared.decision else RoundStatus.DISPATCHED
-    return clean_row(
-        {
-            "submission_id": new.submission_id,
-            "task_id": new.task_id,
-            "number": new.number,
-            "final": new.final,
-            "content": new.content,
-            "tool_calls": new.tool_calls_json,
-            "tool_results": new.tool_results_json,
-            "turn": new.turn,
-            "content_hash": new.content_hash,
-            "review_key": new.review_key,
-            "callback_url": new.callback_url,
-            "status": status.value,
-            "status_at": now,
-            "created_at": now,
-            "attempts": 0,
-            **plan_values(prepared.plan if prepared else None),
-        }
-    )
-
-
-def role_run_values(
-    round_id: int, role: str, findings: int, *, error: str | None, duration_ms: float
-) -> dict[str, Any]:
-    """The ``audit_run`` row of one audit role's run on a round, as insert values."""
-    return {
-        "round_id": round_id,
-        "role": role,
-        "status": "failed" if error else "ok",
-        "error": error,
-        "findings": findings,
-        "duration_ms": duration_ms,
-        "created_at": utcnow(),
-    }
-
-
-def plan_values(plan: RoundPlan | None) -> dict[str, Any]:
-    """A round's plan columns (nothing due when ``plan`` is None: a queued round)."""
-    if plan is None:
-        return {"plan_critic": False, "plan_discriminate": False, "plan_reason": ""}
-    return {
-        "plan_critic": plan.critic,
-        "plan_discriminate": plan.discriminate,
-        "plan_reason": plan.reason,
-    }
 
 
 def _context(rows: Sequence[Row[Any]]) -> TaskContext:
