@@ -44,11 +44,14 @@ class LazyPrescan:
     def starts(self, text: str) -> list[list[int] | None]:
         """For each pattern, the positions of ``text`` where it may start (None: anywhere).
 
-        In a text of ASCII characters alone, a pattern every match of which needs another
-        character (``non_ascii.needs_non_ascii``: the Chinese rules) may start nowhere.
+        Once the pre-scan is built, in a text of ASCII characters alone, a pattern every match
+        of which needs another character (``non_ascii.needs_non_ascii``: the Chinese rules)
+        may start nowhere.
         """
         found = self._starts(text)
-        if text.isascii():
+        # Reading the patterns' parse trees costs ~15 ms: paid with the pre-scan, once the table
+        # has read enough text, never by a short command that classifies one request.
+        if self._prefilter is not None and text.isascii():
             if self._non_ascii is None:
                 self._non_ascii = tuple(needs_non_ascii(p) for p in self._patterns)
             found = [[] if needs else at for at, needs in zip(found, self._non_ascii, strict=True)]
