@@ -204,3 +204,28 @@ class TestNothingLost:
         assert all(d is not None for d in decided)
         assert 0 == client.repo.count_untaken_outbox()
         client.repo.dispose()
+
+    def test_a_chunk_the_broker_refuses_leaves_no_outbox_row(self, tmp_path: Path) -> None:
+        from qgs_worker.client import Client
+        from qgs_worker.client.chunks import send_chunk
+        from qgs_worker.errors import BrokerUnavailableError
+        from qgs_worker.settings import Settings
+        from qgs_worker.submission import NewTask
+
+        settings = Settings(
+            data_dir=tmp_path / ".qgs",
+            broker_url="redis://127.0.0.1:1/0",  # nothing listens there
+            broker_timeout_s=1.0,
+            database_url=f"sqlite:///{tmp_path / 'refused.db'}",
+        )
+        client = Client(settings)
+        new = NewTask(request="deploy the billing service")
+        subs = [
+            client.make_submission("t-refused", f"Round {n}.", round_number=n,
+                                   submission_id=f"t-refused:{n}", task=new, final=n == 2)
+            for n in (1, 2)
+        ]  # fmt: skip
+        with pytest.raises(BrokerUnavailableError, match="QGS_BROKER_URL"):
+            send_chunk(client, subs)
+        assert 0 == client.repo.count_untaken_outbox(), "told it was not queued: nothing left"
+        client.repo.dispose()
