@@ -118,6 +118,10 @@ class Role(Protocol):
     Attributes:
         name: A stable identifier, e.g. ``security_auditor`` (stored as ``Finding.role``).
         task_types: The task types this role audits.
+        bounded_offline: Optional (default False). True when, without a judge session, the
+            role's work is bounded by itself: linear detector rules, a subprocess given
+            ``context.remaining_s()``. Such a role then runs in the calling thread, not on the
+            role runner (see ``run_roles``). The built-in roles set it; a plugin role need not.
     """
 
     name: str
@@ -199,7 +203,11 @@ def run_roles(
     """Run ``roles`` one after another on one audit, each with a fresh judge session.
 
     Each role runs in another thread (the calling thread's role runner, ``_RoleRunner``), and
-    the session manager waits for it before the next one starts, so roles never overlap. A role that does not return within its budget
+    the session manager waits for it before the next one starts, so roles never overlap. A role
+    that is ``bounded_offline`` runs in the calling thread when it has no judge session (an
+    offline judge): the runner's two thread switches cost more than such a role's work, ~9% of
+    a ``qgs audit`` chunk's time in a worker (issue 14), and its work ends by itself (the
+    overrun check below still applies). A role that does not return within its budget
     (``context.timeout_s``) plus ``grace_s`` is abandoned: its thread is left to finish on its
     own, its results are ignored, and the next role starts (a thread cannot be killed; roles
     get ``context.remaining_s()`` to pass to their judge calls and subprocesses, so a role that
@@ -263,7 +271,11 @@ def _run_one(
         except BaseException as exc:  # a plugin may even call sys.exit(): report, never hang
             outcome["error"] = _describe(exc)
 
-    finished = _runner().run(target, wait_s)
+    if session is None and getattr(role, "bounded_offline", False) is True:
+        target()
+        finished = True
+    else:
+        finished = _runner().run(target, wait_s)
     error: str | None = None
     findings: list[Finding] = []
     if not finished:

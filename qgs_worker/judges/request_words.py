@@ -70,6 +70,8 @@ CJK_FUNCTION_CHARS = frozenset("的了是在我你他她它们这那个一帮请
 
 WORD = re.compile(r"\w+", re.UNICODE)
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_WORD_PART = re.compile(r"[^\W_]+")
+"""A ``WORD`` run's parts between underscores: ``tokens`` of a text without CJK characters."""
 
 # Approved verb -> the synonyms its entry says not to use (PowerShell-Docs, see the docstring),
 # verbatim except the left-out argument nouns. Verbs listed with no synonym are left out: a
@@ -198,8 +200,11 @@ OPERATION_CLASSES: dict[str, frozenset[str]] = _operation_index()
 
 def tokens(text: str) -> list[str]:
     """Lower-cased words; snake_case split into its parts; CJK runs become bigrams."""
+    lowered = text.lower()
+    if lowered.isascii():  # no CJK run: one pass instead of a CJK search per word
+        return _WORD_PART.findall(lowered)
     found: list[str] = []
-    for word in WORD.findall(text.lower()):
+    for word in WORD.findall(lowered):
         runs = CJK_RUN.findall(word)
         if not runs:
             # snake_case names (tool names, identifiers) count as their words too
@@ -215,6 +220,8 @@ def tokens(text: str) -> list[str]:
 
 def word_count(text: str) -> int:
     r"""``\w+`` runs outside CJK text, plus one word per two CJK characters (rounded half up)."""
+    if text.isascii():
+        return len(WORD.findall(text))
     cjk = sum(len(run) for run in CJK_RUN.findall(text))
     return len(WORD.findall(CJK_RUN.sub(" ", text))) + int(cjk / 2 + 0.5)
 
@@ -252,8 +259,13 @@ class Words:
     operations: frozenset[str]
 
 
+@functools.lru_cache(maxsize=64)
 def words_of(text: str) -> Words:
-    """The tokens of ``text`` with their base forms and operation classes."""
+    """The tokens of ``text`` with their base forms and operation classes.
+
+    Kept for the last 64 texts (``Words`` is frozen): the rules judge reads one deliverable's
+    words for completeness, relevance and necessity, and a task's tool calls recur by round.
+    """
     found = frozenset(tokens(text))
     bases = frozenset(base_form(t) for t in found if not _is_cjk(t))
     operations = frozenset(verb for b in bases for verb in OPERATION_CLASSES.get(b, ()))

@@ -24,6 +24,7 @@ class InjectionCompliance:
 
     name = "injection_compliance"
     task_types = ALL_TASK_TYPES
+    bounded_offline = True  # offline: the detectors' linear rules only
 
     def audit(self, context: AuditContext, session: AuditSession | None) -> list[Finding]:
         """The detectors' injection findings over every round; ``session`` is not used."""

@@ -154,6 +154,7 @@ class RealityChecker:
 
     name = ROLE
     task_types: frozenset[TaskType] = ALL_TASK_TYPES
+    bounded_offline = True  # offline: ast and one subprocess given the remaining time
 
     def __init__(
         self, python: str | None = None, memory_mb: int = 512, llm_pass: bool = True

@@ -33,6 +33,7 @@ class SecurityAuditor:
 
     name = "security_auditor"
     task_types = ALL_TASK_TYPES
+    bounded_offline = True  # offline: the detectors' linear rules only
 
     def __init__(self, *, llm_pass: bool = True) -> None:
         self.llm_pass = llm_pass

@@ -21,9 +21,14 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+_LIST_JSON = json.JSONEncoder(ensure_ascii=False)
+"""``json.dumps(..., ensure_ascii=False)``'s encoder, made once: a review writes a list column per
+dimension, and making the encoder cost a third of each call (issue 14's batch path)."""
+
+
 def dumps(items: Iterable[Any]) -> str:
     """A JSON list column's text (non-ASCII kept as is)."""
-    return json.dumps(list(items), ensure_ascii=False)
+    return _LIST_JSON.encode(list(items))
 
 
 def loads_list(text: str | None) -> list[Any]:

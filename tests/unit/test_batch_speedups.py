@@ -213,3 +213,34 @@ class TestNonAsciiPatterns:
         for rule in (*irreversible._RULES, *classifier._RULES):
             if needs_non_ascii(rule.pattern):
                 assert rule.pattern.search(text) is None
+
+
+def _tokens_reference(text: str) -> list[str]:
+    """``request_words.tokens`` before its ASCII pass: a CJK search per ``\\w+`` run."""
+    from itertools import pairwise
+
+    from qgs_worker.judges.request_words import CJK_RUN, WORD
+
+    found: list[str] = []
+    for word in WORD.findall(text.lower()):
+        runs = CJK_RUN.findall(word)
+        if not runs:
+            found.extend(part for part in word.split("_") if part)
+            continue
+        found.extend(CJK_RUN.sub(" ", word).split())
+        for run in runs:
+            if len(run) == 1:
+                found.append(run)
+            found.extend(a + b for a, b in pairwise(run))
+    return found
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab_Z9 .\n\t-éK\u212a\u0130评审的"), max_size=80))
+def test_tokens_and_word_count_read_ascii_text_as_before(text: str) -> None:
+    """The rules judge reads an ASCII text's words in one pass (issue 14): the same words."""
+    from qgs_worker.judges.request_words import CJK_RUN, WORD, tokens, word_count
+
+    assert tokens(text) == _tokens_reference(text)
+    cjk = sum(len(run) for run in CJK_RUN.findall(text))
+    assert word_count(text) == len(WORD.findall(CJK_RUN.sub(" ", text))) + int(cjk / 2 + 0.5)

@@ -439,6 +439,61 @@ class TestMisbehavingPlugins:
         assert runs[0].error is not None and "abandoned" in runs[0].error
         assert ROLE_FAILED == runs[0].findings[-1].category
 
+    def test_a_bounded_role_runs_in_the_calling_thread_only_without_a_session(self) -> None:
+        """Offline, the built-in roles skip the runner's two thread switches (issue 14)."""
+        seen: list[tuple[str, threading.Thread, bool]] = []
+
+        class Bounded:
+            name = "bounded"
+            task_types = ALL_TASK_TYPES
+            bounded_offline = True
+
+            def audit(self, context: AuditContext, session: AuditSession | None) -> list[Finding]:
+                seen.append((self.name, threading.current_thread(), session is None))
+                return []
+
+        class Plugin(Bounded):
+            name = "plugin"
+            bounded_offline = False  # a plugin's own work: always on the runner
+
+        class Session:
+            def audit(self, brief: object, *, timeout_s: float) -> list[Finding]:
+                return []
+
+            def close(self) -> None:
+                pass
+
+        class Sessions:
+            def open(self, role: str) -> Session:
+                return Session()
+
+        here = threading.current_thread()
+        run_roles([Bounded(), Plugin()], context(), None)
+        run_roles([Bounded()], context(), Sessions())  # type: ignore[arg-type]
+        assert [(name, thread is here, offline) for name, thread, offline in seen] == [
+            ("bounded", True, True),
+            ("plugin", False, True),
+            ("bounded", False, False),
+        ]
+        roles = {role.name: role for role in load_roles()}
+        assert {
+            name for name, role in roles.items() if getattr(role, "bounded_offline", False)
+        } >= {"security_auditor", "injection_compliance", "reality_checker"}
+
+    def test_a_bounded_role_that_overruns_offline_is_reported(self) -> None:
+        class Slow:
+            name = "slow"
+            task_types = ALL_TASK_TYPES
+            bounded_offline = True
+
+            def audit(self, context: AuditContext, session: AuditSession | None) -> list[Finding]:
+                time.sleep(0.06)
+                return [Finding(role="slow", category="c", severity=Severity.P3, title="late")]
+
+        (run,) = run_roles([Slow()], context(timeout_s=0.05), None)
+        assert run.error is not None and run.error.startswith("timed out after")
+        assert [ROLE_FAILED] == [f.category for f in run.findings if f.title != "late"]
+
     def test_findings_carry_the_roles_own_name(self) -> None:
         class Impostor:
             name = "bad"
