@@ -19,8 +19,9 @@ measured in the same repetition):
 - six layers, Redis rate limit, leased, renewed ahead (what ``build_gate`` does on a broker):
   the same with ``RedisRateLimiter(lease_fraction=0.01, renew_ahead=True)`` on a real Redis
   (``QGS_BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/12``; it must be empty, and is
-  flushed after): a process takes 1% of a limit per round trip, for at most a second, and a
-  background thread asks for the next lease when half of one is gone;
+  flushed after): a process takes 1% of a limit per round trip, for at most a second, and the
+  hit that finds half of a lease gone sends the request for the next one without waiting for
+  it (a later hit reads the answer);
 - six layers, Redis rate limit, leased, renewed on the caller's path (``renew_ahead=False``,
   what ``build_gate`` did before issue 15): the caller whose hit finds its lease ended makes
   the round trip;
@@ -59,9 +60,9 @@ import re
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
+from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,7 @@ from qgs_worker.core.toolgate.layer4_rules import RulesLayer, url_host  # noqa: 
 from qgs_worker.core.toolgate.layer5_permission import PermissionLayer  # noqa: E402
 from qgs_worker.core.toolgate.layer6_injection import LAYER as INJECTION  # noqa: E402
 from qgs_worker.core.toolgate.spec import BusinessRules, Permission, RateLimit  # noqa: E402
-from qgs_worker.ratelimit import LocalRateLimiter, RedisRateLimiter  # noqa: E402
+from qgs_worker.ratelimit import LeaseStats, LocalRateLimiter, RedisRateLimiter  # noqa: E402
 from qgs_worker.settings import Settings  # noqa: E402
 from qgs_worker.toolgate_io import stat_file_size  # noqa: E402
 
@@ -162,20 +163,6 @@ class FreshCopies:
         self.copy = copy.deepcopy(self.tools)
 
 
-def count_round_trips(limiter: RedisRateLimiter) -> dict[str, int]:
-    """Count the limiter's lease requests by the thread that made them (caller or renewal)."""
-    counts = {"caller": 0, "renewal": 0}
-    script = limiter._script
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        renewal = threading.current_thread().name == "qgs-ratelimit-renew"
-        counts["renewal" if renewal else "caller"] += 1
-        return script(*args, **kwargs)
-
-    limiter._script = counted
-    return counts
-
-
 class TimedLimiter:
     """A rate limiter that times each of its ``hit`` calls: the limit's own share of a check."""
 
@@ -200,6 +187,10 @@ class Collections:
     def _seen(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self.by_generation[info["generation"]] += 1
+
+
+def _minus(after: LeaseStats, before: LeaseStats) -> LeaseStats:
+    return LeaseStats(*(a - b for a, b in zip(astuple(after), astuple(before), strict=True)))
 
 
 def timed(fn: Callable[[], object]) -> int:
@@ -330,10 +321,7 @@ def main() -> None:
         assert report.allowed, report.to_dict()  # and every gate is built before the timing
     built = offline.gate_cache.builds
 
-    trips = {
-        "renewed ahead": count_round_trips(ahead),
-        "on the caller's path": count_round_trips(leased),
-    }
+    asked = {"renewed ahead": (ahead, ahead.stats), "on the caller's path": (leased, leased.stats)}
     per_rep: dict[str, list[tuple[float, float]]] = {n: [] for n in GATES + LIMITS}
     loads: list[float] = []
     collections = Collections()
@@ -356,6 +344,7 @@ def main() -> None:
         loads.append(os.getloadavg()[0])
     gc.callbacks.remove(collections._seen)
     client.flushdb()
+    trips = {how: _minus(limiter.stats, before) for how, (limiter, before) in asked.items()}
     rebuilt = offline.gate_cache.builds - built
     store.cleanup()
     print_report(
@@ -370,7 +359,7 @@ def print_report(
     loads: list[float],
     collections: Collections,
     builds: tuple[int, int],
-    trips: dict[str, dict[str, int]],
+    trips: dict[str, LeaseStats],
 ) -> None:
     print(
         f"{calls} calls x {args.rounds} rounds x {args.reps} repetitions per scenario; "
@@ -389,10 +378,12 @@ def print_report(
         f"gates built during the timed passes of the rotation: {builds[0]} "
         f"({ROTATION} lists, {builds[1]} gates built in all)"
     )
-    for how, counts in trips.items():
+    for how, stats in trips.items():
         print(
-            f"leased, renewed {how.removeprefix('renewed ')}: lease requests made by the caller "
-            f"{counts['caller']}, by the renewal thread {counts['renewal']}"
+            f"leased, renewed {how.removeprefix('renewed ')}, during the timed passes: "
+            f"round trips the caller waited for {stats.caller_round_trips}, requests sent "
+            f"ahead (not waited for) {stats.sent_ahead}, renewals the caller had to wait for "
+            f"{stats.waits}"
         )
 
     def median(name: str, at: int) -> float:
