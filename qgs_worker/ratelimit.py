@@ -130,10 +130,11 @@ class RedisRateLimiter:
         _LEASING.add(self)
 
     def _new_ahead(self) -> Ahead:
-        if not self.renew_ahead:
+        pool = getattr(self._client, "connection_pool", None)
+        if not self.renew_ahead or pool is None:  # (a cluster client: the caller asks)
             return Ahead()
         scripts = {self._shas[0]: SLIDING_WINDOW_LUA, self._shas[1]: GIVE_BACK_LUA}
-        return Ahead(LeaseChannel(self._client.connection_pool.make_connection, scripts))
+        return Ahead(LeaseChannel(pool.make_connection, scripts))
 
     def _forget_leases(self) -> None:
         """In a forked child: the parent's leases are the parent's to spend, not a copy's."""
