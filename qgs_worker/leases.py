@@ -113,8 +113,11 @@ class Ahead:
     def renew(self, key: str, args: Sequence[str | int], lease: Lease, now: float) -> None:
         """Queue the request ``args`` for ``lease`` (granted: 0 till Redis answers) of ``key``.
 
-        Redis's answer installs it in ``ready`` when a later call reads it; a refused or
-        failed request is forgotten (the caller asks itself once its lease runs out).
+        ``lease`` runs ``length_s`` after the lease it follows ends: the request goes to Redis
+        within ``BATCH_S``, a quarter of its length, or half the time the one before has left,
+        whichever is soonest. Redis's answer installs it in ``ready`` when a later call reads
+        it; a refused or failed request is forgotten (the caller asks itself once its lease
+        runs out).
         """
         self.asked.add(key)
 
@@ -128,7 +131,8 @@ class Ahead:
                 lease.granted, lease.used = granted, used
                 self.ready[key] = lease
 
-        self._queue(args, answered, now + min(BATCH_S, lease.length_s / 4))
+        left_s = lease.ends_at - lease.length_s - now  # of the lease it follows
+        self._queue(args, answered, now + min(BATCH_S, lease.length_s / 4, max(0.0, left_s / 2)))
 
     def give_back(self, args: Sequence[str | int], now: float) -> None:
         """Queue a command whose answer is not needed (a lease's unspent units going back)."""
@@ -192,7 +196,8 @@ class Ahead:
 
 BATCH_S = 0.25
 """How long a request ahead may wait for others to go to Redis with, in seconds (at most a
-quarter of its lease: a renewal is due with half a lease left)."""
+quarter of its lease, and half the time the lease before it has left: a renewal is due with
+half a lease left, or later when the key was not hit in between)."""
 
 POLL_S = 0.001
 """How often a hit looks for answers while some are pending, in seconds (a loopback round

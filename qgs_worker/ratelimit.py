@@ -178,6 +178,7 @@ class RedisRateLimiter:
                 return RateDecision(allowed=True, used=lease.used, limit=limit)
             if key in ahead.asked:  # its renewal is on the way: wait for it, not ask again
                 ahead.wait_for(key, self._timeout_s)
+                now = self._clock()
             ready = ahead.ready.pop(key, None)
             if ready is not None and ready.fits(now, cost, limit, window_s):
                 self._leases[key] = ready  # renewed ahead: no round trip on the caller's path

@@ -132,8 +132,9 @@ class TestChannel:
         assert isinstance(answers[0], ConnectionError)
 
 
-def lease_of(length_s: float = 1.0) -> Lease:
-    return Lease("m", 0, 0, 1001.0, 100, 60.0, length_s)
+def lease_of(length_s: float = 1.0, after: float = 1001.0) -> Lease:
+    """A lease renewed ahead of one that ends at ``after``."""
+    return Lease("m", 0, 0, after + length_s, 100, 60.0, length_s)
 
 
 class TestAhead:
@@ -152,6 +153,13 @@ class TestAhead:
         ahead = Ahead(opened(conn))
         ahead.renew("a", ("R1",), lease_of(length_s=0.1), now=1000.0)
         ahead.collect(1000.03)  # a quarter of its lease
+        assert 1 == len(conn.writes)
+
+    def test_a_renewal_due_late_is_asked_for_sooner(self, conn: ScriptedConnection) -> None:
+        """Half the time the lease before has left (the key was not hit in between)."""
+        ahead = Ahead(opened(conn))
+        ahead.renew("a", ("R1",), lease_of(after=1000.1), now=1000.0)
+        ahead.collect(1000.05)
         assert 1 == len(conn.writes)
 
     def test_an_answer_is_installed_by_a_later_hit(self, conn: ScriptedConnection) -> None:
