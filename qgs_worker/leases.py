@@ -2,20 +2,26 @@
 
 A ``Lease`` is units of one Redis window granted to this process at once (see
 ``ratelimit.RedisRateLimiter``). With ``renew_ahead``, an ``Ahead`` holds the leases asked for
-before the current ones run out, and the daemon thread that asks: the caller's thread only
-queues a job (a few microseconds, once per lease), the thread makes the round trip (about
-100 us to a local Redis, and what the tool gate's p99 was made of when the caller made it).
+before the current ones run out. Nothing runs in the background: the caller's thread writes
+the request to Redis (``lease_channel``: a few microseconds of packing and one ``send``, once
+per lease) and a later call picks the answer up without waiting for it; the round trip (about
+100 us to a local Redis, and what the tool gate's p99 was made of when the caller made it)
+happens while the caller does other work. A background thread did this before; the GIL it
+needed at every step of each round trip stalled the callers instead (issue 15).
 """
 
 from __future__ import annotations
 
 import logging
-import queue
-import threading
-import weakref
-from typing import Any
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Ahead", "Lease"]
+if TYPE_CHECKING:
+    from qgs_worker.lease_channel import LeaseChannel
+
+__all__ = ["ANSWERS_PER_HIT", "BATCH_S", "POLL_S", "Ahead", "Lease", "LeaseStats"]
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +47,8 @@ class Lease:
         self.ends_at = ends_at
         self.limit = limit
         self.window_s = window_s
-        self.length_s = length_s  # how long its units may be spent, from the local grant time
+        self.length_s = length_s  # how long its units may be spent (renewed ahead: after the
+        # lease before it ends; else from the local grant time)
         self.spent = 0
 
     def fits(self, now: float, cost: int, limit: int, window_s: float) -> bool:
@@ -56,72 +63,150 @@ class Lease:
         """Whether the lease after this one should be asked for now (``renew_ahead``).
 
         When half its units are spent, or half its time: a key hit at least every half lease
-        always finds its next lease ready. A lease renewed ahead counts its time from its
-        grant, so it is due itself soon after it replaces this one: a key in steady use is
-        renewed about twice per lease time, from the thread.
+        always finds its next lease ready. A lease renewed ahead runs its whole length after
+        the lease before it ends (``RedisRateLimiter._renew_later``), so a key in steady use
+        is renewed once per lease time (it was twice while a renewed lease's time ran from
+        its request: due again as soon as it replaced the one before).
         """
         return 2 * self.spent >= self.granted or now >= self.ends_at - self.length_s / 2
 
 
-class Ahead:
-    """A limiter's leases renewed ahead, and the daemon thread that asks Redis for them.
+@dataclass(frozen=True)
+class LeaseStats:
+    """What a ``RedisRateLimiter`` asked of Redis so far, and who waited for it."""
 
-    The thread starts on the first job and holds only a weak reference to its limiter: it
-    ends when the limiter is collected (or a ``None`` job comes). A forked child gets a new
-    ``Ahead`` (``_forget_leases``); jobs of the old one no longer install their leases.
+    caller_round_trips: int
+    """Requests the calling thread sent and waited for (each hit without a lease, and each
+    lease taken on the caller's path)."""
+    sent_ahead: int
+    """Requests written without waiting (leases renewed ahead, unspent units given back)."""
+    waits: int
+    """Times a caller blocked for the answer to a renewal already sent (its lease ran out
+    before the answer was read)."""
+
+
+class Ahead:
+    """A limiter's leases renewed ahead, and the requests for them still under way.
+
+    Requests wait in an outbox for at most ``BATCH_S`` (a quarter of a lease if shorter) and
+    go to Redis together, in one write on a later hit; their answers are read a few at a
+    time by the hits after that. Either way a hit pays one system call at most, and in a
+    process renewing many keys (one per agent and tool) only a small share of hits pays any.
+
+    Not thread-safe: the limiter calls it holding its lock. A forked child gets a new
+    ``Ahead`` (``RedisRateLimiter._forget_leases``) and never reads the parent's answers.
+
+    Args:
+        channel: Where the requests are written (``None``: renewal ahead is off).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, channel: LeaseChannel | None = None) -> None:
         self.ready: dict[str, Lease] = {}  # key -> the lease to spend once the current ends
-        self.asked: set[str] = set()  # keys whose renewal is queued or under way
-        self.closed = False
-        self._jobs: queue.Queue[tuple[Any, ...] | None] | None = None
+        self.asked: set[str] = set()  # keys whose renewal is queued or sent, not answered
+        self.returning: dict[str, Lease] = {}  # key -> an ended lease's units to give back
+        self.channel = channel
+        self.waits = 0  # times a caller needed a renewal whose answer it had not read yet
+        self._outbox: list[tuple[Sequence[str | int], Callable[[Any], None]]] = []
+        self._send_at = math.inf
+        self._poll_at = 0.0
 
-    def submit(self, limiter: Any, job: tuple[Any, ...]) -> None:
-        """Queue one job (called holding the limiter's lock: a few microseconds)."""
-        if self._jobs is None:
-            self._jobs = queue.Queue()
-            thread = threading.Thread(
-                target=_renew_loop,
-                args=(weakref.ref(limiter), self, self._jobs),
-                name="qgs-ratelimit-renew",
-                daemon=True,
-            )
-            thread.start()
-            weakref.finalize(limiter, self._jobs.put, None)
-        self._jobs.put(job)
+    def renew(self, key: str, args: Sequence[str | int], lease: Lease, now: float) -> None:
+        """Queue the request ``args`` for ``lease`` (granted: 0 till Redis answers) of ``key``.
+
+        ``lease`` runs ``length_s`` after the lease it follows ends: the request goes to Redis
+        within ``BATCH_S``, a quarter of its length, or half the time the one before has left,
+        whichever is soonest. Redis's answer installs it in ``ready`` when a later call reads
+        it; a refused or failed request is forgotten (the caller asks itself once its lease
+        runs out).
+        """
+        self.asked.add(key)
+
+        def answered(reply: Any) -> None:
+            self.asked.discard(key)
+            if isinstance(reply, BaseException):
+                logger.debug("rate-limit lease not renewed ahead: %s", reply)
+                return
+            allowed, used, _, granted = (int(x) for x in reply)
+            if allowed:
+                lease.granted, lease.used = granted, used
+                self.ready[key] = lease
+
+        left_s = lease.ends_at - lease.length_s - now  # of the lease it follows
+        self._queue(args, answered, now + min(BATCH_S, lease.length_s / 4, max(0.0, left_s / 2)))
+
+    def give_back(self, args: Sequence[str | int], now: float) -> None:
+        """Queue a command whose answer is not needed (a lease's unspent units going back)."""
+        self._queue(args, _not_needed, now + BATCH_S)
+
+    def _queue(self, args: Sequence[str | int], on_reply: Callable[[Any], None], by: float) -> None:
+        if self.channel is None:
+            on_reply(ConnectionError("renewal ahead is off"))
+            return
+        self._outbox.append((args, on_reply))
+        self._send_at = min(self._send_at, by)
+
+    def _send(self) -> None:
+        outbox, self._outbox, self._send_at = self._outbox, [], math.inf
+        if outbox and self.channel is not None:
+            self.channel.send(outbox)
+
+    def collect(self, now: float) -> None:
+        """Send the requests whose time has come, or read a few answers; never blocks.
+
+        The socket is looked at at most once per ``POLL_S`` while answers are pending.
+        """
+        if now >= self._send_at:
+            self._send()
+            self._poll_at = now + POLL_S
+        elif (
+            self.channel is not None
+            and self.channel.pending
+            and now >= self._poll_at
+            and self.channel.collect(ANSWERS_PER_HIT)
+        ):
+            self._poll_at = now + POLL_S  # none left that has arrived: look again later
+
+    def wait_for(self, key: str, timeout_s: float) -> None:
+        """Block until the renewal of ``key`` is answered (its lease is needed now)."""
+        self.waits += 1
+        self._send()
+        if self.channel is not None:
+            self.channel.wait(lambda: key not in self.asked, timeout_s)
+
+    def drain(self, timeout_s: float) -> bool:
+        """Send what is queued, and block until every request is answered.
+
+        Returns:
+            False when one could not be (the channel failed or timed out).
+        """
+        self._send()
+        if self.channel is None:
+            return True
+        return self.channel.wait(lambda: False, timeout_s) or not self.channel.pending
 
     def close(self) -> None:
-        """Stop the thread once the jobs queued so far are done (holding the limiter's lock).
-
-        Leases asked for before and granted after are given back, not kept.
-        """
-        self.closed = True
+        """Disconnect (answers not read yet are lost: their leases end on their own)."""
+        outbox, self._outbox = self._outbox, []
+        for _, on_reply in outbox:
+            on_reply(ConnectionError("the lease channel was closed"))
         self.ready = {}
-        if self._jobs is not None:
-            self._jobs.put(None)
-
-    def flush(self, timeout_s: float) -> bool:
-        """Wait until every job queued so far is done; False after ``timeout_s`` seconds."""
-        jobs = self._jobs
-        if jobs is None:
-            return True
-        with jobs.all_tasks_done:
-            return jobs.all_tasks_done.wait_for(lambda: jobs.unfinished_tasks == 0, timeout_s)
+        if self.channel is not None:
+            self.channel.close()
 
 
-def _renew_loop(
-    limiter_ref: weakref.ref[Any],
-    ahead: Ahead,
-    jobs: queue.Queue[tuple[Any, ...] | None],
-) -> None:
-    while (job := jobs.get()) is not None:
-        limiter = limiter_ref()
-        try:
-            if limiter is not None:
-                limiter._run_job(ahead, job)
-        except Exception as error:  # the caller's path asks Redis itself when none is ready
-            logger.debug("rate-limit lease not renewed ahead: %s", error)
-        finally:
-            limiter = None  # not kept alive by a thread that waits for the next job
-            jobs.task_done()
+BATCH_S = 0.25
+"""How long a request ahead may wait for others to go to Redis with, in seconds (at most a
+quarter of its lease, and half the time the lease before it has left: a renewal is due with
+half a lease left, or later when the key was not hit in between)."""
+
+POLL_S = 0.001
+"""How often a hit looks for answers while some are pending, in seconds (a loopback round
+trip is 0.1-1 ms here; each look at the socket is a system call)."""
+
+ANSWERS_PER_HIT = 2
+"""Answers one hit reads at most (about 10 us each): a batch's are spread over a few hits."""
+
+
+def _not_needed(reply: Any) -> None:
+    if isinstance(reply, BaseException):
+        logger.debug("rate-limit lease units not given back: %s", reply)

@@ -114,8 +114,8 @@ def rate_limiter(settings: GateConfig) -> RateLimiter:
     With no ``QGS_BROKER_URL`` (the embedded default) the window lives in this process only,
     one for the whole process (every client and gate in it counts against the same window).
     On Redis, a process takes ``QGS_TOOLGATE__RATE_LIMIT_LEASE`` of a limit at once (a lease,
-    ``RedisRateLimiter``): one round trip per lease instead of one per call, made by a
-    background thread before the lease runs out (``renew_ahead``). Either way the
+    ``RedisRateLimiter``): one round trip per lease instead of one per call, asked for before
+    the lease runs out and not waited for (``renew_ahead``). Either way the
     limiter is one per process (per broker URL and lease share): every gate built in the
     process shares its connection pool and its leases.
     """

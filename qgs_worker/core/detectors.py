@@ -242,7 +242,9 @@ def scan_data_out(call: ToolCall) -> list[Finding]:
             _apply(_SECRET_RULES, value, location=location, executed=True, tool=call.name)
         )
     findings.extend(
-        f for f in pii.scan_pii_call(call) if f.severity in (Severity.P0, Severity.P1, _P2)
+        f
+        for f in pii.scan_pii_call(call, carried=False)
+        if f.severity in (Severity.P0, Severity.P1, _P2)
     )
     return _dedupe(findings)
 

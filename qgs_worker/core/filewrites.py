@@ -21,6 +21,7 @@ Pure: stdlib and pydantic only (through ``models``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -83,6 +84,7 @@ class FileWrite:
     location: str
 
 
+@functools.lru_cache(maxsize=1024)  # a few tool names, read by several detectors per call
 def tool_words(name: str) -> frozenset[str]:
     """The lower-case words of a tool name: ``writeFile`` / ``write_file`` -> {write, file}."""
     return frozenset(w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name))

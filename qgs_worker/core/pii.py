@@ -142,6 +142,9 @@ _NINO = pii_rules.NINO
 _CN_ID = pii_rules.CN_ID
 _PHONE = pii_rules.PHONE
 _DIGIT_PAIR = re.compile(r"\d\d")
+_FEWEST_DIGITS = 6
+"""Digits of the shortest kind but the e-mail address (a NINO's six; a phone number has 8,
+an SSN 9, a card 13, a resident ID 17): a text with fewer holds none of them."""
 _CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 
 # The checked kinds' patterns begin with a lookbehind, so re would try them at every position
@@ -156,6 +159,11 @@ _RUN_STARTS: dict[re.Pattern[str], tuple[int, tuple[int, ...]]] = {
     _SSN: (3, (0,)),  # \d{3}-
     _NINO: (2, (2, 3)),  # two letters, an optional space, \d{2}
 }
+
+
+def _digits(text: str) -> int:
+    """How many ASCII digits ``text`` holds (ten passes in C: a few microseconds for 10 KB)."""
+    return sum(map(text.count, "0123456789"))
 
 
 def _digit_runs(text: str) -> list[tuple[int, int]]:
@@ -195,8 +203,11 @@ def find_pii(text: str, *, sensitive_only: bool = False) -> list[PiiMatch]:
     def free(m: re.Match[str]) -> bool:
         return not any(s < m.end() and m.start() < e for s, e in taken)
 
-    if _DIGIT_PAIR.search(text) is None and (sensitive_only or "@" not in text):
-        return found  # every kind but the e-mail address has two digits in a row
+    if (sensitive_only or "@" not in text) and (
+        _DIGIT_PAIR.search(text) is None
+        or (text.isascii() and _digits(text) < _FEWEST_DIGITS)  # \d: other scripts' digits too
+    ):
+        return found  # every kind but the e-mail address has two digits in a row, and six
     for m in () if sensitive_only else _EMAIL.finditer(text):
         local, _, domain = m.group(0).rpartition("@")
         if _RESERVED_DOMAIN.search(domain) or domain.rsplit(".", 1)[-1].lower() in _FILE_SUFFIX:
@@ -343,12 +354,16 @@ def scan_pii_text(
     ]
 
 
-def scan_pii_call(call: ToolCall, *, request_keys: frozenset[str] = frozenset()) -> list[Finding]:
+def scan_pii_call(
+    call: ToolCall, *, request_keys: frozenset[str] = frozenset(), carried: bool = True
+) -> list[Finding]:
     """Report personal data a tool call writes, sends out or carries (the module's table).
 
     Args:
         call: The tool call.
         request_keys: ``pii_keys(request)``: the user's own data, never reported.
+        carried: Report sensitive data in arguments that neither send nor write it (P4); the
+            tool gate, which keeps P0-P2 only, skips that search.
 
     Returns:
         ``pii_written`` (P2, one per file), ``pii`` sent out (P0 for sensitive data, P2 for
@@ -367,36 +382,43 @@ def scan_pii_call(call: ToolCall, *, request_keys: frozenset[str] = frozenset())
             findings.append(_finding(severity, "pii_written", title, written, write.location))
     shell = is_shell_tool(call.name)
     sends = bool(tool_words(call.name) & _SEND_WORDS)
+    if not (shell or sends or carried):
+        return findings  # nothing else is looked for in a call that sends nothing
     recipients = {m.key for _, v in _recipient_values(call) for m in find_pii(v)}
+    ignore = request_keys | recipients
     for path, value in call.argument_values(numbers=True):
-        location = f"tool_call:{call.name}.{path}"
         if shell:
             sent_text, not_sent = _shell_sent(value)
             recipients |= not_sent
+            ignore = request_keys | recipients
         else:
             sent_text = value if sends and not _is_recipient(path) else ""
-        ignore = request_keys | recipients
         sent = [m for m in find_pii(sent_text) if m.key not in ignore] if sent_text else []
-        by_severity = sorted(
-            {_severity(m.kind, Context.SENT) for m in sent}, key=_weight, reverse=True
-        )
-        for severity, group in (
-            (s, [m for m in sent if _severity(m.kind, Context.SENT) is s]) for s in by_severity
-        ):
-            if group:
-                kinds = ", ".join(dict.fromkeys(m.kind.value for m in group))
-                leak = " (privacy leak)" if severity is Severity.P0 else " to a third party"
-                title = f"tool call {call.name} sends {kinds} out{leak}"
-                findings.append(_finding(severity, "pii", title, group, location))
-        if not sent:
-            skip = ignore | written_keys
-            carried = [m for m in find_pii(value) if m.kind.sensitive and m.key not in skip]
-            for kind, group in _by_kind(carried):
+        if sent:
+            findings.extend(_sent_findings(call.name, sent, f"tool_call:{call.name}.{path}"))
+        elif carried:
+            found = [m for m in find_pii(value) if m.kind.sensitive]
+            for kind, group in _by_kind(
+                [m for m in found if m.key not in ignore and m.key not in written_keys]
+            ):
                 title = f"tool call {call.name} carries {kind}"
+                location = f"tool_call:{call.name}.{path}"
                 findings.append(
                     _finding(_severity(kind, Context.TOOL_CALL), "pii", title, group, location)
                 )
     return findings
+
+
+def _sent_findings(name: str, sent: list[PiiMatch], location: str) -> Iterator[Finding]:
+    """One finding per severity of the personal data a call sends out, the gravest first."""
+    by_severity = sorted({_severity(m.kind, Context.SENT) for m in sent}, key=_weight, reverse=True)
+    for severity in by_severity:
+        group = [m for m in sent if _severity(m.kind, Context.SENT) is severity]
+        kinds = ", ".join(dict.fromkeys(m.kind.value for m in group))
+        leak = " (privacy leak)" if severity is Severity.P0 else " to a third party"
+        yield _finding(
+            severity, "pii", f"tool call {name} sends {kinds} out{leak}", group, location
+        )
 
 
 def _severity(kind: PiiKind, context: Context) -> Severity:

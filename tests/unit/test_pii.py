@@ -304,6 +304,39 @@ class TestSeverityTable:
         assert [] == scan_round(deliverable, request="Summarise customers.csv")
 
 
+class TestWorkSkipped:
+    """What cannot hold personal data is not searched (the tool gate reads every call)."""
+
+    @pytest.mark.parametrize("text", ["12", "0.05", "150", "2024-06", "call 555-0100", "x1 y22"])
+    def test_fewer_than_six_digits_hold_no_personal_data(self, text: str) -> None:
+        assert [] == find_pii(text)
+
+    def test_an_email_address_needs_no_digits(self) -> None:
+        assert [PiiKind.EMAIL] == kinds("write to ann.lee@gmail.com")
+
+    def test_other_scripts_digits_are_still_read(self) -> None:
+        """``\\d`` matches any script's digits: the six-digit shortcut is for ASCII text only."""
+        assert [PiiKind.UK_NINO] == kinds("AB\uff11\uff12\uff13\uff14\uff15\uff16C")
+
+    def test_the_gate_does_not_search_a_call_that_sends_nothing(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """``scan_data_out`` keeps P0-P2: P4 "carried" data is not looked for there."""
+        searched: list[str] = []
+        real = pii.find_pii
+        monkeypatch.setattr(pii, "find_pii", lambda t, **k: searched.append(t) or real(t, **k))
+        numbers = ToolCall(name="t_test", arguments={"a": [12, 15, 18], "card": VISA})
+        assert [] == detectors.scan_data_out(numbers)
+        assert [] == searched
+        assert [Severity.P4] == [f.severity for f in pii.scan_pii_call(numbers)]
+        assert 4 == len(searched)  # the audit still reads every value
+
+    def test_the_gate_still_sees_data_sent_out(self) -> None:
+        call = ToolCall(name="send_message", arguments={"to": "bob", "body": f"card {VISA}"})
+        found = [f for f in detectors.scan_data_out(call) if f.category == "pii"]
+        assert [Severity.P0] == [f.severity for f in found]
+
+
 class TestCorpus:
     """AgentDojo's attacker goals: a card number e-mailed out is caught as a privacy leak."""
 

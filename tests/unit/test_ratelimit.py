@@ -49,9 +49,9 @@ class TestLocalRateLimiter:
         assert limiter.hit("b", limit=1, window_s=60).allowed
 
     def test_idle_keys_are_forgotten(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        import qgs_worker.ratelimit as ratelimit
+        import qgs_worker.limiters as limiters
 
-        monkeypatch.setattr(ratelimit, "_PRUNE_FLOOR", 10)
+        monkeypatch.setattr(limiters, "_PRUNE_FLOOR", 10)
         clock = FakeClock()
         limiter = LocalRateLimiter(clock)
         for agent in range(10):
