@@ -67,6 +67,8 @@ def pip_packages(text: str) -> list[str]:
     Returns:
         Names as written, each once (compared by their PEP 503 normal form), in order.
     """
+    if "install" not in text and "add" not in text:  # every command ``_INSTALL`` reads has one
+        return []
     text = re.sub(r"\\\r?\n", " ", text)
     names: dict[str, str] = {}
     for match in _INSTALL.finditer(text):

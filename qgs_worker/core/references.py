@@ -149,6 +149,7 @@ _HEREDOC = re.compile(
 )
 _PY_HEREDOC_HEAD = re.compile(rf"(?:^|[\s;&|(`]){_INTERPRETER}(?:\s+-[A-Za-z]+)*(?:\s+-)?\s*$")
 _PY_REDIRECT = re.compile(r"(?:>>?|\btee(?:\s+-a)?)\s*(?P<path>[\w./~-]+\.py)\b")
+_PY_FILE_NAME = re.compile(r"(?<![\w.])((?:[\w-]+/)*)([A-Za-z_]\w*)\.py\b")
 
 
 def python_snippets(deliverable: Deliverable) -> list[Snippet]:
@@ -193,10 +194,13 @@ def local_modules(deliverable: Deliverable) -> frozenset[str]:
     names: set[str] = set()
     texts = [deliverable.text, *(v for c in deliverable.tool_calls for _, v in c.argument_values())]
     for text in texts:
-        for match in re.finditer(r"(?<![\w.])((?:[\w-]+/)*)([A-Za-z_]\w*)\.py\b", text):
+        if ".py" not in text:  # every name it reads ends so: most texts are passed at C speed
+            continue
+        for match in _PY_FILE_NAME.finditer(text):
             names.add(match.group(2))
             names.update(p for p in match.group(1).split("/") if p.isidentifier())
     return frozenset(names)
+
 
 
 def _fenced_blocks(text: str) -> Iterator[tuple[int, str, str]]:
@@ -257,10 +261,14 @@ def _call_snippets(call: ToolCall) -> Iterator[Snippet]:
     for path, value in values:
         key = path.rsplit(".", 1)[-1].split("[", 1)[0].lower()
         location = f"tool_call:{call.name}.{path}"
-        code = _clean_python(value)
         whole_file = writes_py and key in _FILE_KEYS and bool(value.strip())
-        fragment = writes_py and key in _FRAGMENT_KEYS and _parses(code)
-        if whole_file or fragment or (python_tool and key in _CODE_KEYS):
+        maybe_fragment = writes_py and key in _FRAGMENT_KEYS
+        code_value = python_tool and key in _CODE_KEYS
+        # Cleaned only where it may be Python: most values are shell commands or prose, and
+        # cleaning (dedent, prompts, magics) cost more than the rest of the audit's reading.
+        code = _clean_python(value) if whole_file or maybe_fragment or code_value else ""
+        fragment = maybe_fragment and _parses(code)
+        if whole_file or fragment or code_value:
             yield Snippet(code, location)
         else:
             for code in _shell_python(value):
@@ -282,6 +290,8 @@ def _shell_python(text: str) -> Iterator[str]:
             word = _shell_word(text, match.end())
             if word:
                 yield _clean_python(word)
+    if "<<" not in text:  # no heredoc (``_HEREDOC`` starts with it): no line to read
+        return
     lines = text.splitlines()
     i = 0
     while i < len(lines):
