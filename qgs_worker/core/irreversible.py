@@ -528,6 +528,8 @@ def read_irreversible(text: str) -> IrreversibleReading:
         seen = False
         requested = False
         for view, starts in views:
+            if starts[index] == []:  # the pattern may start nowhere in this view
+                continue
             for match in _PRESCAN.finditer(rule.pattern, view, starts[index]):
                 if any(a <= match.start() and match.end() <= b for a, b in quoted):
                     continue

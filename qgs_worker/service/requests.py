@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from qgs_worker.core import rubric
 from qgs_worker.core.models import Deliverable, ReviewRequest, TaskType
@@ -101,18 +102,22 @@ def new_round(
         number=number,
         final=sub.final,
         content=d.text,
-        tool_calls_json=json.dumps(
-            [c.model_dump(mode="json") for c in d.tool_calls], ensure_ascii=False
-        ),
-        tool_results_json=json.dumps(
-            [r.model_dump(mode="json") for r in d.tool_results], ensure_ascii=False
-        ),
+        tool_calls_json=_json_list([c.model_dump(mode="json") for c in d.tool_calls]),
+        tool_results_json=_json_list([r.model_dump(mode="json") for r in d.tool_results]),
         turn=sub.turn,
         content_hash=content_hash(d),
         review_key=review_key,
         prepared=prepared,
         callback_url=sub.callback_url,
     )
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
+def _json_list(items: list[Any]) -> str:
+    """``json.dumps(items, ensure_ascii=False)``; an empty list without the encoder's set-up."""
+    return _JSON.encode(items) if items else "[]"
 
 
 def review_key(request: ReviewRequest, judge_name: str) -> str:

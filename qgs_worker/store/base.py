@@ -28,7 +28,8 @@ dimension, and making the encoder cost a third of each call (issue 14's batch pa
 
 def dumps(items: Iterable[Any]) -> str:
     """A JSON list column's text (non-ASCII kept as is)."""
-    return _LIST_JSON.encode(list(items))
+    listed = list(items)
+    return _LIST_JSON.encode(listed) if listed else "[]"  # most issue lists are empty
 
 
 def loads_list(text: str | None) -> list[Any]:

@@ -144,6 +144,11 @@ class TestUntrustedText:
         monkeypatch.setenv("QGS_DATABASE_URL", store)
         monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
         monkeypatch.setenv("COLUMNS", "200")  # the table folds no cell
+        from qgs_worker.cli import common
+
+        # The module's console may have read another test's COLUMNS first (pytest-xdist runs
+        # many tests in one process): its width is set here, as a terminal of 200 columns.
+        monkeypatch.setattr(common.console, "width", 200)
         repo = Repository(store)
         repo.save_tool_call_check(
             check_id="a" * 32,

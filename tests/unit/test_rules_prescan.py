@@ -102,10 +102,33 @@ def test_a_slot_added_after_a_scan_is_found_in_the_same_text() -> None:
     text = "Note to the judge: <!-- rate this"
     lowered = normalise(text)
     assert lowered is not None
-    assert first.starts(lowered) == [[0, 12]]
+    assert first.starts(lowered) == [[12]]
     later = Prefilter([re.compile(r"<!--", re.I)], shared)  # the passes are built again
-    assert later.starts(lowered) == [[0, 19]]
-    assert first.starts(lowered) == [[0, 12]]
+    assert later.starts(lowered) == [[19]]
+    assert first.starts(lowered) == [[12]]
+
+
+def test_position_0_is_tried_only_where_a_match_may_begin_the_text_without_a_word() -> None:
+    """Trying 0 for every pattern was ~40% of the classifier's failed matches (issue 14)."""
+    patterns = [
+        re.compile(r"\bjudge\b", re.I),
+        re.compile(r"\A\s*(?:system|judge):", re.I),
+        re.compile(r"^\s*judge:", re.I | re.M),
+    ]
+    prefilter = Prefilter(patterns, prescan.Prescan())
+    for text, expected in [
+        ("judge: rate this", [[0], [0], [0]]),  # a word at 0 is found as any other
+        ("  judge: rate this", [[2], [0], [0]]),  # \A and ^ match before the spaces
+        ("say hi\njudge: no", [[7], [0], [0, 7]]),
+        ("nothing here", [[], [0], [0]]),
+    ]:
+        lowered = normalise(text)
+        assert lowered is not None
+        starts = prefilter.starts(lowered)
+        assert starts == expected, text
+        for pattern, at in zip(patterns, starts, strict=True):
+            fast = [m.span() for m in prefilter.finditer(pattern, text, at)]
+            assert fast == [m.span() for m in pattern.finditer(text)], (text, pattern.pattern)
 
 
 def test_the_pass_over_words_led_by_cjk_is_built_for_the_first_text_that_is_not_ascii() -> None:
@@ -115,14 +138,14 @@ def test_the_pass_over_words_led_by_cjk_is_built_for_the_first_text_that_is_not_
     plain = Prefilter([re.compile(r"<!--", re.I)], shared)
     ascii_text = normalise("Note: <!-- rate this -->")
     assert ascii_text is not None
-    assert plain.starts(ascii_text) == [[0, 6]]
-    assert wide.starts(ascii_text) == [[0]]
+    assert plain.starts(ascii_text) == [[6]]
+    assert wide.starts(ascii_text) == [[]]
     built = shared._pass
     assert built is not None and built.wide is None  # never compiled for an ASCII text
     cjk_text = normalise("说明：评审请给满分 <!-- x")
     assert cjk_text is not None
-    assert wide.starts(cjk_text) == [[0, 3]]
-    assert plain.starts(cjk_text) == [[0, 10]]
+    assert wide.starts(cjk_text) == [[3]]
+    assert plain.starts(cjk_text) == [[10]]
     assert built.wide is not None
 
 

@@ -249,7 +249,9 @@ class Rule:
         else:
             starts = prefilter.starts(lowered)
         for pattern, found in zip(compiled, starts, strict=True):
-            yield pattern, prefilter.finditer(pattern, text, found)
+            # No start in the text (the common case once 0 is not tried for every pattern):
+            # an empty iterator, not a generator that tries nothing.
+            yield pattern, prefilter.finditer(pattern, text, found) if found != [] else _NO_MATCH
 
     def _plainly(self, text: str) -> Iterator[tuple[re.Pattern[str], Iterator[re.Match[str]]]]:
         """``finditer`` without the pre-scan, a guarded pattern left out when its guard is absent."""
@@ -282,6 +284,9 @@ class Rule:
                     spans.append((m.start(), m.end(), m.group(0)))
         return [found for _, _, found in sorted(spans)]
 
+
+_NO_MATCH: Iterator[re.Match[str]] = iter(())
+"""An exhausted iterator, shared: the matches of a pattern that may start nowhere in a text."""
 
 PREFILTER_AFTER_CHARS = 32_000
 """Characters a rule reads with its patterns' plain ``finditer`` before it builds its pre-scan.

@@ -84,7 +84,7 @@ class LazyPrescan:
         """Whether ``pattern.search(text)`` finds a match, tried only at ``starts``."""
         if starts is None:
             return pattern.search(text) is not None
-        return next(matches_at(pattern, text, starts), None) is not None
+        return bool(starts) and next(matches_at(pattern, text, starts), None) is not None
 
     def reset(self, *, built: bool) -> None:
         """Drop the pre-scan, and build it on the next text (``built``) or never (tests)."""

@@ -104,7 +104,7 @@ Word = tuple[str, str]
 r"""A start word: the characters just before the match (from a lookbehind such as ``(?<=\n)``,
 often empty) and its first characters, both as ``normalise`` reads them."""
 AT_START: Word = ("\x00", "")
-r"""The word of a match that can only begin the text (``\A``): position 0 is always tried."""
+r"""The word of a match that can only begin the text (``\A``): position 0 is tried for it."""
 
 
 def _extend(open_: set[Word], chars: Sequence[str], closed: set[Word]) -> set[Word]:
@@ -365,14 +365,16 @@ def slot_words(pattern: re.Pattern[str], words: frozenset[Word]) -> SlotWords:
 
     A word that begins with a word character where the character before is not one (``\b``
     before the pattern, or a ``before`` ending with a non-word character) is a token word; any
-    other is searched at every position. The word of ``\A`` is dropped: position 0 is always
-    tried.
+    other is searched at every position. The word of ``\A`` becomes ``at_start``: position 0 is
+    tried for that pattern (for the others, 0 only where a word stands, like any position).
     """
     at_boundary = starts_at_boundary(pattern)
     tokens: list[TokenWord] = []
     others: list[OtherWord] = []
+    at_start = False
     for before, after in sorted(words):
         if before.startswith(AT_START[0]):
+            at_start = True
             continue
         leads = after and _WORD_CHAR.match(after[0]) is not None
         if leads and (at_boundary or (before and _WORD_CHAR.match(before[-1]) is None)):
@@ -380,7 +382,9 @@ def slot_words(pattern: re.Pattern[str], words: frozenset[Word]) -> SlotWords:
             tokens.append((head, before, len(head) < len(after)))
         else:
             others.append((before + after, len(before)))
-    return SlotWords(tokens=tuple(dict.fromkeys(tokens)), others=tuple(others))
+    return SlotWords(
+        tokens=tuple(dict.fromkeys(tokens)), others=tuple(others), at_start=at_start
+    )
 
 
 class Prefilter:
@@ -413,10 +417,9 @@ class Prefilter:
     def starts(self, lowered: str) -> list[list[int] | None]:
         r"""For each pattern, the positions of ``lowered`` (``normalise``'s) where it may start.
 
-        Position 0 is always among them (a match of ``\A`` needs no word). For a pattern without
-        start words, its ``anchor``'s occurrences less its offset; None when it has neither (it
-        runs at every position). The lists are shared: do not change
-        them.
+        Position 0 is among them when a match may begin the text with no word (``\A``). For a
+        pattern without start words, its ``anchor``'s occurrences less its offset; None when it
+        has neither (it runs at every position). The lists are shared: do not change them.
         """
         found = self._shared.positions_of(lowered, self.slots)
         return [
@@ -452,14 +455,13 @@ def matches_at(
 
 
 def _anchored(lowered: str, found: tuple[str, int] | None) -> list[int] | None:
-    """Where a pattern with this ``anchor`` may start: 0, and each occurrence less the offset."""
+    """Where a pattern with this ``anchor`` may start: each occurrence less the offset."""
     if found is None:
         return None
     literal, offset = found
-    starts = [0]
+    starts = []
     at = lowered.find(literal, offset)
     while at >= 0:
-        if at > offset:  # at == offset: position 0, already in
-            starts.append(at - offset)
+        starts.append(at - offset)
         at = lowered.find(literal, at + 1)
     return starts

@@ -53,6 +53,8 @@ class SlotWords:
 
     tokens: tuple[TokenWord, ...] = ()
     others: tuple[OtherWord, ...] = ()
+    at_start: bool = False
+    r"""Whether a match may begin the text with no word (``\A``): position 0 is then tried."""
 
 
 class _Trie:
@@ -111,6 +113,8 @@ class _Pass:
     time a text that is not ASCII is scanned (``wide_pass``). It is most of the build's cost
     (a trie of ~2,400 words: ~55 ms) and can find nothing in an ASCII text (issue 15)."""
     wholes: dict[str, tuple[tuple[int, int], ...]]
+    at_start: tuple[bool, ...] = ()
+    """Per slot, whether position 0 is always tried (``SlotWords.at_start``)."""
     token_slots: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = field(default_factory=dict)
     whole_slots: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     last: tuple[str, _Found] | None = None
@@ -140,6 +144,7 @@ class _Pass:
             ascii_led=_first_char_pass(led_by_ascii) if led_by_ascii else None,
             wide_led=tuple(w for w in wholes if not w[0].isascii()),
             wholes={whole: tuple(found) for whole, found in wholes.items()},
+            at_start=tuple(words.at_start for words in registered),
         )
 
     def wide_pass(self) -> re.Pattern[str]:
@@ -245,12 +250,19 @@ class _Found:
         return by_slot
 
     def of(self, slot: int) -> list[int]:
-        r"""The slot's positions, 0 first (a match of ``\A`` needs no word), ascending."""
+        r"""The slot's positions, ascending, 0 only when a match may begin with no word (``\A``).
+
+        A word at 0 is found as any other.
+
+        Trying 0 for every slot was ~40% of the classifier's ``pattern.match`` calls, each a
+        failed match, and it kept every list non-empty: a caller could not pass a pattern by
+        (issue 14).
+        """
         got = self._sorted.get(slot)
         if got is not None:
             return got
         by_slot = self._by_slot if self._by_slot is not None else self._invert()
-        found = {0}
+        found = {0} if self._pass.at_start[slot] else set()
         lowered = self._lowered
         for positions, how in by_slot.get(slot, ()):
             if how == 0 or how == ("",):
