@@ -98,8 +98,15 @@ def celery_config(settings: Settings) -> dict[str, Any]:
     return config
 
 
-def create_celery_app(settings: Settings | None = None) -> Celery:
+def create_celery_app(settings: Settings | None = None, *, jobs: bool = True) -> Celery:
     """Build the QGS Celery app for ``settings`` (read from the environment when None).
+
+    Args:
+        settings: The settings (the environment's when None).
+        jobs: Register QGS's jobs on the app (a worker's, or a process that runs jobs). A
+            client that only sends jobs by name (routes and limits are the app's
+            configuration) passes False: importing the jobs loads the worker's runtime (the
+            judges and the openai client), ~1 s before ``qgs audit`` could send its first chunk.
 
     Raises:
         ConfigurationError: the time limits do not fit (see ``Settings.check``), or no broker
@@ -117,8 +124,9 @@ def create_celery_app(settings: Settings | None = None) -> Celery:
     app = Celery("qgs")
     app.conf.update(celery_config(settings))
     app.qgs_settings = settings
-    import qgs_worker.jobs  # registers the jobs on the current app
-    import qgs_worker.webhooks.job  # noqa: F401  (and the webhook delivery job)
+    if jobs:
+        import qgs_worker.jobs  # registers the jobs on the current app
+        import qgs_worker.webhooks.job  # noqa: F401  (and the webhook delivery job)
 
     return app
 

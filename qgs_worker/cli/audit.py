@@ -107,7 +107,6 @@ def audit(
     is stored.
     """
     from qgs_worker.client import Client
-    from qgs_worker.report import build_report, render_markdown, render_table
     from qgs_worker.runs import changed_settings, fingerprint_of, run_settings
     from qgs_worker.settings import Settings
     from qgs_worker.transcripts import TranscriptFormat, iter_paths
@@ -183,6 +182,10 @@ def audit(
                 )
     finally:
         repo.end_run(run_id)
+    # Loaded once the reviews are done: the report's imports (the judges' package, Celery's
+    # signals) took ~1 s before the first chunk could be sent (issue 14's batch path).
+    from qgs_worker.report import build_report, render_markdown, render_table
+
     report = build_report(
         repo,
         plan.task_ids,

@@ -173,7 +173,7 @@ class Client(WaitingMixin, ToolCallsMixin):
                 )
             from qgs_worker.celery_app import create_celery_app
 
-            self._app = create_celery_app(self.settings)
+            self._app = create_celery_app(self.settings, jobs=False)  # it sends by name
         return self._app
 
     def start_task(
