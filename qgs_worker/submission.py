@@ -203,6 +203,8 @@ def check_value(value: Any, *, where: str = "submission") -> None:
         InputError: nesting over ``MAX_NESTING_DEPTH`` levels, or a string with a lone
             surrogate (not encodable as UTF-8), naming the path.
     """
+    if _plain_and_sound(value):
+        return
     stack: list[tuple[Any, str, int]] = [(value, where, 0)]
     while stack:
         item, path, depth = stack.pop()
@@ -234,6 +236,39 @@ def check_value(value: Any, *, where: str = "submission") -> None:
                 stack.append((key, path, depth + 1))
             if isinstance(child, str | dict | list | tuple | BaseModel):
                 stack.append((child, f"{path}.{key}" if depth < 8 else path, depth + 1))
+
+
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False)
+_PLAIN_SCALARS = frozenset({str, int, float, bool})
+
+
+def _plain_and_sound(value: Any) -> bool:
+    """Whether ``value`` is plain JSON data ``check_value`` would pass, told at C speed.
+
+    Its containers (not its strings) are walked for the depth, then one ``json`` encoding and
+    one UTF-8 encoding check every string and key at once. False on anything else (a model, a
+    lone surrogate, too deep): the full walk then names the path. The walk over every string
+    was ~1% of ``qgs audit``'s worker time, in the client again (issue 14).
+    """
+    if type(value) is not dict and type(value) is not list:
+        return False  # a string or a model: the walk is as quick, or must decide
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_NESTING_DEPTH:
+            return False
+        children = item.values() if type(item) is dict else item
+        for child in children:
+            kind = type(child)
+            if kind is dict or kind is list:
+                stack.append((child, depth + 1))
+            elif child is not None and kind not in _PLAIN_SCALARS:
+                return False  # a model, a tuple, a subclass: the walk decides
+    try:
+        _JSON_TEXT.encode(value).encode("utf-8")
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def validate_message(message: object, limit_bytes: int) -> Submission:

@@ -244,3 +244,51 @@ def test_tokens_and_word_count_read_ascii_text_as_before(text: str) -> None:
     assert tokens(text) == _tokens_reference(text)
     cjk = sum(len(run) for run in CJK_RUN.findall(text))
     assert word_count(text) == len(WORD.findall(CJK_RUN.sub(" ", text))) + int(cjk / 2 + 0.5)
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=6)
+    | st.sampled_from(["\ud800", "a\udfffb", "ok"]),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+def _nested(depth: int, leaf: object) -> object:
+    value: object = leaf
+    for level in range(depth):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON_VALUES, st.integers(min_value=0, max_value=140))
+def test_check_value_refuses_and_passes_what_its_walk_does(value: object, depth: int) -> None:
+    """The C-speed pass over plain JSON (issue 14) decides as the walk: same errors, same text."""
+    from qgs_worker.errors import InputError
+    from qgs_worker.submission import _plain_and_sound, check_value
+
+    for each in (value, _nested(depth, value)):
+        try:
+            check_value(each)
+        except InputError as exc:
+            assert not _plain_and_sound(each)
+            walked: InputError | None = exc
+        else:
+            walked = None
+        # the walk alone: the fast pass must never pass what the walk refuses
+        from unittest import mock
+
+        with mock.patch("qgs_worker.submission._plain_and_sound", return_value=False):
+            try:
+                check_value(each)
+            except InputError as exc:
+                assert walked is not None and str(exc) == str(walked)
+            else:
+                assert walked is None
