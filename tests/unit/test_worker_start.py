@@ -1,9 +1,10 @@
 """``qgs worker`` builds Celery's worker itself, without Celery's command line (issue 15, part 4).
 
 ``app.worker_main`` imported the whole ``celery`` click program (click-repl, prompt_toolkit,
-Flower with tornado): ~15 MB of every worker's memory that no job uses. Run in a fresh
-interpreter (a worker's imports are what is checked), with the worker's ``start`` replaced so
-nothing connects to a broker. Memory figures are ``bench/pipeline_bench.py``'s, never asserted.
+Flower with tornado): ~15 MB of every worker's memory that no job uses. The worker also limits glibc malloc's arenas and maps large blocks on their own
+(``worker_start.limit_malloc``). Run in a fresh interpreter (a worker's imports are what is
+checked), with the worker's ``start`` replaced so nothing connects to a broker. Memory figures
+are ``bench/pipeline_bench.py``'s, never asserted.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from qgs_worker.worker_start import MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,17 +46,20 @@ def start(self):
 celery_worker.Worker.start = start
 from qgs_worker.celery_app import create_celery_app
 from qgs_worker.settings import Settings
+from qgs_worker import worker_start
 from qgs_worker.worker_start import start_worker
 
 app = create_celery_app(Settings(broker_url="redis://127.0.0.1:1/0"))
 code = start_worker(app, queues=["qgs.critic", "qgs.default"], pool="threads", concurrency=3,
                     hostname="w1@%h", loglevel="WARNING")
-print(json.dumps({"code": code, "seen": seen, "modules": sorted(sys.modules)}))
+print(json.dumps({"code": code, "seen": seen, "modules": sorted(sys.modules),
+                  "malloc": worker_start.malloc_limits}))
 """
 
 
-def run_worker_start(tmp_path: Path) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("QGS_", "OTEL_"))}
+def run_worker_start(tmp_path: Path, **extra_env: str) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QGS_", "OTEL_", "MALLOC_"))}
+    env.update(extra_env)
     env["QGS_DATA_DIR"] = str(tmp_path / "data")
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, cwd=tmp_path,
@@ -86,3 +94,19 @@ class TestWorkerStart:
             if m == name or m.startswith(name + ".")
         ]
         assert loaded == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+class TestMallocLimits:
+    """The worker limits malloc's arenas and maps large blocks alone, unless the environment says."""
+
+    def test_the_worker_sets_them(self, tmp_path: Path) -> None:
+        malloc = run_worker_start(tmp_path)["malloc"]
+        assert malloc == {
+            "arena_max": MALLOC_ARENA_MAX,
+            "mmap_threshold_bytes": MALLOC_MMAP_THRESHOLD_BYTES,
+        }
+
+    def test_a_variable_of_glibc_wins(self, tmp_path: Path) -> None:
+        malloc = run_worker_start(tmp_path, MALLOC_ARENA_MAX="4")["malloc"]
+        assert malloc == {"mmap_threshold_bytes": MALLOC_MMAP_THRESHOLD_BYTES}
