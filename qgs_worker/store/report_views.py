@@ -34,18 +34,16 @@ from qgs_worker.store.audit_log import AuditLogStore
 from qgs_worker.store.base import as_utc, loads_list
 from qgs_worker.store.recovery import RecoveryStore
 from qgs_worker.store.reviews import finding_model
+from qgs_worker.store.row_values import APPROVAL as _a
+from qgs_worker.store.row_values import AUDIT_RUN as _run
+from qgs_worker.store.row_values import DECISION as _d
+from qgs_worker.store.row_values import DIMENSION as _dim
+from qgs_worker.store.row_values import FINDING as _f
+from qgs_worker.store.row_values import REVIEW as _rv
+from qgs_worker.store.row_values import ROUND as _r
+from qgs_worker.store.row_values import TASK as _t
 from qgs_worker.store.schema import redact
-from qgs_worker.store.tables import (
-    ApprovalRow,
-    AuditRunRow,
-    DeadLetterRow,
-    DecisionRow,
-    DimensionScoreRow,
-    FindingRow,
-    ReviewRow,
-    RoundRow,
-    TaskRow,
-)
+from qgs_worker.store.tables import DeadLetterRow
 from qgs_worker.store.webhooks import WebhookStore, deliveries_of_tasks
 
 __all__ = ["REPORT_BATCH_TASKS", "TASK_DEAD_LETTERS", "ReportViewStore"]
@@ -55,15 +53,7 @@ REPORT_BATCH_TASKS = 200
 TASK_DEAD_LETTERS = 100
 """At most this many of a task's dead letters (its newest) are read."""
 
-_t = TaskRow.__table__  # type: ignore[attr-defined]
-_r = RoundRow.__table__  # type: ignore[attr-defined]
-_rv = ReviewRow.__table__  # type: ignore[attr-defined]
-_d = DecisionRow.__table__  # type: ignore[attr-defined]
-_a = ApprovalRow.__table__  # type: ignore[attr-defined]
-_f = FindingRow.__table__  # type: ignore[attr-defined]
-_run = AuditRunRow.__table__  # type: ignore[attr-defined]
 _dl = DeadLetterRow.__table__  # type: ignore[attr-defined]
-_dim = DimensionScoreRow.__table__  # type: ignore[attr-defined]
 
 _TASK_COLUMNS = (
     _t.c.id,

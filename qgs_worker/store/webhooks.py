@@ -26,7 +26,10 @@ from qgs_worker.core.webhooks import (
     idempotency_key,
 )
 from qgs_worker.store.base import StoreBase, clean_row
-from qgs_worker.store.tables import DecisionRow, RoundRow, TaskRow, utcnow
+from qgs_worker.store.row_values import DECISION as _dec
+from qgs_worker.store.row_values import ROUND as _r
+from qgs_worker.store.row_values import TASK as _t
+from qgs_worker.store.tables import utcnow
 from qgs_worker.store.webhook_rows import (
     TABLES,
     ApprovalWebhookAttemptRow,
@@ -51,9 +54,6 @@ __all__ = [
 
 _d = WebhookDeliveryRow.__table__  # type: ignore[attr-defined]
 _ad = ApprovalWebhookRow.__table__  # type: ignore[attr-defined]
-_r = RoundRow.__table__  # type: ignore[attr-defined]
-_t = TaskRow.__table__  # type: ignore[attr-defined]
-_dec = DecisionRow.__table__  # type: ignore[attr-defined]
 _PENDING = WebhookStatus.PENDING.value
 _ERROR_MAX_CHARS = 500
 

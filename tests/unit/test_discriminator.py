@@ -442,6 +442,7 @@ class TestMisbehavingPlugins:
     def test_a_bounded_role_runs_in_the_calling_thread_only_without_a_session(self) -> None:
         """Offline, the built-in roles skip the runner's two thread switches (issue 14)."""
         seen: list[tuple[str, threading.Thread, bool]] = []
+        closed: list[str] = []
 
         class Bounded:
             name = "bounded"
@@ -457,15 +458,18 @@ class TestMisbehavingPlugins:
             bounded_offline = False  # a plugin's own work: always on the runner
 
         class Session:
+            def __init__(self, role: str) -> None:
+                self.role = role
+
             def audit(self, brief: object, *, timeout_s: float) -> list[Finding]:
                 return []
 
             def close(self) -> None:
-                pass
+                closed.append(self.role)
 
         class Sessions:
             def open(self, role: str) -> Session:
-                return Session()
+                return Session(role)
 
         here = threading.current_thread()
         run_roles([Bounded(), Plugin()], context(), None)
@@ -475,6 +479,7 @@ class TestMisbehavingPlugins:
             ("plugin", False, True),
             ("bounded", False, False),
         ]
+        assert closed == ["bounded"]  # the session of a role run on the runner is closed too
         roles = {role.name: role for role in load_roles()}
         assert {
             name for name, role in roles.items() if getattr(role, "bounded_offline", False)
