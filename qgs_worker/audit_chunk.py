@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +66,7 @@ def audit_chunk(
     *,
     publish: Callable[[dict[str, Any]], None],
     threads: int = 1,
+    in_memory: AbstractContextManager[Any] | None = None,
 ) -> ChunkOutcome:
     """Review a chunk of transcripts: the batch path where it fits, the per-round path elsewhere.
 
@@ -73,6 +75,9 @@ def audit_chunk(
         messages: Intake messages (``Submission`` as JSON), each transcript's in round order.
         publish: Publishes one intake message (``client.publish_intake``).
         threads: Transcripts reviewed at once (``QGS_AUDIT__CHUNK_THREADS``).
+        in_memory: Held while the chunk is checked and reviewed in memory, released before
+            it is written (the job's one-chunk-at-a-time lock): the next chunk's CPU work
+            overlaps this one's transaction, whose driver calls release the GIL.
 
     Returns:
         What was stored and what went to the per-round path.
@@ -82,40 +87,41 @@ def audit_chunk(
             (the job retries it).
     """
     outcome = ChunkOutcome()
-    groups = group_messages(messages)
-    batch: dict[str, list[Submission]] = {}
-    for task_id, group in groups.items():
-        why = _unfit(rt, task_id, group, batch)
-        if why:
-            outcome.per_round[task_id] = why
-    stored = stored_task_ids(rt.repo.engine, list(batch))
-    for task_id in stored:
-        del batch[task_id]
-        outcome.per_round[task_id] = "the task is stored already"
-    store = ChunkReviewStore(rt.store, rt.repo.engine)
-    deferred = DeferredObserver() if rt.observer is not None else None
-    service = ReviewService(
-        store,
-        rt.policies,
-        judge=rt.judge,
-        limits=rt.service.limits,
-        llm=rt.llm_classifier,
-        admit=rt.service.admit,
-        observer=deferred,
-    )
-    from qgs_worker.worker_runtime import _audit_lock
-
-    try:
-        result = run_chunk(
-            service,
-            rt.audit,
-            list(batch.values()),
-            drop_task=store.drop_task,
-            threads=threads,
-            audit_lock=_audit_lock,
+    with in_memory if in_memory is not None else nullcontext():
+        groups = group_messages(messages)
+        batch: dict[str, list[Submission]] = {}
+        for task_id, group in groups.items():
+            why = _unfit(rt, task_id, group, batch)
+            if why:
+                outcome.per_round[task_id] = why
+        stored = stored_task_ids(rt.repo.engine, list(batch))
+        for task_id in stored:
+            del batch[task_id]
+            outcome.per_round[task_id] = "the task is stored already"
+        store = ChunkReviewStore(rt.store, rt.repo.engine)
+        deferred = DeferredObserver() if rt.observer is not None else None
+        service = ReviewService(
+            store,
+            rt.policies,
+            judge=rt.judge,
+            limits=rt.service.limits,
+            llm=rt.llm_classifier,
+            admit=rt.service.admit,
+            observer=deferred,
         )
-    finally:
-        store.close()
+        from qgs_worker.worker_runtime import _audit_lock
+
+        try:
+            result = run_chunk(
+                service,
+                rt.audit,
+                list(batch.values()),
+                drop_task=store.drop_task,
+                threads=threads,
+                audit_lock=_audit_lock,
+            )
+        finally:
+            store.close()
     outcome.per_round.update(result.handed_back)
     while True:
         try:

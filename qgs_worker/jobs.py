@@ -66,7 +66,7 @@ from qgs_worker.worker_runtime import (  # noqa: F401  (tests and benches name t
 log = logging.getLogger(__name__)
 
 _chunk_lock = threading.Lock()
-"""Held by the ``qgs.audit.chunk`` job that runs (one chunk at a time per worker process)."""
+"""Held while a ``qgs.audit.chunk`` job reviews in memory (one chunk at a time per process)."""
 
 
 def job_chain(plan: RoundPlan) -> list[tuple[str, dict[str, Any]]]:
@@ -392,12 +392,17 @@ def audit_chunk_job(self: QGSJob, submissions: list[Any]) -> dict[str, int]:
 
     rt = self.runtime()
     threads = rt.settings.audit.threads_for(rt.settings.judge.kind)
-    # One chunk at a time per worker process: a chunk is CPU work under the GIL (its LLM calls
-    # overlap in its own threads); four chunks at once in four worker threads ran at 0.6x the
-    # rate of one after another (bench/README.md, audit_batch_bench).
-    with self.store_errors_retried(rt.settings), _chunk_lock:
+    # One chunk at a time per worker process in memory: a chunk is CPU work under the GIL (its
+    # LLM calls overlap in its own threads); four chunks at once in four worker threads ran at
+    # 0.6x the rate of one after another (bench/README.md, audit_batch_bench). The lock is let
+    # go before the chunk's transaction, so the next chunk's reviews overlap its writes.
+    with self.store_errors_retried(rt.settings):
         outcome = audit_chunk(
-            rt, submissions, publish=lambda m: publish_intake(self.app, m), threads=threads
+            rt,
+            submissions,
+            publish=lambda m: publish_intake(self.app, m),
+            threads=threads,
+            in_memory=_chunk_lock,
         )
     return {
         "stored_tasks": outcome.stored_tasks,

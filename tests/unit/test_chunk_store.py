@@ -112,6 +112,36 @@ class TestSameRows:
         assert [] == calls, "every round's review was in the store already"
 
 
+class TestTheInMemoryLock:
+    def test_the_reviews_run_under_the_lock_and_the_write_after_it(
+        self, tmp_path: Path, transcripts: list[list[Submission]], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # The job's lock keeps one chunk at a time in memory; the chunk's transaction runs
+        # without it, so the next chunk's reviews overlap this one's writes.
+        import threading
+
+        lock = threading.Lock()
+        held_at: dict[str, bool] = {}
+        flush, intake = ChunkReviewStore.flush, ReviewService.intake
+
+        def flush_seen(store: ChunkReviewStore, engine: Any) -> dict[int, int]:
+            held_at["flush"] = lock.locked()
+            return flush(store, engine)
+
+        def intake_seen(service: ReviewService, *args: Any, **kwargs: Any) -> Any:
+            held_at.setdefault("intake", lock.locked())
+            return intake(service, *args, **kwargs)
+
+        monkeypatch.setattr(ChunkReviewStore, "flush", flush_seen)
+        monkeypatch.setattr(ReviewService, "intake", intake_seen)
+        rt = _runtime(tmp_path, "l")
+        outcome = audit_chunk(rt, _messages(transcripts[:3]), publish=lambda m: None,
+                              in_memory=lock)  # fmt: skip
+        assert 3 == outcome.stored_tasks == rt.repo.count_rows(TaskRow)
+        assert {"intake": True, "flush": False} == held_at
+        assert not lock.locked()
+
+
 class TestWhatDoesNotFit:
     def test_a_message_that_does_not_validate_goes_round_by_round(
         self, tmp_path: Path, transcripts: list[list[Submission]]
