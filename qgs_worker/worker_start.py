@@ -19,7 +19,14 @@ from collections.abc import Sequence
 
 from celery import Celery
 
-__all__ = ["MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_BYTES", "limit_malloc", "start_worker"]
+__all__ = [
+    "MALLOC_ARENA_MAX",
+    "MALLOC_MMAP_THRESHOLD_BYTES",
+    "UNUSED_ASYNC_MODULES",
+    "limit_malloc",
+    "skip_unused_async_modules",
+    "start_worker",
+]
 
 MALLOC_ARENA_MAX = 2
 """glibc malloc arenas a worker process uses (glibc's default: 8 per core)."""
@@ -32,6 +39,19 @@ buffers a review thread holds for the time of a call (a socket read of 64 KiB, a
 come from the heap, and 64 threads' worth of them leave it fragmented: a worker reviewing 64
 rounds at once peaked ~11 MB higher with the default (``bench/pipeline_bench.py``, issue 15,
 part 4). A mapping costs two system calls per block of that size: a few a review.
+"""
+
+UNUSED_ASYNC_MODULES = ("openai._vendor.httpx_aiohttp", "trio")
+"""Optional async back-ends a worker never runs, which the libraries it uses import when installed.
+
+A worker calls the judge through the synchronous ``openai.OpenAI`` client, in threads; no job
+runs an event loop. Yet ``import openai`` imports its aiohttp transport
+(``openai._vendor.httpx_aiohttp``, for ``AsyncOpenAI(http_client=DefaultAioHttpClient())``)
+and with it aiohttp, and the first HTTP request imports httpcore2's synchronization module,
+which imports trio for its async locks: both only when installed, and both left in memory for
+the worker's whole life (about 12 MB of RSS; issue 15, part 4). Each library treats the module
+as optional (``try: import ... except ImportError``) and goes on without it: the synchronous
+client's requests are the same.
 """
 
 _M_MMAP_THRESHOLD = -3
@@ -84,6 +104,24 @@ def start_worker(
     )
     worker.start()
     return int(worker.exitcode or 0)
+
+
+def skip_unused_async_modules() -> list[str]:
+    """Make ``UNUSED_ASYNC_MODULES`` unimportable in this process, as if they were not installed.
+
+    Python's own mechanism: a ``None`` in ``sys.modules`` makes ``import`` raise
+    ``ModuleNotFoundError``, which the libraries importing them catch. A module already imported
+    is left as it is. Call it before anything imports openai (``qgs worker`` does, first thing):
+    only the worker process does without them; ``qgs serve``, the client and ``AsyncOpenAI``
+    elsewhere keep them.
+
+    Returns:
+        The names made unimportable now.
+    """
+    skipped = [name for name in UNUSED_ASYNC_MODULES if name not in sys.modules]
+    for name in skipped:
+        sys.modules[name] = None  # type: ignore[assignment]
+    return skipped
 
 
 def limit_malloc() -> dict[str, int]:

@@ -9,6 +9,7 @@ are ``bench/pipeline_bench.py``'s, never asserted.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -70,6 +71,49 @@ def run_worker_start(tmp_path: Path, **extra_env: str) -> dict[str, object]:
     return result
 
 
+QGS_WORKER_SCRIPT = """
+import json, sys
+from celery.apps import worker as celery_worker
+
+def start(self):
+    self.exitcode = 0
+
+celery_worker.Worker.start = start
+import qgs_worker.preflight
+qgs_worker.preflight.check_broker = lambda *args, **kwargs: None
+sys.argv = ["qgs", "worker", "--concurrency", "2", "--loglevel", "WARNING"]
+from qgs_worker.cli import main
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+from qgs_worker.judges.endpoint import ChatEndpoint
+import openai
+endpoint = ChatEndpoint(base_url="http://127.0.0.1:1/v1", api_key="x", timeout_s=2)
+try:  # the first request imports httpcore2's connection pool and its synchronization module
+    endpoint._client.chat.completions.create(model="m", messages=[{"role": "user", "content": "x"}])
+except openai.APIConnectionError as exc:
+    error = type(exc).__name__
+loaded = sorted(name for name, module in sys.modules.items() if module is not None)
+print(json.dumps({"code": code, "error": error, "modules": loaded}))
+"""
+
+
+def run_qgs_worker(tmp_path: Path) -> dict[str, object]:
+    """``qgs worker`` through the command line, its Celery worker's start a no-op, then a judge call."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QGS_", "OTEL_", "MALLOC_"))}
+    env["QGS_DATA_DIR"] = str(tmp_path / "data")
+    env["QGS_BROKER_URL"] = "redis://127.0.0.1:1/0"
+    env["QGS_STORE_URL"] = f"sqlite:///{tmp_path / 'qgs.db'}"
+    done = subprocess.run(
+        [sys.executable, "-c", QGS_WORKER_SCRIPT], capture_output=True, text=True, env=env,
+        cwd=tmp_path, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 class TestWorkerStart:
     """The worker gets the options ``celery worker`` gave it, and none of its CLI's imports."""
 
@@ -94,6 +138,41 @@ class TestWorkerStart:
             if m == name or m.startswith(name + ".")
         ]
         assert loaded == []
+
+
+class TestUnusedAsyncModules:
+    """``qgs worker`` runs its jobs and judge calls without the async back-ends it never uses."""
+
+    def test_the_worker_and_its_judge_calls_import_neither(self, tmp_path: Path) -> None:
+        result = run_qgs_worker(tmp_path)
+        modules = result["modules"]
+        assert isinstance(modules, list)
+        assert result["code"] == 0
+        assert result["error"] == "APIConnectionError"  # the call went through httpcore2
+        assert "openai" in modules and "httpcore2._synchronization" in modules
+        loaded = [m for m in modules if m.split(".")[0] in ("aiohttp", "trio")]
+        assert loaded == []
+
+    def test_other_processes_keep_them(self) -> None:
+        done = subprocess.run(
+            [sys.executable, "-c", "import openai, sys; print('aiohttp' in sys.modules)"],
+            capture_output=True, text=True, check=True, timeout=120,
+        )  # fmt: skip
+        aiohttp_installed = importlib.util.find_spec("aiohttp") is not None
+        assert done.stdout.strip() == str(aiohttp_installed)
+
+    def test_a_module_already_imported_is_left_alone(self) -> None:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; sys.modules['trio'] = sys; "
+                "from qgs_worker.worker_start import skip_unused_async_modules as s; "
+                "print(s(), sys.modules['trio'] is sys)",
+            ],
+            capture_output=True, text=True, check=True, timeout=120,
+        )  # fmt: skip
+        assert done.stdout.strip() == "['openai._vendor.httpx_aiohttp'] True"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
