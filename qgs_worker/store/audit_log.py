@@ -8,11 +8,9 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
-from qgs_worker.store.base import StoreBase, as_utc, clean_row, dumps
+from qgs_worker.store.base import StoreBase, as_utc, clean_row, dialect_insert, dumps
 from qgs_worker.store.row_values import role_run_values
 from qgs_worker.store.tables import AuditErrorRow, AuditRunRow, ToolCallCheckRow
 
@@ -153,7 +151,7 @@ class AuditLogStore(StoreBase):
                 "latency_us": latency_us,
             }
         )
-        insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        insert = dialect_insert(self.engine.dialect.name)
         with Session(self.engine) as session:
             # Core, not ORM, execution: its result says whether a row went in.
             result = session.connection().execute(

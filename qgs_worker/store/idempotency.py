@@ -16,11 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import Column, DateTime, Text, UniqueConstraint, delete, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Field, Session, SQLModel
 
-from qgs_worker.store.base import StoreBase, clean_row
+from qgs_worker.store.base import StoreBase, clean_row, dialect_insert
 from qgs_worker.store.tables import utcnow
 
 __all__ = ["IdempotencyClaim", "IdempotencyKeyRow", "IdempotencyStore"]
@@ -105,7 +103,7 @@ class IdempotencyStore(StoreBase):
                     _k.c.created_at < now - timedelta(seconds=ttl_s),
                 )
             )
-            insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+            insert = dialect_insert(self.engine.dialect.name)
             inserted = session.execute(
                 insert(_k).on_conflict_do_nothing().returning(_k.c.id), row
             ).scalar()

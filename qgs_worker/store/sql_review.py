@@ -14,8 +14,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, bindparam, case, exists, func, literal, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine, Row
 
 from qgs_worker.core.models import (
@@ -36,7 +34,7 @@ from qgs_worker.service.ports import (
     Settlement,
 )
 from qgs_worker.service.records import Approval, RoundRecord, TaskContext
-from qgs_worker.store.base import clean_row, loads_list
+from qgs_worker.store.base import clean_row, dialect_insert, loads_list
 from qgs_worker.store.reviews import (
     decision_values,
     dimension_values,
@@ -254,7 +252,7 @@ def _inserts(dialect: str) -> tuple[dict[str, Any], Any, Any, Any]:
         ``(insert-or-ignore by table name, round insert returning its id, review insert
         returning its id, review-failure insert)``.
     """
-    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    insert = dialect_insert(dialect)
     ignore = {t.name: insert(t).on_conflict_do_nothing() for t in (_t, _f, _d, _dim, _run)}
     return (
         ignore,

@@ -15,8 +15,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import DateTime, Text, UniqueConstraint, literal, select, union_all
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Field, SQLModel
 
 from qgs_worker.core.gate import needs_approval
@@ -30,7 +28,7 @@ from qgs_worker.core.webhooks import (
     approval_idempotency_key,
     webhook_body,
 )
-from qgs_worker.store.base import as_utc, loads_list
+from qgs_worker.store.base import as_utc, dialect_insert, loads_list
 from qgs_worker.store.tables import ApprovalRow, DecisionRow, ReviewRow, RoundRow, TaskRow, utcnow
 
 __all__ = [
@@ -346,6 +344,6 @@ def start_approval_webhook(conn: Any, approval_id: int) -> bool:
         "sweeps": 0,
     }
     dialect = conn.engine.dialect.name
-    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    insert = dialect_insert(dialect)
     stored = conn.scalar(insert(_ad).on_conflict_do_nothing().returning(_ad.c.id), values)
     return stored is not None

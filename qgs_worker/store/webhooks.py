@@ -15,8 +15,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import exists, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from qgs_worker.core.webhooks import (
     APPROVAL_EVENT,
@@ -25,7 +23,7 @@ from qgs_worker.core.webhooks import (
     WebhookView,
     idempotency_key,
 )
-from qgs_worker.store.base import StoreBase, clean_row
+from qgs_worker.store.base import StoreBase, clean_row, dialect_insert
 from qgs_worker.store.row_values import DECISION as _dec
 from qgs_worker.store.row_values import ROUND as _r
 from qgs_worker.store.row_values import TASK as _t
@@ -81,7 +79,7 @@ class WebhookStore(StoreBase):
             if row is None or not (row[2] or row[3]):
                 return False
             now = utcnow()
-            insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+            insert = dialect_insert(self.engine.dialect.name)
             values = {
                 "round_id": round_id,
                 "submission_id": row[0],
