@@ -52,6 +52,7 @@ from rich.console import Console  # noqa: E402
 
 from bench import pipeline_io, pipeline_report  # noqa: E402
 from bench.pipeline_sides import (  # noqa: E402
+    STORE_SERVER_ENV,
     QgsSide,
     Series,
     baseline_side,
@@ -275,6 +276,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         help="the Redis server, without a db number")  # fmt: skip
     add("--dbs", default="13,14,15,10", help="four Redis db numbers (flushed before and after)")
     add("--private-redis", action="store_true", help="start a redis-server of the bench's own")
+    add("--store-server", default=os.environ.get(STORE_SERVER_ENV, ""),
+        help="a PostgreSQL server URL (postgresql+psycopg://user@host:port/db) for the QGS "
+             "workers' stores, a new database each (default: a SQLite file each)")  # fmt: skip
     add("--quick", action="store_true", help="tiny sizes, seconds: a smoke run")
     args = parser.parse_args(list(argv))
     if args.quick:
@@ -284,6 +288,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     if len(dbs) != 4 or len(set(dbs)) != 4:
         parser.error(f"--dbs takes four different db numbers (got {args.dbs!r})")
     args.db_list = dbs
+    if args.store_server:  # read by pipeline_sides.fresh_store, in this process
+        os.environ[STORE_SERVER_ENV] = args.store_server
     return args
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
-from bench.pipeline_sides import Series, ratios, spread
+from bench.pipeline_sides import Series, ratios, spread, store_kind
 from bench.workers import Run, Worker
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def _table(title: str, columns: Sequence[str]) -> Table:
 def part1_table(p1: Part1, args: argparse.Namespace, private: bool) -> Table:
     redis_note = "bench only" if private else "server-wide"
     t = _table(
-        f"1. Zero-latency judge, threads -c 8, SQLite store: reviewed = {args.tasks} one-round "
+        f"1. Zero-latency judge, threads -c 8, {store_kind()} store: reviewed = {args.tasks} one-round "
         f"GENERATE tasks, the round non-final with the critic on every round (reviewed and "
         f"decided, no audit); simple = the same rounds final (reviewed and audited); mix = {args.mix_copies} x the tasks/ transcripts ({p1.mix_rounds} rounds); "
         f"median (min-max) of {args.reps}; per round (a no-op job counts as a round of 1 job)",
@@ -122,7 +122,8 @@ def headline(console: Console, p1: Part1) -> None:
 
 def io_table(io: IoPart) -> Table:
     t = _table(
-        f"2. I/O-bound reviews: loopback judge answering after {io.latency_s * 1000:.0f} ms; "
+        f"2. I/O-bound reviews: loopback judge answering after {io.latency_s * 1000:.0f} ms, "
+        f"{store_kind()} store; "
         f"simple rounds, critic on every round (intake, critic, decide: one judge call); "
         f"bound = threads / latency; "
         f"median (min-max) of {len(io.qgs.runs)}",
@@ -165,7 +166,8 @@ def io_headline(console: Console, io: IoPart) -> None:
         f"({min(q) / bound:.3f}-{max(q) / bound:.3f}); bare worker / bound = "
         f"{statistics.median(b) / bound:.3f} ({min(b) / bound:.3f}-{max(b) / bound:.3f}); "
         f"QGS / bare = {statistics.median(qb):.3f} ({min(qb):.3f}-{max(qb):.3f}): "
-        f"{io.concurrency} threads, judge {io.latency_s * 1000:.0f} ms, bound {bound:.0f}/s"
+        f"{io.concurrency} threads, judge {io.latency_s * 1000:.0f} ms, bound {bound:.0f}/s, "
+        f"{store_kind()} store"
     )
     if io.mem_qgs is not None:
         w = next((w for w in io.workers if w.label == f"QGS io -c {io.mem_concurrency}"), None)

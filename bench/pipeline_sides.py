@@ -67,6 +67,41 @@ def ratios(
 
 # -- the QGS side ----------------------------------------------------------------------------
 
+STORE_SERVER_ENV = "QGS_BENCH_STORE_SERVER"
+"""A PostgreSQL server URL (``postgresql+psycopg://user@host:port/admin-db``) for the QGS sides'
+stores (``pipeline_bench.py --store-server``); unset: a SQLite file each."""
+
+
+def store_kind() -> str:
+    """What the QGS sides store to, for the report: "SQLite" or "PostgreSQL"."""
+    return "PostgreSQL" if os.environ.get(STORE_SERVER_ENV) else "SQLite"
+
+
+@contextlib.contextmanager
+def fresh_store(workdir: Path) -> Iterator[str]:
+    """A store URL of its own: a SQLite file in ``workdir``, or a new PostgreSQL database.
+
+    With ``QGS_BENCH_STORE_SERVER`` set, a database ``qgs_bench_<hex>`` is created on that server
+    and dropped (``WITH (FORCE)``) afterwards.
+    """
+    server = os.environ.get(STORE_SERVER_ENV, "")
+    if not server:
+        yield f"sqlite:///{workdir / f'{uuid.uuid4().hex[:8]}.db'}"
+        return
+    from sqlalchemy import create_engine, text
+
+    name = f"qgs_bench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        yield server.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
 
 @dataclass
 class QgsSide:
@@ -85,17 +120,36 @@ def qgs_side(
     tree: Path | None = None,
     **settings_env: str,
 ) -> Iterator[QgsSide]:
-    """A fresh SQLite store, a client and a probed ``qgs worker`` subprocess on ``db_url``.
+    """A fresh store (``fresh_store``), a client and a probed ``qgs worker`` subprocess on ``db_url``.
 
     ``settings_env`` adds ``QGS_*`` variables to the worker's environment; ``tree`` runs the
     worker from another checkout (its ``qgs_worker`` and its probe; the client is this one's).
     """
+    with (
+        fresh_store(workdir) as store_url,
+        _qgs_side(label, db_url, store_url, workdir, pool, concurrency, judge, tree,
+                  **settings_env) as side,  # fmt: skip
+    ):
+        yield side
+
+
+@contextlib.contextmanager
+def _qgs_side(
+    label: str,
+    db_url: str,
+    store_url: str,
+    workdir: Path,
+    pool: str,
+    concurrency: int,
+    judge: FakeOpenAIServer | None,
+    tree: Path | None,
+    **settings_env: str,
+) -> Iterator[QgsSide]:
     from qgs_worker.client import Client
 
-    store = workdir / f"{uuid.uuid4().hex[:8]}.db"
     env = clean_env(
         QGS_BROKER_URL=db_url,
-        QGS_DATABASE_URL=f"sqlite:///{store}",
+        QGS_DATABASE_URL=store_url,
         QGS_DATA_DIR=str(workdir / "data"),
         QGS_JUDGE__KIND="openai" if judge else "rules",
         **settings_env,
@@ -108,9 +162,7 @@ def qgs_side(
         )
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join((str(tree), env["PYTHONPATH"]))
-    settings = Settings(
-        data_dir=workdir / "data", broker_url=db_url, database_url=f"sqlite:///{store}"
-    )
+    settings = Settings(data_dir=workdir / "data", broker_url=db_url, database_url=store_url)
     client = Client(settings)
     name = f"bench-qgs-{uuid.uuid4().hex[:6]}"
     worker = start_worker(
