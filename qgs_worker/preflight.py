@@ -1,6 +1,9 @@
-"""Checks a process makes before it says it is ready: the store answers, the broker answers.
+"""Checks a process makes before it says it is ready: the store and broker answer, files load.
 
-``qgs worker`` refuses to start without them (exit 2, the message naming the setting), and
+``qgs worker`` and ``qgs audit`` refuse to start with a policy or tools file that cannot be
+read (``check_policy_files``: a worker would fail every job on it, and an audit would wait for
+decisions that never come). ``qgs worker`` refuses to start without store or broker (exit 2, the
+message naming the setting), and
 ``qgs submit --request`` checks the broker before it stores a new task, so a refused or hung
 broker never leaves a task with no rounds.
 """
@@ -14,6 +17,20 @@ from qgs_worker.store import Repository
 BROKER_CHECK_TIMEOUT_S = 5.0
 """How long the broker may take to answer a PING, in seconds, when the caller gives no timeout
 (the commands pass ``QGS_BROKER_TIMEOUT_S``, whose default is the same)."""
+
+
+def check_policy_files(settings: Settings) -> None:
+    """Load ``QGS_POLICY_FILE`` and ``QGS_TOOLS_FILE`` (when set) as the workers will.
+
+    Raises:
+        ConfigurationError: a file is missing, unreadable or invalid; the message names the
+            setting, the file and the fix.
+    """
+    from qgs_worker.policy_file import load_pdp
+    from qgs_worker.toolgate_io import load_tools
+
+    load_pdp(settings)
+    load_tools(settings)
 
 
 def check_store(settings: Settings) -> Repository:

@@ -118,7 +118,12 @@ def audit(
         raise _fail(
             "--format html is `qgs report`'s: audit, then `qgs report --format html -o audit.html`"
         )
+    from qgs_worker.preflight import check_policy_files
+
     settings = Settings()
+    # Before the run starts: the workers would fail every round on a bad file, and the audit
+    # would wait for decisions that never come (only the worker's log said why).
+    check_policy_files(settings)
     client = Client(settings)
     repo = client.repo
     rerun_of = None

@@ -109,9 +109,10 @@ def worker(
             if len(wanted) == 1
             else w.critic_concurrency
         )
-    from qgs_worker.preflight import check_broker, check_store
+    from qgs_worker.preflight import check_broker, check_policy_files, check_store
     from qgs_worker.worker_start import start_worker
 
+    check_policy_files(settings)  # every job loads them: a bad file stops here, not in each job
     check_store(settings).dispose()  # before "ready": a store that cannot be reached stops here
     with broker_session(settings, workers=False) as live:
         check_broker(live.broker_url or "", live.broker_timeout_s)

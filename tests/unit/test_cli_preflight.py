@@ -1,0 +1,56 @@
+"""Commands that refuse bad input up front: exit 2 with one line naming the setting or path.
+
+Each command runs in a subprocess (``python -m qgs_worker.cli``), on a store of its own in
+``tmp_path`` and the embedded default (no broker to reach): what a user at a shell gets.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TASKS = ROOT / "tasks"
+
+
+def qgs(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("QGS_")}
+    clean.update(QGS_DATA_DIR=str(tmp_path / ".qgs"), COLUMNS="200", **env)
+    return subprocess.run(
+        [sys.executable, "-m", "qgs_worker.cli", *args],
+        cwd=tmp_path, env=clean, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+class TestPolicyFiles:
+    @pytest.mark.parametrize(
+        ("setting", "content", "said"),
+        [
+            ("QGS_POLICY_FILE", None, "QGS_POLICY_FILE"),
+            ("QGS_POLICY_FILE", "not toml [", "not valid TOML"),
+            ("QGS_TOOLS_FILE", None, "QGS_TOOLS_FILE"),
+        ],
+    )
+    def test_audit_refuses_a_file_that_cannot_be_read_before_its_run_starts(
+        self, tmp_path: Path, setting: str, content: str | None, said: str
+    ) -> None:
+        path = tmp_path / "settings-file.toml"
+        if content is not None:
+            path.write_text(content)
+        done = qgs(tmp_path, "audit", str(TASKS / "01_queries.jsonl"), **{setting: str(path)})
+        assert 2 == done.returncode, done.stderr
+        assert said in done.stderr and str(path) in done.stderr
+        assert "Traceback" not in done.stderr
+        # nothing was started: no run, no store written
+        listed = qgs(tmp_path, "runs", "--format", "json")
+        assert 0 == listed.returncode, listed.stderr
+        assert "[]" == listed.stdout.strip()
+
+    def test_worker_refuses_a_tools_file_that_cannot_be_read(self, tmp_path: Path) -> None:
+        done = qgs(tmp_path, "worker", QGS_TOOLS_FILE=str(tmp_path / "nope.json"))
+        assert 2 == done.returncode, done.stderr
+        assert "QGS_TOOLS_FILE" in done.stderr and "nope.json" in done.stderr
