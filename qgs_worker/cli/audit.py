@@ -199,6 +199,22 @@ def audit(
     )
     report["run"] = {"id": run_id, "fingerprint": fingerprint, "rerun_of": rerun_of}
     _print_report(report, fmt, render_table, render_markdown)
+    usable = len(plan.task_ids)
+    if plan.errors or not usable:
+        # A batch with unreadable input must not look like a clean one to a cron job: 2 when
+        # nothing could be read, 1 when some could (the rest is audited, and reported above).
+        if not plan.errors:
+            err_console.print(
+                "[yellow]no transcript was found in the files given[/] (check the files, or "
+                "--input-format if it was forced)"
+            )
+        else:
+            err_console.print(
+                f"[yellow]{plan.errors} unusable input(s)[/]"
+                + (": nothing was audited" if not usable else f" beside {usable} transcripts")
+                + "; the report's errors name each file and line with the reason"
+            )
+        raise typer.Exit(1 if usable else 2)
 
 
 class _Sender:

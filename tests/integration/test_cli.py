@@ -97,7 +97,7 @@ class TestBadInput:
         )
         result = run("audit", str(path), "--no-worker", "--format", "json", "--timeout-s", "60")
         report = json.loads(result.stdout[result.stdout.index("{") :])
-        assert 0 == result.exit_code
+        assert 1 == result.exit_code, "some input was unusable: not a clean batch"
         assert ["good", "good2"] == sorted(t["transcript_id"] for t in report["tasks"])
         assert all(t["decision"] for t in report["tasks"])
         assert [(str(path), 2)] == [(e["source_file"], e["line"]) for e in report["errors"]]

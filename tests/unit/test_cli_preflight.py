@@ -54,3 +54,19 @@ class TestPolicyFiles:
         done = qgs(tmp_path, "worker", QGS_TOOLS_FILE=str(tmp_path / "nope.json"))
         assert 2 == done.returncode, done.stderr
         assert "QGS_TOOLS_FILE" in done.stderr and "nope.json" in done.stderr
+
+
+class TestUnusableInput:
+    def test_audit_exits_2_when_nothing_could_be_read(self, tmp_path: Path) -> None:
+        broken = tmp_path / "broken.jsonl"
+        broken.write_text('{"id": "broken", "messages": [\n')
+        done = qgs(tmp_path, "audit", str(broken), "--format", "json")
+        assert 2 == done.returncode, done.stderr
+        assert f"{broken}:1" in done.stderr and "nothing was audited" in done.stderr
+
+    def test_audit_exits_2_when_the_files_hold_no_transcript(self, tmp_path: Path) -> None:
+        empty = tmp_path / "empty.jsonl"
+        empty.write_text("")
+        done = qgs(tmp_path, "audit", str(empty))
+        assert 2 == done.returncode, done.stderr
+        assert "no transcript was found" in done.stderr
