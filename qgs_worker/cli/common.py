@@ -6,6 +6,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -85,6 +86,29 @@ def broker_session(
 def _fail(message: str, code: int = 2) -> typer.Exit:
     err_console.print(f"[bold red]error:[/] {markup_safe(message, lines=False)}", soft_wrap=True)
     return typer.Exit(code)
+
+
+def check_output(output: Path | None) -> None:
+    """Refuse an ``--output`` path that cannot be written, before any work is done.
+
+    Raises:
+        typer.Exit: (2) the path is a folder, or its folder does not exist; the message names it.
+    """
+    if output is None:
+        return
+    if output.is_dir():
+        raise _fail(f"--output {output} is a folder: give a file name (e.g. {output / 'audit.html'})")
+    if not output.parent.is_dir():
+        raise _fail(f"--output {output}: the folder {output.parent} does not exist; create it first")
+
+
+@contextlib.contextmanager
+def writing(output: Path) -> Iterator[None]:
+    """Inside: an ``OSError`` writing ``output`` becomes one line naming the path (exit 2)."""
+    try:
+        yield
+    except OSError as exc:
+        raise _fail(f"cannot write --output {output}: {exc.strerror or exc}") from None
 
 
 def _print_report(

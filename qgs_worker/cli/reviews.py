@@ -17,8 +17,10 @@ from qgs_worker.cli.common import (
     _print_report,
     app,
     broker_session,
+    check_output,
     console,
     err_console,
+    writing,
 )
 from qgs_worker.terminal import json_text, markup_safe, printable_report
 
@@ -401,6 +403,7 @@ def report(
     from qgs_worker.report import build_report, render_markdown, render_table
     from qgs_worker.report_filter import ReportFilter
 
+    check_output(output)
     filters = ReportFilter.parse(decision=decision, severity=severity, task_type=task_type, run=run)
     client = Client()
     repo = client.repo
@@ -421,15 +424,18 @@ def report(
         if output is None:
             sys.stdout.write(page)
             return
-        output.write_text(page, encoding="utf-8")
+        with writing(output):
+            output.write_text(page, encoding="utf-8")
     elif output is None:
         _print_report(data, fmt, render_table, render_markdown)
         return
-    elif fmt is ReportFormat.json:
-        output.write_text(json_text(data), encoding="utf-8")
-    elif fmt is ReportFormat.markdown:
-        output.write_text(render_markdown(printable_report(data)), encoding="utf-8")
     else:
-        with output.open("w", encoding="utf-8") as fh:
-            render_table(printable_report(data), Console(file=fh, width=160))
+        with writing(output):
+            if fmt is ReportFormat.json:
+                output.write_text(json_text(data), encoding="utf-8")
+            elif fmt is ReportFormat.markdown:
+                output.write_text(render_markdown(printable_report(data)), encoding="utf-8")
+            else:
+                with output.open("w", encoding="utf-8") as fh:
+                    render_table(printable_report(data), Console(file=fh, width=160))
     console.print(f"wrote {output}")

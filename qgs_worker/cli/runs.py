@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from qgs_worker.cli.common import app, console
+from qgs_worker.cli.common import app, check_output, console, writing
 from qgs_worker.terminal import json_text, printable_report
 
 if TYPE_CHECKING:
@@ -180,13 +180,14 @@ def diff(
     from qgs_worker.client import Client
     from qgs_worker.run_diff import render_diff_html
 
+    check_output(output)
     client = Client()
     data = build_diff(client.repo, run_a, run_b, client.settings.worker.visibility_timeout_s)
     if fmt is DiffFormat.table:
         if output is None:
             render_diff_table(printable_report(data), console)
             return
-        with output.open("w", encoding="utf-8") as fh:
+        with writing(output), output.open("w", encoding="utf-8") as fh:
             render_diff_table(printable_report(data), Console(file=fh, width=160))
         console.print(f"wrote {output}")
         return
@@ -194,5 +195,6 @@ def diff(
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        with writing(output):
+            output.write_text(text, encoding="utf-8")
         console.print(f"wrote {output}")

@@ -70,3 +70,19 @@ class TestUnusableInput:
         done = qgs(tmp_path, "audit", str(empty))
         assert 2 == done.returncode, done.stderr
         assert "no transcript was found" in done.stderr
+
+
+class TestOutputPaths:
+    @pytest.mark.parametrize(
+        "command", [["report"], ["report", "--format", "html"], ["diff", "1", "2"]]
+    )
+    def test_an_output_that_cannot_be_written_is_refused_before_any_work(
+        self, tmp_path: Path, command: list[str]
+    ) -> None:
+        missing = tmp_path / "no-such-folder" / "audit.out"
+        done = qgs(tmp_path, *command, "-o", str(missing))
+        assert 2 == done.returncode, done.stderr
+        assert "does not exist" in done.stderr and "Traceback" not in done.stderr
+        done = qgs(tmp_path, *command, "-o", str(tmp_path))
+        assert 2 == done.returncode, done.stderr
+        assert "is a folder" in done.stderr and "Traceback" not in done.stderr
