@@ -144,9 +144,14 @@ def audit(
     decides = run_settings(settings)
     fingerprint = fingerprint_of(decides)
     names = [str(f) for f in files]
-    previous = next((r for r in reversed(repo.list_runs()) if list(r.files) == names), None)
+    # The run keeps its files by absolute path: `--rerun` from another folder finds them (the
+    # tasks keep the names given, as the report shows them).
+    run_files = [str(f.resolve()) for f in files]
+    previous = next(
+        (r for r in reversed(repo.list_runs()) if list(r.files) in (run_files, names)), None
+    )
     run_id = repo.start_run(
-        names, fingerprint, decides, mode="new" if new_run else "resume", rerun_of=rerun_of
+        run_files, fingerprint, decides, mode="new" if new_run else "resume", rerun_of=rerun_of
     )
     err_console.print(
         f"run {run_id} (settings {fingerprint}"

@@ -125,7 +125,8 @@ class TestRunsAndDiff:
         tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch,
     ) -> None:
-        first, _ = audit(redis_url, store, tmp_path, str(transcripts), monkeypatch=monkeypatch)
+        monkeypatch.chdir(transcripts.parent)  # the file named relative to the folder it is in
+        first, _ = audit(redis_url, store, tmp_path, transcripts.name, monkeypatch=monkeypatch)
         assert 1 == first["run"]["id"]
         assert len(TRANSCRIPTS) == len(first["tasks"])
         assert all(t["decision"] for t in first["tasks"])
@@ -141,6 +142,9 @@ class TestRunsAndDiff:
         assert "policy_file.sha256 changed since run 1" in " ".join(err2.split())
         assert [t["id"] for t in first["tasks"]] == [t["id"] for t in again["tasks"]]
 
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        monkeypatch.chdir(elsewhere)  # a run keeps its files by absolute path
         rerun, _ = audit(
             redis_url, store, tmp_path, "--rerun", "1", policy=policy, monkeypatch=monkeypatch
         )
@@ -188,6 +192,7 @@ class TestRunsAndDiff:
 
         listed = as_json(run("runs", "--format", "json"))
         assert [1, 2, 3] == [r["id"] for r in listed]
+        assert [[str(transcripts.resolve())]] * 3 == [r["files"] for r in listed]
         assert ["resume", "resume", "new"] == [r["mode"] for r in listed]
         assert listed[0]["fingerprint"] != listed[2]["fingerprint"]
         assert listed[1]["fingerprint"] == listed[2]["fingerprint"]
