@@ -21,7 +21,6 @@ import hashlib
 from collections import Counter
 from functools import cache
 from importlib.resources import files
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.report_plots import SEVERITIES, decided_risk, plots
@@ -39,30 +38,41 @@ INPUT_ERRORS_SHOWN = 500
 """At most this many input errors are listed on the page (the count is always whole)."""
 
 
-def html_context(settings: Settings) -> dict[str, Any]:
+def html_context(settings: Settings, run: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the page says of the configuration that decided: the judge and the policy file.
 
+    Args:
+        settings: The current settings, used when no run is given.
+        run: A run's stored decision settings (``RunFacts.settings``, as ``runs.run_settings``
+            wrote them when it started): with ``qgs report --run``, the page shows what decided
+            that run, not what the shell has set now.
+
     Returns:
-        ``{"judge": str, "policy": str}``: the configured judge kind and model, and the policy
-        file's path with the first 12 hex digits of its SHA-256 (or that none is set, or that
-        it cannot be read).
+        ``{"judge": str, "policy": str}``: the judge kind and model, and the policy file's path
+        with the first 12 hex digits of its SHA-256 (or that none is set, or that it cannot be
+        read). With ``run``, "of run N" is said by the caller.
     """
-    judge = settings.judge
-    if judge.kind == "rules":
+    if run is None:
+        from qgs_worker.runs import run_settings
+
+        run = run_settings(settings)
+    judge = run.get("judge") or {}
+    kind = judge.get("kind", "?")
+    if kind == "rules":
         judge_text = "rules judge (deterministic, offline)"
-    elif judge.kind == "panel":
-        judge_text = f"panel of {', '.join(judge.panel_models) or judge.model} ({judge.panel_mode})"
+    elif kind == "panel":
+        models = judge.get("panel_models") or [judge.get("model", "?")]
+        judge_text = f"panel of {', '.join(models)} ({judge.get('panel_mode', '?')})"
     else:
-        judge_text = f"openai-compatible endpoint, model {judge.model}"
-    path = settings.policy_file
+        judge_text = f"openai-compatible endpoint, model {judge.get('model', '?')}"
+    policy_file = run.get("policy_file") or {}
+    path, digest = policy_file.get("path"), policy_file.get("sha256")
     if path is None:
         policy = "no policy file (QGS_POLICY_FILE unset: no permission checks)"
+    elif digest in (None, "missing"):
+        policy = f"{path} (cannot be read)"
     else:
-        try:
-            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
-            policy = f"{path} (sha256 {digest})"
-        except OSError as exc:
-            policy = f"{path} (cannot be read: {exc.strerror})"
+        policy = f"{path} (sha256 {str(digest).removeprefix('sha256:')[:12]})"
     return {"judge": judge_text, "policy": policy}
 
 

@@ -420,7 +420,11 @@ def report(
     if html:
         from qgs_worker.report_html import html_context, render_html
 
-        page = render_html(data, html_context(client.settings))
+        stored = repo.run_facts(run) if run is not None else None
+        context = html_context(client.settings, stored.settings if stored else None)
+        if stored is not None:  # what decided that run, not what this shell has set
+            context = {k: f"{v} (as run {stored.id} was audited)" for k, v in context.items()}
+        page = render_html(data, context)
         if output is None:
             sys.stdout.write(page)
             return

@@ -199,6 +199,12 @@ class TestRunsAndDiff:
         assert all(r["ended_at"] for r in listed)
         assert [len(TRANSCRIPTS)] * 3 == [r["tasks"] for r in listed]
 
+        # The page of run 1 shows run 1's settings (no policy), not this shell's (a policy).
+        page = tmp_path / "run1.html"
+        assert 0 == run("report", "--run", "1", "--format", "html", "-o", str(page)).exit_code
+        shown = page.read_text(encoding="utf-8")
+        assert "no policy file" in shown and "as run 1 was audited" in shown
+
         only_run = as_json(run("report", "--run", "3", "--format", "json"))
         assert sorted(t["id"] for t in rerun["tasks"]) == sorted(t["id"] for t in only_run["tasks"])
 

@@ -173,6 +173,20 @@ class TestContext:
     def test_no_policy_file(self) -> None:
         assert html_context(Settings(policy_file=None))["policy"].startswith("no policy file")
 
+    def test_a_runs_stored_settings_win_over_the_current_ones(self, tmp_path: Path) -> None:
+        from qgs_worker.runs import run_settings
+
+        policy = tmp_path / "policy.toml"
+        policy.write_text("[tools]\n", encoding="utf-8")
+        digest = hashlib.sha256(policy.read_bytes()).hexdigest()[:12]
+        stored = run_settings(Settings(policy_file=policy))
+        policy.write_text("[tools]\n# changed since\n", encoding="utf-8")
+        now = Settings(policy_file=None, judge={"kind": "openai", "model": "gpt-x", "api_key": "k"})
+        context = html_context(now, stored)
+        assert f"{policy} (sha256 {digest})" == context["policy"]
+        assert context["judge"].startswith("rules judge")
+        assert "gpt-x" in html_context(now)["judge"]
+
 
 class TestCommand:
     """``qgs report --format html -o FILE`` writes the page; ``qgs audit`` points there."""
