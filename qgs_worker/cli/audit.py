@@ -147,8 +147,14 @@ def audit(
     # The run keeps its files by absolute path: `--rerun` from another folder finds them (the
     # tasks keep the names given, as the report shows them).
     run_files = [str(f.resolve()) for f in files]
+    # The latest run that read every file of this one (the same files, or more of them).
     previous = next(
-        (r for r in reversed(repo.list_runs()) if list(r.files) in (run_files, names)), None
+        (
+            r
+            for r in reversed(repo.list_runs())
+            if set(run_files) <= set(r.files) or set(names) <= set(r.files)
+        ),
+        None,
     )
     run_id = repo.start_run(
         run_files, fingerprint, decides, mode="new" if new_run else "resume", rerun_of=rerun_of

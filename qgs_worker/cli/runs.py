@@ -109,14 +109,27 @@ def build_diff(repo: Repository, run_a: str, run_b: str, bound_s: float = 3600.0
 
     sides = []
     facts = []
+    task_ids: list[set[str]] = []
     for run in (run_a, run_b):
         facts.append(repo.run_facts(run))
         pairs = repo.run_tasks(run)
         key_of = dict(pairs)
+        task_ids.append(set(key_of))
         entries = {t.id: task_entry(t, bound_s) for t in repo.report_tasks(list(key_of))}
         sides.append([(key_of[t], entries[t]) for t, _ in pairs if t in entries])
     diff = diff_runs(sides[0], sides[1])
     a, b = facts
+    # A run that resumed (`qgs audit` of files done before) links the stored tasks without
+    # auditing them again: their decisions cannot differ, whatever the settings.
+    same = len(task_ids[0] & task_ids[1])
+    diff["counts"]["same_tasks"] = same
+    diff["note"] = (
+        f"{same} matched tasks are the same stored tasks in both runs (the later run found "
+        "them done and did not audit them again): their decisions cannot differ. `qgs audit "
+        f"--rerun {a.id}` audits run {a.id}'s files again under the current settings."
+        if same
+        else ""
+    )
     return {
         "run_a": {"id": a.id, "started_at": a.started_at.isoformat(timespec="seconds"),
                   "fingerprint": a.fingerprint},
@@ -141,6 +154,8 @@ def render_diff_table(diff: dict[str, Any], out: Console) -> None:
         f"only in run {a}: {n['only_in_a']}, only in run {b}: {n['only_in_b']}. "
         f"Settings that differ: {escape(changed_settings)}."
     )
+    if diff.get("note"):
+        out.print(f"[yellow]note:[/] {escape(diff['note'])}")
     for name, count in diff["transitions"].items():
         out.print(f"  {escape(name)}: {count}")
     if not diff["changed"]:

@@ -141,6 +141,10 @@ class TestRunsAndDiff:
         assert f"{len(TRANSCRIPTS)} already done" in err2
         assert "policy_file.sha256 changed since run 1" in " ".join(err2.split())
         assert [t["id"] for t in first["tasks"]] == [t["id"] for t in again["tasks"]]
+        resumed = as_json(run("diff", "1", "2", "--format", "json"))
+        assert 0 == resumed["counts"]["changed"]
+        assert len(TRANSCRIPTS) == resumed["counts"]["same_tasks"]
+        assert "cannot differ" in resumed["note"] and "--rerun 1" in resumed["note"]
 
         elsewhere = tmp_path / "elsewhere"
         elsewhere.mkdir()
@@ -175,6 +179,7 @@ class TestRunsAndDiff:
         assert len(TRANSCRIPTS) == diff["counts"]["matched"]
         assert 0 == diff["counts"]["only_in_a"] == diff["counts"]["only_in_b"]
         assert ["policy_file.sha256"] == diff["settings_changed"]
+        assert 0 == diff["counts"]["same_tasks"] and "" == diff["note"]
         for c in diff["changed"]:
             assert before[c["transcript_id"]] == c["decision_a"]
             assert after[c["transcript_id"]] == c["decision_b"]
@@ -207,6 +212,18 @@ class TestRunsAndDiff:
 
         only_run = as_json(run("report", "--run", "3", "--format", "json"))
         assert sorted(t["id"] for t in rerun["tasks"]) == sorted(t["id"] for t in only_run["tasks"])
+
+    def test_a_subset_of_an_earlier_runs_files_is_told_what_changed(
+        self, redis_url: str, store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+        one.write_text(json.dumps(TRANSCRIPTS[0]) + "\n", encoding="utf-8")
+        two.write_text(json.dumps(TRANSCRIPTS[3]) + "\n", encoding="utf-8")
+        audit(redis_url, store, tmp_path, str(one), str(two), monkeypatch=monkeypatch)
+        policy = tmp_path / "policy.toml"
+        policy.write_text(POLICY, encoding="utf-8")
+        _, err = audit(redis_url, store, tmp_path, str(one), policy=policy, monkeypatch=monkeypatch)
+        assert "policy_file.sha256 changed since run 1" in " ".join(err.split())
 
     def test_unknown_run_is_a_clear_error(self, store: str) -> None:
         import sys
