@@ -156,11 +156,16 @@ def audit(
         ),
         None,
     )
-    run_id = repo.start_run(
+    # A new run that did not end (interrupted, or timed out) on the same files and settings is
+    # resumed: starting another would audit everything again as tasks of a third run.
+    resumed = repo.unfinished_new_run(run_files, fingerprint, rerun_of) if new_run else None
+    run_id = resumed or repo.start_run(
         run_files, fingerprint, decides, mode="new" if new_run else "resume", rerun_of=rerun_of
     )
     err_console.print(
-        f"run {run_id} (settings {fingerprint}"
+        f"run {run_id} "
+        + ("resumed (it had not ended) " if resumed else "")
+        + f"(settings {fingerprint}"
         + (f", again the files of run {rerun_of}" if rerun_of else "")
         + ")"
     )
@@ -172,6 +177,7 @@ def audit(
             f"{previous.id}` audits these files again under the current settings"
         )
     use_workers = settings.embedded if worker is None else worker
+    ended = False
     try:
         with contextlib.ExitStack() as session:
             size = settings.audit.chunk_size if chunk_size is None else chunk_size
@@ -196,8 +202,10 @@ def audit(
                 _wait_for_tasks(
                     sender.client, plan.pending, timeout_s, workers=sender.local_workers
                 )
+            ended = True
     finally:
-        repo.end_run(run_id)
+        if ended:  # interrupted or timed out: left not ended, and a --rerun resumes it
+            repo.end_run(run_id)
     # Loaded once the reviews are done: the report's imports (the judges' package, Celery's
     # signals) took ~1 s before the first chunk could be sent (issue 14's batch path).
     from qgs_worker.report import build_report, render_markdown, render_table

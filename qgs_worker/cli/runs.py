@@ -60,7 +60,7 @@ def _judge_text(settings: dict[str, Any]) -> str:
 def runs(
     fmt: Annotated[RunsFormat, typer.Option("--format", help="table or json.")] = RunsFormat.table,
 ) -> None:
-    """List the audit runs: id, start and end, files, tasks, judge, policy and settings fingerprint."""
+    """List the audit runs: id, start (and whether it ended), files, tasks, judge, policy, fingerprint."""
     from qgs_worker.client import Client
 
     stored = Client().repo.list_runs()

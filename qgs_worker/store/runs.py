@@ -123,6 +123,30 @@ class RunStore(StoreBase):
             assert row.id is not None
             return row.id
 
+    def unfinished_new_run(
+        self, files: Sequence[str], fingerprint: str, rerun_of: int | None
+    ) -> int | None:
+        """The latest not-ended run with tasks of its own on these files and settings, or None.
+
+        A run with ``mode="new"`` that was interrupted or timed out waiting: ``qgs audit --rerun`` / ``--new-run`` resumes it rather than starting the same work
+        again as another run with tasks of its own.
+        """
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(AuditBatchRow)
+                .where(
+                    col(AuditBatchRow.ended_at).is_(None),
+                    col(AuditBatchRow.mode) == "new",
+                    col(AuditBatchRow.fingerprint) == fingerprint,
+                )
+                .order_by(col(AuditBatchRow.id).desc())
+            ).all()
+        wanted = list(files)
+        for row in rows:
+            if row.rerun_of == rerun_of and json.loads(row.files) == wanted:
+                return row.id
+        return None
+
     def add_run_tasks(self, run_id: int, tasks: Sequence[tuple[str, str]], start: int = 0) -> None:
         """Link ``(task_id, transcript_key)`` pairs to a run, positions from ``start`` on.
 
@@ -137,7 +161,11 @@ class RunStore(StoreBase):
             session.commit()
 
     def end_run(self, run_id: int) -> None:
-        """Record that the run ended now (its tasks decided, or it gave up waiting)."""
+        """Record that the run ended now: every task it read is decided or failed.
+
+        A run that was interrupted or gave up waiting is not ended (``ended_at`` stays NULL):
+        ``qgs runs`` shows it as not ended, and ``--rerun`` / ``--new-run`` resume it.
+        """
         with Session(self.engine) as session:
             session.execute(
                 update(AuditBatchRow)

@@ -225,6 +225,30 @@ class TestRunsAndDiff:
         _, err = audit(redis_url, store, tmp_path, str(one), policy=policy, monkeypatch=monkeypatch)
         assert "policy_file.sha256 changed since run 1" in " ".join(err.split())
 
+    def test_a_rerun_that_did_not_end_is_resumed_not_started_again(
+        self,
+        redis_url: str,
+        store: str,
+        transcripts: Path,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        audit(redis_url, store, tmp_path, str(transcripts), monkeypatch=monkeypatch)
+        # No worker: the rerun's jobs wait on the broker, and it gives up waiting.
+        cut = run("audit", "--rerun", "1", "--no-worker", "--format", "json", "--timeout-s", "1")
+        assert 1 == cut.exit_code, cut.output
+        listed = as_json(run("runs", "--format", "json"))
+        assert [(2, "new", 1, None)] == [
+            (r["id"], r["mode"], r["rerun_of"], r["ended_at"]) for r in listed[1:]
+        ]
+        resumed, err = audit(redis_url, store, tmp_path, "--rerun", "1", monkeypatch=monkeypatch)
+        assert "run 2 resumed" in err
+        assert 2 == resumed["run"]["id"]
+        assert all(t["id"].endswith("-r2") and t["decision"] for t in resumed["tasks"])
+        listed = as_json(run("runs", "--format", "json"))
+        assert [1, 2] == [r["id"] for r in listed] and all(r["ended_at"] for r in listed)
+        assert len(TRANSCRIPTS) == listed[1]["tasks"]
+
     def test_unknown_run_is_a_clear_error(self, store: str) -> None:
         import sys
 
