@@ -9,6 +9,7 @@ from sqlalchemy import delete, func, update
 from sqlmodel import Session, col, select
 
 from qgs_worker.core.models import (
+    ROLE_FAILED,
     ROUND_DONE,
     Classification,
     Complexity,
@@ -23,7 +24,9 @@ from qgs_worker.store.base import StoreBase, clean_row, dumps, loads_list
 from qgs_worker.store.schema import redact
 from qgs_worker.store.tables import (
     ApprovalRow,
+    AuditRunRow,
     DecisionRow,
+    FindingRow,
     OutboxRow,
     ReviewRow,
     RoundRow,
@@ -459,12 +462,14 @@ class RoundStore(StoreBase):
         self._update_round(round_id, status=status, error=error)
 
     def reopen_failed(self, task_id: str) -> int | None:
-        """Queue a task again from its first round whose judge or processing failed.
+        """Queue a task again from its first round whose judge, audit or processing failed.
 
         That round and every later one lose their review (failed ones only are replaced: a
-        round with a good review keeps it), their decision and any approval of that decision,
-        and go back to ``queued``; the rounds themselves, their findings and the earlier
-        decisions stay.
+        round with a good review keeps it), the runs of audit roles that failed and their
+        ``role_failed`` findings (so those roles run again: a CRITICAL round whose audit failed
+        in a judge outage is otherwise held as "the audit failed" for good), their decision and
+        any approval of that decision, and go back to ``queued``; the rounds themselves, their
+        other findings and the earlier decisions stay.
 
         Returns:
             The number of the first reopened round, or None when nothing failed.
@@ -486,14 +491,44 @@ class RoundStore(StoreBase):
                     )
                 )
             }
+            every = [r.id for r in rounds]
+            failed_audits = set(
+                session.exec(
+                    select(AuditRunRow.round_id).where(
+                        col(AuditRunRow.round_id).in_(every), AuditRunRow.status == "failed"
+                    )
+                )
+            ) | set(
+                session.exec(
+                    select(FindingRow.round_id).where(
+                        col(FindingRow.round_id).in_(every), FindingRow.category == ROLE_FAILED
+                    )
+                )
+            )
             first = next(
-                (r for r in rounds if r.status == RoundStatus.FAILED or r.id in failed_reviews),
+                (
+                    r
+                    for r in rounds
+                    if r.status == RoundStatus.FAILED
+                    or r.id in failed_reviews
+                    or r.id in failed_audits
+                ),
                 None,
             )
             if first is None:
                 return None
             reopened = [r for r in rounds if r.number >= first.number]
             ids = [r.id for r in reopened]
+            session.execute(
+                delete(AuditRunRow).where(
+                    col(AuditRunRow.round_id).in_(ids), col(AuditRunRow.status) == "failed"
+                )
+            )
+            session.execute(
+                delete(FindingRow).where(
+                    col(FindingRow.round_id).in_(ids), col(FindingRow.category) == ROLE_FAILED
+                )
+            )
             session.execute(delete(DecisionRow).where(col(DecisionRow.round_id).in_(ids)))
             # An approval confirmed a decision that is now gone: the new one needs its own.
             session.execute(delete(ApprovalRow).where(col(ApprovalRow.round_id).in_(ids)))

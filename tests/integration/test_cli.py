@@ -13,6 +13,8 @@ from qgs_worker.cli import app
 from qgs_worker.store import Repository, RoundRow
 from tests.integration.conftest import make_settings, running_worker
 
+ROOT = Path(__file__).resolve().parents[2]
+
 pytestmark = pytest.mark.integration
 
 UNSAFE = "unsafe"
@@ -258,6 +260,33 @@ class TestRetryFailed:
         assert ["revise", "revise", "pass"] == kinds
         assert [92] == retried["tasks"][0]["scores"]
         assert 1 == Repository(store).count_rows(RoundRow)
+
+    def test_retry_runs_again_the_audit_roles_that_failed(
+        self, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # A CRITICAL transcript audited while the judge is down: its roles' LLM passes fail
+        # (role_failed, "the audit failed"); once it is back, --retry-failed runs them again.
+        from tests.fake_openai import Answer, FakeOpenAIServer
+
+        store = f"sqlite:///{tmp_path / 'qgs.db'}"
+        monkeypatch.setenv("QGS_BROKER_URL", redis_url)
+        monkeypatch.setenv("QGS_DATABASE_URL", store)
+        path = ROOT / "tasks" / "06_critical_wire_transfer.json"
+
+        def role_failures(report: dict[str, Any]) -> int:
+            return sum(f["category"] == "role_failed" for f in report["tasks"][0]["findings"])
+
+        with FakeOpenAIServer() as judge:
+            judge.default = judge.audit_default = Answer.status(503)
+            with running_worker(make_settings(redis_url, store, judge, tmp_path)):
+                first = audit_json(path)
+                judge.default, judge.audit_default = Answer.auto("PASS", 92), Answer.findings()
+                result = run("audit", str(path), "--no-worker", "--retry-failed", "--format",
+                             "json", "--timeout-s", "120")  # fmt: skip
+                retried = json.loads(result.stdout[result.stdout.index("{") :])
+        assert role_failures(first) > 0
+        assert 0 == role_failures(retried), retried["tasks"][0]["findings"]
+        assert "audit failed" not in retried["tasks"][0]["decision"]["reason"]
 
 
 def corpus_records(corpus: Path, name: str) -> list[dict[str, Any]]:
