@@ -130,8 +130,14 @@ def _counts(task: dict[str, Any]) -> tuple[int, int]:
 
 
 def _md(text: str) -> str:
-    """Text safe inside a Markdown list item: no line breaks."""
-    return " ".join(text.split())
+    """Text safe inside a Markdown list item: no line breaks, no live HTML.
+
+    ``&``, ``<`` and ``>`` become entities: Markdown passes raw HTML through to the page, so a
+    transcript's ``<script>`` would run wherever the file is rendered; as entities it reads as
+    the text it is.
+    """
+    flat = " ".join(text.split())
+    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _cell(text: str) -> str:

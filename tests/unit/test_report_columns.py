@@ -129,6 +129,17 @@ class TestMarkdown:
             assert task["transcript_id"] in md
         assert "…" not in md.split("## ")[0].split("| task |")[1]
 
+    def test_markup_from_a_transcript_is_text_not_html(self, tmp_path: Path) -> None:
+        store = Repository(f"sqlite:///{tmp_path / 'hostile.db'}")
+        hostile = "<script>alert('id')</script> & <b>bold</b>"
+        decide(store, "t-hostile", f"write about {hostile}", [Deliverable(text=hostile)], 1)
+        report = build_report(store)
+        report["tasks"][0]["transcript_id"] = hostile
+        md = render_markdown(report)
+        store.dispose()
+        assert "<script>" not in md and "<b>" not in md
+        assert "&lt;script&gt;alert('id')&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in md
+
 
 class TestFilters:
     """The filters act on the report data, so every format and the summary agree."""
