@@ -172,17 +172,22 @@ def render_table(report: dict[str, Any], console: Console) -> None:
     # task id share a column, the type is abbreviated, the decision and its reason wrap.
     wide = console.width >= WIDE_COLUMNS
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    # As wide as the longest task id (tx- and 16 hex digits, -r12 for a rerun's): a wrapped id
+    # left its first line looking like another run's task. The decision's kind stays whole.
+    id_width = min(40, max((len(t["id"]) for t in report["tasks"]), default=19))
+    kind_width = max(
+        (len((t["decision"] or {}).get("kind", "pending")) for t in report["tasks"]), default=7
+    )
     if wide:
-        table.add_column("task", no_wrap=True, min_width=19)
+        table.add_column("task", no_wrap=True, min_width=id_width)
         table.add_column("transcript / source", overflow="fold", max_width=28)
     else:
-        # as wide as a task id (tx- and 16 hex digits), so ids stay whole on one line
-        table.add_column("transcript / task", overflow="fold", min_width=19, ratio=3)
+        table.add_column("transcript / task", overflow="fold", min_width=id_width, ratio=3)
     table.add_column("type", no_wrap=True, min_width=4 if not wide else 10)
     table.add_column("scores", overflow="fold", min_width=5, max_width=18 if wide else 12)
     table.add_column("P0/P1", no_wrap=True)
     table.add_column("risk", no_wrap=True, justify="right")
-    table.add_column("decision", overflow="fold", ratio=None if wide else 3)
+    table.add_column("decision", overflow="fold", ratio=None if wide else 3, min_width=kind_width)
     for t in report["tasks"]:
         p0, p1 = _counts(t)
         d = t["decision"] or {}

@@ -179,3 +179,17 @@ class TestFilters:
     def test_bad_value_names_the_option(self, option: str, value: str, named: str) -> None:
         with pytest.raises(InputError, match=f"{named} must be one of .*got '{value}'"):
             ReportFilter.parse(**{option: [value]})
+
+
+class TestNarrowerStill:
+    """Below 80 columns a rerun's task id stays whole and the decision's kind is not cut."""
+
+    @pytest.mark.parametrize("width", [60, 70])
+    def test_rerun_ids_and_decisions_stay_whole(self, repo: Repository, width: int) -> None:
+        report = build_report(repo)
+        for task in report["tasks"]:
+            task["id"] = f"tx-0123456789abcdef-r{task['id'][-1:]}12"
+        text = table_text(report, width)
+        for task in report["tasks"]:
+            assert task["id"] in text, text
+            assert task["decision"]["kind"] in text, text
