@@ -361,3 +361,33 @@ class TestPaths:
             shutil.copy(corpus_file(name), tmp_path / name)
         tasks = [i for p in iter_paths([tmp_path]) for i in read_transcripts(p)]
         assert len(only_tasks(tasks)) == 22
+
+
+class TestNotText:
+    """A binary or UTF-16 file is one error at line 1, whatever its size or its format forced."""
+
+    CHAT = '{"id": "a", "messages": [{"role": "user", "content": "hi"}, ' \
+        '{"role": "assistant", "content": "hello"}]}\n'
+
+    @pytest.mark.parametrize("fmt", ["auto", "chat", "claude-code", "otel", "langchain"])
+    def test_binary_file_is_one_error(self, tmp_path: Path, fmt: str) -> None:
+        path = tmp_path / "blob.jsonl"
+        path.write_bytes(bytes(range(256)) * 4000 + b"\n" * 500)
+        items = list(read_transcripts(path, fmt))
+        assert [(str(path), 1)] == [(e.source_file, e.line) for e in items]
+        assert isinstance(items[0], TranscriptError) and "binary" in items[0].message
+
+    @pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
+    def test_utf16_file_is_one_error_that_says_save_as_utf8(
+        self, tmp_path: Path, encoding: str
+    ) -> None:
+        path = tmp_path / "wide.jsonl"
+        path.write_bytes((self.CHAT * 3).encode(encoding))
+        items = list(read_transcripts(path))
+        assert 1 == len(items) and isinstance(items[0], TranscriptError)
+        assert "save it as UTF-8" in items[0].message
+
+    def test_utf8_with_its_bom_is_read(self, tmp_path: Path) -> None:
+        path = tmp_path / "bom.jsonl"
+        path.write_bytes(self.CHAT.encode("utf-8-sig"))
+        assert [TranscriptTask] == [type(i) for i in read_transcripts(path)]
