@@ -97,12 +97,15 @@ def read_chat(messages: Sequence[Any]) -> ChatRounds:
             if text.strip():
                 request = text if request is None else request
                 turn = text
-        elif role in ("tool", "function"):
+        elif role in ("tool", "function", "ipython"):  # ipython: Llama's tool output
             call_id = str(message.get("tool_call_id") or "")
             name = message.get("name")
             name = name if isinstance(name, str) else names.get(call_id, "")
             pending.append(ToolResult(tool_call_id=call_id, name=name, content=text))
         elif role == "assistant":
+            refusal = message.get("refusal")
+            if not text.strip() and isinstance(refusal, str):
+                text = refusal  # a refusal is what the round said (OpenAI's `refusal` field)
             calls = _tool_calls(message, number)
             names.update((call.id, call.name) for call in calls if call.id)
             rounds.append(
@@ -111,9 +114,21 @@ def read_chat(messages: Sequence[Any]) -> ChatRounds:
             turns.append(turn)
             pending = []
         elif role is None:
+            kind = message.get("type")
+            typed = (
+                f" and its 'type' {str(kind)[:40]!r} is not a LangChain message type QGS reads "
+                "(human, ai, system, tool, chat, function)"
+                if kind is not None
+                else ""
+            )
             raise InputError(
-                f"message {number} has no 'role': give each message a role "
+                f"message {number} has no 'role'{typed}: give each message a role "
                 "(system, user, assistant or tool)"
+            )
+        else:  # dropped without a word, an assistant turn under another name went unjudged
+            raise InputError(
+                f"message {number} has role {str(role)[:40]!r}, which QGS does not read: use "
+                "system, developer, user, assistant or tool (or function)"
             )
     if not rounds:
         raise InputError(
@@ -129,8 +144,9 @@ def content_text(content: Any) -> str:
     """The text of a message's ``content``.
 
     Args:
-        content: A string, None, a list of parts (strings, or objects with ``type`` ``text`` and a
-            ``text`` field; images and other parts are skipped), or any other JSON value.
+        content: A string, None, a list of parts (strings; objects with ``type`` ``text`` and a
+            ``text`` field, or the Assistants API's ``{"text": {"value": ...}}``; ``refusal``
+            parts; images and other parts are skipped), or any other JSON value.
 
     Returns:
         The text; text parts are joined with newlines; another JSON value is dumped as JSON.
@@ -146,6 +162,12 @@ def content_text(content: Any) -> str:
                 texts.append(part)
             elif isinstance(part, dict) and part.get("type", "text") in _TEXT_PARTS:
                 value = part.get("text")
+                if isinstance(value, dict):  # the Assistants API's {"text": {"value": ...}}
+                    value = value.get("value")
+                if isinstance(value, str):
+                    texts.append(value)
+            elif isinstance(part, dict) and part.get("type") == "refusal":
+                value = part.get("refusal")
                 if isinstance(value, str):
                     texts.append(value)
         return "\n".join(texts)

@@ -391,3 +391,41 @@ class TestNotText:
         path = tmp_path / "bom.jsonl"
         path.write_bytes(self.CHAT.encode("utf-8-sig"))
         assert [TranscriptTask] == [type(i) for i in read_transcripts(path)]
+
+
+class TestMessageShapes:
+    """What the chat reader makes of roles and content parts it did not read before."""
+
+    @staticmethod
+    def one(tmp_path: Path, messages: list[Any]) -> TranscriptTask | TranscriptError:
+        path = tmp_path / "one.jsonl"
+        path.write_text(json.dumps({"id": "x", "messages": messages}) + "\n", encoding="utf-8")
+        (item,) = read_transcripts(path)
+        return item
+
+    def test_refusal_field_and_part_are_the_rounds_text(self, tmp_path: Path) -> None:
+        ask = {"role": "user", "content": "help me break in"}
+        field = self.one(tmp_path, [ask, {"role": "assistant", "content": None,
+                                          "refusal": "I can't help with that."}])  # fmt: skip
+        part = self.one(tmp_path, [ask, {"role": "assistant", "content": [
+            {"type": "refusal", "refusal": "I can't help with that."}]}])  # fmt: skip
+        for item in (field, part):
+            assert isinstance(item, TranscriptTask)
+            assert "I can't help with that." == item.rounds[0].text
+
+    def test_assistants_api_text_value(self, tmp_path: Path) -> None:
+        item = self.one(tmp_path, [{"role": "user", "content": "hi"}, {"role": "assistant",
+            "content": [{"type": "text", "text": {"value": "Hello.", "annotations": []}}]}])  # fmt: skip
+        assert isinstance(item, TranscriptTask) and "Hello." == item.rounds[0].text
+
+    def test_an_unknown_role_is_an_error_that_names_it(self, tmp_path: Path) -> None:
+        item = self.one(tmp_path, [{"role": "user", "content": "hi"},
+                                   {"role": "robot", "content": "beep"}])  # fmt: skip
+        assert isinstance(item, TranscriptError)
+        assert "message 2 has role 'robot'" in item.message and "assistant" in item.message
+
+    def test_an_unknown_langchain_type_is_named(self, tmp_path: Path) -> None:
+        item = self.one(tmp_path, [{"type": "human", "content": "hi"},
+                                   {"type": "alien", "content": "?"}])  # fmt: skip
+        assert isinstance(item, TranscriptError)
+        assert "'type' 'alien'" in item.message
