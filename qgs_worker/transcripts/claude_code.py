@@ -84,6 +84,14 @@ def read_session_file(path: Path) -> Iterator[TranscriptTask | TranscriptError]:
                 current.problems.append(problem)
             continue
         sid = record.get("sessionId") or record.get("session_id")
+        if not (isinstance(sid, str) and sid) and "type" not in record:
+            # Another format's record (a chat transcript) was skipped without a word: named.
+            keys = ", ".join(sorted(map(str, record))[:5]) or "none"
+            orphans.append(TranscriptError(source_file=source, line=number, message=(
+                f"line {number}: not a Claude Code record (no 'type' or session id; its keys: "
+                f"{keys}): keep one format per file, or pass --input-format for the file's own"
+            )))  # fmt: skip
+            continue
         if not (isinstance(sid, str) and sid):
             if record.get("type") not in _MESSAGE_TYPES:
                 continue  # a summary or snapshot line of no session: nothing to audit

@@ -125,6 +125,14 @@ def _collect(
 ) -> None:
     if not isinstance(document, dict):
         raise InputError(f"an OTLP/JSON request must be an object (got {json_type_name(document)})")
+    if "resourceSpans" not in document and "resourceLogs" not in document:
+        # Another format's record in an OTLP file (a chat transcript, a session line) was
+        # skipped without a word (break test): one format a file.
+        keys = ", ".join(sorted(map(str, document))[:5]) or "none"
+        raise InputError(
+            f"not an OTLP/JSON request (no resourceSpans or resourceLogs; its keys: {keys}): "
+            "keep one format per file, or pass --input-format for the file's own format"
+        )
     for resource in _list(document, "resourceSpans"):
         for scope in _list(resource, "scopeSpans"):
             for raw in _list(scope, "spans"):

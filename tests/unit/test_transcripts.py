@@ -429,3 +429,20 @@ class TestMessageShapes:
                                    {"type": "alien", "content": "?"}])  # fmt: skip
         assert isinstance(item, TranscriptError)
         assert "'type' 'alien'" in item.message
+
+
+CHAT_RECORD: dict[str, Any] = {"id": "c", "messages": [
+    {"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}  # fmt: skip
+
+
+class TestOneFormatAFile:
+    """A record of another format in a file is an error on its line, not skipped."""
+
+    @pytest.mark.parametrize("fmt", ["otel", "claude-code"])
+    def test_a_chat_line_in_another_formats_file_is_named(self, tmp_path: Path, fmt: str) -> None:
+        path = tmp_path / "mixed.jsonl"
+        path.write_text(json.dumps({"type": "summary", "resourceSpans": []} if fmt == "otel"
+                                   else {"type": "summary", "summary": "s"}) + "\n"
+                        + json.dumps(CHAT_RECORD) + "\n", encoding="utf-8")  # fmt: skip
+        errors = [i for i in read_transcripts(path, fmt) if isinstance(i, TranscriptError)]
+        assert [2] == [e.line for e in errors if "one format per file" in e.message], errors
