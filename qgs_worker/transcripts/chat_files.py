@@ -66,7 +66,8 @@ def _read_json(
 ) -> Iterator[TranscriptTask | TranscriptError]:
     source = str(path)
     try:
-        document = json.loads(path.read_text(encoding="utf-8-sig"))
+        text = path.read_text(encoding="utf-8-sig")
+        document = json.loads(text)
     except UnicodeDecodeError as exc:
         yield TranscriptError(
             source_file=source,
@@ -88,10 +89,33 @@ def _read_json(
     if isinstance(document, list) and document and all(_is_message(m) for m in document):
         yield _task(document, source, 1, "", langchain_form)
     elif isinstance(document, list):
+        lines = element_lines(text)
         for index, record in enumerate(document, start=1):
-            yield _task(record, source, index, f"record {index}: ", langchain_form)
+            yield _task(record, source, lines[index - 1], f"record {index}: ", langchain_form)
     else:
         yield _task(document, source, 1, "", langchain_form)
+
+
+def element_lines(text: str) -> list[int]:
+    """The line (1-based) on which each element of the JSON array ``text`` begins.
+
+    ``text`` must be a valid JSON array (it was parsed already); each element is decoded again
+    from its offset to find the next one (``raw_decode``), so ``file:line`` of a record in a
+    pretty-printed list names where it starts, not its index (break test).
+    """
+    decoder = json.JSONDecoder()
+    lines: list[int] = []
+    at = text.index("[") + 1
+    newlines, counted = 0, 0
+    while True:
+        while at < len(text) and text[at] in " \t\r\n,":
+            at += 1
+        if at >= len(text) or text[at] == "]":
+            return lines
+        newlines += text.count("\n", counted, at)
+        counted = at
+        lines.append(newlines + 1)
+        _, at = decoder.raw_decode(text, at)
 
 
 def _is_message(item: Any) -> bool:

@@ -281,7 +281,7 @@ class TestFileShapes:
         path = tmp_path / "many.json"
         path.write_text(json.dumps([{"messages": CHAT}, {"bad": 1}, CHAT]), encoding="utf-8")
         items = list(read_transcripts(path))
-        assert [i.line for i in items] == [1, 2, 3]
+        assert [i.line for i in items] == [1, 1, 1]  # the line each record starts on
         assert isinstance(items[1], TranscriptError) and items[1].message.startswith("record 2: ")
 
     def test_json_file_with_a_list_of_messages(self, tmp_path: Path) -> None:
@@ -446,3 +446,25 @@ class TestOneFormatAFile:
                         + json.dumps(CHAT_RECORD) + "\n", encoding="utf-8")  # fmt: skip
         errors = [i for i in read_transcripts(path, fmt) if isinstance(i, TranscriptError)]
         assert [2] == [e.line for e in errors if "one format per file" in e.message], errors
+
+
+class TestRecordLines:
+    """A record of a pretty-printed .json list is named by the line it starts on."""
+
+    def test_second_record_of_a_pretty_list(self, tmp_path: Path) -> None:
+        good = {"id": "a", "messages": [{"role": "user", "content": "hi"},
+                                        {"role": "assistant", "content": "hello"}]}  # fmt: skip
+        text = json.dumps([good, {"id": "b", "messages": "oops"}, good], indent=2)
+        path = tmp_path / "pretty.json"
+        path.write_text(text, encoding="utf-8")
+        items = list(read_transcripts(path))
+        starts = [n + 1 for n, line in enumerate(text.splitlines()) if line == "  {"]
+        assert starts == [i.line for i in items]
+        assert isinstance(items[1], TranscriptError) and "record 2" in items[1].message
+
+    @pytest.mark.parametrize("text", ["[1,2,3]", '[ {"a": "[,]"} ,\n\n {"b": 2} ]', "[]"])
+    def test_element_lines(self, text: str) -> None:
+        from qgs_worker.transcripts.chat_files import element_lines
+
+        expected = {"[1,2,3]": [1, 1, 1], "[]": []}.get(text, [1, 3])
+        assert expected == element_lines(text)
