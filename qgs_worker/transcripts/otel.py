@@ -302,6 +302,11 @@ def _span_messages(span: _Span) -> tuple[list[dict[str, Any]], list[dict[str, An
             inputs.append(message)
         elif name == "gen_ai.choice":
             chosen = body.get("message")
+            if isinstance(chosen, str):  # some exporters flatten the event's map to JSON text
+                try:
+                    chosen = json.loads(chosen)
+                except json.JSONDecodeError:
+                    chosen = {"content": chosen}  # the answer's text itself
             chosen = chosen if isinstance(chosen, dict) else {}
             outputs.append(
                 {

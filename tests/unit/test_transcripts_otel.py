@@ -172,3 +172,23 @@ class TestBrokenExports:
                     attribute["value"] = {"stringValue": huge}
         weather = tasks(write(tmp_path / "huge.jsonl", [document]))[1]
         assert len(weather.rounds[0].text) == 5_000_000
+
+
+class TestChoiceAsJsonText:
+    def test_a_choice_event_whose_message_is_json_text(self, tmp_path: Path) -> None:
+        # Some exporters flatten the gen_ai.choice event's map into one string attribute.
+        def attr(key: str, value: str) -> dict[str, Any]:
+            return {"key": key, "value": {"stringValue": value}}
+
+        span = {
+            "traceId": "ab" * 16, "spanId": "cd" * 8, "name": "chat gpt-4o",
+            "startTimeUnixNano": "1", "attributes": [attr("gen_ai.operation.name", "chat")],
+            "events": [
+                {"name": "gen_ai.user.message", "attributes": [attr("content", "Say hello.")]},
+                {"name": "gen_ai.choice", "attributes": [
+                    attr("message", json.dumps({"role": "assistant", "content": "Hello!"}))]},
+            ],
+        }  # fmt: skip
+        document = {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+        (task,) = tasks(write(tmp_path / "trace.json", [document]))
+        assert "Hello!" == task.rounds[0].text and "Say hello." == task.request
