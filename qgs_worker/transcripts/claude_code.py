@@ -21,6 +21,7 @@ audited without one of its records could hide the very tool call that matters.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,9 +143,12 @@ def _add(session: _Session, record: dict[str, Any], number: int) -> None:
 def _task(sid: str, session: _Session, source: str) -> TranscriptTask | TranscriptError:
     where = f"session {sid}: "
     if session.problems:
+        # file:line names the bad line itself (each problem starts "line N: "), not the
+        # session's first line (break test)
+        found = re.match(r"line (\d+):", session.problems[0])
         return TranscriptError(
             source_file=source,
-            line=session.first_line,
+            line=int(found.group(1)) if found else session.first_line,
             message=f"{where}{session.problems[0]}; the session is not audited without it "
             "(a truncated last line: audit the file again once the session has ended)",
         )

@@ -110,6 +110,7 @@ class TestBrokenSessions:
         assert second.message.startswith(
             "session c0ffee00-1111-4222-8333-444455556666: line 22: not valid JSON"
         )
+        assert 22 == second.line  # file:line names the bad line, not the session's first
         assert "the session is not audited without it" in second.message
 
     def test_message_of_the_wrong_type(self, tmp_path: Path) -> None:
@@ -121,6 +122,7 @@ class TestBrokenSessions:
             "line 6: a assistant record's 'message' must be an object (got a string)"
             in error.message
         )
+        assert 6 == error.line
 
     def test_no_assistant_message(self, tmp_path: Path) -> None:
         (error,) = list(read_transcripts(write(tmp_path / "q.jsonl", records(SESSION)[:4])))
