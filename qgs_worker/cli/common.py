@@ -14,7 +14,7 @@ from rich.console import Console
 
 from qgs_worker.cli.short import load_instruction_model
 from qgs_worker.cli.short import short_command as short_command  # its former home
-from qgs_worker.terminal import json_text, markup_safe, printable_report
+from qgs_worker.terminal import markup_safe, printable_report, write_json
 
 if TYPE_CHECKING:
     # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
@@ -115,7 +115,7 @@ def _print_report(
     report: dict[str, Any], fmt: ReportFormat, render_table: Any, render_markdown: Any
 ) -> None:
     if fmt is ReportFormat.json:
-        sys.stdout.write(json_text(report))
+        write_json(report, sys.stdout)  # streamed: a 10,000-task report is ~60 MB of JSON
     elif fmt is ReportFormat.markdown:
         sys.stdout.write(render_markdown(printable_report(report)))
     else:

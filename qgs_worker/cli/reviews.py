@@ -22,7 +22,7 @@ from qgs_worker.cli.common import (
     err_console,
     writing,
 )
-from qgs_worker.terminal import json_text, markup_safe, printable_report
+from qgs_worker.terminal import markup_safe, printable_report, write_json
 
 if TYPE_CHECKING:
     # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
@@ -436,7 +436,8 @@ def report(
     else:
         with writing(output):
             if fmt is ReportFormat.json:
-                output.write_text(json_text(data), encoding="utf-8")
+                with output.open("w", encoding="utf-8") as fh:
+                    write_json(data, fh)
             elif fmt is ReportFormat.markdown:
                 output.write_text(render_markdown(printable_report(data)), encoding="utf-8")
             else:

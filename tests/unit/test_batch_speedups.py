@@ -292,3 +292,45 @@ def test_check_value_refuses_and_passes_what_its_walk_does(value: object, depth:
                 assert walked is not None and str(exc) == str(walked)
             else:
                 assert walked is None
+
+
+class TestStreamedJson:
+    """``write_json`` writes exactly ``json_text``'s text, in pieces (the audit's big report)."""
+
+    @settings(max_examples=200, deadline=None)
+    @given(
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+            | st.text(alphabet=st.characters(codec="utf-8")),
+            lambda inner: st.lists(inner, max_size=5)
+            | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+            max_leaves=30,
+        )
+    )
+    def test_same_text_as_json_text(self, value: Any) -> None:
+        import io
+
+        from qgs_worker.terminal import json_text, write_json
+
+        out = io.StringIO()
+        write_json(value, out)
+        assert json_text(value) == out.getvalue()
+
+    def test_a_large_value_is_written_in_pieces_with_the_same_text(self) -> None:
+        import io
+
+        from qgs_worker.terminal import json_text, write_json
+
+        value = {"tasks": [{"id": f"t{i}", "text": "a\u202eb\x85c" * 50} for i in range(2000)]}
+
+        class Pieces(io.StringIO):
+            writes = 0
+
+            def write(self, s: str) -> int:
+                Pieces.writes += 1
+                return super().write(s)
+
+        out = Pieces()
+        write_json(value, out)
+        assert json_text(value) == out.getvalue()
+        assert Pieces.writes >= 5, "written in 64 KB pieces, not whole"
