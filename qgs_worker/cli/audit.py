@@ -138,29 +138,21 @@ def audit(
         raise _fail(
             "no transcripts given: `qgs audit FILE_OR_FOLDER ...` or `qgs audit --rerun RUN`"
         )
-    files = iter_paths(paths)
+    # Absolute paths throughout: the run's files (`--rerun` from any folder), the tasks' and
+    # the input errors' source files (`qgs report --run N` finds the run's errors by them).
+    files = list(dict.fromkeys(f.resolve() for f in iter_paths(paths)))
     if not files:
         raise _fail(f"no .json, .jsonl or .eval files in {', '.join(map(str, paths))}")
     decides = run_settings(settings)
     fingerprint = fingerprint_of(decides)
     names = [str(f) for f in files]
-    # The run keeps its files by absolute path: `--rerun` from another folder finds them (the
-    # tasks keep the names given, as the report shows them).
-    run_files = [str(f.resolve()) for f in files]
     # The latest run that read every file of this one (the same files, or more of them).
-    previous = next(
-        (
-            r
-            for r in reversed(repo.list_runs())
-            if set(run_files) <= set(r.files) or set(names) <= set(r.files)
-        ),
-        None,
-    )
+    previous = next((r for r in reversed(repo.list_runs()) if set(names) <= set(r.files)), None)
     # A new run that did not end (interrupted, or timed out) on the same files and settings is
     # resumed: starting another would audit everything again as tasks of a third run.
-    resumed = repo.unfinished_new_run(run_files, fingerprint, rerun_of) if new_run else None
+    resumed = repo.unfinished_new_run(names, fingerprint, rerun_of) if new_run else None
     run_id = resumed or repo.start_run(
-        run_files, fingerprint, decides, mode="new" if new_run else "resume", rerun_of=rerun_of
+        names, fingerprint, decides, mode="new" if new_run else "resume", rerun_of=rerun_of
     )
     err_console.print(
         f"run {run_id} "

@@ -413,6 +413,8 @@ def report(
     data = build_report(
         repo,
         task,
+        # with --run, the input errors of that run's files only
+        error_files=repo.run_facts(run).files if run is not None else None,
         bound_s=client.settings.worker.visibility_timeout_s,
         filters=filters,
         details=html,

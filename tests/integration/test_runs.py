@@ -249,6 +249,22 @@ class TestRunsAndDiff:
         assert [1, 2] == [r["id"] for r in listed] and all(r["ended_at"] for r in listed)
         assert len(TRANSCRIPTS) == listed[1]["tasks"]
 
+    def test_a_runs_report_counts_its_own_input_errors(
+        self, redis_url: str, store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        broken, clean = tmp_path / "broken.jsonl", tmp_path / "clean.jsonl"
+        broken.write_text(json.dumps(TRANSCRIPTS[3]) + "\n{not json\n", encoding="utf-8")
+        clean.write_text(json.dumps(TRANSCRIPTS[4]) + "\n", encoding="utf-8")
+        monkeypatch.chdir(tmp_path)  # named relative: the runs and errors keep absolute paths
+        settings = make_settings(redis_url, store, None, tmp_path)
+        with running_worker(settings):
+            assert 1 == run("audit", "broken.jsonl", "--no-worker", "--timeout-s", "120").exit_code
+            assert 0 == run("audit", "clean.jsonl", "--no-worker", "--timeout-s", "120").exit_code
+        first = as_json(run("report", "--run", "1", "--format", "json"))
+        second = as_json(run("report", "--run", "2", "--format", "json"))
+        assert [(str(broken), 2)] == [(e["source_file"], e["line"]) for e in first["errors"]]
+        assert [] == second["errors"] and 0 == second["summary"]["errors"]
+
     def test_unknown_run_is_a_clear_error(self, store: str) -> None:
         import sys
 
