@@ -105,6 +105,10 @@ def audit(
     the same files skips what is done; `--new-run` (or `--rerun RUN`) audits them again under
     the current settings. A broken line fails alone, named with its file and line number, and
     is stored.
+
+    Exit status: 0 when every transcript is decided; 1 when some input was unusable or the
+    decisions did not come within --timeout-s (run it again to resume); 2 when nothing could be
+    read, or a setting or file is wrong.
     """
     from qgs_worker.client import Client
     from qgs_worker.runs import changed_settings, fingerprint_of, run_settings
