@@ -29,6 +29,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Markdown: a docstring's paragraphs are reflowed to the terminal (in "rich" mode each
+    # source line break stayed, so wrapped help read in broken half-lines).
+    rich_markup_mode="markdown",
 )
 console = Console()
 err_console = Console(stderr=True)

@@ -85,7 +85,7 @@ def mcp(
     """Serve the MCP tools (start_task, submit_round, get_decision, get_constraints, check_tool_call).
 
     stdio: every call acts with the API key in QGS_API_KEY (the server refuses to start
-    without a live one). HTTP: every request needs 'Authorization: Bearer <key>'. Keys come
+    without a live one). HTTP: every request needs 'Authorization: Bearer KEY'. Keys come
     from `qgs keys create`; workers (`qgs worker`) make the decisions.
     """
     import os
@@ -194,7 +194,7 @@ def keys_create(
         "Both secrets are shown once: store them now (the store keeps only a salted hash of "
         "the key, and the webhook secret is derived from the master secret, "
         "QGS_WEBHOOKS__MASTER_SECRET or the data folder's webhook-master.key). Send the key "
-        "as 'Authorization: Bearer <key>'."
+        "as 'Authorization: Bearer KEY'."
     )
 
 

@@ -52,7 +52,7 @@ def worker(
         bool, typer.Option("--low-memory", help="Recycle prefork children above the memory limit.")
     ] = False,
     name: Annotated[
-        str | None, typer.Option(help="Worker node name (default qgs-<queues>-<id>@host).")
+        str | None, typer.Option(help="Worker node name (default qgs-QUEUES-ID@host).")
     ] = None,
     loglevel: Annotated[str, typer.Option(help="DEBUG, INFO, WARNING.")] = "INFO",
     metrics_port: Annotated[
