@@ -15,6 +15,7 @@ from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from qgs_worker.core.models import ROLE_FAILED
 from qgs_worker.core.views import approval_outcome
@@ -33,6 +34,11 @@ WHY_CHARS_NARROW = 40
 """Below ``WIDE_COLUMNS`` the reason is cut to this many characters (``qgs status`` has it all)."""
 WIDE_COLUMNS = 110
 """From this terminal width on, the task id and the transcript get a column each."""
+NARROW_SCORES = 8
+"""The narrow table's scores column width: a longer trajectory folds onto the next lines."""
+NARROWEST_WITH_SCORES = 72
+"""Below this many columns, or where ids and decision kinds would not fit beside it, the narrow
+terminal table leaves out the score trajectory: the ids and the decision's kind come first."""
 
 
 def finding_text(finding: dict[str, Any]) -> str:
@@ -171,49 +177,46 @@ def render_table(report: dict[str, Any], console: Console) -> None:
     # Below WIDE_COLUMNS (80 columns, a pipe) nothing that matters goes: the transcript and the
     # task id share a column, the type is abbreviated, the decision and its reason wrap.
     wide = console.width >= WIDE_COLUMNS
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     # As wide as the longest task id (tx- and 16 hex digits, -r12 for a rerun's): a wrapped id
     # left its first line looking like another run's task. The decision's kind stays whole.
     id_width = min(40, max((len(t["id"]) for t in report["tasks"]), default=19))
     kind_width = max(
         (len((t["decision"] or {}).get("kind", "pending")) for t in report["tasks"]), default=7
     )
+    if not wide:  # the transcript id shares the column: whole too, up to 24 characters
+        id_width = max(id_width, min(24, max((len(_where(t)) for t in report["tasks"]), default=0)))
+    # Narrow, the score trajectory goes first when the rest does not fit (`qgs status` has it)
+    scores = wide or _fits_with_scores(report["tasks"], console.width, id_width, kind_width)
+    rows = [_table_row(t, wide, scores) for t in report["tasks"]]
     if wide:
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         table.add_column("task", no_wrap=True, min_width=id_width)
         table.add_column("transcript / source", overflow="fold", max_width=28)
+        table.add_column("type", no_wrap=True, min_width=10)
+        table.add_column("scores", overflow="fold", min_width=5, max_width=18)
+        table.add_column("P0/P1", no_wrap=True)
+        table.add_column("risk", no_wrap=True, justify="right")
+        table.add_column("decision", overflow="fold", min_width=kind_width)
     else:
-        table.add_column("transcript / task", overflow="fold", min_width=id_width, ratio=3)
-    table.add_column("type", no_wrap=True, min_width=4 if not wide else 10)
-    table.add_column("scores", overflow="fold", min_width=5, max_width=18 if wide else 12)
-    table.add_column("P0/P1", no_wrap=True)
-    table.add_column("risk", no_wrap=True, justify="right")
-    table.add_column("decision", overflow="fold", ratio=None if wide else 3, min_width=kind_width)
-    for t in report["tasks"]:
-        p0, p1 = _counts(t)
-        d = t["decision"] or {}
-        kind = d.get("kind", "pending")
-        style = {"pass": "green", "block": "bold red", "force_deliver": "yellow"}.get(kind, "")
-        decision = f"[{style}]{kind}[/]" if style else kind
-        decision += escape(_approval_suffix(d))
-        why = d.get("termination") or d.get("reason") or ""
-        # ids, file names, agents and reasons come from transcripts: text, never rich markup
-        where = _where(t)
-        if wide:
-            why = why if len(why) <= WHY_CHARS else why[: WHY_CHARS - 1] + "…"
-            cells = [escape(t["id"]), escape(where)]
-            kind_text = t["task_type"]
-        else:
-            why = why if len(why) <= WHY_CHARS_NARROW else why[: WHY_CHARS_NARROW - 1] + "…"
-            cells = [escape(f"{where}\n{t['id']}" if where and where != t["id"] else t["id"])]
-            kind_text = _TYPE_SHORT.get(t["task_type"], t["task_type"])
-        decision += f": {escape(why)}" if why else ""
-        cells += [
-            kind_text + (" ↑" if t["escalated"] else ""),
-            _trajectory(t["scores"]),
-            f"{p0}/{p1}",
-            str(_gate_risk(t)) if d else "—",
-            decision,
+        # Every width set here, the decision taking what is left: rich shared the width by
+        # ratio, then cropped the table's right edge ("awaiting_approv" at 80 columns).
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=True)
+        names = ["transcript / task", "type", *(["scores"] if scores else []), "P0/P1", "risk"]
+        widths = [id_width] + [
+            max(len(name), *(len(Text.from_markup(r[i]).plain) for r in rows))
+            for i, name in enumerate(names[1:], start=1)
         ]
+        if scores:  # a trajectory folds ("74 → 78" over "→ 78")
+            widths[2] = min(widths[2], NARROW_SCORES)
+        spare = console.width - sum(widths) - 2 * len(widths)  # two spaces between columns
+        if spare < kind_width:  # too narrow for all of it (~60 columns): the ids fold, not these
+            widths[0] = max(12, widths[0] - (kind_width - spare))
+            spare = console.width - sum(widths) - 2 * len(widths)
+        for i, (name, width) in enumerate(zip(names, widths, strict=True)):
+            table.add_column(name, overflow="fold", width=width, no_wrap=i > 0 and name != "scores",
+                             justify="right" if name == "risk" else "left")  # fmt: skip
+        table.add_column("decision", overflow="fold", width=max(kind_width, spare))
+    for cells in rows:
         table.add_row(*cells)
     console.print(table)
     for e in report["errors"]:
@@ -261,6 +264,46 @@ def _render_tool_calls(tool_calls: dict[str, Any] | None, console: Console) -> N
             escape(check["error"]),
         )
     console.print(table)
+
+
+def _fits_with_scores(tasks: list[dict[str, Any]], width: int, id_width: int, kind: int) -> bool:
+    """Whether the narrow table keeps its ids and decision kinds whole with the scores column."""
+    if width < NARROWEST_WITH_SCORES:
+        return False
+    trajectory = min(NARROW_SCORES, max((len(_trajectory(t["scores"])) for t in tasks), default=1))
+    types = max((len(_TYPE_SHORT.get(t["task_type"], t["task_type"])) + 2 for t in tasks), default=4)
+    # id, type, scores, P0/P1, risk and two spaces after each, then the decision's kind
+    return id_width + max(4, types) + max(6, trajectory) + 5 + 4 + 2 * 5 + kind <= width
+
+
+def _table_row(t: dict[str, Any], wide: bool, scores: bool) -> list[str]:
+    """One task's cells of the terminal table (rich markup; transcript text escaped)."""
+    p0, p1 = _counts(t)
+    d = t["decision"] or {}
+    kind = d.get("kind", "pending")
+    style = {"pass": "green", "block": "bold red", "force_deliver": "yellow"}.get(kind, "")
+    decision = f"[{style}]{kind}[/]" if style else kind
+    decision += escape(_approval_suffix(d))
+    why = d.get("termination") or d.get("reason") or ""
+    # ids, file names, agents and reasons come from transcripts: text, never rich markup
+    where = _where(t)
+    if wide:
+        why = why if len(why) <= WHY_CHARS else why[: WHY_CHARS - 1] + "…"
+        cells = [escape(t["id"]), escape(where)]
+        kind_text = t["task_type"]
+    else:
+        why = why if len(why) <= WHY_CHARS_NARROW else why[: WHY_CHARS_NARROW - 1] + "…"
+        cells = [escape(f"{where}\n{t['id']}" if where and where != t["id"] else t["id"])]
+        kind_text = _TYPE_SHORT.get(t["task_type"], t["task_type"])
+    decision += f": {escape(why)}" if why else ""
+    return [
+        *cells,
+        kind_text + (" ↑" if t["escalated"] else ""),
+        *([_trajectory(t["scores"])] if scores else []),
+        f"{p0}/{p1}",
+        str(_gate_risk(t)) if d else "—",
+        decision,
+    ]
 
 
 def render_markdown(report: dict[str, Any]) -> str:

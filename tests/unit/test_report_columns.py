@@ -184,12 +184,25 @@ class TestFilters:
 class TestNarrowerStill:
     """Below 80 columns a rerun's task id stays whole and the decision's kind is not cut."""
 
-    @pytest.mark.parametrize("width", [60, 70])
+    @pytest.mark.parametrize("width", [70, 80])
     def test_rerun_ids_and_decisions_stay_whole(self, repo: Repository, width: int) -> None:
         report = build_report(repo)
-        for task in report["tasks"]:
-            task["id"] = f"tx-0123456789abcdef-r{task['id'][-1:]}12"
+        for i, task in enumerate(report["tasks"]):
+            task["id"] = f"tx-0123456789abcdef-r1{i}"
+            # the longest kinds and a long score trajectory beside them (break test: the
+            # columns' shares cut "awaiting_approval" at 80 columns)
+            task["decision"]["kind"] = ["awaiting_approval", "pass_with_suggestions"][i % 2]
+            task["scores"] = [74, 78, 78, 80]
         text = table_text(report, width)
+        assert all(len(line) <= width for line in text.splitlines()), text
         for task in report["tasks"]:
             assert task["id"] in text, text
             assert task["decision"]["kind"] in text, text
+
+    def test_at_60_columns_the_decision_kind_stays_whole(self, repo: Repository) -> None:
+        report = build_report(repo)
+        for task in report["tasks"]:
+            task["decision"]["kind"] = "pass_with_suggestions"
+        text = table_text(report, 60)
+        assert all(len(line) <= 60 for line in text.splitlines()), text
+        assert len(report["tasks"]) == text.count("pass_with_suggestions"), text
