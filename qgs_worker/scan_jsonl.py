@@ -208,7 +208,7 @@ def _record(
     # not take a record out of the scan (an attacker would pick which chunks go unvetted).
     line = raw.decode("utf-8-sig" if number == 1 else "utf-8", errors="replace")
     try:
-        record = json.loads(line)
+        record = json.loads(line.rstrip("\r\n"))  # an error at the line's end: its own column
     except json.JSONDecodeError as exc:
         return broken(f"not JSON ({exc.msg} at column {exc.colno})", readable=False)
     except RecursionError:

@@ -106,6 +106,12 @@ class Settings(BaseSettings):
         "or an MCP tools/list result (read once per client)",
     )
 
+    @field_validator("policy_file", "tools_file", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        """``QGS_POLICY_FILE=`` (empty) means no file, as unset does, not the current folder."""
+        return None if isinstance(value, str) and not value.strip() else value
+
     @model_validator(mode="after")
     def _limits_fit(self) -> Settings:
         self.check()

@@ -91,16 +91,23 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def check_output(output: Path | None) -> None:
+def check_output(output: Path | None, example: str = "audit.html") -> None:
     """Refuse an ``--output`` path that cannot be written, before any work is done.
 
+    Args:
+        output: The path given, or None (stdout).
+        example: A file name to suggest when ``output`` is a folder.
+
     Raises:
-        typer.Exit: (2) the path is a folder, or its folder does not exist; the message names it.
+        typer.Exit: (2) the path is a folder, or its folder does not exist or is a file; the
+            message names it.
     """
     if output is None:
         return
     if output.is_dir():
-        raise _fail(f"--output {output} is a folder: give a file name (e.g. {output / 'audit.html'})")
+        raise _fail(f"--output {output} is a folder: give a file name (e.g. {output / example})")
+    if output.parent.exists() and not output.parent.is_dir():
+        raise _fail(f"--output {output}: {output.parent} is a file, not a folder")
     if not output.parent.is_dir():
         raise _fail(f"--output {output}: the folder {output.parent} does not exist; create it first")
 

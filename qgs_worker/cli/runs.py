@@ -124,9 +124,9 @@ def build_diff(repo: Repository, run_a: str, run_b: str, bound_s: float = 3600.0
     same = len(task_ids[0] & task_ids[1])
     diff["counts"]["same_tasks"] = same
     diff["note"] = (
-        f"{same} matched tasks are the same stored tasks in both runs (the later run found "
-        "them done and did not audit them again): their decisions cannot differ. `qgs audit "
-        f"--rerun {a.id}` audits run {a.id}'s files again under the current settings."
+        f"{same} matched tasks are the same stored tasks in both runs (one run found them "
+        "done and did not audit them again): their decisions cannot differ. `qgs audit "
+        f"--rerun {min(a.id, b.id)}` audits those files again under the current settings."
         if same
         else ""
     )
@@ -195,7 +195,7 @@ def diff(
     from qgs_worker.client import Client
     from qgs_worker.run_diff import render_diff_html
 
-    check_output(output)
+    check_output(output, "diff.html")
     client = Client()
     data = build_diff(client.repo, run_a, run_b, client.settings.worker.visibility_timeout_s)
     if fmt is DiffFormat.table:

@@ -168,7 +168,9 @@ def iter_json_lines(path: Path) -> Iterator[tuple[int, Any] | TranscriptError]:
             if not line.strip():
                 continue
             try:
-                yield number, json.loads(line)
+                # without its line ending: an error at the end of the line is named at its own
+                # column, not at column 1 of the next line
+                yield number, json.loads(line.rstrip("\r\n"))
             except json.JSONDecodeError as exc:
                 yield TranscriptError(
                     source_file=source,
