@@ -162,14 +162,22 @@ def load_tools(settings: GateConfig) -> ToolRegistry | None:
     """The tools of ``QGS_TOOLS_FILE`` (``ToolRegistry.from_file``), ``None`` when it is unset.
 
     Raises:
-        ConfigurationError: The file cannot be read or holds an unusable definition.
+        ConfigurationError: The file cannot be read, holds an unusable definition, or holds
+            none.
     """
     if settings.tools_file is None:
         return None
     try:
-        return ToolRegistry.from_file(settings.tools_file)
+        registry = ToolRegistry.from_file(settings.tools_file)
     except ToolDefinitionError as error:
         raise ConfigurationError(f"QGS_TOOLS_FILE: {error}") from error
+    if not len(registry):  # as the client says it: every call would be refused
+        raise ConfigurationError(
+            f"QGS_TOOLS_FILE={settings.tools_file} holds no tool definitions: every call would "
+            "be refused; give OpenAI tools, Anthropic tools or an MCP tools/list result, or "
+            "unset it"
+        )
+    return registry
 
 
 def build_gate(

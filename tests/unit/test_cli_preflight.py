@@ -50,6 +50,13 @@ class TestPolicyFiles:
         assert 0 == listed.returncode, listed.stderr
         assert "[]" == listed.stdout.strip()
 
+    def test_audit_refuses_a_tools_file_with_no_tool(self, tmp_path: Path) -> None:
+        empty = tmp_path / "tools.json"
+        empty.write_text("[]")
+        done = qgs(tmp_path, "audit", str(TASKS / "01_queries.jsonl"), QGS_TOOLS_FILE=str(empty))
+        assert 2 == done.returncode, done.stderr
+        assert "holds no tool definitions" in done.stderr
+
     def test_worker_refuses_a_tools_file_that_cannot_be_read(self, tmp_path: Path) -> None:
         done = qgs(tmp_path, "worker", QGS_TOOLS_FILE=str(tmp_path / "nope.json"))
         assert 2 == done.returncode, done.stderr
