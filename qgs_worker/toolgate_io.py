@@ -26,13 +26,12 @@ from qgs_worker.core.toolgate import (
     PermissionLayer,
     RateLimit,
     RulesLayer,
-    ToolDefinitionError,
     ToolGate,
     ToolRegistry,
 )
 from qgs_worker.core.toolgate.base import GateSettings
 from qgs_worker.core.toolgate.layer6_injection import LAYER as INJECTION
-from qgs_worker.errors import ConfigurationError
+from qgs_worker.errors import ConfigurationError, InputError
 from qgs_worker.policy_file import load_pdp
 from qgs_worker.ratelimit import (
     CircuitBreakerLimiter,
@@ -167,15 +166,18 @@ def load_tools(settings: GateConfig) -> ToolRegistry | None:
     """
     if settings.tools_file is None:
         return None
+    path = settings.tools_file
     try:
-        registry = ToolRegistry.from_file(settings.tools_file)
-    except ToolDefinitionError as error:
-        raise ConfigurationError(f"QGS_TOOLS_FILE: {error}") from error
-    if not len(registry):  # as the client says it: every call would be refused
+        registry = ToolRegistry.from_file(path)
+    except InputError as error:  # ToolDefinitionError: unreadable, not JSON, a bad tool
         raise ConfigurationError(
-            f"QGS_TOOLS_FILE={settings.tools_file} holds no tool definitions: every call would "
-            "be refused; give OpenAI tools, Anthropic tools or an MCP tools/list result, or "
-            "unset it"
+            f"QGS_TOOLS_FILE={path}: {error}; it must hold OpenAI tools, Anthropic tools or an "
+            "MCP tools/list result"
+        ) from error
+    if not len(registry):
+        raise ConfigurationError(
+            f"QGS_TOOLS_FILE={path} holds no tool definitions: every call would be refused; "
+            "give OpenAI tools, Anthropic tools or an MCP tools/list result, or unset it"
         )
     return registry
 

@@ -27,7 +27,7 @@ from qgs_worker.errors import (
 from qgs_worker.gate_cache import GateCache
 from qgs_worker.settings import Settings
 from qgs_worker.toolcheck import CheckLogSender, send_with
-from qgs_worker.toolgate_io import tool_gate_for
+from qgs_worker.toolgate_io import load_tools, tool_gate_for
 
 logger = logging.getLogger(__name__)
 
@@ -183,17 +183,8 @@ class ToolCallsMixin:
                 "OpenAI, Anthropic or MCP tool definitions), or set QGS_TOOLS_FILE to a JSON "
                 "file of them"
             )
-        try:
-            registry = ToolRegistry.from_file(path)
-        except InputError as exc:  # ToolDefinitionError: unreadable, not JSON, a bad tool
-            raise ConfigurationError(
-                f"QGS_TOOLS_FILE={path}: {exc}; it must hold OpenAI tools, Anthropic tools or "
-                "an MCP tools/list result"
-            ) from exc
-        if not len(registry):
-            raise ConfigurationError(
-                f"QGS_TOOLS_FILE={path} holds no tool definitions: every call would be refused"
-            )
+        registry = load_tools(self.settings)  # the workers' loader: the same errors
+        assert registry is not None  # the path is set
         return registry
 
     @property
