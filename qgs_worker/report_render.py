@@ -36,9 +36,6 @@ WIDE_COLUMNS = 110
 """From this terminal width on, the task id and the transcript get a column each."""
 NARROW_SCORES = 8
 """The narrow table's scores column width: a longer trajectory folds onto the next lines."""
-NARROWEST_WITH_SCORES = 72
-"""Below this many columns, or where ids and decision kinds would not fit beside it, the narrow
-terminal table leaves out the score trajectory: the ids and the decision's kind come first."""
 
 
 def finding_text(finding: dict[str, Any]) -> str:
@@ -185,9 +182,7 @@ def render_table(report: dict[str, Any], console: Console) -> None:
     )
     if not wide:  # the transcript id shares the column: whole too, up to 24 characters
         id_width = max(id_width, min(24, max((len(_where(t)) for t in report["tasks"]), default=0)))
-    # Narrow, the score trajectory goes first when the rest does not fit (`qgs status` has it)
-    scores = wide or _fits_with_scores(report["tasks"], console.width, id_width, kind_width)
-    rows = [_table_row(t, wide, scores) for t in report["tasks"]]
+    rows = [_table_row(t, wide) for t in report["tasks"]]
     if wide:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         table.add_column("task", no_wrap=True, min_width=id_width)
@@ -198,24 +193,7 @@ def render_table(report: dict[str, Any], console: Console) -> None:
         table.add_column("risk", no_wrap=True, justify="right")
         table.add_column("decision", overflow="fold", min_width=kind_width)
     else:
-        # Every width set here, the decision taking what is left: rich shared the width by
-        # ratio, then cropped the table's right edge ("awaiting_approv" at 80 columns).
-        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=True)
-        names = ["transcript / task", "type", *(["scores"] if scores else []), "P0/P1", "risk"]
-        widths = [id_width] + [
-            max(len(name), *(len(Text.from_markup(r[i]).plain) for r in rows))
-            for i, name in enumerate(names[1:], start=1)
-        ]
-        if scores:  # a trajectory folds ("74 → 78" over "→ 78")
-            widths[2] = min(widths[2], NARROW_SCORES)
-        spare = console.width - sum(widths) - 2 * len(widths)  # two spaces between columns
-        if spare < kind_width:  # too narrow for all of it (~60 columns): the ids fold, not these
-            widths[0] = max(12, widths[0] - (kind_width - spare))
-            spare = console.width - sum(widths) - 2 * len(widths)
-        for i, (name, width) in enumerate(zip(names, widths, strict=True)):
-            table.add_column(name, overflow="fold", width=width, no_wrap=i > 0 and name != "scores",
-                             justify="right" if name == "risk" else "left")  # fmt: skip
-        table.add_column("decision", overflow="fold", width=max(kind_width, spare))
+        table, rows = _narrow_table(rows, console.width, id_width, kind_width)
     for cells in rows:
         table.add_row(*cells)
     console.print(table)
@@ -266,17 +244,40 @@ def _render_tool_calls(tool_calls: dict[str, Any] | None, console: Console) -> N
     console.print(table)
 
 
-def _fits_with_scores(tasks: list[dict[str, Any]], width: int, id_width: int, kind: int) -> bool:
-    """Whether the narrow table keeps its ids and decision kinds whole with the scores column."""
-    if width < NARROWEST_WITH_SCORES:
-        return False
-    trajectory = min(NARROW_SCORES, max((len(_trajectory(t["scores"])) for t in tasks), default=1))
-    types = max((len(_TYPE_SHORT.get(t["task_type"], t["task_type"])) + 2 for t in tasks), default=4)
-    # id, type, scores, P0/P1, risk and two spaces after each, then the decision's kind
-    return id_width + max(4, types) + max(6, trajectory) + 5 + 4 + 2 * 5 + kind <= width
+def _narrow_table(
+    rows: list[list[str]], width: int, id_width: int, kind_width: int
+) -> tuple[Table, list[list[str]]]:
+    """The narrow table's columns, every width set, and the rows that fit them.
+
+    The decision takes what is left (rich shared the width by ratio, then cropped the table's
+    right edge: "awaiting_approv" at 80 columns). The score trajectory folds at
+    ``NARROW_SCORES``, and goes (``qgs status`` has it) when the decision's kind would not fit
+    beside it; then, at about 60 columns, the ids fold.
+    """
+    names = ["transcript / task", "type", "scores", "P0/P1", "risk"]
+    widths = [id_width] + [
+        max(len(name), *(len(Text.from_markup(r[i]).plain) for r in rows))
+        for i, name in enumerate(names[1:], start=1)
+    ]
+    widths[2] = min(widths[2], NARROW_SCORES)  # "74 → 78" over "→ 78"
+
+    def spare() -> int:
+        return width - sum(widths) - 2 * len(widths)  # two spaces between columns
+
+    if spare() < kind_width:
+        del names[2], widths[2]
+        rows = [r[:2] + r[3:] for r in rows]
+    if spare() < kind_width:
+        widths[0] = max(12, widths[0] - (kind_width - spare()))
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=True)
+    for i, (name, column) in enumerate(zip(names, widths, strict=True)):
+        table.add_column(name, overflow="fold", width=column, no_wrap=i > 0 and name != "scores",
+                         justify="right" if name == "risk" else "left")  # fmt: skip
+    table.add_column("decision", overflow="fold", width=max(kind_width, spare()))
+    return table, rows
 
 
-def _table_row(t: dict[str, Any], wide: bool, scores: bool) -> list[str]:
+def _table_row(t: dict[str, Any], wide: bool) -> list[str]:
     """One task's cells of the terminal table (rich markup; transcript text escaped)."""
     p0, p1 = _counts(t)
     d = t["decision"] or {}
@@ -299,7 +300,7 @@ def _table_row(t: dict[str, Any], wide: bool, scores: bool) -> list[str]:
     return [
         *cells,
         kind_text + (" ↑" if t["escalated"] else ""),
-        *([_trajectory(t["scores"])] if scores else []),
+        _trajectory(t["scores"]),
         f"{p0}/{p1}",
         str(_gate_risk(t)) if d else "—",
         decision,
