@@ -7,6 +7,7 @@ the text is escaped. JSON output keeps every value exact.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from typing import Any, TextIO
@@ -54,13 +55,16 @@ def json_text(value: Any) -> str:
     ``json.dumps`` escapes C0 controls; DEL, C1 controls and bidirectional overrides (only ever
     inside strings) are written as ``\u`` escapes too, which parse back to the same text.
     """
-    return _escape_invisible(json.dumps(value, indent=2, ensure_ascii=False)) + "\n"
+    out = io.StringIO()
+    write_json(value, out)  # one encoding path: the streamed one
+    return out.getvalue()
 
 
 def write_json(value: Any, out: TextIO) -> None:
-    """Write ``json_text(value)`` to ``out`` as it is encoded, a 64 KB piece at a time.
+    """Write ``value`` as ``json_text`` gives it to ``out`` as it is encoded, 64 KB at a time.
 
-    The same text as ``json_text``, without holding it whole: the report of a 10,000-task
+    The text of ``json.dumps(value, indent=2, ensure_ascii=False)`` plus a newline, escaped
+    as the module says, without holding it whole: the report of a 10,000-task
     audit is ~60 MB of JSON, and ``json.dumps`` with an indent built it from some two million
     pieces first (the client's peak RSS at the end of ``qgs audit --format json``). The
     encoder yields whole tokens, so escaping each piece escapes the text.

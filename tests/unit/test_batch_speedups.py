@@ -294,6 +294,14 @@ def test_check_value_refuses_and_passes_what_its_walk_does(value: object, depth:
                 assert walked is None
 
 
+def reference_json_text(value: Any) -> str:
+    """What ``json_text`` wrote before it streamed: ``json.dumps``, then the escapes."""
+    from qgs_worker.terminal import _JSON_INVISIBLE
+
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return _JSON_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
 class TestStreamedJson:
     """``write_json`` writes exactly ``json_text``'s text, in pieces (the audit's big report)."""
 
@@ -315,6 +323,7 @@ class TestStreamedJson:
         out = io.StringIO()
         write_json(value, out)
         assert json_text(value) == out.getvalue()
+        assert reference_json_text(value) == out.getvalue()
 
     def test_a_large_value_is_written_in_pieces_with_the_same_text(self) -> None:
         import io
@@ -333,4 +342,5 @@ class TestStreamedJson:
         out = Pieces()
         write_json(value, out)
         assert json_text(value) == out.getvalue()
+        assert reference_json_text(value) == out.getvalue()
         assert Pieces.writes >= 5, "written in 64 KB pieces, not whole"
