@@ -295,7 +295,13 @@ def classify_rules(request: str) -> Classification | None:
     Raises:
         InputError: ``request`` is empty or only whitespace.
     """
-    found, reading = _matches(_check(request))
+    return _settle(request, *_matches(_check(request)))
+
+
+def _settle(
+    request: str, found: dict[TaskType, list[str]], reading: IrreversibleReading
+) -> Classification | None:
+    """``classify_rules`` on the table's matches (``_matches``), read once by ``classify``."""
     matched = tuple(name for names in found.values() for name in names)
     if TaskType.CRITICAL in found:
         names = ", ".join(found[TaskType.CRITICAL])
@@ -394,12 +400,12 @@ def classify(
     Raises:
         InputError: ``request`` is empty or only whitespace.
     """
-    settled = classify_rules(request)
+    found, reading = _matches(_check(request))
+    settled = _settle(request, found, reading)
     if settled is not None:
         return settled
     if fallback is not None:
         return fallback(request)
-    found, _ = _matches(_check(request))
     matched = tuple(name for names in found.values() for name in names)
     if found:
         strongest = next(t for t in PRECEDENCE if t in found)

@@ -158,10 +158,13 @@ _ZH_MONEY = r"(?:钱|资金|余额|款项|货款|房租|租金|美元|欧元|英
 class _Rule:
     name: str
     pattern: re.Pattern[str]
+    needs: str | None = None
+    """A part every match of ``pattern`` contains (a key of ``_NEEDS``): where the pre-scan
+    finds it may start nowhere, the rule cannot match and is not tried."""
 
 
-def _rule(name: str, regex: str) -> _Rule:
-    return _Rule(name, _compile(regex))
+def _rule(name: str, regex: str, *, needs: str | None = None) -> _Rule:
+    return _Rule(name, _compile(regex), needs)
 
 
 _RULES: tuple[_Rule, ...] = (
@@ -291,6 +294,9 @@ _RULES: tuple[_Rule, ...] = (
         + _SEND
         + _LONG_GAP
         + _RECIPIENT,
+        # Each branch holds a secret: the lazy gaps before it cost ~0.2 ms a request of 400
+        # characters, most of which name no secret at all (bench/README.md, issue 14).
+        needs="secret",
     ),
     _rule(
         "critical.bulk_disclosure",
@@ -522,14 +528,16 @@ def read_irreversible(text: str) -> IrreversibleReading:
     quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
     matched: list[str] = []
     asked: list[str] = []
-    views = [(text, _PRESCAN.starts(text))]
-    views.append((spaced, _PRESCAN.starts(spaced)) if spaced != text else views[0])
+    views = [_view(text)]
+    views.append(_view(spaced) if spaced != text else views[0])
     for index, rule in enumerate(_RULES):
         seen = False
         requested = False
-        for view, starts in views:
+        for view, starts, held in views:
             if starts[index] == []:  # the pattern may start nowhere in this view
                 continue
+            if rule.needs is not None and rule.needs not in held:
+                continue  # a part every match holds is not in this view
             for match in _PRESCAN.finditer(rule.pattern, view, starts[index]):
                 if any(a <= match.start() and match.end() <= b for a, b in quoted):
                     continue
@@ -549,7 +557,21 @@ def read_irreversible(text: str) -> IrreversibleReading:
     return IrreversibleReading(tuple(matched), tuple(asked))
 
 
+def _view(text: str) -> tuple[str, list[list[int] | None], frozenset[str]]:
+    """A view of the text: its rules' start positions, and which ``_NEEDS`` parts it holds."""
+    starts = _PRESCAN.starts(text)
+    held = frozenset(
+        name
+        for name, slot in _NEEDS_SLOT.items()
+        if _PRESCAN.search(_NEEDS[name], text, starts[slot])
+    )
+    return text, starts, held
+
+
 # The rules' patterns begin with a verb or a keyword: a literal pre-scan finds where each may
 # start, and the pattern is tried there only (the same matches, 3x faster on long texts: a tool
 # call's command, a long request took ~2 ms a call before).
-_PRESCAN = LazyPrescan([rule.pattern for rule in _RULES], "irreversible")
+_NEEDS: dict[str, re.Pattern[str]] = {"secret": _compile(_SECRET)}
+"""Parts a rule's every match holds (``_Rule.needs``), pre-scanned with the rules' patterns."""
+_NEEDS_SLOT = {name: len(_RULES) + i for i, name in enumerate(_NEEDS)}
+_PRESCAN = LazyPrescan([rule.pattern for rule in _RULES] + list(_NEEDS.values()), "irreversible")

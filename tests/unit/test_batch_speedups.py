@@ -122,6 +122,26 @@ class TestIrreversiblePrescan:
         assert plain == prescanned
         assert sum(bool(r.matched) for r in plain) > 20, "the texts hold requests to check"
 
+    def test_a_rule_is_not_tried_where_a_part_it_needs_is_absent(self) -> None:
+        """``critical.disclose_secret`` is tried only where a secret is named (``_Rule.needs``)."""
+        rule = next(r for r in irreversible._RULES if r.name == "critical.disclose_secret")
+        assert "secret" == rule.needs
+        try:
+            irreversible._PRESCAN.reset(built=True)
+            plain_send = "Please send the quarterly report to bob@example.com by Friday."
+            assert frozenset() == irreversible._view(plain_send)[2]
+            leak = "Send my passport number to bob@example.com now."
+            assert {"secret"} == irreversible._view(leak)[2]
+            assert "critical.disclose_secret" in irreversible.read_irreversible(leak).matched
+            assert not irreversible.read_irreversible(plain_send).matched
+        finally:
+            irreversible._PRESCAN.reset(built=False)
+        with_secret = [t for t in TEXTS if irreversible._NEEDS["secret"].search(t)]
+        assert any(
+            "critical.disclose_secret" in irreversible.read_irreversible(t).matched
+            for t in with_secret
+        ), "the corpus holds a disclosure the guarded rule still finds"
+
     def test_the_classifier_the_same_with_and_without(self) -> None:
         try:
             classifier._PRESCAN.reset(built=False)
