@@ -75,20 +75,15 @@ scores 0-100), and the round's decision's ``decision_reason`` and ``suggestions`
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
 from qgs_worker.core.models import (
-    ROLE_FAILED,
-    ROUND_UNFINISHED,
     SEVERITY_WEIGHTS,
-    ReviewStatus,
     Severity,
 )
 from qgs_worker.core.views import ApprovalView, DecisionView
-from qgs_worker.judges.panel import length_bias
 from qgs_worker.report_filter import ReportFilter
 from qgs_worker.report_model import (
     AuditRunFacts,
@@ -105,6 +100,7 @@ from qgs_worker.report_render import (  # their home was this module: importers 
     render_markdown,
     render_table,
 )
+from qgs_worker.report_tally import SpooledTasks, Tally
 from qgs_worker.service.requests import round_turn
 from qgs_worker.sweeper import overdue
 from qgs_worker.toolcheck import GATE_LAYER_NAMES
@@ -332,6 +328,7 @@ def build_report(
     bound_s: float = 3600.0,
     filters: ReportFilter | None = None,
     details: bool = False,
+    spool: bool = False,
 ) -> dict[str, Any]:
     """The JSON report over the given tasks (every task in the store when None).
 
@@ -341,7 +338,9 @@ def build_report(
     severity, task type, audit run), before anything is counted: the summary counts what the
     report lists, and ``filter`` says the filter in words (null: none). ``details`` adds each
     round's deliverable, review words and decision reason (the HTML report's drill-down; see
-    the module docstring).
+    the module docstring). ``spool`` keeps the task entries in a temporary file
+    (``report_tally.SpooledTasks``, for ``write_json``: memory flat in the number of tasks)
+    instead of a list.
 
     Raises:
         InputError: ``filters.run`` is not a stored run.
@@ -350,11 +349,14 @@ def build_report(
         in_run = [task_id for task_id, _ in repo.run_tasks(filters.run)]
         wanted = None if task_ids is None else set(task_ids)
         task_ids = [t for t in in_run if wanted is None or t in wanted]
-    entries = [
-        task_entry(t, bound_s, details) for t in repo.report_tasks(task_ids, details=details)
-    ]
-    if filters is not None:
-        entries = [e for e in entries if filters.keeps(e)]
+    tally = Tally()
+    entries: list[dict[str, Any]] = SpooledTasks() if spool else []
+    keep = entries.add if isinstance(entries, SpooledTasks) else entries.append
+    for facts in repo.report_tasks(task_ids, details=details):
+        entry = task_entry(facts, bound_s, details)
+        if filters is None or filters.keeps(entry):
+            tally.add(entry)
+            keep(entry)
     totals = repo.report_totals(dead_letters=RECENT_DEAD_LETTERS, rejected=RECENT_REJECTED)
     files = set(error_files) if error_files is not None else None
     errors = [
@@ -362,68 +364,15 @@ def build_report(
         for e in totals.audit_errors
         if files is None or e.source_file in files
     ]
-    severities = Counter(f["severity"] for t in entries for f in t["findings"])
-    outcomes = Counter(t["decision"]["outcome"] for t in entries if t["decision"])
-    judges = sorted({r["judge"] for t in entries for r in t["rounds"] if r["judge"]})
     return {
         "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "filter": (filters.describe() or None) if filters is not None else None,
-        "judges": judges,
-        "summary": {
-            "tasks": len(entries),
-            "decided": sum(1 for t in entries if t["decision"]),
-            "decisions": dict(Counter(t["decision"]["kind"] for t in entries if t["decision"])),
-            "escalated": sum(1 for t in entries if t["escalated"]),
-            "p0": severities.get("P0", 0),
-            "p1": severities.get("P1", 0),
-            "errors": len(errors),
-            "approvals": {
-                "awaiting": outcomes.get("awaiting_approval", 0),
-                "approved": outcomes.get("approved", 0),
-                "rejected": outcomes.get("rejected", 0),
-            },
-            "role_failures": sum(
-                1 for t in entries for f in t["findings"] if f["category"] == ROLE_FAILED
-            ),
-            "judge_calls": sum(
-                1
-                for t in entries
-                for r in t["rounds"]
-                if r["review_status"] and not r["reused_from"]
-            ),
-            "reviews_reused": sum(1 for t in entries for r in t["rounds"] if r["reused_from"]),
-            "judge_failures": sum(
-                1 for t in entries for r in t["rounds"] if r["review_status"] == ReviewStatus.FAILED
-            ),
-            "classified_by": dict(Counter(t["classification_source"] for t in entries)),
-            "length_bias": round(
-                length_bias(
-                    [
-                        (r["length"], r["score"])
-                        for t in entries
-                        for r in t["rounds"]
-                        if r["score"] is not None and not r["reused_from"]
-                    ]
-                ),
-                3,
-            ),
-            "review_warnings": sum(len(r["warnings"]) for t in entries for r in t["rounds"]),
-            "prompt_tokens": sum(r["prompt_tokens"] for t in entries for r in t["rounds"]),
-            "completion_tokens": sum(r["completion_tokens"] for t in entries for r in t["rounds"]),
-            "judge_latency_ms": round(
-                sum(r["latency_ms"] for t in entries for r in t["rounds"]), 1
-            ),
-        },
+        "judges": tally.judges,
+        "summary": tally.summary(len(errors)),
         "tasks": entries,
         "errors": errors,
         "dead_letters": [_dead_letter(d) for d in totals.dead_letters],
-        "unfinished": {
-            "rounds": sum(
-                1 for t in entries for r in t["rounds"] if r["status"] in ROUND_UNFINISHED
-            ),
-            "overdue": sum(1 for t in entries for r in t["rounds"] if r["overdue"]),
-            "outbox_waiting": totals.outbox_waiting,
-        },
+        "unfinished": tally.unfinished(totals.outbox_waiting),
         "tool_calls": _tool_calls(totals.tool_calls),
     }
 

@@ -211,6 +211,7 @@ def audit(
         plan.task_ids,
         error_files=names,
         bound_s=settings.worker.visibility_timeout_s,
+        spool=fmt is ReportFormat.json,  # written as it is read back: flat memory at 10,000
     )
     report["run"] = {"id": run_id, "fingerprint": fingerprint, "rerun_of": rerun_of}
     _print_report(report, fmt, render_table, render_markdown)

@@ -418,6 +418,7 @@ def report(
         bound_s=client.settings.worker.visibility_timeout_s,
         filters=filters,
         details=html,
+        spool=fmt is ReportFormat.json,  # written as it is read back: flat memory at 10,000
     )
     if html:
         from qgs_worker.report_html import html_context, render_html
