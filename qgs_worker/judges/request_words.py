@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 from types import MappingProxyType
 
@@ -78,9 +78,10 @@ _WORD_PART = re.compile(r"[^\W_]+")
 
 # In an ASCII text, WORD is [A-Za-z0-9_] and _WORD_PART [A-Za-z0-9]: with every other byte made a
 # space, str.split finds the same runs in C, without findall's match object per run (~200 ns a
-# word: most of the rules judge's word counting).
+# word: most of the rules judge's word counting); with every word byte made "a", bytes.count
+# counts the runs' starts.
 _ASCII_WORD = bytes(
-    c if c < 128 and (chr(c).isalnum() or c == ord("_")) else ord(" ") for c in range(256)
+    ord("a") if c < 128 and (chr(c).isalnum() or c == ord("_")) else ord(" ") for c in range(256)
 )
 _ASCII_PART = bytes(c if c < 128 and chr(c).isalnum() else ord(" ") for c in range(256))
 
@@ -232,7 +233,7 @@ def tokens(text: str) -> list[str]:
 def word_runs(text: str) -> int:
     r"""How many ``\w+`` runs (``WORD``) ``text`` has: ``len(WORD.findall(text))``."""
     if text.isascii():
-        return len(text.encode("ascii").translate(_ASCII_WORD).split())
+        return (b" " + text.encode("ascii")).translate(_ASCII_WORD).count(b" a")
     return len(WORD.findall(text))
 
 
@@ -270,17 +271,24 @@ def _content_words(text: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Words:
-    """The words of a piece of output, measured once for many ``matches`` calls.
-
-    ``by_prefix`` holds the tokens of 4+ characters under their first four: the only tokens
-    the prefix rule can match a word with (a scan of every token per word was most of the
-    judge's necessity check).
-    """
+    """The words of a piece of output, measured once for many ``matches`` calls."""
 
     tokens: frozenset[str]
     bases: frozenset[str]
     operations: frozenset[str]
-    by_prefix: Mapping[str, tuple[str, ...]] = field(compare=False)
+
+    @functools.cached_property
+    def by_prefix(self) -> Mapping[str, tuple[str, ...]]:
+        """The tokens of 4+ characters under their first four, built on first use.
+
+        The only tokens the prefix rule can match a word with: a scan of every token for each
+        word was most of the rules judge's necessity check.
+        """
+        found: dict[str, list[str]] = {}
+        for token in self.tokens:
+            if len(token) >= 4:
+                found.setdefault(token[:4], []).append(token)
+        return MappingProxyType({head: tuple(same) for head, same in found.items()})
 
 
 @functools.lru_cache(maxsize=64)
@@ -296,16 +304,7 @@ def words_of(text: str) -> Words:
     else:
         bases = frozenset(base_form(t) for t in found if not _is_cjk(t))
     operations = frozenset(verb for b in bases for verb in OPERATION_CLASSES.get(b, ()))
-    by_prefix: dict[str, list[str]] = {}
-    for token in found:
-        if len(token) >= 4:
-            by_prefix.setdefault(token[:4], []).append(token)
-    return Words(
-        found,
-        bases,
-        operations,
-        MappingProxyType({head: tuple(same) for head, same in by_prefix.items()}),
-    )
+    return Words(found, bases, operations)
 
 
 def matches(word: str, words: Words) -> bool:

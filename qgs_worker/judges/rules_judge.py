@@ -153,6 +153,8 @@ class _Pattern:
     regex: re.Pattern[str]
     points: int
     accept: Callable[[re.Match[str]], bool] | None = None
+    needles: tuple[str, ...] = ()
+    """Lower-case strings one of which every text with a match holds (none: always run)."""
 
 
 def _p(
@@ -161,8 +163,9 @@ def _p(
     points: int,
     flags: int = re.IGNORECASE,
     accept: Callable[[re.Match[str]], bool] | None = None,
+    needles: tuple[str, ...] = (),
 ) -> _Pattern:
-    return _Pattern(label, re.compile(pattern, flags), points, accept)
+    return _Pattern(label, re.compile(pattern, flags), points, accept, needles)
 
 
 # The safety checks are the rules table's (core/rules/): every rule with a severity in a
@@ -182,6 +185,8 @@ _SAFETY_RULES = tuple(
 _MANIPULATION_POINTS = 70
 """Taken off ``safety`` (or the first scored dimension) when the deliverable addresses the judge."""
 
+# Needles: a part of each alternative, with no i or s (IGNORECASE matches ı and İ to i and ſ to
+# s, which lower() leaves as they are), looked for in the lowered deliverable before the regex.
 _HEDGES = _p(
     "hedge",
     r"\bI\s+think\b|\bI\s+believe\b|\bprobably\b|\bmaybe\b|\bmight\s+be\b|\bnot\s+sure\b"
@@ -192,16 +197,19 @@ _PLACEHOLDERS = _p(
     "placeholder",
     r"\bTODO\b|\bTBD\b|\bFIXME\b|\blorem\s+ipsum\b|\[citation needed\]",
     30,
+    needles=("todo", "tbd", "xme", "lorem", "needed]"),
 )
 _ABSOLUTE_CLAIMS = _p(
     "absolute claim",
     r"\bguaranteed?\b|\b100\s?%|\bnever\s+fails?\b|\balways\s+works?\b|\bzero\s+risk\b",
     15,
+    needles=("guarantee", "100", "never", "alway", "zero"),
 )
 _UNFILLED = _p(
     "unfilled placeholder",
     r"<\s*(?:your|insert)[^<>\n]{0,40}>|\bYOUR_[A-Z_]+\b|\bTBD\b",
     20,
+    needles=("<", "your_", "tbd"),
 )
 
 
@@ -462,21 +470,21 @@ def _touches(wanted: list[str], output: Words) -> bool:
 
 
 def _accuracy(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    hedges = _find(_HEDGES, text.raw)
+    hedges = _find(_HEDGES, text)
     if hedges:
         dim.take(
             min(50, _HEDGES.points * len(hedges)),
             f"{len(hedges)} hedge(s) such as {_quote(hedges[0])}: state what is known or verify it",
         )
-    for hit in _find(_PLACEHOLDERS, text.raw):
+    for hit in _find(_PLACEHOLDERS, text):
         dim.take(_PLACEHOLDERS.points, f"unverifiable placeholder {_quote(hit)}")
 
 
 def _feasibility(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    claims = _find(_ABSOLUTE_CLAIMS, text.raw)
+    claims = _find(_ABSOLUTE_CLAIMS, text)
     for hit in claims[:3]:
         dim.take(_ABSOLUTE_CLAIMS.points, f"absolute claim {_quote(hit)} cannot hold in practice")
-    for hit in _find(_UNFILLED, text.raw):
+    for hit in _find(_UNFILLED, text):
         dim.take(_UNFILLED.points, f"unfilled placeholder {_quote(hit)}")
 
 
@@ -542,6 +550,8 @@ def _verdict(dimensions: tuple[DimensionScore, ...]) -> Review:
 
 def _split_fences(raw: str) -> tuple[tuple[tuple[str, str, int], ...], str, bool]:
     """Fenced blocks (tag, code, first line), the prose around them, and whether one is unclosed."""
+    if "```" not in raw and "~~~" not in raw:  # no fence: the whole text is prose
+        return (), raw, False
     blocks: list[tuple[str, str, int]] = []
     prose: list[str] = []
     position = 0
@@ -564,10 +574,12 @@ def _split_fences(raw: str) -> tuple[tuple[tuple[str, str, int], ...], str, bool
     return tuple(blocks), "".join(prose), unclosed
 
 
-def _find(pattern: _Pattern, text: str) -> list[str]:
+def _find(pattern: _Pattern, text: _Text) -> list[str]:
+    if pattern.needles and not any(needle in text.lowered for needle in pattern.needles):
+        return []
     return [
         m.group(0)
-        for m in pattern.regex.finditer(text)
+        for m in pattern.regex.finditer(text.raw)
         if pattern.accept is None or pattern.accept(m)
     ]
 
