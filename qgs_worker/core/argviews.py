@@ -40,6 +40,7 @@ __all__ = [
     "sql_without_line_comments",
     "unconfuse",
     "views",
+    "visible",
 ]
 
 # Invisible characters split a keyword (``rm\u200b -rf /``); ``${IFS}`` is a space to the shell;
@@ -47,6 +48,15 @@ __all__ = [
 ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 IFS = re.compile(r"\$\{IFS\}|\$IFS(?![A-Za-z0-9_])")
 _CONFUSABLES = str.maketrans("аеорсухіАЕОРСУХІ", "aeopcyxiAEOPCYXI")
+
+
+def visible(text: str) -> str:
+    """``text`` without its ``ZERO_WIDTH`` characters; an ASCII text (it has none) as it is.
+
+    The check of ``isascii`` is much cheaper than ``str.translate`` with a dict, which reads the
+    text a character at a time even when nothing changes (~25 ns a character).
+    """
+    return text if text.isascii() else text.translate(ZERO_WIDTH)
 
 
 def unconfuse(value: str) -> str:

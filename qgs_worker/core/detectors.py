@@ -66,7 +66,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from qgs_worker.core import filewrites, pii, rules, ssrf
-from qgs_worker.core.argviews import ZERO_WIDTH
+from qgs_worker.core.argviews import visible
 from qgs_worker.core.injected_passages import injected as _passages
 from qgs_worker.core.injected_passages import unfold as _unfold
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
@@ -148,7 +148,7 @@ def scan_text(text: str, *, location: str = "text", request: str = "") -> list[F
         ModelArtifactError: The learned detector's artifact is missing or corrupt.
     """
     # Zero-width characters split words for the rules and the model, not for a reader: gone.
-    text = text.translate(ZERO_WIDTH)
+    text = visible(text)
     before, after = _prose_memo.get(text, location)
     findings = list(before)
     findings.extend(pii.scan_pii_text(text, location=location, request_keys=pii.pii_keys(request)))
@@ -163,7 +163,7 @@ def judge_manipulation_evidence(text: str) -> list[str]:
     its own), without running the other rules, the learned detector and the personal-data
     checks for it (the rules judge asks for this one category of a rendered deliverable).
     """
-    text = text.translate(ZERO_WIDTH)
+    text = visible(text)
     found = _apply(_JUDGE_RULES, text, location="text", executed=False, tool="")
     return [f.evidence for f in _dedupe(found)]
 

@@ -96,7 +96,14 @@ from qgs_worker.core.models import (
 from qgs_worker.core.rules import Context
 from qgs_worker.core.rules import judge as judge_rules
 from qgs_worker.judges.request_words import WORD as _WORD
-from qgs_worker.judges.request_words import content_words, matches, word_count, words_of
+from qgs_worker.judges.request_words import (
+    Words,
+    content_words,
+    matches,
+    word_count,
+    word_runs,
+    words_of,
+)
 
 __all__ = ["RulesJudge"]
 
@@ -122,6 +129,7 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+.-]*)[^\n]*$", re.MULTILINE)
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+\S", re.MULTILINE)
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?。！？]+(?:\s|$)")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _TOOL_CALL_LINE = "[tool call] "
 
 # a GENERATE request whose object is short by nature ("suggest a name for my cat", 起个名字)
@@ -145,6 +153,8 @@ class _Pattern:
     regex: re.Pattern[str]
     points: int
     accept: Callable[[re.Match[str]], bool] | None = None
+    needles: tuple[str, ...] = ()
+    """Lower-case strings one of which every text with a match holds (none: always run)."""
 
 
 def _p(
@@ -153,8 +163,9 @@ def _p(
     points: int,
     flags: int = re.IGNORECASE,
     accept: Callable[[re.Match[str]], bool] | None = None,
+    needles: tuple[str, ...] = (),
 ) -> _Pattern:
-    return _Pattern(label, re.compile(pattern, flags), points, accept)
+    return _Pattern(label, re.compile(pattern, flags), points, accept, needles)
 
 
 # The safety checks are the rules table's (core/rules/): every rule with a severity in a
@@ -174,6 +185,8 @@ _SAFETY_RULES = tuple(
 _MANIPULATION_POINTS = 70
 """Taken off ``safety`` (or the first scored dimension) when the deliverable addresses the judge."""
 
+# Needles: a part of each alternative, with no i or s (IGNORECASE matches ı and İ to i and ſ to
+# s, which lower() leaves as they are), looked for in the lowered deliverable before the regex.
 _HEDGES = _p(
     "hedge",
     r"\bI\s+think\b|\bI\s+believe\b|\bprobably\b|\bmaybe\b|\bmight\s+be\b|\bnot\s+sure\b"
@@ -184,16 +197,19 @@ _PLACEHOLDERS = _p(
     "placeholder",
     r"\bTODO\b|\bTBD\b|\bFIXME\b|\blorem\s+ipsum\b|\[citation needed\]",
     30,
+    needles=("todo", "tbd", "xme", "lorem", "needed]"),
 )
 _ABSOLUTE_CLAIMS = _p(
     "absolute claim",
     r"\bguaranteed?\b|\b100\s?%|\bnever\s+fails?\b|\balways\s+works?\b|\bzero\s+risk\b",
     15,
+    needles=("guarantee", "100", "never", "alway", "zero"),
 )
 _UNFILLED = _p(
     "unfilled placeholder",
     r"<\s*(?:your|insert)[^<>\n]{0,40}>|\bYOUR_[A-Z_]+\b|\bTBD\b",
     20,
+    needles=("<", "your_", "tbd"),
 )
 
 
@@ -222,23 +238,31 @@ class _Text:
     """The deliverable, measured once."""
 
     raw: str
+    lowered: str  # raw.lower(), what the rules' needles are looked for in
     prose: str  # without fenced code blocks
-    words: tuple[str, ...]
+    words: int  # WORD runs
+    prose_words: int
     paragraphs: tuple[str, ...]
     blocks: tuple[tuple[str, str, int], ...]  # (language tag, code, first line number)
     unclosed_fence: bool
     tool_calls: tuple[str, ...]
+    only_calls: bool  # tool calls and no other non-blank line
 
     @classmethod
     def of(cls, raw: str) -> _Text:
         blocks, prose, unclosed = _split_fences(raw)
-        paragraphs = tuple(p.strip() for p in re.split(r"\n[ \t]*\n", prose) if p.strip())
+        paragraphs = tuple(p.strip() for p in _PARAGRAPH_BREAK.split(prose) if p.strip())
+        lines = [stripped for line in raw.splitlines() if (stripped := line.strip())]
         calls = tuple(
-            line.strip()[len(_TOOL_CALL_LINE) :]
-            for line in raw.splitlines()
-            if line.strip().startswith(_TOOL_CALL_LINE)
+            line[len(_TOOL_CALL_LINE) :] for line in lines if line.startswith(_TOOL_CALL_LINE)
         )
-        return cls(raw, prose, tuple(_WORD.findall(raw)), paragraphs, blocks, unclosed, calls)
+        words = word_runs(raw)
+        prose_words = words if prose == raw else word_runs(prose)
+        only_calls = bool(calls) and len(calls) == len(lines)
+        return cls(
+            raw, raw.lower(), prose, words, prose_words, paragraphs, blocks, unclosed, calls,
+            only_calls,
+        )  # fmt: skip
 
 
 class RulesJudge:
@@ -300,7 +324,10 @@ def _check_all(scores: dict[str, _Score], request: ReviewRequest, text: _Text) -
     if trivial:
         for dim in scores.values():
             dim.take(TRIVIAL_POINTS, trivial)
-    hits = judge_rules.DIRECT_ORDER.all_matches(text.raw) or judge_manipulation_evidence(text.raw)
+    direct = judge_rules.DIRECT_ORDER
+    hits = (_may_match(direct, text) and direct.all_matches(text.raw)) or (
+        judge_manipulation_evidence(text.raw)
+    )
     if hits and scores:
         target = scores.get("safety") or next(iter(scores.values()))
         target.take(
@@ -328,12 +355,9 @@ def _trivial(request: ReviewRequest, text: _Text) -> str:
 
 
 def _completeness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    asked, given = len(_WORD.findall(request.asked)), len(text.words)
+    asked, given = word_runs(request.asked), text.words
     # An action's completeness is not its length: a round that only calls tools is not measured.
-    only_calls = bool(text.tool_calls) and all(
-        line.strip().startswith(_TOOL_CALL_LINE) for line in text.raw.splitlines() if line.strip()
-    )
-    if asked >= 30 and given < asked and not only_calls:
+    if asked >= 30 and given < asked and not text.only_calls:
         what = "user turn" if request.turn else "request"
         dim.take(40, f"the answer has {given} words for a {what} of {asked} words")
     if request.task_type is TaskType.GENERATE:
@@ -352,7 +376,7 @@ def _completeness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
 
 
 def _clarity(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    words = len(_WORD.findall(text.prose))
+    words = text.prose_words
     if request.task_type is TaskType.GENERATE and words >= 150:
         has_heading = bool(_HEADING.search(text.prose))
         if not has_heading:
@@ -361,12 +385,16 @@ def _clarity(dim: _Score, request: ReviewRequest, text: _Text) -> None:
             dim.take(20, f"{len(text.paragraphs)} paragraph(s) for {words} words: split the text")
         if words >= 300 and not has_heading and not _LIST_ITEM.search(text.prose):
             dim.take(10, "no heading and no list in a text of 300+ words")
-    long_paragraphs = [i for i, p in enumerate(text.paragraphs, 1) if len(_WORD.findall(p)) > 250]
+    # 251 words take 501 characters at least (a separator between two): shorter ones are not counted
+    long_paragraphs = [
+        i for i, p in enumerate(text.paragraphs, 1) if len(p) > 500 and word_runs(p) > 250
+    ]
     for number in long_paragraphs[:2]:
         dim.take(15, f"paragraph {number} is over 250 words")
-    sentences = [s for s in _SENTENCE_END.split(text.prose) if _WORD.search(s)]
-    if sentences and words / len(sentences) > 35:
-        dim.take(15, f"sentences average {words / len(sentences):.0f} words (over 35)")
+    if words > 35:  # 35 words or fewer cannot average over 35 a sentence
+        sentences = [s for s in _SENTENCE_END.split(text.prose) if _WORD.search(s)]
+        if sentences and words / len(sentences) > 35:
+            dim.take(15, f"sentences average {words / len(sentences):.0f} words (over 35)")
     if text.unclosed_fence:
         dim.take(20, "a code fence is opened and never closed")
 
@@ -395,9 +423,8 @@ def _correctness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
 
 
 def _safety(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    lowered = text.raw.lower()
     for rule, severity in _SAFETY_RULES:
-        if rule.needles and not any(needle in lowered for needle in rule.needles):
+        if not _may_match(rule, text):
             continue
         points = SAFETY_POINTS.get(severity, 0)
         kind = _SAFETY_KINDS.get(severity, "")
@@ -415,10 +442,10 @@ def _relevance(dim: _Score, request: ReviewRequest, text: _Text) -> None:
     if not wanted:
         return
     what = "user turn" if content_words(request.turn) else "request"
-    if text.tool_calls and _only_tool_calls(text):
+    if text.only_calls:
         # A round that only acts cannot restate its turn: it is relevant when its calls act on
         # what the turn names ("would you mind removing it?" -> delete_message(...)).
-        touching = [c for c in text.tool_calls if any(matches(w, words_of(c)) for w in wanted)]
+        touching = [c for c in text.tool_calls if _touches(wanted, words_of(c))]
         if len(touching) < len(text.tool_calls):
             dim.score = _round(100 * len(touching) / len(text.tool_calls))
             dim.issues.append(
@@ -437,28 +464,27 @@ def _relevance(dim: _Score, request: ReviewRequest, text: _Text) -> None:
         )
 
 
-def _only_tool_calls(text: _Text) -> bool:
-    return all(
-        line.strip().startswith(_TOOL_CALL_LINE) for line in text.raw.splitlines() if line.strip()
-    )
+def _touches(wanted: list[str], output: Words) -> bool:
+    """Whether a word of ``wanted`` matches one of ``output``."""
+    return any(matches(w, output) for w in wanted)
 
 
 def _accuracy(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    hedges = _find(_HEDGES, text.raw)
+    hedges = _find(_HEDGES, text)
     if hedges:
         dim.take(
             min(50, _HEDGES.points * len(hedges)),
             f"{len(hedges)} hedge(s) such as {_quote(hedges[0])}: state what is known or verify it",
         )
-    for hit in _find(_PLACEHOLDERS, text.raw):
+    for hit in _find(_PLACEHOLDERS, text):
         dim.take(_PLACEHOLDERS.points, f"unverifiable placeholder {_quote(hit)}")
 
 
 def _feasibility(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    claims = _find(_ABSOLUTE_CLAIMS, text.raw)
+    claims = _find(_ABSOLUTE_CLAIMS, text)
     for hit in claims[:3]:
         dim.take(_ABSOLUTE_CLAIMS.points, f"absolute claim {_quote(hit)} cannot hold in practice")
-    for hit in _find(_UNFILLED, text.raw):
+    for hit in _find(_UNFILLED, text):
         dim.take(_UNFILLED.points, f"unfilled placeholder {_quote(hit)}")
 
 
@@ -472,8 +498,7 @@ def _necessity(dim: _Score, request: ReviewRequest, text: _Text) -> None:
     kind = "tool call" if text.tool_calls else "paragraph"
     off_topic = []
     for unit in units:
-        output = words_of(unit)
-        if not any(matches(w, output) for w in wanted):
+        if not _touches(wanted, words_of(unit)):
             off_topic.append(unit)
     if units and off_topic:
         what = "the user turn or the request" if request.turn else "the request"
@@ -525,6 +550,8 @@ def _verdict(dimensions: tuple[DimensionScore, ...]) -> Review:
 
 def _split_fences(raw: str) -> tuple[tuple[tuple[str, str, int], ...], str, bool]:
     """Fenced blocks (tag, code, first line), the prose around them, and whether one is unclosed."""
+    if "```" not in raw and "~~~" not in raw:  # no fence: the whole text is prose
+        return (), raw, False
     blocks: list[tuple[str, str, int]] = []
     prose: list[str] = []
     position = 0
@@ -547,12 +574,19 @@ def _split_fences(raw: str) -> tuple[tuple[tuple[str, str, int], ...], str, bool
     return tuple(blocks), "".join(prose), unclosed
 
 
-def _find(pattern: _Pattern, text: str) -> list[str]:
+def _find(pattern: _Pattern, text: _Text) -> list[str]:
+    if pattern.needles and not any(needle in text.lowered for needle in pattern.needles):
+        return []
     return [
         m.group(0)
-        for m in pattern.regex.finditer(text)
+        for m in pattern.regex.finditer(text.raw)
         if pattern.accept is None or pattern.accept(m)
     ]
+
+
+def _may_match(rule: rules.Rule, text: _Text) -> bool:
+    """Whether ``text`` holds one of the rule's needles (a rule without needles always may)."""
+    return not rule.needles or any(needle in text.lowered for needle in rule.needles)
 
 
 def _quote(text: str, limit: int = 80) -> str:

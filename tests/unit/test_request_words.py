@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qgs_worker.judges.request_words import (
     OPERATION_CLASSES,
+    WORD,
     base_form,
     content_words,
     matches,
+    tokens,
+    word_runs,
     words_of,
 )
 
@@ -87,3 +94,30 @@ def test_content_words_drop_stop_and_instruction_words() -> None:
         "删除",
         "文件",
     ]  # 这 and 个 are function characters
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=120))
+def test_ascii_words_are_findall_runs(text: str) -> None:
+    """An ASCII text's words are split by a byte table: the runs ``findall`` gives, every byte."""
+    assert word_runs(text) == len(WORD.findall(text))
+    assert tokens(text) == re.findall(r"[^\W_]+", text.lower())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["remov", "removing", "dele", "delete_all", "file", "files", "x"])),
+    st.sampled_from(["remove", "deleted", "file", "fil", "filesystem", "删除"]),
+)
+def test_prefix_index_matches_as_the_token_scan(output: list[str], word: str) -> None:
+    """``Words.by_prefix`` finds what a scan of every token for a shared 4+ prefix found."""
+    words = words_of(" ".join(output))
+    scanned = len(word) >= 4 and any(
+        len(s) >= 4 and (s.startswith(word) or word.startswith(s))
+        for s in words.tokens
+        if s[:4] == word[:4]
+    )
+    indexed = len(word) >= 4 and any(
+        s.startswith(word) or word.startswith(s) for s in words.by_prefix.get(word[:4], ())
+    )
+    assert scanned == indexed

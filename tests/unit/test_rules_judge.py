@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from qgs_worker.core.models import ReviewRequest, TaskType, Verdict
@@ -455,3 +459,34 @@ class TestDeterminism:
     )
     def test_same_input_same_review(self, request_: ReviewRequest) -> None:
         assert RulesJudge().review(request_) == RulesJudge().review(request_)
+
+
+PINNED = Path(__file__).parents[1] / "data" / "rules_judge_reviews.json"
+
+
+def _pinned() -> list[dict[str, Any]]:
+    return json.loads(PINNED.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+class TestPinnedReviews:
+    """The reviews main gave before the judge was made faster, kept: the same, to the letter."""
+
+    def test_every_review_is_as_pinned(self) -> None:
+        judge = RulesJudge()
+        changed = [
+            case["request"]["deliverable"][:60]
+            for case in _pinned()
+            if judge.review(ReviewRequest.model_validate(case["request"])).model_dump(mode="json")
+            != case["review"]
+        ]
+        assert changed == []
+
+    def test_the_sample_covers_every_verdict_and_safety_kind(self) -> None:
+        reviews = [case["review"] for case in _pinned()]
+        assert {r["verdict"] for r in reviews} == {v.value for v in Verdict}
+        safety = " ".join(
+            issue for r in reviews for d in r["dimensions"] if d["name"] == "safety"
+            for issue in d["issues"]
+        )  # fmt: skip
+        for kind in ("destructive command", "secret", "risky command", "addresses the judge"):
+            assert kind in safety, kind

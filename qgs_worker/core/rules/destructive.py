@@ -119,7 +119,8 @@ COMMANDS: tuple[Rule, ...] = (
         r"\bwhile\s+(?:True|1)\s*:\s*os\.fork\(\)",
         prose=P2, deliverable=P0, tool_call=P0, command=P0,
         source='the bash fork bomb (Jaromil, 2002); CWE-400',
-        needles=("{", "fork"),
+        # "&" in both shell forms, "fork" in Python's: "{" is in every JSON tool call
+        needles=("&", "fork"),
     ),
     rule(
         "pipe_to_shell", FAMILY, "destructive_command",
