@@ -9,6 +9,8 @@ task stored by someone else before the flush.
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +112,56 @@ class TestSameRows:
         rt.judge.review = lambda request: calls.append(request) or review(request)  # type: ignore[method-assign]
         audit_chunk(rt, _messages(again), publish=lambda m: None)
         assert [] == calls, "every round's review was in the store already"
+
+
+_IDS = {"id", "round_id", "review_id", "reused_from", "latency_ms", "duration_ms"}
+"""Columns two writes of the same chunk may give other values: ids (assigned per column set in
+another order) and the audit roles' measured times."""
+_TIME = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d)?")
+
+
+def _raw_rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows as SQLite holds them, sorted, without ``_IDS``; times as their shape."""
+    conn = sqlite3.connect(db)
+    try:
+        out = {}
+        for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'"):
+            names = [c[1] for c in conn.execute(f'PRAGMA table_info("{table}")')]
+            keep = [i for i, name in enumerate(names) if name not in _IDS]
+            rows = conn.execute(f'SELECT * FROM "{table}"').fetchall()
+            out[table] = sorted(
+                (tuple(_shape(row[i]) for i in keep) for row in rows), key=repr
+            )
+        return out
+    finally:
+        conn.close()
+
+
+def _shape(value: Any) -> Any:
+    return re.sub(r"\d", "9", value) if isinstance(value, str) and _TIME.fullmatch(value) else value
+
+
+class TestTheDriversInserts:
+    def test_sqlite_rows_as_core_writes_them(
+        self, tmp_path: Path, transcripts: list[list[Submission]], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # The flush writes through the SQLite driver's executemany (chunk_flush._SqliteRows):
+        # the same rows, defaults and stored formats as Core's inserts (_CoreRows); the ids
+        # point at the same rows (TestSameRows reads both stores back by task and round).
+        from qgs_worker.store import chunk_flush
+
+        fast = _runtime(tmp_path, "fast")
+        audit_chunk(fast, _messages(transcripts), publish=lambda m: None)
+        monkeypatch.setattr(chunk_flush, "_SqliteRows", chunk_flush._CoreRows)
+        core = _runtime(tmp_path, "core")
+        audit_chunk(core, _messages(transcripts), publish=lambda m: None)
+        fast_rows, core_rows = _raw_rows(tmp_path / "fast.db"), _raw_rows(tmp_path / "core.db")
+        assert all(fast_rows[t] for t in ("task", "round", "review", "finding", "audit_run"))
+        for table in core_rows:
+            assert core_rows[table] == fast_rows[table], table
+        with sqlite3.connect(tmp_path / "fast.db") as conn:
+            ids = [i for (i,) in conn.execute("SELECT id FROM round ORDER BY id")]
+        assert list(range(1, len(ids) + 1)) == ids, "the ids SQLite would have given"
 
 
 class TestTheInMemoryLock:
