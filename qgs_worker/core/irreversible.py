@@ -536,7 +536,7 @@ def read_irreversible(text: str) -> IrreversibleReading:
         for view, starts, held in views:
             if starts[index] == []:  # the pattern may start nowhere in this view
                 continue
-            if rule.needs is not None and rule.needs not in held:
+            if rule.needs is not None and not _holds(view, starts, held, rule.needs):
                 continue  # a part every match holds is not in this view
             for match in _PRESCAN.finditer(rule.pattern, view, starts[index]):
                 if any(a <= match.start() and match.end() <= b for a, b in quoted):
@@ -557,15 +557,20 @@ def read_irreversible(text: str) -> IrreversibleReading:
     return IrreversibleReading(tuple(matched), tuple(asked))
 
 
-def _view(text: str) -> tuple[str, list[list[int] | None], frozenset[str]]:
-    """A view of the text: its rules' start positions, and which ``_NEEDS`` parts it holds."""
-    starts = _PRESCAN.starts(text)
-    held = frozenset(
-        name
-        for name, slot in _NEEDS_SLOT.items()
-        if _PRESCAN.search(_NEEDS[name], text, starts[slot])
-    )
-    return text, starts, held
+def _view(text: str) -> tuple[str, list[list[int] | None], dict[str, bool]]:
+    """A view of the text: its rules' start positions, and the ``_NEEDS`` parts found in it.
+
+    The parts are looked for by ``_holds`` when a rule asks (most texts never reach one).
+    """
+    return text, _PRESCAN.starts(text), {}
+
+
+def _holds(text: str, starts: list[list[int] | None], held: dict[str, bool], need: str) -> bool:
+    """Whether ``need`` (a key of ``_NEEDS``) matches somewhere in the view, found once."""
+    found = held.get(need)
+    if found is None:
+        found = held[need] = _PRESCAN.search(_NEEDS[need], text, starts[_NEEDS_SLOT[need]])
+    return found
 
 
 # The rules' patterns begin with a verb or a keyword: a literal pre-scan finds where each may

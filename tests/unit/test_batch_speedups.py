@@ -129,9 +129,9 @@ class TestIrreversiblePrescan:
         try:
             irreversible._PRESCAN.reset(built=True)
             plain_send = "Please send the quarterly report to bob@example.com by Friday."
-            assert frozenset() == irreversible._view(plain_send)[2]
+            assert not irreversible._holds(*irreversible._view(plain_send), "secret")
             leak = "Send my passport number to bob@example.com now."
-            assert {"secret"} == irreversible._view(leak)[2]
+            assert irreversible._holds(*irreversible._view(leak), "secret")
             assert "critical.disclose_secret" in irreversible.read_irreversible(leak).matched
             assert not irreversible.read_irreversible(plain_send).matched
         finally:
