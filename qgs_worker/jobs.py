@@ -204,10 +204,13 @@ def intake_job(self: QGSJob, submission: dict[str, Any]) -> None:
                 message_id=self.request.id,
             )
         return
+    # A round ready with a review due is reviewed here when this job came on the critic queue
+    # (``_review_here``): intake stores it holding this holder's review lease.
+    holder = uuid.uuid4().hex[:16] if _delivered_from(self) == CRITIC_QUEUE else None
     try:
         redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
         with self.store_errors_retried(rt.settings):
-            ready = rt.service.intake(sub, redelivered=redelivered)
+            ready = rt.service.intake(sub, redelivered=redelivered, review_holder=holder)
     except TaskNotFoundError as exc:
         # The client stored the task before it published this message: a worker that cannot
         # find it reads another store (a wrong QGS_DATABASE_URL). Not acknowledged as done:
@@ -233,8 +236,8 @@ def intake_job(self: QGSJob, submission: dict[str, Any]) -> None:
         return
     if ready is None:
         return
-    if ready.plan.critic and _delivered_from(self) == CRITIC_QUEUE:
-        _review_here(rt, ready)
+    if ready.plan.critic and holder is not None:
+        _review_here(rt, ready, holder)
     else:
         send(ready)
 
@@ -244,19 +247,21 @@ def _delivered_from(task: QGSJob) -> str | None:
     return (task.request.delivery_info or {}).get("routing_key")
 
 
-def _review_here(rt: Runtime, ready: Dispatch) -> None:
+def _review_here(rt: Runtime, ready: Dispatch, holder: str) -> None:
     """Review a round its intake just made ready, in the intake job (it came on the critic queue).
 
     This saves a job a round: the round's review runs where a critic job would have run, under
-    the critic queue's concurrency. What cannot be finished here goes on as the separate jobs
-    would: an audit due as the discriminate -> decide chain, a judge retry or rate-limit wait as
-    a critic job held back, and a store error (this intake's retry would not review again) as
-    the round's critic job itself, which has the store retries.
+    the critic queue's concurrency, and a round stored by this intake holds its review lease
+    already (``ready.lease``: taken in the insert's transaction). What cannot be finished here
+    goes on as the separate jobs would: an audit due as the discriminate -> decide chain, a
+    judge retry or rate-limit wait as a critic job held back, and a store error (this intake's
+    retry would not review again) as the round's critic job itself, which has the store retries.
     """
     then_decide = not ready.plan.discriminate
-    holder = uuid.uuid4().hex[:16]
     try:
-        outcome = rt.service.review(ready.round_id, then_decide=then_decide, holder=holder)
+        outcome = rt.service.review(
+            ready.round_id, then_decide=then_decide, holder=holder, lease=ready.lease
+        )
     except (TaskNotFoundError, *STORE_ERRORS) as exc:
         log.warning(
             "round %s: reviewing at intake failed (%s); sending its critic job", ready.round_id, exc

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Literal, Protocol
 
 from qgs_worker.core.models import Classification, Decision, Finding, Review, RoundPlan, RoundStatus
-from qgs_worker.service.records import TaskContext
+from qgs_worker.service.records import ReviewAttempt, TaskContext
 from qgs_worker.submission import NewTask
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "NewRound",
     "Prepared",
     "ReviewAttempt",
+    "ReviewLease",
     "ReviewStore",
     "Settlement",
 ]
@@ -55,8 +56,26 @@ class Prepared:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewLease:
+    """The review lease a round is stored with, for a caller that reviews it at once.
+
+    Attributes:
+        holder: The review attempt's holder id.
+        lease_s: How long the lease holds, in seconds from the insert (``ReviewLimits.lease_s``).
+    """
+
+    holder: str
+    lease_s: float
+
+
+@dataclass(frozen=True, slots=True)
 class NewRound:
-    """A submitted round to store: ``prepared`` when its turn has come (stored dispatched)."""
+    """A submitted round to store: ``prepared`` when its turn has come (stored dispatched).
+
+    With ``lease`` (only with ``prepared``, a review due), the round is stored holding its
+    review lease, its first attempt counted: what ``begin_review`` would write, in the insert's
+    transaction instead of one of its own.
+    """
 
     submission_id: str
     task_id: str
@@ -70,15 +89,7 @@ class NewRound:
     review_key: str | None = None
     prepared: Prepared | None = None
     callback_url: str | None = None  # where the decision is pushed (wins over the task's)
-
-
-@dataclass(frozen=True, slots=True)
-class ReviewAttempt:
-    """A review attempt that holds the round's lease, and the round's counts so far."""
-
-    attempts: int
-    judge_retries: int
-    rate_waits: int
+    lease: ReviewLease | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +131,9 @@ class ReviewStore(Protocol):
     def insert_round(self, new: NewRound) -> tuple[int, bool]:
         """Store a round (and take its submission's outbox row) in one transaction.
 
-        Returns ``(round_id, created)``: created False when its submission was stored before.
+        A round created with ``new.lease`` holds its review lease, one attempt counted.
+        Returns ``(round_id, created)``: created False when its submission was stored before
+        (its lease, if any, is then not taken).
         Raises ``RoundNumberTakenError`` when another submission holds the number.
         """
         ...

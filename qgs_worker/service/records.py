@@ -31,6 +31,7 @@ __all__ = [
     "ApprovalTarget",
     "Dispatch",
     "OutboxEntry",
+    "ReviewAttempt",
     "RoundRecord",
     "RoundState",
     "SubmissionFacts",
@@ -254,11 +255,25 @@ class OutboxEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewAttempt:
+    """A review attempt that holds the round's lease, and the round's counts so far."""
+
+    attempts: int
+    judge_retries: int
+    rate_waits: int
+
+
+@dataclass(frozen=True, slots=True)
 class Dispatch:
-    """A round whose jobs must be sent now, and what is due on it (``RoundPlan``)."""
+    """A round whose jobs must be sent now, and what is due on it (``RoundPlan``).
+
+    ``lease`` is the review attempt its intake took with the round (``ReviewService.intake``
+    with a ``review_holder``): the caller reviews it in place under that lease.
+    """
 
     round_id: int
     plan: RoundPlan
+    lease: ReviewAttempt | None = None
 
 
 def _list(text: str | None) -> Sequence[object]:

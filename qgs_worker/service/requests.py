@@ -13,7 +13,7 @@ from typing import Any
 
 from qgs_worker.core import rubric
 from qgs_worker.core.models import Deliverable, ReviewRequest, TaskType
-from qgs_worker.service.ports import NewRound, Prepared
+from qgs_worker.service.ports import NewRound, Prepared, ReviewLease
 from qgs_worker.service.records import TaskRecord
 from qgs_worker.submission import Submission, content_hash
 
@@ -93,8 +93,12 @@ def new_round(
     *,
     review_key: str | None = None,
     prepared: Prepared | None = None,
+    lease: ReviewLease | None = None,
 ) -> NewRound:
-    """What the store keeps of a submitted round (``prepared`` when its turn has come)."""
+    """What the store keeps of a submitted round (``prepared`` when its turn has come).
+
+    ``lease``: the round is stored holding its review lease (see ``NewRound``).
+    """
     d = sub.deliverable
     return NewRound(
         submission_id=sub.submission_id,
@@ -109,6 +113,7 @@ def new_round(
         review_key=review_key,
         prepared=prepared,
         callback_url=sub.callback_url,
+        lease=lease,
     )
 
 

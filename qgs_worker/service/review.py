@@ -44,9 +44,15 @@ from qgs_worker.service.deciding import (
     task_history,
 )
 from qgs_worker.service.observer import ReviewObserver, tell
-from qgs_worker.service.ports import Prepared, ReviewStore, Settlement
+from qgs_worker.service.ports import Prepared, ReviewLease, ReviewStore, Settlement
 from qgs_worker.service.preparing import prepare_round
-from qgs_worker.service.records import Dispatch, RoundRecord, TaskContext, TaskRecord
+from qgs_worker.service.records import (
+    Dispatch,
+    ReviewAttempt,
+    RoundRecord,
+    TaskContext,
+    TaskRecord,
+)
 from qgs_worker.service.requests import new_round, review_key, review_request_of
 from qgs_worker.service.tasks import classify
 from qgs_worker.submission import Submission
@@ -144,7 +150,9 @@ class ReviewService:
 
     # -- intake ----------------------------------------------------------------------------
 
-    def intake(self, sub: Submission, *, redelivered: bool = False) -> Dispatch | None:
+    def intake(
+        self, sub: Submission, *, redelivered: bool = False, review_holder: str | None = None
+    ) -> Dispatch | None:
         """Store a submitted round (and its task); prepare it when its turn has come.
 
         A round whose earlier rounds are all done is stored ready (dispatched, with its detector
@@ -155,6 +163,11 @@ class ReviewService:
             sub: The validated submission.
             redelivered: The broker redelivered this message (a worker was lost): a round left
                 dispatched without a decision is dispatched again (its effects are idempotent).
+            review_holder: The caller reviews a ready round in place (``review`` with this
+                holder): a round stored now with a review due is stored holding that holder's
+                review lease (``Dispatch.lease``), one write transaction fewer than taking it
+                in ``review``. A round that was stored before, or claimed here behind an
+                earlier one, is dispatched without a lease.
 
         Returns:
             The round whose jobs the caller must send now, or None.
@@ -184,12 +197,16 @@ class ReviewService:
                         prepared.findings,
                     )
                     prepared = replace(prepared, decision=decision)
+            lease = None
+            if review_holder is not None and prepared is not None and prepared.plan.critic:
+                lease = ReviewLease(review_holder, self.limits.lease_s)
             new = new_round(
                 sub,
                 context.task.id,
                 number,
                 review_key=self._review_key(context, d, sub.turn),
                 prepared=prepared,
+                lease=lease,
             )
             try:
                 round_id, created = self.store.insert_round(new)
@@ -204,7 +221,9 @@ class ReviewService:
             if prepared is not None and prepared.decision is not None:
                 self._decided(context.task.id, round_id)
             if created and prepared is not None and prepared.decision is None:
-                return Dispatch(round_id, prepared.plan)
+                # A round stored with its lease is its first review attempt (``NewRound``).
+                attempt = None if lease is None else ReviewAttempt(1, 0, 0)
+                return Dispatch(round_id, prepared.plan, attempt)
             # Queued behind an earlier round, decided at once, or stored by a copy of this job:
             # the task's next round (maybe this one, if its turn came meanwhile) goes on.
             return self.advance(context.task.id, redelivered=redelivered)
@@ -276,7 +295,12 @@ class ReviewService:
     # -- review ----------------------------------------------------------------------------
 
     def review(
-        self, round_id: int, *, then_decide: bool = False, holder: str | None = None
+        self,
+        round_id: int,
+        *,
+        then_decide: bool = False,
+        holder: str | None = None,
+        lease: ReviewAttempt | None = None,
     ) -> ReviewOutcome:
         """Have the judge review a round, once; a malformed answer is stored as a failure.
 
@@ -290,13 +314,16 @@ class ReviewService:
             round_id: The round.
             then_decide: Decide the round in the same step (no audit is due on it).
             holder: The lease holder's id (a fresh one when None).
+            lease: The attempt ``holder`` holds already (``Dispatch.lease``: taken with the
+                round at intake); None to take the lease here.
 
         Raises:
             TaskNotFoundError: no such round.
         """
         assert self.judge is not None, "the review step needs a judge"
+        assert lease is None or holder is not None, "a lease taken before names its holder"
         holder = holder or uuid.uuid4().hex[:16]
-        attempt = self.store.begin_review(round_id, holder, self.limits.lease_s)
+        attempt = lease or self.store.begin_review(round_id, holder, self.limits.lease_s)
         context = self.store.load_round(round_id, contents="focus")
         r = context.round(round_id)
         if self.observer is not None:

@@ -9,7 +9,7 @@ SQLAlchemy Core ``Table`` objects (statements built once at import are cached co
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, update
@@ -68,12 +68,14 @@ def round_values(new: NewRound, now: datetime) -> dict[str, Any]:
     """The ``round`` row of a submitted round as insert values (cleaned: ``clean_row``).
 
     Stored dispatched with its plan when ``new.prepared`` (decided when nothing is due on it),
-    else queued behind an earlier round.
+    else queued behind an earlier round; with ``new.lease``, holding its review lease from
+    ``now``, its first attempt counted (as ``begin_review`` would).
     """
     prepared = new.prepared
     status = RoundStatus.QUEUED
     if prepared is not None:
         status = RoundStatus.DECIDED if prepared.decision else RoundStatus.DISPATCHED
+    lease = new.lease
     return clean_row(
         {
             "submission_id": new.submission_id,
@@ -90,7 +92,9 @@ def round_values(new: NewRound, now: datetime) -> dict[str, Any]:
             "status": status.value,
             "status_at": now,
             "created_at": now,
-            "attempts": 0,
+            "attempts": 0 if lease is None else 1,
+            "lease_holder": None if lease is None else lease.holder,
+            "lease_until": None if lease is None else now + timedelta(seconds=lease.lease_s),
             **plan_values(prepared.plan if prepared else None),
         }
     )
