@@ -125,6 +125,7 @@ def _build_runtime(app: Celery) -> Runtime:
         rt.decision_publisher = DecisionPublisher(
             redis_for_broker(settings.broker_url, timeout_s=settings.broker_timeout_s / 2),
             rt.repo.round_submission_id,
+            in_background=True,  # a job does not wait on Redis for a best-effort notice
         )
         rt.decided_listeners.append(rt.decision_publisher)
     # Pushed decisions: a decided round with a callback URL gets its delivery stored and queued.

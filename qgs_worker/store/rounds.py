@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import bindparam, delete, func, update
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from qgs_worker.core.models import (
@@ -38,6 +39,9 @@ from qgs_worker.submission import NewTask
 __all__ = ["RoundStore", "task_record", "task_row"]
 
 log = logging.getLogger(__name__)
+
+_ROUND = RoundRow.__table__  # type: ignore[attr-defined]
+_SUBMISSION_OF_ROUND = sa_select(_ROUND.c.submission_id).where(_ROUND.c.id == bindparam("round_id"))
 
 
 def task_row(
@@ -169,11 +173,14 @@ class RoundStore(StoreBase):
         return None if found is None or found[0] is None else (found[0], found[1])
 
     def round_submission_id(self, round_id: int) -> str | None:
-        """The submission id of a stored round (None: no such round)."""
-        with Session(self.engine) as session:
-            return session.exec(
-                select(RoundRow.submission_id).where(col(RoundRow.id) == round_id)
-            ).first()
+        """The submission id of a stored round (None: no such round).
+
+        A Core statement built once (it runs after every decision a worker stores: the
+        decision notice), not an ORM session's.
+        """
+        with self.engine.connect() as conn:
+            found: str | None = conn.scalar(_SUBMISSION_OF_ROUND, {"round_id": round_id})
+        return found
 
     def submission_task_id(self, submission_id: str) -> str | None:
         """The task a submission belongs to (from its round, else its outbox row), or None."""

@@ -445,48 +445,49 @@ class SqlReviewStore:
             )
 
     def settle(self, round_id: int, task_id: str, outcome: Settlement) -> None:
-        """Write ``outcome`` on the round in one transaction (see ``Settlement``)."""
+        """Write ``outcome`` on the round in one transaction (see ``Settlement``).
+
+        Every statement's values are made before the transaction: its first write takes the
+        SQLite writer lock (``sqlite_writes``), and the lock's holder should spend it in SQLite.
+        """
+        review, review_row, dimension_rows, failure_rows = outcome.review, None, None, None
+        if review is not None:
+            review_row = clean_row(
+                review_values(
+                    round_id, review, review_key=outcome.review_key, reused_from=outcome.reused_from
+                )
+            )
+            # The review's id comes from its insert; 0 stands for it until then.
+            dimension_rows = [clean_row(v) for v in dimension_values(0, review)]
+        elif outcome.failure is not None:
+            judge, error, raw = outcome.failure
+            failure_rows = [clean_row(failure_values(round_id, judge=judge, error=error, raw=raw))]
+        decision_rows = None
+        if outcome.decision is not None:
+            decision_rows = [clean_row(decision_values(round_id, task_id, outcome.decision))]
+        status, holder = outcome.status, outcome.release_lease
+        round_params = None
+        if status is not None or holder is not None:
+            round_params = {
+                "rid": round_id,
+                "b_status": status.value if status else None,
+                "now": utcnow(),
+                "b_error": clean_row({"e": outcome.error})["e"],
+                "holder": holder,
+            }
         with self.engine.begin() as conn:
-            if outcome.review is not None:
-                review_id = conn.scalar(
-                    self._insert_review,
-                    clean_row(
-                        review_values(
-                            round_id,
-                            outcome.review,
-                            review_key=outcome.review_key,
-                            reused_from=outcome.reused_from,
-                        )
-                    ),
-                )
-                if review_id is not None and outcome.review.dimensions:
-                    conn.execute(
-                        self._ignore["dimension_score"],
-                        [clean_row(v) for v in dimension_values(review_id, outcome.review)],
-                    )
-            elif outcome.failure is not None:
-                judge, error, raw = outcome.failure
-                conn.execute(
-                    self._insert_failure,
-                    [clean_row(failure_values(round_id, judge=judge, error=error, raw=raw))],
-                )
-            if outcome.decision is not None:
-                conn.execute(
-                    self._ignore["decision"],
-                    [clean_row(decision_values(round_id, task_id, outcome.decision))],
-                )
-            status, holder = outcome.status, outcome.release_lease
-            if status is not None or holder is not None:
-                conn.execute(
-                    _SETTLE_ROUND[status is not None, holder is not None],
-                    {
-                        "rid": round_id,
-                        "b_status": status.value if status else None,
-                        "now": utcnow(),
-                        "b_error": clean_row({"e": outcome.error})["e"],
-                        "holder": holder,
-                    },
-                )
+            if review_row is not None:
+                review_id = conn.scalar(self._insert_review, review_row)
+                if review_id is not None and dimension_rows:
+                    for row in dimension_rows:
+                        row["review_id"] = review_id
+                    conn.execute(self._ignore["dimension_score"], dimension_rows)
+            elif failure_rows is not None:
+                conn.execute(self._insert_failure, failure_rows)
+            if decision_rows is not None:
+                conn.execute(self._ignore["decision"], decision_rows)
+            if round_params is not None:
+                conn.execute(_SETTLE_ROUND[status is not None, holder is not None], round_params)
 
     def note_retry(
         self, round_id: int, holder: str, *, judge_error: str | None, parked_until: datetime | None

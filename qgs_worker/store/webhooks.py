@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import exists, or_, select, update
+from sqlalchemy import bindparam, exists, or_, select, update
 
 from qgs_worker.core.webhooks import (
     APPROVAL_EVENT,
@@ -52,6 +52,14 @@ __all__ = [
 
 _d = WebhookDeliveryRow.__table__  # type: ignore[attr-defined]
 _ad = ApprovalWebhookRow.__table__  # type: ignore[attr-defined]
+
+_DECIDED_ROUND = (
+    select(_r.c.submission_id, _r.c.task_id, _r.c.callback_url, _t.c.callback_url)
+    .join(_t, _t.c.id == _r.c.task_id)
+    .where(_r.c.id == bindparam("round_id"), exists().where(_dec.c.round_id == _r.c.id))
+)
+"""A decided round's submission, task and callback URLs (its own, its task's), by ``round_id``:
+built once, its compiled form cached (it runs after every decision a worker stores)."""
 _PENDING = WebhookStatus.PENDING.value
 _ERROR_MAX_CHARS = 500
 
@@ -70,14 +78,11 @@ class WebhookStore(StoreBase):
         The submission's URL wins over the task's. The caller that gets True enqueues the
         delivery job; False: no callback, not decided, or stored before (by whoever enqueued).
         """
+        with self.engine.connect() as conn:  # most rounds have no callback: a read, no more
+            row = conn.execute(_DECIDED_ROUND, {"round_id": round_id}).first()
+        if row is None or not (row[2] or row[3]):
+            return False
         with self.engine.begin() as conn:
-            row = conn.execute(
-                select(_r.c.submission_id, _r.c.task_id, _r.c.callback_url, _t.c.callback_url)
-                .join(_t, _t.c.id == _r.c.task_id)
-                .where(_r.c.id == round_id, exists().where(_dec.c.round_id == _r.c.id))
-            ).first()
-            if row is None or not (row[2] or row[3]):
-                return False
             now = utcnow()
             insert = dialect_insert(self.engine.dialect.name)
             values = {
