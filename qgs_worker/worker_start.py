@@ -23,6 +23,7 @@ __all__ = [
     "MALLOC_ARENA_MAX",
     "MALLOC_MMAP_THRESHOLD_BYTES",
     "UNUSED_ASYNC_MODULES",
+    "UNUSED_WITHOUT_TRACING",
     "limit_malloc",
     "skip_unused_async_modules",
     "start_worker",
@@ -52,6 +53,16 @@ which imports trio for its async locks: both only when installed, and both left 
 the worker's whole life (about 12 MB of RSS; issue 15, part 4). Each library treats the module
 as optional (``try: import ... except ImportError``) and goes on without it: the synchronous
 client's requests are the same.
+"""
+
+UNUSED_WITHOUT_TRACING = ("opentelemetry.sdk",)
+"""The OpenTelemetry SDK, unimportable in a worker whose tracing is off.
+
+redis-py imports it whenever it is installed, for metrics of its own that only a call of its
+``observability`` API turns on (QGS makes none), and the SDK imports psutil: ~3 MB of RSS for
+nothing (issue 15, part 4: "64 concurrent reviews within 150 MB"). redis-py treats it as
+optional (``try: ... except ImportError``). QGS's own telemetry imports the SDK only to trace
+(``telemetry.tracing_wanted``: an OTLP endpoint set), and then it is left importable.
 """
 
 _M_MMAP_THRESHOLD = -3
@@ -106,8 +117,10 @@ def start_worker(
     return int(worker.exitcode or 0)
 
 
-def skip_unused_async_modules() -> list[str]:
+def skip_unused_async_modules(*, tracing: bool = True) -> list[str]:
     """Make ``UNUSED_ASYNC_MODULES`` unimportable in this process, as if they were not installed.
+
+    With ``tracing`` False (QGS's tracing is off), ``UNUSED_WITHOUT_TRACING`` too.
 
     Python's own mechanism: a ``None`` in ``sys.modules`` makes ``import`` raise
     ``ModuleNotFoundError``, which the libraries importing them catch. A module already imported
@@ -118,7 +131,8 @@ def skip_unused_async_modules() -> list[str]:
     Returns:
         The names made unimportable now.
     """
-    skipped = [name for name in UNUSED_ASYNC_MODULES if name not in sys.modules]
+    unused = UNUSED_ASYNC_MODULES + (() if tracing else UNUSED_WITHOUT_TRACING)
+    skipped = [name for name in unused if name not in sys.modules]
     for name in skipped:
         sys.modules[name] = None  # type: ignore[assignment]
     return skipped

@@ -66,9 +66,11 @@ def worker(
     ] = None,
 ) -> None:
     """Run a Celery worker on the QGS queues (starts the embedded broker when none is set)."""
+    from qgs_worker.telemetry import tracing_wanted
     from qgs_worker.worker_start import skip_unused_async_modules
 
-    skip_unused_async_modules()  # before anything imports openai (the jobs do)
+    # Before anything imports openai or redis (the jobs do).
+    skip_unused_async_modules(tracing=tracing_wanted())
     from qgs_worker.celery_app import create_celery_app
 
     wanted = (

@@ -98,9 +98,10 @@ print(json.dumps({"code": code, "error": error, "modules": loaded}))
 """
 
 
-def run_qgs_worker(tmp_path: Path) -> dict[str, object]:
+def run_qgs_worker(tmp_path: Path, **extra_env: str) -> dict[str, object]:
     """``qgs worker`` through the command line, its Celery worker's start a no-op, then a judge call."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("QGS_", "OTEL_", "MALLOC_"))}
+    env.update(extra_env)
     env["QGS_DATA_DIR"] = str(tmp_path / "data")
     env["QGS_BROKER_URL"] = "redis://127.0.0.1:1/0"
     env["QGS_STORE_URL"] = f"sqlite:///{tmp_path / 'qgs.db'}"
@@ -151,6 +152,17 @@ class TestUnusedAsyncModules:
         assert "openai" in modules and "httpcore2._synchronization" in modules
         loaded = [m for m in modules if m.split(".")[0] in ("aiohttp", "trio")]
         assert loaded == []
+
+    def test_without_tracing_the_worker_does_without_the_otel_sdk(self, tmp_path: Path) -> None:
+        # redis-py imports the SDK when installed, for metrics QGS never turns on; a worker
+        # that traces needs it for its spans.
+        modules = run_qgs_worker(tmp_path)["modules"]
+        assert isinstance(modules, list) and "redis.observability.providers" in modules
+        assert [m for m in modules if m.startswith("opentelemetry.sdk")] == []
+        tracing = run_qgs_worker(
+            tmp_path, OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:1", OTEL_BSP_SCHEDULE_DELAY="60000"
+        )["modules"]
+        assert isinstance(tracing, list) and "opentelemetry.sdk" in tracing
 
     def test_other_processes_keep_them(self) -> None:
         code = (
