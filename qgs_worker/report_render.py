@@ -256,7 +256,7 @@ def _narrow_table(
     """
     names = ["transcript / task", "type", "scores", "P0/P1", "risk"]
     widths = [id_width] + [
-        max(len(name), *(len(Text.from_markup(r[i]).plain) for r in rows))
+        max([len(name), *(len(Text.from_markup(r[i]).plain) for r in rows)])  # rows may be []
         for i, name in enumerate(names[1:], start=1)
     ]
     widths[2] = min(widths[2], NARROW_SCORES)  # "74 → 78" over "→ 78"

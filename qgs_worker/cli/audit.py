@@ -215,6 +215,15 @@ def audit(
     )
     report["run"] = {"id": run_id, "fingerprint": fingerprint, "rerun_of": rerun_of}
     _print_report(report, fmt, render_table, render_markdown)
+    failed = report["summary"]["judge_failures"]
+    if failed:
+        # Break test: a judge that answered every call with an error looked like a clean night
+        # (exit 0, nothing on stderr). The gate held those rounds; say so where cron mails it.
+        err_console.print(
+            f"[yellow]warning:[/] {failed} judge call(s) failed and their rounds were held "
+            "(revise); when the judge answers again, `qgs audit --retry-failed` with the same "
+            "files reviews them again"
+        )
     usable = len(plan.task_ids)
     if plan.errors or not usable:
         # A batch with unreadable input must not look like a clean one to a cron job: 2 when

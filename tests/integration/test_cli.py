@@ -246,7 +246,9 @@ class TestRetryFailed:
         with FakeOpenAIServer() as judge:
             judge.default = Answer.status(503)
             with running_worker(make_settings(redis_url, store, judge, tmp_path)):
-                first = audit_json(path)
+                failing = run("audit", str(path), "--no-worker", "--format", "json",
+                              "--timeout-s", "120")  # fmt: skip
+                first = json.loads(failing.stdout[failing.stdout.index("{") :])
                 judge.default = Answer.auto("PASS", 92)
                 plain = audit_json(path)  # without the flag the failure stays
                 retried = json.loads(
@@ -258,6 +260,9 @@ class TestRetryFailed:
                 )
         kinds = [report["tasks"][0]["decision"]["kind"] for report in (first, plain, retried)]
         assert ["revise", "revise", "pass"] == kinds
+        # A judge outage is said on stderr, not only in the JSON (break test: cron saw exit 0).
+        assert "1 judge call(s) failed" in failing.stderr and "--retry-failed" in failing.stderr
+        assert "judge call(s) failed" not in r.stderr
         assert [92] == retried["tasks"][0]["scores"]
         assert 1 == Repository(store).count_rows(RoundRow)
 

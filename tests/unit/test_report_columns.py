@@ -104,6 +104,23 @@ class TestNarrowTable:
         assert p0 >= 1
         assert f"{p0}/" in text
 
+    @pytest.mark.parametrize("width", [60, 80, 160])
+    def test_no_task_at_all_is_a_table_with_no_rows(self, tmp_path: Path, width: int) -> None:
+        # Break test: an empty store, a filter that keeps nothing, or an audit of an unusable
+        # file printed a TypeError at 80 columns (the narrow table's widths over no rows).
+        empty = Repository(f"sqlite:///{tmp_path / 'empty.db'}")
+        try:
+            text = table_text(build_report(empty), width)
+        finally:
+            empty.dispose()
+        assert "0 tasks" in text or "tasks" in text
+        assert all(len(line) <= width for line in text.splitlines()), text
+
+    def test_a_filter_that_keeps_nothing_at_80_columns(self, repo: Repository) -> None:
+        kept = build_report(repo, filters=ReportFilter.parse(decision=["pending"]))
+        assert [] == kept["tasks"]
+        assert table_text(kept, 80)
+
     def test_blocked_task_shows_the_risk_the_gate_weighed(self, repo: Repository) -> None:
         report = build_report(repo)
         wipe = next(t for t in report["tasks"] if t["id"] == "t-wipe")
