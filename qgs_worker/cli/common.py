@@ -124,9 +124,20 @@ def writing(output: Path) -> Iterator[None]:
 def _print_report(
     report: dict[str, Any], fmt: ReportFormat, render_table: Any, render_markdown: Any
 ) -> None:
-    if fmt is ReportFormat.json:
-        write_json(report, sys.stdout)  # streamed: a 10,000-task report is ~60 MB of JSON
-    elif fmt is ReportFormat.markdown:
-        sys.stdout.write(render_markdown(printable_report(report)))
-    else:
-        render_table(printable_report(report), console)
+    """Print the report on standard output; a failed write is one line (exit 2), not a traceback.
+
+    Raises:
+        typer.Exit: standard output could not be written (a full disk: `> /dev/full`).
+    """
+    try:
+        if fmt is ReportFormat.json:
+            write_json(report, sys.stdout)  # streamed: a 10,000-task report is ~60 MB of JSON
+        elif fmt is ReportFormat.markdown:
+            sys.stdout.write(render_markdown(printable_report(report)))
+        else:
+            render_table(printable_report(report), console)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise  # a reader that stopped (`| head`): Python's own quiet exit
+    except OSError as exc:
+        raise _fail(f"cannot write the report to standard output: {exc.strerror or exc}") from None

@@ -93,3 +93,21 @@ class TestOutputPaths:
         done = qgs(tmp_path, *command, "-o", str(tmp_path))
         assert 2 == done.returncode, done.stderr
         assert "is a folder" in done.stderr and "Traceback" not in done.stderr
+
+    @pytest.mark.skipif(not Path("/dev/full").exists(), reason="Linux's full device")
+    @pytest.mark.parametrize("fmt", ["json", "table"])
+    def test_standard_output_that_cannot_be_written_is_one_line(
+        self, tmp_path: Path, fmt: str
+    ) -> None:
+        # Break test: `qgs report --format json > /dev/full` printed a traceback (exit 1).
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("QGS_")}
+        clean.update(QGS_DATA_DIR=str(tmp_path / ".qgs"), COLUMNS="200")
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [sys.executable, "-m", "qgs_worker.cli", "report", "--format", fmt],
+                cwd=tmp_path, env=clean, stdout=full, stderr=subprocess.PIPE, text=True,
+                timeout=120,
+            )  # fmt: skip
+        assert 2 == done.returncode, done.stderr
+        assert "cannot write the report to standard output" in done.stderr
+        assert "Traceback" not in done.stderr
