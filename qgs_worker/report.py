@@ -351,12 +351,11 @@ def build_report(
         task_ids = [t for t in in_run if wanted is None or t in wanted]
     tally = Tally()
     entries: list[dict[str, Any]] = SpooledTasks() if spool else []
-    keep = entries.add if isinstance(entries, SpooledTasks) else entries.append
     for facts in repo.report_tasks(task_ids, details=details):
         entry = task_entry(facts, bound_s, details)
         if filters is None or filters.keeps(entry):
             tally.add(entry)
-            keep(entry)
+            entries.append(entry)
     totals = repo.report_totals(dead_letters=RECENT_DEAD_LETTERS, rejected=RECENT_REJECTED)
     files = set(error_files) if error_files is not None else None
     errors = [

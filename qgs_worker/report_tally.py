@@ -139,8 +139,8 @@ class SpooledTasks(list):  # type: ignore[type-arg]
         self._file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed by close)
         self._count = 0
 
-    def add(self, entry: dict[str, Any]) -> None:
-        """Keep one entry (JSON-ready values, as ``write_json`` takes them)."""
+    def append(self, entry: dict[str, Any]) -> None:
+        """Keep one entry (JSON-ready values, as ``write_json`` takes them), as a list would."""
         self._file.write(json.dumps(entry) + "\n")
         self._count += 1
 

@@ -219,14 +219,19 @@ class TestSubmitStatusWait:
 class TestRetryFailed:
     """`qgs audit --retry-failed` reviews again what a failed judge left; nothing else changes."""
 
+    @pytest.fixture
+    def store(self, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+        """A fresh SQLite store, and the broker, set for the CLI's commands."""
+        url = f"sqlite:///{tmp_path / 'qgs.db'}"
+        monkeypatch.setenv("QGS_BROKER_URL", redis_url)
+        monkeypatch.setenv("QGS_DATABASE_URL", url)
+        return url
+
     def test_retry_after_the_judge_comes_back(
-        self, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+        self, redis_url: str, store: str, tmp_path: Path
     ) -> None:
         from tests.fake_openai import Answer, FakeOpenAIServer
 
-        store = f"sqlite:///{tmp_path / 'qgs.db'}"
-        monkeypatch.setenv("QGS_BROKER_URL", redis_url)
-        monkeypatch.setenv("QGS_DATABASE_URL", store)
         path = tmp_path / "runs.jsonl"
         path.write_text(
             json.dumps(
@@ -267,15 +272,12 @@ class TestRetryFailed:
         assert 1 == Repository(store).count_rows(RoundRow)
 
     def test_retry_runs_again_the_audit_roles_that_failed(
-        self, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+        self, redis_url: str, store: str, tmp_path: Path
     ) -> None:
         # A CRITICAL transcript audited while the judge is down: its roles' LLM passes fail
         # (role_failed, "the audit failed"); once it is back, --retry-failed runs them again.
         from tests.fake_openai import Answer, FakeOpenAIServer
 
-        store = f"sqlite:///{tmp_path / 'qgs.db'}"
-        monkeypatch.setenv("QGS_BROKER_URL", redis_url)
-        monkeypatch.setenv("QGS_DATABASE_URL", store)
         path = ROOT / "tasks" / "06_critical_wire_transfer.json"
 
         def role_failures(report: dict[str, Any]) -> int:

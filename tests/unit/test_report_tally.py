@@ -157,7 +157,7 @@ class TestSpooledTasks:
         spooled = SpooledTasks()
         try:
             for entry in entries:
-                spooled.add(entry)
+                spooled.append(entry)
             assert len(entries) == len(spooled)
             assert 0 == list.__len__(spooled), "nothing held in the list itself"
             wrapped = {"summary": {"tasks": len(entries)}, "tasks": spooled, "errors": []}
@@ -171,7 +171,7 @@ class TestSpooledTasks:
         spooled = SpooledTasks()
         try:
             entry = {"text": "\ud800 评审 \u202e <script>", "n": [1.5, None, True]}
-            spooled.add(entry)
+            spooled.append(entry)
             assert [entry] == list(spooled)
         finally:
             spooled.close()
