@@ -14,15 +14,24 @@ memory made before the children fork):
 - SQL statements sent to the store (SQLAlchemy's ``before_cursor_execute``, every engine; only
   in ``qgs`` mode, so the baseline workers do not import SQLAlchemy).
 
-The bench reads and resets the counters with the ``bench_probe`` remote-control command
-(``app.control.broadcast("bench_probe", arguments={"reset": True}, reply=True)``), answered by
-the worker's main process. Nothing is written per job: an increment under a lock (about a
-microsecond) is all a job pays, on the baseline and the pipeline alike.
+The counters live in a file the bench names (``BENCH_PROBE_FILE``), mapped shared by the worker
+and its children: the bench reads them from the file (``read_counters``) and the worker does
+nothing to answer. A reset is the bench writing the time of its reset into the file (``SINCE``):
+a job starting after it restarts the window, and the bench subtracts the counts it saw then.
+(Answering a remote-control query 20 times a second took ~8% of a QGS worker's GIL time at 16
+concurrent reviews, a load the bench put on the worker it measured; ``py-spy --gil``.) Without
+the variable the counters stay in the worker's memory and the ``bench_probe`` remote-control
+command answers (the older trees ``--before`` runs). Nothing is written per job: an increment
+under a lock (about a microsecond) is all a job pays, on the baseline and the pipeline alike.
 """
 
 from __future__ import annotations
 
+import ctypes
+import mmap
 import multiprocessing
+import os
+import struct
 import sys
 import time
 from multiprocessing.sharedctypes import RawArray
@@ -48,22 +57,32 @@ JOB_NAMES = (
 """The jobs counted by name; any other job counts as ``other``."""
 
 _OTHER = len(JOB_NAMES)
-_FIRST_START, _LAST_END, _SQL = _OTHER + 1, _OTHER + 2, _OTHER + 3
-_SLOTS = _OTHER + 4
+_FIRST_START, _LAST_END, _SQL, SINCE = _OTHER + 1, _OTHER + 2, _OTHER + 3, _OTHER + 4
+_SLOTS = _OTHER + 5
+PROBE_FILE_ENV = "BENCH_PROBE_FILE"
+"""The file of the shared counters (``_SLOTS`` native doubles), named by the bench."""
 
 
 class Probe:
     """Counters shared by a worker and its prefork children (doubles in one shared array)."""
 
     def __init__(self) -> None:
-        self._values = RawArray("d", _SLOTS)
+        path = os.environ.get(PROBE_FILE_ENV)
+        if path:
+            with open(path, "w+b") as stream:
+                stream.write(bytes(8 * _SLOTS))
+                stream.flush()
+                self._map = mmap.mmap(stream.fileno(), 8 * _SLOTS)  # shared, kept by forks
+            self._values = (ctypes.c_double * _SLOTS).from_buffer(self._map)
+        else:
+            self._values = RawArray("d", _SLOTS)
         self._lock = multiprocessing.Lock()
         self._index = {name: i for i, name in enumerate(JOB_NAMES)}
 
     def started(self) -> None:
         now = time.time()
         with self._lock:
-            if self._values[_FIRST_START] == 0.0:
+            if self._values[_FIRST_START] <= self._values[SINCE]:  # the first since a reset
                 self._values[_FIRST_START] = now
 
     def ended(self, name: str) -> None:
@@ -92,6 +111,27 @@ class Probe:
             "first_start": values[_FIRST_START],
             "last_end": values[_LAST_END],
         }
+
+
+def read_counters(path: str) -> list[float]:
+    """The counters in a probe file, as the worker last wrote them (no lock: the bench only reads)."""
+    with open(path, "rb") as stream:
+        return list(struct.unpack(f"{_SLOTS}d", stream.read(8 * _SLOTS)))
+
+
+def write_since(path: str, since: float) -> None:
+    """Reset the window of a probe file: jobs starting after ``since`` (``time.time()``) count."""
+    with open(path, "r+b") as stream:
+        stream.seek(8 * SINCE)
+        stream.write(struct.pack("d", since))
+
+
+def counts_of(values: list[float]) -> dict[str, int]:
+    """The job counts by name of a counters list (``read_counters``)."""
+    jobs = {name: int(values[i]) for i, name in enumerate(JOB_NAMES) if values[i]}
+    if values[_OTHER]:
+        jobs["other"] = int(values[_OTHER])
+    return jobs
 
 
 def install(count_sql: bool) -> Probe:

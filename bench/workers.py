@@ -56,6 +56,10 @@ class Worker:
     peak_rss_mb: float = 0.0
     after: tuple[float, float, int] = (0.0, 0.0, 0)
     """(RSS, PSS, processes) after the runs, in MB (``memory_mb`` before the worker stopped)."""
+    probe_file: Path | None = None
+    """The probe's counters file (``worker_probe.PROBE_FILE_ENV``); None or absent: ask it."""
+    _baseline: list[float] | None = None
+    _since: float = 0.0
 
     def tree(self) -> list[psutil.Process]:
         try:
@@ -98,7 +102,13 @@ class Worker:
             raise RuntimeError(f"worker {self.label} exited ({self.proc.returncode}):\n{tail}")
 
     def probe(self, reset: bool = False) -> dict[str, Any]:
-        """The worker's probe counters (``worker_probe.Probe.snapshot``)."""
+        """The worker's probe counters since the last reset (``worker_probe.Probe.snapshot``).
+
+        Read from the probe's file when the worker's probe keeps one (nothing asked of the
+        worker), else asked with the ``bench_probe`` remote-control command (an older tree's).
+        """
+        if self.probe_file is not None and self.probe_file.exists():
+            return self._read_probe(str(self.probe_file), reset)
         replies = self.app.control.broadcast(
             "bench_probe", arguments={"reset": reset}, reply=True, destination=[self.node],
             timeout=5.0, limit=1,
@@ -109,6 +119,24 @@ class Worker:
                 return result
         self.check_alive()
         raise RuntimeError(f"worker {self.label} did not answer the probe")
+
+    def _read_probe(self, path: str, reset: bool) -> dict[str, Any]:
+        from bench import worker_probe as wp
+
+        values = wp.read_counters(path)
+        base = self._baseline or [0.0] * len(values)
+        since = self._since
+        counts = [v - b for v, b in zip(values, base, strict=True)]
+        snap = {
+            "jobs": wp.counts_of(counts),
+            "sql": int(counts[wp._SQL]),
+            "first_start": values[wp._FIRST_START] if values[wp._FIRST_START] > since else 0.0,
+            "last_end": values[wp._LAST_END] if values[wp._LAST_END] > since else 0.0,
+        }
+        if reset:
+            self._baseline, self._since = values, time.time()
+            wp.write_since(path, self._since)
+        return snap
 
     def consume(self, on: bool) -> None:
         """Cancel (``on=False``) or add back the worker's consumers of the three QGS queues."""
@@ -165,7 +193,10 @@ def start_worker(
     concurrency: int,
 ) -> Worker:
     """Start a worker subprocess, wait until it answers a ping, and record its idle memory."""
-    log_path = workdir / f"{label.replace(' ', '_').replace('/', '_')}.log"
+    stem = label.replace(" ", "_").replace("/", "_")
+    log_path = workdir / f"{stem}.log"
+    probe_file = workdir / f"{stem}.probe"
+    env = {**env, "BENCH_PROBE_FILE": str(probe_file)}
     with log_path.open("ab") as log:
         proc = subprocess.Popen(
             command,
@@ -175,7 +206,7 @@ def start_worker(
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
         )
-    worker = Worker(label, pool, concurrency, proc, log_path, app)
+    worker = Worker(label, pool, concurrency, proc, log_path, app, probe_file=probe_file)
     deadline = time.monotonic() + READY_TIMEOUT_S
     while True:
         replies = app.control.ping(timeout=0.3)

@@ -20,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
+
+from qgs_worker.background import BackgroundBatches
 
 __all__ = [
     "DECIDED_CHANNEL",
@@ -83,41 +84,20 @@ class DecisionPublisher:
         self._redis = redis_client
         self._submission_of = submission_of
         self.published = 0
-        self._in_background = in_background
-        self._queued: list[tuple[str, int]] = []
-        self._outstanding = 0  # queued or being published now
-        self._changed = threading.Condition()
-        self._thread_pid: int | None = None  # a forked child starts a thread of its own
+        self._background: BackgroundBatches[tuple[str, int]] | None = (
+            BackgroundBatches(self._announce, "qgs-decision-notices") if in_background else None
+        )
 
     def __call__(self, task_id: str, round_id: int) -> None:
         """Announce the decided round ``round_id`` of ``task_id``; log, never raise, a failure."""
-        if not self._in_background:
+        if self._background is None:
             self._announce([(task_id, round_id)])
-            return
-        with self._changed:
-            self._queued.append((task_id, round_id))
-            self._outstanding += 1
-            if self._thread_pid != os.getpid():
-                self._thread_pid = os.getpid()
-                threading.Thread(target=self._run, name="qgs-decision-notices", daemon=True).start()
-            self._changed.notify_all()
+        else:
+            self._background.put((task_id, round_id))
 
     def flush(self, timeout_s: float) -> bool:
         """Wait until every notice queued so far is published (or failed); True if it was in time."""
-        with self._changed:
-            return self._changed.wait_for(lambda: self._outstanding == 0, timeout_s)
-
-    def _run(self) -> None:
-        while True:
-            with self._changed:
-                self._changed.wait_for(lambda: bool(self._queued))
-                batch, self._queued = self._queued, []
-            try:
-                self._announce(batch)
-            finally:
-                with self._changed:
-                    self._outstanding -= len(batch)
-                    self._changed.notify_all()
+        return self._background is None or self._background.flush(timeout_s)
 
     def _announce(self, decided: Sequence[tuple[str, int]]) -> None:
         """Publish the notices of ``(task_id, round_id)`` decided rounds; log, never raise."""

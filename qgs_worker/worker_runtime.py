@@ -131,7 +131,11 @@ def _build_runtime(app: Celery) -> Runtime:
     # Pushed decisions: a decided round with a callback URL gets its delivery stored and queued.
     from qgs_worker.webhooks.delivery import decided_listener, publish_delivery
 
-    rt.decided_listeners.append(decided_listener(rt.repo, lambda rid: publish_delivery(app, rid)))
+    # In the background: the read finding no callback URL leaves the review's path (the sweeper
+    # starts a delivery whose start was lost with the process).
+    rt.decided_listeners.append(
+        decided_listener(rt.repo, lambda rid: publish_delivery(app, rid), in_background=True)
+    )
     app.qgs_runtime = rt
     return rt
 

@@ -124,6 +124,14 @@ class ReviewStore(Protocol):
         """The context of a round's task, the round in focus. Raises ``TaskNotFoundError``."""
         ...
 
+    def has_queued_round(self, task_id: str) -> bool:
+        """Whether a round of the task waits ``queued`` for its turn (one indexed read).
+
+        ``ReviewService.advance`` asks it before it loads the task: with no queued round there
+        is nothing to claim, and a decided round's step ends without reading the task again.
+        """
+        ...
+
     def add_task(self, task_id: str, found: Classification, new: NewTask) -> None:
         """Store a classified task unless one with this id is stored."""
         ...

@@ -252,8 +252,13 @@ class ReviewService:
         Exactly one caller wins a claim (a conditional update), so a round is dispatched once,
         except after a redelivery, when dispatching again is the safe side. A claimed round on
         which nothing is due is decided at once, and the claim goes on to the one after it.
+        Outside a redelivery only a queued round can be claimed, so the task is read only when
+        the store holds one (``has_queued_round``: the common step, a task's latest round
+        decided, ends on one small read instead of loading the task and its rounds).
         """
         while True:
+            if not redelivered and not self.store.has_queued_round(task_id):
+                return None
             context = self.store.load_task(task_id)
             ready = context.ready_round()
             if ready is None:

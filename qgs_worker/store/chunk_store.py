@@ -153,6 +153,12 @@ class ChunkReviewStore:
                 raise TaskNotFoundError(f"no round with id {round_id}")
             return self._context(values["task_id"], round_id, contents)
 
+    def has_queued_round(self, task_id: str) -> bool:
+        """Whether a round of the chunk's task is ``queued`` (``ReviewStore.has_queued_round``)."""
+        with self._lock:
+            queued = RoundStatus.QUEUED.value
+            return any(self.rounds[rid]["status"] == queued for rid in self._task_rounds[task_id])
+
     def _context(self, task_id: str, focus: int | None, contents: Contents) -> TaskContext:
         task = self._task_records.get(task_id)
         if task is None:  # read again after a change (an escalation)

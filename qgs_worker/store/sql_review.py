@@ -138,6 +138,11 @@ def _context_select(by_round: bool, contents: Contents) -> Any:
     return select(*columns).select_from(joined).where(_t.c.id == task_id).order_by(_r.c.number)
 
 
+_QUEUED_ROUND = (
+    select(literal(1))
+    .where(_r.c.task_id == bindparam("task_id"), _r.c.status == RoundStatus.QUEUED.value)
+    .limit(1)
+)
 _LOADS = {
     (by_round, contents): _context_select(by_round, contents)
     for by_round in (False, True)
@@ -296,6 +301,11 @@ class SqlReviewStore:
         if context is None or all(r.id != round_id for r in context.rounds):
             raise TaskNotFoundError(f"no round with id {round_id}")
         return context
+
+    def has_queued_round(self, task_id: str) -> bool:
+        """Whether a round of the task is stored ``queued`` (``ReviewStore.has_queued_round``)."""
+        with self.engine.connect() as conn:
+            return conn.scalar(_QUEUED_ROUND, {"task_id": task_id}) is not None
 
     def load_review(self, review_id: int) -> tuple[int, Review]:
         """A stored good review, with the id of the round it reviewed."""

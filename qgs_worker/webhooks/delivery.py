@@ -38,6 +38,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker import telemetry
+from qgs_worker.background import BackgroundBatches
 from qgs_worker.core.webhooks import (
     DECISION_EVENT,
     WebhookPolicy,
@@ -339,12 +340,17 @@ def publish_delivery(app: Any, round_id: int, event: str = DECISION_EVENT) -> No
 
 
 def decided_listener(
-    repo: Repository, publish: Callable[[int], None]
+    repo: Repository, publish: Callable[[int], None], *, in_background: bool = False
 ) -> Callable[[str, int], None]:
     """A ``Runtime.decided_listeners`` entry: store the round's delivery, enqueue it when new.
 
     Only the caller that stored the delivery enqueues it (the sweeper does the same for a
     decided round whose listener was lost), so a round's job is enqueued once.
+
+    With ``in_background`` the call only queues the round (``background.BackgroundBatches``):
+    the read that finds most rounds without a callback URL leaves the job's path, and a round
+    whose start is lost with the process is one the sweeper starts (``unstarted_webhooks``).
+    A round's failure is logged and does not hold the others of its batch.
     """
 
     def listener(task_id: str, round_id: int) -> None:
@@ -352,7 +358,20 @@ def decided_listener(
         if repo.start_webhook(round_id):
             publish(round_id)
 
-    return listener
+    if not in_background:
+        return listener
+
+    def start_each(batch: list[tuple[str, int]]) -> None:
+        for task_id, round_id in batch:
+            try:
+                listener(task_id, round_id)
+            except Exception:  # the sweeper starts what is not stored
+                log.exception("round %s: the webhook delivery was not started", round_id)
+
+    starts: BackgroundBatches[tuple[str, int]] = BackgroundBatches(
+        start_each, "qgs-webhook-starts"
+    )
+    return lambda task_id, round_id: starts.put((task_id, round_id))
 
 
 _tls: ssl.SSLContext | None = None
