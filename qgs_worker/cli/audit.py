@@ -174,6 +174,7 @@ def audit(
         )
     use_workers = settings.embedded if worker is None else worker
     ended = False
+    stopped: typer.Exit | None = None
     try:
         with contextlib.ExitStack() as session:
             size = settings.audit.chunk_size if chunk_size is None else chunk_size
@@ -195,10 +196,21 @@ def audit(
             if sender.client is not None:
                 if not use_workers:
                     _warn_without_workers(sender.client)
-                _wait_for_tasks(
-                    sender.client, plan.pending, timeout_s, workers=sender.local_workers
-                )
-            ended = True
+                try:
+                    _wait_for_tasks(
+                        sender.client, plan.pending, timeout_s, workers=sender.local_workers
+                    )
+                except typer.Exit as exc:  # timed out, or the local workers exited (said)
+                    stopped = exc  # the report below says what is decided; then this exit
+            ended = stopped is None
+    except KeyboardInterrupt:
+        # Break test: Ctrl-C printed nothing (typer exits 130 quietly). What was decided is
+        # stored; the run is left unfinished, and the same command resumes it.
+        err_console.print(
+            f"interrupted: run {run_id} is left unfinished; what was decided is stored, and the "
+            "same command again goes on from there (what is done is skipped)"
+        )
+        raise SystemExit(130) from None
     finally:
         if ended:  # interrupted or timed out: left not ended, and a --rerun resumes it
             repo.end_run(run_id)
@@ -224,6 +236,10 @@ def audit(
             "(revise); when the judge answers again, `qgs audit --retry-failed` with the same "
             "files reviews them again"
         )
+    if stopped is not None:
+        # Break test: a `--format json` audit that timed out printed no JSON at all; the report
+        # above holds what was decided, the undecided tasks without a decision.
+        raise stopped
     usable = len(plan.task_ids)
     if plan.errors or not usable:
         # A batch with unreadable input must not look like a clean one to a cron job: 2 when

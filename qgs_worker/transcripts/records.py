@@ -140,6 +140,14 @@ def chat_task(
             rounds=rounds,
             turns=turns,
         )
+    except UnicodeEncodeError as exc:  # a "\ud800" escape: JSON reads it, UTF-8 cannot hold it
+        return TranscriptError(
+            source_file=source,
+            line=line,
+            message=f"{where}holds text that is not valid Unicode (a lone surrogate "
+            f"{exc.object[exc.start : exc.end]!r}, written as a \\u escape by a tool that split "
+            "a character): fix the file (e.g. replace it with \\ufffd) and audit it again",
+        )
     except ValueError as exc:  # InputError, or pydantic's ValidationError on odd values
         return TranscriptError(source_file=source, line=line, message=f"{where}{exc}")
 

@@ -247,6 +247,18 @@ class TestBadInput:
         error = items[1]
         assert isinstance(error, TranscriptError) and "not valid UTF-8" in error.message
 
+    def test_lone_surrogate_fails_alone_with_the_fix(self, tmp_path: Path) -> None:
+        """A "\\ud800" escape reads as JSON but is no Unicode: that record fails, named."""
+        broken = json.dumps(CHAT).replace("Pay the bill", "Pay the \\ud800 bill", 1)
+        assert "\\ud800" in broken
+        path = write_jsonl(tmp_path / "r.jsonl", [json.dumps(CHAT), broken])
+        items = list(read_transcripts(path))
+        assert ["TranscriptTask", "TranscriptError"] == [type(i).__name__ for i in items]
+        error = items[1]
+        assert isinstance(error, TranscriptError) and 2 == error.line
+        assert "lone surrogate '\\ud800'" in error.message
+        assert "codec" not in error.message
+
     def test_missing_file_raises_at_once_naming_the_path(self, tmp_path: Path) -> None:
         missing = tmp_path / "nope.jsonl"
         with pytest.raises(InputError, match=re.escape(str(missing))):
