@@ -134,33 +134,43 @@ def test_the_wait_stops_when_the_local_workers_exit(
     assert "local workers exited" in err and "worker.log" in err
 
 
-def test_ctrl_c_while_waiting_says_how_to_go_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Break test: Ctrl-C during the wait printed nothing (typer exits 130 quietly)."""
+
+def _audit_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wait: Any, *options: str
+) -> tuple[Any, Repository]:
+    """`qgs audit` of one transcript in-process, its wait replaced by ``wait``; (result, store)."""
     from typer.testing import CliRunner
 
     from qgs_worker.cli.commands import app
 
-    def interrupted(*_: Any, **__: Any) -> None:
-        raise KeyboardInterrupt
-
     for key in [k for k in os.environ if k.startswith("QGS_")]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
-    monkeypatch.setattr(cli, "_wait_for_tasks", interrupted)
+    monkeypatch.setattr(cli, "_wait_for_tasks", wait)
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(
         '{"messages": [{"role": "user", "content": "Write a haiku"}, '
         '{"role": "assistant", "content": "Rain on the tin roof"}]}\n',
         encoding="utf-8",
     )
-    result = CliRunner().invoke(app, ["audit", str(transcript)])
+    result = CliRunner().invoke(app, ["audit", str(transcript), *options])
+    return result, Repository(f"sqlite:///{tmp_path / '.qgs' / 'qgs.db'}")
+
+
+def test_ctrl_c_while_waiting_says_how_to_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Break test: Ctrl-C during the wait printed nothing (typer exits 130 quietly)."""
+
+    def interrupted(*_: Any, **__: Any) -> None:
+        raise KeyboardInterrupt
+
+    result, repo = _audit_one(tmp_path, monkeypatch, interrupted)
     assert 130 == result.exit_code
     said = " ".join(result.stderr.split())
     assert "interrupted: run 1 is left unfinished" in said
     assert "same command again goes on from there" in said
-    [run] = Repository(f"sqlite:///{tmp_path / '.qgs' / 'qgs.db'}").list_runs()
+    [run] = repo.list_runs()
     assert run.ended_at is None  # not ended: `qgs runs` shows it, a --rerun resumes it
 
 
@@ -168,26 +178,13 @@ def test_a_wait_that_gives_up_still_prints_the_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Break test: `--format json` printed no JSON at all when the wait timed out."""
-    from typer.testing import CliRunner
-
-    from qgs_worker.cli.commands import app
 
     def gave_up(*_: Any, **__: Any) -> None:
         raise typer.Exit(1)  # as the wait does after its timeout (its message printed)
 
-    for key in [k for k in os.environ if k.startswith("QGS_")]:
-        monkeypatch.delenv(key)
-    monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
-    monkeypatch.setattr(cli, "_wait_for_tasks", gave_up)
-    transcript = tmp_path / "t.jsonl"
-    transcript.write_text(
-        '{"messages": [{"role": "user", "content": "Write a haiku"}, '
-        '{"role": "assistant", "content": "Rain on the tin roof"}]}\n',
-        encoding="utf-8",
-    )
-    result = CliRunner().invoke(app, ["audit", str(transcript), "--format", "json"])
+    result, repo = _audit_one(tmp_path, monkeypatch, gave_up, "--format", "json")
     assert 1 == result.exit_code
     report = json.loads(result.stdout)
     assert {"summary", "tasks", "run"} <= set(report)
-    [run] = Repository(f"sqlite:///{tmp_path / '.qgs' / 'qgs.db'}").list_runs()
+    [run] = repo.list_runs()
     assert run.ended_at is None  # gave up: the run is not ended, and resumes
