@@ -37,6 +37,13 @@ POLL_S = 0.2
 """Seconds between two reads of the store while ``qgs audit`` waits (one query each)."""
 
 
+def _positive_seconds(value: float) -> float:
+    """``--timeout-s``: a number of seconds above 0 (break test: -5 and nan were taken)."""
+    if not value > 0:  # also nan, which compares false with everything
+        raise typer.BadParameter(f"{value} is not a number of seconds above 0 (e.g. 900)")
+    return value
+
+
 @app.command()
 def audit(
     paths: Annotated[
@@ -45,7 +52,11 @@ def audit(
     ] = None,
     timeout_s: Annotated[
         float,
-        typer.Option("--timeout-s", help="Give up waiting for decisions after this many seconds."),
+        typer.Option(
+            "--timeout-s",
+            help="Give up waiting for decisions after this many seconds (> 0; inf: never).",
+            callback=_positive_seconds,
+        ),
     ] = 900.0,
     worker: Annotated[
         bool | None,
@@ -55,7 +66,12 @@ def audit(
         ),
     ] = None,
     fmt: Annotated[
-        ReportFormat, typer.Option("--format", help="How to print the result.")
+        ReportFormat,
+        typer.Option(
+            "--format",
+            help="How to print the result: table, json or markdown (for html, audit, then "
+            "`qgs report --format html -o FILE`).",
+        ),
     ] = ReportFormat.table,
     input_format: Annotated[
         str,
@@ -532,12 +548,19 @@ def _wait_for_tasks(
                         for r in rounds
                         if r.status not in SETTLED
                     )
-                    or "no round stored yet"
+                    or None
+                )
+                # Break test: a task not stored yet was named with `qgs status`, which then
+                # answered "no task with id ...": its submission still waits for a worker.
+                about = (
+                    f"{first}: {where}; `qgs status {first}` says more"
+                    if where is not None
+                    else f"{first}: not stored yet, its submission waits for a worker to take it"
                 )
                 raise _fail(
                     f"{wait.waiting} of {total} tasks have no decision after {timeout_s:g} s "
-                    f"(e.g. {first}: {where}; store {client.repo.redacted_url}; `qgs status {first}` "
-                    "says more). Re-run to resume.",
+                    f"(e.g. {about}; store {client.repo.redacted_url}). The report lists the "
+                    "tasks stored so far. Re-run to resume.",
                     code=1,
                 )
             time.sleep(POLL_S)

@@ -188,3 +188,28 @@ def test_a_wait_that_gives_up_still_prints_the_report(
     assert {"summary", "tasks", "run"} <= set(report)
     [run] = repo.list_runs()
     assert run.ended_at is None  # gave up: the run is not ended, and resumes
+
+
+@pytest.mark.parametrize("given", ["-5", "0", "nan"])
+def test_timeout_must_be_seconds_above_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    """Break test: `--timeout-s -5` said "no decision after -5 s"; nan never timed out."""
+    result, _ = _audit_one(
+        tmp_path, monkeypatch, lambda *_a, **_k: None, "--timeout-s", given
+    )
+    assert 2 == result.exit_code
+    assert "is not a number of seconds above 0" in " ".join(result.stderr.split())
+
+
+def test_a_task_not_stored_yet_is_named_as_such(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Break test: the timeout named a task not stored yet and sent the user to `qgs status`."""
+    repo, _ = _store(tmp_path, 1, rounds=1)
+    monkeypatch.setattr(cli.time, "sleep", lambda _: None)
+    with pytest.raises(typer.Exit):
+        cli._wait_for_tasks(SimpleNamespace(repo=repo), {"tx-9999": {1}}, timeout_s=0)  # type: ignore[arg-type]
+    err = " ".join(capsys.readouterr().err.split())
+    assert "tx-9999: not stored yet, its submission waits for a worker" in err
+    assert "qgs status tx-9999" not in err

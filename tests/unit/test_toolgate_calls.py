@@ -320,3 +320,20 @@ class TestNoSilentDrop:
     def test_not_calls_raise(self, message: object, needle: str) -> None:
         with pytest.raises(InputError, match=needle):
             parse_calls(message)
+
+
+class TestLoneSurrogates:
+    """A "\\ud800" escape reads as JSON but is no Unicode: read as U+FFFD, the rest checked."""
+
+    def test_openai_arguments(self) -> None:
+        call = parse_call(openai('{"location": "Par\\ud800is", "unit": ["c\\udfff"]}'))
+        assert call.parse_error is None
+        assert {"location": "Par\ufffdis", "unit": ["c\ufffd"]} == call.arguments
+
+    def test_anthropic_name_and_input(self) -> None:
+        call = parse_call(anthropic(name="get\ud800weather", input={"k\udc00": "v"}))
+        assert "get\ufffdweather" == call.name
+        assert {"k\ufffd": "v"} == call.arguments
+
+    def test_plain_calls_are_the_same_object_values(self) -> None:
+        assert ARGS == parse_call(openai()).arguments

@@ -312,3 +312,22 @@ def test_shell_syntax_in_a_command_warns_in_its_own_words() -> None:
 def test_key_kind(name: str, kind: ArgumentKind) -> None:
     assert kind is key_kind(name)
     assert ArgumentKind.SQL is key_kind("query", True)
+
+
+def test_a_lone_surrogate_does_not_hide_the_rest_of_the_argument() -> None:
+    """Break test: the injection layer failed with Python's codec error on a "\\ud800" escape,
+    and the `rm -rf /` beside it was never named."""
+    report = GATE.check(
+        {
+            "id": "call_1",
+            "type": "function",
+            "function": {
+                "name": "tool_command",
+                "arguments": json.dumps({"value": "rm -rf / \ud800"}),
+            },
+        }
+    )
+    assert 6 == report.stopped_at
+    [error] = report.layers[-1].errors
+    assert "destructive_command" in error and "codec" not in error
+    assert LayerStatus.PASS == check(ArgumentKind.FREE_TEXT, "Weather in Par\ud800is")

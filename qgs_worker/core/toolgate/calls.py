@@ -19,8 +19,9 @@ disagree on which one wins, a known smuggling trick) are errors.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -100,7 +101,12 @@ class ParsedCall:
 
 
 def parse_call(obj: object) -> ParsedCall:
-    """Read one tool call of any known shape; never raises.
+    r"""Read one tool call of any known shape; never raises.
+
+    A lone surrogate in the name or an argument (a ``"\ud800"`` escape: JSON reads it,
+    UTF-8 cannot hold it) is read as U+FFFD, as ``qgs scan`` reads one: every layer then checks
+    the rest of the text (break test: the injection layer failed on it with Python's codec
+    error, and an ``rm -rf /`` beside it was never named).
 
     Args:
         obj: An OpenAI ``tool_calls`` item, an Anthropic ``tool_use`` block or an MCP
@@ -110,6 +116,37 @@ def parse_call(obj: object) -> ParsedCall:
         The parsed call; ``parse_error`` is set when the shape is unknown or the arguments
         cannot be read (malformed JSON, not a string in an OpenAI call, not an object).
     """
+    parsed = _parse_call(obj)
+    if _holds_surrogate(parsed.arguments) or _holds_surrogate(parsed.name):
+        name = _SURROGATE.sub("\ufffd", parsed.name) if parsed.name is not None else None
+        return replace(parsed, name=name, arguments=_without_surrogates(parsed.arguments))
+    return parsed
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _holds_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_surrogate(v) for v in value)
+    return False
+
+
+def _without_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    return value
+
+
+def _parse_call(obj: object) -> ParsedCall:
     if not isinstance(obj, Mapping):
         error = f"a tool call must be a JSON object (got {type(obj).__name__})"
         return ParsedCall(None, None, None, None, CallShape.UNKNOWN, error, obj)
