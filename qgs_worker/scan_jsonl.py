@@ -2,8 +2,8 @@
 
 How a user vets a RAG corpus, a fine-tuning set or a crawl in one call. Each line of the file is
 one JSON object; its text is under ``text``, or under the field ``--field`` names. A field name
-may be a dotted path (``meta.body``, ``messages.0.content``: a number indexes a list); a key that
-itself holds dots (``"meta.body"``) is found first. Each text is judged as ``qgs scan`` judges one
+may be a dotted path (``meta.body``, ``messages.0.content``: a number indexes a list); at every
+level a key that itself holds dots (``"meta.body"``) is found first. Each text is judged as ``qgs scan`` judges one
 text (``--as input|deliverable``, ``--kind``), and gets one verdict:
 
     data.jsonl:17 id=doc-17: P1 flagged: injected_instructions, prompt_injection (3 findings, risk 90)
@@ -118,20 +118,30 @@ def field_value(record: dict[str, Any], name: str) -> tuple[Any, bool]:
         name: A key (``"text"``, or ``"meta.body"`` as a key of its own), or a dotted path
             (``meta.body``; a part made of digits indexes a list: ``messages.0.content``).
 
+    At every level a key holding dots is tried before the path is split further, the longest
+    first (``m.a.b`` finds ``{"m": {"a.b": ...}}``; break test: only the top level did).
+
     Returns:
         ``(value, True)``, or ``(None, False)`` when the field is not there.
     """
-    if name in record:
-        return record[name], True
-    value: Any = record
-    for part in name.split("."):
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return None, False
-    return value, True
+    return _walk(record, name.split("."))
+
+
+def _walk(value: Any, parts: list[str]) -> tuple[Any, bool]:
+    if not parts:
+        return value, True
+    if isinstance(value, dict):
+        for n in range(len(parts), 0, -1):
+            key = ".".join(parts[:n])
+            if key in value:
+                found, there = _walk(value[key], parts[n:])
+                if there:
+                    return found, True
+        return None, False
+    head = parts[0]
+    if isinstance(value, list) and head.isdigit() and int(head) < len(value):
+        return _walk(value[int(head)], parts[1:])
+    return None, False
 
 
 def scan_jsonl(

@@ -72,6 +72,12 @@ class TestFieldValue:
             ({"meta": {"body": "b"}}, "meta.title", (None, False)),
             ({"messages": []}, "messages.0.content", (None, False)),
             ({"text": None}, "text", (None, True)),
+            # a dotted key below the top level (break test: only the top level was tried)
+            ({"m": {"a.b": "deep"}}, "m.a.b", ("deep", True)),
+            ({"m": [{"x.y": {"z": "z"}}]}, "m.0.x.y.z", ("z", True)),
+            # the longest key first, and the path split again when it leads nowhere
+            ({"a.b": {"c": 1}, "a": {"b.c": 2}}, "a.b.c", (1, True)),
+            ({"a.b": {"x": 1}, "a": {"b": {"c": 3}}}, "a.b.c", (3, True)),
         ],
     )
     def test_lookup(self, record: dict[str, Any], name: str, expected: tuple[Any, bool]) -> None:
