@@ -230,8 +230,8 @@ def _match_start(text: str, finding: Finding, rescan: Callable[[str], list[Findi
     if finding.category == "pii" and finding.rule == "example_secret":
         # Published test card numbers are quoted as written, not redacted (break test: they
         # had no line, as find_pii skips them).
-        first = finding.evidence.split(", ", 1)[0].rstrip("…")
-        at = text.find(first) if first else -1
+        quoted = finding.evidence.split(", ", 1)[0].rstrip("…")
+        at = text.find(quoted) if quoted else -1
         return at if at >= 0 else None
     if finding.category == "pii":  # evidence: redacted values only
         starts = [

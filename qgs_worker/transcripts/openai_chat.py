@@ -195,11 +195,25 @@ def _tool_calls(message: dict[str, Any], number: int) -> list[ToolCall]:
         function = raw.get("function")
         function = function if isinstance(function, dict) else raw
         name = function.get("name")
+        if not isinstance(name, str) or not name.strip():
+            # Break test: {"foo": "bar"} as a call passed unnoticed; a submission refuses it.
+            where = "function.name" if function is not raw else "name"
+            said = (
+                "missing"
+                if where.rsplit(".", 1)[-1] not in function
+                else "empty"
+                if isinstance(name, str)
+                else json_type_name(name)
+            )
+            raise InputError(
+                f"message {number}: tool call {index} has no tool name ('{where}' is {said}): "
+                'expected {"id", "type": "function", "function": {"name", "arguments"}}'
+            )
         arguments, raw_arguments = _arguments(function.get("arguments"))
         calls.append(
             ToolCall(
                 id=str(raw.get("id") or ""),
-                name=name if isinstance(name, str) else "",
+                name=name,
                 arguments=arguments,
                 raw_arguments=raw_arguments,
             )

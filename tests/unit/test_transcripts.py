@@ -247,6 +247,29 @@ class TestBadInput:
         error = items[1]
         assert isinstance(error, TranscriptError) and "not valid UTF-8" in error.message
 
+    @pytest.mark.parametrize(
+        ("call", "said"),
+        [
+            ({"foo": "bar"}, "'name' is missing"),
+            ({"id": "c", "type": "function", "function": {"name": None}}, "is null"),
+            ({"id": "c", "type": "function", "function": {"name": " "}}, "is empty"),
+        ],
+    )
+    def test_a_call_without_a_tool_name_fails_its_transcript(
+        self, tmp_path: Path, call: dict[str, Any], said: str
+    ) -> None:
+        """Break test: {"foo": "bar"} as a tool call passed unnoticed (a submission refuses it)."""
+        messages = [
+            {"role": "user", "content": "list the files"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+        ]
+        path = write_jsonl(tmp_path / "r.jsonl", [json.dumps(CHAT), json.dumps(messages)])
+        items = list(read_transcripts(path))
+        assert ["TranscriptTask", "TranscriptError"] == [type(i).__name__ for i in items]
+        error = items[1]
+        assert isinstance(error, TranscriptError)
+        assert "tool call 0 has no tool name" in error.message and said in error.message
+
     def test_lone_surrogate_fails_alone_with_the_fix(self, tmp_path: Path) -> None:
         """A "\\ud800" escape reads as JSON but is no Unicode: that record fails, named."""
         broken = json.dumps(CHAT).replace("Pay the bill", "Pay the \\ud800 bill", 1)
