@@ -7,19 +7,23 @@ task entry of the JSON report (``report.task_entry``). The diff document::
     {"run_a": {"id", "started_at", "fingerprint"}, "run_b": {...},
      "settings_changed": ["policy_file.sha256", ...],
      "counts": {"matched": n, "changed": n, "decision": n, "severity": n, "score": n,
-                "only_in_a": n, "only_in_b": n},
+                "termination": n, "only_in_a": n, "only_in_b": n},
      "transitions": {"pass -> revise": n, ...},
      "changed": [{"transcript_key", "transcript_id", "source_file", "line", "task_a", "task_b",
-                  "changes": ["decision", "severity", "score"], "decision_a", "decision_b",
-                  "severity_a", "severity_b", "score_a", "score_b", "reason_b"}],
+                  "changes": ["decision", "severity", "score", "termination"], "decision_a",
+                  "decision_b", "severity_a", "severity_b", "score_a", "score_b",
+                  "termination_a", "termination_b", "reason_b"}],
      "only_in_a": [{"transcript_key", "transcript_id", "source_file", "line", "task"}],
      "only_in_b": [...]}
 
 A task's ``decision`` is the kind of its latest decision (null: none yet), its ``severity`` the
 worst severity among its findings (``P0`` ... ``P4``; null: no finding), its ``score`` the
-critic's score of the decided round (null: not reviewed). ``changed`` lists, in run B's order,
-every matched task where one of the three differs; ``counts.decision`` etc. count each kind of
-change (a task can count in several).
+critic's score of the decided round (null: not reviewed), its ``termination`` the termination
+rule its latest decision names (``converged``, ``max_revisions_reached``...; null: none): a gate
+setting such as ``QGS_GATE__MAX_REVISIONS`` can change why a task ended and leave its decision's
+kind as it was (break test: such a rerun showed "0 changed"). ``changed`` lists, in run B's
+order, every matched task where one of the four differs; ``counts.decision`` etc. count each
+kind of change (a task can count in several).
 """
 
 from __future__ import annotations
@@ -32,14 +36,14 @@ from qgs_worker.core.models import Severity
 
 __all__ = ["DIFF_FIELDS", "diff_runs", "render_diff_html", "task_outcome"]
 
-DIFF_FIELDS = ("decision", "severity", "score")
+DIFF_FIELDS = ("decision", "severity", "score", "termination")
 """What ``qgs diff`` compares, in the order it shows them."""
 
 _RANK = {s.value: i for i, s in enumerate(Severity)}  # P0 first: the lowest rank is the worst
 
 
 def task_outcome(entry: dict[str, Any]) -> dict[str, Any]:
-    """``{"decision", "severity", "score", "reason"}`` of a report task entry (see the module)."""
+    """``{"decision", "severity", "score", "termination", "reason"}`` of a report task entry."""
     decision = entry.get("decision") or {}
     severities = [f["severity"] for f in entry.get("findings", ())]
     worst = min(severities, key=lambda s: _RANK.get(s, len(_RANK))) if severities else None
@@ -51,6 +55,7 @@ def task_outcome(entry: dict[str, Any]) -> dict[str, Any]:
         "decision": decision.get("kind"),
         "severity": worst,
         "score": score,
+        "termination": decision.get("termination"),
         "reason": decision.get("termination") or decision.get("reason") or "",
     }
 

@@ -146,11 +146,13 @@ def _cell(value: Any) -> str:
 
 def render_diff_table(diff: dict[str, Any], out: Console) -> None:
     """Print the diff: a summary line, the changed decisions, and a table of the changed tasks."""
+    from qgs_worker.run_diff import DIFF_FIELDS
     a, b, n = diff["run_a"]["id"], diff["run_b"]["id"], diff["counts"]
     changed_settings = ", ".join(diff["settings_changed"]) or "none"
     out.print(
         f"[bold]run {a} → run {b}[/]: {n['matched']} tasks matched, {n['changed']} changed "
-        f"(decision {n['decision']}, severity {n['severity']}, score {n['score']}); "
+        f"(decision {n['decision']}, severity {n['severity']}, score {n['score']}, "
+        f"termination {n['termination']}); "
         f"only in run {a}: {n['only_in_a']}, only in run {b}: {n['only_in_b']}. "
         f"Settings that differ: {escape(changed_settings)}."
     )
@@ -165,13 +167,14 @@ def render_diff_table(diff: dict[str, Any], out: Console) -> None:
     table.add_column("decision", overflow="fold", ratio=2)
     table.add_column("sev", overflow="fold", ratio=1)
     table.add_column("score", overflow="fold", ratio=1)
+    table.add_column("termination", overflow="fold", ratio=2)
     for c in diff["changed"]:
         where = c["transcript_id"] or (
             f"{Path(c['source_file']).name}:{c['line']}" if c["source_file"] else ""
         )
         cells = [
             f"{_cell(c[f + '_a'])} → {_cell(c[f + '_b'])}" + (" *" if f in c["changes"] else "")
-            for f in ("decision", "severity", "score")
+            for f in DIFF_FIELDS
         ]
         table.add_row(escape(f"{where}\n{c['task_b']}"), *map(escape, cells))
     out.print(table)

@@ -45,15 +45,29 @@ class TestDiff:
         )  # fmt: skip
         assert ["score"] == second["changes"]
         assert {"matched": 3, "changed": 2, "decision": 1, "severity": 1, "score": 1,
-                "only_in_a": 1, "only_in_b": 1} == diff["counts"]  # fmt: skip
+                "termination": 0, "only_in_a": 1, "only_in_b": 1} == diff["counts"]  # fmt: skip
         assert {"pass -> revise": 1} == diff["transitions"]
         assert ["t4"] == [t["task"] for t in diff["only_in_a"]]
         assert ["t5-r2"] == [t["task"] for t in diff["only_in_b"]]
 
     def test_outcome_of_an_undecided_task(self) -> None:
-        assert {"decision": None, "severity": None, "score": None, "reason": ""} == task_outcome(
-            entry("t", None, None)
-        )
+        assert {
+            "decision": None, "severity": None, "score": None, "termination": None, "reason": ""
+        } == task_outcome(entry("t", None, None))  # fmt: skip
+
+    def test_a_termination_that_changed_is_a_change(self) -> None:
+        """Break test: a rerun with QGS_GATE__MAX_REVISIONS=2 moved terminations (converged ->
+        max_revisions_reached) and kept the decisions' kind: `qgs diff` said "0 changed"."""
+        was, now = entry("t1", "force_deliver", 70), entry("t1-r2", "force_deliver", 70)
+        was["decision"]["termination"] = "converged"
+        now["decision"]["termination"] = "max_revisions_reached"
+        diff = diff_runs([("k1", was)], [("k1", now)])
+        [change] = diff["changed"]
+        assert ["termination"] == change["changes"]
+        assert ("converged", "max_revisions_reached") == (
+            change["termination_a"], change["termination_b"]
+        )  # fmt: skip
+        assert 1 == diff["counts"]["termination"] and {} == diff["transitions"]
 
     def test_html_escapes_transcript_text(self) -> None:
         hostile = entry("<script>alert(1)</script>", "pass", 90)
