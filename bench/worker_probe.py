@@ -102,15 +102,21 @@ class Probe:
             if reset:
                 for i in range(_SLOTS):
                     self._values[i] = 0.0
-        jobs = {name: int(values[i]) for i, name in enumerate(JOB_NAMES) if values[i]}
-        if values[_OTHER]:
-            jobs["other"] = int(values[_OTHER])
-        return {
-            "jobs": jobs,
-            "sql": int(values[_SQL]),
-            "first_start": values[_FIRST_START],
-            "last_end": values[_LAST_END],
-        }
+        return snapshot_of(values)
+
+
+def snapshot_of(
+    values: list[float], baseline: list[float] | None = None, since: float = 0.0
+) -> dict[str, Any]:
+    """A probe snapshot from counters: the jobs and statements since ``baseline`` (the counts at
+    the last reset), the first start and last end after ``since`` (0.0: none since)."""
+    counts = [v - b for v, b in zip(values, baseline or [0.0] * _SLOTS, strict=True)]
+    return {
+        "jobs": counts_of(counts),
+        "sql": int(counts[_SQL]),
+        "first_start": values[_FIRST_START] if values[_FIRST_START] > since else 0.0,
+        "last_end": values[_LAST_END] if values[_LAST_END] > since else 0.0,
+    }
 
 
 def read_counters(path: str) -> list[float]:

@@ -124,15 +124,7 @@ class Worker:
         from bench import worker_probe as wp
 
         values = wp.read_counters(path)
-        base = self._baseline or [0.0] * len(values)
-        since = self._since
-        counts = [v - b for v, b in zip(values, base, strict=True)]
-        snap = {
-            "jobs": wp.counts_of(counts),
-            "sql": int(counts[wp._SQL]),
-            "first_start": values[wp._FIRST_START] if values[wp._FIRST_START] > since else 0.0,
-            "last_end": values[wp._LAST_END] if values[wp._LAST_END] > since else 0.0,
-        }
+        snap = wp.snapshot_of(values, self._baseline, self._since)
         if reset:
             self._baseline, self._since = values, time.time()
             wp.write_since(path, self._since)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -38,6 +37,7 @@ from typing import IO, Any
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
+from qgs_worker.core.argviews import replace_lone_surrogates
 from qgs_worker.core.models import ArgumentKind, Severity
 from qgs_worker.errors import InputError, json_type_name
 from qgs_worker.scan import scan_argument_findings, scan_findings, scan_result
@@ -205,9 +205,6 @@ def _lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | None, int]]:
         yield number, None, size
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _record(
     raw: bytes, number: int, source: str, options: JsonlOptions
 ) -> RecordVerdict | BrokenLine:
@@ -242,8 +239,8 @@ def _record(
     rid = record.get("id")
     record_id = str(rid) if isinstance(rid, str | int) and not isinstance(rid, bool) else None
     # A lone surrogate (a "\\ud800" escape) cannot be printed or stored: U+FFFD, as for bad bytes.
-    text = _SURROGATE.sub("\ufffd", value)
-    record_id = _SURROGATE.sub("\ufffd", record_id) if record_id is not None else None
+    text = replace_lone_surrogates(value)
+    record_id = replace_lone_surrogates(record_id) if record_id is not None else None
     return RecordVerdict(number, record_id, _verdict(text, source, number, record_id, options))
 
 

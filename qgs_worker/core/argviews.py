@@ -50,6 +50,15 @@ IFS = re.compile(r"\$\{IFS\}|\$IFS(?![A-Za-z0-9_])")
 _CONFUSABLES = str.maketrans("аеорсухіАЕОРСУХІ", "aeopcyxiAEOPCYXI")
 
 
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate alone: JSON's ``"\\ud800"`` escape reads as one, and UTF-8 cannot hold it."""
+
+
+def replace_lone_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate as U+FFFD, as a UTF-8 decoder reads bad bytes."""
+    return LONE_SURROGATE.sub("\ufffd", text)
+
+
 def visible(text: str) -> str:
     """``text`` without its ``ZERO_WIDTH`` characters; an ASCII text (it has none) as it is.
 

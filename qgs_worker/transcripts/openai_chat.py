@@ -198,13 +198,10 @@ def _tool_calls(message: dict[str, Any], number: int) -> list[ToolCall]:
         if not isinstance(name, str) or not name.strip():
             # Break test: {"foo": "bar"} as a call passed unnoticed; a submission refuses it.
             where = "function.name" if function is not raw else "name"
-            said = (
-                "missing"
-                if where.rsplit(".", 1)[-1] not in function
-                else "empty"
-                if isinstance(name, str)
-                else json_type_name(name)
-            )
+            if "name" not in function:
+                said = "missing"
+            else:
+                said = "empty" if isinstance(name, str) else json_type_name(name)
             raise InputError(
                 f"message {number}: tool call {index} has no tool name ('{where}' is {said}): "
                 'expected {"id", "type": "function", "function": {"name", "arguments"}}'

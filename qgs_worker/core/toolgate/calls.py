@@ -19,12 +19,12 @@ disagree on which one wins, a known smuggling trick) are errors.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from qgs_worker.core.argviews import LONE_SURROGATE, replace_lone_surrogates
 from qgs_worker.core.models import ToolCall
 from qgs_worker.errors import InputError
 
@@ -118,17 +118,14 @@ def parse_call(obj: object) -> ParsedCall:
     """
     parsed = _parse_call(obj)
     if _holds_surrogate(parsed.arguments) or _holds_surrogate(parsed.name):
-        name = _SURROGATE.sub("\ufffd", parsed.name) if parsed.name is not None else None
+        name = replace_lone_surrogates(parsed.name) if parsed.name is not None else None
         return replace(parsed, name=name, arguments=_without_surrogates(parsed.arguments))
     return parsed
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _holds_surrogate(value: Any) -> bool:
     if isinstance(value, str):
-        return _SURROGATE.search(value) is not None
+        return LONE_SURROGATE.search(value) is not None
     if isinstance(value, dict):
         return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
     if isinstance(value, list):
@@ -138,7 +135,7 @@ def _holds_surrogate(value: Any) -> bool:
 
 def _without_surrogates(value: Any) -> Any:
     if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
+        return replace_lone_surrogates(value)
     if isinstance(value, dict):
         return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
     if isinstance(value, list):
