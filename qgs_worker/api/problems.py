@@ -331,6 +331,19 @@ def validation_problem(
                 )
             )
             continue
+        if kind == "string_unicode":
+            # Break test: a lone surrogate escape ("\ud800") in a JSON string got pydantic's
+            # "unable to parse raw data as a unicode string" and a pointer to the schema.
+            items.append(
+                field_error(
+                    ".".join(loc) or None,
+                    "holds text that is not valid UTF-8 (a lone surrogate escape such as "
+                    "\\ud800, with no pair)",
+                    "send the text as decoded UTF-8 (e.g. decode with errors='replace'), or each "
+                    "\\ud800-\\udfff escape as half of a surrogate pair",
+                )
+            )
+            continue
         message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
         items.append(
             field_error(

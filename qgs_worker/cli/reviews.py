@@ -215,8 +215,15 @@ def status(
             if d["termination"]
             else ""
         )
+        # Break test: after `qgs approve` this line still read "awaiting_approval" alone; the
+        # person's answer follows the kind, as on the round's line above.
+        answered = "".join(
+            f" → {approval_outcome(a['approved'])} by {markup_safe(a['by'], lines=False)}"
+            for a in report["approvals"]
+            if a["round"] == d["round"]
+        )
         console.print(
-            f"latest decision (round {d['round']}): [bold]{d['kind']}[/] — "
+            f"latest decision (round {d['round']}): [bold]{d['kind']}[/]{answered} — "
             f"{markup_safe(d['reason'])}{extra}"
         )
         for label, items in (("must fix", d["must_fix"]), ("suggestion", d["suggestions"])):

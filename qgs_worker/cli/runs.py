@@ -70,7 +70,15 @@ def runs(
     if not stored:
         console.print("no audit run yet: `qgs audit FILES` starts one")
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    # Break test: a first run showed mode "resume" with nothing before it to resume; the
+    # caption says what each mode does.
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        caption="mode resume: a transcript audited before is linked, not audited again (the "
+        "default); new: every transcript audited again (--new-run, --rerun RUN)",
+        caption_justify="left",
+    )
     table.add_column("run", no_wrap=True, justify="right")
     table.add_column("started (UTC)", overflow="fold")
     table.add_column("mode", no_wrap=True)

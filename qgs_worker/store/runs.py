@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Column, DateTime, Text, UniqueConstraint, func, update
+from sqlalchemy import Column, DateTime, Text, UniqueConstraint, delete, func, update
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from qgs_worker.errors import InputError
@@ -173,6 +173,20 @@ class RunStore(StoreBase):
                 .values(ended_at=utcnow())
             )
             session.commit()
+
+    def discard_empty_run(self, run_id: int) -> bool:
+        """Delete the run if it links no task (it read no transcript); True if it was deleted.
+
+        A ``qgs audit`` of files that hold no transcript (an empty file, the wrong format) is
+        not kept as a run of 0 tasks in ``qgs runs``. A run with any task is left as it is.
+        """
+        linked = select(AuditBatchTaskRow.id).where(col(AuditBatchTaskRow.batch_id) == run_id)
+        with Session(self.engine) as session:
+            if session.exec(linked.limit(1)).first() is not None:
+                return False
+            session.execute(delete(AuditBatchRow).where(col(AuditBatchRow.id) == run_id))
+            session.commit()
+        return True
 
     def list_runs(self) -> list[RunFacts]:
         """Every run, oldest first, with its task count."""

@@ -72,6 +72,16 @@ class TestToolCheckInput:
         assert "not valid UTF-8" in problem["detail"] and f"'{field}'" in problem["detail"]
         assert 200 == after.status_code  # the connection and the server go on
 
+    def test_a_lone_surrogate_in_a_task_is_422_naming_the_field(self, api: Api) -> None:
+        """Break test: `POST /v1/tasks` answered pydantic's "unable to parse raw data"."""
+        with api.http(api.alice) as http:
+            response = http.post(
+                "/v1/tasks", content=b'{"request": "hi \\ud800 there"}', headers=JSON
+            )
+        problem = assert_problem(response, 422)
+        assert ["request"] == [e["field"] for e in problem["errors"]]
+        assert "not valid UTF-8" in problem["detail"] and "surrogate" in problem["detail"]
+
     def test_tools_of_the_wrong_type_name_tools_not_the_unions_members(self, api: Api) -> None:
         call = {"id": "c", "type": "function", "function": {"name": "x", "arguments": "{}"}}
         with api.http(api.alice) as http:

@@ -462,6 +462,10 @@ class TestApproveCommand:
         code, out, _ = run_main(capsys, "status", TASK)
         assert "approval: round 1 (awaiting_approval) approved by alice at" in out
         assert "awaiting approval:" not in out
+        # Break test: the latest decision's line still read "awaiting_approval" alone.
+        assert "latest decision (round 1): awaiting_approval → approved by alice — " in " ".join(
+            out.split()
+        )
         result = CliRunner().invoke(app, ["report", "--format", "json"], catch_exceptions=False)
         report = json.loads(result.stdout)
         assert ["alice"] == [a["by"] for a in report["tasks"][0]["approvals"]]

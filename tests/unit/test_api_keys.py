@@ -255,6 +255,17 @@ class TestProblems:
         status, _ = validation_problem([{"type": "json_invalid", "loc": ("body", 1), "msg": "x"}])
         assert 400 == status
 
+    def test_a_lone_surrogate_names_the_field_and_says_what_to_send(self) -> None:
+        """Break test: pydantic's "unable to parse raw data as a unicode string" was the message."""
+        status, body = validation_problem(
+            [{"type": "string_unicode", "loc": ("body", "request"),
+              "msg": "Input should be a valid string, unable to parse raw data as a unicode string"}]
+        )  # fmt: skip
+        [error] = body["errors"]
+        assert (422, "request") == (status, error["field"])
+        assert "not valid UTF-8" in error["message"] and "surrogate" in error["message"]
+        assert "errors='replace'" in error["fix"]
+
 
 def test_an_approval_label_carries_the_calling_key() -> None:
     from qgs_worker.api.operations import Principal, approver_label

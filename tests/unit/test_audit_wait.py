@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -172,6 +174,25 @@ def test_ctrl_c_while_waiting_says_how_to_go_on(
     assert "same command again goes on from there" in said
     [run] = repo.list_runs()
     assert run.ended_at is None  # not ended: `qgs runs` shows it, a --rerun resumes it
+
+
+def test_sigterm_while_waiting_unwinds_like_ctrl_c(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Break test: SIGTERM (`timeout`, a service manager) ended the audit without a word,
+    before its local workers and broker were stopped."""
+    before = signal.getsignal(signal.SIGTERM)
+
+    def terminated(*_: Any, **__: Any) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises in this frame before the sleep ends
+
+    result, repo = _audit_one(tmp_path, monkeypatch, terminated)
+    assert 143 == result.exit_code
+    assert "interrupted: run 1 is left unfinished" in " ".join(result.stderr.split())
+    [run] = repo.list_runs()
+    assert run.ended_at is None
+    assert before == signal.getsignal(signal.SIGTERM)  # the command's handler is gone
 
 
 def test_a_wait_that_gives_up_still_prints_the_report(

@@ -77,6 +77,11 @@ class TestUnusableInput:
         done = qgs(tmp_path, "audit", str(empty))
         assert 2 == done.returncode, done.stderr
         assert "no transcript was found" in done.stderr
+        # Break test: the empty file left a run of 0 tasks in `qgs runs`, and an empty report.
+        assert "run 1 is not kept" in " ".join(done.stderr.split())
+        assert "" == done.stdout.strip()
+        listed = qgs(tmp_path, "runs", "--format", "json")
+        assert "[]" == listed.stdout.strip(), listed.stderr
 
 
 class TestOutputPaths:
