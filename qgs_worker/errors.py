@@ -13,7 +13,8 @@ Errors are for what went wrong around them::
     │   │   └── DeliverableTooLargeError
     │   ├── CallbackUrlError          a callback URL that is malformed or points inside (SSRF)
     │   ├── IdempotencyKeyReusedError an Idempotency-Key sent again with another request (HTTP 409)
-    │   └── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
+    │   ├── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
+    │   └── SubmissionRefusedError    a submission refused or not storable: never decided (HTTP 409)
     ├── JudgeError                  the critic could not give a valid review
     │   ├── JudgeUnavailableError   transient: timeout, 429, 5xx, connection refused -> retried
     │   └── JudgeResponseError      malformed answer: repaired once, then a stored failure
@@ -60,6 +61,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailableError",
     "SubmissionNotFoundError",
+    "SubmissionRefusedError",
     "TaskNotFoundError",
     "TooLargeError",
     "ToolDefinitionError",
@@ -133,6 +135,15 @@ class NotAwaitingApprovalError(InputError):
     """Raised by ``approve`` when the task's latest decision does not wait for a person.
 
     Only ``awaiting_approval``, and ``force_deliver`` on a REFLECT task, wait for one.
+    """
+
+
+class SubmissionRefusedError(InputError):
+    """Raised by a wait on a submission that will never be decided (HTTP 409).
+
+    The worker refused it (a dead letter), gave up on it, or took it and could not store its
+    round (its explicit round number held by another submission, say). The message says why;
+    submitting the round again (without ``round_number``) is the way on.
     """
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qgs_worker.core.models import ReviewStatus, RoundStatus
+from qgs_worker.errors import SubmissionRefusedError
 from qgs_worker.store import Repository
 from qgs_worker.store.schema import redact
 from qgs_worker.sweeper import overdue
@@ -110,4 +111,25 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
         last_retry=r.retry_reason,
         retry_at=retry_at,
         detail="; ".join(parts),
+    )
+
+
+def refusal_error(
+    repo: Repository, submission_id: str, bound_s: float = 3600.0
+) -> SubmissionRefusedError | None:
+    """The error a wait raises for a submission that will never be decided, else None.
+
+    ``progress_of``'s ``refused`` state is final: a dead letter, a submission given up, or one
+    a worker took and could not store. It is read twice: the round and the outbox row are read
+    one after the other, so an intake committing between the two reads (the round and the
+    outbox row are written in one transaction) looks like "taken, no round" once; the second
+    read, begun after the row was seen taken, finds the round if there is one.
+    """
+    for _ in range(2):
+        where = progress_of(repo, submission_id, bound_s)
+        if where.state != "refused":
+            return None
+    return SubmissionRefusedError(
+        f"submission {submission_id!r} will not be decided: {where.detail}; submit the "
+        "round again (without round_number to take the next free one)"
     )

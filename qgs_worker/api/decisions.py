@@ -122,8 +122,17 @@ class DecisionWaits:
         return await asyncio.to_thread(self._pending, submission_id)
 
     def _reader(self, submission_id: str, until_approved: bool) -> Any:
+        from qgs_worker.progress import refusal_error
+
+        bound_s = self.settings.worker.visibility_timeout_s
+
         def read() -> DecisionView | None:
             view = self.repo.decision_view(submission_id)
+            if view is None:
+                # A submission that will never be decided ends the wait (a 409), not wait_s.
+                refused = refusal_error(self.repo, submission_id, bound_s)
+                if refused is not None:
+                    raise refused
             if view is not None and until_approved and view.awaiting_approval:
                 return None
             return view
@@ -131,9 +140,19 @@ class DecisionWaits:
         return read
 
     def _pending(self, submission_id: str) -> DecisionResult:
-        from qgs_worker.progress import progress_of
+        """No decision yet: where the submission stands.
 
-        where = progress_of(self.repo, submission_id, self.settings.worker.visibility_timeout_s)
+        Raises:
+            SubmissionRefusedError: it will never be decided (break test: a submission whose
+                intake could not store it answered 202 "pending" on every poll).
+        """
+        from qgs_worker.progress import progress_of, refusal_error
+
+        bound_s = self.settings.worker.visibility_timeout_s
+        refused = refusal_error(self.repo, submission_id, bound_s)
+        if refused is not None:
+            raise refused
+        where = progress_of(self.repo, submission_id, bound_s)
         return DecisionResult(submission_id, None, "timeout", where.detail)
 
     @property

@@ -9,7 +9,7 @@ own connection errors, to a status and a document; any transport (HTTP, MCP) can
 | ``AuthenticationError`` | 401 |
 | ``PermissionDeniedError`` | 403 |
 | ``TaskNotFoundError`` / ``SubmissionNotFoundError`` | 404 |
-| ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError``, ``IdempotencyKeyReusedError`` | 409 |
+| ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError``, ``IdempotencyKeyReusedError``, ``SubmissionRefusedError`` | 409 |
 | ``TooLargeError``, ``DeliverableTooLargeError`` (and a body over the limit) | 413 |
 | ``InputError`` (and a body that does not validate) | 422 |
 | ``RateLimitedError`` | 429 (``Retry-After``) |
@@ -37,6 +37,7 @@ from qgs_worker.errors import (
     RateLimitedError,
     RoundNumberTakenError,
     StoreError,
+    SubmissionRefusedError,
     TaskNotFoundError,
     TooLargeError,
 )
@@ -151,7 +152,8 @@ def _status_of(exc: BaseException) -> int | None:
         ApprovalConflictError
         | RoundNumberTakenError
         | NotAwaitingApprovalError
-        | IdempotencyKeyReusedError,
+        | IdempotencyKeyReusedError
+        | SubmissionRefusedError,
     ):
         return 409
     if isinstance(exc, TooLargeError):

@@ -445,8 +445,8 @@ class Client(WaitingMixin, ToolCallsMixin):
             round_number = next_free
         elif taken:
             raise InputError(
-                f"'round_number' {round_number} of task {task_id!r} is already stored; "
-                "leave it out to take the next round"
+                f"'round_number' {round_number} of task {task_id!r} is already stored or held "
+                "by a submission on its way; leave it out to take the next round"
             )
         elif round_number > next_free:
             raise InputError(

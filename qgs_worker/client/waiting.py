@@ -83,12 +83,14 @@ class WaitingMixin(ApprovalsMixin):
                 changes (stored, dispatched, each judge retry, a parked retry).
 
         Raises:
+            SubmissionRefusedError: the submission will never be decided (refused, given
+                up, or taken and not storable); the message says why.
             WaitTimeoutError: no decision (or, with ``until_approved``, no person's decision)
                 within ``timeout_s`` seconds; the message says where the submission stands
                 (in the outbox, refused, its round's state, judge retries so far, the store in
                 use). The work goes on.
         """
-        from qgs_worker.progress import progress_of
+        from qgs_worker.progress import progress_of, refusal_error
 
         bound_s = self.settings.worker.visibility_timeout_s
         shown: list[object] = []
@@ -97,6 +99,10 @@ class WaitingMixin(ApprovalsMixin):
             found = self.decision(submission_id)
             if found is not None and not (until_approved and found.awaiting_approval):
                 return found
+            if found is None:
+                refused = refusal_error(self.repo, submission_id, bound_s)
+                if refused is not None:  # never decided: waiting out the timeout helps nobody
+                    raise refused
             if on_progress is not None and found is None:
                 now = progress_of(self.repo, submission_id, bound_s)
                 if not shown or now.key != shown[-1]:

@@ -414,7 +414,7 @@ class RoundStore(StoreBase):
         Returns:
             ``(next_number, taken)``: one more than the highest number stored or sent and not
             yet taken (1 for a task without rounds), and whether a round numbered ``number`` is
-            stored (False if None).
+            stored or held by a submission sent and not yet stored (False if None).
 
         Raises:
             TaskNotFoundError: no such task.
@@ -439,9 +439,22 @@ class RoundStore(StoreBase):
             .where(RoundRow.task_id == task_id, RoundRow.number == (number or 0))
             .scalar_subquery()
         )
+        # Break test: a number held by a submission sent and not yet stored was free here; its
+        # intake then failed (RoundNumberTakenError) while the submit had answered 202.
+        held = (
+            select(func.count())
+            .select_from(OutboxRow)
+            .where(
+                OutboxRow.task_id == task_id,
+                OutboxRow.round_number == (number or 0),
+                col(OutboxRow.taken_at).is_(None),
+                col(OutboxRow.given_up).is_(None),
+            )
+            .scalar_subquery()
+        )
         with Session(self.engine) as session:
             row = session.execute(
-                select(TaskRow.id, highest, taken, sent).where(TaskRow.id == task_id)
+                select(TaskRow.id, highest, taken + held, sent).where(TaskRow.id == task_id)
             ).first()
         if row is None:
             self.get_task(task_id)  # raises TaskNotFoundError with the store named

@@ -29,6 +29,10 @@ from qgs_worker.store.base import StoreBase, as_utc, utcnow
 __all__ = ["AuditBatchRow", "AuditBatchTaskRow", "RunFacts", "RunStore"]
 
 
+_MAX_RUN_ID = 2**63 - 1
+"""The largest id a run can have (a signed 64-bit SQL integer); a larger one names no run."""
+
+
 class AuditBatchRow(SQLModel, table=True):
     """One ``qgs audit`` invocation (a *run*); see the module docstring for the columns."""
 
@@ -236,7 +240,8 @@ class RunStore(StoreBase):
                     f"run must be a run id such as 3 (or r3, or last) (got {run!r}); "
                     "`qgs runs` lists them"
                 )
-            if session.get(AuditBatchRow, int(text)) is None:
+            # Break test: an id past SQL's 64-bit integers raised OverflowError (a traceback).
+            if int(text) > _MAX_RUN_ID or session.get(AuditBatchRow, int(text)) is None:
                 raise InputError(f"no audit run {run!r} in the store; `qgs runs` lists them")
             return int(text)
 

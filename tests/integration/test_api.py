@@ -36,6 +36,7 @@ from qgs_worker.errors import (
     InputError,
     OutcomeUnknownError,
     PermissionDeniedError,
+    SubmissionRefusedError,
     TaskNotFoundError,
 )
 from qgs_worker.settings import ApiSettings
@@ -439,6 +440,31 @@ class TestLongPoll:
             assert (False, None) == (body["decided"], body["decision"])
             assert body["detail"]
             assert "pass" == decision(http, sub)["decision"]["kind"]
+
+    def test_a_round_number_held_is_refused_and_a_lost_race_is_409_not_pending(
+        self, api: Api
+    ) -> None:
+        """Break test: round 1 sent twice answered 202 twice; the second was never stored and
+        its decision answered 202 "pending" on every poll."""
+        with api.http(api.alice) as http:
+            task = start(http, "write an article about AI")
+            first = submit(http, task, "draft [[judge PASS 90]]")
+            again = http.post(
+                f"/v1/tasks/{task}/rounds", json={"deliverable": "other", "round_number": 1}
+            )
+            assert "round_number" in assert_problem(again, 422)["detail"]
+            decision(http, first)  # round 1 stored and decided
+            # Two submitters racing past the check: the store refuses the second at intake.
+            client = api.ops.client
+            lost = client.send(client.make_submission(task, "other", round_number=1))
+            response = http.get(
+                f"/v1/submissions/{lost.id}/decision", params={"wait_s": 30}
+            )
+        problem = assert_problem(response, 409)
+        assert "will not be decided" in problem["detail"] and "round 1" in problem["detail"]
+        # The store's client says so too (after its timeout it would be a WaitTimeoutError).
+        with pytest.raises(SubmissionRefusedError, match="will not be decided"):
+            client.wait(lost.id, timeout_s=30)
 
     def test_store_client_wait_uses_the_notification(self, api: Api) -> None:
         client = api.ops.client

@@ -187,6 +187,10 @@ class TestFilters:
         assert 2 == repo.run_facts("last").tasks
         with pytest.raises(InputError, match="no audit run '9'"):
             build_report(repo, filters=ReportFilter.parse(run="9"))
+        # Break test: an id past 64 bits was an OverflowError traceback, not this error.
+        huge = "99999999999999999999999"
+        with pytest.raises(InputError, match=f"no audit run '{huge}'"):
+            repo.run_facts(huge)
 
     @pytest.mark.parametrize(
         ("option", "value", "named"),
