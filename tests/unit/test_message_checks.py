@@ -17,6 +17,7 @@ from qgs_worker.errors import (
     BrokerUnavailableError,
     DeliverableTooLargeError,
     InputError,
+    SubmissionRefusedError,
     WaitTimeoutError,
 )
 from qgs_worker.settings import Settings
@@ -192,8 +193,9 @@ class TestWaitSaysWhy:
         client.repo.save_dead_letter(
             "qgs.review.intake", "not an object", "[]", submission_id="s-x"
         )
-        with pytest.raises(WaitTimeoutError, match="the worker refused it: not an object"):
-            client.wait("s-x", timeout_s=0.0)
+        # Never to be decided: said as a refusal at once, not as a timeout after the wait.
+        with pytest.raises(SubmissionRefusedError, match="the worker refused it: not an object"):
+            client.wait("s-x", timeout_s=30.0)
 
     def test_stored_round_shows_its_judge_retries(self, tmp_path: Path) -> None:
         client = Client(Settings(data_dir=tmp_path))
