@@ -1118,7 +1118,7 @@ class TestSecrets:
         self, api: Api, caplog: pytest.LogCaptureFixture, redis_url: str
     ) -> None:
         caplog.set_level(logging.DEBUG)
-        secret = api.alice.key.rsplit("_", 1)[1]
+        secret = api.alice.key.split("_", 2)[2]  # qgs_<id>_<secret>; the secret may hold "_"
         with api.http(api.alice) as http:
             task = start(http, "write an article about AI")
             decision(http, submit(http, task, "# AI\n\nText. [[judge PASS 90]]", final=True))
