@@ -114,22 +114,26 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
     )
 
 
-def refusal_error(
-    repo: Repository, submission_id: str, bound_s: float = 3600.0
-) -> SubmissionRefusedError | None:
+def settled_progress(repo: Repository, submission_id: str, bound_s: float = 3600.0) -> WaitProgress:
+    """``progress_of``, read once more when it says ``refused`` (a final state).
+
+    The round and the outbox row are read one after the other, so an intake committing between
+    the two reads (it writes both in one transaction) looks like "taken, no round" once; the
+    second read, begun after the row was seen taken, finds the round if there is one.
+    """
+    where = progress_of(repo, submission_id, bound_s)
+    return progress_of(repo, submission_id, bound_s) if where.state == "refused" else where
+
+
+def refusal_of(where: WaitProgress) -> SubmissionRefusedError | None:
     """The error a wait raises for a submission that will never be decided, else None.
 
-    ``progress_of``'s ``refused`` state is final: a dead letter, a submission given up, or one
-    a worker took and could not store. It is read twice: the round and the outbox row are read
-    one after the other, so an intake committing between the two reads (the round and the
-    outbox row are written in one transaction) looks like "taken, no round" once; the second
-    read, begun after the row was seen taken, finds the round if there is one.
+    ``where`` comes from ``settled_progress``: its ``refused`` state is final (a dead letter, a
+    submission given up, or one a worker took and could not store).
     """
-    for _ in range(2):
-        where = progress_of(repo, submission_id, bound_s)
-        if where.state != "refused":
-            return None
+    if where.state != "refused":
+        return None
     return SubmissionRefusedError(
-        f"submission {submission_id!r} will not be decided: {where.detail}; submit the "
+        f"submission {where.submission_id!r} will not be decided: {where.detail}; submit the "
         "round again (without round_number to take the next free one)"
     )

@@ -122,7 +122,7 @@ class DecisionWaits:
         return await asyncio.to_thread(self._pending, submission_id)
 
     def _reader(self, submission_id: str, until_approved: bool) -> Any:
-        from qgs_worker.progress import refusal_error
+        from qgs_worker.progress import refusal_of, settled_progress
 
         bound_s = self.settings.worker.visibility_timeout_s
 
@@ -130,7 +130,7 @@ class DecisionWaits:
             view = self.repo.decision_view(submission_id)
             if view is None:
                 # A submission that will never be decided ends the wait (a 409), not wait_s.
-                refused = refusal_error(self.repo, submission_id, bound_s)
+                refused = refusal_of(settled_progress(self.repo, submission_id, bound_s))
                 if refused is not None:
                     raise refused
             if view is not None and until_approved and view.awaiting_approval:
@@ -146,13 +146,14 @@ class DecisionWaits:
             SubmissionRefusedError: it will never be decided (break test: a submission whose
                 intake could not store it answered 202 "pending" on every poll).
         """
-        from qgs_worker.progress import progress_of, refusal_error
+        from qgs_worker.progress import refusal_of, settled_progress
 
-        bound_s = self.settings.worker.visibility_timeout_s
-        refused = refusal_error(self.repo, submission_id, bound_s)
+        where = settled_progress(
+            self.repo, submission_id, self.settings.worker.visibility_timeout_s
+        )
+        refused = refusal_of(where)
         if refused is not None:
             raise refused
-        where = progress_of(self.repo, submission_id, bound_s)
         return DecisionResult(submission_id, None, "timeout", where.detail)
 
     @property

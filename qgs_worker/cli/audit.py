@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -21,6 +20,7 @@ from qgs_worker.cli.common import (
     broker_session,
     err_console,
 )
+from qgs_worker.cli.interrupts import Terminated, sigterm_interrupts
 from qgs_worker.errors import QGSError
 from qgs_worker.terminal import markup_safe
 
@@ -194,7 +194,7 @@ def audit(
     stopped: typer.Exit | None = None
     try:
         with contextlib.ExitStack() as session:
-            session.enter_context(_sigterm_interrupts())
+            session.enter_context(sigterm_interrupts())
             size = settings.audit.chunk_size if chunk_size is None else chunk_size
             sender = _Sender(settings, session, use_workers, chunk_size=size)
             plan = _plan_audit(
@@ -221,7 +221,7 @@ def audit(
                 except typer.Exit as exc:  # timed out, or the local workers exited (said)
                     stopped = exc  # the report below says what is decided; then this exit
             ended = stopped is None
-    except (KeyboardInterrupt, _Terminated) as exc:
+    except (KeyboardInterrupt, Terminated) as exc:
         # Break test: Ctrl-C printed nothing (typer exits 130 quietly), and SIGTERM (`timeout`,
         # a service manager) killed the command mid-batch without a word. What was decided is
         # stored; the run is left unfinished, and the same command resumes it.
@@ -229,7 +229,7 @@ def audit(
             f"interrupted: run {run_id} is left unfinished; what was decided is stored, and the "
             "same command again goes on from there (what is done is skipped)"
         )
-        raise SystemExit(143 if isinstance(exc, _Terminated) else 130) from None
+        raise SystemExit(143 if isinstance(exc, Terminated) else 130) from None
     finally:
         if ended:  # interrupted or timed out: left not ended, and a --rerun resumes it
             repo.end_run(run_id)
@@ -283,32 +283,6 @@ def audit(
                 + "; the report's errors name each file and line with the reason"
             )
         raise typer.Exit(1 if usable else 2)
-
-
-class _Terminated(Exception):
-    """SIGTERM arrived during an audit (raised by ``_sigterm_interrupts``' handler)."""
-
-
-@contextlib.contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """Inside: SIGTERM unwinds the audit like Ctrl-C instead of ending the process there.
-
-    The local workers and broker are stopped by their ``with`` blocks, the run is left to
-    resume, and the command exits 143. Outside the main thread (a test's) nothing changes.
-    """
-
-    def _raise(_signum: int, _frame: object) -> None:
-        raise _Terminated
-
-    try:
-        previous = signal.signal(signal.SIGTERM, _raise)
-    except ValueError:  # not the main thread (called from a test's thread): left as it is
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 class _Sender:

@@ -122,6 +122,17 @@ def _read_file(name: str) -> str:
     return path.read_text(encoding="utf-8", errors="replace")
 
 
+def _answers(report: dict[str, Any], number: int) -> str:
+    """`` → approved by NAME`` for each person's answer on round ``number`` ('' for none)."""
+    from qgs_worker.core.views import approval_outcome
+
+    return "".join(
+        f" → {approval_outcome(a['approved'])} by {markup_safe(a['by'], lines=False)}"
+        for a in report["approvals"]
+        if a["round"] == number
+    )
+
+
 @app.command()
 def status(
     task_id: Annotated[str, typer.Argument(help="The task id (as `qgs report` shows it).")],
@@ -133,7 +144,6 @@ def status(
     """
     from qgs_worker.client import Client
     from qgs_worker.core.models import DecisionKind
-    from qgs_worker.core.views import approval_outcome
     from qgs_worker.report import approval_text, audit_runs_text, finding_text, task_report
 
     client = Client()
@@ -180,11 +190,7 @@ def status(
             if findings
             else "no findings"
         )
-        decided = r["decision"] or r["status"]
-        for a in report["approvals"]:
-            if a["round"] == r["number"]:
-                verb = approval_outcome(a["approved"])
-                decided += f" → {verb} by {markup_safe(a['by'], lines=False)}"
+        decided = (r["decision"] or r["status"]) + _answers(report, r["number"])
         console.print(
             f"  round {r['number']}{' (final)' if r['final'] else ''}: {decided} — {review}; {worst}"
         )
@@ -217,11 +223,7 @@ def status(
         )
         # Break test: after `qgs approve` this line still read "awaiting_approval" alone; the
         # person's answer follows the kind, as on the round's line above.
-        answered = "".join(
-            f" → {approval_outcome(a['approved'])} by {markup_safe(a['by'], lines=False)}"
-            for a in report["approvals"]
-            if a["round"] == d["round"]
-        )
+        answered = _answers(report, d["round"])
         console.print(
             f"latest decision (round {d['round']}): [bold]{d['kind']}[/]{answered} — "
             f"{markup_safe(d['reason'])}{extra}"

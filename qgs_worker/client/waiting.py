@@ -90,7 +90,7 @@ class WaitingMixin(ApprovalsMixin):
                 (in the outbox, refused, its round's state, judge retries so far, the store in
                 use). The work goes on.
         """
-        from qgs_worker.progress import progress_of, refusal_error
+        from qgs_worker.progress import progress_of, refusal_of, settled_progress
 
         bound_s = self.settings.worker.visibility_timeout_s
         shown: list[object] = []
@@ -99,15 +99,15 @@ class WaitingMixin(ApprovalsMixin):
             found = self.decision(submission_id)
             if found is not None and not (until_approved and found.awaiting_approval):
                 return found
-            if found is None:
-                refused = refusal_error(self.repo, submission_id, bound_s)
-                if refused is not None:  # never decided: waiting out the timeout helps nobody
-                    raise refused
-            if on_progress is not None and found is None:
-                now = progress_of(self.repo, submission_id, bound_s)
-                if not shown or now.key != shown[-1]:
-                    shown.append(now.key)
-                    on_progress(now)
+            if found is not None:
+                return None  # decided, and waiting for a person (until_approved)
+            now = settled_progress(self.repo, submission_id, bound_s)
+            refused = refusal_of(now)
+            if refused is not None:  # never decided: waiting out the timeout helps nobody
+                raise refused
+            if on_progress is not None and (not shown or now.key != shown[-1]):
+                shown.append(now.key)
+                on_progress(now)
             return None
 
         notifier = self.notifier

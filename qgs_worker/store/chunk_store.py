@@ -66,10 +66,10 @@ from qgs_worker.store.reviews import (
     review_of,
     review_values,
 )
-from qgs_worker.store.rounds import task_record, task_values
 from qgs_worker.store.row_values import REVIEW as _rv
 from qgs_worker.store.row_values import plan_values, role_run_values, round_values
 from qgs_worker.store.tables import utcnow
+from qgs_worker.store.task_values import task_record, task_values
 from qgs_worker.submission import NewTask
 
 __all__ = [

@@ -44,7 +44,6 @@ from qgs_worker.store.reviews import (
     review_of,
     review_values,
 )
-from qgs_worker.store.rounds import task_record, task_row
 from qgs_worker.store.row_values import APPROVAL as _a
 from qgs_worker.store.row_values import AUDIT_RUN as _run
 from qgs_worker.store.row_values import DECISION as _d
@@ -56,6 +55,7 @@ from qgs_worker.store.row_values import TAKE_OUTBOX as _TAKE_OUTBOX
 from qgs_worker.store.row_values import TASK as _t
 from qgs_worker.store.row_values import plan_values, role_run_values, round_values
 from qgs_worker.store.tables import utcnow
+from qgs_worker.store.task_values import task_record, task_row
 from qgs_worker.submission import NewTask
 
 __all__ = ["SqlReviewStore"]

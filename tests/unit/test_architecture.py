@@ -139,12 +139,12 @@ class TestNothingOutsideTheStoreTouchesARow:
             "from qgs_worker.store import Repository, RoundRow\n"
             "def f():\n"
             "    from qgs_worker.store.tables import utcnow\n"
-            "    from qgs_worker.store.rounds import task_row\n"
+            "    from qgs_worker.store.task_values import task_row\n"
         )
         assert {
             "qgs_worker.store.RoundRow",
             "qgs_worker.store.tables",
-            "qgs_worker.store.rounds.task_row",
+            "qgs_worker.store.task_values.task_row",
         } == store_row_imports(probe)
 
     def test_every_allowed_module_exists(self) -> None:
