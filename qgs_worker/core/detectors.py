@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     # Imported where used: only a round with tool outputs traces what follows an injection, so
     # ``qgs check-tool`` and ``qgs scan`` start without it and its patterns (issue 15).
     from qgs_worker.core import followed
+    from qgs_worker.core.toolgate.registry import ToolRegistry
 
 __all__ = [
     "DETECTOR_ROLE",
@@ -85,6 +86,7 @@ __all__ = [
     "injected_passages_with_rules",
     "scan_data_out",
     "scan_round",
+    "scan_rounds",
     "scan_text",
     "scan_tool_call",
 ]
@@ -345,6 +347,8 @@ def scan_round(
     request: str,
     earlier_tool_results: Sequence[ToolResult] = (),
     user_turns: Sequence[str] = (),
+    earlier_tool_calls: Sequence[ToolCall] = (),
+    registry: ToolRegistry | None = None,
 ) -> list[Finding]:
     """Run every detector on one round, including injection compliance.
 
@@ -357,6 +361,10 @@ def scan_round(
             reported again as ``injection_in_tool_output``.
         user_turns: Every other user turn of the transcript so far (a multi-turn conversation's
             later requests): like ``request``, what they name is the user's.
+        earlier_tool_calls: The tool calls of earlier rounds: the call that read an output
+            tells whether the user pointed at that data (``order_flow``).
+        registry: The registered tools (a declared permission says whether a call has a side
+            effect).
 
     Returns:
         Deduplicated findings: ``scan_text`` and ``scan_tool_call`` (with ``request``, so the
@@ -407,19 +415,73 @@ def scan_round(
                     rule=MODEL_RULE,
                 )
             )
-    if deliverable.tool_calls and any(output.passages for output in seen):
-        from qgs_worker.core import followed
+    results = [*earlier_tool_results, *deliverable.tool_results]
+    if results and (deliverable.tool_calls or deliverable.text):
+        from qgs_worker.core import order_flow
 
+        producers = {c.id: c for c in (*earlier_tool_calls, *deliverable.tool_calls) if c.id}
+        user_texts = (request, *user_turns)
+        outputs = order_flow.orders_of_outputs(
+            results, seen, user_texts=user_texts, producers=producers
+        )
         findings.extend(
-            followed.find_followed(
+            order_flow.find_orders_followed(
                 deliverable.tool_calls,
-                seen,
-                user_texts=(request, *user_turns),
+                deliverable.text,
+                outputs,
+                user_texts=user_texts,
+                registry=registry,
                 strip_relayed=_without_passages,
                 role=DETECTOR_ROLE,
             )
         )
+        flagged = frozenset(
+            f.location for f in findings if f.category == "injection_in_tool_output"
+        )
+        findings.extend(
+            order_flow.orders_in_data(
+                outputs, len(earlier_tool_results), flagged, role=DETECTOR_ROLE
+            )
+        )
     return _dedupe(findings)
+
+
+def scan_rounds(
+    rounds: Sequence[Deliverable],
+    *,
+    request: str,
+    turns: Sequence[str | None] = (),
+    registry: ToolRegistry | None = None,
+) -> Iterator[list[Finding]]:
+    """``scan_round`` over a task's rounds in order, each with the earlier rounds as context.
+
+    Args:
+        rounds: The rounds, oldest first.
+        request: The user's request.
+        turns: Each round's user turn (None or "" where it answers the request), as many as
+            ``rounds`` or none: the turns so far count as the user's words.
+        registry: The registered tools.
+
+    Returns:
+        Each round's findings, lazily, in round order.
+    """
+    results: list[ToolResult] = []
+    calls: list[ToolCall] = []
+    said: list[str] = []
+    for index, deliverable in enumerate(rounds):
+        turn = turns[index] if index < len(turns) else None
+        if turn and turn not in said:
+            said.append(turn)
+        yield scan_round(
+            deliverable,
+            request=request,
+            earlier_tool_results=results,
+            user_turns=said,
+            earlier_tool_calls=calls,
+            registry=registry,
+        )
+        results.extend(deliverable.tool_results)
+        calls.extend(deliverable.tool_calls)
 
 
 def _seen(result: ToolResult) -> followed.SeenOutput:

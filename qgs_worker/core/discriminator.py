@@ -31,7 +31,6 @@ from qgs_worker.core.models import (
     Finding,
     Severity,
     TaskType,
-    ToolResult,
     with_round_field,
 )
 from qgs_worker.core.ports import AuditSession, AuditSessions
@@ -100,14 +99,10 @@ class AuditContext:
         """
         if self.stored_detector_findings is not None:
             return self.stored_detector_findings
-        seen: list[ToolResult] = []
         found: list[tuple[int, Finding]] = []
-        for number, deliverable in enumerate(self.rounds, start=1):
-            for finding in detectors.scan_round(
-                deliverable, request=self.request, earlier_tool_results=seen
-            ):
-                found.append((number, finding))
-            seen.extend(deliverable.tool_results)
+        rounds = detectors.scan_rounds(self.rounds, request=self.request)
+        for number, findings in enumerate(rounds, start=1):
+            found.extend((number, finding) for finding in findings)
         return tuple(found)
 
 

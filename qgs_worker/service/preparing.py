@@ -55,6 +55,8 @@ def prepare_round(
             deliverable,
             request=request,
             earlier_tool_results=[res for r in earlier for res in r.tool_results()],
+            earlier_tool_calls=[call for r in earlier for call in r.tool_calls()],
+            registry=policies.tools,
         )
     ]
     deeds = critical_deeds(deliverable.tool_calls, findings, policies.tools)

@@ -122,6 +122,10 @@ class RoundRecord:
         """The round's tool results (empty when not loaded)."""
         return _tool_results(self.tool_results_json or "")
 
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The round's tool calls (empty when not loaded)."""
+        return _tool_calls(self.tool_calls_json or "")
+
 
 @dataclass(frozen=True, slots=True)
 class TaskContext:

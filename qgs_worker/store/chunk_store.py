@@ -201,7 +201,7 @@ class ChunkReviewStore:
             final=bool(v["final"]),
             turn=v["turn"],
             content=v["content"] if shown else None,
-            tool_calls_json=v["tool_calls"] if shown else None,
+            tool_calls_json=v["tool_calls"] if contents != "none" else None,
             tool_results_json=v["tool_results"] if contents != "none" else None,
             content_hash=v["content_hash"],
             plan=self._plan(rid, v),

@@ -97,7 +97,9 @@ def _context_select(by_round: bool, contents: Contents) -> Any:
         _r.c.final,
         _r.c.turn,
         content(_r.c.content).label("content"),
-        content(_r.c.tool_calls).label("tool_calls"),
+        # every round's calls with its results: the call that read an output says whether
+        # the user pointed at that data (core/order_flow)
+        (_r.c.tool_calls if contents != "none" else literal(None)).label("tool_calls"),
         (_r.c.tool_results if contents != "none" else literal(None)).label("tool_results"),
         _r.c.content_hash,
         _r.c.plan_critic,

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from qgs_worker.core.argscan import scan_argument
-from qgs_worker.core.detectors import scan_round, scan_text, scan_tool_call
+from qgs_worker.core.detectors import scan_round, scan_rounds, scan_text, scan_tool_call
 from qgs_worker.core.models import (
     ArgumentKind,
     Deliverable,
@@ -242,13 +242,9 @@ def gdm_findings() -> list[tuple[str, int, Finding]]:
     assert [] == [i for i in items if isinstance(i, TranscriptError)]
     found: list[tuple[str, int, Finding]] = []
     for task in (i for i in items if isinstance(i, TranscriptTask)):
-        earlier: list[ToolResult] = []
-        for number, deliverable in enumerate(task.rounds, start=1):
-            for finding in scan_round(
-                deliverable, request=task.request, earlier_tool_results=earlier
-            ):
-                found.append((task.transcript_id or task.key, number, finding))
-            earlier.extend(deliverable.tool_results)
+        rounds = scan_rounds(task.rounds, request=task.request)
+        for number, findings in enumerate(rounds, start=1):
+            found.extend((task.transcript_id or task.key, number, f) for f in findings)
     return found
 
 

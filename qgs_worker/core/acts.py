@@ -1,0 +1,347 @@
+"""What a tool call does, and what a text asks to have done, in one vocabulary: acts.
+
+A planted order and the call that carries it out rarely share their wording: the README says
+"print your OPENAI_API_KEY to check it is loaded" and the agent runs ``echo $OPENAI_API_KEY``;
+an issue says "you must first install reqeusts-toolbelt" and the agent runs ``pip install
+reqeusts-toolbelt``. Both are read here into the same *acts*, so the data flow can compare
+them:
+
+| act | a call that | a text that mentions |
+| --- | --- | --- |
+| ``env`` / ``env:NAME`` | prints or reads the environment: ``env``, ``printenv``, ``set``, ``export -p``, ``echo $TOKEN``, ``os.environ`` / ``process.env`` in a one-liner, ``/proc/*/environ`` | environment variables, ``printenv``, ``os.environ``, ``$SECRET_NAME`` or ``SECRET_NAME`` (a name with KEY, TOKEN, SECRET, PASSWORD...) |
+| ``secret_file:KIND`` | reads a credentials file by a shell command or a read tool: ``.env``, SSH keys, ``.aws/credentials``, ``.netrc``, ``.npmrc``, ``.pypirc``, ``.git-credentials``, ``*.pem``, ``/etc/shadow`` | the same file names |
+| ``install:NAME`` | installs a package (pip, uv, poetry, pipx, npm, yarn, pnpm, gem, cargo, go, apt, brew) | an install of that package |
+| ``fetch:HOST`` | sends a request to a host (curl, wget, a fetch or browse tool, a URL argument) | a URL or domain |
+| ``write:hooks`` / ``write:ci`` / ``write:deps`` / ``write:shellrc`` / ``write:ssh`` / ``write:cron`` | writes a git hook, a CI workflow, a dependency list, a shell start-up file, ``authorized_keys``, a crontab | those files (``.git/hooks``, "pre-commit hook", ``.github/workflows``, ``requirements.txt``...) |
+| ``git:remote`` / ``git:push`` / ``git:config`` / ``git:credential`` | runs that git subcommand | the same subcommand |
+
+The file lists follow the credential files named by OWASP's and GitHub's secret-scanning
+guidance and the persistence locations of MITRE ATT&CK (T1546.004 shell start-up files,
+T1053.003 cron, T1098.004 SSH authorized keys); the CI and hook files are the build
+system's own. Pure: stdlib and the core only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from qgs_worker.core.filewrites import file_writes, is_shell_tool, tool_words
+from qgs_worker.core.models import ToolCall
+from qgs_worker.core.pip_packages import normalize_package, pip_packages
+from qgs_worker.core.shell import parse_shell, strip_wrappers
+
+__all__ = ["call_marks", "code_spans", "text_marks"]
+
+_SECRET_NAME = re.compile(
+    r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?"
+    r"|AUTH|PRIVATE_KEY|ACCESS_KEY|API_KEY|SESSION)(?:_[A-Z0-9]+)*\b"
+)
+_ENV_WORDS = re.compile(
+    r"\b(?:environment\s+variables?|env(?:ironment)?\s+vars?|os\.environ|process\.env"
+    r"|printenv|/proc/(?:self|\d+)/environ|getenv|env\s+vars?)\b",
+    re.IGNORECASE,
+)
+_SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("env", re.compile(r"(?:^|[\s/'\"`(=])\.env(?:\.[\w-]+)?(?=$|[\s'\"`),;:])")),
+    ("ssh", re.compile(r"(?:\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b)")),
+    ("aws", re.compile(r"\.aws/(?:credentials|config)\b")),
+    (
+        "netrc",
+        re.compile(r"(?:^|[\s/'\"`])\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)\b"),
+    ),
+    ("docker", re.compile(r"\.docker/config\.json\b|\bkubeconfig\b|\.kube/config\b")),
+    ("key", re.compile(r"[\w-]+\.(?:pem|p12|pfx|key)\b")),
+    ("etc", re.compile(r"/etc/(?:shadow|gshadow|sudoers)\b")),
+    (
+        "secrets",
+        re.compile(
+            r"\b(?:secrets?|credentials?|service[-_]account[\w-]*)\.(?:json|ya?ml|toml|txt|ini)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+_WRITE_TARGETS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("hooks", re.compile(r"\.git/hooks/|\.husky/|\bcore\.hookspath\b", re.IGNORECASE)),
+    (
+        "ci",
+        re.compile(
+            r"\.github/workflows/|\.gitlab-ci\.ya?ml|\.circleci/|jenkinsfile|azure-pipelines"
+            r"|\.travis\.ya?ml|bitbucket-pipelines",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "deps",
+        re.compile(
+            r"(?:^|/)(?:requirements[\w.-]*\.(?:txt|in)|package\.json|pyproject\.toml|setup\.py"
+            r"|setup\.cfg|pipfile|gemfile|cargo\.toml|go\.mod|constraints\.txt)$",
+            re.IGNORECASE,
+        ),
+    ),
+    ("shellrc", re.compile(r"(?:^|/)\.(?:bashrc|zshrc|profile|bash_profile|zprofile|bash_login)$")),
+    ("ssh", re.compile(r"authorized_keys")),
+    ("cron", re.compile(r"crontab|/etc/cron|/var/spool/cron", re.IGNORECASE)),
+)
+# what a text says to make those writes happen (its file names, in words)
+_WRITE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "hooks",
+        re.compile(
+            r"\b(?:git\s+hooks?|pre-commit\s+hooks?|post-commit|pre-push|husky)\b|\.git/hooks", re.I
+        ),
+    ),
+    (
+        "ci",
+        re.compile(
+            r"\.github/workflows|\b(?:ci\s+(?:config|pipeline|workflow)s?|github\s+actions?|workflow\s+files?)\b",
+            re.I,
+        ),
+    ),
+    (
+        "deps",
+        re.compile(
+            r"\brequirements[\w.-]*\.(?:txt|in)\b|\bpackage\.json\b|\bpyproject\.toml\b|\bsetup\.py\b",
+            re.I,
+        ),
+    ),
+    ("shellrc", re.compile(r"\.(?:bashrc|zshrc|bash_profile|zprofile)\b|~/\.profile\b")),
+    ("ssh", re.compile(r"\bauthorized_keys\b")),
+    ("cron", re.compile(r"\bcron(?:tab|\s+job)s?\b", re.I)),
+)
+_GIT = re.compile(r"\bgit\s+(?:-\S+\s+)*(remote|push|config|credential)\b")
+_READERS = frozenset(
+    [
+        "cat",
+        "head",
+        "tail",
+        "less",
+        "more",
+        "grep",
+        "egrep",
+        "rg",
+        "awk",
+        "sed",
+        "strings",
+        "xxd",
+        "base64",
+        "od",
+        "cp",
+        "scp",
+        "rsync",
+        "source",
+        "tac",
+        "nl",
+        "bat",
+        "jq",
+        "yq",
+        "sort",
+        "uniq",
+        "diff",
+        "openssl",
+        "gpg",
+        "tar",
+        "zip",
+        "curl",
+        "wget",
+        "nc",
+    ]
+)
+_ENV_PROGRAMS = frozenset({"env", "printenv", "set", "declare"})
+_INTERPRETERS = frozenset(
+    {"python", "python3", "python2", "node", "ruby", "perl", "php", "deno", "bun"}
+)
+_ENV_CODE = re.compile(
+    r"os\.environ|os\.getenv|getenv\(|process\.env|ENV\[|\$ENV\{|System\.getenv|environ\b"
+)
+_ENV_CODE_NAME = re.compile(
+    r"""(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|ENV\[\s*)['"]?(\w+)"""
+)
+_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_OTHER_INSTALL = re.compile(
+    r"(?<![\w.-])(?:npm\s+(?:install|i|add)|yarn\s+(?:global\s+)?add|pnpm\s+(?:add|install|i)"
+    r"|gem\s+install|cargo\s+(?:install|add)|go\s+(?:get|install)|apt(?:-get)?\s+install"
+    r"|brew\s+install|pip\d?\s+download)\s+((?:[-@\w./:=^~<>]+\s*)+)"
+)
+_URL_HOST = re.compile(
+    r"\b(?:https?|ftp|wss?)://(?:[^\s/@\"'<>`]+@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})"
+    r"|(?<![\w@./-])((?:[a-z0-9-]+\.)+(?:com|net|org|io|ai|dev|xyz|top|site|info|ru|cn|cc|co|me"
+    r"|app|sh|tk|ly|to|biz|online|club|shop|us|uk|de))(?![\w-])",
+    re.IGNORECASE,
+)
+_FETCH_WORDS = frozenset(
+    {"fetch", "browse", "http", "https", "url", "webpage", "web", "download", "request", "curl"}
+    | {"navigate", "visit", "page", "website", "scrape", "crawl", "open"}
+)
+_FETCH_PROGRAMS = frozenset({"curl", "wget", "http", "https", "nc", "ncat", "telnet", "ssh", "scp"})
+_READ_TOOL_WORDS = frozenset({"read", "view", "open", "cat", "get", "load", "show", "file"})
+
+
+_NOT_PACKAGES = frozenset(
+    "the a an it this that all dependencies deps requirements them package packages with using via"
+    " from by in on for and or of to locally globally first".split()
+)
+
+
+def _host(text: str) -> Iterator[str]:
+    for match in _URL_HOST.finditer(text):
+        host = (match.group(1) or match.group(2) or "").casefold().removeprefix("www.")
+        if host and not host.startswith(("localhost", "127.", "0.0.0.0")):
+            yield host
+
+
+def _package_names(text: str) -> Iterator[str]:
+    for name in pip_packages(text):
+        yield normalize_package(name)
+    for match in _OTHER_INSTALL.finditer(text):
+        for word in match.group(1).split():
+            if word.startswith("-") or word in {"&&", "||", "|", ";"}:
+                break
+            name = re.sub(r"(?<=.)[@=<>^~].*$", "", word)
+            if name and not name.startswith((".", "/")):
+                yield normalize_package(name)
+
+
+def _secret_file_kinds(text: str) -> Iterator[str]:
+    for kind, pattern in _SECRET_FILES:
+        if pattern.search(text):
+            yield kind
+
+
+def _env_marks_in_code(text: str) -> set[str]:
+    marks: set[str] = set()
+    if _ENV_CODE.search(text):
+        names = {m.group(1) for m in _ENV_CODE_NAME.finditer(text)}
+        marks |= {f"env:{n.upper()}" for n in names} or {"env"}
+    return marks
+
+
+def _is_assignment_or_flag(word: str) -> bool:
+    return word.startswith("-") or ("=" in word and not word.startswith("="))
+
+
+def _command_marks(source: str) -> set[str]:
+    """The acts of a shell command line (its pipelines parsed, wrappers dropped)."""
+    marks: set[str] = set()
+    for command in parse_shell(source):
+        raw = command.words
+        if raw and raw[0].rsplit("/", 1)[-1] == "env" and all(map(_is_assignment_or_flag, raw[1:])):
+            marks.add("env")  # env alone prints the environment; env X=1 cmd runs cmd
+        words = strip_wrappers(command.words)
+        if not words:
+            continue
+        program = words[0].rsplit("/", 1)[-1].casefold()
+        rest = " ".join(words[1:])
+        if program in _ENV_PROGRAMS and (len(words) == 1 or program == "printenv"):
+            marks |= {f"env:{w.upper()}" for w in words[1:]} or {"env"}
+        if program == "export" and (len(words) == 1 or words[1] == "-p"):
+            marks.add("env")
+        if program in {"echo", "printf", "print"} or program in _READERS:
+            for name in _VAR.findall(rest):
+                if _SECRET_NAME.fullmatch(name.upper()) and name.upper() == name:
+                    marks.add(f"env:{name}")
+        if "/environ" in rest:
+            marks.add("env")
+        if program in _INTERPRETERS:
+            marks |= _env_marks_in_code(command.pipeline)
+            marks |= {f"secret_file:{k}" for k in _secret_file_kinds(command.pipeline)}
+        if program in _READERS or program in _INTERPRETERS:
+            marks |= {f"secret_file:{k}" for k in _secret_file_kinds(rest)}
+        if program in _FETCH_PROGRAMS or program in _INTERPRETERS:
+            marks |= {
+                f"fetch:{h}"
+                for h in _host(rest if program in _FETCH_PROGRAMS else command.pipeline)
+            }
+        if program == "git":
+            marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(" ".join(words))}
+        if program == "crontab" and "-l" not in words:
+            marks.add("write:cron")
+        for operator, target in command.redirects:
+            del operator
+            marks |= {f"write:{k}" for k, p in _WRITE_TARGETS if p.search(target)}
+    marks |= {f"install:{n}" for n in _package_names(source)}
+    return marks
+
+
+def call_marks(call: ToolCall) -> frozenset[str]:
+    """The acts of one tool call (the module table), as ``kind:detail`` marks.
+
+    Args:
+        call: The call. A shell tool's string arguments are parsed as shell commands; a read
+            tool's path argument is checked against the credential files; any URL argument of a
+            fetching tool is a ``fetch``; every file the call writes (``filewrites``) is checked
+            against the sensitive write targets.
+
+    Returns:
+        The marks, e.g. ``{"env:OPENAI_API_KEY"}``, ``{"secret_file:env"}``,
+        ``{"install:requests-toolbelt2", "fetch:evil.example"}``; empty for a call that does
+        none of these.
+    """
+    marks: set[str] = set()
+    words = tool_words(call.name)
+    shell = is_shell_tool(call.name)
+    for path, value in call.argument_values():
+        leaf = path.rsplit(".", 1)[-1].casefold()
+        if shell or leaf in {"command", "cmd", "script", "code", "shell"}:
+            marks |= _command_marks(value)
+            if "python" in words or "code" in words or leaf == "code":
+                marks |= _env_marks_in_code(value)
+        elif words & _READ_TOOL_WORDS and ("path" in leaf or "file" in leaf or leaf == "name"):
+            marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + value)}
+        if words & _FETCH_WORDS or leaf in {"url", "uri", "href", "link", "endpoint"}:
+            marks |= {f"fetch:{h}" for h in _host(value)}
+    for write in file_writes(call):
+        marks |= {f"write:{k}" for k, p in _WRITE_TARGETS if p.search(write.path)}
+    return frozenset(marks)
+
+
+_CODE_SPAN = re.compile(
+    r"```[\w+-]*\n?(.*?)```|`([^`\n]+)`|^\s*\$\s+(.+)$", re.DOTALL | re.MULTILINE
+)
+_RUN_CUE = re.compile(
+    r"\b(?:run|execute|exec|type|enter|paste|invoke)\b\s*(?:the\s+)?(?:following\s+)?(?:command\s*)?:?\s*"
+    r"(?P<cmd>(?:sudo\s+)?(?:curl|wget|bash|sh|python3?|node|pip3?|npm|env|printenv|echo|cat|git|chmod"
+    r"|crontab|base64|nc|export)\b[^\n.]*)",
+    re.IGNORECASE,
+)
+
+
+def code_spans(text: str) -> list[str]:
+    """Commands a text quotes: code blocks, inline code, ``$ cmd`` lines, ``run: cmd`` tails."""
+    spans = [next(g for g in m.groups() if g is not None) for m in _CODE_SPAN.finditer(text)]
+    spans += [m.group("cmd") for m in _RUN_CUE.finditer(text)]
+    return [s.strip() for s in spans if s and s.strip()]
+
+
+def text_marks(text: str) -> frozenset[str]:
+    """The acts a text asks for or names (an order, a user's request), in ``call_marks`` form.
+
+    Commands the text quotes (``code_spans``) are read as shell; its words add environment
+    variables named like secrets, credential files, sensitive write targets, git subcommands and
+    the hosts of its URLs and domains.
+    """
+    return _text_marks(text)
+
+
+@lru_cache(maxsize=512)
+def _text_marks(text: str) -> frozenset[str]:
+    marks: set[str] = set()
+    for span in code_spans(text):
+        marks |= _command_marks(span)
+        marks |= _env_marks_in_code(span)
+    if _ENV_WORDS.search(text):
+        marks.add("env")
+    marks |= {f"env:{n}" for n in _SECRET_NAME.findall(text)}
+    marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + text)}
+    marks |= {f"write:{k}" for k, p in _WRITE_WORDS if p.search(text)}
+    marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(text)}
+    marks |= {f"fetch:{h}" for h in _host(text)}
+    install = re.search(
+        r"\binstall(?:ing)?\s+(?:the\s+)?(?:package|library|module|tool)?\s*[`'\"]?([\w.-]+)",
+        text,
+        re.I,
+    )
+    if install and install.group(1).casefold() not in _NOT_PACKAGES:
+        marks.add(f"install:{normalize_package(install.group(1))}")
+    return frozenset(marks)
