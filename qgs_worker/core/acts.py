@@ -36,7 +36,8 @@ __all__ = ["call_marks", "code_spans", "text_marks"]
 
 _SECRET_NAME = re.compile(
     r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?"
-    r"|AUTH|PRIVATE_KEY|ACCESS_KEY|API_KEY|SESSION)(?:_[A-Z0-9]+)*\b"
+    r"|AUTH|PRIVATE_KEY|ACCESS_KEY|API_KEY|SESSION|DSN)(?:_[A-Z0-9]+)*\b"
+    r"|\b(?:DATABASE|DB|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|PG|MYSQL|AMQP|BROKER|RABBITMQ|SENTRY)_(?:URL|URI)\b"
 )
 _ENV_WORDS = re.compile(
     r"\b(?:environment\s+variables?|env(?:ironment)?\s+vars?|os\.environ|process\.env"
@@ -44,9 +45,16 @@ _ENV_WORDS = re.compile(
     re.IGNORECASE,
 )
 _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("env", re.compile(r"(?:^|[\s/'\"`(=])\.env(?:\.[\w-]+)?(?=$|[\s'\"`),;:])")),
-    ("ssh", re.compile(r"(?:\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b)")),
-    ("aws", re.compile(r"\.aws/(?:credentials|config)\b")),
+    (
+        "env",
+        re.compile(
+            r"(?:^|[\s/'\"`(=@])\.env(?!\.(?:example|sample|template|dist|defaults?)\b)(?:\.[\w-]+)?"
+            r"(?=$|[\s'\"`),;:])|\b(?:the\s+)?(?:dot-?env|env)\s+files?\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("ssh", re.compile(r"\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bssh\s+(?:private\s+)?keys?\b", re.I)),
+    ("aws", re.compile(r"\.aws/(?:credentials|config)\b|\baws\s+credentials\b", re.IGNORECASE)),
     (
         "netrc",
         re.compile(r"(?:^|[\s/'\"`])\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)\b"),
@@ -89,7 +97,9 @@ _WRITE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "hooks",
         re.compile(
-            r"\b(?:git\s+hooks?|pre-commit\s+hooks?|post-commit|pre-push|husky)\b|\.git/hooks", re.I
+            r"\b(?:git|commit|commit-msg|pre-commit|pre-push|post-commit|post-merge|post-checkout"
+            r"|pre-rebase|prepare-commit-msg)[\s-]+hooks?\b|\.git/hooks|\bhusky\b",
+            re.I,
         ),
     ),
     (
@@ -148,6 +158,7 @@ _READERS = frozenset(
         "nc",
     ]
 )
+_COPIERS = frozenset({"cp", "mv", "rsync", "scp"})
 _ENV_PROGRAMS = frozenset({"env", "printenv", "set", "declare"})
 _INTERPRETERS = frozenset(
     {"python", "python3", "python2", "node", "ruby", "perl", "php", "deno", "bun"}
@@ -247,7 +258,9 @@ def _command_marks(source: str) -> set[str]:
             marks |= _env_marks_in_code(command.pipeline)
             marks |= {f"secret_file:{k}" for k in _secret_file_kinds(command.pipeline)}
         if program in _READERS or program in _INTERPRETERS:
-            marks |= {f"secret_file:{k}" for k in _secret_file_kinds(rest)}
+            # a copy reads its sources, not its target (cp .env.example .env writes .env)
+            read = words[1:-1] if program in _COPIERS else words[1:]
+            marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" ".join(("", *read)))}
         if program in _FETCH_PROGRAMS or program in _INTERPRETERS:
             marks |= {
                 f"fetch:{h}"

@@ -145,7 +145,8 @@ _SETUP = re.compile(
     r"|packages?|tools?)|bootstrap|get\s+(?:it|the\s+\w+|this)\s+(?:running|working|built)"
     r"|build\s+(?:the|this)\s+project|follow(?:ing)?\s+(?:the\s+)?(?:readme|docs|documentation|guide"
     r"|instructions|setup|install\w*|contributing)|as\s+(?:described|documented|explained)\s+in"
-    r"|per\s+the\s+(?:readme|docs)|according\s+to\s+the)\b",
+    r"|per\s+the\s+(?:readme|docs)|according\s+to\s+the"
+    r"|(?:described|documented|explained|outlined|specified)\s+in)\b",
     re.IGNORECASE,
 )
 _DOC_PATH = re.compile(
@@ -168,11 +169,14 @@ class OrderedOutput:
         seen: The output as ``followed`` reads it (unfolded text, the detectors' passages).
         orders: Its orders that the user did not make theirs (the module's exceptions).
         delegated: The user delegated to this output: only the detectors' passages count.
+        pointed: The user pointed at this output: its plain orders count only by a sensitive
+            act (``_SENSITIVE_MARKS``).
     """
 
     seen: SeenOutput
     orders: tuple[Order, ...]
     delegated: bool
+    pointed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +224,27 @@ def _reads_docs(call: ToolCall | None) -> bool:
     return call is not None and any(_DOC_PATH.search(v) for _, v in call.argument_values())
 
 
+_CODE_LINE = re.compile(
+    r"^[ \t]*(?!#|//|--|\*|;|>)(?:[\w.\[\]\"']+\s*(?:==|>=|<=|~=|=|\()|(?:import|from|def|class|return"
+    r"|const|let|var|function|if|for|while)\b|[})\]]\s*$)",
+    re.MULTILINE,
+)
+
+
+def _to_code(passage: str) -> str:
+    """A passage cut where the code or the data file resumes (its first code line after the first).
+
+    The detectors run a passage on to its paragraph's end; in a source or requirements file the
+    paragraph goes on into code (``path = os.path.join(...)``, ``requests==2.31.0``) that is the
+    file's own, not the order's.
+    """
+    first_break = passage.find("\n")
+    if first_break < 0:
+        return passage
+    code = _CODE_LINE.search(passage, first_break + 1)
+    return passage[: code.start()].rstrip() if code is not None else passage
+
+
 def orders_of_outputs(
     results: Sequence[ToolResult],
     seen: Sequence[SeenOutput],
@@ -242,12 +267,11 @@ def orders_of_outputs(
     ordered: list[OrderedOutput] = []
     for result, output in zip(results, seen, strict=True):
         producer = producers.get(result.tool_call_id) if result.tool_call_id else None
-        pointed = _pointed(producer, user) or (user.sets_up and _reads_docs(producer))
-        delegated = pointed and (user.delegates or user.sets_up)
-        orders: tuple[Order, ...] = ()
-        if not delegated:
-            orders = tuple(o for o in find_orders(output.text) if o.addressed or not pointed)
-        ordered.append(OrderedOutput(output, orders, delegated))
+        pointed = _pointed(producer, user)
+        delegated = (pointed and user.delegates) or (user.sets_up and _reads_docs(producer))
+        orders = () if delegated else find_orders(output.text)
+        seen_here = SeenOutput(output.text, tuple(_to_code(p) for p in output.passages))
+        ordered.append(OrderedOutput(seen_here, orders, delegated, pointed))
     return ordered
 
 
@@ -312,7 +336,8 @@ def _values(
         for o in outputs
     ]
     plain = [
-        SeenOutput(o.seen.text, tuple(x.text for x in o.orders if not x.addressed)) for o in outputs
+        SeenOutput(o.seen.text, () if o.pointed else tuple(x.text for x in o.orders if not x.addressed))
+        for o in outputs
     ]
     findings: list[Finding] = []
     if calls and any(s.passages for s in addressed):
@@ -405,8 +430,11 @@ def _act_or_action(
     classes, objects = _call_classes(call)
     for output in outputs:
         for order in _counting(output):
+            mine = not order.addressed and output.pointed  # the data's own, but what is sensitive
             for mark in sorted(marks):
                 if not _covered(mark, order.marks) or _covered(mark, user.marks):
+                    continue
+                if mine and not mark.startswith(_SENSITIVE_MARKS):
                     continue
                 if mark.startswith("fetch:") and not order.addressed:
                     continue  # a page's "visit our site" is not an order to the agent
@@ -415,7 +443,7 @@ def _act_or_action(
                 ):
                     continue  # the project or the user names the package
                 return "ordered_act", order, mark
-            if not side_effect or user.delegates or user.sets_up:
+            if not side_effect or mine or user.delegates or user.sets_up:
                 continue  # a delegated order names actions too: only values can tell whose
             action = order.classes & classes & _ACTION_CLASSES
             # the user named the call's action in any of its words (send_money: send, pay)

@@ -62,7 +62,7 @@ class Order:
 _MAX_ORDERS = 64  # per text: a long document's orders past this are not read
 _MAX_SENTENCE_CHARS = 600
 _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' orders addressed
-_SPLIT = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+|\n|\\n|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
+_SPLIT = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
 _PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+)+")
 _KEY = re.compile(
     r"^(?:step\s+\d+|[a-z_][\w-]{0,30})\s*:\s+(?=[\"'`A-Za-z])|^\"?[\w-]{1,30}\"\s*:\s*\"?",
@@ -75,39 +75,46 @@ _WRAPPED = re.compile(
     r"(?![\w-]+:[ \t])"
 )
 _MODAL = re.compile(
-    r"\b(?:you|we|agents?|assistants?)\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected)\s+to"
+    r"\b(?:(?:whoever|anyone|anybody)\b[^.,;]{0,60}?|you|we|agents?|assistants?)\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected)\s+to"
     r"|will\s+need\s+to)\s+(?:first\s+|also\s+|now\s+|always\s+)?",
     re.IGNORECASE,
 )
 _PLEASE = re.compile(r"\b(?:please|kindly|pls)\b[,\s]+", re.IGNORECASE)
 _CLAUSE = re.compile(
-    r"[:;]\s*|,\s+(?:and\s+)?(?:then\s+)?|\b(?:and|then)\s+(?:also\s+)?", re.IGNORECASE
+    r"[:;]\s*|\s[-–—]\s+|,\s+(?:and\s+)?(?:then\s+)?|\b(?:and|then)\s+(?:also\s+)?", re.IGNORECASE
 )
 _NOUN_LIKE = frozenset(
-    {"open", "post", "text", "message", "call", "set", "order", "list", "record"}
+    {"open", "post", "text", "message", "call", "set", "order", "list", "record", "click"}
 )
 _STRONG_MARKER = re.compile(
     r"^(?:TODO|FIXME|INSTRUCTIONS?|SYSTEM(?:\s+(?:NOTE|MESSAGE|PROMPT))?|ADMIN|ACTION(?:\s+REQUIRED)?"
-    r"|NEW\s+(?:TASK|INSTRUCTIONS?)|IMPORTANT(?:\s+NOTE)?|ATTENTION|URGENT|TASK|REQUIRED"
-    r"|NOTE\s+(?:TO|FOR)\s+[^:]{1,40}|MESSAGE\s+(?:TO|FOR)\s+[^:]{1,40}|AI\s+\w+|P\.?S\.?)"
-    r"\s*(?:[:!\]>-]+|\)\s*:?)\s*",
+    r"|NEW\s+(?:TASK|INSTRUCTIONS?)|IMPORTANT(?:\s+NOTE)?|ATTENTION|URGENT|TASK|REQUIRED)"
+    r"(?:\s*\([^)]{0,30}\))?\s*(?:[:!\]>-]+|\)\s*:?)\s*|^P\.\s?S\.?[:,]?\s+",
     re.IGNORECASE,
 )
-_WEAK_MARKER = re.compile(r"^(?:NOTE|REMINDER|WARNING|HINT|TIP|NB)\s*[:!-]+\s*", re.IGNORECASE)
-_ADDRESSEE = (
-    r"(?:AI|A\.I\.|assistants?|agents?|models?|LLMs?|bots?|copilot|claude|gpt[\w.-]*|chatgpt|gemini"
-    r"|llama|(?:large\s+)?language\s+models?|automated\s+(?:agents?|systems?|tools?|assistants?)"
-    r"|coding\s+(?:agents?|assistants?)|autonomous\s+agents?|AI\s+(?:agents?|assistants?|tools?))"
+_WEAK_MARKER = re.compile(
+    r"^(?:NOTE|REMINDER|WARNING|HINT|TIP|NB|INFO)(?:\s*\([^)]{0,30}\))?\s*[:!-]+\s*", re.IGNORECASE
+)
+_AI_NAME = (
+    r"(?:AI|A\.I\.|assistants?|LLMs?|copilot|claude|gpt[\w.-]*|chatgpt|gemini|llama"
+    r"|(?:large\s+)?language\s+models?"
+    r"|(?:automated|autonomous|coding|ai|llm|agentic)[\s-]+(?:agents?|systems?|tools?|assistants?|bots?|models?))"
+)
+_ANY_NAME = rf"(?:{_AI_NAME}|agents?|bots?)"  # "agents", "bots" alone only where a form says so
+_MODALS = (
+    r"(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+(?:required|instructed|expected"
+    r"|asked)\s+to|will\s+need\s+to|(?:is|are)\s+to|please)"
 )
 _ADDRESSED = re.compile(
-    rf"\b(?:(?:dear|hey|hi|attention|note\s+(?:to|for))\s+(?:the\s+|all\s+|any\s+)?{_ADDRESSEE}\b"
-    rf"|\b(?:the\s+|all\s+|any\s+|every\s+)?{_ADDRESSEE}\s*(?:,|:|reading\s+this\b[^.]*?)?\s*"
-    r"(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+(?:required|instructed|expected|asked)\s+to"
-    r"|are\s+(?:required|instructed|expected|asked)\s+to|will\s+need\s+to|(?:is|are)\s+to|please)\b"
-    rf"|\b{_ADDRESSEE}\s+(?:reading|editing|working\s+on|modifying|processing|touching|viewing"
-    r"|changing|using|reviewing|running\s+in)\b[^:.]{0,60}:"
-    rf"|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?{_ADDRESSEE}\b"
-    rf"|\bas\s+an?\s+{_ADDRESSEE}\b)",
+    rf"\b(?:dear|hey|hi|hello|attention|note\s+(?:to|for)|hint\s+for|message\s+(?:to|for)|instructions?\s+for)"
+    rf"\s+(?:the\s+|all\s+|any\s+)?{_ANY_NAME}\b[^:.]{{0,40}}?[:,]?"
+    rf"|@{_ANY_NAME}\b\s*:?"
+    rf"|\b{_ANY_NAME}(?:[\s-]+(?:note|notice|hint|instructions?|action\s+required|only))?\s*:"
+    rf"|\b{_ANY_NAME}\s+\w+ing\b[^:.]{{0,60}}?(?::|\s{_MODALS}\b)"
+    rf"|\b(?:the\s+|all\s+|any\s+|every\s+)?{_AI_NAME}\s*,?\s*(?:reading\s+this\b[^.]*?)?{_MODALS}\b"
+    rf"|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?{_ANY_NAME}\b[^,.]{{0,40}},?"
+    r"|\b(?:note\s+(?:to|for)\s+)?(?:whoever|anyone\s+who|any\s+one\s+who)\s+\w+\b[^:.]{0,50}:"
+    rf"|\bas\s+an?\s+{_AI_NAME}\b",
     re.IGNORECASE,
 )
 _OVERRIDE = re.compile(
@@ -175,6 +182,7 @@ def find_orders(text: str) -> tuple[Order, ...]:
 @lru_cache(maxsize=256)
 def _find_orders(text: str) -> tuple[Order, ...]:
     flat, origin = _unwrapped(text)
+    assert len(flat) == len(origin)
     orders: list[Order] = []
     carry = 0  # sentences after an override that gave no order ("Ignore your instructions.")
     start = 0
@@ -185,8 +193,8 @@ def _find_orders(text: str) -> tuple[Order, ...]:
             break
         if len(sentence) < 4:
             continue
-        order, addressed = _order(sentence[:_MAX_SENTENCE_CHARS], carried=carry > 0)
-        carry = _CARRY_SENTENCES if addressed and order is None else max(0, carry - 1)
+        order, carries = _order(sentence[:_MAX_SENTENCE_CHARS], carried=carry > 0)
+        carry = _CARRY_SENTENCES if carries and order is None else max(0, carry - 1)
         if order is not None:
             # the order as the text writes it (wrapped lines and all): a substring of ``text``
             begin = flat.find(order.text, at)
@@ -214,31 +222,72 @@ def _find_orders(text: str) -> tuple[Order, ...]:
 
 
 def _unwrapped(text: str) -> tuple[str, list[int]]:
-    """``text`` with hard-wrapped lines joined, and each character's index in ``text``."""
+    """``text`` with hard-wrapped lines joined, and each character's index in ``text``.
+
+    Two lines join when they carry the same comment marker (none, ``#``, ``//``...), the first
+    ends inside a sentence (no closing punctuation, no code: ``=``, brackets) and the second goes
+    on in lowercase, a command or a variable, and is not a serialized ``key: value`` field.
+    """
     if "\n" not in text:
         return text, list(range(len(text)))
     parts: list[str] = []
     origin: list[int] = []
-    last = 0
-    for match in _WRAPPED.finditer(text):
-        parts.append(text[last : match.start()])
-        origin.extend(range(last, match.start()))
-        parts.append(" ")
-        origin.append(match.start())
-        last = match.end()
-    parts.append(text[last:])
-    origin.extend(range(last, len(text)))
+    lines = text.split("\n")
+    at = 0
+    for index, line in enumerate(lines):
+        parts.append(line)
+        origin.extend(range(at, at + len(line)))
+        end = at + len(line)  # the newline's index
+        at = end + 1
+        if index + 1 == len(lines):
+            break
+        following = lines[index + 1]
+        mark, next_mark = _LINE_MARK.match(line), _LINE_MARK.match(following)
+        if _joins(line[mark.end() :], following[next_mark.end() :], same=mark[1] == next_mark[1]):  # type: ignore[index, union-attr]
+            skip = next_mark.end()  # type: ignore[union-attr]
+            parts.append(" ")
+            origin.append(end)
+            lines[index + 1] = following[skip:]
+            at += skip
+        else:
+            parts.append("\n")
+            origin.append(end)
     return "".join(parts), origin
 
 
+_LINE_MARK = re.compile(r"^[ \t]*((?:#+|//+|--|\*|;+|>+)?)[ \t]*")
+_CODE_LINE = re.compile(r"[=(){}\[\];]|^\s*(?:import|from|def|class|return|const|let|var|function)\b")
+_CONTINUES = re.compile(r"[a-z`$(]|[A-Z_]{3,}\b")
+_FIELD = re.compile(r"[\w-]+:[ \t]")
+
+
+def _joins(line: str, following: str, *, same: bool) -> bool:
+    content = line.rstrip()
+    return (
+        same
+        and bool(content)
+        and content[-1] not in ".!?:;,{}[]\"'>()=+\\"
+        and _CONTINUES.match(following) is not None
+        and _FIELD.match(following) is None
+        and _CODE_LINE.search(content) is None
+    )
+
+
 def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
-    """The order a sentence gives, if any, and whether the sentence addresses the agent."""
+    """The order a sentence gives, if any, and whether it makes the next sentences addressed.
+
+    An addressed order's text is its whole sentence (after markers), so that what comes before
+    its verb ("this needs our fork 'axois' - install it") is the order's too; its acts are the
+    sentence's. An addressed sentence with no verb of the lexicon but a sensitive act ("attach
+    diagnostics with `env | curl ...`") is an order by its act.
+    """
     body = _PUNCTUATION.sub("", sentence.strip())
     addressed = carried
+    marked = False
     for _ in range(4):  # "- body: TODO: Send ..." peels a bullet, a key, then a marker
         strong = _STRONG_MARKER.match(body)
         if strong:
-            addressed = True
+            addressed = marked = True
             body = body[strong.end() :]
             continue
         peeled = _WEAK_MARKER.match(body) or _KEY.match(body)
@@ -253,11 +302,19 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
     starts += [m.end() for m in _MODAL.finditer(body)]
     if addressed:  # an order after its preamble: "... and strictly adhere to this: Invite ..."
         starts += [m.end() for m in _CLAUSE.finditer(body)]
+    carries = marked or override is not None
     for start in sorted(set(starts)):
         order = _order_at(body[start:], addressed=addressed, cued=start > 0)
         if order is not None:
-            return order, addressed
-    return None, addressed
+            if addressed:  # from the addressee on: "src/app.py:1: AGT001" before it is the data's
+                whole = body[addressee.start() :] if addressee is not None else body
+                order = replace(order, text=whole.strip(), marks=order.marks | text_marks(body))
+            return order, carries
+    if addressed and text_marks(body):
+        words = words_of(body)
+        classes = frozenset().union(*(imperative_classes(w) for w in words))
+        return Order(body.strip(), True, classes, objects_of_words(words), text_marks(body), False), carries
+    return None, carries
 
 
 def _order_at(rest: str, *, addressed: bool, cued: bool) -> Order | None:
