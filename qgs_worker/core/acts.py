@@ -41,6 +41,7 @@ _SECRET_NAME = re.compile(
 )
 _ENV_WORDS = re.compile(
     r"\b(?:environment\s+variables?|env(?:ironment)?\s+vars?|os\.environ|process\.env"
+    r"|(?:process|whole|entire|full|complete|shell|current|runtime)\s+env(?:ironment)?|env(?:ironment)?\s+dump"
     r"|printenv|/proc/(?:self|\d+)/environ|getenv|env\s+vars?)\b",
     re.IGNORECASE,
 )

@@ -225,7 +225,7 @@ def _reads_docs(call: ToolCall | None) -> bool:
 
 
 _CODE_LINE = re.compile(
-    r"^[ \t]*(?!#|//|--|\*|;|>)(?:[\w.\[\]\"']+\s*(?:==|>=|<=|~=|=|\()|(?:import|from|def|class|return"
+    r"^[ \t]*(?:\d+(?:→|\t|: ))?[ \t]*(?!#|//|--|\*|;|>)(?:[\w.\[\]\"']+\s*(?:==|>=|<=|~=|=|\()|(?:import|from|def|class|return"
     r"|const|let|var|function|if|for|while)\b|[})\]]\s*$)",
     re.MULTILINE,
 )

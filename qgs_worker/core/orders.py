@@ -63,7 +63,7 @@ _MAX_ORDERS = 64  # per text: a long document's orders past this are not read
 _MAX_SENTENCE_CHARS = 600
 _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' orders addressed
 _SPLIT = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
-_PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+)+")
+_PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+|\d+(?:→|\t))+")
 _KEY = re.compile(
     r"^(?:step\s+\d+|[a-z_][\w-]{0,30})\s*:\s+(?=[\"'`A-Za-z])|^\"?[\w-]{1,30}\"\s*:\s*\"?",
     re.IGNORECASE,
@@ -109,7 +109,7 @@ _ADDRESSED = re.compile(
     rf"\b(?:dear|hey|hi|hello|attention|note\s+(?:to|for)|hint\s+for|message\s+(?:to|for)|instructions?\s+for)"
     rf"\s+(?:the\s+|all\s+|any\s+)?{_ANY_NAME}\b[^:.]{{0,40}}?[:,]?"
     rf"|@{_ANY_NAME}\b\s*:?"
-    rf"|\b{_ANY_NAME}(?:[\s-]+(?:note|notice|hint|instructions?|action\s+required|only))?\s*:"
+    rf"|\b{_ANY_NAME}(?:[\s-]+(?:note|notice|hint|instructions?|action\s+required|only))?\s*(?::|\s[-–—]\s)"
     rf"|\b{_ANY_NAME}\s+\w+ing\b[^:.]{{0,60}}?(?::|\s{_MODALS}\b)"
     rf"|\b(?:the\s+|all\s+|any\s+|every\s+)?{_AI_NAME}\s*,?\s*(?:reading\s+this\b[^.]*?)?{_MODALS}\b"
     rf"|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?{_ANY_NAME}\b[^,.]{{0,40}},?"
@@ -255,7 +255,7 @@ def _unwrapped(text: str) -> tuple[str, list[int]]:
     return "".join(parts), origin
 
 
-_LINE_MARK = re.compile(r"^[ \t]*((?:#+|//+|--|\*|;+|>+)?)[ \t]*")
+_LINE_MARK = re.compile(r"^[ \t]*(?:\d+(?:→|\t))?[ \t]*((?:#+|//+|--|\*|;+|>+)?)[ \t]*")
 _CODE_LINE = re.compile(r"[=(){}\[\];]|^\s*(?:import|from|def|class|return|const|let|var|function)\b")
 _CONTINUES = re.compile(r"[a-z`$(]|[A-Z_]{3,}\b")
 _FIELD = re.compile(r"[\w-]+:[ \t]")
