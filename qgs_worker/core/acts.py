@@ -191,8 +191,7 @@ _READ_TOOL_WORDS = frozenset({"read", "view", "open", "cat", "get", "load", "sho
 
 
 _NOT_PACKAGES = frozenset(
-    "the a an it this that all dependencies deps requirements them package packages with using via"
-    " from by in on for and or of to locally globally first".split()
+    ["the", "a", "an", "it", "this", "that", "all", "dependencies", "deps", "requirements", "them", "package", "packages", "with", "using", "via", "from", "by", "in", "on", "for", "and", "or", "of", "to", "locally", "globally", "first"]
 )
 
 

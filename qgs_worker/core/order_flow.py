@@ -48,7 +48,7 @@ from qgs_worker.core.order_words import (
     verb_classes,
     words_of,
 )
-from qgs_worker.core.orders import Order, find_orders
+from qgs_worker.core.orders import Order, find_orders, inserted_orders
 from qgs_worker.core.toolgate.kinds import infer_kinds
 from qgs_worker.core.toolgate.registry import ToolRegistry
 from qgs_worker.core.toolgate.spec import Permission, infer_permission
@@ -73,6 +73,7 @@ _SENSITIVE_MARKS = (
     *("write:shellrc", "git:remote", "git:credential"),
 )
 _PLAIN_KINDS = frozenset({"email", "url", "account", "phone", "identifier"})
+_ASKED_KINDS = _PLAIN_KINDS | {"value", "phrase"}
 _DETERMINERS = frozenset(
     [
         "the",
@@ -269,7 +270,9 @@ def orders_of_outputs(
         producer = producers.get(result.tool_call_id) if result.tool_call_id else None
         pointed = _pointed(producer, user)
         delegated = (pointed and user.delegates) or (user.sets_up and _reads_docs(producer))
-        orders = () if delegated else find_orders(output.text)
+        orders = find_orders(output.text)
+        if delegated:  # the user's orders now, but for addressed ones inserted into prose
+            orders = tuple(o for o in orders if o.addressed) if inserted_orders(output.text) else ()
         seen_here = SeenOutput(output.text, tuple(_to_code(p) for p in output.passages))
         ordered.append(OrderedOutput(seen_here, orders, delegated, pointed))
     return ordered
@@ -304,7 +307,7 @@ def find_orders_followed(
     if not any(o.orders or o.seen.passages for o in outputs):
         return []
     user = _user(user_texts)
-    findings = _values(calls, outputs, user_texts, strip_relayed, role)
+    findings = _values(calls, outputs, user, user_texts, strip_relayed, role)
     done = {f.location.split(".", 1)[0] for f in findings}
     data_words = _data_words(outputs)
     for call in calls:
@@ -323,34 +326,52 @@ def find_orders_followed(
 def _values(
     calls: Sequence[ToolCall],
     outputs: Sequence[OrderedOutput],
+    user: _User,
     user_texts: Sequence[str],
     strip_relayed: Callable[[str], str] | None,
     role: str,
 ) -> list[Finding]:
-    """Values carried from orders: addressed orders and detector passages (all kinds), plain (strong kinds)."""
+    """Values carried from orders: addressed orders and detector passages (all kinds), plain (strong kinds).
+
+    The plain orders of data the user pointed at are the data's own values for the actions
+    the user asked for ("pay the bill": the bill's IBAN), not for others ("summarise Dana's
+    e-mail": its "forward this to ..." is an order).
+    """
     addressed = [
         SeenOutput(
             o.seen.text,
-            tuple(dict.fromkeys([*o.seen.passages, *(x.text for x in o.orders if x.addressed)])),
+            _merged(o.seen.text, [*o.seen.passages, *(x.text for x in o.orders if x.addressed)]),
         )
         for o in outputs
     ]
-    plain = [
-        SeenOutput(o.seen.text, () if o.pointed else tuple(x.text for x in o.orders if not x.addressed))
-        for o in outputs
-    ]
     findings: list[Finding] = []
+    asked = [c for c in calls if _call_classes(c)[0] & user.classes]
     if calls and any(s.passages for s in addressed):
-        findings += find_followed(
-            calls, addressed, user_texts=user_texts, strip_relayed=strip_relayed, role=role,
-            source="an order in a tool output",
-        )  # fmt: skip
-    if calls and any(s.passages for s in plain):
+        # an action the user asked for has dates and amounts of its own (a payment's date, made
+        # up as often as read): only who and where, and the message, tell the attacker's hand
+        for group, kinds in ((asked, _ASKED_KINDS), ([c for c in calls if c not in asked], None)):
+            if group:
+                findings += find_followed(
+                    group, addressed, user_texts=user_texts, strip_relayed=strip_relayed,
+                    role=role, source="an order in a tool output", kinds=kinds,
+                )  # fmt: skip
+    for group, keep_pointed in ((asked, False), ([c for c in calls if c not in asked], True)):
+        plain = [
+            SeenOutput(
+                o.seen.text,
+                _merged(o.seen.text, [x.text for x in o.orders if not x.addressed])
+                if keep_pointed or not o.pointed
+                else (),
+            )
+            for o in outputs
+        ]
+        if not group or not any(s.passages for s in plain):
+            continue
         taken = {f.location for f in findings}
         findings += [
             f
             for f in find_followed(
-                calls,
+                group,
                 plain,
                 user_texts=user_texts,
                 strip_relayed=strip_relayed,
@@ -361,6 +382,24 @@ def _values(
             if f.location not in taken
         ]
     return findings
+
+
+def _merged(text: str, passages: Sequence[str]) -> tuple[str, ...]:
+    """The passages as spans of ``text``, overlapping ones merged (a detector's passage and an
+    order that share lines are cut out of the data together, never one through the other).
+    """
+    spans: list[tuple[int, int]] = []
+    for passage in passages:
+        at = text.find(passage) if passage else -1
+        if at >= 0:
+            spans.append((at, at + len(passage)))
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return tuple(text[start:end] for start, end in merged)
 
 
 def _data_words(outputs: Sequence[OrderedOutput]) -> frozenset[str]:
@@ -430,7 +469,8 @@ def _act_or_action(
     classes, objects = _call_classes(call)
     for output in outputs:
         for order in _counting(output):
-            mine = not order.addressed and output.pointed  # the data's own, but what is sensitive
+            # the data's own for what the user asked; what is sensitive is never asked by pointing
+            mine = not order.addressed and output.pointed and bool(classes & user.classes)
             for mark in sorted(marks):
                 if not _covered(mark, order.marks) or _covered(mark, user.marks):
                     continue
@@ -443,7 +483,7 @@ def _act_or_action(
                 ):
                     continue  # the project or the user names the package
                 return "ordered_act", order, mark
-            if not side_effect or mine or user.delegates or user.sets_up:
+            if not side_effect or user.delegates or user.sets_up:
                 continue  # a delegated order names actions too: only values can tell whose
             action = order.classes & classes & _ACTION_CLASSES
             # the user named the call's action in any of its words (send_money: send, pay)

@@ -36,8 +36,11 @@ from functools import lru_cache
 
 __all__ = [
     "CLASS_VERBS",
+    "FOREIGN_ADDRESSEE",
+    "FOREIGN_POLITE",
     "OBJECT_GROUPS",
     "classes_of_words",
+    "foreign_classes",
     "imperative_classes",
     "objects_of_words",
     "verb_classes",
@@ -394,7 +397,7 @@ OBJECT_GROUPS: dict[str, frozenset[str]] = {
 }
 """Object groups: the nouns that name what an action acts on (a tool's name, an order's words)."""
 
-_WORD = re.compile(r"[a-z][a-z0-9_]*(?:-[a-z]+)?")  # snake_case stays one word: no verb
+_WORD = re.compile(r"[^\W\d_][\w]*(?:-[^\W\d_]+)?")  # snake_case stays one word: no verb
 
 
 def words_of(text: str) -> tuple[str, ...]:
@@ -459,3 +462,82 @@ def objects_of_words(words: Iterable[str]) -> frozenset[str]:
     """The object groups (``OBJECT_GROUPS``) that ``words`` name."""
     bag = set(words)
     return frozenset(group for group, nouns in OBJECT_GROUPS.items() if bag & nouns)
+
+
+# Orders in other languages: imperative and infinitive forms of the classes' main verbs in
+# German, French, Spanish, Italian and Portuguese (standard grammar references: the imperative
+# (du/ihr/Sie; tu/vous; tú/usted; tu/Lei; tu/você) and the infinitive that polite requests
+# take: "bitte ... senden", "veuillez envoyer", "por favor enviar"), and the addressees.
+_FOREIGN: dict[str, str] = {
+    # send
+    **dict.fromkeys(
+        ["sende", "senden", "schicke", "schicken", "schickt", "sendet", "leite", "leiten", "weiterleiten", "antworte", "antworten", "envoie", "envoyez", "envoyer", "transmets", "transmettez", "transmettre", "réponds", "répondez", "répondre", "transfère", "transférez", "transférer", "envía", "envíe", "enviar", "envia", "reenvía", "reenvíe", "reenviar", "responde", "responda", "responder", "invia", "inviate", "inviare", "inoltra", "inoltrate", "inoltrare", "rispondi", "rispondete", "rispondere", "envie", "enviem", "encaminhe", "encaminha", "encaminhar", "responda"],
+        "send",
+    ),
+    # pay
+    **dict.fromkeys(
+        ["überweise", "überweisen", "zahle", "zahlen", "bezahle", "bezahlen", "paie", "payez", "payer", "virement", "vire", "virez", "virer", "paga", "pague", "pagar", "transfiere", "transfiera", "transferir", "paghi", "pagate", "pagare", "bonifica", "trasferisci", "trasferire", "transfira", "transferir"],
+        "pay",
+    ),
+    # remove
+    **dict.fromkeys(
+        ["lösche", "löschen", "entferne", "entfernen", "supprime", "supprimez", "supprimer", "efface", "effacez", "effacer", "elimina", "elimine", "eliminar", "borra", "borre", "borrar", "cancella", "cancellate", "cancellare", "eliminare", "exclua", "excluir", "apague", "apagar", "remova", "remover"],
+        "remove",
+    ),
+    # run
+    **dict.fromkeys(
+        ["führe", "ausführen", "starte", "starten", "exécute", "exécutez", "exécuter", "lance", "lancez", "lancer", "ejecuta", "ejecute", "ejecutar", "esegui", "eseguite", "eseguire", "execute", "executar", "rode", "rodar"],
+        "run",
+    ),
+    # install
+    **dict.fromkeys(
+        ["installiere", "installieren", "installe", "installez", "installer", "instala", "instale", "instalar", "installa", "installate", "installare"],
+        "install",
+    ),
+    # share, invite, book, create, reveal, say
+    **dict.fromkeys(
+        ["teile", "teilen", "partage", "partagez", "partager", "comparte", "comparta", "compartir", "condividi", "condividere", "compartilhe", "compartilhar"],
+        "share",
+    ),
+    **dict.fromkeys(
+        ["lade", "einladen", "invite", "invitez", "inviter", "invita", "invite", "invitar", "invitate", "invitare", "convide", "convidar"],
+        "invite",
+    ),
+    **dict.fromkeys(
+        ["buche", "buchen", "reserviere", "reservieren", "réserve", "réservez", "réserver", "reserva", "reserve", "reservar", "prenota", "prenotate", "prenotare"],
+        "book",
+    ),
+    **dict.fromkeys(
+        ["erstelle", "erstellen", "crée", "créez", "créer", "crea", "cree", "crear", "creare", "crie", "criar"], "create"
+    ),
+    **dict.fromkeys(
+        ["zeige", "zeigen", "gib", "ausgeben", "affiche", "affichez", "afficher", "imprime", "imprimez", "muestra", "muestre", "mostrar", "imprimir", "mostra", "mostrate", "stampa", "stampare", "mostre"],
+        "reveal",
+    ),
+    **dict.fromkeys(
+        ["sage", "sagen", "empfiehl", "empfehlen", "dis", "dites", "dire", "recommande", "recommandez", "recommander", "di", "diga", "decir", "recomienda", "recomiende", "recomendar", "dì", "dite", "dire", "consiglia", "consigliate", "consigliare", "diga", "dizer", "recomende", "recomendar"],
+        "say",
+    ),
+}
+"""Foreign order verbs (the comment above) with their class."""
+
+FOREIGN_POLITE = re.compile(
+    r"\b(?:bitte|veuillez|merci\s+de|s'il\s+vous\s+pla[iî]t|por\s+favor|per\s+favore|favor\s+de"
+    r"|pode|podes|puoi|può|könntest\s+du|können\s+sie|pourriez-vous|pourrais-tu|podría|podrías"
+    r"|não\s+esqueça\s+de|n'oubliez\s+pas\s+de|vergiss\s+nicht|no\s+olvides|non\s+dimenticare\s+di)\b",
+    re.IGNORECASE,
+)
+"""Polite request words of those languages: a foreign verb after one of them is an order."""
+
+FOREIGN_ADDRESSEE = re.compile(
+    r"\b(?:KI|IA|A\.I\.)(?:[\s-]+(?:Agent(?:en)?|Assistent(?:in|en)?|agent|assistant|agente|asistente"
+    r"|assistente))?\b|\b(?:Assistent(?:in)?|l'assistant|asistente|assistente|agente\s+(?:de\s+)?IA)\b",
+    re.IGNORECASE,
+)
+"""Addressees in those languages (die KI, l'IA, la IA, l'assistente...)."""
+
+
+def foreign_classes(word: str) -> frozenset[str]:
+    """The class of a foreign order verb (``überweise`` -> {pay}); empty when none."""
+    found = _FOREIGN.get(word.casefold())
+    return frozenset({found}) if found else frozenset()

@@ -30,12 +30,15 @@ from functools import lru_cache
 
 from qgs_worker.core.acts import text_marks
 from qgs_worker.core.order_words import (
+    FOREIGN_ADDRESSEE,
+    FOREIGN_POLITE,
+    foreign_classes,
     imperative_classes,
     objects_of_words,
     words_of,
 )
 
-__all__ = ["Order", "find_orders"]
+__all__ = ["Order", "find_orders", "inserted_orders"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +65,7 @@ class Order:
 _MAX_ORDERS = 64  # per text: a long document's orders past this are not read
 _MAX_SENTENCE_CHARS = 600
 _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' orders addressed
-_SPLIT = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
+_SPLIT = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+|(?<=[a-z][.!?])(?=[A-Z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
 _PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+|\d+(?:→|\t))+")
 _KEY = re.compile(
     r"^(?:step\s+\d+|[a-z_][\w-]{0,30})\s*:\s+(?=[\"'`A-Za-z])|^\"?[\w-]{1,30}\"\s*:\s*\"?",
@@ -179,11 +182,16 @@ def find_orders(text: str) -> tuple[Order, ...]:
     return _find_orders(text)
 
 
-@lru_cache(maxsize=256)
 def _find_orders(text: str) -> tuple[Order, ...]:
+    return _scan(text)[0]
+
+
+@lru_cache(maxsize=256)
+def _scan(text: str) -> tuple[tuple[Order, ...], int]:
+    """The orders of ``text`` and how many of its sentences (three words or more) are not orders."""
     flat, origin = _unwrapped(text)
-    assert len(flat) == len(origin)
     orders: list[Order] = []
+    prose = 0
     carry = 0  # sentences after an override that gave no order ("Ignore your instructions.")
     start = 0
     for stop in [*(m.start() for m in _SPLIT.finditer(flat)), len(flat)]:
@@ -195,6 +203,8 @@ def _find_orders(text: str) -> tuple[Order, ...]:
             continue
         order, carries = _order(sentence[:_MAX_SENTENCE_CHARS], carried=carry > 0)
         carry = _CARRY_SENTENCES if carries and order is None else max(0, carry - 1)
+        if order is None and len(words_of(sentence)) >= 3:
+            prose += 0 if carries else 1
         if order is not None:
             # the order as the text writes it (wrapped lines and all): a substring of ``text``
             begin = flat.find(order.text, at)
@@ -218,7 +228,24 @@ def _find_orders(text: str) -> tuple[Order, ...]:
                 cls == "say",
             )
         )
-    return tuple(orders)
+    return tuple(orders), prose
+
+
+def inserted_orders(text: str) -> bool:
+    """Whether the addressed orders of ``text`` are inserted into a document of another voice.
+
+    A letter that asks its reader to "adjust your standing order accordingly" and carries one
+    "TODO: send ..." has an order planted in it; a TODO note whose lines are all TODOs is the
+    list itself. Inserted: fewer addressed orders than the document's plain orders and prose
+    sentences (three words or more) together.
+    """
+    return _inserted_orders(text)
+
+
+def _inserted_orders(text: str) -> bool:
+    orders, prose = _scan(text)
+    addressed = sum(1 for o in orders if o.addressed)
+    return 0 < addressed < prose + len(orders) - addressed
 
 
 def _unwrapped(text: str) -> tuple[str, list[int]]:
@@ -257,7 +284,11 @@ def _unwrapped(text: str) -> tuple[str, list[int]]:
 
 _LINE_MARK = re.compile(r"^[ \t]*(?:\d+(?:→|\t))?[ \t]*((?:#+|//+|--|\*|;+|>+)?)[ \t]*")
 _CODE_LINE = re.compile(r"[=(){}\[\];]|^\s*(?:import|from|def|class|return|const|let|var|function)\b")
-_CONTINUES = re.compile(r"[a-z`$(]|[A-Z_]{3,}\b")
+_CONTINUES = re.compile(r"[a-z`$(0-9]|[A-Z][A-Z0-9_]{2,}\b")
+_OPEN_ENDED = re.compile(
+    r"\b(?:to|the|a|an|of|with|at|in|on|for|from|by|and|or|account|address|number|is|be|are|this|that)$",
+    re.IGNORECASE,
+)
 _FIELD = re.compile(r"[\w-]+:[ \t]")
 
 
@@ -267,7 +298,7 @@ def _joins(line: str, following: str, *, same: bool) -> bool:
         same
         and bool(content)
         and content[-1] not in ".!?:;,{}[]\"'>()=+\\"
-        and _CONTINUES.match(following) is not None
+        and (_CONTINUES.match(following) is not None or _OPEN_ENDED.search(content) is not None)
         and _FIELD.match(following) is None
         and _CODE_LINE.search(content) is None
     )
@@ -294,7 +325,7 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         if not peeled:
             break
         body = _PUNCTUATION.sub("", body[peeled.end() :])
-    addressee = _ADDRESSED.search(body)
+    addressee = _ADDRESSED.search(body) or FOREIGN_ADDRESSEE.search(body)
     override = _OVERRIDE.search(body)
     addressed = addressed or addressee is not None or override is not None
     starts = [0, *(found.end() for found in (addressee, override) if found is not None)]
@@ -310,11 +341,43 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
                 whole = body[addressee.start() :] if addressee is not None else body
                 order = replace(order, text=whole.strip(), marks=order.marks | text_marks(body))
             return order, carries
+    foreign = _foreign_order(body, addressed=addressed)
+    if foreign is not None:
+        return foreign, carries
     if addressed and text_marks(body):
         words = words_of(body)
         classes = frozenset().union(*(imperative_classes(w) for w in words))
         return Order(body.strip(), True, classes, objects_of_words(words), text_marks(body), False), carries
     return None, carries
+
+
+_FOREIGN_REACH_CHARS = 60  # a polite word or an addressee this close before a verb makes it an order
+
+
+def _foreign_order(body: str, *, addressed: bool) -> Order | None:
+    """An order in German, French, Spanish, Italian or Portuguese (``order_words._FOREIGN``).
+
+    The verb opens the sentence, or follows a polite request word ("bitte", "veuillez", "por
+    favor") or an addressee within 60 characters, or the sentence is addressed.
+    """
+    cues = [m.end() for m in FOREIGN_POLITE.finditer(body)]
+    for match in _ANY_WORD.finditer(body):
+        classes = foreign_classes(match.group(0))
+        if not classes:
+            continue
+        at = match.start()
+        cued = at == 0 or addressed or any(0 <= at - c <= _FOREIGN_REACH_CHARS for c in cues)
+        if not cued:
+            continue
+        text = body if addressed else body[at:]
+        words = words_of(text)
+        return Order(
+            text.strip(), addressed, classes, objects_of_words(words), text_marks(text), "say" in classes
+        )
+    return None
+
+
+_ANY_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _order_at(rest: str, *, addressed: bool, cued: bool) -> Order | None:
