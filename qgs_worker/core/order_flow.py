@@ -385,8 +385,10 @@ def _values(
 
 
 def _merged(text: str, passages: Sequence[str]) -> tuple[str, ...]:
-    """The passages as spans of ``text``, overlapping ones merged (a detector's passage and an
-    order that share lines are cut out of the data together, never one through the other).
+    """The passages as spans of ``text``, overlapping ones merged.
+
+    A detector's passage and an order that share lines are cut out of the data together, never
+    one through the other (which would leave the rest of the second in the trusted data).
     """
     spans: list[tuple[int, int]] = []
     for passage in passages:
