@@ -215,8 +215,8 @@ def _scan(text: str) -> tuple[tuple[Order, ...], int]:
     for match in _ZH_ORDER.finditer(text):
         if len(orders) >= _MAX_ORDERS:
             break
-        stop = re.search(r"[。！？\n]", text[match.end() :])
-        body = text[match.start() : match.end() + (stop.start() if stop else 200)]
+        found_end = re.search(r"[。！？\n]", text[match.end() :])
+        body = text[match.start() : match.end() + (found_end.start() if found_end else 200)]
         cls = _ZH_CLASSES[match.group("verb")]
         orders.append(
             Order(
