@@ -35,6 +35,7 @@ from qgs_worker.core.order_words import (
     foreign_classes,
     imperative_classes,
     objects_of_words,
+    verb_classes,
     words_of,
 )
 
@@ -80,6 +81,21 @@ _WRAPPED = re.compile(
 _MODAL = re.compile(
     r"\b(?:(?:whoever|anyone|anybody)\b[^.,;]{0,60}?|you|we|agents?|assistants?)\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected)\s+to"
     r"|will\s+need\s+to)\s+(?:first\s+|also\s+|now\s+|always\s+)?",
+    re.IGNORECASE,
+)
+# polite and indirect requests, anywhere in a sentence: "would you mind forwarding", "it would be
+# great if you could send", "we'd appreciate it if the assistant could", "your next task is to"
+_REQUEST = re.compile(
+    r"\b(?:(?:would|could|can|will)\s+(?:you|the\s+(?:assistant|agent|AI|model|bot))\s+(?:please\s+)?"
+    r"(?:kindly\s+)?(?:also\s+)?(?:mind\s+)?"
+    r"|(?:it\s+would\s+be|it'?d\s+be)\s+(?:great|nice|helpful|appreciated|good|ideal|best)\s+(?:if|to)\s+"
+    r"(?:you|the\s+\w+)?\s*(?:could|would|can)?\s*"
+    r"|(?:i|we)(?:'d|\s+would)\s+(?:appreciate|love|like)\s+(?:it\s+)?(?:if\s+)?(?:you|the\s+\w+)\s+"
+    r"(?:could|would|to)?\s*"
+    r"|(?:i|we)\s+(?:need|want|expect|ask)\s+(?:you|the\s+\w+)\s+to\s+"
+    r"|(?:feel\s+free|don'?t\s+hesitate|be\s+so\s+kind\s+as|remember|make\s+sure|be\s+sure)\s+to\s+"
+    r"|(?:your|the)\s+(?:next\s+|first\s+|final\s+|real\s+|actual\s+)?(?:task|job|step|goal|mission)\s+"
+    r"(?:now\s+)?is\s+to\s+)",
     re.IGNORECASE,
 )
 _PLEASE = re.compile(r"\b(?:please|kindly|pls)\b[,\s]+", re.IGNORECASE)
@@ -330,12 +346,14 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
     addressed = addressed or addressee is not None or override is not None
     starts = [0, *(found.end() for found in (addressee, override) if found is not None)]
     starts += [m.end() for m in _PLEASE.finditer(body)]
+    requests = [m.end() for m in _REQUEST.finditer(body)]
+    starts += requests
     starts += [m.end() for m in _MODAL.finditer(body)]
     if addressed:  # an order after its preamble: "... and strictly adhere to this: Invite ..."
         starts += [m.end() for m in _CLAUSE.finditer(body)]
     carries = marked or override is not None
     for start in sorted(set(starts)):
-        order = _order_at(body[start:], addressed=addressed, cued=start > 0)
+        order = _order_at(body[start:], addressed=addressed, cued=start > 0, gerund=start in requests)
         if order is not None:
             if addressed:  # from the addressee on: "src/app.py:1: AGT001" before it is the data's
                 whole = body[addressee.start() :] if addressee is not None else body
@@ -380,7 +398,7 @@ def _foreign_order(body: str, *, addressed: bool) -> Order | None:
 _ANY_WORD = re.compile(r"[^\W\d_]+")
 
 
-def _order_at(rest: str, *, addressed: bool, cued: bool) -> Order | None:
+def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -> Order | None:
     rest = rest.lstrip(" ,:;-\"'")
     lead = _LEAD.match(rest)
     if lead:
@@ -389,6 +407,8 @@ def _order_at(rest: str, *, addressed: bool, cued: bool) -> Order | None:
     if not words:
         return None
     classes = imperative_classes(words[0])
+    if not classes and gerund and words[0].endswith("ing"):  # "would you mind forwarding"
+        classes = verb_classes(words[0])
     if not classes or (words[0] in _NOUN_LIKE and not (lead or addressed or cued)):
         return None  # "Open positions", "Post by Bob": a noun-like first word needs a cue
     return Order(
