@@ -166,7 +166,9 @@ _INTERPRETERS = frozenset(
 )
 _ENV_CODE = re.compile(
     r"os\.environ|os\.getenv|getenv\(|process\.env|ENV\[|\$ENV\{|System\.getenv|environ\b"
+    r"|std::env::vars|env::vars\(|os\.Environ\(|Environment\.GetEnvironmentVariables|Deno\.env"
 )
+_K8S_SECRETS = re.compile(r"\bkubectl\s+(?:-\S+\s+)*(?:get|describe|edit)\s+secrets?\b", re.IGNORECASE)
 _ENV_CODE_NAME = re.compile(
     r"""(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|ENV\[\s*)['"]?(\w+)"""
 )
@@ -190,6 +192,11 @@ _FETCH_PROGRAMS = frozenset({"curl", "wget", "http", "https", "nc", "ncat", "tel
 _READ_TOOL_WORDS = frozenset({"read", "view", "open", "cat", "get", "load", "show", "file"})
 
 
+_INSTALL_WORD = re.compile(
+    r"\b(?:install\w*|instal[aeo]\w*|installe\w*|installa\w*|installier\w*|pip|npm|yarn|pnpm|gem|cargo)\b",
+    re.IGNORECASE,
+)
+_PACKAGE_TOKEN = re.compile(r"[A-Za-z][\w.-]{1,60}")
 _NOT_PACKAGES = frozenset(
     ["the", "a", "an", "it", "this", "that", "all", "dependencies", "deps", "requirements", "them", "package", "packages", "with", "using", "via", "from", "by", "in", "on", "for", "and", "or", "of", "to", "locally", "globally", "first"]
 )
@@ -266,6 +273,8 @@ def _command_marks(source: str) -> set[str]:
                 f"fetch:{h}"
                 for h in _host(rest if program in _FETCH_PROGRAMS else command.pipeline)
             }
+        if program == "kubectl" and _K8S_SECRETS.search(" ".join(words)):
+            marks.add("secret_file:k8s")
         if program == "git":
             marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(" ".join(words))}
         if program == "crontab" and "-l" not in words:
@@ -306,6 +315,8 @@ def call_marks(call: ToolCall) -> frozenset[str]:
             marks |= {f"fetch:{h}" for h in _host(value)}
     for write in file_writes(call):
         marks |= {f"write:{k}" for k, p in _WRITE_TARGETS if p.search(write.path)}
+        if write.via == "tool":  # code written that prints the environment is the same act
+            marks |= _env_marks_in_code(write.data)
     return frozenset(marks)
 
 
@@ -350,6 +361,12 @@ def _text_marks(text: str) -> frozenset[str]:
     marks |= {f"write:{k}" for k, p in _WRITE_WORDS if p.search(text)}
     marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(text)}
     marks |= {f"fetch:{h}" for h in _host(text)}
+    if _K8S_SECRETS.search(text):
+        marks.add("secret_file:k8s")
+    if _INSTALL_WORD.search(text):  # "instala también `requets-toolbelt` con pip"
+        for span in code_spans(text):
+            if _PACKAGE_TOKEN.fullmatch(span):
+                marks.add(f"install:{normalize_package(span)}")
     install = re.search(
         r"\binstall(?:ing)?\s+(?:the\s+)?(?:package|library|module|tool)?\s*[`'\"]?([\w.-]+)",
         text,

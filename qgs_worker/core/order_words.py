@@ -233,6 +233,10 @@ CLASS_VERBS: dict[str, frozenset[str]] = {
     ),
 }
 """Each action class with its verbs in base form (the module table)."""
+CLASS_VERBS["send"] |= {"ship", "deliver", "attach"}
+CLASS_VERBS["remove"] |= {"archive"}
+CLASS_VERBS["send"] |= {"answer", "respond"}
+CLASS_VERBS["update"] |= {"turn", "toggle", "configure"}
 
 _IRREGULAR: dict[str, tuple[str, ...]] = {
     "send": ("sent",), "pay": ("paid",), "write": ("wrote", "written"), "run": ("ran",),
@@ -519,6 +523,24 @@ _FOREIGN: dict[str, str] = {
         "say",
     ),
 }
+_FOREIGN.update(
+    dict.fromkeys(
+        ["publica", "publique", "publicar", "publie", "publiez", "publier", "pubblica", "pubblicate", "pubblicare", "veröffentliche", "veröffentlichen", "poste", "posten"],
+        "send",
+    )
+)
+_FOREIGN.update(
+    dict.fromkeys(
+        ["ajoute", "ajoutez", "ajouter", "añade", "añada", "añadir", "agrega", "agregue", "agregar", "aggiungi", "aggiungete", "aggiungere", "adicione", "adicionar", "füge", "hinzufügen"],
+        "create",
+    )
+)
+_FOREIGN.update(
+    dict.fromkeys(
+        ["ändere", "ändern", "aktualisiere", "aktualisieren", "change", "changez", "changer", "modifie", "modifiez", "modifier", "cambia", "cambie", "cambiar", "modifica", "modifique", "modificar", "actualiza", "actualice", "actualizar", "aggiorna", "aggiornate", "aggiornare", "altere", "alterar", "atualize", "atualizar"],
+        "update",
+    )
+)
 """Foreign order verbs (the comment above) with their class."""
 
 FOREIGN_POLITE = re.compile(

@@ -53,6 +53,8 @@ class Order:
         objects: The object groups it names (``order_words.OBJECT_GROUPS``).
         marks: The acts it names (``acts.text_marks``).
         say: It tells the reader what to say (recommend, mention, "tell the user that").
+        named: It names the agent as its addressee ("AI agents:", "@assistant", "Asistente:"),
+            not only a marker (``TODO:``) or an override.
     """
 
     text: str
@@ -61,6 +63,7 @@ class Order:
     objects: frozenset[str]
     marks: frozenset[str]
     say: bool
+    named: bool = False
 
 
 _MAX_ORDERS = 64  # per text: a long document's orders past this are not read
@@ -133,7 +136,15 @@ _ADDRESSED = re.compile(
     rf"|\b(?:the\s+|all\s+|any\s+|every\s+)?{_AI_NAME}\s*,?\s*(?:reading\s+this\b[^.]*?)?{_MODALS}\b"
     rf"|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?{_ANY_NAME}\b[^,.]{{0,40}},?"
     r"|\b(?:note\s+(?:to|for)\s+)?(?:whoever|anyone\s+who|any\s+one\s+who)\s+\w+\b[^:.]{0,50}:"
-    rf"|\bas\s+an?\s+{_AI_NAME}\b",
+    rf"|\bas\s+an?\s+{_AI_NAME}\b"
+    rf"|(?:^|[:;.!?(\[]\s*|\b(?:hey|hi|ok|okay|dear|yo)\s+)(?:the\s+)?{_ANY_NAME}\s*,"
+    rf"|\bif\s+(?:an?\s+|any\s+|the\s+)?{_ANY_NAME}\s+(?:is\s+|are\s+)?(?:reading|processing|summari[sz]ing"
+    r"|seeing|parsing|handling|reviewing)\b[^:,.]{0,40}[:,]?",
+    re.IGNORECASE,
+)
+_NAMED_KEY = re.compile(
+    rf"\b{_ANY_NAME}\b|(?:^|[-_\s])(?:ai|llm|agents?|assistants?|bots?|ki|ia)(?=$|[-_\s:])"
+    r"|\b(?:asistente|assistente|assistent(?:in)?|agente)\b",
     re.IGNORECASE,
 )
 _OVERRIDE = re.compile(
@@ -330,7 +341,7 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
     """
     body = _PUNCTUATION.sub("", sentence.strip())
     addressed = carried
-    marked = False
+    marked = named = False
     for _ in range(4):  # "- body: TODO: Send ..." peels a bullet, a key, then a marker
         strong = _STRONG_MARKER.match(body)
         if strong:
@@ -340,8 +351,11 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         peeled = _WEAK_MARKER.match(body) or _KEY.match(body)
         if not peeled:
             break
+        if _NAMED_KEY.search(peeled.group(0)):  # "Assistant:", "assistant-note:", "DEBUG-AI:"
+            addressed = named = True
         body = _PUNCTUATION.sub("", body[peeled.end() :])
     addressee = _ADDRESSED.search(body) or FOREIGN_ADDRESSEE.search(body)
+    named = named or addressee is not None
     override = _OVERRIDE.search(body)
     addressed = addressed or addressee is not None or override is not None
     starts = [0, *(found.end() for found in (addressee, override) if found is not None)]
@@ -357,15 +371,18 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         if order is not None:
             if addressed:  # from the addressee on: "src/app.py:1: AGT001" before it is the data's
                 whole = body[addressee.start() :] if addressee is not None else body
-                order = replace(order, text=whole.strip(), marks=order.marks | text_marks(body))
+                order = replace(
+                    order, text=whole.strip(), marks=order.marks | text_marks(body), named=named
+                )
             return order, carries
     foreign = _foreign_order(body, addressed=addressed)
     if foreign is not None:
-        return foreign, carries
-    if addressed and text_marks(body):
-        words = words_of(body)
-        classes = frozenset().union(*(imperative_classes(w) for w in words))
-        return Order(body.strip(), True, classes, objects_of_words(words), text_marks(body), False), carries
+        return replace(foreign, named=named), carries
+    words = words_of(body)
+    classes = frozenset().union(*(imperative_classes(w) for w in words))
+    if addressed and (text_marks(body) or classes):  # "issue a full refund of $349 to ..."
+        marks = text_marks(body)
+        return Order(body.strip(), True, classes, objects_of_words(words), marks, False, named), carries
     return None, carries
 
 
