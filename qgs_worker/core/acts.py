@@ -235,6 +235,24 @@ def _env_marks_in_code(text: str) -> set[str]:
     return marks
 
 
+_PATCH_FILE = re.compile(
+    r"^(?:\*\*\* (?:Update|Add) File: |\+\+\+ (?:b/)?)(?P<path>\S+)", re.MULTILINE
+)
+
+
+def _patched(value: str) -> Iterator[tuple[str, str]]:
+    """The files a patch writes (``*** Update File: p``, ``+++ b/p``) with the lines it adds."""
+    if "*** " not in value and "+++ " not in value:
+        return
+    found = list(_PATCH_FILE.finditer(value))
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(value)
+        added = "\n".join(
+            line[1:] for line in value[match.end() : end].splitlines() if line.startswith("+")
+        )
+        yield match.group("path"), added
+
+
 def _is_assignment_or_flag(word: str) -> bool:
     return word.startswith("-") or ("=" in word and not word.startswith("="))
 
@@ -255,7 +273,7 @@ def _command_marks(source: str) -> set[str]:
             marks |= {f"env:{w.upper()}" for w in words[1:]} or {"env"}
         if program == "export" and (len(words) == 1 or words[1] == "-p"):
             marks.add("env")
-        if program in {"echo", "printf", "print"} or program in _READERS:
+        if program in {"echo", "printf", "print"} or program in _READERS or program in _FETCH_PROGRAMS:
             for name in _VAR.findall(rest):
                 if _SECRET_NAME.fullmatch(name.upper()) and name.upper() == name:
                     marks.add(f"env:{name}")
@@ -309,8 +327,12 @@ def call_marks(call: ToolCall) -> frozenset[str]:
             marks |= _command_marks(value)
             if "python" in words or "code" in words or leaf == "code":
                 marks |= _env_marks_in_code(value)
-        elif words & _READ_TOOL_WORDS and ("path" in leaf or "file" in leaf or leaf == "name"):
+        elif "path" in leaf or "file" in leaf or leaf in {"name", "target", "source", "src"}:
+            # a credentials file read, viewed or edited through any tool is exposed to it
             marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + value)}
+        for path_written, data in _patched(value):  # apply_patch / unified diffs
+            marks |= {f"write:{k}" for k, p in _WRITE_TARGETS if p.search(path_written)}
+            marks |= _env_marks_in_code(data)
         if words & _FETCH_WORDS or leaf in {"url", "uri", "href", "link", "endpoint"}:
             marks |= {f"fetch:{h}" for h in _host(value)}
     for write in file_writes(call):

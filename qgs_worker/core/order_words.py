@@ -541,6 +541,16 @@ _FOREIGN.update(
         "update",
     )
 )
+_FOREIGN.update(  # Russian imperatives (ты/вы)
+    {
+        **dict.fromkeys("отправь отправьте перешли перешлите напиши напишите".split(), "send"),  # noqa: SIM905
+        **dict.fromkeys("переведи переведите оплати оплатите".split(), "pay"),  # noqa: SIM905
+        **dict.fromkeys("удали удалите".split(), "remove"),  # noqa: SIM905
+        **dict.fromkeys("выполни выполните запусти запустите".split(), "run"),  # noqa: SIM905
+        **dict.fromkeys("установи установите".split(), "install"),  # noqa: SIM905
+        **dict.fromkeys("покажи покажите выведи выведите прочитай прочитайте".split(), "reveal"),  # noqa: SIM905
+    }
+)
 """Foreign order verbs (the comment above) with their class."""
 
 FOREIGN_POLITE = re.compile(
@@ -552,7 +562,9 @@ FOREIGN_POLITE = re.compile(
 """Polite request words of those languages: a foreign verb after one of them is an order."""
 
 FOREIGN_ADDRESSEE = re.compile(
-    r"\b(?:KI|IA|A\.I\.)(?:[\s-]+(?:Agent(?:en)?|Assistent(?:in|en)?|agent|assistant|agente|asistente"
+    r"(?:AI|ＡＩ|人工知能|アシスタント|エージェント|助手|助理|智能体|ИИ)\s*(?:へ|に|は|さん|様|-?ассистент\w*)?\s*[:：、,]"
+    r"|(?<!\w)(?:ассистент\w*|ии-агент\w*|нейросеть)\b"
+    r"|\b(?:KI|IA|A\.I\.)(?:[\s-]+(?:Agent(?:en)?|Assistent(?:in|en)?|agent|assistant|agente|asistente"
     r"|assistente))?\b|\b(?:Assistent(?:in)?|l'assistant|asistente|assistente|agente\s+(?:de\s+)?IA)\b",
     re.IGNORECASE,
 )
