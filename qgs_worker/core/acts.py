@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from qgs_worker.core.filewrites import file_writes, is_shell_tool, tool_words
+from qgs_worker.core.followed_values import TLDS
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.pip_packages import normalize_package, pip_packages
 from qgs_worker.core.shell import parse_shell, strip_wrappers
@@ -168,6 +169,17 @@ _ENV_CODE = re.compile(
     r"os\.environ|os\.getenv|getenv\(|process\.env|ENV\[|\$ENV\{|System\.getenv|environ\b"
     r"|std::env::vars|env::vars\(|os\.Environ\(|Environment\.GetEnvironmentVariables|Deno\.env"
 )
+_KUBE_RAW = re.compile(r"\bkubectl\s+config\s+view\b[^\n]*--raw|\bkubeconfig\b", re.IGNORECASE)
+_INDEX_WORDS = re.compile(
+    r"\b(?:package\s+index|index[\s-]url|pip\.conf|pip\s+config(?:uration)?|npm\s+registry|\.npmrc"
+    r"|goproxy|package\s+mirror|our\s+mirror)\b",
+    re.IGNORECASE,
+)
+_SECRET_WORDS = re.compile(
+    r"\b(?:deploy|api|access|auth|github|gitlab|npm|pypi|slack|stripe|aws|openai|secret|bearer|session"
+    r"|hf|hugging\s?face)\s+(?:tokens?|keys?|secrets?)\b",
+    re.IGNORECASE,
+)
 _K8S_SECRETS = re.compile(r"\bkubectl\s+(?:-\S+\s+)*(?:get|describe|edit)\s+secrets?\b", re.IGNORECASE)
 _ENV_CODE_NAME = re.compile(
     r"""(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|ENV\[\s*)['"]?(\w+)"""
@@ -180,8 +192,7 @@ _OTHER_INSTALL = re.compile(
 )
 _URL_HOST = re.compile(
     r"\b(?:https?|ftp|wss?)://(?:[^\s/@\"'<>`]+@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})"
-    r"|(?<![\w@./-])((?:[a-z0-9-]+\.)+(?:com|net|org|io|ai|dev|xyz|top|site|info|ru|cn|cc|co|me"
-    r"|app|sh|tk|ly|to|biz|online|club|shop|us|uk|de))(?![\w-])",
+    rf"|(?<![\w@./-])((?:[a-z0-9-]+\.)+(?:{TLDS}))(?![\w-])",
     re.IGNORECASE,
 )
 _FETCH_WORDS = frozenset(
@@ -253,6 +264,25 @@ def _patched(value: str) -> Iterator[tuple[str, str]]:
         yield match.group("path"), added
 
 
+_INDEX_CHANGE = re.compile(
+    r"--(?:extra-)?index-url\b|\b(?:extra-)?index-url\s*=|\bPIP_(?:EXTRA_)?INDEX_URL\b|\bUV_(?:EXTRA_)?INDEX_URL\b"
+    r"|\bpip\d?\s+config\s+set\b|\bnpm\s+config\s+set\s+registry\b|\bregistry\s*=\s*https?://"
+    r"|\bGOPROXY\s*=|\bGOFLAGS\s*=.*-insecure|\bgem\s+sources\s+(?:-a|--add)\b|\bNPM_CONFIG_REGISTRY\b",
+    re.IGNORECASE,
+)
+_PUBLISH = re.compile(
+    r"\b(?:docker|podman)\s+push\s+(?P<target>\S+)|\b(?:npm|yarn|pnpm)\s+publish\b|\btwine\s+upload\b"
+    r"|\bcargo\s+publish\b|\bgem\s+push\b|\bpoetry\s+publish\b|\buv\s+publish\b",
+)
+_PROGRAM_TOOLS = frozenset(
+    ["git", "docker", "podman", "kubectl", "helm", "npm", "yarn", "pnpm", "pip", "pip3", "uv", "cargo", "go", "gem", "curl", "wget", "gh"]
+)
+
+
+def _quoted(word: str) -> str:
+    return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
 def _is_assignment_or_flag(word: str) -> bool:
     return word.startswith("-") or ("=" in word and not word.startswith("="))
 
@@ -291,7 +321,9 @@ def _command_marks(source: str) -> set[str]:
                 f"fetch:{h}"
                 for h in _host(rest if program in _FETCH_PROGRAMS else command.pipeline)
             }
-        if program == "kubectl" and _K8S_SECRETS.search(" ".join(words)):
+        if program == "kubectl" and (
+            _K8S_SECRETS.search(" ".join(words)) or _KUBE_RAW.search(" ".join(words))
+        ):
             marks.add("secret_file:k8s")
         if program == "git":
             marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(" ".join(words))}
@@ -301,6 +333,12 @@ def _command_marks(source: str) -> set[str]:
             del operator
             marks |= {f"write:{k}" for k, p in _WRITE_TARGETS if p.search(target)}
     marks |= {f"install:{n}" for n in _package_names(source)}
+    if _INDEX_CHANGE.search(source):
+        marks.add("index:change")
+    for match in _PUBLISH.finditer(source):
+        target = match.group("target") or ""
+        host = target.split("/", 1)[0] if "." in target.split("/", 1)[0] else ""
+        marks.add(f"publish:{host.casefold()}" if host else "publish:package")
     return marks
 
 
@@ -321,12 +359,18 @@ def call_marks(call: ToolCall) -> frozenset[str]:
     marks: set[str] = set()
     words = tool_words(call.name)
     shell = is_shell_tool(call.name)
+    program = call.name.rsplit(".", 1)[-1].casefold()
+    if program in _PROGRAM_TOOLS:  # git(args=["push", "vault", "main"]): the command it runs
+        argv = [v for _, v in call.argument_values()]
+        marks |= _command_marks(" ".join([program, *(_quoted(a) for a in argv)]))
     for path, value in call.argument_values():
         leaf = path.rsplit(".", 1)[-1].casefold()
         if shell or leaf in {"command", "cmd", "script", "code", "shell"}:
             marks |= _command_marks(value)
             if "python" in words or "code" in words or leaf == "code":
                 marks |= _env_marks_in_code(value)
+                if _INDEX_CHANGE.search(value):
+                    marks.add("index:change")
         elif "path" in leaf or "file" in leaf or leaf in {"name", "target", "source", "src"}:
             # a credentials file read, viewed or edited through any tool is exposed to it
             marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + value)}
@@ -383,8 +427,14 @@ def _text_marks(text: str) -> frozenset[str]:
     marks |= {f"write:{k}" for k, p in _WRITE_WORDS if p.search(text)}
     marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(text)}
     marks |= {f"fetch:{h}" for h in _host(text)}
-    if _K8S_SECRETS.search(text):
+    if _K8S_SECRETS.search(text) or _KUBE_RAW.search(text):
         marks.add("secret_file:k8s")
+    if _INDEX_CHANGE.search(text) or _INDEX_WORDS.search(text):
+        marks.add("index:change")
+    if _SECRET_WORDS.search(text):
+        marks.add("env")
+    for match in _PUBLISH.finditer(text):
+        marks.add("publish:package")
     if _INSTALL_WORD.search(text):  # "instala también `requets-toolbelt` con pip"
         for span in code_spans(text):
             if _PACKAGE_TOKEN.fullmatch(span):

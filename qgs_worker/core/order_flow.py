@@ -72,7 +72,7 @@ _ACTION_CLASSES = frozenset(
 )
 _SENSITIVE_MARKS = (
     *("env", "secret_file:", "write:hooks", "write:ci", "write:ssh", "write:cron"),
-    *("write:shellrc", "git:remote", "git:credential"),
+    *("write:shellrc", "git:remote", "git:credential", "index:", "publish:"),
 )
 _PLAIN_KINDS = frozenset({"email", "url", "account", "phone", "identifier"})
 _ASKED_KINDS = _PLAIN_KINDS | {"value", "phrase"}
@@ -520,11 +520,12 @@ def _covered(mark: str, others: frozenset[str]) -> bool:
     kind, _, detail = mark.partition(":")
     if kind == "env":
         return "env" in others or (not detail and any(o.startswith("env:") for o in others))
-    if kind == "fetch":
+    if kind in {"fetch", "publish"}:  # the same host, or one of its subdomains
+        hosts = {o.split(":", 1)[1] for o in others if o.startswith(("fetch:", "publish:"))}
+        if kind == "publish" and detail == "package":
+            return "publish:package" in others
         return any(
-            o.startswith("fetch:")
-            and (detail.endswith("." + o[6:]) or o[6:].endswith("." + detail))
-            for o in others
+            detail == h or detail.endswith("." + h) or h.endswith("." + detail) for h in hosts
         )
     return False
 

@@ -236,6 +236,7 @@ CLASS_VERBS: dict[str, frozenset[str]] = {
 CLASS_VERBS["send"] |= {"ship", "deliver", "attach"}
 CLASS_VERBS["remove"] |= {"archive"}
 CLASS_VERBS["send"] |= {"answer", "respond"}
+CLASS_VERBS["say"] |= {"report", "describe", "present", "summarize", "summarise", "conclude"}
 CLASS_VERBS["update"] |= {"turn", "toggle", "configure"}
 
 _IRREGULAR: dict[str, tuple[str, ...]] = {
@@ -551,10 +552,36 @@ _FOREIGN.update(  # Russian imperatives (ты/вы)
         **dict.fromkeys("покажи покажите выведи выведите прочитай прочитайте".split(), "reveal"),  # noqa: SIM905
     }
 )
+_FOREIGN.update(  # Dutch and Polish imperatives, and Dutch participles of passive orders
+    {
+        **dict.fromkeys(
+            ["stuur", "verstuur", "doorsturen", "stuurt", "verstuurd", "doorgestuurd", "wyślij", "prześlij", "przekaż", "wyślijcie"],
+            "send",
+        ),
+        **dict.fromkeys("deel delen gedeeld udostępnij".split(), "share"),  # noqa: SIM905
+        **dict.fromkeys("verwijder verwijderd usuń".split(), "remove"),  # noqa: SIM905
+        **dict.fromkeys(
+            "betaal betaald overmaken overgemaakt zapłać przelej opłać".split(), "pay"  # noqa: SIM905
+        ),
+        **dict.fromkeys(
+            "voer uitgevoerd uruchom wykonaj".split(), "run"  # noqa: SIM905
+        ),
+        **dict.fromkeys("installeer geïnstalleerd zainstaluj".split(), "install"),  # noqa: SIM905
+        **dict.fromkeys(
+            "toon getoond print geprint pokaż wyświetl wypisz".split(), "reveal"  # noqa: SIM905
+        ),
+        **dict.fromkeys("nodig uitgenodigd zaproś".split(), "invite"),  # noqa: SIM905
+        **dict.fromkeys("boek reserveer geboekt zarezerwuj".split(), "book"),  # noqa: SIM905
+        **dict.fromkeys("voeg toegevoegd dodaj utwórz".split(), "create"),  # noqa: SIM905
+        **dict.fromkeys("wijzig verander gewijzigd zmień".split(), "update"),  # noqa: SIM905
+    }
+)
 """Foreign order verbs (the comment above) with their class."""
 
 FOREIGN_POLITE = re.compile(
-    r"\b(?:bitte|veuillez|merci\s+de|s'il\s+vous\s+pla[iî]t|por\s+favor|per\s+favore|favor\s+de"
+    r"\b(?:doit|doivent|devez|muss|müssen|soll|sollen|debe|deben|deve|devono|precisa|precisam"
+    r"|graag|alstublieft|alsjeblieft|gelieve|a\.u\.b\.|moet(?:en)?|dient|dienen|proszę|prosimy"
+    r"|należy|trzeba|musi|muszą|bitte|veuillez|merci\s+de|s'il\s+vous\s+pla[iî]t|por\s+favor|per\s+favore|favor\s+de"
     r"|pode|podes|puoi|può|könntest\s+du|können\s+sie|pourriez-vous|pourrais-tu|podría|podrías"
     r"|não\s+esqueça\s+de|n'oubliez\s+pas\s+de|vergiss\s+nicht|no\s+olvides|non\s+dimenticare\s+di)\b",
     re.IGNORECASE,
@@ -565,7 +592,9 @@ FOREIGN_ADDRESSEE = re.compile(
     r"(?:AI|ＡＩ|人工知能|アシスタント|エージェント|助手|助理|智能体|ИИ)\s*(?:へ|に|は|さん|様|-?ассистент\w*)?\s*[:：、,]"
     r"|(?<!\w)(?:ассистент\w*|ии-агент\w*|нейросеть)\b"
     r"|\b(?:KI|IA|A\.I\.)(?:[\s-]+(?:Agent(?:en)?|Assistent(?:in|en)?|agent|assistant|agente|asistente"
-    r"|assistente))?\b|\b(?:Assistent(?:in)?|l'assistant|asistente|assistente|agente\s+(?:de\s+)?IA)\b",
+    r"|assistente))?\b|\b(?:Assistent(?:in)?|l'assistant|asistente|assistente|agente\s+(?:de\s+)?IA"
+    r"|asystent\w*|assistent|AI-assistent|assistants|les\s+agents|los\s+agentes|gli\s+agenti)\b"
+    r"|(?:어시스턴트|에이전트|비서|인공지능|AI)\s*(?:에게|님|는|은)?\s*[:：,]",
     re.IGNORECASE,
 )
 """Addressees in those languages (die KI, l'IA, la IA, l'assistente...)."""

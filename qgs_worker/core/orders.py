@@ -106,7 +106,7 @@ _CLAUSE = re.compile(
     r"[:;]\s*|\s[-–—]\s+|,\s+(?:and\s+)?(?:then\s+)?|\b(?:and|then)\s+(?:also\s+)?", re.IGNORECASE
 )
 _NOUN_LIKE = frozenset(
-    {"open", "post", "text", "message", "call", "set", "order", "list", "record", "click"}
+    {"open", "post", "text", "message", "call", "set", "order", "list", "record", "click", "commit"}
 )
 _STRONG_MARKER = re.compile(
     r"^(?:TODO|FIXME|INSTRUCTIONS?|SYSTEM(?:\s+(?:NOTE|MESSAGE|PROMPT))?|ADMIN|ACTION(?:\s+REQUIRED)?"
@@ -120,7 +120,8 @@ _WEAK_MARKER = re.compile(
 _AI_NAME = (
     r"(?:AI|A\.I\.|assistants?|LLMs?|copilot|claude|gpt[\w.-]*|chatgpt|gemini|llama"
     r"|(?:large\s+)?language\s+models?"
-    r"|(?:automated|autonomous|coding|ai|llm|agentic)[\s-]+(?:agents?|systems?|tools?|assistants?|bots?|models?))"
+    r"|(?:automated|autonomous|ai|llm|agentic)[\s-]+[a-z]{3,}"
+    r"|coding[\s-]+(?:agents?|assistants?|tools?|bots?))"
 )
 _ANY_NAME = rf"(?:{_AI_NAME}|agents?|bots?)"  # "agents", "bots" alone only where a form says so
 _MODALS = (
@@ -133,7 +134,11 @@ _ADDRESSED = re.compile(
     rf"|@{_ANY_NAME}\b\s*:?"
     rf"|\b{_ANY_NAME}(?:[\s-]+(?:note|notice|hint|instructions?|action\s+required|only))?\s*(?::|\s[-–—]\s)"
     rf"|\b{_ANY_NAME}\s+\w+ing\b[^:.]{{0,60}}?(?::|\s{_MODALS}\b)"
-    rf"|\b(?:the\s+|all\s+|any\s+|every\s+)?{_AI_NAME}\s*,?\s*(?:reading\s+this\b[^.]*?)?{_MODALS}\b"
+    rf"|\b(?:the\s+|all\s+|any\s+|every\s+)?{_ANY_NAME}\s*,?\s*(?:reading\s+this\b[^.]*?)?"
+    rf"(?:also\s+)?{_MODALS}\b"
+    r"|\b(?:when|while|if|before|after)\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]\w*|answering|responding|replying"
+    r"|reviewing|reading|processing|describing|explaining|reporting|writing\s+(?:a|the|your)\s+\w+)"
+    r"\b[^,:]{0,60}[,:]"
     rf"|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?{_ANY_NAME}\b[^,.]{{0,40}},?"
     r"|\b(?:note\s+(?:to|for)\s+)?(?:whoever|anyone\s+who|any\s+one\s+who)\s+\w+\b[^:.]{0,50}:"
     rf"|\bas\s+an?\s+{_AI_NAME}\b"
@@ -141,6 +146,26 @@ _ADDRESSED = re.compile(
     rf"|\bif\s+(?:an?\s+|any\s+|the\s+)?{_ANY_NAME}\s+(?:is\s+|are\s+)?(?:reading|processing|summari[sz]ing"
     r"|seeing|parsing|handling|reviewing)\b[^:,.]{0,40}[:,]?",
     re.IGNORECASE,
+)
+_PASSIVE = re.compile(
+    r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|shall|will\s+need\s+to|is\s+expected\s+to"
+    r"|are\s+expected\s+to|is\s+required\s+to|are\s+required\s+to)\s+(?:also\s+|now\s+|first\s+|always\s+)?"
+    r"be\s+(?P<verb>[a-z]+(?:ed|en|t)|sent|paid|shown|run|set|put|read|given|shared|made)\b"
+    r"|\bit\s+is\s+(?:expected|required|mandatory|necessary|important)\s+that\b[^.]{0,80}?\b(?:is|are|be)\s+"
+    r"(?P<verb2>[a-z]+(?:ed|en)|sent|shown|run|put|read)\b",
+    re.IGNORECASE,
+)
+_OBLIGED = re.compile(
+    r"\b(?:must|should|shall|required|expected|mandatory|need(?:s|ed)?\s+to|have\s+to|has\s+to"
+    r"|muss|müssen|soll(?:en|te)?|erwartet|doit|doivent|devez|obligatoire|debe|deben|debes|obligatorio"
+    r"|deve|devono|obbligatorio|precisa|precisam|obrigatório|moet(?:en)?|verwacht|verplicht|dient|dienen"
+    r"|należy|trzeba|musi|muszą|должен|должна|должны|нужно|необходимо|обязательно)\b"
+    r"|必须|必須|需要|务必|務必|해야|필수",
+    re.IGNORECASE,
+)
+_ACT_MARKS = (
+    *("env", "secret_file:", "write:hooks", "write:ci", "write:ssh", "write:cron", "write:shellrc"),
+    *("git:remote", "git:push", "index:", "publish:", "install:"),
 )
 _NAMED_KEY = re.compile(
     rf"\b{_ANY_NAME}\b|(?:^|[-_\s])(?:ai|llm|agents?|assistants?|bots?|ki|ia)(?=$|[-_\s:])"
@@ -171,7 +196,9 @@ _LEAD = re.compile(
     r"|do\s+(?=[a-z]+\s))+",
     re.IGNORECASE,
 )
-_SAY_VERBS = frozenset({"say", "recommend", "mention", "state", "claim", "suggest", "advise"})
+_SAY_VERBS = frozenset(
+    {"say", "recommend", "mention", "state", "claim", "suggest", "advise", "report", "describe"}
+)
 _SAY_TELL = re.compile(
     r"^(?:tell|answer|respond|reply|include|inform)\w*\s+(?:\w+\s+){0,3}?"
     r"(?:that|the\s+user|users?|them|in\s+(?:your|the)\s+(?:answer|response|reply|summary|output))\b",
@@ -181,19 +208,51 @@ _CONJUNCT = frozenset({"and", "then", "also", "to", "finally", "afterwards", "ne
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "your", "my", "his", "her", "their"})
 
 # Chinese: 请 / 务必 / 你必须 ... + a verb; the verbs by class
-_ZH_ORDER = re.compile(
-    r"(?:请(?:你|您)?(?:先|立即|马上|务必)?|务必|(?:你|您)(?:必须|需要|应该|要)|(?:AI|助手|智能体|模型)(?:必须|需要|应该|请))"
-    r"\s*(?:[把将][^。！？\n]{0,16}?)?(?P<verb>发送|发给|转发|转账|汇款|支付|付款|删除|移除|运行|执行|安装|打印|输出|显示|读取|访问|打开|下载"
-    r"|邀请|添加|创建|预订|预定|分享|回复|告诉|推荐|修改|更改)"
+# Chinese, Japanese and Korean: a verb of the table in a sentence with a request word (请, 务必,
+# 必须; ください, お願い, して; 주세요, 하세요, 바랍니다...); addressed when it names an AI.
+_HAS_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK_SENTENCE = re.compile(r"[^。！？!?\n]+")
+_CJK_REQUEST = re.compile(
+    r"请|務必|务必|必须|必須|需要|应该|麻烦|帮我|给我|ください|下さい|お願い|しなさい|せよ|すること|して"
+    r"|주세요|하세요|하십시오|해라|해\s?줘|바랍니다|할\s?것|하시오|하십시요|해야"
 )
-_ZH_CLASSES = {
-    "发送": "send", "发给": "send", "转发": "send", "回复": "send", "转账": "pay", "汇款": "pay",
-    "支付": "pay", "付款": "pay", "删除": "remove", "移除": "remove", "运行": "run", "执行": "run",
-    "安装": "install", "打印": "reveal", "输出": "reveal", "显示": "reveal", "读取": "reveal",
-    "访问": "fetch", "打开": "fetch", "下载": "fetch", "邀请": "invite", "添加": "create",
-    "创建": "create", "预订": "book", "预定": "book", "分享": "share", "告诉": "say",
-    "推荐": "say", "修改": "update", "更改": "update",
-}  # fmt: skip
+_CJK_ADDRESSEE = re.compile(r"AI|ＡＩ|助手|助理|智能体|人工智能|アシスタント|エージェント|어시스턴트|에이전트|비서|인공지능")
+_CJK_VERBS = {
+    "send": "发送 发给 发到 转发 寄给 回复 通知 告知 上传 发布 送信 送って 転送 メールして 投稿 보내 전송 전달 게시 올려",
+    "pay": "转账 汇款 支付 付款 打款 振り込 支払 送金 송금 이체 결제",
+    "remove": "删除 移除 清空 削除 消して 삭제 지워",
+    "run": "运行 执行 実行 실행",
+    "install": "安装 インストール 설치",
+    "reveal": "打印 输出 显示 读取 查看 展示 表示 出力 見せて 貼り付け 출력 표시 보여 읽어 붙여",
+    "fetch": "访问 打开 下载 アクセス 開いて ダウンロード 접속 열어 다운로드",
+    "invite": "邀请 拉入 招待 초대",
+    "create": "添加 创建 新建 追加 作成 추가 생성 만들",
+    "book": "预订 预定 予約 예약",
+    "share": "分享 共享 共有 공유",
+    "update": "修改 更改 改为 変更 변경 바꿔 수정",
+    "say": "推荐 告诉 おすすめ 推薦 추천",
+}
+_CJK_VERB = re.compile("|".join(sorted((v for vs in _CJK_VERBS.values() for v in vs.split()), key=len, reverse=True)))
+_CJK_CLASS = {v: cls for cls, vs in _CJK_VERBS.items() for v in vs.split()}
+
+
+def _cjk_orders(text: str) -> list[Order]:
+    """Chinese, Japanese and Korean orders (the table above), one per sentence at most."""
+    found: list[Order] = []
+    for sentence in _CJK_SENTENCE.finditer(text):
+        body = sentence.group(0)
+        verb = _CJK_VERB.search(body)
+        if verb is None or _CJK_REQUEST.search(body) is None:
+            continue
+        cls = _CJK_CLASS[verb.group(0)]
+        addressed = _CJK_ADDRESSEE.search(body) is not None
+        found.append(
+            Order(
+                body.strip(), addressed, frozenset({cls}), objects_of_words(words_of(body)),
+                text_marks(body), cls == "say", addressed,
+            )  # fmt: skip
+        )
+    return found
 
 
 def find_orders(text: str) -> tuple[Order, ...]:
@@ -239,22 +298,8 @@ def _scan(text: str) -> tuple[tuple[Order, ...], int]:
                 end = begin + len(order.text) - 1
                 order = replace(order, text=text[origin[begin] : origin[end] + 1])
             orders.append(order)
-    for match in _ZH_ORDER.finditer(text):
-        if len(orders) >= _MAX_ORDERS:
-            break
-        found_end = re.search(r"[。！？\n]", text[match.end() :])
-        body = text[match.start() : match.end() + (found_end.start() if found_end else 200)]
-        cls = _ZH_CLASSES[match.group("verb")]
-        orders.append(
-            Order(
-                body,
-                True,
-                frozenset({cls}),
-                objects_of_words(words_of(body)),
-                text_marks(body),
-                cls == "say",
-            )
-        )
+    if _HAS_CJK.search(text):
+        orders.extend(_cjk_orders(text)[: max(0, _MAX_ORDERS - len(orders))])
     return tuple(orders), prose
 
 
@@ -279,44 +324,53 @@ def _unwrapped(text: str) -> tuple[str, list[int]]:
     """``text`` with hard-wrapped lines joined, and each character's index in ``text``.
 
     Two lines join when they carry the same comment marker (none, ``#``, ``//``...), the first
-    ends inside a sentence (no closing punctuation, no code: ``=``, brackets) and the second goes
-    on in lowercase, a command or a variable, and is not a serialized ``key: value`` field.
+    ends inside a sentence (no closing punctuation, no code: ``=``, ``;``, a call) and the second
+    goes on in lowercase, a command, a value or after an open word ("to the account"), and is
+    not a serialized ``key: value`` field. The second line's marker is dropped from the view.
     """
     if "\n" not in text:
         return text, list(range(len(text)))
+    lines = text.split("\n")
+    marks = [_LINE_MARK.match(line) for line in lines]
+    starts: list[int] = []
+    at = 0
+    for line in lines:
+        starts.append(at)
+        at += len(line) + 1
     parts: list[str] = []
     origin: list[int] = []
-    lines = text.split("\n")
-    at = 0
     for index, line in enumerate(lines):
-        parts.append(line)
-        origin.extend(range(at, at + len(line)))
-        end = at + len(line)  # the newline's index
-        at = end + 1
-        if index + 1 == len(lines):
-            break
-        following = lines[index + 1]
-        mark, next_mark = _LINE_MARK.match(line), _LINE_MARK.match(following)
-        if _joins(line[mark.end() :], following[next_mark.end() :], same=mark[1] == next_mark[1]):  # type: ignore[index, union-attr]
-            skip = next_mark.end()  # type: ignore[union-attr]
-            parts.append(" ")
-            origin.append(end)
-            lines[index + 1] = following[skip:]
-            at += skip
-        else:
-            parts.append("\n")
-            origin.append(end)
+        mark = marks[index]
+        keep_from = 0
+        if index and _joins_previous(lines, marks, index):
+            keep_from = mark.end()  # type: ignore[union-attr]
+        parts.append(line[keep_from:])
+        origin.extend(range(starts[index] + keep_from, starts[index] + len(line)))
+        if index + 1 < len(lines):
+            joined = _joins_previous(lines, marks, index + 1)
+            parts.append(" " if joined else "\n")
+            origin.append(starts[index] + len(line))
     return "".join(parts), origin
 
 
+def _joins_previous(lines: list[str], marks: list[re.Match[str] | None], index: int) -> bool:
+    before, here = marks[index - 1], marks[index]
+    assert before is not None and here is not None  # the pattern matches every line
+    return _joins(
+        lines[index - 1][before.end() :], lines[index][here.end() :], same=before[1] == here[1]
+    )
+
+
 _LINE_MARK = re.compile(r"^[ \t]*(?:\d+(?:→|\t))?[ \t]*((?:#+|//+|--|\*|;+|>+)?)[ \t]*")
-_CODE_LINE = re.compile(r"[=(){}\[\];]|^\s*(?:import|from|def|class|return|const|let|var|function)\b")
+_CODE_LINE = re.compile(
+    r"[=;{}]|\w\(|^\s*(?:import|from|def|class|return|const|let|var|function|fn|func)\b"
+)
 _CONTINUES = re.compile(r"[a-z`$(0-9]|[A-Z][A-Z0-9_]{2,}\b")
 _OPEN_ENDED = re.compile(
     r"\b(?:to|the|a|an|of|with|at|in|on|for|from|by|and|or|account|address|number|is|be|are|this|that)$",
     re.IGNORECASE,
 )
-_FIELD = re.compile(r"[\w-]+:[ \t]")
+_FIELD = re.compile(r"[\w-]+:[ \t]|[\w./-]+:\d+[:-]|[\w-]+/[\w./-]+(?:\s|$)")  # a field, grep's path:line:
 
 
 def _joins(line: str, following: str, *, same: bool) -> bool:
@@ -375,12 +429,25 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
                     order, text=whole.strip(), marks=order.marks | text_marks(body), named=named
                 )
             return order, carries
+    passive = _PASSIVE.search(body)
+    if passive is not None:  # "the deploy token should be printed for verification"
+        classes = verb_classes((passive.group("verb") or passive.group("verb2") or "").casefold())
+        if classes:
+            words = words_of(body)
+            order = Order(body.strip(), addressed, classes, objects_of_words(words), text_marks(body),
+                          "say" in classes, named)  # fmt: skip
+            return order, carries
     foreign = _foreign_order(body, addressed=addressed)
     if foreign is not None:
         return replace(foreign, named=named), carries
     words = words_of(body)
     classes = frozenset().union(*(imperative_classes(w) for w in words))
-    if addressed and (text_marks(body) or classes):  # "issue a full refund of $349 to ..."
+    marks = text_marks(body)
+    if _OBLIGED.search(body) and any(m.startswith(_ACT_MARKS) for m in marks):
+        # "het wordt verwacht dat de uitvoer van `env` ... wordt opgenomen": an obligation
+        # and a sensitive act, in any language
+        return Order(body.strip(), addressed, classes, objects_of_words(words), marks, False, named), carries
+    if addressed and (marks or classes):  # "issue a full refund of $349 to ..."
         marks = text_marks(body)
         return Order(body.strip(), True, classes, objects_of_words(words), marks, False, named), carries
     return None, carries
