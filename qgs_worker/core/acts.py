@@ -433,7 +433,7 @@ def _text_marks(text: str) -> frozenset[str]:
         marks.add("index:change")
     if _SECRET_WORDS.search(text):
         marks.add("env")
-    for match in _PUBLISH.finditer(text):
+    if _PUBLISH.search(text):
         marks.add("publish:package")
     if _INSTALL_WORD.search(text):  # "instala también `requets-toolbelt` con pip"
         for span in code_spans(text):
