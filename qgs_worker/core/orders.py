@@ -246,11 +246,9 @@ def _cjk_orders(text: str) -> list[Order]:
             continue
         cls = _CJK_CLASS[verb.group(0)]
         addressed = _CJK_ADDRESSEE.search(body) is not None
-        words = words_of(body)
-        found.append(
-            Order(body.strip(), addressed, frozenset({cls}), objects_of_words(words),
-                  text_marks(body), cls == "say", addressed)  # fmt: skip
-        )
+        objects, marks = objects_of_words(words_of(body)), text_marks(body)
+        order = Order(body.strip(), addressed, frozenset({cls}), objects, marks, cls == "say")
+        found.append(replace(order, named=addressed))
     return found
 
 
