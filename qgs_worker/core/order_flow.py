@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from qgs_worker.core.acts import call_marks, text_marks
+from qgs_worker.core.filewrites import file_writes
 from qgs_worker.core.followed import CATEGORY, SeenOutput, find_followed
 from qgs_worker.core.followed_values import STOP_WORDS, analyse
 from qgs_worker.core.models import Finding, Severity, ToolCall, ToolResult
@@ -76,6 +77,7 @@ _SENSITIVE_MARKS = (
 )
 _PLAIN_KINDS = frozenset({"email", "url", "account", "phone", "identifier"})
 _ASKED_KINDS = _PLAIN_KINDS | {"value", "phrase"}
+_READ_KINDS = frozenset({"email", "url", "account", "phone"})
 # acts whose object a foreign or terse order may not name in words the tool's name shares; the
 # generic ones (create, update) only with a named object: every edit is an update
 _TRANSFER = frozenset({"send", "share", "invite", "remove", "pay", "book"})
@@ -108,40 +110,13 @@ _DETERMINERS = frozenset(
     ]
 )
 _GENERIC_ARGUMENT_WORDS = frozenset(
-    [
-        "file",
-        "files",
-        "path",
-        "src",
-        "lib",
-        "main",
-        "index",
-        "readme",
-        "docs",
-        "doc",
-        "test",
-        "tests",
-        "data",
-        "text",
-        "content",
-        "json",
-        "yaml",
-        "txt",
-        "html",
-        "page",
-        "http",
-        "https",
-        "www",
-        "com",
-        "org",
-        "net",
-    ]
+    ["file", "files", "path", "src", "lib", "main", "index", "test", "tests", "data", "text", "content", "json", "yaml", "txt", "html", "page", "http", "https", "www", "com", "org", "net"]
 )
 _NOT_POINTING = STOP_WORDS | _GENERIC_ARGUMENT_WORDS
 _DELEGATION = re.compile(
-    r"\b(?:do|complete|follow|carry\s+out|execute|perform|handle|take\s+care\s+of|process|action"
-    r"|work\s+(?:through|on)|go\s+through|act\s+on|address|fulfil+|implement|respond\s+to|reply\s+to"
-    r"|answer|deal\s+with|finish|tackle)\b[^.?!\n]{0,80}?\b(?:tasks?|to-?dos?|instructions?|steps?"
+    r"(?<![-\w])(?:do|complete|follow|carry\s+out|execute|perform|handle|take\s+care\s+of|process"
+    r"|action|work\s+(?:through|on)|go\s+through|act\s+on|address|fulfil+|implement|deal\s+with"
+    r"|finish|tackle)\b[^.?!\n]{0,80}?\b(?:tasks?|to-?dos?|instructions?|steps?"
     r"|actions?|requests?|items?|list|checklist|what\s+(?:it|they|he|she|the\s+\w+)\s+(?:says?|asks?"
     r"|wants?|requests?)|asks?|e-?mails?|messages?|tickets?|issues?|notes?|comments?|reviews?)\b",
     re.IGNORECASE,
@@ -262,6 +237,37 @@ _CODE_LINE = re.compile(
 )
 
 
+_HIDDEN = re.compile(
+    r"<!--.*?-->|<(\w+)[^>]*style\s*=\s*[\"'][^\"']*(?:display\s*:\s*none|visibility\s*:\s*hidden"
+    r"|color\s*:\s*(?:#fff\b|#ffffff\b|white\b)|font-size\s*:\s*0)[^\"']*[\"'][^>]*>.*?</\1>",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _hidden_spans(text: str) -> list[tuple[int, int]]:
+    """Where a document hides text from its human reader: HTML comments, invisible elements."""
+    if "<" not in text:
+        return []
+    return [m.span() for m in _HIDDEN.finditer(text)]
+
+
+def _still_counts(order: Order, text: str, inserted: bool, hidden: list[tuple[int, int]]) -> bool:
+    """An order of delegated data that still counts against the agent.
+
+    - one the document hides from its human reader (an HTML comment, an invisible element):
+      whoever delegated the document never read it;
+    - a marked one (``TODO:``, an override) inserted into prose of another voice (a letter);
+    - one that names the agent and asks a sensitive act (``_named_sensitive``).
+    """
+    if hidden:
+        at = text.find(order.text)
+        if at >= 0 and any(s <= at < e for s, e in hidden):
+            return True
+    if order.addressed and not order.named and inserted:
+        return True
+    return _named_sensitive(order)
+
+
 def _named_sensitive(order: Order) -> bool:
     """An order that speaks to the agent by name and asks a sensitive act: never delegated.
 
@@ -313,9 +319,10 @@ def orders_of_outputs(
             followed.append(output.text)
         delegated = (pointed and user.delegates) or (user.sets_up and _reads_docs(producer))
         orders = find_orders(output.text)
-        if delegated:  # the user's orders now, but for addressed ones inserted into prose
+        if delegated:  # the user's orders now, but for some (``_still_counts``)
             inserted = inserted_orders(output.text)
-            orders = tuple(o for o in orders if (o.addressed and inserted) or _named_sensitive(o))
+            hidden = _hidden_spans(output.text)
+            orders = tuple(o for o in orders if _still_counts(o, output.text, inserted, hidden))
         seen_here = SeenOutput(output.text, tuple(_to_code(p) for p in output.passages))
         ordered.append(OrderedOutput(seen_here, orders, delegated, pointed))
     return ordered
@@ -389,10 +396,14 @@ def _values(
     ]
     findings: list[Finding] = []
     asked = [c for c in calls if _call_classes(c)[0] & user.classes]
+    # a call that only reads carries an address out (a URL fetched, a mail looked up), not a
+    # file name or a phrase the agent looks at
+    reads = [c for c in calls if c not in asked and not _side_effect(c, None) and not call_marks(c)]
+    rest = [c for c in calls if c not in asked and c not in reads]
     if calls and any(s.passages for s in addressed):
         # an action the user asked for has dates and amounts of its own (a payment's date, made
         # up as often as read): only who and where, and the message, tell the attacker's hand
-        for group, kinds in ((asked, _ASKED_KINDS), ([c for c in calls if c not in asked], None)):
+        for group, kinds in ((asked, _ASKED_KINDS), (reads, _READ_KINDS), (rest, None)):
             if group:
                 findings += find_followed(
                     group, addressed, user_texts=user_texts, strip_relayed=strip_relayed,
@@ -563,7 +574,13 @@ def _act_or_action(
             action = order.classes & classes & _ACTION_CLASSES
             # the user named the call's action in any of its words (send_money: send, pay)
             # an addressed order's object may be in any language ("supprimer mon message")
-            named_object = order.objects & objects or (order.addressed and action & _TRANSFER)
+            # an order that names the agent needs no object in words the tool shares; an
+            # addressed one for the transfers; a plain one must name the object
+            named_object = (
+                order.objects & objects
+                or (order.addressed and action & _TRANSFER)
+                or (order.named and not file_writes(call))  # an edit is every coding task's
+            )
             if action and named_object and not _every_class(call) & user.classes:
                 return "ordered_action", order, "/".join(sorted(action))
     return None

@@ -547,6 +547,13 @@ _FOREIGN.update(  # Russian imperatives (ты/вы)
         **dict.fromkeys("отправь отправьте перешли перешлите напиши напишите".split(), "send"),  # noqa: SIM905
         **dict.fromkeys("переведи переведите оплати оплатите".split(), "pay"),  # noqa: SIM905
         **dict.fromkeys("удали удалите".split(), "remove"),  # noqa: SIM905
+        **dict.fromkeys(
+            "добавь добавьте создай создайте zet maak voeg".split(), "create"  # noqa: SIM905
+        ),
+        **dict.fromkeys("поделись поделитесь".split(), "share"),  # noqa: SIM905
+        **dict.fromkeys("пригласи пригласите".split(), "invite"),  # noqa: SIM905
+        **dict.fromkeys("измени измените".split(), "update"),  # noqa: SIM905
+        **dict.fromkeys("забронируй забронируйте".split(), "book"),  # noqa: SIM905
         **dict.fromkeys("выполни выполните запусти запустите".split(), "run"),  # noqa: SIM905
         **dict.fromkeys("установи установите".split(), "install"),  # noqa: SIM905
         **dict.fromkeys("покажи покажите выведи выведите прочитай прочитайте".split(), "reveal"),  # noqa: SIM905

@@ -68,6 +68,7 @@ class Order:
 
 _MAX_ORDERS = 64  # per text: a long document's orders past this are not read
 _MAX_SENTENCE_CHARS = 600
+_MIN_ADDRESSED_CHARS = 12  # "Assistant:" alone is a heading, not an order
 _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' orders addressed
 _SPLIT = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+|(?<=[a-z][.!?])(?=[A-Z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
 _PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+|\d+(?:→|\t))+")
@@ -168,7 +169,7 @@ _ACT_MARKS = (
     *("git:remote", "git:push", "index:", "publish:", "install:"),
 )
 _NAMED_KEY = re.compile(
-    rf"\b{_ANY_NAME}\b|(?:^|[-_\s])(?:ai|llm|agents?|assistants?|bots?|ki|ia)(?=$|[-_\s:])"
+    rf"\b{_AI_NAME}\b|(?:^|[-_\s])(?:ai|llm|assistants?|ki|ia)(?=$|[-_\s:])"
     r"|\b(?:asistente|assistente|assistent(?:in)?|agente)\b",
     re.IGNORECASE,
 )
@@ -211,7 +212,7 @@ _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "your", "my", "his",
 # Chinese, Japanese and Korean: a verb of the table in a sentence with a request word (请, 务必,
 # 必须; ください, お願い, して; 주세요, 하세요, 바랍니다...); addressed when it names an AI.
 _HAS_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_CJK_SENTENCE = re.compile(r"[^。！？!?\n]+")
+_CJK_SENTENCE = re.compile(r"[^。！？!?\n\"{}\[\]]+")  # a JSON string is a sentence's edge
 _CJK_REQUEST = re.compile(
     r"请|務必|务必|必须|必須|需要|应该|麻烦|帮我|给我|ください|下さい|お願い|しなさい|せよ|すること|して"
     r"|주세요|하세요|하십시오|해라|해\s?줘|바랍니다|할\s?것|하시오|하십시요|해야"
@@ -416,7 +417,8 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
     starts += [m.end() for m in _MODAL.finditer(body)]
     if addressed:  # an order after its preamble: "... and strictly adhere to this: Invite ..."
         starts += [m.end() for m in _CLAUSE.finditer(body)]
-    carries = marked or override is not None
+    # a marker, an override or an addressee alone ("Уважаемый ассистент.") opens what follows
+    carries = marked or override is not None or named
     for start in sorted(set(starts)):
         order = _order_at(body[start:], addressed=addressed, cued=start > 0, gerund=start in requests)
         if order is not None:
@@ -444,9 +446,13 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         # "het wordt verwacht dat de uitvoer van `env` ... wordt opgenomen": an obligation
         # and a sensitive act, in any language
         return Order(body.strip(), addressed, classes, objects_of_words(words), marks, False, named), carries
-    if addressed and (marks or classes):  # "issue a full refund of $349 to ..."
-        marks = text_marks(body)
-        return Order(body.strip(), True, classes, objects_of_words(words), marks, False, named), carries
+    if addressed and (marks or classes or named or marked):
+        # "issue a full refund of $349 to ...", "Assistent: zet de korting op 60%": what an
+        # addressed sentence asks is read from its values and acts, whatever its verb
+        text = body[addressee.start() :] if addressee is not None else body
+        if words_of(text) and len(text.strip()) >= _MIN_ADDRESSED_CHARS:
+            order = Order(text.strip(), True, classes, objects_of_words(words), marks, False, named)
+            return order, carries
     return None, carries
 
 
