@@ -15,7 +15,9 @@ Its tables, built on first use (once per process, ~30 ms) and only for a text th
   is ASCII letters or digits (``а`` Cyrillic → ``a``, ``ο`` Greek → ``o``, ``Ꭵ`` Cherokee → ``i``,
   ``б`` → ``6``), ~1,400 of them. The package's file lists each pair in both directions: the
   ASCII side of a pair is the prototype (ASCII letters are prototypes in the data, never
-  sources of a non-ASCII one). Those NFKC already maps are left to ``compat``.
+  sources of a non-ASCII one). Those NFKC already maps are left to ``compat``. One change:
+  a capital whose prototype is ``l`` (Greek Ι, Cyrillic І, Ӏ) reads as ``I``, the letter it
+  shows (the skeleton maps Latin ``I`` itself to ``l``).
 - **vocabulary** (``vocabulary``): the words the detectors look for, to cut a run of joined
   letters into words and to choose ``i`` or ``l`` for a ``1``: the stop words of
   ``followed_values`` (the Glasgow list, 318 words), the rules table's keywords and the
@@ -84,7 +86,9 @@ def confusable() -> dict[str, str]:
         for pair in pairs:
             other = pair["c"]
             if _ASCII_ALNUM.fullmatch(other):
-                table[char] = other
+                # The skeleton's prototype of a capital I is "l" (as is Latin I's own): a
+                # capital that looks like I reads as I, so that "Ιgnore" is "Ignore".
+                table[char] = "I" if other == "l" and char.isupper() else other
                 break
     return table
 

@@ -44,6 +44,7 @@ _HEX_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,2048}")
 _HEX_PAIRS = re.compile(
     r"(?<![0-9A-Za-z])[0-9A-Fa-f]{2}(?:[ :][0-9A-Fa-f]{2}){5,2048}(?![0-9A-Za-z])"
 )
+_HEX_PAIRS_HINT = re.compile(r"[ :][0-9A-Fa-f]{2}[ :][0-9A-Fa-f]{2}[ :]")
 _BEFORE = re.compile(r"[\w=+/-]")  # a run glued to these is part of something longer
 _HEX_DIGITS = re.compile(r"[0-9A-Fa-f]{2}")
 _WORDS = re.compile(r"[A-Za-z]{2,}")
@@ -60,21 +61,33 @@ def fragments(text: str) -> list[Fragment]:
     found: list[Fragment] = []
     for match in _BASE64.finditer(text):
         start, end, run = match.start(), match.end(), match.group()
+        hex_run = _HEX_RUN.fullmatch(run) is not None
+        if not hex_run and (run.islower() or run.isupper()):
+            continue  # base64 of text mixes cases; a kebab-case name or a constant does not
         if (start and _BEFORE.match(text, start - 1)) or _BEFORE.match(text, end):
             continue
-        if _HEX_RUN.fullmatch(run):
+        if hex_run:
             kind, decoded = "hex", _hex(run)
         else:
             kind, decoded = "base64", _base64(run)
         if decoded is not None:
             found.append((start, end, kind, decoded))
-    pairs = [_HEX_PAIRS] if " " in text or ":" in text else []
-    for pattern in ([_HEX_ESCAPES] if "\\x" in text else []) + pairs:
-        for match in pattern.finditer(text):
-            decoded = _hex(match.group())
-            if decoded is not None:
-                found.append((match.start(), match.end(), "hex", decoded))
-    if len(text) >= 12 and _rot13_hint().search(text.lower()) is not None:
+    escapes = list(_HEX_ESCAPES.finditer(text)) if "\\x" in text else []
+    end = -1
+    for hint in _HEX_PAIRS_HINT.finditer(text):  # the first two of 6+ pairs, or the next two
+        if hint.start() < end:
+            continue
+        for at in (hint.start() + 1, hint.start() - 2):
+            pairs = _HEX_PAIRS.match(text, max(0, at))
+            if pairs is not None:
+                escapes.append(pairs)
+                end = pairs.end()
+                break
+    for match in escapes:
+        decoded = _hex(match.group())
+        if decoded is not None:
+            found.append((match.start(), match.end(), "hex", decoded))
+    if len(text) >= 12 and _may_be_rot13(text):
         found.extend(_rot13(text))
     return sorted(found)[:MAX_FRAGMENTS]
 
@@ -123,6 +136,22 @@ def _hex(run: str) -> str | None:
 
 
 # --- rot13 --------------------------------------------------------------------------------------
+# The most frequent English words (the, and, to, of, is, it, you, for, that, with, this, all,
+# are, not, your) as rot13 writes them, between spaces: a rot13 sentence of a few words has
+# one. A pattern that starts with a space is a fast scan (a pre-check only).
+_FREQUENT = ("the", "and", "to", "of", "is", "it", "you", "for", "that", "with", "this", "all",
+             "are", "not", "your")  # fmt: skip
+_ROT13_FREQUENT = sorted({codecs.encode(word, "rot13") for word in _FREQUENT})
+_ROT13_HINT = re.compile(  # each case written out: IGNORECASE makes the scan four times slower
+    " (?:" + "|".join(f"{w}|{w.capitalize()}|{w.upper()}" for w in _ROT13_FREQUENT) + ") "
+)
+
+
+def _may_be_rot13(text: str) -> bool:
+    first = text.split(" ", 1)[0].lower()
+    return first in _ROT13_FREQUENT or _ROT13_HINT.search(text) is not None
+
+
 @lru_cache(maxsize=1)
 def _rot13_hint() -> re.Pattern[str]:
     """The rot13 forms of the stop words of 3+ letters that are no known word themselves.

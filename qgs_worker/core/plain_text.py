@@ -5,8 +5,8 @@ A reader (a person, or the model an agent runs on) reads ``іgnоrе``, ``𝐢�
 ``plain(text)`` returns the text as read, in these steps (each one only where it applies):
 
 1. **invisible characters** removed: format characters (zero-width space / joiner / non-joiner,
-   word joiner, BOM, soft hyphen, bidirectional controls, variation selectors), and combining
-   marks stacked on a Latin letter (``i̸g̸n̸o̸r̸e̸``); Unicode tag characters (U+E0020-E007E, an
+   word joiner, BOM, soft hyphen, bidirectional controls), and combining marks and variation
+   selectors on a Latin letter (``i̸g̸n̸o̸r̸e̸``; an emoji keeps its selector); Unicode tag characters (U+E0020-E007E, an
    invisible copy of ASCII) read as the ASCII they copy.
 2. **look-alike letters** (``lookalikes``, which says where each table comes from): compatibility
    forms (NFKC: full-width, mathematical, circled letters) read as ASCII everywhere; a letter of
@@ -43,7 +43,7 @@ from functools import lru_cache
 
 from qgs_worker.core import lookalikes, plain_decode
 
-__all__ = ["PlainText", "plain", "plain_text"]
+__all__ = ["PlainText", "forget", "plain", "plain_text"]
 
 Edit = tuple[int, int, str]
 """(start, end, replacement) over a step's input: non-overlapping, in order."""
@@ -113,7 +113,6 @@ def plain_text(text: str) -> str:
     return plain(text).text
 
 
-@lru_cache(maxsize=64)
 def plain(text: str) -> PlainText:
     """The plain view of ``text`` (memoized for the last 64 texts; the module's steps).
 
@@ -124,6 +123,19 @@ def plain(text: str) -> PlainText:
         Its ``PlainText``: ``.text is text`` and ``.changed`` False when nothing was undone.
         Never raises.
     """
+    found = _plain(text)
+    if found.changed or found.text is text:
+        return found
+    return PlainText(text, text, main_chars=len(text))  # an equal text's memo: this object
+
+
+def forget() -> None:
+    """Drop the memoized views (a benchmark's repetitions each measure a new text's cost)."""
+    _plain.cache_clear()
+
+
+@lru_cache(maxsize=64)
+def _plain(text: str) -> PlainText:
     origins: list[Origin] = []
     undone: list[str] = []
     dirty: list[tuple[int, int]] = []  # the view's changed spans, in the current view's offsets
@@ -149,7 +161,7 @@ def plain(text: str) -> PlainText:
     if not undone and not found:
         return PlainText(text, text, main_chars=len(text))
     decoded = [
-        (plain(fragment).text, *_back_span(decoded_in, start, end, len(text)), kind)
+        (_plain(fragment).text, *_back_span(decoded_in, start, end, len(text)), kind)
         for start, end, kind, fragment in found
     ]
     undone += [f"{kind} fragment" for *_, kind in decoded]
@@ -260,22 +272,36 @@ def _back_span(origins: Sequence[Origin], start: int, end: int, size: int) -> tu
 
 
 # --- step 1: invisible characters ---------------------------------------------------------------
+# One class for every invisible character (a class is a fast scan): format characters go,
+# combining marks and variation selectors go after a Latin letter, tag characters are read.
 _INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u206f\ufe00-\ufe0f\ufeff\U000e0001\U000e007f\U000e0100-\U000e01ef]+"
-    "|(?<=[A-Za-z])[\u0300-\u036f\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
-    "|[\U000e0020-\U000e007e]+"
+    "\u2060-\u2064\u2066-\u206f\ufeff\U000e0001\U000e007f"
+    "\u0300-\u036f\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f"
+    "\U000e0100-\U000e01ef\U000e0020-\U000e007e]+"
+)
+_MARK = re.compile(
+    "[\u0300-\u036f\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f"
+    "\U000e0100-\U000e01ef]"
 )
 
 
 def _invisible_edits(text: str) -> list[Edit]:
     edits: list[Edit] = []
     for match in _INVISIBLE.finditer(text):
-        run = match.group()
-        if "\U000e0020" <= run[0] <= "\U000e007e":  # tag characters: invisible ASCII
-            edits.append((*match.span(), " " + "".join(chr(ord(c) - 0xE0000) for c in run) + " "))
-        else:
-            edits.append((*match.span(), ""))
+        start = match.start()
+        after_letter = start > 0 and text[start - 1].isascii() and text[start - 1].isalpha()
+        kept: list[str] = []
+        for char in match.group():
+            if "\U000e0020" <= char <= "\U000e007e":  # a tag character: invisible ASCII
+                kept.append(chr(ord(char) - 0xE0000))
+            elif _MARK.match(char) and not after_letter:
+                kept.append(char)  # an accent or an emoji's selector, not on a Latin letter
+        replacement = "".join(kept)
+        if any("\U000e0020" <= c <= "\U000e007e" for c in match.group()):
+            replacement = f" {replacement} "
+        if replacement != match.group():
+            edits.append((start, match.end(), replacement))
     return edits
 
 
@@ -395,65 +421,112 @@ def _is_latin(char: str) -> bool:
 
 
 # --- step 4: spaced-out letters -----------------------------------------------------------------
-_SPACED = re.compile(
-    r"(?<![^\W_])[A-Za-z](?:(?:[ \t]{1,4}|[ \t]?[._*\-·|/+~][ \t]?)[A-Za-z](?![^\W_])){3,}"
-)
-_GAP = re.compile(r"[^A-Za-z]+")
+# Single characters split by spaces (``r m   - r f   /``: any sign, digits too), or letters
+# split by one sign (``i.g.n.o.r.e``, ``t.o``: letters only, so ``1.2.3.4`` stays; two letters
+# only in a text with a longer such run).
+_SPACED = re.compile(r"(?<!\S)\S(?:[ \t]{1,4}\S(?!\S)){3,}")
+_SIGNED = re.compile(r"(?<![^\W_])[A-Za-z](?:[._*\-·|/+~][A-Za-z](?![^\W_])){1,}")
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+_SPACED_HINT = re.compile(r"[ \t]\S[ \t]+\S[ \t]")  # cheap: starts with a class
+_SIGNED_HINT = re.compile(r"[._*\-·|/+~][A-Za-z][._*\-·|/+~][A-Za-z]")
 
 
 def _spaced_edits(text: str) -> list[Edit]:
     edits: list[Edit] = []
-    for match in _SPACED.finditer(text):
+    for match in _runs(_SPACED, _SPACED_HINT, text, (-1, 1)):
         run = match.group()
-        gaps = _GAP.findall(run)
-        common = max(set(gaps), key=gaps.count)  # the gap between letters; another is a space
-        words: list[list[str]] = [[run[0]]]
-        for gap, letter in zip(gaps, run[1:].translate(_NO_GAPS), strict=True):
-            if gap != common:
-                words.append([])
-            words[-1].append(letter)
-        joined = " ".join(_segment("".join(w)) for w in words)
-        edits.append((match.start(), match.end(), joined))
-    return edits
+        chars = run.split()
+        if len(_ALNUM.findall(run)) < 4 or sum(c.isalpha() for c in chars) < 2:
+            continue  # "a + b = c", "| | |": signs, not a word
+        gaps = re.findall(r"[ \t]+", run)
+        edits.append((match.start(), match.end(), _words(chars, gaps)))
+    signed = [
+        m
+        for m in _runs(_SIGNED, _SIGNED_HINT, text, (-1,))
+        if not any(s <= m.start() < e for s, e, _ in edits)
+    ]
+    if not any(len(m.group()) >= 5 for m in signed):
+        signed = []  # "e.g.", "a-b": two letters are a word split by signs only beside longer ones
+    for match in signed:
+        run = match.group()
+        gaps = re.findall(r"[^A-Za-z]", run)
+        edits.append((match.start(), match.end(), _words(re.findall(r"[A-Za-z]", run), gaps)))
+    return sorted(edits)
 
 
-_NO_GAPS = str.maketrans("", "", " \t._*-·|/+~")
-_UNKNOWN_COST = 3  # an unknown letter costs as much as three known words
+def _runs(
+    pattern: re.Pattern[str], hint: re.Pattern[str], text: str, offsets: tuple[int, ...]
+) -> list[re.Match[str]]:
+    """``pattern``'s matches, tried only where ``hint`` (a fast pattern) is found.
+
+    A run starts at one of ``offsets`` from its hint's start (the hint is the run's first few
+    characters); hints inside a run already found are skipped. Text without a hint (most
+    prose) costs one search of the hint.
+    """
+    found: list[re.Match[str]] = []
+    end = -1
+    starts = [0] if text[1:2] in (" ", "\t") else []  # a run at the very start has no hint
+    for at in starts + [h.start() for h in hint.finditer(text)]:
+        if at < end:
+            continue
+        for offset in offsets if at else (0,):
+            match = pattern.match(text, max(0, at + offset))
+            if match is not None:
+                found.append(match)
+                end = match.end()
+                break
+    return found
 
 
-def _segment(letters: str) -> str:
-    """``letters`` cut into vocabulary words (fewest words, fewest unknown letters)."""
+def _words(chars: list[str], gaps: list[str]) -> str:
+    """Characters split by ``gaps`` as words: the narrowest, most common gap joins, others part."""
+    common = min(gaps, key=lambda g: (len(g), -gaps.count(g)))
+    words: list[list[str]] = [[chars[0]]]
+    for gap, char in zip(gaps, chars[1:], strict=True):
+        if gap != common:
+            words.append([])
+        words[-1].append(char)
+    return " ".join(_segment("".join(w)) for w in words)
+
+
+_LONG_LETTERS = re.compile(r"[A-Za-z]{8,}")
+
+
+def _segment(word: str) -> str:
+    """Each run of 8+ letters of ``word`` cut into vocabulary words where that reads better.
+
+    A known word costs 1, an unknown piece 3 plus 0.1 a letter: ``ignoreallprevious`` reads as
+    three words, ``preserve`` (unknown) stays whole rather than ``p re serve``.
+    """
+    return _LONG_LETTERS.sub(lambda m: _cut(m.group()), word)
+
+
+def _cut(letters: str) -> str:
     vocabulary = lookalikes.vocabulary()
     lowered = letters.lower()
-    if len(letters) < 8 or lowered in vocabulary:
+    if lowered in vocabulary:
         return letters
     size = len(lowered)
-    cost = [0] + [size * _UNKNOWN_COST + 1] * size
+    cost = [0.0] + [float("inf")] * size
     cut = [0] * (size + 1)  # where the last piece ending here starts
     for end in range(1, size + 1):
-        cost[end], cut[end] = cost[end - 1] + _UNKNOWN_COST, end - 1
-        for start in range(max(0, end - 20), end - 1 if end > 1 else 0):
-            if cost[start] + 1 < cost[end] and lowered[start:end] in vocabulary:
-                cost[end], cut[end] = cost[start] + 1, start
-        if lowered[end - 1 : end] in vocabulary and cost[end - 1] + 1 < cost[end]:
-            cost[end], cut[end] = cost[end - 1] + 1, end - 1
-    pieces: list[tuple[str, bool]] = []  # (letters, a known word), last first
+        for start in range(max(0, end - 24), end):
+            piece = 1.0 if lowered[start:end] in vocabulary else 3.0 + 0.1 * (end - start)
+            if cost[start] + piece < cost[end]:
+                cost[end], cut[end] = cost[start] + piece, start
+    pieces: list[str] = []
     end = size
     while end > 0:
-        start = cut[end]
-        piece = letters[start:end]
-        known = lowered[start:end] in vocabulary
-        if pieces and not known and not pieces[-1][1]:
-            pieces[-1] = (piece + pieces[-1][0], False)  # unknown letters stay together
-        else:
-            pieces.append((piece, known))
-        end = start
-    return " ".join(piece for piece, _ in reversed(pieces))
+        pieces.append(letters[cut[end] : end])
+        end = cut[end]
+    return " ".join(reversed(pieces))
 
 
 # --- step 5: leetspeak --------------------------------------------------------------------------
-_LEET_WORD = re.compile(r"(?<![\w@$!|.\-/\\:#%&=+])[A-Za-z0-9@$!]{3,15}(?![\w@$|\-/\\:#%&=+]|\.\w)")
-_LEET_HINT = re.compile(r"[A-Za-z][0-9@$!]|[0-9@$][A-Za-z]")
+_LEET_WORD = re.compile(r"(?<![\w@$!|.\-/\\:#%&=+])[A-Za-z0-9@$!]{3,15}(?![\w@$|\-/\\#%&=+]|\.\w)")
+_LEET_HINT = re.compile(r"[0-9@$!](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")  # a class first: fast
 _LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", "$": "s"}
 _I_OR_L = "1!"
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
@@ -466,10 +539,11 @@ def _leet_edits(text: str) -> list[Edit]:
     for hint in _LEET_HINT.finditer(text):
         if hint.start() < end:
             continue  # inside the word just read
-        match = _LEET_WORD.search(text, max(0, hint.start() - 15), hint.end() + 15)
+        limit = min(len(text), hint.end() + 16)  # a word is at most 15 characters
+        match = _LEET_WORD.search(text, max(0, hint.start() - 16), limit)
         while match is not None and match.end() <= hint.start():
-            match = _LEET_WORD.search(text, match.end(), hint.end() + 15)
-        if match is None or match.start() > hint.start():
+            match = _LEET_WORD.search(text, match.end(), limit)
+        if match is None or match.start() > hint.start() or match.end() == limit < len(text):
             continue
         end = match.end()
         word = match.group().rstrip("!")
@@ -480,26 +554,34 @@ def _leet_edits(text: str) -> list[Edit]:
 
 
 def _unleet(word: str) -> str | None:
+    """The word with its digits and signs read as letters, or None where it is no leetspeak.
+
+    A reading that is a known word (``7h3``, ``r473``, ``1n57ruc710n5``) is taken; another only
+    for a word with two letters or more, no four digits in a row, and neither a hex string nor
+    a name with a version (``c0ffee``, ``sha256``, ``python3``, ``4th``).
+    """
     letters = sum(c.isalpha() for c in word)
-    signs = len(word) - letters
-    if letters < 2 or signs == 0 or re.search(r"\d{3}", word) or word[0] in "@!":
+    if letters in (0, len(word)) or word[0] in "@!":
         return None
     cased = "".join(c for c in word if c.isalpha())
     if not (cased.islower() or cased.isupper() or (cased[0].isupper() and cased[1:].islower())):
         return None  # S3Client, SOCKS4a: an identifier's own case
     if word[0] == "$" and (word[1:].isupper() or len(word) < 5):  # $HOME, $dir: a variable
         return None
-    upper = cased.isupper()
     plain = [_LEET.get(c, c) for c in word]
     ambiguous = [i for i, c in enumerate(word) if c in _I_OR_L]
     if ambiguous:
         plain = _choose(plain, ambiguous)
     read = "".join(plain)
-    if (_HEX.fullmatch(word) or _VERSION.fullmatch(word)) and read.lower() not in (
-        lookalikes.vocabulary()
+    known = read.lower() in lookalikes.vocabulary()
+    if not known and (
+        letters < 2 or _DIGITS4.search(word) or _HEX.fullmatch(word) or _VERSION.fullmatch(word)
     ):
-        return None  # c0ffee, sha256, python3, 4th: leetspeak only when it reads as a known word
-    return read.upper() if upper else read
+        return None
+    return read.upper() if cased.isupper() else read
+
+
+_DIGITS4 = re.compile(r"\d{4}")
 
 
 def _choose(plain: list[str], ambiguous: list[int]) -> list[str]:
