@@ -44,7 +44,9 @@ _HEX_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,2048}")
 _HEX_PAIRS = re.compile(
     r"(?<![0-9A-Za-z])[0-9A-Fa-f]{2}(?:[ :][0-9A-Fa-f]{2}){5,2048}(?![0-9A-Za-z])"
 )
-_HEX_PAIRS_HINT = re.compile(r"[ :][0-9A-Fa-f]{2}[ :][0-9A-Fa-f]{2}[ :]")
+# Three byte pairs of text in a row: an ASCII character's first hex digit is 0 or 2-7 (a
+# class of digits first: a fast scan over prose).
+_HEX_PAIRS_HINT = re.compile(r"[02-7][0-9A-Fa-f][ :][02-7][0-9A-Fa-f][ :][02-7][0-9A-Fa-f]")
 _BEFORE = re.compile(r"[\w=+/-]")  # a run glued to these is part of something longer
 _HEX_DIGITS = re.compile(r"[0-9A-Fa-f]{2}")
 _WORDS = re.compile(r"[A-Za-z]{2,}")
@@ -74,10 +76,10 @@ def fragments(text: str) -> list[Fragment]:
             found.append((start, end, kind, decoded))
     escapes = list(_HEX_ESCAPES.finditer(text)) if "\\x" in text else []
     end = -1
-    for hint in _HEX_PAIRS_HINT.finditer(text):  # the first two of 6+ pairs, or the next two
+    for hint in _HEX_PAIRS_HINT.finditer(text):  # the first three of 6+ pairs, or later ones
         if hint.start() < end:
             continue
-        for at in (hint.start() + 1, hint.start() - 2):
+        for at in (hint.start(), hint.start() - 3):
             pairs = _HEX_PAIRS.match(text, max(0, at))
             if pairs is not None:
                 escapes.append(pairs)

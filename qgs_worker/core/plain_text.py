@@ -4,31 +4,29 @@ A reader (a person, or the model an agent runs on) reads ``іgnоrе``, ``𝐢�
 ``i g n o r e``, ``1gn0r3`` and ``aWdub3Jl`` as "ignore"; the detectors read text as written.
 ``plain(text)`` returns the text as read, in these steps (each one only where it applies):
 
-1. **invisible characters** removed: format characters (zero-width space / joiner / non-joiner,
-   word joiner, BOM, soft hyphen, bidirectional controls), and combining marks and variation
-   selectors on a Latin letter (``i̸g̸n̸o̸r̸e̸``; an emoji keeps its selector); Unicode tag characters (U+E0020-E007E, an
-   invisible copy of ASCII) read as the ASCII they copy.
-2. **look-alike letters** (``lookalikes``, which says where each table comes from): compatibility
-   forms (NFKC: full-width, mathematical, circled letters) read as ASCII everywhere; a letter of
-   another script whose Unicode confusables prototype (UTS #39) is Latin read as that letter only
-   where another script is mixed into Latin: inside a word that also has Latin letters
-   (``іgnоrе``), or as a whole word on a line where Latin words outnumber words of another
-   script (``bash -с``). A Russian, Greek or Chinese sentence stays itself. Full-width
-   punctuation reads as ASCII in a text that uses full-width letters.
+1. **invisible characters** (``plain_letters``): format characters removed, combining marks
+   stacked on a Latin letter removed (``i̸g̸n̸o̸r̸e̸``), tag characters read as ASCII.
+2. **look-alike letters** (``plain_letters``, tables from ``lookalikes``, which says where each
+   comes from: Unicode's confusables data, UTS #39, through the ``confusable-homoglyphs``
+   package, and NFKC): compatibility forms (full-width, mathematical, circled letters) read as
+   ASCII everywhere; a letter of another script whose confusables prototype is Latin read as
+   that letter only where another script is mixed into Latin: inside a word that also has Latin
+   letters (``іgnоrе``), or as a whole word on a line where Latin words outnumber words of
+   another script (``bash -с``). A Russian, Greek or Chinese sentence stays itself.
 3. **encoded fragments** (``plain_decode``): base64, hex and rot13 fragments that decode to
    mostly printable words, appended to the view after a blank line.
-4. **spaced-out letters** joined: four or more single letters split by spaces or one sign
-   (``i g n o r e``, ``i.g.n.o.r.e``, ``i-g-n-o-r-e``); a wider gap is a word break, and a run
-   with none is cut into the words of ``lookalikes.vocabulary`` where they cover it.
-5. **leetspeak** read as letters inside a word that mixes letters with digits or signs
-   (``1gn0r3``, ``pr0mpt``, ``$ystem``, ``@dmin``), not in numbers, versions (``sha256``,
-   ``python3``), hex strings, addresses or words of 16 characters or more.
+4. **spaced-out letters** joined (``plain_words``): ``i g n o r e``, ``i.g.n.o.r.e``,
+   ``r m   - r f   /``; a wider gap is a word break.
+5. **leetspeak** read as letters (``plain_words``) inside a word that mixes letters with digits
+   or signs (``1gn0r3``, ``pr0mpt``, ``$ystem``), not in numbers, versions (``sha256``),
+   hex strings, identifiers, paths or addresses.
 
-Cheap: an ASCII text without a digit or sign inside a word, a spaced-out run or a base64-,
-hex- or rot13-looking fragment is returned as it is after a few C-level regex searches (a few
-µs per KB); ``plain`` returns ``PlainText(text)`` with ``text`` itself when nothing changes.
-Where each character of the view comes from is kept (``PlainText.in_original``), so evidence
-quotes the text as written.
+Cheap: a step runs only where a fast search (a character class first) finds what it undoes,
+and an ASCII text skips steps 1-2; on 100 KB of prose ``plain`` takes about 0.07-0.1 ms per KB
+(``bench/detector_speed_bench.py``), and returns ``PlainText`` with ``.text`` the text itself
+when nothing changes. The detectors read ``PlainText.focus`` a second time: the lines around
+each change and the decoded fragments, not a long text whole. Where each character of the
+view comes from is kept (``PlainText.in_original``), so evidence quotes the text as written.
 Pure: stdlib only (``lookalikes`` reads a data package's file).
 """
 
@@ -36,17 +34,16 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from qgs_worker.core import lookalikes, plain_decode
+from qgs_worker.core import plain_decode
+from qgs_worker.core.plain_letters import Edit, invisible_edits, letter_edits
+from qgs_worker.core.plain_words import leet_edits, spaced_edits
 
 __all__ = ["PlainText", "forget", "plain", "plain_text"]
 
-Edit = tuple[int, int, str]
-"""(start, end, replacement) over a step's input: non-overlapping, in order."""
 Origin = tuple[list[int], list[int]]
 """A step's output offsets where a segment starts, and the input offsets they come from."""
 
@@ -152,12 +149,12 @@ def _plain(text: str) -> PlainText:
             dirty += [(view_at[2 * k + 1], view_at[2 * k + 2]) for k in range(len(edits))]
 
     if not text.isascii():
-        step(INVISIBLE, _invisible_edits(view))
-        step(LOOK_ALIKE, _letter_edits(view))
+        step(INVISIBLE, invisible_edits(view))
+        step(LOOK_ALIKE, letter_edits(view))
     found = plain_decode.fragments(view)  # before leetspeak can touch a base64 run
     decoded_in = tuple(origins)  # the steps the fragments' offsets went through
-    step(SPACED, _spaced_edits(view))
-    step(LEET, _leet_edits(view))
+    step(SPACED, spaced_edits(view))
+    step(LEET, leet_edits(view))
     if not undone and not found:
         return PlainText(text, text, main_chars=len(text))
     decoded = [
@@ -269,330 +266,3 @@ def _back_span(origins: Sequence[Origin], start: int, end: int, size: int) -> tu
     for origin in reversed(origins):
         first, last = _back(origin, first), _back(origin, last)
     return first, min(size, last + 1) if end > start else first
-
-
-# --- step 1: invisible characters ---------------------------------------------------------------
-# One class for every invisible character (a class is a fast scan): format characters go,
-# combining marks and variation selectors go after a Latin letter, tag characters are read.
-_INVISIBLE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u206f\ufeff\U000e0001\U000e007f"
-    "\u0300-\u036f\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f"
-    "\U000e0100-\U000e01ef\U000e0020-\U000e007e]+"
-)
-_MARK = re.compile(
-    "[\u0300-\u036f\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f"
-    "\U000e0100-\U000e01ef]"
-)
-
-
-def _invisible_edits(text: str) -> list[Edit]:
-    edits: list[Edit] = []
-    for match in _INVISIBLE.finditer(text):
-        start = match.start()
-        after_letter = start > 0 and text[start - 1].isascii() and text[start - 1].isalpha()
-        kept: list[str] = []
-        for char in match.group():
-            if "\U000e0020" <= char <= "\U000e007e":  # a tag character: invisible ASCII
-                kept.append(chr(ord(char) - 0xE0000))
-            elif _MARK.match(char) and not after_letter:
-                kept.append(char)  # an accent or an emoji's selector, not on a Latin letter
-        replacement = "".join(kept)
-        if any("\U000e0020" <= c <= "\U000e007e" for c in match.group()):
-            replacement = f" {replacement} "
-        if replacement != match.group():
-            edits.append((start, match.end(), replacement))
-    return edits
-
-
-# --- step 2: look-alike letters -----------------------------------------------------------------
-_WORD = re.compile(r"\w+")
-_FULL_WIDTH_LETTER = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
-_FULL_WIDTH_SIGN = re.compile("[\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff5e\u3000]")
-
-
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_ASCII_LETTER = re.compile("[A-Za-z]")
-
-
-@lru_cache(maxsize=4)
-def _class_of(table: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The characters of a table (``compat`` or both) as a BMP class and an astral class.
-
-    ``re`` checks a BMP class against a bitmap, an astral one range by range: the astral class
-    (mathematical letters) runs only on a text that has an astral character.
-    """
-    chars = (
-        sorted(lookalikes.compat())
-        if table == "compat"
-        else sorted({*lookalikes.compat(), *lookalikes.confusable()})
-    )
-    classes = []
-    for low, high in ((0, 0xFFFF), (0x10000, 0x10FFFF)):
-        points = [ord(c) for c in chars if low <= ord(c) <= high]
-        ranges: list[list[int]] = []
-        for point in points:
-            if ranges and ranges[-1][1] == point - 1:
-                ranges[-1][1] = point
-            else:
-                ranges.append([point, point])
-        body = "".join(
-            re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges
-        )
-        classes.append(re.compile(f"[{body}]"))
-    return classes[0], classes[1]
-
-
-def _has(table: str, text: str) -> bool:
-    bmp, astral = _class_of(table)
-    return bmp.search(text) is not None or (
-        _ASTRAL.search(text) is not None and astral.search(text) is not None
-    )
-
-
-def _letter_edits(text: str) -> list[Edit]:
-    if not _has("both", text):
-        return []
-    compat, confusable = lookalikes.compat(), lookalikes.confusable()
-    edits: list[Edit] = []
-    for line in _lines(text):
-        start, end = line
-        chunk = text[start:end]
-        if not ((_ASCII_LETTER.search(chunk) and _has("both", chunk)) or _has("compat", chunk)):
-            continue  # no Latin letter for a look-alike to be mixed into, no compatibility form
-        words = [(m.start() + start, m.group()) for m in _WORD.finditer(chunk)]
-        kinds = [_kind(word, compat, confusable) for _, word in words]
-        latin_line = kinds.count("latin") + kinds.count("mixed") > kinds.count("foreign")
-        for (at, word), kind in zip(words, kinds, strict=True):
-            if kind == "foreign" or (kind == "latin" and not any(c in compat for c in word)):
-                continue
-            mixed = kind == "mixed" or (kind == "lookalike" and latin_line)
-            for offset, char in enumerate(word):
-                to = compat.get(char) or (confusable.get(char) if mixed else None)
-                if to is not None:
-                    edits.append((at + offset, at + offset + 1, to))
-    if _FULL_WIDTH_LETTER.search(text):
-        edits.extend((m.start(), m.end(), " " if m.group() == "\u3000" else chr(ord(m.group()) - 0xFEE0))
-                     for m in _FULL_WIDTH_SIGN.finditer(text))  # fmt: skip
-        edits.sort()
-    return edits
-
-
-def _lines(text: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    start = 0
-    while start <= len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        spans.append((start, end))
-        start = end + 1
-    return spans
-
-
-def _kind(word: str, compat: dict[str, str], confusable: dict[str, str]) -> str:
-    """What a word's letters are: ``latin``, ``mixed``, ``lookalike`` or ``foreign``.
-
-    ``latin``: ASCII or compatibility forms; ``mixed``: Latin letters and look-alikes of
-    another script; ``lookalike``: only look-alikes; ``foreign``: another script's letters.
-    """
-    latin = lookalike = False
-    for char in word:
-        if char.isascii() or char in compat:
-            latin = latin or char.isalpha() or char in compat
-        elif char in confusable:
-            lookalike = True
-        elif char.isalpha() and not _is_latin(char):
-            return "foreign"
-        else:
-            latin = True
-    if lookalike:
-        return "mixed" if latin else "lookalike"
-    return "latin"
-
-
-def _is_latin(char: str) -> bool:
-    point = ord(char)
-    return (
-        point < 0x250
-        or 0x1E00 <= point < 0x1F00
-        or 0x2C60 <= point < 0x2C80
-        or 0xA720 <= point < 0xA800
-    )
-
-
-# --- step 4: spaced-out letters -----------------------------------------------------------------
-# Single characters split by spaces (``r m   - r f   /``: any sign, digits too), or letters
-# split by one sign (``i.g.n.o.r.e``, ``t.o``: letters only, so ``1.2.3.4`` stays; two letters
-# only in a text with a longer such run).
-_SPACED = re.compile(r"(?<!\S)\S(?:[ \t]{1,4}\S(?!\S)){3,}")
-_SIGNED = re.compile(r"(?<![^\W_])[A-Za-z](?:[._*\-·|/+~][A-Za-z](?![^\W_])){1,}")
-_ALNUM = re.compile(r"[A-Za-z0-9]")
-
-
-_SPACED_HINT = re.compile(r"[ \t]\S[ \t]+\S[ \t]")  # cheap: starts with a class
-_SIGNED_HINT = re.compile(r"[._*\-·|/+~][A-Za-z][._*\-·|/+~][A-Za-z]")
-
-
-def _spaced_edits(text: str) -> list[Edit]:
-    edits: list[Edit] = []
-    for match in _runs(_SPACED, _SPACED_HINT, text, (-1, 1)):
-        run = match.group()
-        chars = run.split()
-        if len(_ALNUM.findall(run)) < 4 or sum(c.isalpha() for c in chars) < 2:
-            continue  # "a + b = c", "| | |": signs, not a word
-        gaps = re.findall(r"[ \t]+", run)
-        edits.append((match.start(), match.end(), _words(chars, gaps)))
-    signed = [
-        m
-        for m in _runs(_SIGNED, _SIGNED_HINT, text, (-1,))
-        if not any(s <= m.start() < e for s, e, _ in edits)
-    ]
-    if not any(len(m.group()) >= 5 for m in signed):
-        signed = []  # "e.g.", "a-b": two letters are a word split by signs only beside longer ones
-    for match in signed:
-        run = match.group()
-        gaps = re.findall(r"[^A-Za-z]", run)
-        edits.append((match.start(), match.end(), _words(re.findall(r"[A-Za-z]", run), gaps)))
-    return sorted(edits)
-
-
-def _runs(
-    pattern: re.Pattern[str], hint: re.Pattern[str], text: str, offsets: tuple[int, ...]
-) -> list[re.Match[str]]:
-    """``pattern``'s matches, tried only where ``hint`` (a fast pattern) is found.
-
-    A run starts at one of ``offsets`` from its hint's start (the hint is the run's first few
-    characters); hints inside a run already found are skipped. Text without a hint (most
-    prose) costs one search of the hint.
-    """
-    found: list[re.Match[str]] = []
-    end = -1
-    starts = [0] if text[1:2] in (" ", "\t") else []  # a run at the very start has no hint
-    for at in starts + [h.start() for h in hint.finditer(text)]:
-        if at < end:
-            continue
-        for offset in offsets if at else (0,):
-            match = pattern.match(text, max(0, at + offset))
-            if match is not None:
-                found.append(match)
-                end = match.end()
-                break
-    return found
-
-
-def _words(chars: list[str], gaps: list[str]) -> str:
-    """Characters split by ``gaps`` as words: the narrowest, most common gap joins, others part."""
-    common = min(gaps, key=lambda g: (len(g), -gaps.count(g)))
-    words: list[list[str]] = [[chars[0]]]
-    for gap, char in zip(gaps, chars[1:], strict=True):
-        if gap != common:
-            words.append([])
-        words[-1].append(char)
-    return " ".join(_segment("".join(w)) for w in words)
-
-
-_LONG_LETTERS = re.compile(r"[A-Za-z]{8,}")
-
-
-def _segment(word: str) -> str:
-    """Each run of 8+ letters of ``word`` cut into vocabulary words where that reads better.
-
-    A known word costs 1, an unknown piece 3 plus 0.1 a letter: ``ignoreallprevious`` reads as
-    three words, ``preserve`` (unknown) stays whole rather than ``p re serve``.
-    """
-    return _LONG_LETTERS.sub(lambda m: _cut(m.group()), word)
-
-
-def _cut(letters: str) -> str:
-    vocabulary = lookalikes.vocabulary()
-    lowered = letters.lower()
-    if lowered in vocabulary:
-        return letters
-    size = len(lowered)
-    cost = [0.0] + [float("inf")] * size
-    cut = [0] * (size + 1)  # where the last piece ending here starts
-    for end in range(1, size + 1):
-        for start in range(max(0, end - 24), end):
-            piece = 1.0 if lowered[start:end] in vocabulary else 3.0 + 0.1 * (end - start)
-            if cost[start] + piece < cost[end]:
-                cost[end], cut[end] = cost[start] + piece, start
-    pieces: list[str] = []
-    end = size
-    while end > 0:
-        pieces.append(letters[cut[end] : end])
-        end = cut[end]
-    return " ".join(reversed(pieces))
-
-
-# --- step 5: leetspeak --------------------------------------------------------------------------
-_LEET_WORD = re.compile(r"(?<![\w@$!|.\-/\\:#%&=+])[A-Za-z0-9@$!]{3,15}(?![\w@$|\-/\\#%&=+]|\.\w)")
-_LEET_HINT = re.compile(r"[0-9@$!](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")  # a class first: fast
-_LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", "$": "s"}
-_I_OR_L = "1!"
-_HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
-_VERSION = re.compile(r"[A-Za-z]+[0-9]+|[0-9]+[A-Za-z]{1,2}")
-
-
-def _leet_edits(text: str) -> list[Edit]:
-    edits: list[Edit] = []
-    end = 0
-    for hint in _LEET_HINT.finditer(text):
-        if hint.start() < end:
-            continue  # inside the word just read
-        limit = min(len(text), hint.end() + 16)  # a word is at most 15 characters
-        match = _LEET_WORD.search(text, max(0, hint.start() - 16), limit)
-        while match is not None and match.end() <= hint.start():
-            match = _LEET_WORD.search(text, match.end(), limit)
-        if match is None or match.start() > hint.start() or match.end() == limit < len(text):
-            continue
-        end = match.end()
-        word = match.group().rstrip("!")
-        read = _unleet(word)
-        if read is not None:
-            edits.append((match.start(), match.start() + len(word), read))
-    return edits
-
-
-def _unleet(word: str) -> str | None:
-    """The word with its digits and signs read as letters, or None where it is no leetspeak.
-
-    A reading that is a known word (``7h3``, ``r473``, ``1n57ruc710n5``) is taken; another only
-    for a word with two letters or more, no four digits in a row, and neither a hex string nor
-    a name with a version (``c0ffee``, ``sha256``, ``python3``, ``4th``).
-    """
-    letters = sum(c.isalpha() for c in word)
-    if letters in (0, len(word)) or word[0] in "@!":
-        return None
-    cased = "".join(c for c in word if c.isalpha())
-    if not (cased.islower() or cased.isupper() or (cased[0].isupper() and cased[1:].islower())):
-        return None  # S3Client, SOCKS4a: an identifier's own case
-    if word[0] == "$" and (word[1:].isupper() or len(word) < 5):  # $HOME, $dir: a variable
-        return None
-    plain = [_LEET.get(c, c) for c in word]
-    ambiguous = [i for i, c in enumerate(word) if c in _I_OR_L]
-    if ambiguous:
-        plain = _choose(plain, ambiguous)
-    read = "".join(plain)
-    known = read.lower() in lookalikes.vocabulary()
-    if not known and (
-        letters < 2 or _DIGITS4.search(word) or _HEX.fullmatch(word) or _VERSION.fullmatch(word)
-    ):
-        return None
-    return read.upper() if cased.isupper() else read
-
-
-_DIGITS4 = re.compile(r"\d{4}")
-
-
-def _choose(plain: list[str], ambiguous: list[int]) -> list[str]:
-    """``1``, ``|`` and ``!`` as ``i`` or ``l``: the reading that is a known word, else ``i``."""
-    vocabulary = lookalikes.vocabulary()
-    for mask in range(1 << min(len(ambiguous), 3)):
-        trial = list(plain)
-        for bit, index in enumerate(ambiguous):
-            trial[index] = "l" if mask >> bit & 1 else "i"
-        if "".join(trial).lower() in vocabulary:
-            return trial
-    for index in ambiguous:
-        plain[index] = "i"
-    return plain

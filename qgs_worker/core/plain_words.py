@@ -1,0 +1,204 @@
+"""Steps 4 and 5 of the plain view (``plain_text``): spaced-out letters and leetspeak.
+
+4. Spaced-out letters joined: four or more single characters split by spaces
+   (``i g n o r e``, ``r m   - r f   /``), or three or more letters split by one sign
+   (``i.g.n.o.r.e``, ``i-g-n-o-r-e``; two letters only beside a longer such run); a gap other
+   than the run's narrowest is a word break, and a run of 8+ letters with none is cut into
+   the words of ``lookalikes.vocabulary`` where that reads better.
+5. Leetspeak read as letters inside a word that mixes letters with digits or signs
+   (``1gn0r3``, ``pr0mpt``, ``$ystem``, ``7h3``): a reading that is a known word is taken;
+   another only for a word of two letters or more without four digits in a row that is no hex
+   string, no name with a version (``sha256``, ``python3``), no identifier in mixed case
+   (``S3Client``), no path, address or file name, no shell variable (``$HOME``).
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from qgs_worker.core import lookalikes
+from qgs_worker.core.plain_letters import Edit
+
+__all__ = ["leet_edits", "spaced_edits"]
+
+
+# --- step 4: spaced-out letters -----------------------------------------------------------------
+# Single characters split by spaces (``r m   - r f   /``: any sign, digits too), or letters
+# split by one sign (``i.g.n.o.r.e``, ``t.o``: letters only, so ``1.2.3.4`` stays; two letters
+# only in a text with a longer such run).
+_SPACED = re.compile(r"(?<!\S)\S(?:[ \t]{1,4}\S(?!\S)){3,}")
+_SIGNED = re.compile(r"(?<![^\W_])[A-Za-z](?:[._*\-·|/+~][A-Za-z](?![^\W_])){1,}")
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+_SPACED_HINT = re.compile(r"[ \t]\S[ \t]+\S[ \t]")  # cheap: starts with a class
+_SIGNED_HINT = re.compile(r"[._*\-·|/+~][A-Za-z][._*\-·|/+~][A-Za-z]")
+
+
+def spaced_edits(text: str) -> list[Edit]:
+    """Step 4's edits: each spaced-out or sign-split run as its words."""
+    edits: list[Edit] = []
+    for match in _runs(_SPACED, _SPACED_HINT, text, (-1, 1)):
+        run = match.group()
+        chars = run.split()
+        if len(_ALNUM.findall(run)) < 4 or sum(c.isalpha() for c in chars) < 2:
+            continue  # "a + b = c", "| | |": signs, not a word
+        gaps = re.findall(r"[ \t]+", run)
+        edits.append((match.start(), match.end(), _words(chars, gaps)))
+    signed = [
+        m
+        for m in _runs(_SIGNED, _SIGNED_HINT, text, (-1,))
+        if not any(s <= m.start() < e for s, e, _ in edits)
+    ]
+    if not any(len(m.group()) >= 5 for m in signed):
+        signed = []  # "e.g.", "a-b": two letters are a word split by signs only beside longer ones
+    for match in signed:
+        run = match.group()
+        gaps = re.findall(r"[^A-Za-z]", run)
+        edits.append((match.start(), match.end(), _words(re.findall(r"[A-Za-z]", run), gaps)))
+    return sorted(edits)
+
+
+def _runs(
+    pattern: re.Pattern[str], hint: re.Pattern[str], text: str, offsets: tuple[int, ...]
+) -> list[re.Match[str]]:
+    """``pattern``'s matches, tried only where ``hint`` (a fast pattern) is found.
+
+    A run starts at one of ``offsets`` from its hint's start (the hint is the run's first few
+    characters); hints inside a run already found are skipped. Text without a hint (most
+    prose) costs one search of the hint.
+    """
+    found: list[re.Match[str]] = []
+    end = -1
+    starts = [0] if text[1:2] in (" ", "\t") else []  # a run at the very start has no hint
+    for at in starts + [h.start() for h in hint.finditer(text)]:
+        if at < end:
+            continue
+        for offset in offsets if at else (0,):
+            match = pattern.match(text, max(0, at + offset))
+            if match is not None:
+                found.append(match)
+                end = match.end()
+                break
+    return found
+
+
+def _words(chars: list[str], gaps: list[str]) -> str:
+    """Characters split by ``gaps`` as words: the narrowest, most common gap joins, others part."""
+    common = min(gaps, key=lambda g: (len(g), -gaps.count(g)))
+    words: list[list[str]] = [[chars[0]]]
+    for gap, char in zip(gaps, chars[1:], strict=True):
+        if gap != common:
+            words.append([])
+        words[-1].append(char)
+    return " ".join(_segment("".join(w)) for w in words)
+
+
+_LONG_LETTERS = re.compile(r"[A-Za-z]{8,}")
+
+
+def _segment(word: str) -> str:
+    """Each run of 8+ letters of ``word`` cut into vocabulary words where that reads better.
+
+    A known word costs 1, an unknown piece 3 plus 0.1 a letter: ``ignoreallprevious`` reads as
+    three words, ``preserve`` (unknown) stays whole rather than ``p re serve``.
+    """
+    return _LONG_LETTERS.sub(lambda m: _cut(m.group()), word)
+
+
+def _cut(letters: str) -> str:
+    vocabulary = lookalikes.vocabulary()
+    lowered = letters.lower()
+    if lowered in vocabulary:
+        return letters
+    size = len(lowered)
+    cost = [0.0] + [float("inf")] * size
+    cut = [0] * (size + 1)  # where the last piece ending here starts
+    for end in range(1, size + 1):
+        for start in range(max(0, end - 24), end):
+            piece = 1.0 if lowered[start:end] in vocabulary else 3.0 + 0.1 * (end - start)
+            if cost[start] + piece < cost[end]:
+                cost[end], cut[end] = cost[start] + piece, start
+    pieces: list[str] = []
+    end = size
+    while end > 0:
+        pieces.append(letters[cut[end] : end])
+        end = cut[end]
+    return " ".join(reversed(pieces))
+
+
+# --- step 5: leetspeak --------------------------------------------------------------------------
+_LEET_WORD = re.compile(r"(?<![\w@$!|.\-/\\:#%&=+])[A-Za-z0-9@$!]{3,15}(?![\w@$|\-/\\#%&=+]|\.\w)")
+_LEET_HINT = re.compile(r"[0-9@$!](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")  # a class first: fast
+_LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", "$": "s"}
+_I_OR_L = "1!"
+_HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
+_VERSION = re.compile(r"[A-Za-z]+[0-9]+|[0-9]+[A-Za-z]{1,2}")
+
+
+def leet_edits(text: str) -> list[Edit]:
+    """Step 5's edits: each leetspeak word as letters (the module's conditions)."""
+    edits: list[Edit] = []
+    end = 0
+    for hint in _LEET_HINT.finditer(text):
+        if hint.start() < end:
+            continue  # inside the word just read
+        limit = min(len(text), hint.end() + 16)  # a word is at most 15 characters
+        match = _LEET_WORD.search(text, max(0, hint.start() - 16), limit)
+        while match is not None and match.end() <= hint.start():
+            match = _LEET_WORD.search(text, match.end(), limit)
+        if match is None or match.start() > hint.start() or match.end() == limit < len(text):
+            continue
+        end = match.end()
+        word = match.group().rstrip("!")
+        read = _unleet(word)
+        if read is not None:
+            edits.append((match.start(), match.start() + len(word), read))
+    return edits
+
+
+def _unleet(word: str) -> str | None:
+    """The word with its digits and signs read as letters, or None where it is no leetspeak.
+
+    A reading that is a known word (``7h3``, ``r473``, ``1n57ruc710n5``) is taken; another only
+    for a word with two letters or more, no four digits in a row, and neither a hex string nor
+    a name with a version (``c0ffee``, ``sha256``, ``python3``, ``4th``).
+    """
+    letters = sum(c.isalpha() for c in word)
+    if letters in (0, len(word)) or word[0] in "@!":
+        return None
+    cased = "".join(c for c in word if c.isalpha())
+    if not (cased.islower() or cased.isupper() or (cased[0].isupper() and cased[1:].islower())):
+        return None  # S3Client, SOCKS4a: an identifier's own case
+    if word[0] == "$" and (word[1:].isupper() or len(word) < 5):  # $HOME, $dir: a variable
+        return None
+    plain = [_LEET.get(c, c) for c in word]
+    ambiguous = [i for i, c in enumerate(word) if c in _I_OR_L]
+    if ambiguous:
+        plain = _choose(plain, ambiguous)
+    read = "".join(plain)
+    known = read.lower() in lookalikes.vocabulary()
+    if not known and (
+        letters < 2 or _DIGITS4.search(word) or _HEX.fullmatch(word) or _VERSION.fullmatch(word)
+    ):
+        return None
+    return read.upper() if cased.isupper() else read
+
+
+_DIGITS4 = re.compile(r"\d{4}")
+
+
+def _choose(plain: list[str], ambiguous: list[int]) -> list[str]:
+    """``1``, ``|`` and ``!`` as ``i`` or ``l``: the reading that is a known word, else ``i``."""
+    vocabulary = lookalikes.vocabulary()
+    for mask in range(1 << min(len(ambiguous), 3)):
+        trial = list(plain)
+        for bit, index in enumerate(ambiguous):
+            trial[index] = "l" if mask >> bit & 1 else "i"
+        if "".join(trial).lower() in vocabulary:
+            return trial
+    for index in ambiguous:
+        plain[index] = "i"
+    return plain
