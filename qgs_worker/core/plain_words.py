@@ -46,7 +46,9 @@ def spaced_edits(text: str) -> list[Edit]:
         if len(_ALNUM.findall(run)) < 4 or sum(c.isalpha() for c in chars) < 2:
             continue  # "a + b = c", "| | |": signs, not a word
         gaps = re.findall(r"[ \t]+", run)
-        edits.append((match.start(), match.end(), _words(chars, gaps)))
+        joined = _words(chars, gaps)
+        if joined != run:
+            edits.append((match.start(), match.end(), joined))
     signed = [
         m
         for m in _runs(_SIGNED, _SIGNED_HINT, text, (-1,))
@@ -154,7 +156,7 @@ def leet_edits(text: str) -> list[Edit]:
         end = match.end()
         word = match.group().rstrip("!")
         read = _unleet(word)
-        if read is not None:
+        if read is not None and read != word:
             edits.append((match.start(), match.start() + len(word), read))
     return edits
 
