@@ -7,9 +7,10 @@
    the words of ``lookalikes.vocabulary`` where that reads better.
 5. Leetspeak read as letters inside a word that mixes letters with digits or signs
    (``1gn0r3``, ``pr0mpt``, ``$ystem``, ``7h3``): a reading that is a known word is taken;
-   another only for a word of two letters or more without four digits in a row that is no hex
-   string, no name with a version (``sha256``, ``python3``), no identifier in mixed case
-   (``S3Client``), no path, address or file name, no shell variable (``$HOME``).
+   another only for a word of three letters and two signs or more, without three digits in a
+   row, that is no hex string (not ``s3fs``, ``sha256``, ``python3``, ``i18n``); never in an
+   identifier in mixed case (``S3Client``), a path, an address, a file name or a shell variable
+   (``$HOME``).
 
 Pure: stdlib only.
 """
@@ -40,7 +41,7 @@ _SIGNED_HINT = re.compile(r"[._*\-·|/+~][A-Za-z][._*\-·|/+~][A-Za-z]")
 def spaced_edits(text: str) -> list[Edit]:
     """Step 4's edits: each spaced-out or sign-split run as its words."""
     edits: list[Edit] = []
-    for match in _runs(_SPACED, _SPACED_HINT, text, (-1, 1)):
+    for match in _runs(_SPACED, _SPACED_HINT, text):
         run = match.group()
         chars = run.split()
         if len(_ALNUM.findall(run)) < 4 or sum(c.isalpha() for c in chars) < 2:
@@ -51,7 +52,7 @@ def spaced_edits(text: str) -> list[Edit]:
             edits.append((match.start(), match.end(), joined))
     signed = [
         m
-        for m in _runs(_SIGNED, _SIGNED_HINT, text, (-1,))
+        for m in _runs(_SIGNED, _SIGNED_HINT, text)
         if not any(s <= m.start() < e for s, e, _ in edits)
     ]
     if not any(len(m.group()) >= 5 for m in signed):
@@ -63,28 +64,33 @@ def spaced_edits(text: str) -> list[Edit]:
     return sorted(edits)
 
 
-def _runs(
-    pattern: re.Pattern[str], hint: re.Pattern[str], text: str, offsets: tuple[int, ...]
-) -> list[re.Match[str]]:
-    """``pattern``'s matches, tried only where ``hint`` (a fast pattern) is found.
+RUN_WINDOW_CHARS = 400
+"""How far past a hint ``_runs`` reads the full pattern (a quarter of it before): a longer run
+has more hints inside, and their windows join."""
 
-    A run starts at one of ``offsets`` from its hint's start (the hint is the run's first few
-    characters); hints inside a run already found are skipped. Text without a hint (most
-    prose) costs one search of the hint.
+
+def _runs(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """``pattern``'s matches, read only in windows around what ``hint`` (a fast pattern) finds.
+
+    Text without a hint (most prose) costs one search of the hint; a text with some (a path,
+    ``a = b``) the full pattern over ``RUN_WINDOW_CHARS`` around each, not over all of it.
     """
-    found: list[re.Match[str]] = []
-    end = -1
-    starts = [0] if text[1:2] in (" ", "\t") else []  # a run at the very start has no hint
-    for at in starts + [h.start() for h in hint.finditer(text)]:
-        if at < end:
-            continue
-        for offset in offsets if at else (0,):
-            match = pattern.match(text, max(0, at + offset))
-            if match is not None:
-                found.append(match)
-                end = match.end()
-                break
-    return found
+    windows: list[list[int]] = []
+    if text[1:2] in (" ", "\t"):  # a run at the very start has no hint
+        windows.append([0, min(len(text), RUN_WINDOW_CHARS)])
+    for found in hint.finditer(text):
+        low = max(0, found.start() - RUN_WINDOW_CHARS // 4)
+        high = min(len(text), found.end() + RUN_WINDOW_CHARS)
+        if windows and low <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], high)
+        else:
+            windows.append([low, high])
+    matches: list[re.Match[str]] = []
+    for low, high in windows:
+        for match in pattern.finditer(text, low, high):
+            if not matches or match.start() >= matches[-1].end():
+                matches.append(match)
+    return matches
 
 
 def _words(chars: list[str], gaps: list[str]) -> str:
@@ -137,7 +143,6 @@ _LEET_HINT = re.compile(r"[0-9@$!](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")  # a class f
 _LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", "$": "s"}
 _I_OR_L = "1!"
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
-_VERSION = re.compile(r"[A-Za-z]+[0-9]+|[0-9]+[A-Za-z]{1,2}")
 
 
 def leet_edits(text: str) -> list[Edit]:
@@ -165,10 +170,11 @@ def _unleet(word: str) -> str | None:
     """The word with its digits and signs read as letters, or None where it is no leetspeak.
 
     A reading that is a known word (``7h3``, ``r473``, ``1n57ruc710n5``) is taken; another only
-    for a word with two letters or more, no four digits in a row, and neither a hex string nor
-    a name with a version (``c0ffee``, ``sha256``, ``python3``, ``4th``).
+    for a word with three letters or more, two signs or more, no three digits in a row, and no
+    hex string (``5ubm15510n``; not ``s3fs``, ``sha256``, ``i18n``, ``c0ffee``).
     """
     letters = sum(c.isalpha() for c in word)
+    signs = sum(c in _LEET or c in _I_OR_L for c in word)
     if letters in (0, len(word)) or word[0] in "@!":
         return None
     cased = "".join(c for c in word if c.isalpha())
@@ -181,15 +187,14 @@ def _unleet(word: str) -> str | None:
     if ambiguous:
         plain = _choose(plain, ambiguous)
     read = "".join(plain)
-    known = read.lower() in lookalikes.vocabulary()
-    if not known and (
-        letters < 2 or _DIGITS4.search(word) or _HEX.fullmatch(word) or _VERSION.fullmatch(word)
+    if read.lower() not in lookalikes.vocabulary() and (
+        letters < 3 or signs < 2 or _DIGITS3.search(word) or _HEX.fullmatch(word)
     ):
-        return None
+        return None  # s3fs, armv7l, i18n, c0ffee: one sign in a name is no leetspeak
     return read.upper() if cased.isupper() else read
 
 
-_DIGITS4 = re.compile(r"\d{4}")
+_DIGITS3 = re.compile(r"\d{3}")
 
 
 def _choose(plain: list[str], ambiguous: list[int]) -> list[str]:
