@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -131,6 +132,20 @@ def forget() -> None:
     _plain.cache_clear()
 
 
+# One search that says an ASCII text may have something to undo: a digit or sign beside a
+# letter (leetspeak, hex), single characters between spaces or letters between signs, a run
+# of 16 base64 characters, a hex escape, a frequent word in rot13. A short value without any
+# ("Paris", "Quarterly report") costs this one search, not every step's own.
+_MAYBE = re.compile(
+    r"[A-Za-z][0-9@$!]|[0-9@$][A-Za-z]|(?:^|[ \t])\S[ \t]+\S[ \t]"
+    r"|[A-Za-z][._*\-·|/+~][A-Za-z][._*\-·|/+~]|[A-Za-z0-9+/_-]{16}|\\x"
+    r"|[02-7][0-9A-Fa-f][ :][02-7][0-9A-Fa-f][ :]"
+    r"|(?:^|[ \t])(?:"
+    + "|".join(f"{w}|{w.capitalize()}|{w.upper()}" for w in plain_decode.ROT13_FREQUENT)
+    + r")\b"
+)
+
+
 @lru_cache(maxsize=64)
 def _plain(text: str) -> PlainText:
     origins: list[Origin] = []
@@ -151,6 +166,8 @@ def _plain(text: str) -> PlainText:
     if not text.isascii():
         step(INVISIBLE, invisible_edits(view))
         step(LOOK_ALIKE, letter_edits(view))
+    elif _MAYBE.search(text) is None:
+        return PlainText(text, text, main_chars=len(text))
     found = plain_decode.fragments(view)  # before leetspeak can touch a base64 run
     decoded_in = tuple(origins)  # the steps the fragments' offsets went through
     step(SPACED, spaced_edits(view))
