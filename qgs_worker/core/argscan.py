@@ -204,7 +204,12 @@ def scan_argument(
         keyword = any(any_needle.search(view.lowered) is not None for view in plain)
     # no keyword of any rule of this kind: one search instead of one per rule
     findings = list(_run(_CHECKS[kind], views, shown, location, where)) if keyword else []
-    view = plain_view(written) if kind is ArgumentKind.FREE_TEXT else None
+    view = (  # a value of a word or two (a name, a city) holds no order: no view
+        plain_view(written)
+        if kind is ArgumentKind.FREE_TEXT
+        and (len(written) >= 16 or _MODEL_WORTHY.search(written) is not None)
+        else None
+    )
     if view is not None and view.changed:  # what only the plain view shows (plain_text)
         findings.extend(_in_view(view.focus, findings, location, where))
     if "${" in value:  # every JNDI lookup has one: no call on the hot path without it

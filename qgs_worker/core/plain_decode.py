@@ -30,7 +30,7 @@ from typing import Any
 from qgs_worker.core import lookalikes
 from qgs_worker.core.stop_words import STOP_WORDS
 
-__all__ = ["MAX_FRAGMENTS", "ROT13_FREQUENT", "fragments", "readable"]
+__all__ = ["MAX_FRAGMENTS", "fragments", "may_have_fragments", "readable"]
 
 MAX_FRAGMENTS = 8
 """At most this many decoded fragments per text (the first ones)."""
@@ -94,6 +94,19 @@ def fragments(text: str) -> list[Fragment]:
     return sorted(found)[:MAX_FRAGMENTS]
 
 
+def may_have_fragments(text: str) -> bool:
+    """Whether ``text`` may hold an encoded fragment (a few fast searches; ``fragments`` tells)."""
+    return (
+        _BASE64_HINT.search(text) is not None
+        or "\\x" in text
+        or _HEX_PAIRS_HINT.search(text) is not None
+        or (len(text) >= 12 and _may_be_rot13(text))
+    )
+
+
+_BASE64_HINT = re.compile(r"[A-Za-z0-9+/_-]{16}")
+
+
 def readable(decoded: str) -> bool:
     """Whether decoded text is mostly printable words (the module's test)."""
     if len(decoded) < 6:
@@ -143,15 +156,15 @@ def _hex(run: str) -> str | None:
 # one. A pattern that starts with a space is a fast scan (a pre-check only).
 _FREQUENT = ("the", "and", "to", "of", "is", "it", "you", "for", "that", "with", "this", "all",
              "are", "not", "your")  # fmt: skip
-ROT13_FREQUENT = sorted({codecs.encode(word, "rot13") for word in _FREQUENT})
+_ROT13_FREQUENT = sorted({codecs.encode(word, "rot13") for word in _FREQUENT})
 _ROT13_HINT = re.compile(  # each case written out: IGNORECASE makes the scan four times slower
-    " (?:" + "|".join(f"{w}|{w.capitalize()}|{w.upper()}" for w in ROT13_FREQUENT) + ") "
+    " (?:" + "|".join(f"{w}|{w.capitalize()}|{w.upper()}" for w in _ROT13_FREQUENT) + ") "
 )
 
 
 def _may_be_rot13(text: str) -> bool:
     first = text.split(" ", 1)[0].lower()
-    return first in ROT13_FREQUENT or _ROT13_HINT.search(text) is not None
+    return first in _ROT13_FREQUENT or _ROT13_HINT.search(text) is not None
 
 
 @lru_cache(maxsize=1)

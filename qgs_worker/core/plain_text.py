@@ -34,14 +34,13 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from qgs_worker.core import plain_decode
 from qgs_worker.core.plain_letters import Edit, invisible_edits, letter_edits
-from qgs_worker.core.plain_words import leet_edits, spaced_edits
+from qgs_worker.core.plain_words import leet_edits, may_be_leet, may_be_spaced, spaced_edits
 
 __all__ = ["PlainText", "forget", "plain", "plain_text"]
 
@@ -132,18 +131,19 @@ def forget() -> None:
     _plain.cache_clear()
 
 
-# One search that says an ASCII text may have something to undo: a digit or sign beside a
-# letter (leetspeak, hex), single characters between spaces or letters between signs, a run
-# of 16 base64 characters, a hex escape, a frequent word in rot13. A short value without any
-# ("Paris", "Quarterly report") costs this one search, not every step's own.
-_MAYBE = re.compile(
-    r"[A-Za-z][0-9@$!]|[0-9@$][A-Za-z]|(?:^|[ \t])\S[ \t]+\S[ \t]"
-    r"|[A-Za-z][._*\-·|/+~][A-Za-z][._*\-·|/+~]|[A-Za-z0-9+/_-]{16}|\\x"
-    r"|[02-7][0-9A-Fa-f][ :][02-7][0-9A-Fa-f][ :]"
-    r"|(?:^|[ \t])(?:"
-    + "|".join(f"{w}|{w.capitalize()}|{w.upper()}" for w in plain_decode.ROT13_FREQUENT)
-    + r")\b"
-)
+def _kinds(text: str) -> frozenset[str]:
+    """The steps an ASCII text may need, each told by one fast search ("Paris": none)."""
+    kinds = set()
+    if plain_decode.may_have_fragments(text):
+        kinds.add("encoded")
+    if may_be_spaced(text):
+        kinds.add("spaced")
+    if may_be_leet(text):
+        kinds.add("leet")
+    return frozenset(kinds)
+
+
+_ALL_KINDS = frozenset({"leet", "spaced", "encoded"})
 
 
 @lru_cache(maxsize=64)
@@ -163,15 +163,21 @@ def _plain(text: str) -> PlainText:
             dirty = [(_forward(origin, s), _forward(origin, e)) for s, e in dirty]
             dirty += [(view_at[2 * k + 1], view_at[2 * k + 2]) for k in range(len(edits))]
 
+    kinds = _ALL_KINDS
     if not text.isascii():
         step(INVISIBLE, invisible_edits(view))
         step(LOOK_ALIKE, letter_edits(view))
-    elif _MAYBE.search(text) is None:
-        return PlainText(text, text, main_chars=len(text))
-    found = plain_decode.fragments(view)  # before leetspeak can touch a base64 run
+    else:
+        kinds = _kinds(text)
+        if not kinds:
+            return PlainText(text, text, main_chars=len(text))
+    # encoded fragments before leetspeak can touch a base64 run
+    found = plain_decode.fragments(view) if "encoded" in kinds else []
     decoded_in = tuple(origins)  # the steps the fragments' offsets went through
-    step(SPACED, spaced_edits(view))
-    step(LEET, leet_edits(view))
+    if "spaced" in kinds:
+        step(SPACED, spaced_edits(view))
+    if "leet" in kinds:
+        step(LEET, leet_edits(view))
     if not undone and not found:
         return PlainText(text, text, main_chars=len(text))
     decoded = [

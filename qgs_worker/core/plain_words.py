@@ -22,7 +22,7 @@ import re
 from qgs_worker.core import lookalikes
 from qgs_worker.core.plain_letters import Edit
 
-__all__ = ["leet_edits", "spaced_edits"]
+__all__ = ["leet_edits", "may_be_leet", "may_be_spaced", "spaced_edits"]
 
 
 # --- step 4: spaced-out letters -----------------------------------------------------------------
@@ -36,6 +36,20 @@ _ALNUM = re.compile(r"[A-Za-z0-9]")
 
 _SPACED_HINT = re.compile(r"[ \t]\S[ \t]+\S[ \t]")  # cheap: starts with a class
 _SIGNED_HINT = re.compile(r"[._*\-·|/+~][A-Za-z][._*\-·|/+~][A-Za-z]")
+
+
+def may_be_spaced(text: str) -> bool:
+    """Whether ``text`` may hold a spaced-out or sign-split run (one or two fast searches)."""
+    return (
+        text[1:2] in (" ", "\t")
+        or _SPACED_HINT.search(text) is not None
+        or _SIGNED_HINT.search(text) is not None
+    )
+
+
+def may_be_leet(text: str) -> bool:
+    """Whether ``text`` has a digit or sign beside a letter (one fast search)."""
+    return _LEET_HINT.search(text) is not None
 
 
 def spaced_edits(text: str) -> list[Edit]:
