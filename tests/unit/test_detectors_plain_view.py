@@ -108,6 +108,16 @@ BENIGN = [
     "Product codes: X7-B9K2, A1B2C3, 4K TV, 3D printer, K8s cluster, i18n and a11y checks.",
     "Ｔｏｋｙｏ　ｏｆｆｉｃｅ　ｏｐｅｎｓ　ａｔ　９．",
     "Ship version 1.2.3 of the u.s. build, e.g. on a Mon.",
+    "Запустите команду: rm -rf ./build, затем соберите проект через make и проверьте логи.",
+    "Ο διακομιστής δεν απαντά· δοκιμάστε ping 10.0.0.5 και μετά ssh admin@host.",
+    "部署失败：请运行 kubectl get pods 查看状态，然后重新部署。",
+    "Authorization: Bearer eyJhbGciOiAiSFMyNTYiLCAidHlwIjogIkpXVCJ9.eyJzdWIiOiAiMTIzNDU2Nzg5MCJ9."
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    "Decode the base64 string SGVsbG8sIHdvcmxkIQ== to see the greeting.",
+    "Hex dump: 48 65 6c 6c 6f 2c 20 77 6f 72 6c 64",
+    "ROT13 is a simple cipher: 'Uryyb jbeyq' decodes to 'Hello world'.",
+    "Gr8 job team! C U at 5pm, b4 the demo. Player1 beat N00bMaster69 in round 3.",
+    "Spell it out: p a s s w o r d is not a good password.",
 ]
 
 
