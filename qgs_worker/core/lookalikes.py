@@ -35,6 +35,8 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
+from qgs_worker.errors import ConfigurationError
+
 __all__ = ["DATA_PACKAGE", "compat", "confusable", "vocabulary"]
 
 DATA_PACKAGE = "confusable_homoglyphs"
@@ -73,12 +75,19 @@ def confusable() -> dict[str, str]:
     """Each non-ASCII character whose UTS #39 prototype is ASCII letters or digits, with it.
 
     Raises:
-        ModuleNotFoundError: The data package is not installed (a dependency of the project).
+        ConfigurationError: The data package is not installed or its file is unreadable (a
+            dependency of the project: never a silent pass without the table).
     """
-    with _LOCK:
-        data = json.loads(
-            resources.files(DATA_PACKAGE).joinpath("confusables.json").read_text("utf-8")
-        )
+    try:
+        with _LOCK:
+            data = json.loads(
+                resources.files(DATA_PACKAGE).joinpath("confusables.json").read_text("utf-8")
+            )
+    except (ModuleNotFoundError, OSError, ValueError) as exc:
+        raise ConfigurationError(
+            f"Unicode's confusables data could not be read from the {DATA_PACKAGE!r} package "
+            f"({exc}): install it with `pip install confusable-homoglyphs` (a dependency of qgs)"
+        ) from exc
     table: dict[str, str] = {}
     for char, pairs in data.items():
         if len(char) != 1 or char.isascii() or unicodedata.normalize("NFKC", char) != char:

@@ -118,7 +118,10 @@ def plain(text: str) -> PlainText:
 
     Returns:
         Its ``PlainText``: ``.text is text`` and ``.changed`` False when nothing was undone.
-        Never raises.
+
+    Raises:
+        ConfigurationError: Unicode's confusables data package is missing (``lookalikes``);
+            only a text with non-ASCII characters reads it.
     """
     found = _plain(text)
     if found.changed or found.text is text:

@@ -168,3 +168,20 @@ class TestData:
     def test_vocabulary_holds_the_rules_words(self) -> None:
         words = lookalikes.vocabulary()
         assert {"ignore", "previous", "instructions", "the", "system", "prompt"} <= words
+
+
+class TestMissingData:
+    """Without Unicode's data the view says so; it never passes a text unread."""
+
+    def test_a_missing_package_is_a_configuration_error(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from qgs_worker.errors import ConfigurationError
+
+        lookalikes.confusable.cache_clear()
+        monkeypatch.setattr(lookalikes, "DATA_PACKAGE", "no_such_package_for_qgs")
+        try:
+            with pytest.raises(ConfigurationError, match="pip install confusable-homoglyphs"):
+                lookalikes.confusable()
+        finally:
+            lookalikes.confusable.cache_clear()
