@@ -18,6 +18,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from qgs_worker.core import lookalikes
 from qgs_worker.core.plain_letters import Edit
@@ -29,8 +30,8 @@ __all__ = ["leet_edits", "may_be_leet", "may_be_spaced", "spaced_edits"]
 # Single characters split by spaces (``r m   - r f   /``: any sign, digits too), or letters
 # split by one sign (``i.g.n.o.r.e``, ``t.o``: letters only, so ``1.2.3.4`` stays; two letters
 # only in a text with a longer such run).
-_SPACED = re.compile(r"(?<!\S)\S(?:[ \t]{1,4}\S(?!\S)){3,}")
-_SIGNED = re.compile(r"(?<![^\W_])[A-Za-z](?:[._*\-·|/+~][A-Za-z](?![^\W_])){1,}")
+_SPACED = re.compile(r"(?<!\S)\S(?:[ \t]{1,4}\S(?!\S)){3,400}")  # a longer run: in pieces
+_SIGNED = re.compile(r"(?<![^\W_])[A-Za-z](?:[._*\-·|/+~][A-Za-z](?![^\W_])){1,400}")
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
@@ -109,7 +110,8 @@ def _runs(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> list[re
 
 def _words(chars: list[str], gaps: list[str]) -> str:
     """Characters split by ``gaps`` as words: the narrowest, most common gap joins, others part."""
-    common = min(gaps, key=lambda g: (len(g), -gaps.count(g)))
+    counts = Counter(gaps)
+    common = min(counts, key=lambda g: (len(g), -counts[g]))
     words: list[list[str]] = [[chars[0]]]
     for gap, char in zip(gaps, chars[1:], strict=True):
         if gap != common:
@@ -118,7 +120,7 @@ def _words(chars: list[str], gaps: list[str]) -> str:
     return " ".join(_segment("".join(w)) for w in words)
 
 
-_LONG_LETTERS = re.compile(r"[A-Za-z]{8,}")
+_LONG_LETTERS = re.compile(r"[A-Za-z]{8,64}(?![A-Za-z])")  # longer: left whole (linear cost)
 
 
 def _segment(word: str) -> str:
@@ -154,6 +156,7 @@ def _cut(letters: str) -> str:
 # --- step 5: leetspeak --------------------------------------------------------------------------
 _LEET_WORD = re.compile(r"(?<![\w@$!|.\-/\\:#%&=+])[A-Za-z0-9@$!]{3,15}(?![\w@$|\-/\\#%&=+]|\.\w)")
 _LEET_HINT = re.compile(r"[0-9@$!](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")  # a class first: fast
+_TOKEN_REST = re.compile(r"[\w@$!]*")
 _LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", "$": "s"}
 _I_OR_L = "1!"
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
@@ -166,13 +169,14 @@ def leet_edits(text: str) -> list[Edit]:
     for hint in _LEET_HINT.finditer(text):
         if hint.start() < end:
             continue  # inside the word just read
+        # whatever this hint gives, the rest of its token is read: a long one is no word
+        end = _TOKEN_REST.match(text, hint.start()).end()  # type: ignore[union-attr]
         limit = min(len(text), hint.end() + 16)  # a word is at most 15 characters
         match = _LEET_WORD.search(text, max(0, hint.start() - 16), limit)
         while match is not None and match.end() <= hint.start():
             match = _LEET_WORD.search(text, match.end(), limit)
         if match is None or match.start() > hint.start() or match.end() == limit < len(text):
             continue
-        end = match.end()
         word = match.group().rstrip("!")
         read = _unleet(word)
         if read is not None and read != word:
