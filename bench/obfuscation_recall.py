@@ -1,6 +1,8 @@
 """Recall and false positives of the detectors on obfuscated text, each obfuscation apart.
 
 Usage: PYTHONPATH=<tree> .venv/bin/python bench/obfuscation_recall.py [--json]
+       [--attacks FILE.jsonl --benign FILE.jsonl]  (each record's ``text``: e.g. the shared
+       corpus's b_injection_payloads.jsonl and c_benign_scary_texts.jsonl instead of the lists)
 
 Thirty attack strings (orders to the model, jailbreaks, prompt extraction, grader manipulation,
 shell payloads in prose) and thirty benign strings (work e-mails, tickets, docs, commands that
@@ -19,6 +21,7 @@ import codecs
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 from qgs_worker.scan import scan_findings
 
@@ -144,31 +147,39 @@ def _scan(text: str) -> tuple[bool, bool]:
     return any(f.severity.value in ("P0", "P1") for f in found), bool(found)
 
 
+def _texts(path: str) -> list[str]:
+    return [json.loads(line)["text"] for line in Path(path).read_text("utf-8").splitlines()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="one JSON object per obfuscation")
+    parser.add_argument("--attacks", help="a JSONL file whose records' text are attacks")
+    parser.add_argument("--benign", help="a JSONL file whose records' text are benign")
     args = parser.parse_args()
+    attacks = _texts(args.attacks) if args.attacks else ATTACKS
+    benign = _texts(args.benign) if args.benign else BENIGN
     totals = [0, 0, 0, 0]
     print(f"{'obfuscation':28s} {'recall P0/P1':>12s} {'any':>5s} {'FP P0/P1':>9s} {'any':>5s}")
     for name, apply in OBFUSCATIONS.items():
-        hit = [_scan(apply(t)) for t in ATTACKS]
-        fp = [_scan(apply(t)) for t in BENIGN]
+        hit = [_scan(apply(t)) for t in attacks]
+        fp = [_scan(apply(t)) for t in benign]
         row = [sum(f for f, _ in hit), sum(a for _, a in hit), sum(f for f, _ in fp)]
         row.append(sum(a for _, a in fp))
         if name != "as written":
             totals = [x + y for x, y in zip(totals, row, strict=True)]
         if args.json:
-            print(json.dumps({"obfuscation": name, "attacks": len(ATTACKS), "benign": len(BENIGN),
+            print(json.dumps({"obfuscation": name, "attacks": len(attacks), "benign": len(benign),
                               "flagged": row[0], "any": row[1], "fp_flagged": row[2],
                               "fp_any": row[3]}))  # fmt: skip
         else:
             print(
-                f"{name:28s} {row[0]:>6d}/{len(ATTACKS):<5d} {row[1]:>5d} {row[2]:>5d}/{len(BENIGN):<3d} {row[3]:>5d}"
+                f"{name:28s} {row[0]:>6d}/{len(attacks):<5d} {row[1]:>5d} {row[2]:>5d}/{len(benign):<3d} {row[3]:>5d}"
             )
     n = len(OBFUSCATIONS) - 1
     print(
-        f"obfuscated, all: recall {totals[0]}/{n * len(ATTACKS)} flagged, {totals[1]} any; "
-        f"false positives {totals[2]}/{n * len(BENIGN)} flagged, {totals[3]} any"
+        f"obfuscated, all: recall {totals[0]}/{n * len(attacks)} flagged, {totals[1]} any; "
+        f"false positives {totals[2]}/{n * len(benign)} flagged, {totals[3]} any"
     )
 
 
