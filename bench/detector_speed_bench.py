@@ -56,6 +56,11 @@ try:  # the shared pre-scan (absent from the code before it, which this bench al
 except ImportError:  # pragma: no cover
     prescan = None  # type: ignore[assignment]
 
+try:  # the plain view's memo (absent from the code before it)
+    from qgs_worker.core import plain_text
+except ImportError:  # pragma: no cover
+    plain_text = None  # type: ignore[assignment]
+
 CORPUS = ROOT.parent / "shared" / "corpus"
 SLOW = ("judge_score_demand", "judge_fake_verdict", "jailbreak", "prompt_extraction",
         "override_instructions")  # fmt: skip
@@ -108,6 +113,8 @@ def forget() -> None:
     memo = getattr(detectors, "_prose_memo", None)  # None: the code before the memo of texts
     if memo is not None:
         memo.clear()
+    if plain_text is not None:  # None: the code before the plain view
+        plain_text.forget()
 
 
 def cpu_ms(run: Callable[[], object], loops: int = 1) -> float:

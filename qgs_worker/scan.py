@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from qgs_worker.core.argscan import scan_argument
-from qgs_worker.core.detectors import DETECTOR_ROLE, injected_passages_with_rules, scan_text
+from qgs_worker.core.detectors import (
+    DETECTOR_ROLE,
+    injected_passage_notes,
+    injected_passages_with_rules,
+    scan_text,
+)
 from qgs_worker.core.models import ArgumentKind, Finding, Severity, risk_of
 from qgs_worker.core.pii import find_pii
 from qgs_worker.errors import InputError
@@ -56,6 +61,7 @@ def scan_findings(text: str, source: str, *, untrusted: bool) -> list[Finding]:
     if untrusted:
         found = _aimed_at_the_agent(found)
         passages = injected_passages_with_rules(text)
+        notes = injected_passage_notes(text) if passages else {}
         for number, (passage, rule_id) in enumerate(passages, start=1):
             flat = " ".join(passage.split())
             start = _quoted_at(text, flat)
@@ -65,7 +71,8 @@ def scan_findings(text: str, source: str, *, untrusted: bool) -> list[Finding]:
                     category=INJECTED_INSTRUCTIONS,
                     severity=Severity.P1,
                     title="instructions aimed at the agent that reads this text "
-                    f"(passage {number} of {len(passages)})",
+                    f"(passage {number} of {len(passages)})"
+                    + (f" (after {notes[passage]})" if passage in notes else ""),
                     evidence=flat if len(flat) <= 200 else flat[:199] + "…",
                     location=source if start is None else _at_line(text, start, source),
                     rule=rule_id,

@@ -42,7 +42,7 @@ A03:2021 Injection).
 | html | a ``<script>`` element, an event-handler attribute (``onerror=``), a ``javascript:`` / ``vbscript:`` / ``data:text/html`` URL, an attribute-injection fragment (``" autofocus onfocus="alert(1)``) (OWASP XSS Filter Evasion Cheat Sheet, CWE-79) | P1 |
 | html | ``<base href>``, ``<meta http-equiv=refresh>``, ``<frameset>``; an ``<iframe>`` / ``<object>`` / ``<embed>`` whose source is a ``javascript:`` or ``data:`` URL | P2 |
 | html | other ``<iframe>``, ``<object>``, ``<embed>`` (a YouTube embed) | P3 |
-| free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``' rule passages), read after NFKC and a small Cyrillic-to-Latin confusables map (``Ｉｇｎｏｒｅ``, ``Ignоre`` with a Cyrillic о) | P2 |
+| free_text | prompt injection, jailbreak, system-prompt extraction (``detectors``' rules), a block of instructions aimed at an agent (``find_injected_instructions``' rule passages), read after NFKC and a small Cyrillic-to-Latin confusables map (``Ｉｇｎｏｒｅ``, ``Ignоre`` with a Cyrillic о), and again in the value's plain view (``plain_text``: Unicode's confusables, spaced-out letters, leetspeak, base64 / hex / rot13 fragments), a finding found only there titled "(after undoing ...)" | P2 |
 | free_text | markup that runs script: an element with an event handler, a ``<script>`` element with a body or a source, a script URL in a link or attribute (HTML or Markdown ``[x](javascript:...)``, numeric character references decoded), an attribute-injection fragment; not a mention of a tag ("use ``<script>`` tags") | P2 |
 | free_text | the learned instruction detector (``instruction_model``), on values of three words or more (or four CJK characters): its own finding, ``rule="instruction_model"``, beside the rules'; P2 at or above its block threshold (0.1% false positives on benign training text), P3 between its two thresholds | P2 / P3 |
 
@@ -65,6 +65,8 @@ from typing import Any
 from qgs_worker.core import argviews, detectors, filewrites, injected_passages, rules, ssrf
 from qgs_worker.core.argviews import View
 from qgs_worker.core.models import ArgumentKind, Finding, Severity
+from qgs_worker.core.plain_text import PlainText
+from qgs_worker.core.plain_text import plain as plain_view
 from qgs_worker.core.rules import Context, Rule, execution, paths, sql
 from qgs_worker.core.rules import prompt as prompt_rules
 from qgs_worker.core.rules import ssrf as ssrf_rules
@@ -181,6 +183,7 @@ def scan_argument(
     if type(kind) is not ArgumentKind:
         kind = ArgumentKind(kind)
     where = f"tool call {tool} carries" if tool else "argument carries"
+    written = value
     if not value.isascii():
         value = value.translate(argviews.ZERO_WIDTH)
         if kind is ArgumentKind.FREE_TEXT:
@@ -201,6 +204,14 @@ def scan_argument(
         keyword = any(any_needle.search(view.lowered) is not None for view in plain)
     # no keyword of any rule of this kind: one search instead of one per rule
     findings = list(_run(_CHECKS[kind], views, shown, location, where)) if keyword else []
+    view = (  # a value of a word or two (a name, a city) holds no order: no view
+        plain_view(written)
+        if kind is ArgumentKind.FREE_TEXT
+        and (len(written) >= 16 or _MODEL_WORTHY.search(written) is not None)
+        else None
+    )
+    if view is not None and view.changed:  # what only the plain view shows (plain_text)
+        findings.extend(_in_view(view.focus, findings, location, where))
     if "${" in value:  # every JNDI lookup has one: no call on the hot path without it
         findings.extend(detectors._jndi(value, location, where=where, severity=_JNDI_IN_ARGUMENTS))
     if kind is ArgumentKind.COMMAND:
@@ -213,16 +224,17 @@ def scan_argument(
         findings.extend(_shell_in_value(value, location, where))
     elif (
         kind is ArgumentKind.FREE_TEXT
-        and _may_carry_passages(value, lowered, keyword)
+        and (_may_carry_passages(value, lowered, keyword) or (view is not None and view.changed))
         and not any(
             f.category in {"prompt_injection", "jailbreak", "prompt_extraction"} for f in findings
         )
     ):
-        passages = injected_passages.injected(
-            value
-        ).rules  # the model's passages: its own finding below
-        if passages:
-            findings.append(_rule_finding(_PASSAGE, where, detectors._clip(passages[0]), location))
+        found = injected_passages.injected(value)  # the model's passages: its own finding below
+        if found.rules:
+            passage = found.rules[0]
+            after = f" (after {found.why(passage)})" if found.why(passage) else ""
+            finding = _rule_finding(_PASSAGE, where, detectors._clip(passage), location)
+            findings.append(finding.model_copy(update={"title": finding.title + after}))
     if kind is ArgumentKind.FREE_TEXT and _MODEL_WORTHY.search(value) is not None:
         findings.extend(detectors.model_findings(value, location=location, where=where, gate=True))
     return detectors._dedupe(findings) if findings else findings
@@ -274,6 +286,27 @@ def _run(
                 title = f"{where} {rule.title}"
                 yield _finding(severity, rule.category, title, evidence, location, rule.rule_id)
                 break
+
+
+def _in_view(view: PlainText, found: list[Finding], location: str, where: str) -> Iterator[Finding]:
+    """The free-text rules' findings on the plain view, for categories not found as written."""
+    have = {f.category for f in found}
+    lowered = view.text.lower()
+    for rule, severity in _CHECKS[ArgumentKind.FREE_TEXT]:
+        if rule.category in have or rule.category == "secret":
+            continue
+        needles = _NEEDLES.get(rule.rule_id, _UNSET)
+        if needles is _UNSET:
+            needles = _needles_of(rule)
+        if needles is not None and needles.search(lowered) is None:
+            continue
+        match = detectors._first_match(rule, view.text)
+        if match is not None:
+            have.add(rule.category)
+            title, evidence = detectors._as_written(
+                view, match.start(), match.end(), f"{where} {rule.title}"
+            )
+            yield _finding(severity, rule.category, title, evidence, location, rule.rule_id)
 
 
 def _evidence(shown: str, view: View, match: re.Match[str], rule: Rule) -> str:

@@ -38,7 +38,15 @@ a match depends on where it is, prose text / a tool-call argument:
   a cloud metadata address; in a shell command only the metadata address counts.
 
 The rules are the rules table's (``core/rules/``: patterns, sources, severity per context); this
-module applies them, and every finding's ``rule`` is the id of the rule that fired. Cloud wipes
+module applies them, and every finding's ``rule`` is the id of the rule that fired.
+
+Prose is read twice: as written, and in its plain view (``plain_text``: Unicode's confusables
+mixed into Latin words, compatibility forms, invisible characters, spaced-out letters, leetspeak,
+base64 / hex / rot13 fragments decoded). A rule (secrets aside) or the learned detector that
+matches only the view adds its finding, titled "... (after undoing look-alike letters)" (or what
+else was undone) with evidence quoting the text as written; a rule that matched as written is not
+reported twice. Tool-call arguments are read as written (``scan_tool_call``): what runs is what is
+written, and the tool gate reads a free-text argument's view (``argscan``). Cloud wipes
 and reverse shells in any tool-call argument are P0 too.
 
 ``scan_round`` adds two round-level findings:
@@ -67,9 +75,11 @@ from typing import TYPE_CHECKING
 
 from qgs_worker.core import filewrites, pii, rules, ssrf
 from qgs_worker.core.argviews import visible
+from qgs_worker.core.injected_passages import Injected
 from qgs_worker.core.injected_passages import injected as _passages
 from qgs_worker.core.injected_passages import unfold as _unfold
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
+from qgs_worker.core.plain_text import PlainText, plain
 from qgs_worker.core.rules import Context, Rule, execution, secrets
 from qgs_worker.core.rules import prompt as prompt_rules
 from qgs_worker.core.text_memo import TextMemo
@@ -83,6 +93,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DETECTOR_ROLE",
     "find_injected_instructions",
+    "injected_passage_notes",
     "injected_passages_with_rules",
     "scan_data_out",
     "scan_round",
@@ -119,6 +130,9 @@ _TEXT_RULES = _in_report_order([r for r in _GENERIC if r.prose is not None])
 _CALL_RULES = _in_report_order([r for r in _GENERIC if r.executed is not None])
 _SECRET_RULES = [r for r in _CALL_RULES if r.category == "secret"]
 _JUDGE_RULES = [r for r in _TEXT_RULES if r.category == "judge_manipulation"]
+# What the plain view is read for: every prose rule but the secrets' (a secret is its exact
+# characters: a look-alike of one is no credential).
+_VIEW_RULES = [r for r in _TEXT_RULES if r.category != "secret"]
 _JNDI_RULE = execution.JNDI_LOOKUP
 _EXAMPLE = secrets.EXAMPLE_SECRET
 
@@ -166,17 +180,35 @@ def judge_manipulation_evidence(text: str) -> list[str]:
     checks for it (the rules judge asks for this one category of a rendered deliverable).
     """
     text = visible(text)
-    found = _apply(_JUDGE_RULES, text, location="text", executed=False, tool="")
+    found = list(_apply(_JUDGE_RULES, text, location="text", executed=False, tool=""))
+    found.extend(_in_view(_JUDGE_RULES, text, "text", found))
     return [f.evidence for f in _dedupe(found)]
 
 
 def _prose_findings(text: str, location: str) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
     """``scan_text``'s findings that do not depend on the request: before and after the PII ones."""
     before = [*_apply(_TEXT_RULES, text, location=location, executed=False, tool="")]
+    before.extend(_in_view(_VIEW_RULES, text, location, before))
     before.extend(model_findings(text, location=location, where="mentions"))
     before.extend(_jndi(text, location, where="mentions"))
     after = _examples(text, location, where="mentions", context=Context.PROSE)
     return tuple(before), tuple(after)
+
+
+def _in_view(
+    checked: Sequence[Rule], text: str, location: str, found: list[Finding]
+) -> list[Finding]:
+    """The rules' findings on the text's plain view (``plain_text``) that it did not give as written.
+
+    Rules already found are not run again; evidence quotes the text as written.
+    """
+    view = plain(text)
+    if not view.changed:
+        return []
+    have = {f.rule for f in found}
+    left = [r for r in checked if r.rule_id not in have]
+    focus = view.focus
+    return list(_apply(left, focus.text, location=location, executed=False, tool="", view=focus))
 
 
 # A round's text is scanned at intake (``scan_round``) and again, in the same process, by the
@@ -295,6 +327,18 @@ def injected_passages_with_rules(text: str) -> list[tuple[str, str]]:
     ]
 
 
+def injected_passage_notes(text: str) -> dict[str, str]:
+    """What was undone to find each passage of ``find_injected_instructions(text)``.
+
+    Only the passages found only in the text's plain view (``plain_text``) are keys; the value
+    says what was undone, e.g. "undoing look-alike letters".
+
+    Raises:
+        ModelArtifactError: The learned detector's artifact is missing or corrupt.
+    """
+    return dict(_passages(text).undone)
+
+
 def model_findings(
     text: str, *, location: str, where: str = "mentions", gate: bool = False
 ) -> list[Finding]:
@@ -323,18 +367,27 @@ def model_findings(
 
     model = instruction_model.default_model()
     found = model.passages(text)
-    if not found:
-        return []
+    view: PlainText | None = None
+    if not found:  # the plain view, when the text as written gives nothing
+        view = plain(text).focus
+        found = model.passages(view.text) if view.changed else []
+        if not found:
+            return []
     best = max(found, key=lambda p: p.score)
     severity = Severity.P3 if gate and best.score < model.block_threshold else _P2
+    title = f"{where} an instruction aimed at the model (learned detector, score {best.score:.2f})"
+    first, last = best.start, best.end
+    if view is not None:
+        title = f"{title} (after {view.why(first)})"
+        first, last = view.in_original(first, last)
+    evidence = _clip(text[first:last])
     return [
         Finding(
             role=DETECTOR_ROLE,
             category="prompt_injection",
             severity=severity,
-            title=f"{where} an instruction aimed at the model (learned detector, score "
-            f"{best.score:.2f})",
-            evidence=_clip(text[best.start : best.end]),
+            title=title,
+            evidence=evidence,
             location=location,
             rule=MODEL_RULE,
         )
@@ -396,7 +449,8 @@ def scan_round(
                     role=DETECTOR_ROLE,
                     category="injection_in_tool_output",
                     severity=_P2,
-                    title=f"{source} carries injected instructions ({len(found.rules)} passage(s))",
+                    title=f"{source} carries injected instructions ({len(found.rules)} passage(s))"
+                    + _after(found, found.rules),
                     evidence=_clip(output.passages[0] if output.passages else found.rules[0]),
                     location=f"tool_result:{index}",
                     rule=prompt_rules.INJECTED_PASSAGE.rule_id,
@@ -409,7 +463,8 @@ def scan_round(
                     category="injection_in_tool_output",
                     severity=_P2,
                     title=f"{source} carries an instruction aimed at the agent (learned detector, "
-                    f"score {found.model_score:.2f}, {found.model_count} passage(s))",
+                    f"score {found.model_score:.2f}, {found.model_count} passage(s))"
+                    + _after(found, (found.model_best,)),
                     evidence=_clip(found.model_best),
                     location=f"tool_result:{index}",
                     rule=MODEL_RULE,
@@ -484,6 +539,12 @@ def scan_rounds(
         calls.extend(deliverable.tool_calls)
 
 
+def _after(found: Injected, passages: Sequence[str]) -> str:
+    """The title's "(after undoing ...)" when each of ``passages`` was found only in the plain view."""
+    notes = [found.why(p) for p in passages]
+    return f" (after {notes[0]})" if notes and all(notes) else ""
+
+
 def _seen(result: ToolResult) -> followed.SeenOutput:
     """A tool output, unfolded, with its passages ended where the serialized data resumes."""
     return _cut(result.content)
@@ -527,8 +588,19 @@ def _without_passages(value: str) -> str:
 
 # --- rule application ---------------------------------------------------------------------------
 def _apply(
-    checked: Sequence[Rule], text: str, *, location: str, executed: bool, tool: str
+    checked: Sequence[Rule],
+    text: str,
+    *,
+    location: str,
+    executed: bool,
+    tool: str,
+    view: PlainText | None = None,
 ) -> Iterator[Finding]:
+    """Each rule's first match as a finding.
+
+    On a plain view (``view``, whose text ``text`` is), evidence quotes the text as written and
+    the title says what was undone.
+    """
     shell_tool = bool(tool) and _SHELL_TOOL.search(tool) is not None
     lowered = text.lower()
     for rule in checked:
@@ -541,15 +613,26 @@ def _apply(
         if match is None:
             continue
         where = f"tool call {tool} carries" if executed else "mentions"
+        title, evidence = f"{where} {rule.title}", _evidence(text, match, rule.secret_group)
+        if view is not None:
+            title, evidence = _as_written(view, match.start(), match.end(), title)
         yield Finding(
             role=DETECTOR_ROLE,
             category=rule.category,
             severity=severity,
-            title=f"{where} {rule.title}",
-            evidence=_evidence(text, match, rule.secret_group),
+            title=title,
+            evidence=evidence,
             location=location,
             rule=rule.rule_id,
         )
+
+
+def _as_written(view: PlainText, start: int, end: int, title: str) -> tuple[str, str]:
+    """A view match's title (with what was undone) and evidence (the text as written)."""
+    first, last = view.in_original(start, end)
+    shown = view.original
+    evidence = shown[max(0, first - _CONTEXT_CHARS) : last + _CONTEXT_CHARS]
+    return f"{title} (after {view.why(start)})", _clip(evidence)
 
 
 def _first_match(rule: Rule, text: str) -> re.Match[str] | None:

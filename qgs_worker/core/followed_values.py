@@ -5,6 +5,9 @@ every round) into typed units (an e-mail, a URL, an account or phone number, a d
 an identifier), each under a canonical key so that two spellings of one value meet
 (``1,000.00`` / ``1000``; ``May 13th, 2024`` / ``2024-05-13``; ``WWW.Evil.com/x`` /
 ``https://evil.com/x``), and the word tokens left once those are cut out, for phrase matching.
+A text is read in its plain view (``plain_text``: look-alike letters as Latin, spaced-out
+letters joined, leetspeak as letters, base64 / hex / rot13 fragments decoded and appended), so
+an attacker's ``аttacker@evil.com`` with a Cyrillic ``а`` meets the agent's ASCII one.
 
 Pure: stdlib only.
 """
@@ -18,35 +21,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from qgs_worker.core.plain_text import plain_text
+from qgs_worker.core.stop_words import STOP_WORDS
+
 __all__ = ["ID_ARGUMENT", "STOP_WORDS", "TLDS", "Analysis", "analyse", "content_words", "joined"]
 
 Unit = tuple[str, str]
 """(kind, canonical key): ``("email", "a@b.com")``, ``("date", "05-13")``, ``("number", "1000")``."""
-
-# The Glasgow Information Retrieval Group's English stop words, as shipped by scikit-learn 1.9.1
-# (sklearn/feature_extraction/_stop_words.py, BSD-3-Clause): 318 words.
-_STOP_WORDS_TEXT = """a about above across after afterwards again against all almost alone along already also
-    although always am among amongst amoungst amount an and another any anyhow anyone anything
-    anyway anywhere are around as at back be became because become becomes becoming been before
-    beforehand behind being below beside besides between beyond bill both bottom but by call can
-    cannot cant co con could couldnt cry de describe detail do done down due during each eg eight
-    either eleven else elsewhere empty enough etc even ever every everyone everything everywhere
-    except few fifteen fifty fill find fire first five for former formerly forty found four from
-    front full further get give go had has hasnt have he hence her here hereafter hereby herein
-    hereupon hers herself him himself his how however hundred i ie if in inc indeed interest into
-    is it its itself keep last latter latterly least less ltd made many may me meanwhile might
-    mill mine more moreover most mostly move much must my myself name namely neither never
-    nevertheless next nine no nobody none noone nor not nothing now nowhere of off often on once
-    one only onto or other others otherwise our ours ourselves out over own part per perhaps
-    please put rather re same see seem seemed seeming seems serious several she should show side
-    since sincere six sixty so some somehow someone something sometime sometimes somewhere still
-    such system take ten than that the their them themselves then thence there thereafter thereby
-    therefore therein thereupon these they thick thin third this those though three through
-    throughout thru thus to together too top toward towards twelve twenty two un under until up
-    upon us very via was we well were what whatever when whence whenever where whereafter whereas
-    whereby wherein whereupon wherever whether which while whither who whoever whole whom whose
-    why will with within without would yet you your yours yourself yourselves"""
-STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 
 ID_ARGUMENT = re.compile(r"(?:^|_)ids?$|[a-z]Ids?$", re.IGNORECASE)
 """An argument that names one object by its id (``file_id``, ``email_ids``, ``eventId``, ``id``)."""
@@ -165,7 +146,7 @@ def analyse(text: str) -> Analysis:
         Its ``Analysis``. Never raises.
     """
     shown: dict[Unit, str] = {}
-    flat = unicodedata.normalize("NFKC", text)
+    flat = unicodedata.normalize("NFKC", plain_text(text))  # as read: look-alikes, encodings
 
     def take(pattern: re.Pattern[str], units: Callable[[re.Match[str]], list[Unit]]) -> None:
         nonlocal flat

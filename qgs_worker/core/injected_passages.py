@@ -4,7 +4,9 @@ What ``detectors.find_injected_instructions`` returns and ``argscan`` reads: tag
 (``<INFORMATION>...</INFORMATION>``) whole, the sentence-to-paragraph around an override phrase
 (the rules table's ``override_instructions``), and the learned detector's passages that overlap
 no rule span, each run on to its paragraph's end. YAML line folding and escaped newlines are
-unfolded first. Split out of ``detectors`` along that seam.
+unfolded first. The text's plain view (``plain_text``: look-alike letters, spaced-out letters,
+leetspeak, encoded fragments) is read too: a passage found only there is given in the text as
+written, and ``Injected.undone`` says what was undone. Split out of ``detectors`` along that seam.
 Pure: stdlib, numpy (through ``instruction_model``, imported on first use) and pydantic only.
 """
 
@@ -15,6 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from qgs_worker.core.argviews import ZERO_WIDTH
+from qgs_worker.core.plain_text import PlainText, plain
 from qgs_worker.core.rules import prompt as prompt_rules
 
 if TYPE_CHECKING:  # imported where used: numpy loads only when a text is scored
@@ -33,6 +36,12 @@ class Injected(NamedTuple):
     model_count: int  # all the model's passages, covered or not
     model_score: float  # the highest score among them; 0.0 when none
     model_best: str  # the passage with that score
+    undone: tuple[tuple[str, str], ...] = ()  # (passage, what was undone) for each passage
+    # found only in the plain view: ("...", "undoing look-alike letters")
+
+    def why(self, passage: str) -> str:
+        """What was undone to find ``passage`` ("" when it was found as written)."""
+        return next((why for found, why in self.undone if found == passage), "")
 
 
 MODEL_PASSAGE_TAIL_CHARS = 300
@@ -68,6 +77,13 @@ def injected(text: str) -> Injected:
     flat = unfold(text)
     rules = _rule_spans(flat)
     found = [_to_paragraph_end(flat, p) for p in instruction_model.passages(flat)]
+    undone: list[tuple[str, str]] = []
+    view = plain(flat).focus
+    if view.changed:  # what the plain view adds: its spans back in the text as written
+        more_rules, more_found, notes = _in_view(view, rules, found)
+        undone = [(flat[s:e].strip(), why) for (s, e), why in notes]
+        rules = sorted(rules + more_rules)
+        found = sorted(found + more_found, key=lambda p: (p.start, p.end))
     uncovered = [p for p in found if not any(p.start < e and s < p.end for s, e in rules)]
     return Injected(
         tuple(flat[s:e].strip() for s, e in rules if flat[s:e].strip()),
@@ -75,7 +91,44 @@ def injected(text: str) -> Injected:
         len(found),
         max((p.score for p in found), default=0.0),
         _best_text(flat, found),
+        tuple(undone),
     )
+
+
+def _in_view(
+    view: PlainText, rules: list[tuple[int, int]], found: list[instruction_model.Passage]
+) -> tuple[
+    list[tuple[int, int]], list[instruction_model.Passage], list[tuple[tuple[int, int], str]]
+]:
+    """The rule spans and model passages of the plain view that overlap none found as written.
+
+    Returns:
+        Rule spans and passages in the offsets of the text as written, and each one's span
+        with what was undone to find it.
+    """
+    from qgs_worker.core import instruction_model
+    from qgs_worker.core.instruction_model import Passage
+
+    def new(start: int, end: int) -> bool:
+        return not any(
+            start < e and s < end for s, e in (*rules, *((p.start, p.end) for p in found))
+        )
+
+    more_rules: list[tuple[int, int]] = []
+    undone: list[tuple[tuple[int, int], str]] = []
+    for start, end in _rule_spans(view.text):
+        span = view.in_original(start, end)
+        if new(*span):
+            more_rules.append(span)
+            undone.append((span, view.why(start)))
+    more_found: list[Passage] = []
+    for passage in instruction_model.passages(view.text):
+        passage = _to_paragraph_end(view.text, passage)
+        span = view.in_original(passage.start, passage.end)
+        if new(*span) and not any(span[0] < e and s < span[1] for s, e in more_rules):
+            more_found.append(Passage(*span, passage.score))
+            undone.append((span, view.why(passage.start)))
+    return more_rules, more_found, undone
 
 
 def _best_text(flat: str, found: list[instruction_model.Passage]) -> str:

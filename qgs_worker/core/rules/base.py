@@ -104,6 +104,10 @@ class LazyPatterns(Sequence["re.Pattern[str]"]):
             self._each[index] = found
         return found
 
+    def sources(self) -> tuple[str, ...]:
+        """The patterns' source strings, none compiled (``lookalikes.vocabulary`` reads words)."""
+        return tuple(i.pattern if isinstance(i, re.Pattern) else i[0] for i in self._items)
+
     def __getitem__(self, index: int) -> re.Pattern[str]:  # type: ignore[override]
         return self.compiled[index]
 
