@@ -38,6 +38,7 @@ from qgs_worker.core.order_words import (
     verb_classes,
     words_of,
 )
+from qgs_worker.core.plain_text import plain
 
 __all__ = ["Order", "find_orders", "inserted_orders"]
 
@@ -272,7 +273,28 @@ def _find_orders(text: str) -> tuple[Order, ...]:
 
 @lru_cache(maxsize=256)
 def _scan(text: str) -> tuple[tuple[Order, ...], int]:
-    """The orders of ``text`` and how many of its sentences (three words or more) are not orders."""
+    """The orders of ``text`` and how many of its sentences (three words or more) are not orders.
+
+    Read in the plain view (``plain_text``: look-alike letters, invisible characters, spaced
+    letters, leetspeak undone, encoded fragments decoded): each order's text is then the
+    original's span it came from, so it can still be cut out of the data as written.
+    """
+    view = plain(text)
+    if not view.changed:
+        return _scan_text(text)
+    orders, prose = _scan_text(view.text)
+    found: list[Order] = []
+    for order in orders:
+        at = view.text.find(order.text)
+        if at >= 0:
+            start, end = view.in_original(at, at + len(order.text))
+            if text[start:end].strip():
+                order = replace(order, text=text[start:end])
+        found.append(order)
+    return tuple(found), prose
+
+
+def _scan_text(text: str) -> tuple[tuple[Order, ...], int]:
     flat, origin = _unwrapped(text)
     orders: list[Order] = []
     prose = 0
