@@ -176,6 +176,7 @@ class _User:
     marks: frozenset[str]
     delegates: bool
     sets_up: bool
+    text: str = ""
 
 
 def _user(user_texts: Sequence[str]) -> _User:
@@ -191,7 +192,29 @@ def _user(user_texts: Sequence[str]) -> _User:
         marks=text_marks(text),
         delegates=_DELEGATION.search(text) is not None,
         sets_up=_SETUP.search(text) is not None,
+        text=text,
     )
+
+
+_SOURCES = (
+    (re.compile(r"\be-?mails?\b|\bmail\b|\binbox\b|\bmessages?\b", re.I), {"mail", "email", "gmail", "inbox", "outlook", "message", "messages"}),
+    (re.compile(r"\bnotes?\b", re.I), {"note", "notes"}),
+    (re.compile(r"\b(?:doc|docs|document|file|folder|sheet|spreadsheet)s?\b", re.I), {"doc", "docs", "document", "documents", "drive", "file", "files", "sheet", "sheets"}),
+    (re.compile(r"\b(?:ticket|case)s?\b", re.I), {"ticket", "tickets", "helpdesk", "support", "case"}),
+    (re.compile(r"\b(?:chat|slack|channel|thread)s?\b", re.I), {"chat", "slack", "channel", "thread", "history", "messages"}),
+    (re.compile(r"\b(?:page|site|website|url|link)s?\b", re.I), {"web", "page", "fetch", "browse", "url", "http", "get"}),
+    (re.compile(r"\b(?:calendar|event|meeting|invite)s?\b", re.I), {"calendar", "event", "events", "invites"}),
+)  # fmt: skip
+
+
+def _source_named(call: ToolCall | None, text: str) -> bool:
+    """The user's delegation names the kind of source this call reads ("her last e-mail": mail.search)."""
+    if call is None:
+        return False
+    from qgs_worker.core.filewrites import tool_words
+
+    words = tool_words(call.name)
+    return any(pattern.search(text) and words & tools for pattern, tools in _SOURCES)
 
 
 def _pointed(call: ToolCall | None, user: _User, followed: Sequence[str] = ()) -> bool:
@@ -314,7 +337,9 @@ def orders_of_outputs(
     followed: list[str] = []
     for result, output in zip(results, seen, strict=True):
         producer = producers.get(result.tool_call_id) if result.tool_call_id else None
-        pointed = _pointed(producer, user, followed)
+        pointed = _pointed(producer, user, followed) or (
+            user.delegates and _source_named(producer, user.text)
+        )
         if pointed:
             followed.append(output.text)
         delegated = (pointed and user.delegates) or (user.sets_up and _reads_docs(producer))
@@ -613,6 +638,8 @@ def _answer(answer: str, outputs: Sequence[OrderedOutput], user: _User, role: st
         for order in _counting(output):
             if not order.addressed:
                 continue
+            if not (order.say or "say" in order.classes):
+                continue  # an answer that relays an order for something else (a translation)
             theirs = analyse(order.text)
             for unit in sorted(mine.units & theirs.units):
                 if unit[0] in _PLAIN_KINDS and unit not in user.units and unit not in data:

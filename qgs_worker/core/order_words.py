@@ -601,6 +601,7 @@ FOREIGN_ADDRESSEE = re.compile(
     r"|\b(?:KI|IA|A\.I\.)(?:[\s-]+(?:Agent(?:en)?|Assistent(?:in|en)?|agent|assistant|agente|asistente"
     r"|assistente))?\b|\b(?:Assistent(?:in)?|l'assistant|asistente|assistente|agente\s+(?:de\s+)?IA"
     r"|asystent\w*|assistent|AI-assistent|assistants|les\s+agents|los\s+agentes|gli\s+agenti)\b"
+    r"|\basystenci\w*\b|(?<!\w)asystencie\b"
     r"|(?:어시스턴트|에이전트|비서|인공지능|AI)\s*(?:에게|님|는|은)?\s*[:：,]",
     re.IGNORECASE,
 )

@@ -107,6 +107,7 @@ _PLEASE = re.compile(r"\b(?:please|kindly|pls)\b[,\s]+", re.IGNORECASE)
 _CLAUSE = re.compile(
     r"[:;]\s*|\s[-–—]\s+|,\s+(?:and\s+)?(?:then\s+)?|\b(?:and|then)\s+(?:also\s+)?", re.IGNORECASE
 )
+_FIELD_LABEL = re.compile(r"^[A-Za-z]+(?:\s+(?:to|by|from|with|via|at|on|for|date|method))?\s*:")
 _NOUN_LIKE = frozenset(
     {"open", "post", "text", "message", "call", "set", "order", "list", "record", "click", "commit"}
 )
@@ -308,7 +309,9 @@ def _scan_text(text: str) -> tuple[tuple[Order, ...], int]:
         if len(sentence) < 4:
             continue
         order, carries = _order(sentence[:_MAX_SENTENCE_CHARS], carried=carry > 0)
-        carry = _CARRY_SENTENCES if carries and order is None else max(0, carry - 1)
+        # an addressee, a marker or an override with no act of its own opens what follows
+        opens = carries and (order is None or not (order.classes or order.marks))
+        carry = _CARRY_SENTENCES if opens else max(0, carry - 1)
         if order is None and len(words_of(sentence)) >= 3:
             prose += 0 if carries else 1
         if order is not None:
@@ -513,8 +516,8 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
     if lead:
         rest = rest[lead.end() :]
     words = words_of(rest[:_MAX_SENTENCE_CHARS])
-    if not words:
-        return None
+    if not words or (not addressed and _FIELD_LABEL.match(rest)):
+        return None  # "Pay to: NL91 ...", "Ship to: 27 Linden Ave": a form's field, not an order
     classes = imperative_classes(words[0])
     if not classes and gerund and words[0].endswith("ing"):  # "would you mind forwarding"
         classes = verb_classes(words[0])
