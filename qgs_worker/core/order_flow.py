@@ -76,7 +76,7 @@ _SENSITIVE_MARKS = (
     *("write:shellrc", "git:remote", "git:credential", "index:", "publish:"),
 )
 _PLAIN_KINDS = frozenset({"email", "url", "account", "phone", "identifier"})
-_ASKED_KINDS = _PLAIN_KINDS | {"value", "phrase"}
+_ASKED_KINDS = _PLAIN_KINDS | {"value", "phrase", "number"}
 _READ_KINDS = frozenset({"email", "url", "account", "phone"})
 # acts whose object a foreign or terse order may not name in words the tool's name shares; the
 # generic ones (create, update) only with a named object: every edit is an update
