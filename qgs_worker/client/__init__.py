@@ -232,8 +232,8 @@ class Client(WaitingMixin, ToolCallsMixin):
                 raise InputError(
                     f"'task_type' must be one of {', '.join(t.value for t in TaskType)} (got {task_type!r})"
                 ) from None
-        if callback_url is not None:
-            check_callback(
+        if callback_url is not None:  # kept in the form the delivery sends to
+            callback_url = check_callback(
                 callback_url, self.settings, principal=principal, key_id=key_id, store=self.repo
             )
         found = classify(request, kind, llm=self._llm_classifier())
@@ -297,7 +297,7 @@ class Client(WaitingMixin, ToolCallsMixin):
         """
         if callback_url is not None:
             owner, key_id = self.repo.task_signer(task_id)
-            check_callback(
+            callback_url = check_callback(
                 callback_url, self.settings, principal=owner, key_id=key_id, store=self.repo
             )
         if isinstance(deliverable, str):
