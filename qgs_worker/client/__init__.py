@@ -72,6 +72,7 @@ from qgs_worker.settings import Settings
 from qgs_worker.store import (
     Repository,
 )
+from qgs_worker.store.failures import store_guarded
 from qgs_worker.submission import (
     MAX_ROUND_NUMBER,
     NewTask,
@@ -176,6 +177,7 @@ class Client(WaitingMixin, ToolCallsMixin):
             self._app = create_celery_app(self.settings, jobs=False)  # it sends by name
         return self._app
 
+    @store_guarded
     def start_task(
         self,
         request: str,
@@ -262,6 +264,7 @@ class Client(WaitingMixin, ToolCallsMixin):
             self._llm = llm_classifier_for(self.settings.judge)
         return self._llm
 
+    @store_guarded
     def constraints(self, task_id: str) -> str:
         """The text to add to the agent's next prompt ("" for SIMPLE tasks).
 
@@ -270,6 +273,7 @@ class Client(WaitingMixin, ToolCallsMixin):
         """
         return pipeline.constraints(self.repo, task_id)
 
+    @store_guarded
     def make_submission(
         self,
         task_id: str,
@@ -386,6 +390,7 @@ class Client(WaitingMixin, ToolCallsMixin):
                 f"({str(exc).splitlines()[0]}); it was not queued: check QGS_DATABASE_URL"
             ) from exc
 
+    @store_guarded
     def submit(
         self,
         task_id: str,

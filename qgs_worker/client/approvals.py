@@ -8,6 +8,7 @@ from __future__ import annotations
 from qgs_worker.core.views import ApprovalView
 from qgs_worker.service import approvals
 from qgs_worker.store import Repository
+from qgs_worker.store.failures import store_guarded
 
 
 class ApprovalsMixin:
@@ -46,6 +47,7 @@ class ApprovalsMixin:
         """
         return approvals.approve(self.repo, task_id, by=by, note=note, reject=reject)
 
+    @store_guarded
     def approvals(self, task_id: str) -> list[ApprovalView]:
         """Every approval and rejection of the task's rounds, oldest first.
 

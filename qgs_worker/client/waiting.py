@@ -18,6 +18,7 @@ from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.errors import WaitTimeoutError
 from qgs_worker.notify import DecisionNotifier
 from qgs_worker.store import Repository
+from qgs_worker.store.failures import store_guarded
 
 if TYPE_CHECKING:
     from qgs_worker.progress import WaitProgress
@@ -52,10 +53,12 @@ class WaitingMixin(ApprovalsMixin):
                     ).start()
         return self._notifier
 
+    @store_guarded
     def decision(self, submission_id: str) -> DecisionView | None:
         """The decision on a submission, or None while it is not made."""
         return self.repo.decision_view(submission_id)
 
+    @store_guarded
     def wait(
         self,
         submission_id: str,
@@ -148,6 +151,7 @@ class WaitingMixin(ApprovalsMixin):
             time.sleep(delay)
             delay = min(delay * 1.5, 1.0)
 
+    @store_guarded
     def approve(
         self, task_id: str, *, by: str, note: str = "", reject: bool = False
     ) -> ApprovalView:
@@ -200,6 +204,7 @@ class WaitingMixin(ApprovalsMixin):
         except Exception as exc:
             logger.warning("approval of task %s not announced (%s)", task_id, exc)
 
+    @store_guarded
     def task_decision(self, task_id: str) -> DecisionView | None:
         """The decision on the task's latest decided round, or None.
 
