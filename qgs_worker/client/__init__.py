@@ -66,6 +66,7 @@ from qgs_worker.errors import (
 )
 from qgs_worker.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
 from qgs_worker.gate_cache import GateCache
+from qgs_worker.inputs import require_bool, require_text, require_texts
 from qgs_worker.notify import DecisionNotifier
 from qgs_worker.service import classify
 from qgs_worker.settings import Settings
@@ -219,6 +220,13 @@ class Client(WaitingMixin, ToolCallsMixin):
             CallbackUrlError: the callback URL is malformed or points inside (SSRF).
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
         """
+        # The one input contract (qgs_worker.inputs): types refused, never coerced.
+        require_text(request, "request", "pass the user's request text")
+        for name, given in (("agent", agent), ("model", model), ("task_id", task_id)):
+            if given is not None:
+                require_text(given, name, f"pass the {name.replace('_', ' ')} as text, or None")
+        requirements = require_texts(requirements, "requirements")
+        criteria = require_texts(criteria, "criteria")
         if not request or not request.strip():
             raise InputError("'request' is empty: pass the user's request text")
         check_task_size(request, requirements, criteria, self.settings.max_request_bytes)
@@ -299,6 +307,12 @@ class Client(WaitingMixin, ToolCallsMixin):
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
             InputError: a field is malformed (``turn`` not a string included).
         """
+        if not isinstance(deliverable, str | Deliverable):
+            raise InputError(
+                f"'deliverable' must be a string, the round's output (or a Deliverable with "
+                f"its tool calls) (got {type(deliverable).__name__})"
+            )
+        final = require_bool(final, "final")
         if callback_url is not None:
             owner, key_id = self.repo.task_signer(task_id)
             callback_url = check_callback(
@@ -435,7 +449,9 @@ class Client(WaitingMixin, ToolCallsMixin):
             BrokerUnavailableError: the broker could not be reached; nothing was queued.
         """
         if round_number is not None and not (
-            isinstance(round_number, int) and 1 <= round_number <= MAX_ROUND_NUMBER
+            isinstance(round_number, int)
+            and not isinstance(round_number, bool)  # True is not round 1
+            and 1 <= round_number <= MAX_ROUND_NUMBER
         ):
             # Before the store is asked: PostgreSQL refuses a number over its integer range.
             raise InputError(
