@@ -132,7 +132,7 @@ class WaitingMixin(ApprovalsMixin):
                 f"{timeout_s:g} s: `qgs approve {last.task_id} --by NAME` "
                 "(or --reject --note WHY) records one"
             )
-        where = progress_of(self.repo, submission_id, bound_s)
+        where = progress_of(self.repo, submission_id, bound_s, patience_s=0.0)
         raise WaitTimeoutError(
             f"no decision on submission {submission_id!r} after {timeout_s:g} s: {where.detail}"
         )
