@@ -34,6 +34,7 @@ __all__ = [
     "decode_utf8",
     "read_text_file",
     "require_bool",
+    "require_number",
     "require_text",
     "require_texts",
 ]
@@ -156,6 +157,17 @@ def require_text(value: object, field: str, fix: str) -> str:
     if isinstance(value, str):
         return value
     raise InputError(f"'{field}' must be a string (got {type(value).__name__}): {fix}")
+
+
+def require_number(value: object, field: str) -> float:
+    """``value`` when it is an int or a float (not a boolean, not ``"5"``), as a float.
+
+    Raises:
+        InputError: naming the field and the value sent.
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise InputError(f"'{field}' must be a number (got {value!r}); pass seconds, e.g. 30")
 
 
 def require_texts(value: object, field: str) -> tuple[str, ...]:

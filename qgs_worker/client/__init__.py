@@ -279,6 +279,7 @@ class Client(WaitingMixin, ToolCallsMixin):
         Raises:
             TaskNotFoundError: no such task.
         """
+        require_text(task_id, "task_id", "pass the id start_task returned")
         return pipeline.constraints(self.repo, task_id)
 
     @store_guarded
@@ -307,6 +308,7 @@ class Client(WaitingMixin, ToolCallsMixin):
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
             InputError: a field is malformed (``turn`` not a string included).
         """
+        require_text(task_id, "task_id", "pass the id start_task returned")
         if not isinstance(deliverable, str | Deliverable):
             raise InputError(
                 f"'deliverable' must be a string, the round's output (or a Deliverable with "
@@ -448,6 +450,7 @@ class Client(WaitingMixin, ToolCallsMixin):
                 ``MAX_ROUND_NUMBER`` (2**31 - 1); ``turn`` is not a string.
             BrokerUnavailableError: the broker could not be reached; nothing was queued.
         """
+        require_text(task_id, "task_id", "pass the id start_task returned")
         if round_number is not None and not (
             isinstance(round_number, int)
             and not isinstance(round_number, bool)  # True is not round 1

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from qgs_worker.client.approvals import ApprovalsMixin
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.errors import WaitTimeoutError
+from qgs_worker.inputs import require_bool, require_number, require_text
 from qgs_worker.notify import DecisionNotifier
 from qgs_worker.store import Repository
 from qgs_worker.store.failures import store_guarded
@@ -56,6 +57,7 @@ class WaitingMixin(ApprovalsMixin):
     @store_guarded
     def decision(self, submission_id: str) -> DecisionView | None:
         """The decision on a submission, or None while it is not made."""
+        require_text(submission_id, "submission_id", "pass the id submit returned")
         return self.repo.decision_view(submission_id)
 
     @store_guarded
@@ -95,6 +97,9 @@ class WaitingMixin(ApprovalsMixin):
         """
         from qgs_worker.progress import progress_of, refusal_of, settled_progress
 
+        require_text(submission_id, "submission_id", "pass the id submit returned")
+        timeout_s = require_number(timeout_s, "timeout_s")
+        until_approved = require_bool(until_approved, "until_approved")
         bound_s = self.settings.worker.visibility_timeout_s
         shown: list[object] = []
 
@@ -211,4 +216,5 @@ class WaitingMixin(ApprovalsMixin):
         Raises:
             TaskNotFoundError: no such task.
         """
+        require_text(task_id, "task_id", "pass the task's id")
         return self.repo.latest_decision_view(task_id)

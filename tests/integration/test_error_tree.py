@@ -163,10 +163,13 @@ class TestDeadBroker:
         qgs.repo.dispose()
 
 
-def qgs_cli(args: list[str], data_dir: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def qgs_cli(
+    args: list[str], data_dir: str, tmp_path: Path, **more: str
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("QGS_")} | {
         "QGS_DATA_DIR": data_dir,
         "PYTHONPATH": str(ROOT),
+        **more,
     }
     return subprocess.run(
         [sys.executable, "-m", "qgs_worker.cli", *args],
@@ -176,6 +179,37 @@ def qgs_cli(args: list[str], data_dir: str, tmp_path: Path) -> subprocess.Comple
         text=True,
         timeout=60,
     )
+
+
+def closed_port() -> int:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return int(free.getsockname()[1])
+
+
+class TestCommandsOnDeadServices:
+    """A dead store or broker is one line naming its setting and exit 2 for a command."""
+
+    def test_a_dead_store(self, tmp_path: Path) -> None:
+        url = f"postgresql+psycopg://qgs:pw@127.0.0.1:{closed_port()}/qgs"
+        for args in (["status", "t-1"], ["runs"], ["report"]):
+            done = qgs_cli(args, str(tmp_path / ".qgs"), tmp_path, QGS_DATABASE_URL=url)
+            assert 2 == done.returncode, done.stderr
+            [line] = [line for line in done.stderr.splitlines() if line.strip()]
+            assert "QGS_DATABASE_URL" in line and ":pw@" not in line, line
+
+    def test_a_dead_broker(self, tmp_path: Path) -> None:
+        article = tmp_path / "a.md"
+        article.write_text("an article\n")
+        done = qgs_cli(
+            ["submit", "--request", "write an article", "--no-wait", str(article)],
+            str(tmp_path / ".qgs"),
+            tmp_path,
+            QGS_BROKER_URL=f"redis://127.0.0.1:{closed_port()}/0",
+            QGS_BROKER_TIMEOUT_S="1",
+        )
+        assert 2 == done.returncode, done.stderr
+        assert "Traceback" not in done.stderr and "QGS_BROKER_URL" in done.stderr
 
 
 class TestBadDataFolder:

@@ -35,6 +35,7 @@ from qgs_worker.client import Client
 from qgs_worker.errors import InputError
 from qgs_worker.settings import ApiSettings, Settings
 from qgs_worker.store.keys import create_key
+from qgs_worker.webhook_settings import WebhookSettings
 from qgs_worker.webhooks.key_secrets import master_secret
 
 pytestmark = pytest.mark.integration
@@ -103,6 +104,7 @@ def faces(tmp_path: Path) -> Iterator[Faces]:
         database_url=f"sqlite:///{tmp_path / 'q.db'}",
         broker_url="",
         api=ApiSettings(key_cache_s=0),
+        webhooks=WebhookSettings(allow_private=True),  # receivers on loopback
     )
     client = Client(settings, app=Sent())
     ops = Operations(settings, client=client)
@@ -152,17 +154,22 @@ class TestTypes:
         assert "deliverable" in mcp_error(mcp)
 
     @pytest.mark.parametrize(
-        ("field", "value"),
-        [("requirements", "cite the source"), ("request", 42), ("round_number", True)],
+        ("field", "call"),
+        [
+            ("requirements", lambda c, t: c.start_task("write it", requirements="cite sources")),
+            ("request", lambda c, t: c.start_task(42)),
+            ("round_number", lambda c, t: c.submit(t, "x", round_number=True)),
+            ("task_id", lambda c, t: c.submit(123, "x")),
+            ("timeout_s", lambda c, t: c.wait("s-1", timeout_s="5")),
+            ("submission_id", lambda c, t: c.decision(123)),
+            ("by", lambda c, t: c.approve(t, by=123)),
+            ("reject", lambda c, t: c.approve(t, by="ops", reject="no")),
+            ("task_id", lambda c, t: c.constraints(None)),
+        ],
     )
-    def test_no_coercion_in_the_client(self, faces: Faces, field: str, value: object) -> None:
-        with pytest.raises(InputError, match=f"'{field}'"):
-            if field == "round_number":
-                faces.client.submit(faces.task_id, "x", round_number=value)  # type: ignore[arg-type]
-            elif field == "request":
-                faces.client.start_task(value)  # type: ignore[arg-type]
-            else:
-                faces.client.start_task("write an article", requirements=value)  # type: ignore[arg-type]
+    def test_no_coercion_in_the_client(self, faces: Faces, field: str, call: Any) -> None:
+        with pytest.raises(InputError, match=f"'{field}' must be"):
+            call(faces.client, faces.task_id)
 
 
 class TestText:
@@ -215,6 +222,30 @@ class TestText:
         done = faces.cli("submit", "--task", faces.task_id, "--no-wait", str(faces.tmp_path))
         assert 2 == done.returncode
         assert f"{faces.tmp_path} is a folder" in done.stderr
+
+
+class TestCallbackUrls:
+    """A callback URL is read once, at the edge, into the form its delivery sends to."""
+
+    def test_the_http_api_keeps_the_sent_form_and_refuses_what_httpx_cannot_send(
+        self, faces: Faces
+    ) -> None:
+        made = faces.http.post(
+            "/v1/tasks",
+            json={"request": "write an article", "callback_url": "http://0177.0.0.1:9/h"},
+        )
+        assert 201 == made.status_code, made.text
+        assert "http://127.0.0.1:9/h" == faces.client.repo.get_task(made.json()["id"]).callback_url
+        refused = faces.http.post(
+            "/v1/tasks", json={"request": "write an article", "callback_url": "http://☃.example/h"}
+        )
+        assert 422 == refused.status_code
+        assert "callback_url" in refused.text and "xn--" in refused.text
+        round_refused = faces.http.post(
+            f"/v1/tasks/{faces.task_id}/rounds",
+            json={"deliverable": "x", "callback_url": "http://☃.example/h"},
+        )
+        assert 422 == round_refused.status_code and "callback_url" in round_refused.text
 
 
 class TestToolCallShapes:
