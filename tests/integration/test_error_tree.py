@@ -67,11 +67,11 @@ class Relay:
                     continue
                 try:
                     data = sock.recv(65536)
+                    if data:
+                        peer[sock].sendall(data)
                 except OSError:
                     data = b""
-                if data:
-                    peer[sock].sendall(data)
-                else:
+                if not data:
                     for end in (sock, peer[sock]):
                         with contextlib.suppress(KeyError, ValueError):
                             sel.unregister(end)
@@ -80,9 +80,9 @@ class Relay:
 
     def close(self) -> None:
         """Refuse new connections and drop the open ones (the database stopped)."""
-        self.listener.close()
         self.stop.set()
         self.thread.join(timeout=5)
+        self.listener.close()
         for inside, outside in self.pairs:
             for end in (inside, outside):
                 with contextlib.suppress(OSError):
