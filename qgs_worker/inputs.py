@@ -140,9 +140,9 @@ def read_text_file(name: str, *, what: str, limit_bytes: int, setting: str) -> s
     if why is not None:
         raise InputError(f"{source} {why}")
     if len(data) > limit_bytes:
-        size = f"{Path(name).stat().st_size:,} bytes" if name != "-" else "more"
+        size = f" ({Path(name).stat().st_size:,} bytes)" if name != "-" else ""
         raise TooLargeError(
-            f"{source} is {size}, over the limit of {limit_bytes:,} bytes: send a smaller one "
+            f"{source}{size} is over the limit of {limit_bytes:,} bytes: send a smaller one "
             f"(a diff or a summary), or raise {setting}"
         )
     return decode_utf8(data, source)
