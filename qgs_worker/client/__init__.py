@@ -73,7 +73,7 @@ from qgs_worker.settings import Settings
 from qgs_worker.store import (
     Repository,
 )
-from qgs_worker.store.failures import store_guarded
+from qgs_worker.store.failures import store_errors, store_guarded
 from qgs_worker.submission import (
     MAX_ROUND_NUMBER,
     NewTask,
@@ -389,22 +389,14 @@ class Client(WaitingMixin, ToolCallsMixin):
         return SubmissionHandle(id=submission.submission_id, task_id=submission.task_id)
 
     def _outbox(self, submission: Submission, message: dict[str, Any]) -> None:
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from qgs_worker.errors import StoreError
-
-        try:
+        what = f"submission {submission.submission_id!r} was not queued"
+        with store_errors(what):  # StoreUnavailableError when unreachable, else StoreError
             self.repo.add_outbox(
                 submission.submission_id,
                 submission.task_id,
                 json.dumps(message, ensure_ascii=False),
                 round_number=submission.round_number,
             )
-        except SQLAlchemyError as exc:
-            raise StoreError(
-                f"cannot record submission {submission.submission_id!r} in the store "
-                f"({str(exc).splitlines()[0]}); it was not queued: check QGS_DATABASE_URL"
-            ) from exc
 
     @store_guarded
     def submit(
