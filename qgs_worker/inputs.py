@@ -182,7 +182,7 @@ def require_texts(value: object, field: str) -> tuple[str, ...]:
     if isinstance(value, str | bytes) or not isinstance(value, list | tuple):
         raise InputError(
             f"'{field}' must be a list of strings (got {type(value).__name__}); "
-            f"e.g. {field}=[\"cite the source\"]"
+            f'e.g. {field}=["cite the source"]'
         )
     for i, item in enumerate(value):
         if not isinstance(item, str):
