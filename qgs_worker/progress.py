@@ -8,12 +8,20 @@ in use) instead of guessing "is a worker running?".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from qgs_worker.core.models import ReviewStatus, RoundStatus
 from qgs_worker.errors import SubmissionRefusedError
-from qgs_worker.store import Repository
+from qgs_worker.store import Repository, utcnow
 from qgs_worker.store.schema import redact
 from qgs_worker.sweeper import overdue
+
+TAKE_PATIENCE_S = 30.0
+"""Seconds a sent submission may wait for a worker before a wait asks whether one runs.
+
+Workers that the waiting command starts itself (``qgs submit --wait`` on the default setup)
+take a few seconds to come up: until then "no worker took it yet" is no news, and a line that
+said it stayed on the terminal after the decision came (issue 31)."""
 
 
 @dataclass(frozen=True)
@@ -46,15 +54,27 @@ class WaitProgress:
         return (self.state, self.round_number, self.judge_retries, self.retry_at)
 
 
-def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -> WaitProgress:
+def progress_of(
+    repo: Repository,
+    submission_id: str,
+    bound_s: float = 3600.0,
+    *,
+    now: datetime | None = None,
+    patience_s: float = TAKE_PATIENCE_S,
+) -> WaitProgress:
     """Where ``submission_id`` stands in ``repo``.
 
     Args:
         repo: The store.
         submission_id: From ``submit``.
         bound_s: The visibility timeout, past which a state is called overdue.
+        now: The time to judge waits by (UTC; the clock's when None).
+        patience_s: A submission sent less than this many seconds ago and not taken yet is
+            "waiting for a worker", not a question about whether one runs (0: always ask, as
+            a wait that timed out does).
     """
     facts = repo.submission_facts(submission_id)
+    now = now or utcnow()
     store = redact(repo.url)
     r = facts.round
     if r is None:
@@ -79,6 +99,10 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
                 submission_id, "refused", detail=f"the worker could not store it: {why}"
             )
         sent_at = facts.sent_at.isoformat(timespec="seconds") if facts.sent_at else "?"
+        if _waited_s(facts.sent_at, now) < patience_s:
+            return WaitProgress(
+                submission_id, "sent", detail=f"sent at {sent_at}; waiting for a worker to take it"
+            )
         return WaitProgress(
             submission_id,
             "sent",
@@ -112,6 +136,11 @@ def progress_of(repo: Repository, submission_id: str, bound_s: float = 3600.0) -
         retry_at=retry_at,
         detail="; ".join(parts),
     )
+
+
+def _waited_s(since: datetime | None, now: datetime) -> float:
+    """Seconds from ``since`` to ``now`` (infinite when ``since`` is unknown)."""
+    return float("inf") if since is None else (now - since).total_seconds()
 
 
 def settled_progress(repo: Repository, submission_id: str, bound_s: float = 3600.0) -> WaitProgress:

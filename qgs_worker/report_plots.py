@@ -14,7 +14,7 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Any
 
-__all__ = ["SEVERITIES", "TRAJECTORY_TASKS", "decided_risk", "plots"]
+__all__ = ["RISK_BANDS", "SEVERITIES", "TRAJECTORY_TASKS", "decided_risk", "plots", "risk_band"]
 
 SEVERITIES = ("P0", "P1", "P2", "P3", "P4")
 TRAJECTORY_TASKS = 30
@@ -190,17 +190,49 @@ def _short(text: str) -> str:
     return text if len(text) <= _TICK_CHARS else text[: _TICK_CHARS - 1] + "…"
 
 
+RISK_BANDS: tuple[tuple[str, int, str], ...] = (
+    ("no findings (0)", 0, "#2ca02c"),
+    ("P4 band (5-9)", 5, _SEVERITY_COLOURS["P4"]),
+    ("P3 band (10-19)", 10, _SEVERITY_COLOURS["P3"]),
+    ("P2 band (20-49)", 20, _SEVERITY_COLOURS["P2"]),
+    ("P1 band (50-99)", 50, _SEVERITY_COLOURS["P1"]),
+    ("P0 band (100+)", 100, _SEVERITY_COLOURS["P0"]),
+)
+"""The risk chart's bands: (name, lowest risk, colour), by the severity weight a risk reaches
+(P4=5, P3=10, P2=20, P1=50, P0=100); risk 0 is green, never the red of P1."""
+
+_RISK_BINS = 30
+"""About how many bins the risk histogram has (each a multiple of 5 wide: risks are)."""
+
+
+def risk_band(risk: int) -> int:
+    """The index in ``RISK_BANDS`` of the band ``risk`` falls in."""
+    return max(i for i, (_name, lowest, _colour) in enumerate(RISK_BANDS) if risk >= lowest)
+
+
 def _risk(tasks: list[dict[str, Any]]) -> dict[str, Any]:
     import plotly.graph_objects as go
 
     risks = [decided_risk(t) for t in tasks]
+    top = max(risks, default=0)
+    width = max(5, -(-(top + 5) // (_RISK_BINS * 5)) * 5)  # a multiple of 5, ~30 bins in all
+    bins = {"start": 0, "end": top + width, "size": width}
+    by_band: dict[int, list[int]] = defaultdict(list)
+    for risk in risks:
+        by_band[risk_band(risk)].append(risk)
+    bars = [
+        go.Histogram(x=by_band[i], xbins=bins, marker={"color": colour}, name=name)
+        for i, (name, _lowest, colour) in enumerate(RISK_BANDS)
+        if by_band[i]
+    ]
     return _figure(
-        [go.Histogram(x=risks, nbinsx=30, marker={"color": "#d62728"}, name="tasks")],
+        bars,
         {
             "title": {"text": "Risk the gate weighed (P0=100, P1=50, P2=20, P3=10, P4=5)"},
             "xaxis": {"title": {"text": "risk"}},
             "yaxis": {"title": {"text": "tasks"}},
             "bargap": 0.05,
+            "barmode": "stack",
         },
     )
 
@@ -210,7 +242,8 @@ def plots(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
     ``trajectory``: score by round (median and the longest loops); ``decisions``: decision
     outcomes stacked by task type; ``findings``: findings by category, stacked by severity;
-    ``risk``: a histogram of the risk the gate weighed per task.
+    ``risk``: a histogram of the risk the gate weighed per task, coloured by severity band
+    (``RISK_BANDS``: risk 0 green, the P1 band red).
     """
     tasks = report["tasks"]
     return {

@@ -24,6 +24,7 @@ from qgs_worker.core.detectors import (
 from qgs_worker.core.models import ArgumentKind, Finding, Severity, risk_of
 from qgs_worker.core.pii import find_pii
 from qgs_worker.errors import InputError
+from qgs_worker.inputs import binary_kind
 
 SCAN_MAX_BYTES = 10_000_000
 """The largest input ``qgs scan`` reads, in bytes (detectors cost about 1.5 ms per KB)."""
@@ -176,11 +177,12 @@ def decode_scan_input(data: bytes, source: str) -> tuple[str, str | None]:
     """The input as text, and a warning when it had to be decoded with replacements.
 
     Raises:
-        InputError: The input holds NUL bytes (a binary file, or UTF-16 text).
+        InputError: The input is binary or UTF-16/32 text (``inputs.binary_kind``).
     """
-    if b"\x00" in data:
+    kind = binary_kind(data)  # the one input contract (qgs_worker.inputs), as qgs submit
+    if kind is not None:
         raise InputError(
-            f"{source} is not text: it holds NUL bytes (a binary file, or UTF-16 text); "
+            f"{source} is not text: it holds NUL bytes or a UTF-16 mark (it is {kind}); "
             "qgs scan reads UTF-8 text (convert it first, e.g. iconv -f UTF-16 -t UTF-8)"
         )
     try:

@@ -21,7 +21,12 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from qgs_worker.core.models import CadencePolicy, GatePolicy
 from qgs_worker.errors import ConfigurationError
-from qgs_worker.settings_defaults import ENV_FILE, default_data_dir, store_line_of
+from qgs_worker.settings_defaults import (
+    ENV_FILE,
+    check_data_dir,
+    default_data_dir,
+    store_line_of,
+)
 from qgs_worker.settings_groups import (
     ApiSettings,
     AuditSettings,
@@ -275,7 +280,9 @@ class Settings(BaseSettings):
     @classmethod
     def _absolute(cls, value: Path) -> Path:
         # One store for every process of a user: never a folder relative to where it started.
-        return value.expanduser().absolute()
+        # A file (or a folder under one) is refused here, naming QGS_DATA_DIR, not by a
+        # FileExistsError where the folder is first made.
+        return check_data_dir(value.expanduser().absolute())
 
     def store_line(self) -> str:
         """One line saying which store (and data folder) this process uses, password hidden."""

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 __all__ = [
     "ENV_FILE",
     "DefaultSettings",
+    "check_data_dir",
+    "data_folder_error",
     "default_data_dir",
     "short_settings",
     "store_line_of",
@@ -59,6 +61,49 @@ def default_data_dir() -> Path:
         xdg = os.environ.get("XDG_DATA_HOME", "")
         base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
     return base / "qgs"
+
+
+def check_data_dir(path: Path) -> Path:
+    """Refuse a data folder that can never be used: a file, or a folder under a file.
+
+    A folder that is missing is made when it is first needed (``data_folder_error`` names it
+    then, when it cannot be made); this check makes no folder.
+
+    Args:
+        path: ``QGS_DATA_DIR``, made absolute.
+
+    Returns:
+        ``path``.
+
+    Raises:
+        ConfigurationError: naming ``QGS_DATA_DIR``, what is in the way and the fix.
+    """
+    probe = path
+    while not os.path.lexists(probe) and probe.parent != probe:
+        probe = probe.parent
+    if os.path.isdir(probe):
+        return path
+    what = "is a file" if probe == path else f"is under {probe}, which is a file"
+    raise data_folder_error(path, f"{what}, not a folder")
+
+
+def data_folder_error(
+    path: Path, why: str | OSError, *, setting: str = "QGS_DATA_DIR"
+) -> Exception:
+    """The ``ConfigurationError`` for a data folder that cannot be used or made (one line).
+
+    Args:
+        path: The data folder (or the folder the store's SQLite file goes in).
+        why: What is wrong, or the ``OSError`` its creation raised.
+        setting: The variable(s) that name the folder, for the message and the fix.
+    """
+    from qgs_worker.errors import ConfigurationError
+
+    reason = why if isinstance(why, str) else f"cannot be made ({why.strerror or why})"
+    return ConfigurationError(
+        f"the data folder {path} ({setting}) {reason}: point {setting} at a folder this user "
+        "may create and write (it is made when missing)"
+    )
 
 
 def store_line_of(url: str, data_dir: Path) -> str:
@@ -111,8 +156,9 @@ class DefaultSettings:
         """The default settings, with ``QGS_DATA_DIR`` when it is set (any case)."""
         variables = os.environ if environ is None else environ
         given = next((v for k, v in variables.items() if k.upper() == "QGS_DATA_DIR"), None)
-        data_dir = default_data_dir() if given is None else Path(given)
-        return cls(data_dir=data_dir.expanduser().absolute())
+        if given is None:
+            return cls(data_dir=default_data_dir().expanduser().absolute())
+        return cls(data_dir=check_data_dir(Path(given).expanduser().absolute()))
 
     @property
     def embedded(self) -> bool:

@@ -40,10 +40,13 @@ def _url_form(url: str | None) -> str | None:
 
     Private receivers pass here: whether they are allowed is the client's setting, checked
     with DNS at submit (``qgs_worker.webhooks.check_callback``) and again at each delivery.
+
+    Returns:
+        The URL in its one kept form (``CallbackTarget.normalized``).
     """
-    if url is not None:
-        parse_callback_url(url, allow_private=True)
-    return url
+    if url is None:
+        return None
+    return parse_callback_url(url, allow_private=True).normalized
 
 
 class NewTask(BaseModel):

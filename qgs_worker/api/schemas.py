@@ -25,6 +25,7 @@ from pydantic_core import CoreSchema
 from qgs_worker.core.models import Classification, Complexity, TaskType
 from qgs_worker.core.tool_shapes import (
     CALL_SHAPES,
+    CHECK_CALL_SHAPES,
     RESULT_SHAPES,
     AnyOfShapes,
     read_call,
@@ -224,9 +225,10 @@ class ToolCallCheckIn(_In):
     call: Annotated[
         dict[str, Any],
         AnyOfShapes(
-            CALL_SHAPES,
-            "one call: an OpenAI tool_calls item, an OpenAI Responses function_call item, an "
-            "Anthropic tool_use block or an MCP tools/call request",
+            CHECK_CALL_SHAPES,
+            "one call: QGS's {id, name, arguments} (as a round's tool_calls item), an OpenAI "
+            "tool_calls item, an OpenAI Responses function_call item, an Anthropic tool_use "
+            "block or an MCP tools/call request",
         ),
     ]
     tools: list[dict[str, Any]] | dict[str, Any] | None = Field(

@@ -24,9 +24,9 @@ def check_tool(
     call_file: Annotated[
         str,
         typer.Argument(
-            help="The call: a JSON file holding one tool call (OpenAI tool_calls item, Anthropic "
-            "tool_use block, MCP tools/call request) or an assistant message with several, "
-            "or - for standard input."
+            help="The call: a JSON file holding one tool call (QGS's {id, name, arguments}, an "
+            "OpenAI tool_calls item, Anthropic tool_use block, MCP tools/call request) or an "
+            "assistant message with several, or - for standard input."
         ),
     ],
     tools: Annotated[

@@ -69,12 +69,19 @@ def submit(
         )
     from qgs_worker.client import Client
     from qgs_worker.errors import BrokerUnavailableError
+    from qgs_worker.inputs import read_text_file
     from qgs_worker.preflight import check_broker
-
-    text = sys.stdin.read() if file == "-" else _read_file(file)
     from qgs_worker.settings import Settings
 
     settings = Settings()
+    # The one input contract (qgs_worker.inputs): a folder, binary, UTF-16 or bytes that are
+    # not UTF-8 are refused, as qgs scan and the HTTP API refuse them.
+    text = read_text_file(
+        file,
+        what="a deliverable file",
+        limit_bytes=settings.max_deliverable_bytes,
+        setting="QGS_MAX_DELIVERABLE_BYTES",
+    )
     client = Client(settings)
     # Size and fields first: a refused deliverable leaves no task behind.
     client.make_submission("unsaved", text, final=final, round_number=round_number, turn=turn)
@@ -113,13 +120,6 @@ def submit(
 def _show_progress(p: Any) -> None:
     """One line on standard error each time a waited-for submission moves (``WaitProgress``)."""
     err_console.print(f"[dim]…[/] {markup_safe(p.detail, lines=False)}", soft_wrap=True)
-
-
-def _read_file(name: str) -> str:
-    path = Path(name)
-    if not path.is_file():
-        raise _fail(f"no such file: {name} (pass a deliverable file, or - to read standard input)")
-    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def _answers(report: dict[str, Any], number: int) -> str:

@@ -41,7 +41,8 @@ def _run_json(run: RunFacts) -> dict[str, Any]:
         "id": run.id,
         "started_at": run.started_at.isoformat(timespec="seconds"),
         "ended_at": run.ended_at.isoformat(timespec="seconds") if run.ended_at else None,
-        "mode": run.mode,
+        "mode": run.shown_mode,
+        "resumed": run.resumed,
         "rerun_of": run.rerun_of,
         "files": list(run.files),
         "tasks": run.tasks,
@@ -70,13 +71,13 @@ def runs(
     if not stored:
         console.print("no audit run yet: `qgs audit FILES` starts one")
         return
-    # Break test: a first run showed mode "resume" with nothing before it to resume; the
-    # caption says what each mode does.
+    # Break test: a first run showed mode "resume" with nothing before it to resume; a run
+    # that took no task from an earlier one shows "new" (RunFacts.shown_mode).
     table = Table(
         box=box.SIMPLE_HEAD,
         pad_edge=False,
-        caption="mode resume: a transcript audited before is linked, not audited again (the "
-        "default); new: every transcript audited again (--new-run, --rerun RUN)",
+        caption="mode resume: N transcripts audited before were linked, not audited again; "
+        "new: every transcript audited (a first run, --new-run, --rerun RUN)",
         caption_justify="left",
     )
     table.add_column("run", no_wrap=True, justify="right")
@@ -91,7 +92,9 @@ def runs(
             f" +{len(r.files) - 3}" if len(r.files) > 3 else ""
         )
         policy = (r.settings.get("policy_file") or {}).get("path")
-        mode = r.mode + (f" of {r.rerun_of}" if r.rerun_of else "")
+        mode = r.shown_mode + (f" of {r.rerun_of}" if r.rerun_of else "")
+        if r.shown_mode == "resume":
+            mode += f" ({r.resumed})"
         started = r.started_at.strftime("%Y-%m-%d %H:%M:%S")
         table.add_row(
             str(r.id),

@@ -66,12 +66,14 @@ from qgs_worker.errors import (
 )
 from qgs_worker.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
 from qgs_worker.gate_cache import GateCache
+from qgs_worker.inputs import require_bool, require_text, require_texts
 from qgs_worker.notify import DecisionNotifier
 from qgs_worker.service import classify
 from qgs_worker.settings import Settings
 from qgs_worker.store import (
     Repository,
 )
+from qgs_worker.store.failures import store_errors, store_guarded
 from qgs_worker.submission import (
     MAX_ROUND_NUMBER,
     NewTask,
@@ -176,6 +178,7 @@ class Client(WaitingMixin, ToolCallsMixin):
             self._app = create_celery_app(self.settings, jobs=False)  # it sends by name
         return self._app
 
+    @store_guarded
     def start_task(
         self,
         request: str,
@@ -217,6 +220,13 @@ class Client(WaitingMixin, ToolCallsMixin):
             CallbackUrlError: the callback URL is malformed or points inside (SSRF).
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
         """
+        # The one input contract (qgs_worker.inputs): types refused, never coerced.
+        require_text(request, "request", "pass the user's request text")
+        for name, given in (("agent", agent), ("model", model), ("task_id", task_id)):
+            if given is not None:
+                require_text(given, name, f"pass the {name.replace('_', ' ')} as text, or None")
+        requirements = require_texts(requirements, "requirements")
+        criteria = require_texts(criteria, "criteria")
         if not request or not request.strip():
             raise InputError("'request' is empty: pass the user's request text")
         check_task_size(request, requirements, criteria, self.settings.max_request_bytes)
@@ -232,8 +242,8 @@ class Client(WaitingMixin, ToolCallsMixin):
                 raise InputError(
                     f"'task_type' must be one of {', '.join(t.value for t in TaskType)} (got {task_type!r})"
                 ) from None
-        if callback_url is not None:
-            check_callback(
+        if callback_url is not None:  # kept in the form the delivery sends to
+            callback_url = check_callback(
                 callback_url, self.settings, principal=principal, key_id=key_id, store=self.repo
             )
         found = classify(request, kind, llm=self._llm_classifier())
@@ -262,14 +272,17 @@ class Client(WaitingMixin, ToolCallsMixin):
             self._llm = llm_classifier_for(self.settings.judge)
         return self._llm
 
+    @store_guarded
     def constraints(self, task_id: str) -> str:
         """The text to add to the agent's next prompt ("" for SIMPLE tasks).
 
         Raises:
             TaskNotFoundError: no such task.
         """
+        require_text(task_id, "task_id", "pass the id start_task returned")
         return pipeline.constraints(self.repo, task_id)
 
+    @store_guarded
     def make_submission(
         self,
         task_id: str,
@@ -295,9 +308,16 @@ class Client(WaitingMixin, ToolCallsMixin):
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
             InputError: a field is malformed (``turn`` not a string included).
         """
+        require_text(task_id, "task_id", "pass the id start_task returned")
+        if not isinstance(deliverable, str | Deliverable):
+            raise InputError(
+                f"'deliverable' must be a string, the round's output (or a Deliverable with "
+                f"its tool calls) (got {type(deliverable).__name__})"
+            )
+        final = require_bool(final, "final")
         if callback_url is not None:
             owner, key_id = self.repo.task_signer(task_id)
-            check_callback(
+            callback_url = check_callback(
                 callback_url, self.settings, principal=owner, key_id=key_id, store=self.repo
             )
         if isinstance(deliverable, str):
@@ -369,23 +389,16 @@ class Client(WaitingMixin, ToolCallsMixin):
         return SubmissionHandle(id=submission.submission_id, task_id=submission.task_id)
 
     def _outbox(self, submission: Submission, message: dict[str, Any]) -> None:
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from qgs_worker.errors import StoreError
-
-        try:
+        what = f"submission {submission.submission_id!r} was not queued"
+        with store_errors(what):  # StoreUnavailableError when unreachable, else StoreError
             self.repo.add_outbox(
                 submission.submission_id,
                 submission.task_id,
                 json.dumps(message, ensure_ascii=False),
                 round_number=submission.round_number,
             )
-        except SQLAlchemyError as exc:
-            raise StoreError(
-                f"cannot record submission {submission.submission_id!r} in the store "
-                f"({str(exc).splitlines()[0]}); it was not queued: check QGS_DATABASE_URL"
-            ) from exc
 
+    @store_guarded
     def submit(
         self,
         task_id: str,
@@ -429,8 +442,11 @@ class Client(WaitingMixin, ToolCallsMixin):
                 ``MAX_ROUND_NUMBER`` (2**31 - 1); ``turn`` is not a string.
             BrokerUnavailableError: the broker could not be reached; nothing was queued.
         """
+        require_text(task_id, "task_id", "pass the id start_task returned")
         if round_number is not None and not (
-            isinstance(round_number, int) and 1 <= round_number <= MAX_ROUND_NUMBER
+            isinstance(round_number, int)
+            and not isinstance(round_number, bool)  # True is not round 1
+            and 1 <= round_number <= MAX_ROUND_NUMBER
         ):
             # Before the store is asked: PostgreSQL refuses a number over its integer range.
             raise InputError(

@@ -6,8 +6,10 @@ The rules are the service's (``service.approvals.approve``); the client only cal
 from __future__ import annotations
 
 from qgs_worker.core.views import ApprovalView
+from qgs_worker.inputs import require_bool, require_text
 from qgs_worker.service import approvals
 from qgs_worker.store import Repository
+from qgs_worker.store.failures import store_guarded
 
 
 class ApprovalsMixin:
@@ -44,8 +46,13 @@ class ApprovalsMixin:
             ApprovalConflictError: a person already decided that round the other way (the
                 message names who and when).
         """
+        require_text(task_id, "task_id", "pass the task's id")
+        require_text(by, "by", "pass who decides, e.g. by='ops'")
+        require_text(note, "note", "pass why, or leave it out")
+        require_bool(reject, "reject")
         return approvals.approve(self.repo, task_id, by=by, note=note, reject=reject)
 
+    @store_guarded
     def approvals(self, task_id: str) -> list[ApprovalView]:
         """Every approval and rejection of the task's rounds, oldest first.
 

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 from qgs_worker.client.approvals import ApprovalsMixin
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.errors import WaitTimeoutError
+from qgs_worker.inputs import require_bool, require_number, require_text
 from qgs_worker.notify import DecisionNotifier
 from qgs_worker.store import Repository
+from qgs_worker.store.failures import store_guarded
 
 if TYPE_CHECKING:
     from qgs_worker.progress import WaitProgress
@@ -52,10 +54,13 @@ class WaitingMixin(ApprovalsMixin):
                     ).start()
         return self._notifier
 
+    @store_guarded
     def decision(self, submission_id: str) -> DecisionView | None:
         """The decision on a submission, or None while it is not made."""
+        require_text(submission_id, "submission_id", "pass the id submit returned")
         return self.repo.decision_view(submission_id)
 
+    @store_guarded
     def wait(
         self,
         submission_id: str,
@@ -92,6 +97,9 @@ class WaitingMixin(ApprovalsMixin):
         """
         from qgs_worker.progress import progress_of, refusal_of, settled_progress
 
+        require_text(submission_id, "submission_id", "pass the id submit returned")
+        timeout_s = require_number(timeout_s, "timeout_s")
+        until_approved = require_bool(until_approved, "until_approved")
         bound_s = self.settings.worker.visibility_timeout_s
         shown: list[object] = []
 
@@ -129,7 +137,7 @@ class WaitingMixin(ApprovalsMixin):
                 f"{timeout_s:g} s: `qgs approve {last.task_id} --by NAME` "
                 "(or --reject --note WHY) records one"
             )
-        where = progress_of(self.repo, submission_id, bound_s)
+        where = progress_of(self.repo, submission_id, bound_s, patience_s=0.0)
         raise WaitTimeoutError(
             f"no decision on submission {submission_id!r} after {timeout_s:g} s: {where.detail}"
         )
@@ -148,6 +156,7 @@ class WaitingMixin(ApprovalsMixin):
             time.sleep(delay)
             delay = min(delay * 1.5, 1.0)
 
+    @store_guarded
     def approve(
         self, task_id: str, *, by: str, note: str = "", reject: bool = False
     ) -> ApprovalView:
@@ -200,10 +209,12 @@ class WaitingMixin(ApprovalsMixin):
         except Exception as exc:
             logger.warning("approval of task %s not announced (%s)", task_id, exc)
 
+    @store_guarded
     def task_decision(self, task_id: str) -> DecisionView | None:
         """The decision on the task's latest decided round, or None.
 
         Raises:
             TaskNotFoundError: no such task.
         """
+        require_text(task_id, "task_id", "pass the task's id")
         return self.repo.latest_decision_view(task_id)

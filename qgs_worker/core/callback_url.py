@@ -21,7 +21,15 @@ Cheat Sheet asks of a URL the server fetches for someone else:
   (``::ffff:127.0.0.1``), IPv4-compatible (``::127.0.0.1``), 6to4 (``2002:7f00:1::``),
   Teredo, and the NAT64 well-known prefix (``64:ff9b::7f00:1``);
 - IPv4 hosts in the forms ``inet_aton`` accepts (``2130706433``, ``0x7f000001``,
-  ``0177.0.0.1``, ``127.1``) are read as the address they name.
+  ``0177.0.0.1``, ``127.1``) are read as the address they name, and full-width digits and dots
+  (``２７.0.0.1``) as their ASCII ones (NFKC, UTS #46 dots).
+
+A URL is read once, here, and kept in one form (``CallbackTarget.normalized``): the scheme and
+host in lower case, an address host written as its standard text (``http://0177.0.0.1:8080/a``
+is kept as ``http://127.0.0.1:8080/a``, the form a browser reads it as), the scheme's default
+port and the fragment (never sent) left out. That form is what is stored and what the delivery
+POSTs to; the adapter (``qgs_worker.webhooks.urls.sendable``) passes it through the HTTP
+client's own parser once more, so a URL is refused where it is given, never at delivery.
 
 This module is pure (stdlib): ``parse_callback_url`` checks the URL's form and any address or
 name written in it; the adapter (``qgs_worker.webhooks.urls``) resolves the host and checks
@@ -35,7 +43,7 @@ import ipaddress
 import re
 import unicodedata
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from qgs_worker.core.rules import ssrf as ssrf_rules
 from qgs_worker.core.ssrf import encoded_ipv4
@@ -76,6 +84,7 @@ class CallbackTarget:
         host: The host, lower case, without brackets (an IPv6 literal) or a trailing dot.
         port: The port (the scheme's default when the URL names none).
         address: The address the host is written as (any spelling), or None for a name.
+        normalized: The URL in the one form it is kept and sent in (see the module docstring).
     """
 
     url: str
@@ -83,6 +92,7 @@ class CallbackTarget:
     host: str
     port: int
     address: Address | None
+    normalized: str = ""
 
 
 def parse_callback_url(
@@ -147,7 +157,8 @@ def parse_callback_url(
     if not host.isascii():
         host = unicodedata.normalize("NFKC", host).translate(_DOTS).lower().rstrip(".")
     address = _literal(host)
-    target = CallbackTarget(url, scheme, host, port or _SCHEMES[scheme], address)
+    normalized = _normal_form(parts, scheme, host, address, port)
+    target = CallbackTarget(url, scheme, host, port or _SCHEMES[scheme], address, normalized)
     if address is not None:
         why = address_refusal(address, allow_private=allow_private)
         if why is not None:
@@ -283,6 +294,25 @@ def _literal(host: str) -> Address | None:
     except ValueError:
         pass  # not a standard literal: try the inet_aton forms (decimal, hex, octal, short)
     return encoded_ipv4(host) if re.fullmatch(r"[0-9a-fA-FxX.]+", host) else None
+
+
+def _normal_form(
+    parts: SplitResult, scheme: str, host: str, address: Address | None, port: int | None
+) -> str:
+    """The URL rebuilt from its parts: lower-case scheme and host, an address in standard text.
+
+    The scheme's default port and the fragment are left out; the path and query stay as given
+    (the HTTP client percent-encodes what it must).
+    """
+    if isinstance(address, ipaddress.IPv6Address):
+        shown = f"[{address}]"
+    elif address is not None:
+        shown = str(address)
+    else:
+        shown = host
+    if port is not None and port != _SCHEMES[scheme]:
+        shown += f":{port}"
+    return urlunsplit((scheme, shown, parts.path or "/", parts.query, ""))
 
 
 def _name_refusal(host: str, *, allow_private: bool) -> str | None:

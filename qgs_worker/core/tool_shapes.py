@@ -39,6 +39,7 @@ from qgs_worker.errors import InputError
 
 __all__ = [
     "CALL_SHAPES",
+    "CHECK_CALL_SHAPES",
     "RESULT_SHAPES",
     "TOOL_ERROR_PREFIX",
     "AnyOfShapes",
@@ -235,6 +236,16 @@ class _Shape(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+class QgsToolCall(_Shape):
+    """QGS's own call, as a round's ``tool_calls`` item is written: ``{"id", "name", "arguments"}``."""
+
+    id: str | int | None = None
+    name: str
+    arguments: dict[str, Any] | str = Field(
+        default_factory=dict, description="an object (or a JSON string encoding one)"
+    )
+
+
 class OpenAIFunction(_Shape):
     """``function`` of an OpenAI tool call."""
 
@@ -333,6 +344,9 @@ CALL_SHAPES: tuple[type[BaseModel], ...] = (
     McpToolsCall,
 )
 """The agents' call shapes a round takes besides QGS's own (``ToolCallIn``)."""
+
+CHECK_CALL_SHAPES: tuple[type[BaseModel], ...] = (QgsToolCall, *CALL_SHAPES)
+"""The call shapes the tool-call check takes: QGS's own too, as the rounds do (HTTP, MCP)."""
 
 RESULT_SHAPES: tuple[type[BaseModel], ...] = (
     OpenAIToolMessage,

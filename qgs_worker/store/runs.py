@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Column, DateTime, Text, UniqueConstraint, delete, func, update
+from sqlalchemy.orm import aliased
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from qgs_worker.errors import InputError
@@ -72,7 +73,11 @@ class AuditBatchTaskRow(SQLModel, table=True):
 
 @dataclass(frozen=True, slots=True)
 class RunFacts:
-    """A run as the CLI shows it; times are UTC, ``tasks`` counts its linked tasks."""
+    """A run as the CLI shows it; times are UTC, ``tasks`` counts its linked tasks.
+
+    ``resumed`` counts the tasks it took from an earlier run (linked, not audited again): a
+    ``resume`` run with none resumed nothing (a first run), and ``shown_mode`` says ``new``.
+    """
 
     id: int
     started_at: datetime
@@ -83,9 +88,15 @@ class RunFacts:
     fingerprint: str
     settings: dict[str, Any]
     tasks: int = 0
+    resumed: int = 0
+
+    @property
+    def shown_mode(self) -> str:
+        """``resume`` only when the run took tasks from an earlier one; else ``new``."""
+        return "new" if self.mode == "resume" and not self.resumed else self.mode
 
 
-def _facts(row: AuditBatchRow, tasks: int) -> RunFacts:
+def _facts(row: AuditBatchRow, tasks: int, resumed: int = 0) -> RunFacts:
     assert row.id is not None
     return RunFacts(
         id=row.id,
@@ -97,6 +108,7 @@ def _facts(row: AuditBatchRow, tasks: int) -> RunFacts:
         fingerprint=row.fingerprint,
         settings=json.loads(row.settings),
         tasks=tasks,
+        resumed=resumed,
     )
 
 
@@ -193,7 +205,8 @@ class RunStore(StoreBase):
         return True
 
     def list_runs(self) -> list[RunFacts]:
-        """Every run, oldest first, with its task count."""
+        """Every run, oldest first, with its task count and how many it took from earlier runs."""
+        mine, before = aliased(AuditBatchTaskRow), aliased(AuditBatchTaskRow)
         with Session(self.engine) as session:
             counts = dict(
                 session.exec(
@@ -202,8 +215,21 @@ class RunStore(StoreBase):
                     )
                 ).all()
             )
+            earlier = dict(
+                session.exec(
+                    select(mine.batch_id, func.count(func.distinct(mine.task_id)))
+                    .join(
+                        before,
+                        (col(before.task_id) == col(mine.task_id))
+                        & (col(before.batch_id) < col(mine.batch_id)),
+                    )
+                    .group_by(col(mine.batch_id))
+                ).all()
+            )
             rows = session.exec(select(AuditBatchRow).order_by(col(AuditBatchRow.id))).all()
-            return [_facts(r, counts.get(r.id or 0, 0)) for r in rows]
+            return [
+                _facts(r, counts.get(r.id or 0, 0), earlier.get(r.id or 0, 0)) for r in rows
+            ]
 
     def run_facts(self, run: str | int) -> RunFacts:
         """One run by id (``3``, ``r3``) or ``last``.

@@ -20,6 +20,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import SQLModel, create_engine
 
 from qgs_worker.core.models import split_round_prefix
+from qgs_worker.settings_defaults import data_folder_error
 from qgs_worker.store import idempotency as _idempotency  # noqa: F401  (the idempotency keys)
 from qgs_worker.store import keys as _keys  # noqa: F401  (registers the api_key table)
 from qgs_worker.store import runs as _runs  # noqa: F401  (registers the audit run tables)
@@ -74,7 +75,12 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(path).parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a file in the way, no permission: one line, not a traceback
+                where = "QGS_DATA_DIR or the SQLite path in QGS_DATABASE_URL"
+                raise data_folder_error(folder, exc, setting=where) from exc
         in_memory = not path or path == ":memory:"
         writer_lock = threading.RLock()
         connect_args: dict[str, Any] = {"check_same_thread": False, "timeout": 30}

@@ -17,6 +17,7 @@ from qgs_worker.webhooks.urls import (
     Resolver,
     check_callback,
     resolve_callback,
+    sendable,
     system_resolver,
     webhook_secret_for,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "Resolver",
     "check_callback",
     "resolve_callback",
+    "sendable",
     "system_resolver",
     "webhook_secret_for",
 ]

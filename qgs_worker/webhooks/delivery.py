@@ -5,8 +5,10 @@
 1. claim the round's pending delivery (a lease in the store: a redelivered copy of the job,
    or one that finds it delivered or failed, does nothing);
 2. the signing secret (``webhook_secret_for``) and the URL again, with DNS
-   (``resolve_callback``): a name that now resolves inside (DNS rebinding) fails the delivery
-   for good; a name that does not resolve is a failed attempt, retried;
+   (``resolve_callback``, which reads it as the HTTP client will): a name that now resolves
+   inside (DNS rebinding), a URL the HTTP client cannot send to, or no secret fails the
+   delivery for good at once (it could never succeed: the sweeper never enqueues it again);
+   a name that does not resolve, no connection or a 5xx is a failed attempt, retried;
 3. POST the body (``core.webhooks.webhook_body``, or ``approval_body`` for an approval event,
    as the claim read it) with the signature, timestamp and
    idempotency key, to the address just checked (``post_webhook``: the HTTP client does not
@@ -94,11 +96,16 @@ def lease_s(timeout_s: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class AttemptResult:
-    """One POST: the receiver's HTTP status (None: no answer), the error (None: 2xx), ms taken."""
+    """One POST: the receiver's HTTP status (None: no answer), the error (None: 2xx), ms taken.
+
+    ``final``: the attempt can never succeed (a URL the HTTP client cannot send to): the
+    delivery fails at once, with no retry.
+    """
 
     status_code: int | None
     error: str | None
     latency_ms: float
+    final: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +181,10 @@ async def _post(
     import httpx  # on the first webhook: a worker that pushes none never loads it
 
     target = resolved.target
-    url = httpx.URL(target.url)
+    try:
+        url = httpx.URL(target.normalized or target.url)
+    except httpx.InvalidURL as exc:  # a row stored before URLs were read at the edge
+        return AttemptResult(None, f"not sent: the URL cannot be sent to ({exc})", 0.0, True)
     sent_headers = {**headers, "Host": url.netloc.decode("ascii")}
     extensions: dict[str, Any] = {}
     if target.scheme == "https" and target.address is None:
@@ -203,6 +213,9 @@ async def _post(
                         continue  # the host's next address
                     except httpx.TimeoutException as exc:
                         return AttemptResult(None, f"{late} ({type(exc).__name__})", _ms(start))
+                    except httpx.InvalidURL as exc:
+                        why = f"not sent: the URL cannot be sent to ({exc})"
+                        return AttemptResult(None, why, _ms(start), True)
                     except httpx.HTTPError as exc:
                         return AttemptResult(None, f"{type(exc).__name__}: {exc}", _ms(start))
                     code = response.status_code
@@ -259,7 +272,6 @@ def deliver_once(
     # The POST ends by this deadline, DNS included: well inside the lease, so no other
     # attempt can claim the delivery (and POST it again) while this one still sends.
     deadline = time.monotonic() + policy.timeout_s
-    final = False
     try:
         owner, key_id = repo.task_signer(work.task_id)
         secret = webhook_secret_for(None, settings, principal=owner, key_id=key_id, store=repo)
@@ -267,7 +279,7 @@ def deliver_once(
     except CallbackUnresolvedError as exc:
         result = AttemptResult(None, str(exc), 0.0)
     except (CallbackUrlError, WebhookSecretMissingError) as exc:
-        result, final = AttemptResult(None, f"not sent: {exc}", 0.0), True
+        result = AttemptResult(None, f"not sent: {exc}", 0.0, final=True)
     else:
         headers = webhook_headers(secret, int(now_s()), work.body, work.idempotency_key)
         try:
@@ -282,7 +294,7 @@ def deliver_once(
         except BaseException:
             repo.release_webhook(round_id, holder, event=event)
             raise
-    done = _settle(repo, work, holder, result, policy, final=final, jitter=jitter())
+    done = _settle(repo, work, holder, result, policy, jitter=jitter())
     if done.status is not None:
         counted = "retry" if done.status == WebhookStatus.PENDING else done.status.value
         telemetry.webhook_attempted(settings, work.event, counted)
@@ -296,7 +308,6 @@ def _settle(
     result: AttemptResult,
     policy: WebhookPolicy,
     *,
-    final: bool,
     jitter: float,
 ) -> DeliveryOutcome:
     number = work.attempts + 1
@@ -304,7 +315,9 @@ def _settle(
     final_error = None
     if result.error is None:
         outcome = WebhookStatus.DELIVERED
-    elif final or number >= policy.max_attempts:
+    elif result.final:  # it could never succeed: failed now, with its reason
+        outcome, final_error = WebhookStatus.FAILED, result.error
+    elif number >= policy.max_attempts:
         outcome = WebhookStatus.FAILED
         final_error = f"gave up after {number} attempt{'s' if number != 1 else ''}: {result.error}"
     else:

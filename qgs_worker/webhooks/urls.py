@@ -8,6 +8,13 @@ the signing secret (``webhook_secret_for``): a webhook is never sent unsigned, s
 with no secret is refused at submit. ``resolve_callback`` does the same at each delivery, and
 the delivery connects to the addresses it checked (DNS rebinding: the name is not resolved a
 second time by the HTTP client).
+
+A URL is read once, the way the delivery will read it (``sendable``): the core's normal form
+(``CallbackTarget.normalized``: an address in standard text, full-width digits as ASCII ones)
+passed through httpx's own parser (an IDNA name becomes its ``xn--`` form), so what is stored
+is what is POSTed to, and a URL httpx cannot send is refused where it is given (a 422 over
+HTTP), not found out by a delivery that could never succeed. httpx is imported only when a
+callback URL is checked: a worker that pushes no webhook never loads it.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from qgs_worker.core.callback_url import (
@@ -34,6 +41,7 @@ __all__ = [
     "Resolver",
     "check_callback",
     "resolve_callback",
+    "sendable",
     "system_resolver",
     "webhook_secret_for",
 ]
@@ -78,6 +86,39 @@ def system_resolver(host: str, port: int) -> list[Address]:
     return found
 
 
+def sendable(url: object, *, field: str = "callback_url", allow_private: bool) -> CallbackTarget:
+    """Read a callback URL once, into the form the delivery's HTTP client sends to.
+
+    Args:
+        url: The value given.
+        field: The field's name, for the message.
+        allow_private: ``QGS_WEBHOOKS__ALLOW_PRIVATE``.
+
+    Returns:
+        The URL's target, its host as httpx sends it (``xn--`` for an IDNA name) and
+        ``normalized`` the exact URL string to store and to POST to.
+
+    Raises:
+        CallbackUrlError: the URL's form or its written address is refused, or httpx
+            cannot send to it (a host name that is not valid IDNA).
+    """
+    import httpx  # only where a callback URL is checked or sent
+
+    target = parse_callback_url(url, field=field, allow_private=allow_private)
+    try:
+        sent = str(httpx.URL(target.normalized))
+    except httpx.InvalidURL as exc:
+        raise CallbackUrlError(
+            f"'{field}' {target.url!r} cannot be sent to ({exc}); write the host as a DNS "
+            "name (an international one as its IDNA xn-- form) or as an address "
+            "(203.0.113.7, [2001:db8::7]), e.g. https://agent.example.com/qgs-hook"
+        ) from None
+    if sent == target.normalized:
+        return target
+    again = parse_callback_url(sent, field=field, allow_private=allow_private)
+    return replace(again, url=target.url, normalized=sent)
+
+
 def resolve_callback(
     url: str,
     *,
@@ -94,13 +135,15 @@ def resolve_callback(
         resolve: The resolver (the system's; tests pass a table).
 
     Returns:
-        The URL and the addresses a delivery may connect to (all of them allowed).
+        The URL (read by ``sendable``) and the addresses a delivery may connect to (all of
+        them allowed).
 
     Raises:
         CallbackUnresolvedError: the host does not resolve.
-        CallbackUrlError: the URL's form, or any of its addresses, is refused.
+        CallbackUrlError: the URL's form, or any of its addresses, is refused, or the HTTP
+            client cannot send to it.
     """
-    target = parse_callback_url(url, field=field, allow_private=allow_private)
+    target = sendable(url, field=field, allow_private=allow_private)
     if target.address is not None:
         return Resolved(target, (target.address,))
     try:
@@ -207,7 +250,8 @@ def check_callback(
         store: Where the owner's key secret is read (see ``webhook_secret_for``).
 
     Returns:
-        The URL, unchanged.
+        The URL in the form to store and send to (``sendable``: ``http://0177.0.0.1/h``
+        comes back as ``http://127.0.0.1/h``).
 
     Raises:
         CallbackUrlError: the URL is malformed, does not resolve, or points inside (SSRF).
@@ -216,8 +260,8 @@ def check_callback(
     if not isinstance(url, str):
         parse_callback_url(url, field=field)  # raises, naming the type
         raise AssertionError("unreachable")  # pragma: no cover
-    resolve_callback(
+    resolved = resolve_callback(
         url, allow_private=settings.webhooks.allow_private, field=field, resolve=resolve
     )
     webhook_secret_for(task, settings, principal=principal, key_id=key_id, store=store)
-    return url
+    return resolved.target.normalized

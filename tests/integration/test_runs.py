@@ -198,7 +198,9 @@ class TestRunsAndDiff:
         listed = as_json(run("runs", "--format", "json"))
         assert [1, 2, 3] == [r["id"] for r in listed]
         assert [[str(transcripts.resolve())]] * 3 == [r["files"] for r in listed]
-        assert ["resume", "resume", "new"] == [r["mode"] for r in listed]
+        # Run 1 resumed nothing (a first run): "new", not "resume" (issue 31).
+        assert ["new", "resume", "new"] == [r["mode"] for r in listed]
+        assert [0, len(TRANSCRIPTS), 0] == [r["resumed"] for r in listed]
         assert listed[0]["fingerprint"] != listed[2]["fingerprint"]
         assert listed[1]["fingerprint"] == listed[2]["fingerprint"]
         assert all(r["ended_at"] for r in listed)

@@ -110,7 +110,8 @@ class TestFormat:
                 {"jsonrpc": "2.0", "id": True, "method": "tools/call", "params": {"name": "f"}},
                 "must be a string or an integer",
             ),
-            ({"name": "f", "arguments": {}}, "not a tool call of a known shape"),
+            ({"name": "f", "arguments": {}}, "id: missing"),  # QGS's shape, no id
+            ({"name": "f", "arguments": {}, "x": 1}, "not a tool call of a known shape"),
         ],
     )
     def test_fail(self, call: dict[str, Any], needle: str) -> None:

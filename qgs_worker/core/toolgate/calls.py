@@ -9,6 +9,8 @@ Shapes::
                 "params": {"name": "...", "arguments": {"x": 1}}}            arguments optional
     OpenAI Responses  {"type": "function_call", "call_id": "call_...", "name": "...",
                 "arguments": "{\"x\": 1}"}                        id: call_id; arguments: a JSON string
+    QGS        {"id": "c1", "name": "...", "arguments": {"x": 1}}     arguments: an object (or a
+                                                                     JSON string), optional
 
 ``parse_call`` never raises: a call it cannot read comes back with ``parse_error`` set (and
 ``shape=UNKNOWN`` when no shape fits), so the format layer fails it with a readable message.
@@ -39,6 +41,7 @@ class CallShape(StrEnum):
     MCP = "mcp"
     UNKNOWN = "unknown"  # none of the known shapes: the format layer fails it
     OPENAI_RESPONSES = "openai_responses"  # a Responses API ``function_call`` item
+    QGS = "qgs"  # QGS's own {"id", "name", "arguments"}, as the rounds take it
 
 
 _PATHS: dict[CallShape, tuple[str, str, str]] = {
@@ -47,7 +50,11 @@ _PATHS: dict[CallShape, tuple[str, str, str]] = {
     CallShape.MCP: ("id", "params.name", "params.arguments"),
     CallShape.UNKNOWN: ("id", "name", "arguments"),
     CallShape.OPENAI_RESPONSES: ("call_id", "name", "arguments"),
+    CallShape.QGS: ("id", "name", "arguments"),
 }
+
+_QGS_KEYS = frozenset({"id", "name", "arguments"})
+"""The keys of QGS's own call shape (``ToolCall``; a round's ``tool_calls`` item)."""
 
 _NO_CALL_TYPES = frozenset(
     {"text", "thinking", "redacted_thinking", "image", "document", "tool_result"}  # Anthropic
@@ -155,11 +162,13 @@ def _parse_call(obj: object) -> ParsedCall:
         return _mcp(obj)
     if "function" in obj:
         return _openai(obj)
+    if "name" in obj and _QGS_KEYS.issuperset(obj):
+        return _qgs(obj)
     keys = ", ".join(sorted(map(str, obj))) or "none"
     error = (
-        "not a tool call of a known shape: expected OpenAI ('function'), OpenAI Responses "
-        "('type': 'function_call'), Anthropic ('type': 'tool_use') or MCP ('method': "
-        f"'tools/call') (got {_described(obj)}keys: {keys})"
+        "not a tool call of a known shape: expected QGS's ('id', 'name', 'arguments'), "
+        "OpenAI ('function'), OpenAI Responses ('type': 'function_call'), Anthropic "
+        f"('type': 'tool_use') or MCP ('method': 'tools/call') (got {_described(obj)}keys: {keys})"
     )
     return ParsedCall(_id(obj), _name(obj), None, None, CallShape.UNKNOWN, error, obj)
 
@@ -279,6 +288,17 @@ def _responses(obj: Mapping[str, Any]) -> ParsedCall:
     else:
         error = f"arguments: must be a JSON string (got {_type(raw)})"
     return ParsedCall(ident, name, None, None, shape, error, obj)
+
+
+def _qgs(obj: Mapping[str, Any]) -> ParsedCall:
+    """QGS's own shape: ``arguments`` an object, or a JSON string read strictly (kept raw)."""
+    name = _name(obj)
+    raw = obj.get("arguments")
+    if isinstance(raw, str):
+        arguments, problem = _loads(raw, "arguments")
+        return ParsedCall(_id(obj), name, arguments, raw, CallShape.QGS, problem, obj)
+    arguments, error = _object(raw, "arguments", False, "arguments" in obj)
+    return ParsedCall(_id(obj), name, arguments, None, CallShape.QGS, error, obj)
 
 
 def _openai(obj: Mapping[str, Any]) -> ParsedCall:
