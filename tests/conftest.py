@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -11,6 +12,43 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 IN_CI = bool(os.environ.get("CI"))
+AGENTDOJO_HELD_BACK = frozenset({"travel", "workspace"})
+"""AgentDojo suites held back for an outside evaluation: no test reads their records."""
+
+
+def agentdojo_held_back(record_id: str) -> bool:
+    """Whether a corpus record or transcript id is of a held-back AgentDojo suite.
+
+    Args:
+        record_id: An id such as ``agentdojo:travel:injection_task_5``.
+
+    Returns:
+        True for ``agentdojo:travel:...`` and ``agentdojo:workspace:...``.
+    """
+    source, _, rest = record_id.partition(":")
+    return source == "agentdojo" and rest.partition(":")[0] in AGENTDOJO_HELD_BACK
+
+
+def without_held_back(source: Path, target: Path) -> Path:
+    """Copy a JSONL corpus file without the records of AgentDojo's held-back suites.
+
+    Args:
+        source: A JSONL file of records with an ``id``.
+        target: Where to write the copy (a folder: the same file name in it).
+
+    Returns:
+        The copy's path.
+    """
+    if target.is_dir():
+        target = target / source.name
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [
+        line
+        for line in lines
+        if not (line.strip() and agentdojo_held_back(str(json.loads(line).get("id", ""))))
+    ]
+    target.write_text("".join(kept), encoding="utf-8")
+    return target
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from qgs_worker.cli import app
 from qgs_worker.store import Repository, RoundRow
+from tests.conftest import without_held_back
 from tests.integration.conftest import make_settings, running_worker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,8 +48,11 @@ def audit_json(*paths: Path) -> dict[str, Any]:
 class TestAuditRealTranscripts:
     """`qgs audit` on the shared corpus: every transcript decided; injections that are followed block."""
 
-    def test_corpus_transcripts(self, cli_env: str, corpus: Path) -> None:
-        files = sorted(corpus.glob("d_transcripts_*.jsonl"))
+    def test_corpus_transcripts(self, cli_env: str, corpus: Path, tmp_path: Path) -> None:
+        # AgentDojo's travel and workspace replays are held back for an outside evaluation
+        files = [
+            without_held_back(f, tmp_path) for f in sorted(corpus.glob("d_transcripts_*.jsonl"))
+        ]
         report = audit_json(*files)
         records = [json.loads(line) for f in files for line in f.read_text().splitlines() if line]
         assert len(records) == len(report["tasks"])
@@ -67,13 +71,13 @@ class TestAuditRealTranscripts:
                     "transcript_id"
                 ]
 
-    def test_rerun_skips_what_is_done(self, cli_env: str, corpus: Path) -> None:
-        path = corpus / "d_transcripts_agentdojo_gt_replay.jsonl"
+    def test_rerun_skips_what_is_done(self, cli_env: str, corpus: Path, tmp_path: Path) -> None:
+        path = without_held_back(corpus / "d_transcripts_agentdojo_gt_replay.jsonl", tmp_path)
         first = audit_json(path)
         rounds = Repository(cli_env).count_rows(RoundRow)
         result = run("audit", str(path), "--no-worker", "--format", "json")
         second = json.loads(result.stdout[result.stdout.index("{") :])
-        assert "8 already done" in result.stderr
+        assert "3 already done" in result.stderr  # banking 2, slack 1
         assert rounds == Repository(cli_env).count_rows(RoundRow)
         assert [t["decision"] for t in first["tasks"]] == [t["decision"] for t in second["tasks"]]
 
