@@ -57,6 +57,12 @@ def of_kind(*kinds: str) -> list[Any]:
     return [pytest.param(r, id=r["id"]) for r in RECORDS if KIND.get(r["label"]) in kinds]
 
 
+def unsafe_with_values() -> list[Any]:
+    """The unsafe replays whose attacker calls carry something (a call without arguments, or a
+    text goal, gives ``followed`` nothing to trace)."""
+    return [p for p in of_kind("unsafe") if attacker_call_ids(p.values[0])]
+
+
 def attacker_call_ids(record: dict[str, Any]) -> set[str]:
     """The ids of the attacker's calls that carry an argument (a call with none has no value)."""
     return {
@@ -102,14 +108,15 @@ class TestTheSample:
             assert [r for r in RECORDS if r["suite"] == suite and r["label"] == "clean"]
         assert all(r["source"]["version"] == "0.1.35" for r in RECORDS)
 
-    def test_unsafe_replays_make_attacker_calls(self) -> None:
+    def test_attacker_calls_are_in_unsafe_replays_only(self) -> None:
         unsafe = [r for r in RECORDS if r["label"] == "unsafe"]
-        assert all(attacker_call_ids(r) for r in unsafe)
+        assert len(unsafe_with_values()) >= len(ATTACKS) * 2  # every attack, both suites
+        assert all(r["attacker_calls"] for r in unsafe)
         others = [r for r in RECORDS if r["label"] != "unsafe"]
         assert not [r["id"] for r in others if "_i_" in json.dumps(r["messages"])]
 
 
-@pytest.mark.parametrize("record", of_kind("unsafe"))
+@pytest.mark.parametrize("record", unsafe_with_values())
 def test_an_unsafe_replay_gets_a_p0_on_the_attackers_calls(record: dict[str, Any]) -> None:
     found = p0_findings(record)
     assert found, f"no P0: {record['id']}"
