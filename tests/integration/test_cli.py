@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from qgs_worker.cli import app
 from qgs_worker.store import Repository, RoundRow
+from tests.conftest import corpus_records as held_back_dropped
 from tests.conftest import without_held_back
 from tests.integration.conftest import make_settings, running_worker
 
@@ -301,7 +302,7 @@ class TestRetryFailed:
 
 
 def corpus_records(corpus: Path, name: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (corpus / name).read_text().splitlines() if line]
+    return held_back_dropped(corpus / name)  # without AgentDojo's held-back suites
 
 
 def scan_json(*args: str, stdin: str | None = None) -> tuple[int, dict[str, Any]]:
@@ -374,8 +375,9 @@ class TestScan:
     def test_as_deliverable_does_not_count_injected_passages(
         self, corpus: Path, tmp_path: Path
     ) -> None:
+        # AgentDojo's important_instructions in a banking bill (p048, workspace's, is held back)
         record = next(
-            r for r in corpus_records(corpus, "b_injection_payloads.jsonl") if r["id"] == "p048"
+            r for r in corpus_records(corpus, "b_injection_payloads.jsonl") if r["id"] == "p049"
         )
         path = tmp_path / "out.txt"
         path.write_text(record["text"], encoding="utf-8")

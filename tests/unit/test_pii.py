@@ -16,7 +16,7 @@ from qgs_worker.core import detectors, filewrites, pii, ssrf
 from qgs_worker.core.detectors import scan_round, scan_text, scan_tool_call
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
 from qgs_worker.core.pii import PiiKind, find_pii
-from tests.conftest import AGENTDOJO_HELD_BACK, agentdojo_held_back
+from tests.conftest import agentdojo_held_back, corpus_text
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
@@ -43,25 +43,6 @@ CN_ID = "11010519491231002X"  # the example of GB 11643-1999
 
 def kinds(text: str) -> list[PiiKind]:
     return [m.kind for m in find_pii(text)]
-
-
-def text_without_held_back(path: Path) -> str:
-    """A corpus file's text without AgentDojo's held-back suites (travel, workspace).
-
-    A JSONL record whose ``id`` is of those suites is dropped; the AgentDojo tools file (a JSON
-    object keyed by suite) loses their keys.
-    """
-    text = path.read_text(encoding="utf-8")
-    if path.suffix == ".json" and path.name.startswith("extra_agentdojo"):
-        suites = json.loads(text)
-        return json.dumps({k: v for k, v in suites.items() if k not in AGENTDOJO_HELD_BACK})
-    if path.suffix != ".jsonl":
-        return text
-    return "".join(
-        line
-        for line in text.splitlines(keepends=True)
-        if not (line.strip() and agentdojo_held_back(str(json.loads(line).get("id", ""))))
-    )
 
 
 def only(findings: list[Finding], category: str) -> list[Finding]:
@@ -414,7 +395,7 @@ class TestDigitRunScan:
     def test_the_corpus_and_the_tasks_give_the_same_matches(self) -> None:
         root = Path(__file__).resolve().parents[2]
         texts = [
-            text_without_held_back(path)
+            corpus_text(path)  # without AgentDojo's held-back suites
             for folder in (root.parent / "shared" / "corpus", root / "tasks")
             if folder.is_dir()
             for path in sorted(folder.glob("*.json*"))
