@@ -321,7 +321,7 @@ class TestScan:
             for r in corpus_records(corpus, "b_injection_payloads.jsonl")
             if "tool_output" in r["vector"]
         ]
-        assert len(payloads) >= 5
+        assert len(payloads) >= 4  # 5 with workspace's p048, held back
         for record in payloads:
             path = tmp_path / f"{record['id']}.txt"
             path.write_text(record["text"], encoding="utf-8")
