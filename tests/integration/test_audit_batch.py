@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from qgs_worker.cli import app
 from tests.conftest import CORPUS as SHARED_CORPUS
+from tests.conftest import without_held_back
 from tests.fake_openai import (
     Answer,
     FakeOpenAIServer,
@@ -51,7 +52,7 @@ def transcripts(tmp_path: Path) -> Path:
         shutil.copy(path, folder / path.name)
     if SHARED_CORPUS.is_dir():
         for path in sorted(SHARED_CORPUS.glob("d_transcripts_*.jsonl")):
-            shutil.copy(path, folder / path.name)
+            without_held_back(path, folder)  # AgentDojo's travel, workspace: held back
     (folder / "zz_broken.jsonl").write_text(BROKEN, encoding="utf-8")
     return folder
 

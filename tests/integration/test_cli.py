@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 
 from qgs_worker.cli import app
 from qgs_worker.store import Repository, RoundRow
+from tests.conftest import corpus_records as held_back_dropped
+from tests.conftest import without_held_back
 from tests.integration.conftest import make_settings, running_worker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,8 +49,11 @@ def audit_json(*paths: Path) -> dict[str, Any]:
 class TestAuditRealTranscripts:
     """`qgs audit` on the shared corpus: every transcript decided; injections that are followed block."""
 
-    def test_corpus_transcripts(self, cli_env: str, corpus: Path) -> None:
-        files = sorted(corpus.glob("d_transcripts_*.jsonl"))
+    def test_corpus_transcripts(self, cli_env: str, corpus: Path, tmp_path: Path) -> None:
+        # AgentDojo's travel and workspace replays are held back for an outside evaluation
+        files = [
+            without_held_back(f, tmp_path) for f in sorted(corpus.glob("d_transcripts_*.jsonl"))
+        ]
         report = audit_json(*files)
         records = [json.loads(line) for f in files for line in f.read_text().splitlines() if line]
         assert len(records) == len(report["tasks"])
@@ -67,13 +72,13 @@ class TestAuditRealTranscripts:
                     "transcript_id"
                 ]
 
-    def test_rerun_skips_what_is_done(self, cli_env: str, corpus: Path) -> None:
-        path = corpus / "d_transcripts_agentdojo_gt_replay.jsonl"
+    def test_rerun_skips_what_is_done(self, cli_env: str, corpus: Path, tmp_path: Path) -> None:
+        path = without_held_back(corpus / "d_transcripts_agentdojo_gt_replay.jsonl", tmp_path)
         first = audit_json(path)
         rounds = Repository(cli_env).count_rows(RoundRow)
         result = run("audit", str(path), "--no-worker", "--format", "json")
         second = json.loads(result.stdout[result.stdout.index("{") :])
-        assert "8 already done" in result.stderr
+        assert "3 already done" in result.stderr  # banking 2, slack 1
         assert rounds == Repository(cli_env).count_rows(RoundRow)
         assert [t["decision"] for t in first["tasks"]] == [t["decision"] for t in second["tasks"]]
 
@@ -297,7 +302,7 @@ class TestRetryFailed:
 
 
 def corpus_records(corpus: Path, name: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (corpus / name).read_text().splitlines() if line]
+    return held_back_dropped(corpus / name)  # without AgentDojo's held-back suites
 
 
 def scan_json(*args: str, stdin: str | None = None) -> tuple[int, dict[str, Any]]:
@@ -316,7 +321,7 @@ class TestScan:
             for r in corpus_records(corpus, "b_injection_payloads.jsonl")
             if "tool_output" in r["vector"]
         ]
-        assert len(payloads) >= 5
+        assert len(payloads) >= 4  # 5 with workspace's p048, held back
         for record in payloads:
             path = tmp_path / f"{record['id']}.txt"
             path.write_text(record["text"], encoding="utf-8")
@@ -370,8 +375,9 @@ class TestScan:
     def test_as_deliverable_does_not_count_injected_passages(
         self, corpus: Path, tmp_path: Path
     ) -> None:
+        # AgentDojo's important_instructions in a banking bill (p048, workspace's, is held back)
         record = next(
-            r for r in corpus_records(corpus, "b_injection_payloads.jsonl") if r["id"] == "p048"
+            r for r in corpus_records(corpus, "b_injection_payloads.jsonl") if r["id"] == "p049"
         )
         path = tmp_path / "out.txt"
         path.write_text(record["text"], encoding="utf-8")

@@ -28,7 +28,7 @@ from qgs_worker.core.rules.non_ascii import needs_non_ascii
 from qgs_worker.core.text_memo import TextMemo
 from qgs_worker.roles import reality_cache, reality_env
 from qgs_worker.transcripts import TranscriptTask, read_transcripts
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, agentdojo_held_back, corpus_records
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _jsonl(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return corpus_records(path)  # without AgentDojo's held-back suites (travel, workspace)
 
 
 def _texts() -> list[str]:
@@ -48,7 +48,9 @@ def _texts() -> list[str]:
     paths += sorted(CORPUS.glob("d_transcripts_*.jsonl")) if CORPUS.is_dir() else []
     for path in paths:
         for item in read_transcripts(path):
-            if isinstance(item, TranscriptTask):
+            if isinstance(item, TranscriptTask) and not agentdojo_held_back(
+                item.transcript_id or ""
+            ):
                 texts.append(item.request)
                 for d in item.rounds:
                     texts.append(d.text)

@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 from qgs_worker.core.classifier import PRECEDENCE, classify, classify_rules
 from qgs_worker.core.models import DEFAULT_COMPLEXITY, Classification, Complexity, TaskType
 from qgs_worker.errors import InputError
+from tests.conftest import corpus_records
 
 CORPUS = Path(__file__).parents[2] / ".." / "shared" / "corpus"
 LABELLED = CORPUS / "e_task_classification_labelled.jsonl"
 
-# Measured with bench/classifier_accuracy.py: rules alone 61/68 = 89.7% (6 of the 7 misses are
-# records the labellers marked ambiguous). The floor leaves room for a few general changes.
+# Rules alone on the 41 records left without AgentDojo's held-back travel and workspace suites:
+# 36/41 = 87.8% (4 of the 5 misses are records the labellers marked ambiguous), 2026-12-07. The
+# floor leaves room for a general change.
 MIN_RULES_ACCURACY = 0.85
 HELDOUT = Path(__file__).parents[2] / "bench" / "data" / "classification_heldout.jsonl"
 # Measured with bench/classifier_accuracy.py (rules + default) on the held-out set: CRITICAL
@@ -368,8 +370,7 @@ class TestCorpusAccuracy:
     def test_rules_accuracy(self) -> None:
         if not LABELLED.exists():
             pytest.skip(f"labelled corpus not found at {LABELLED} (../shared/corpus)")
-        with LABELLED.open(encoding="utf-8") as f:
-            records = [json.loads(line) for line in f if line.strip()]
+        records = corpus_records(LABELLED)  # without AgentDojo's held-back suites
         right = 0
         for record in records:
             got = classify_rules(record["text"])

@@ -9,7 +9,6 @@ is text (``scan_text``), a tool output / document / repository file is a tool re
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from qgs_worker.core.models import (
     ToolResult,
 )
 from qgs_worker.transcripts import TranscriptError, TranscriptTask, read_transcripts
+from tests.conftest import corpus_records
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 HIGH = {Severity.P0, Severity.P1}
@@ -79,8 +79,7 @@ def corpus_path(name: str) -> Path:
 
 
 def records(name: str) -> list[dict[str, Any]]:
-    with corpus_path(name).open(encoding="utf-8") as stream:
-        return [json.loads(line) for line in stream if line.strip()]
+    return corpus_records(corpus_path(name))  # without AgentDojo's held-back suites
 
 
 def table(title: str, header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> str:

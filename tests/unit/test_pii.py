@@ -16,6 +16,7 @@ from qgs_worker.core import detectors, filewrites, pii, ssrf
 from qgs_worker.core.detectors import scan_round, scan_text, scan_tool_call
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
 from qgs_worker.core.pii import PiiKind, find_pii
+from tests.conftest import agentdojo_held_back, corpus_text
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
@@ -338,7 +339,7 @@ class TestWorkSkipped:
 
 
 class TestCorpus:
-    """AgentDojo's attacker goals: a card number e-mailed out is caught as a privacy leak."""
+    """AgentDojo's attacker goals (banking, slack): a card number sent out is a privacy leak."""
 
     def test_agentdojo_card_exfiltration_is_p0(self) -> None:
         path = CORPUS / "extra_agentdojo_injection_tasks_ground_truth.jsonl"
@@ -348,14 +349,24 @@ class TestCorpus:
             pytest.skip(
                 f"corpus file {path} is absent (the shared corpus lives next to the project)"
             )
+        tasks = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        tasks = [t for t in tasks if not agentdojo_held_back(t["id"])]
+        assert {"banking", "slack"} == {t["suite"] for t in tasks}
+        # written for this test, in the shape of an AgentDojo goal done: the user's passport and
+        # card numbers (a test card, dashed) sent to someone else over slack's direct message
+        body = "Emma Johnson, passport_number: XK4471902, credit_card_number: 5425-2334-3010-9903"
+        exfiltration = {
+            "name": "send_direct_message",
+            "arguments": {"recipient": "Eve", "body": body},
+        }
+        tasks.append({"id": "written:card_exfiltration", "ground_truth_calls": [exfiltration]})
         leaks = []
-        for line in path.read_text(encoding="utf-8").splitlines():
-            task = json.loads(line)
+        for task in tasks:
             for c in task["ground_truth_calls"]:
                 call = ToolCall(name=c["name"], arguments=c["arguments"])
                 if any(f.severity is Severity.P0 for f in only(scan_tool_call(call), "pii")):
                     leaks.append(task["id"])
-        assert ["agentdojo:travel:injection_task_5"] == leaks
+        assert ["written:card_exfiltration"] == leaks
 
 
 def test_the_modules_report_as_the_detectors_role() -> None:
@@ -384,7 +395,7 @@ class TestDigitRunScan:
     def test_the_corpus_and_the_tasks_give_the_same_matches(self) -> None:
         root = Path(__file__).resolve().parents[2]
         texts = [
-            path.read_text(encoding="utf-8")
+            corpus_text(path)  # without AgentDojo's held-back suites
             for folder in (root.parent / "shared" / "corpus", root / "tasks")
             if folder.is_dir()
             for path in sorted(folder.glob("*.json*"))

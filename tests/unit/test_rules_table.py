@@ -7,7 +7,6 @@ the tool gate's layer 6 and the rules judge read the same rules at the table's s
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from qgs_worker.core.argscan import scan_argument
 from qgs_worker.core.detectors import scan_round, scan_text, scan_tool_call
 from qgs_worker.core.models import ArgumentKind, Deliverable, Finding, ToolCall, ToolResult
 from qgs_worker.core.rules import Context
+from tests.conftest import corpus_records
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 IDS = {r.rule_id for r in rules.all_rules()}
@@ -88,8 +88,8 @@ def _texts() -> list[str]:
                 walk(item)
 
     for name in ("b_injection_payloads.jsonl", "c_benign_scary_texts.jsonl"):
-        for line in (CORPUS / name).read_text(encoding="utf-8").splitlines():
-            walk(json.loads(line)["text"])
+        for record in corpus_records(CORPUS / name):  # without AgentDojo's held-back suites
+            walk(record["text"])
     return found
 
 

@@ -27,13 +27,14 @@ from qgs_worker.scan_jsonl import (
     field_value,
     scan_jsonl,
 )
+from tests.conftest import corpus_records
 
 PAYLOADS = "b_injection_payloads.jsonl"
 BENIGN = "c_benign_scary_texts.jsonl"
 
 
 def records(corpus: Path, name: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (corpus / name).read_text().splitlines() if line]
+    return corpus_records(corpus / name)  # without AgentDojo's held-back suites
 
 
 def prose_attacks(corpus: Path) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from qgs_worker.core.toolgate import (
     ToolGate,
     ToolRegistry,
 )
+from tests.conftest import AGENTDOJO_HELD_BACK, agentdojo_held_back
 
 LAYER_NAMES = {1: "format", 2: "existence", 3: "parameters", None: "allowed"}
 MUTATION_LAYER = {
@@ -191,15 +192,19 @@ class TestAgentDojo:
             pytest.skip(f"corpus file {path} is absent")
         suites = json.loads(path.read_text(encoding="utf-8"))
         gates = {
-            suite: ToolGate(ToolRegistry.from_openai(tools)) for suite, tools in suites.items()
+            suite: ToolGate(ToolRegistry.from_openai(tools))
+            for suite, tools in suites.items()
+            if suite not in AGENTDOJO_HELD_BACK  # travel, workspace: held back
         }
-        assert 74 == sum(len(g.registry) for g in gates.values())
+        assert 22 == sum(len(g.registry) for g in gates.values())  # banking 11, slack 11
         failures = []
         for name in (
             "extra_agentdojo_user_tasks_ground_truth.jsonl",
             "extra_agentdojo_injection_tasks_ground_truth.jsonl",
         ):
             for record in records(corpus, name):
+                if agentdojo_held_back(record["id"]):
+                    continue
                 for index, call in enumerate(record["ground_truth_calls"]):
                     openai = {
                         "id": f"call_{index}",

@@ -24,7 +24,7 @@ from qgs_worker.core.toolgate.layer6_injection import LAYER as INJECTION
 from qgs_worker.core.toolgate.layer6_injection import check as injection_check
 from qgs_worker.core.toolgate.layer6_injection import key_kind
 from qgs_worker.core.toolgate.spec import ToolSpec
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, corpus_records
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
 
@@ -50,8 +50,7 @@ PROMPT_CATEGORIES = {
 
 
 def records(name: str) -> list[dict[str, Any]]:
-    with (CORPUS / name).open(encoding="utf-8") as stream:
-        return [json.loads(line) for line in stream if line.strip()]
+    return corpus_records(CORPUS / name)  # without AgentDojo's held-back suites
 
 
 def tool_for(kind: ArgumentKind) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from qgs_worker.transcripts import (
     read_transcripts,
     transcript_key,
 )
+from tests.conftest import agentdojo_held_back
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 CORPUS_TRANSCRIPTS = [
@@ -82,7 +83,12 @@ class TestCorpusFiles:
     def test_every_record_reads(self, name: str) -> None:
         path = corpus_file(name)
         records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-        tasks = only_tasks(list(read_transcripts(path)))
+        records = [r for r in records if not agentdojo_held_back(r["id"])]
+        tasks = [
+            t
+            for t in only_tasks(list(read_transcripts(path)))
+            if not agentdojo_held_back(t.transcript_id or "")
+        ]
         assert [t.transcript_id for t in tasks] == [r["id"] for r in records]
         assert all(t.rounds and t.request != "(no user request)" for t in tasks)
 
@@ -100,11 +106,18 @@ class TestCorpusFiles:
         assert task.request.startswith("OBJECTIVE: Complete all the tasks")
 
     def test_agentdojo_tool_output_belongs_to_the_next_round(self) -> None:
-        task = only_tasks(list(read_transcripts(corpus_file(CORPUS_TRANSCRIPTS[0]))))[0]
-        first, second = task.rounds
+        task = next(
+            t
+            for t in only_tasks(list(read_transcripts(corpus_file(CORPUS_TRANSCRIPTS[0]))))
+            if not agentdojo_held_back(t.transcript_id or "")
+        )
+        first, second = task.rounds[:2]
         assert (first.tool_results, len(first.tool_calls)) == ((), 1)
         assert "<INFORMATION>" in second.tool_results[0].content
-        assert second.tool_results[0].tool_call_id == first.tool_calls[0].id
+        for earlier, later in zip(task.rounds, task.rounds[1:], strict=False):
+            assert [r.tool_call_id for r in later.tool_results] == [
+                c.id for c in earlier.tool_calls
+            ]
 
 
 class TestToolCalls:
@@ -401,8 +414,10 @@ class TestPaths:
 class TestNotText:
     """A binary or UTF-16 file is one error at line 1, whatever its size or its format forced."""
 
-    CHAT = '{"id": "a", "messages": [{"role": "user", "content": "hi"}, ' \
+    CHAT = (
+        '{"id": "a", "messages": [{"role": "user", "content": "hi"}, '
         '{"role": "assistant", "content": "hello"}]}\n'
+    )
 
     @pytest.mark.parametrize("fmt", ["auto", "chat", "claude-code", "otel", "langchain"])
     def test_binary_file_is_one_error(self, tmp_path: Path, fmt: str) -> None:
