@@ -65,6 +65,7 @@ bench: install
 	$(PY) bench/cold_start_bench.py
 	$(PY) bench/api_bench.py
 	$(PY) bench/audit_batch_bench.py
+	$(PY) bench/deed_cost_bench.py
 
 ## Nothing lost under faults (README "Chaos run (make chaos)"); not part of `make test`.
 ## ~10 min; CHAOS_ARGS=--quick for ~3 min. This tree's code runs (PYTHONPATH), whatever the venv.

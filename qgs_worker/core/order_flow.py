@@ -34,6 +34,7 @@ Pure: stdlib and the core only.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -180,6 +181,11 @@ class _User:
 
 
 def _user(user_texts: Sequence[str]) -> _User:
+    return _user_of(tuple(user_texts))
+
+
+@functools.lru_cache(maxsize=64)  # one task's turns, read again on every round
+def _user_of(user_texts: tuple[str, ...]) -> _User:
     text = "\n".join(t for t in user_texts if t)
     words = words_of(text)
     verbal = [
