@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from qgs_worker.core.classifier import PRECEDENCE, classify, classify_rules
 from qgs_worker.core.models import DEFAULT_COMPLEXITY, Classification, Complexity, TaskType
 from qgs_worker.errors import InputError
-from tests.conftest import corpus_records
+from tests.conftest import corpus_records, held_back_record
 
 CORPUS = Path(__file__).parents[2] / ".." / "shared" / "corpus"
 LABELLED = CORPUS / "e_task_classification_labelled.jsonl"
@@ -27,7 +27,7 @@ HELDOUT = Path(__file__).parents[2] / "bench" / "data" / "classification_heldout
 # little below, so that a general change may move a record or two.
 MIN_HELDOUT_CRITICAL_RECALL = 0.82
 MIN_HELDOUT_REPORT_CRITICAL_RECALL = 0.74
-MIN_HELDOUT_ACCURACY = 0.70
+MIN_HELDOUT_ACCURACY = 0.69  # 147/212 once AgentDojo travel/workspace left the set (0.70 with them)
 
 
 class TestDesignExamples:
@@ -385,7 +385,9 @@ class TestHeldOut:
     @staticmethod
     def records() -> list[dict[str, str]]:
         with HELDOUT.open(encoding="utf-8") as f:
-            return [json.loads(line) for line in f if line.strip()]
+            records = [json.loads(line) for line in f if line.strip()]
+        # AgentDojo's travel and workspace suites are held back for an outside evaluation
+        return [r for r in records if not held_back_record(r)]
 
     def test_critical_recall_and_accuracy(self) -> None:
         records = self.records()
