@@ -37,7 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing the package
 
-from qgs_worker.core import detectors  # noqa: E402
+
+from qgs_worker.core import round_scan  # noqa: E402
 from qgs_worker.core.discriminator import AuditContext, run_roles  # noqa: E402
 from qgs_worker.core.models import Complexity, TaskType, ToolResult  # noqa: E402
 from qgs_worker.core.ports import AuditSessions  # noqa: E402
@@ -74,7 +75,7 @@ def workload(copies: int) -> list[AuditContext]:
 def detectors_only(context: AuditContext) -> None:
     seen: list[ToolResult] = []
     for deliverable in context.rounds:
-        detectors.scan_round(deliverable, request=context.request, earlier_tool_results=seen)
+        round_scan.scan_round(deliverable, request=context.request, earlier_tool_results=seen)
         seen.extend(deliverable.tool_results)
 
 

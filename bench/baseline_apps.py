@@ -71,7 +71,7 @@ def baseline_app(broker_url: str) -> Celery:
         round is validated and scanned (``detectors.scan_round``) with the earlier rounds' tool
         outputs, as ``prepare_round`` does. Returns the findings' count.
         """
-        from qgs_worker.core import detectors
+        from qgs_worker.core import round_scan
         from qgs_worker.core.models import Deliverable
 
         found = 0
@@ -80,7 +80,7 @@ def baseline_app(broker_url: str) -> Celery:
             for raw in transcript["rounds"]:
                 deliverable = Deliverable.model_validate(raw)
                 found += len(
-                    detectors.scan_round(
+                    round_scan.scan_round(
                         deliverable, request=transcript["request"], earlier_tool_results=earlier
                     )
                 )

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing the package
 
-from qgs_worker.core import detectors, order_flow, orders  # noqa: E402
+from qgs_worker.core import order_flow, orders, round_scan  # noqa: E402
 from qgs_worker.core.followed_values import analyse  # noqa: E402
 from qgs_worker.core.injected_passages import injected  # noqa: E402
 from qgs_worker.core.models import Finding, ToolResult  # noqa: E402
@@ -57,7 +57,7 @@ def tasks() -> list[TranscriptTask]:
 
 def clear() -> None:
     """Every memo the pass keeps, so a run reads its texts afresh."""
-    for cached in (analyse, injected, detectors._cut, orders._scan):
+    for cached in (analyse, injected, round_scan._cut, orders._scan):
         cached.cache_clear()
     forget()
 
@@ -65,7 +65,7 @@ def clear() -> None:
 def run_pass(items: list[TranscriptTask]) -> int:
     rounds = 0
     for task in items:
-        for _ in detectors.scan_rounds(task.rounds, request=task.request, turns=task.turns):
+        for _ in round_scan.scan_rounds(task.rounds, request=task.request, turns=task.turns):
             rounds += 1
     return rounds
 

@@ -70,25 +70,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from qgs_worker.core import filewrites, pii, rules, ssrf
 from qgs_worker.core.argviews import visible
-from qgs_worker.core.injected_passages import Injected
 from qgs_worker.core.injected_passages import injected as _passages
-from qgs_worker.core.injected_passages import unfold as _unfold
-from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
+from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.plain_text import PlainText, plain
 from qgs_worker.core.rules import Context, Rule, execution, secrets
 from qgs_worker.core.rules import prompt as prompt_rules
 from qgs_worker.core.text_memo import TextMemo
-
-if TYPE_CHECKING:
-    # Imported where used: only a round with tool outputs traces what follows an injection, so
-    # ``qgs check-tool`` and ``qgs scan`` start without it and its patterns (issue 15).
-    from qgs_worker.core import followed
-    from qgs_worker.core.toolgate.registry import ToolRegistry
 
 __all__ = [
     "DETECTOR_ROLE",
@@ -96,8 +86,6 @@ __all__ = [
     "injected_passage_notes",
     "injected_passages_with_rules",
     "scan_data_out",
-    "scan_round",
-    "scan_rounds",
     "scan_text",
     "scan_tool_call",
 ]
@@ -392,220 +380,6 @@ def model_findings(
             rule=MODEL_RULE,
         )
     ]
-
-
-def scan_round(
-    deliverable: Deliverable,
-    *,
-    request: str,
-    earlier_tool_results: Sequence[ToolResult] = (),
-    user_turns: Sequence[str] = (),
-    earlier_tool_calls: Sequence[ToolCall] = (),
-    registry: ToolRegistry | None = None,
-) -> list[Finding]:
-    """Run every detector on one round, including injection compliance.
-
-    Args:
-        deliverable: The round: its text, its tool calls and the tool outputs seen since the
-            previous round.
-        request: The user's request; a value that appears in it is the user's, not the attacker's.
-        earlier_tool_results: Tool outputs of earlier rounds: their injected passages count for
-            compliance (an attacker's address read in round 2 and used in round 5), but they are not
-            reported again as ``injection_in_tool_output``.
-        user_turns: Every other user turn of the transcript so far (a multi-turn conversation's
-            later requests): like ``request``, what they name is the user's.
-        earlier_tool_calls: The tool calls of earlier rounds: the call that read an output
-            tells whether the user pointed at that data (``order_flow``).
-        registry: The registered tools (a declared permission says whether a call has a side
-            effect).
-
-    Returns:
-        Deduplicated findings: ``scan_text`` and ``scan_tool_call`` (with ``request``, so the
-        user's own personal data is not reported) on the text and on each call, one P2
-        ``injection_in_tool_output`` per tool output of this round with injected passages
-        (location ``tool_result:N``, N the 0-based index in ``deliverable.tool_results``), one P2
-        ``jndi`` per tool output of this round carrying a JNDI lookup, and one P0
-        ``injection_followed`` per (tool call, argument) that carries a value taken from an
-        injected passage of any tool output seen so far and absent from the user's turns and
-        from the outputs' own data (``followed``: names, dates, amounts, addresses, file names,
-        message text, by normalised tokens and n-grams).
-    """
-    findings = scan_text(deliverable.text, request=request) if deliverable.text else []
-    for call in deliverable.tool_calls:
-        findings.extend(_asked_scripts(scan_tool_call(call, request=request), (request, *user_turns)))
-
-    seen = [_seen(result) for result in earlier_tool_results]
-    for index, result in enumerate(deliverable.tool_results):
-        source = f"the output of {result.name}" if result.name else "a tool output"
-        findings.extend(_jndi(result.content, f"tool_result:{index}", where=f"{source} carries"))
-        output = _seen(result)
-        seen.append(output)
-        if not output.passages:
-            continue
-        found = _passages(result.content)
-        if found.rules:
-            findings.append(
-                Finding(
-                    role=DETECTOR_ROLE,
-                    category="injection_in_tool_output",
-                    severity=_P2,
-                    title=f"{source} carries injected instructions ({len(found.rules)} passage(s))"
-                    + _after(found, found.rules),
-                    evidence=_clip(output.passages[0] if output.passages else found.rules[0]),
-                    location=f"tool_result:{index}",
-                    rule=prompt_rules.INJECTED_PASSAGE.rule_id,
-                )
-            )
-        if found.model_count:  # the learned detector's own finding, beside the rules'
-            findings.append(
-                Finding(
-                    role=DETECTOR_ROLE,
-                    category="injection_in_tool_output",
-                    severity=_P2,
-                    title=f"{source} carries an instruction aimed at the agent (learned detector, "
-                    f"score {found.model_score:.2f}, {found.model_count} passage(s))"
-                    + _after(found, (found.model_best,)),
-                    evidence=_clip(found.model_best),
-                    location=f"tool_result:{index}",
-                    rule=MODEL_RULE,
-                )
-            )
-    results = [*earlier_tool_results, *deliverable.tool_results]
-    if results and (deliverable.tool_calls or deliverable.text):
-        from qgs_worker.core import order_flow
-
-        producers = {c.id: c for c in (*earlier_tool_calls, *deliverable.tool_calls) if c.id}
-        user_texts = (request, *user_turns)
-        outputs = order_flow.orders_of_outputs(
-            results, seen, user_texts=user_texts, producers=producers
-        )
-        findings.extend(
-            order_flow.find_orders_followed(
-                deliverable.tool_calls,
-                deliverable.text,
-                outputs,
-                user_texts=user_texts,
-                registry=registry,
-                strip_relayed=_without_passages,
-                role=DETECTOR_ROLE,
-            )
-        )
-        flagged = frozenset(
-            f.location for f in findings if f.category == "injection_in_tool_output"
-        )
-        findings.extend(
-            order_flow.orders_in_data(
-                outputs, len(earlier_tool_results), flagged, role=DETECTOR_ROLE
-            )
-        )
-    return _dedupe(findings)
-
-
-_PIPE_TO_SHELL = "pipe_to_shell"
-_SCRIPT_URL = re.compile(r"\bhttps?://[^\s'\"|;&)]+", re.IGNORECASE)
-
-
-def _asked_scripts(findings: list[Finding], user_texts: Sequence[str]) -> list[Finding]:
-    """A ``curl | sh`` of a script whose URL the user gave is P2, said to be the user's.
-
-    "Install our CLI with its install script: curl -fsSL https://tools.corp.test/install.sh |
-    sh" is the user's own order; the same pipe of any URL the user did not give stays P0.
-    """
-    asked = " ".join(user_texts).casefold()
-    kept: list[Finding] = []
-    for finding in findings:
-        urls = {u.casefold() for u in _SCRIPT_URL.findall(finding.evidence)}
-        if finding.rule == _PIPE_TO_SHELL and urls and all(u in asked for u in urls):
-            finding = finding.model_copy(
-                update={"severity": _P2, "title": finding.title + " (a script the user asked for)"}
-            )
-        kept.append(finding)
-    return kept
-
-
-def scan_rounds(
-    rounds: Sequence[Deliverable],
-    *,
-    request: str,
-    turns: Sequence[str | None] = (),
-    registry: ToolRegistry | None = None,
-) -> Iterator[list[Finding]]:
-    """``scan_round`` over a task's rounds in order, each with the earlier rounds as context.
-
-    Args:
-        rounds: The rounds, oldest first.
-        request: The user's request.
-        turns: Each round's user turn (None or "" where it answers the request), as many as
-            ``rounds`` or none: the turns so far count as the user's words.
-        registry: The registered tools.
-
-    Returns:
-        Each round's findings, lazily, in round order.
-    """
-    results: list[ToolResult] = []
-    calls: list[ToolCall] = []
-    said: list[str] = []
-    for index, deliverable in enumerate(rounds):
-        turn = turns[index] if index < len(turns) else None
-        if turn and turn not in said:
-            said.append(turn)
-        yield scan_round(
-            deliverable,
-            request=request,
-            earlier_tool_results=results,
-            user_turns=said,
-            earlier_tool_calls=calls,
-            registry=registry,
-        )
-        results.extend(deliverable.tool_results)
-        calls.extend(deliverable.tool_calls)
-
-
-def _after(found: Injected, passages: Sequence[str]) -> str:
-    """The title's "(after undoing ...)" when each of ``passages`` was found only in the plain view."""
-    notes = [found.why(p) for p in passages]
-    return f" (after {notes[0]})" if notes and all(notes) else ""
-
-
-def _seen(result: ToolResult) -> followed.SeenOutput:
-    """A tool output, unfolded, with its passages ended where the serialized data resumes."""
-    return _cut(result.content)
-
-
-@lru_cache(maxsize=64)
-def _cut(content: str) -> followed.SeenOutput:
-    from qgs_worker.core import followed
-
-    flat = _unfold(content)
-    if not find_injected_instructions(content):
-        return followed.SeenOutput(flat)
-    return followed.cut_passages(flat, find_injected_instructions)
-
-
-RELAYED_MODEL_CHARS = 300
-"""The shortest argument value whose learned-detector passages count as relayed text (a
-forwarded document): one model window. A shorter value is the agent's own message, where the
-model's score says too little (its false positives are short imperative lines, "Check out this
-link: ..."): only the rules' passages are taken out of it."""
-
-
-def _without_passages(value: str) -> str:
-    """An argument value without the injected passages it relays (a forwarded text)."""
-    if len(value) < RELAYED_MODEL_CHARS:
-        found = _passages(value).rules
-        if not found:
-            return value
-        flat = _unfold(value)
-        for passage in found:
-            flat = flat.replace(passage, "\n")
-        return flat
-    if not find_injected_instructions(value):
-        return value
-    output = _cut(value)
-    flat = output.text
-    for passage in output.passages:
-        flat = flat.replace(passage, "\n")
-    return flat
 
 
 # --- rule application ---------------------------------------------------------------------------

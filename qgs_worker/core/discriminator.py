@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol, runtime_checkable
 
-from qgs_worker.core import detectors
+from qgs_worker.core import round_scan
 from qgs_worker.core.models import (
     ROLE_FAILED,
     Complexity,
@@ -100,7 +100,7 @@ class AuditContext:
         if self.stored_detector_findings is not None:
             return self.stored_detector_findings
         found: list[tuple[int, Finding]] = []
-        rounds = detectors.scan_rounds(self.rounds, request=self.request)
+        rounds = round_scan.scan_rounds(self.rounds, request=self.request)
         for number, findings in enumerate(rounds, start=1):
             found.extend((number, finding) for finding in findings)
         return tuple(found)

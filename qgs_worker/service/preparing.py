@@ -6,7 +6,7 @@ earlier rounds' tool outputs, where injected instructions arrive, are known.
 
 from __future__ import annotations
 
-from qgs_worker.core import cadence, detectors, gate
+from qgs_worker.core import cadence, gate, round_scan
 from qgs_worker.core.deeds import critical_deeds, describe_deeds
 from qgs_worker.core.models import Deliverable, RoundPlan, Severity, TaskType
 from qgs_worker.core.policy import permission_findings
@@ -51,7 +51,7 @@ def prepare_round(
     request = user_words(task.request, [*(r.turn for r in earlier), turn])
     findings = [
         f.model_copy(update={"role": DETECTOR_ROLE})
-        for f in detectors.scan_round(
+        for f in round_scan.scan_round(
             deliverable,
             request=request,
             earlier_tool_results=[res for r in earlier for res in r.tool_results()],

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from qgs_worker.core import detectors
 from qgs_worker.core.argscan import scan_argument
-from qgs_worker.core.detectors import scan_round, scan_text
+from qgs_worker.core.detectors import scan_text
 from qgs_worker.core.models import ArgumentKind, Deliverable, Severity, ToolResult
+from qgs_worker.core.round_scan import scan_round
 
 P0, P1, P2, P3 = Severity.P0, Severity.P1, Severity.P2, Severity.P3
 K = ArgumentKind

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from qgs_worker.core.argscan import scan_argument
-from qgs_worker.core.detectors import scan_round, scan_rounds, scan_text, scan_tool_call
+from qgs_worker.core.detectors import scan_text, scan_tool_call
 from qgs_worker.core.models import (
     ArgumentKind,
     Deliverable,
@@ -27,6 +27,7 @@ from qgs_worker.core.models import (
     ToolCall,
     ToolResult,
 )
+from qgs_worker.core.round_scan import scan_round, scan_rounds
 from qgs_worker.transcripts import TranscriptError, TranscriptTask, read_transcripts
 from tests.conftest import corpus_records
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from qgs_worker.core.detectors import scan_round
 from qgs_worker.core.models import Finding, Severity, ToolResult
+from qgs_worker.core.round_scan import scan_round
 from qgs_worker.transcripts.openai_chat import rounds_from_messages
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "agentdojo_replays_sample.jsonl"

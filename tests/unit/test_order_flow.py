@@ -13,9 +13,9 @@ import json
 import pytest
 
 from qgs_worker.core.acts import call_marks, text_marks
-from qgs_worker.core.detectors import scan_rounds
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
 from qgs_worker.core.orders import find_orders
+from qgs_worker.core.round_scan import scan_rounds
 
 
 def bash(command: str, call_id: str = "") -> ToolCall:

@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qgs_worker.core import detectors, filewrites, pii, ssrf
-from qgs_worker.core.detectors import scan_round, scan_text, scan_tool_call
+from qgs_worker.core.detectors import scan_text, scan_tool_call
 from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
 from qgs_worker.core.pii import PiiKind, find_pii
+from qgs_worker.core.round_scan import scan_round
 from tests.conftest import agentdojo_held_back, corpus_text
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"

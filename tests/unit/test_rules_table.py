@@ -15,8 +15,9 @@ import pytest
 
 from qgs_worker.core import rules
 from qgs_worker.core.argscan import scan_argument
-from qgs_worker.core.detectors import scan_round, scan_text, scan_tool_call
+from qgs_worker.core.detectors import scan_text, scan_tool_call
 from qgs_worker.core.models import ArgumentKind, Deliverable, Finding, ToolCall, ToolResult
+from qgs_worker.core.round_scan import scan_round
 from qgs_worker.core.rules import Context
 from tests.conftest import corpus_records
 
