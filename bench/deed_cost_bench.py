@@ -1,6 +1,6 @@
 """What the orders-carried-out check costs a round: the detector pass with it and without it.
 
-Usage: .venv/bin/python bench/deed_cost_bench.py [--reps 5]
+Usage: .venv/bin/python bench/deed_cost_bench.py [--reps 5] [--quick]
 
 Transcripts: the deeds development sets (``tests/data/coding_agents/dev.jsonl``,
 ``tests/data/deeds_dev2``, ``tests/data/deeds_dev3``) and the AgentDojo banking/slack replay
@@ -103,8 +103,11 @@ def timed(fn: Callable[[list[TranscriptTask]], int], items: list[TranscriptTask]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5, help="repetitions (default 5)")
+    parser.add_argument("--quick", action="store_true", help="one repetition over a third")
     args = parser.parse_args()
     items = tasks()
+    if args.quick:
+        args.reps, items = 1, items[::3]
     run_pass(items)  # warm: imports, the learned model, the confusables tables
     off: list[float] = []
     on: list[float] = []

@@ -53,6 +53,7 @@ BENCHES = (
     Bench("api_bench.py", redis_db=True),
     Bench("pipeline_bench.py", args=("--quick", "--private-redis"), redis_server=True),
     Bench("audit_batch_bench.py", redis_server=True),
+    Bench("deed_cost_bench.py"),
 )
 """Every script the Makefile's ``bench`` target runs (a test checks the two lists agree)."""
 
