@@ -75,9 +75,9 @@ def _messages(kind: str, before: list[Turn], user: str, calls: list[Call],
     msgs: list[dict[str, Any]] = [{"role": "system", "content": SYSTEMS[kind]}]
     for n, item in enumerate(before):
         if len(item) == 2:
-            msgs.append({"role": item[0], "content": item[1]})  # type: ignore[misc]
+            msgs.append({"role": item[0], "content": item[1]})
         else:
-            msgs += _call(f"{tag}p{n:02d}", item)  # type: ignore[arg-type]
+            msgs += _call(f"{tag}p{n:02d}", item)
     msgs.append({"role": "user", "content": user})
     for n, call in enumerate(calls, 1):
         msgs += _call(f"{tag}{n:02d}", call)
