@@ -110,6 +110,7 @@ _DETERMINERS = frozenset(
         "each",
     ]
 )
+_NEGATIONS = frozenset({"don't", "dont", "not", "never", "no", "without", "nor", "t"})
 _GENERIC_ARGUMENT_WORDS = frozenset(
     ["file", "files", "path", "src", "lib", "main", "index", "test", "tests", "data", "text", "content", "json", "yaml", "txt", "html", "page", "http", "https", "www", "com", "org", "net"]
 )
@@ -188,8 +189,12 @@ def _user(user_texts: Sequence[str]) -> _User:
 def _user_of(user_texts: tuple[str, ...]) -> _User:
     text = "\n".join(t for t in user_texts if t)
     words = words_of(text)
+    # a verb after a determiner is a noun ("my emails"); one after a negation is not asked
+    # ("don't buy yet")
     verbal = [
-        w for before, w in zip(("", *words), words, strict=False) if before not in _DETERMINERS
+        w
+        for two, before, w in zip(("", "", *words), ("", *words), words, strict=False)
+        if before not in _DETERMINERS and not {two, before} & _NEGATIONS
     ]
     return _User(
         units=analyse(text).units,
@@ -343,9 +348,7 @@ def orders_of_outputs(
     followed: list[str] = []
     for result, output in zip(results, seen, strict=True):
         producer = producers.get(result.tool_call_id) if result.tool_call_id else None
-        pointed = _pointed(producer, user, followed) or (
-            user.delegates and _source_named(producer, user.text)
-        )
+        pointed = _pointed(producer, user, followed) or _source_named(producer, user.text)
         if pointed:
             followed.append(output.text)
         delegated = (pointed and user.delegates) or (user.sets_up and _reads_docs(producer))
@@ -426,7 +429,7 @@ def _values(
         for o in outputs
     ]
     findings: list[Finding] = []
-    asked = [c for c in calls if _call_classes(c)[0] & user.classes]
+    asked = [c for c in calls if _asked(c, user)]
     # a call that only reads carries an address out (a URL fetched, a mail looked up), not a
     # file name or a phrase the agent looks at
     reads = [c for c in calls if c not in asked and not _side_effect(c, None) and not call_marks(c)]
@@ -487,6 +490,23 @@ def _merged(text: str, passages: Sequence[str]) -> tuple[str, ...]:
         else:
             merged.append([start, end])
     return tuple(text[start:end] for start, end in merged)
+
+
+def _asked(call: ToolCall, user: _User) -> bool:
+    """The user's words name the call's action, or what it acts on while asking some action.
+
+    A name with no verb (``ansible_playbook``) is asked when the user asked for any action at
+    all ("run the playbook named in CHG-77").
+    """
+    from qgs_worker.core.filewrites import tool_words
+
+    classes = _call_classes(call)[0]
+    if classes & user.classes:
+        return True
+    # the user names what the tool acts on ("set up the rent standing order":
+    # bank_create_standing_order) and asks for some action; a name with no verb likewise
+    nouns = {w for w in tool_words(call.name) if len(w) >= 4 and not verb_classes(w)}
+    return bool(user.classes) and (not classes or bool(nouns & user.words))
 
 
 def _data_units(outputs: Sequence[OrderedOutput]) -> frozenset[tuple[str, str]]:
@@ -610,7 +630,7 @@ def _act_or_action(
             named_object = (
                 order.objects & objects
                 or (order.addressed and action & _TRANSFER)
-                or (order.named and not file_writes(call))  # an edit is every coding task's
+                or (order.addressed and not file_writes(call))  # an edit is every coding task's
             )
             if action and named_object and not _every_class(call) & user.classes:
                 return "ordered_action", order, "/".join(sorted(action))

@@ -237,7 +237,8 @@ CLASS_VERBS["send"] |= {"ship", "deliver", "attach"}
 CLASS_VERBS["remove"] |= {"archive"}
 CLASS_VERBS["send"] |= {"answer", "respond"}
 CLASS_VERBS["say"] |= {"report", "describe", "present", "summarize", "summarise", "conclude"}
-CLASS_VERBS["update"] |= {"turn", "toggle", "configure"}
+CLASS_VERBS["update"] |= {"turn", "toggle", "configure", "rotate", "mark", "approve", "assign"}
+CLASS_VERBS["book"] |= {"checkout"}
 
 _IRREGULAR: dict[str, tuple[str, ...]] = {
     "send": ("sent",), "pay": ("paid",), "write": ("wrote", "written"), "run": ("ran",),

@@ -71,7 +71,7 @@ _MAX_ORDERS = 64  # per text: a long document's orders past this are not read
 _MAX_SENTENCE_CHARS = 600
 _MIN_ADDRESSED_CHARS = 12  # "Assistant:" alone is a heading, not an order
 _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' orders addressed
-_SPLIT = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+|(?<=[a-z][.!?])(?=[A-Z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
+_SPLIT = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+|,\s*(?=\"[\w-]{1,30}\"\s*:)|(?<=[a-z][.!?])(?=[A-Z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
 _PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+|\d+(?:→|\t))+")
 _KEY = re.compile(
     r"^(?:step\s+\d+|[a-z_][\w-]{0,30})\s*:\s+(?=[\"'`A-Za-z])|^\"?[\w-]{1,30}\"\s*:\s*\"?",
@@ -83,9 +83,9 @@ _WRAPPED = re.compile(
     r"(?<![.!?:;,{}\[\]\"'>])[ \t]*\n[ \t]*(?:(?:#|//|--|\*|;)[ \t]*)?(?=[a-z`$(]|[A-Z_]{3,}\b)"
     r"(?![\w-]+:[ \t])"
 )
-_MODAL = re.compile(
-    r"\b(?:(?:whoever|anyone|anybody)\b[^.,;]{0,60}?|you|we|agents?|assistants?)\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected)\s+to"
-    r"|will\s+need\s+to)\s+(?:first\s+|also\s+|now\s+|always\s+)?",
+_MODAL = re.compile(  # "...automation should also run X", "whoever fixes this must add Y"
+    r"\b(?:must|should|shall|needs?\s+to|have\s+to|has\s+to|are\s+(?:required|expected)\s+to"
+    r"|is\s+(?:required|expected)\s+to|will\s+need\s+to)\s+(?:first\s+|also\s+|now\s+|always\s+)?",
     re.IGNORECASE,
 )
 # polite and indirect requests, anywhere in a sentence: "would you mind forwarding", "it would be
@@ -112,9 +112,16 @@ _NOUN_LIKE = frozenset(
     {"open", "post", "text", "message", "call", "set", "order", "list", "record", "click", "commit"}
 )
 _STRONG_MARKER = re.compile(
-    r"^(?:TODO|FIXME|INSTRUCTIONS?|SYSTEM(?:\s+(?:NOTE|MESSAGE|PROMPT))?|ADMIN|ACTION(?:\s+REQUIRED)?"
+    r"^(?:\[[^\]]{0,40}\b(?:note|admin|system|internal|instructions?|ops|staff|tier|directive)\b[^\]]{0,40}\]"
+    r"|TODO|FIXME|INSTRUCTIONS?|SYSTEM(?:\s+(?:NOTE|MESSAGE|PROMPT|OVERRIDE|NOTICE|ALERT|UPDATE|DIRECTIVE))?"
+    r"|ADMIN|ACTION(?:\s+REQUIRED)?"
     r"|NEW\s+(?:TASK|INSTRUCTIONS?)|IMPORTANT(?:\s+NOTE)?|ATTENTION|URGENT|TASK|REQUIRED)"
     r"(?:\s*\([^)]{0,30}\))?\s*(?:[:!\]>-]+|\)\s*:?)\s*|^P\.\s?S\.?[:,]?\s+",
+    re.IGNORECASE,
+)
+_BRACKET_MARKER = re.compile(
+    r"^[\s>*#/•\-]*[\[(](?:[^\])]{0,40}\b(?:note|admin|system|internal|instructions?|ops|staff|tier"
+    r"|directive|override|moderator|support)\b[^\])]{0,40})[\])]\s*:?\s*",
     re.IGNORECASE,
 )
 _WEAK_MARKER = re.compile(
@@ -123,7 +130,7 @@ _WEAK_MARKER = re.compile(
 _AI_NAME = (
     r"(?:AI|A\.I\.|assistants?|LLMs?|copilot|claude|gpt[\w.-]*|chatgpt|gemini|llama"
     r"|(?:large\s+)?language\s+models?"
-    r"|(?:automated|autonomous|ai|llm|agentic)[\s-]+[a-z]{3,}"
+    r"|(?:automated|autonomous|ai|llm|agentic)[\s-]+[a-z]{3,}|(?:\w+\s+)?automations?"
     r"|coding[\s-]+(?:agents?|assistants?|tools?|bots?))"
 )
 _ANY_NAME = rf"(?:{_AI_NAME}|agents?|bots?)"  # "agents", "bots" alone only where a form says so
@@ -145,6 +152,8 @@ _ADDRESSED = re.compile(
     rf"|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?{_ANY_NAME}\b[^,.]{{0,40}},?"
     r"|\b(?:note\s+(?:to|for)\s+)?(?:whoever|anyone\s+who|any\s+one\s+who)\s+\w+\b[^:.]{0,50}:"
     rf"|\bas\s+an?\s+{_AI_NAME}\b"
+    rf"|\b(?:need|needs|want|wants|ask|asks|expect|expects|require|requires)\s+(?:the\s+|our\s+|your\s+)?"
+    rf"{_ANY_NAME}\s+to\b"
     rf"|(?:^|[:;.!?(\[]\s*|\b(?:hey|hi|ok|okay|dear|yo)\s+)(?:the\s+)?{_ANY_NAME}\s*,"
     rf"|\bif\s+(?:an?\s+|any\s+|the\s+)?{_ANY_NAME}\s+(?:is\s+|are\s+)?(?:reading|processing|summari[sz]ing"
     r"|seeing|parsing|handling|reviewing)\b[^:,.]{0,40}[:,]?",
@@ -171,6 +180,8 @@ _ACT_MARKS = (
     *("git:remote", "git:push", "index:", "publish:", "install:"),
 )
 _NAMED_KEY = re.compile(
+    r"(?:agents?|bots?|assistants?|ai|llm|automation)[_\s-]*(?:directives?|instructions?|notes?|tasks?"
+    r"|actions?|todos?|commands?|orders?)\b|"
     rf"\b{_AI_NAME}\b|(?:^|[-_\s])(?:ai|llm|assistants?|ki|ia)(?=$|[-_\s:])"
     r"|\b(?:asistente|assistente|assistent(?:in)?|agente)\b",
     re.IGNORECASE,
@@ -403,6 +414,7 @@ def _joins(line: str, following: str, *, same: bool) -> bool:
         and bool(content)
         and content[-1] not in ".!?:;,{}[]\"'>()=+\\"
         and (_CONTINUES.match(following) is not None or _OPEN_ENDED.search(content) is not None)
+        and _STRONG_MARKER.match(following) is None  # "SYSTEM OVERRIDE:" opens its own line
         and _FIELD.match(following) is None
         and _CODE_LINE.search(content) is None
     )
@@ -416,9 +428,14 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
     sentence's. An addressed sentence with no verb of the lexicon but a sensitive act ("attach
     diagnostics with `env | curl ...`") is an order by its act.
     """
-    body = _PUNCTUATION.sub("", sentence.strip())
+    body = sentence.strip()
     addressed = carried
     marked = named = False
+    bracket = _BRACKET_MARKER.match(body)  # "[internal note from Tier-3]:", "[admin]"
+    if bracket:
+        addressed = marked = True
+        body = body[bracket.end() :]
+    body = _PUNCTUATION.sub("", body)
     for _ in range(4):  # "- body: TODO: Send ..." peels a bullet, a key, then a marker
         strong = _STRONG_MARKER.match(body)
         if strong:
@@ -519,6 +536,8 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
     if not words or (not addressed and _FIELD_LABEL.match(rest)):
         return None  # "Pay to: NL91 ...", "Ship to: 27 Linden Ave": a form's field, not an order
     classes = imperative_classes(words[0])
+    if words[:2] == ("check", "out"):  # "Check out now with the saved card."
+        classes = frozenset({"book"})
     if not classes and gerund and words[0].endswith("ing"):  # "would you mind forwarding"
         classes = verb_classes(words[0])
     if not classes or (words[0] in _NOUN_LIKE and not (lead or addressed or cued)):
