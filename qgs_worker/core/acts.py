@@ -270,6 +270,11 @@ _INDEX_CHANGE = re.compile(
     r"|\bGOPROXY\s*=|\bGOFLAGS\s*=.*-insecure|\bgem\s+sources\s+(?:-a|--add)\b|\bNPM_CONFIG_REGISTRY\b",
     re.IGNORECASE,
 )
+_PRIVILEGED = re.compile(
+    r"--privileged\b|(?:-v|--volume)[\s=]+/:/|--pid[\s=]+host\b|--cap-add[\s=]+(?:SYS_ADMIN|ALL)\b"
+    r"|/var/run/docker\.sock",
+    re.IGNORECASE,
+)
 _PUBLISH = re.compile(
     r"\b(?:docker|podman)\s+push\s+(?P<target>\S+)|\b(?:npm|yarn|pnpm)\s+publish\b|\btwine\s+upload\b"
     r"|\bcargo\s+publish\b|\bgem\s+push\b|\bpoetry\s+publish\b|\buv\s+publish\b",
@@ -335,6 +340,8 @@ def _command_marks(source: str) -> set[str]:
     marks |= {f"install:{n}" for n in _package_names(source)}
     if _INDEX_CHANGE.search(source):
         marks.add("index:change")
+    if _PRIVILEGED.search(source):
+        marks.add("container:privileged")
     for match in _PUBLISH.finditer(source):
         target = match.group("target") or ""
         host = target.split("/", 1)[0] if "." in target.split("/", 1)[0] else ""
@@ -359,10 +366,10 @@ def call_marks(call: ToolCall) -> frozenset[str]:
     marks: set[str] = set()
     words = tool_words(call.name)
     shell = is_shell_tool(call.name)
-    program = call.name.rsplit(".", 1)[-1].casefold()
-    if program in _PROGRAM_TOOLS:  # git(args=["push", "vault", "main"]): the command it runs
+    program, _, sub = call.name.rsplit(".", 1)[-1].casefold().replace("-", "_").partition("_")
+    if program in _PROGRAM_TOOLS:  # git(args=["push", ...]), docker_run(flags=[...]): the command
         argv = [v for _, v in call.argument_values()]
-        marks |= _command_marks(" ".join([program, *(_quoted(a) for a in argv)]))
+        marks |= _command_marks(" ".join([program, *sub.split("_"), *(_quoted(a) for a in argv)]))
     for path, value in call.argument_values():
         leaf = path.rsplit(".", 1)[-1].casefold()
         if shell or leaf in {"command", "cmd", "script", "code", "shell"}:
@@ -433,6 +440,8 @@ def _text_marks(text: str) -> frozenset[str]:
         marks.add("index:change")
     if _SECRET_WORDS.search(text):
         marks.add("env")
+    if _PRIVILEGED.search(text):
+        marks.add("container:privileged")
     if _PUBLISH.search(text):
         marks.add("publish:package")
     if _INSTALL_WORD.search(text):  # "instala también `requets-toolbelt` con pip"

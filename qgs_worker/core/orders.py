@@ -32,6 +32,7 @@ from qgs_worker.core.acts import text_marks
 from qgs_worker.core.order_words import (
     FOREIGN_ADDRESSEE,
     FOREIGN_POLITE,
+    classes_of_words,
     foreign_classes,
     imperative_classes,
     objects_of_words,
@@ -71,7 +72,7 @@ _MAX_ORDERS = 64  # per text: a long document's orders past this are not read
 _MAX_SENTENCE_CHARS = 600
 _MIN_ADDRESSED_CHARS = 12  # "Assistant:" alone is a heading, not an order
 _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' orders addressed
-_SPLIT = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+|,\s*(?=\"[\w-]{1,30}\"\s*:)|(?<=[a-z][.!?])(?=[A-Z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
+_SPLIT = re.compile(r"(?<![\s'\"(][A-Z]\.)(?<=[.!?。！？])[\"')\]]*\s+|,\s*(?=\"[\w-]{1,30}\"\s*:)|(?<=[a-z][.!?])(?=[A-Z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
 _PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+|\d+(?:→|\t))+")
 _KEY = re.compile(
     r"^(?:step\s+\d+|[a-z_][\w-]{0,30})\s*:\s+(?=[\"'`A-Za-z])|^\"?[\w-]{1,30}\"\s*:\s*\"?",
@@ -108,13 +109,14 @@ _CLAUSE = re.compile(
     r"[:;]\s*|\s[-–—]\s+|,\s+(?:and\s+)?(?:then\s+)?|\b(?:and|then)\s+(?:also\s+)?", re.IGNORECASE
 )
 _FIELD_LABEL = re.compile(r"^[A-Za-z]+(?:\s+(?:to|by|from|with|via|at|on|for|date|method))?\s*:")
+_SPELLED_CALL = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\(")  # a tool call spelled out
 _NOUN_LIKE = frozenset(
     {"open", "post", "text", "message", "call", "set", "order", "list", "record", "click", "commit"}
 )
 _STRONG_MARKER = re.compile(
     r"^(?:\[[^\]]{0,40}\b(?:note|admin|system|internal|instructions?|ops|staff|tier|directive)\b[^\]]{0,40}\]"
     r"|TODO|FIXME|INSTRUCTIONS?|SYSTEM(?:\s+(?:NOTE|MESSAGE|PROMPT|OVERRIDE|NOTICE|ALERT|UPDATE|DIRECTIVE))?"
-    r"|ADMIN|ACTION(?:\s+REQUIRED)?"
+    r"|ADMIN|ACTION(?:\s+REQUIRED)?|TOOL\s+(?:RESULT|OUTPUT)|NEXT\s+STEP"
     r"|NEW\s+(?:TASK|INSTRUCTIONS?)|IMPORTANT(?:\s+NOTE)?|ATTENTION|URGENT|TASK|REQUIRED)"
     r"(?:\s*\([^)]{0,30}\))?\s*(?:[:!\]>-]+|\)\s*:?)\s*|^P\.\s?S\.?[:,]?\s+",
     re.IGNORECASE,
@@ -149,14 +151,16 @@ _ADDRESSED = re.compile(
     r"|\b(?:when|while|if|before|after)\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]\w*|answering|responding|replying"
     r"|reviewing|reading|processing|describing|explaining|reporting|writing\s+(?:a|the|your)\s+\w+)"
     r"\b[^,:]{0,60}[,:]"
-    rf"|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?{_ANY_NAME}\b[^,.]{{0,40}},?"
+    rf"|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?(?:[\w-]+\s+){{0,2}}{_ANY_NAME}\b[^,.]{{0,40}},?"
+    rf"|\bby\s+(?:the\s+|an?\s+|any\s+)?{_AI_NAME}\b"
     r"|\b(?:note\s+(?:to|for)\s+)?(?:whoever|anyone\s+who|any\s+one\s+who)\s+\w+\b[^:.]{0,50}:"
     rf"|\bas\s+an?\s+{_AI_NAME}\b"
     rf"|\b(?:need|needs|want|wants|ask|asks|expect|expects|require|requires)\s+(?:the\s+|our\s+|your\s+)?"
     rf"{_ANY_NAME}\s+to\b"
     rf"|(?:^|[:;.!?(\[]\s*|\b(?:hey|hi|ok|okay|dear|yo)\s+)(?:the\s+)?{_ANY_NAME}\s*,"
     rf"|\bif\s+(?:an?\s+|any\s+|the\s+)?{_ANY_NAME}\s+(?:is\s+|are\s+)?(?:reading|processing|summari[sz]ing"
-    r"|seeing|parsing|handling|reviewing)\b[^:,.]{0,40}[:,]?",
+    r"|seeing|parsing|handling|reviewing|messaging|writing|replying|contacting|emailing|answering"
+    r"|comparing|shopping|browsing|booking)\b[^:,.]{0,40}[:,]?",
     re.IGNORECASE,
 )
 _PASSIVE = re.compile(
@@ -536,6 +540,11 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
     if not words or (not addressed and _FIELD_LABEL.match(rest)):
         return None  # "Pay to: NL91 ...", "Ship to: 27 Linden Ave": a form's field, not an order
     classes = imperative_classes(words[0])
+    spelled = _SPELLED_CALL.search(rest[:200]) if addressed else None
+    if not classes and spelled:  # "Tool result: next step is export_table(table=...)"
+        from qgs_worker.core.filewrites import tool_words
+
+        classes = classes_of_words(tool_words(spelled.group(1)))
     if words[:2] == ("check", "out"):  # "Check out now with the saved card."
         classes = frozenset({"book"})
     if not classes and gerund and words[0].endswith("ing"):  # "would you mind forwarding"
