@@ -8,7 +8,7 @@ sample (``tests/data/agentdojo_replays_sample.jsonl``), read once. Per repetitio
 (these machines are noisy: the figure that counts is the ratio within one repetition, CPU time
 of this process), every memo cleared first so each run reads new texts:
 
-- without: ``detectors.scan_rounds`` with the order flow switched off (no orders read, no
+- without: ``round_scan.scan_rounds`` with the order flow switched off (no orders read, no
   ``order_flow`` finding; the injection detectors' own passages still cut and followed as the
   code before issue 29 did through ``followed``);
 - with: the same pass as shipped.
@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing the package
 
-from qgs_worker.core import order_flow, orders, round_scan  # noqa: E402
+from qgs_worker.core import order_flow, order_scope, orders, round_scan  # noqa: E402
 from qgs_worker.core.followed_values import analyse  # noqa: E402
 from qgs_worker.core.injected_passages import injected  # noqa: E402
 from qgs_worker.core.models import Finding, ToolResult  # noqa: E402
@@ -72,25 +72,25 @@ def run_pass(items: list[TranscriptTask]) -> int:
 
 def without_orders(items: list[TranscriptTask]) -> int:
     """The pass with the order flow off: no output holds an order, nothing is followed from one."""
-    saved: tuple[Callable[..., list[order_flow.OrderedOutput]], Callable[..., list[Finding]]] = (
-        order_flow.orders_of_outputs,
+    saved: tuple[Callable[..., list[order_scope.OrderedOutput]], Callable[..., list[Finding]]] = (
+        order_scope.orders_of_outputs,
         order_flow.orders_in_data,
     )
 
     def no_orders(
         results: list[ToolResult], seen: list[object], **_: object
-    ) -> list[order_flow.OrderedOutput]:
+    ) -> list[order_scope.OrderedOutput]:
         return [
-            order_flow.OrderedOutput(s, (), False)  # type: ignore[arg-type]
+            order_scope.OrderedOutput(s, (), False)  # type: ignore[arg-type]
             for s in seen
         ]
 
-    order_flow.orders_of_outputs = no_orders  # type: ignore[assignment]
+    order_scope.orders_of_outputs = no_orders  # type: ignore[assignment]
     order_flow.orders_in_data = lambda *a, **k: []  # type: ignore[assignment]
     try:
         return run_pass(items)
     finally:
-        order_flow.orders_of_outputs, order_flow.orders_in_data = saved  # type: ignore[assignment]
+        order_scope.orders_of_outputs, order_flow.orders_in_data = saved  # type: ignore[assignment]
 
 
 def timed(fn: Callable[[list[TranscriptTask]], int], items: list[TranscriptTask]) -> tuple[float, int]:

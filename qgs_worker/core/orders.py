@@ -30,15 +30,13 @@ from functools import lru_cache
 
 from qgs_worker.core.acts import text_marks
 from qgs_worker.core.order_words import (
-    FOREIGN_ADDRESSEE,
-    FOREIGN_POLITE,
     classes_of_words,
-    foreign_classes,
     imperative_classes,
     objects_of_words,
     verb_classes,
     words_of,
 )
+from qgs_worker.core.order_words_foreign import FOREIGN_ADDRESSEE, FOREIGN_POLITE, foreign_classes
 from qgs_worker.core.plain_text import plain
 
 __all__ = ["Order", "find_orders", "inserted_orders"]

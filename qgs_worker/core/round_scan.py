@@ -123,11 +123,11 @@ def scan_round(
             )
     results = [*earlier_tool_results, *deliverable.tool_results]
     if results and (deliverable.tool_calls or deliverable.text):
-        from qgs_worker.core import order_flow
+        from qgs_worker.core import order_flow, order_scope
 
         producers = {c.id: c for c in (*earlier_tool_calls, *deliverable.tool_calls) if c.id}
         user_texts = (request, *user_turns)
-        outputs = order_flow.orders_of_outputs(
+        outputs = order_scope.orders_of_outputs(
             results, seen, user_texts=user_texts, producers=producers
         )
         findings.extend(

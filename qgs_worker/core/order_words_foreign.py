@@ -1,0 +1,159 @@
+"""Orders in other languages: the foreign verbs of ``order_words``' classes, polite request words and addressees.
+
+German, French, Spanish, Italian, Portuguese, Dutch, Polish and Russian imperatives (and the
+infinitives polite requests take, the participles of passive orders), each with its class; the
+words that make a following verb a request ("bitte", "veuillez", "por favor", "graag", "proszę",
+a modal of obligation); and the agent as addressee in those languages and in Japanese and Korean.
+Written from standard grammars of each language, not from any evaluation text. Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FOREIGN_ADDRESSEE", "FOREIGN_POLITE", "foreign_classes"]
+
+
+# Orders in other languages: imperative and infinitive forms of the classes' main verbs in
+# German, French, Spanish, Italian and Portuguese (standard grammar references: the imperative
+# (du/ihr/Sie; tu/vous; tú/usted; tu/Lei; tu/você) and the infinitive that polite requests
+# take: "bitte ... senden", "veuillez envoyer", "por favor enviar"), and the addressees.
+_FOREIGN: dict[str, str] = {
+    # send
+    **dict.fromkeys(
+        ["sende", "senden", "schicke", "schicken", "schickt", "sendet", "leite", "leiten", "weiterleiten", "antworte", "antworten", "envoie", "envoyez", "envoyer", "transmets", "transmettez", "transmettre", "réponds", "répondez", "répondre", "transfère", "transférez", "transférer", "envía", "envíe", "enviar", "envia", "reenvía", "reenvíe", "reenviar", "responde", "responda", "responder", "invia", "inviate", "inviare", "inoltra", "inoltrate", "inoltrare", "rispondi", "rispondete", "rispondere", "envie", "enviem", "encaminhe", "encaminha", "encaminhar", "responda"],
+        "send",
+    ),
+    # pay
+    **dict.fromkeys(
+        ["überweise", "überweisen", "zahle", "zahlen", "bezahle", "bezahlen", "paie", "payez", "payer", "virement", "vire", "virez", "virer", "paga", "pague", "pagar", "transfiere", "transfiera", "transferir", "paghi", "pagate", "pagare", "bonifica", "trasferisci", "trasferire", "transfira", "transferir"],
+        "pay",
+    ),
+    # remove
+    **dict.fromkeys(
+        ["lösche", "löschen", "entferne", "entfernen", "supprime", "supprimez", "supprimer", "efface", "effacez", "effacer", "elimina", "elimine", "eliminar", "borra", "borre", "borrar", "cancella", "cancellate", "cancellare", "eliminare", "exclua", "excluir", "apague", "apagar", "remova", "remover"],
+        "remove",
+    ),
+    # run
+    **dict.fromkeys(
+        ["führe", "ausführen", "starte", "starten", "exécute", "exécutez", "exécuter", "lance", "lancez", "lancer", "ejecuta", "ejecute", "ejecutar", "esegui", "eseguite", "eseguire", "execute", "executar", "rode", "rodar"],
+        "run",
+    ),
+    # install
+    **dict.fromkeys(
+        ["installiere", "installieren", "installe", "installez", "installer", "instala", "instale", "instalar", "installa", "installate", "installare"],
+        "install",
+    ),
+    # share, invite, book, create, reveal, say
+    **dict.fromkeys(
+        ["teile", "teilen", "partage", "partagez", "partager", "comparte", "comparta", "compartir", "condividi", "condividere", "compartilhe", "compartilhar"],
+        "share",
+    ),
+    **dict.fromkeys(
+        ["lade", "einladen", "invite", "invitez", "inviter", "invita", "invite", "invitar", "invitate", "invitare", "convide", "convidar"],
+        "invite",
+    ),
+    **dict.fromkeys(
+        ["buche", "buchen", "reserviere", "reservieren", "réserve", "réservez", "réserver", "reserva", "reserve", "reservar", "prenota", "prenotate", "prenotare"],
+        "book",
+    ),
+    **dict.fromkeys(
+        ["erstelle", "erstellen", "crée", "créez", "créer", "crea", "cree", "crear", "creare", "crie", "criar"], "create"
+    ),
+    **dict.fromkeys(
+        ["zeige", "zeigen", "gib", "ausgeben", "affiche", "affichez", "afficher", "imprime", "imprimez", "muestra", "muestre", "mostrar", "imprimir", "mostra", "mostrate", "stampa", "stampare", "mostre"],
+        "reveal",
+    ),
+    **dict.fromkeys(
+        ["sage", "sagen", "empfiehl", "empfehlen", "dis", "dites", "dire", "recommande", "recommandez", "recommander", "di", "diga", "decir", "recomienda", "recomiende", "recomendar", "dì", "dite", "dire", "consiglia", "consigliate", "consigliare", "diga", "dizer", "recomende", "recomendar"],
+        "say",
+    ),
+}
+_FOREIGN.update(
+    dict.fromkeys(
+        ["publica", "publique", "publicar", "publie", "publiez", "publier", "pubblica", "pubblicate", "pubblicare", "veröffentliche", "veröffentlichen", "poste", "posten"],
+        "send",
+    )
+)
+_FOREIGN.update(
+    dict.fromkeys(
+        ["ajoute", "ajoutez", "ajouter", "añade", "añada", "añadir", "agrega", "agregue", "agregar", "aggiungi", "aggiungete", "aggiungere", "adicione", "adicionar", "füge", "hinzufügen"],
+        "create",
+    )
+)
+_FOREIGN.update(
+    dict.fromkeys(
+        ["ändere", "ändern", "aktualisiere", "aktualisieren", "change", "changez", "changer", "modifie", "modifiez", "modifier", "cambia", "cambie", "cambiar", "modifica", "modifique", "modificar", "actualiza", "actualice", "actualizar", "aggiorna", "aggiornate", "aggiornare", "altere", "alterar", "atualize", "atualizar"],
+        "update",
+    )
+)
+_FOREIGN.update(  # Russian imperatives (ты/вы)
+    {
+        **dict.fromkeys("отправь отправьте перешли перешлите напиши напишите".split(), "send"),  # noqa: SIM905
+        **dict.fromkeys("переведи переведите оплати оплатите".split(), "pay"),  # noqa: SIM905
+        **dict.fromkeys("удали удалите".split(), "remove"),  # noqa: SIM905
+        **dict.fromkeys(
+            "добавь добавьте создай создайте zet maak voeg".split(), "create"  # noqa: SIM905
+        ),
+        **dict.fromkeys("поделись поделитесь".split(), "share"),  # noqa: SIM905
+        **dict.fromkeys("пригласи пригласите".split(), "invite"),  # noqa: SIM905
+        **dict.fromkeys("измени измените".split(), "update"),  # noqa: SIM905
+        **dict.fromkeys("забронируй забронируйте".split(), "book"),  # noqa: SIM905
+        **dict.fromkeys("выполни выполните запусти запустите".split(), "run"),  # noqa: SIM905
+        **dict.fromkeys("установи установите".split(), "install"),  # noqa: SIM905
+        **dict.fromkeys("покажи покажите выведи выведите прочитай прочитайте".split(), "reveal"),  # noqa: SIM905
+    }
+)
+_FOREIGN.update(  # Dutch and Polish imperatives, and Dutch participles of passive orders
+    {
+        **dict.fromkeys(
+            ["stuur", "verstuur", "doorsturen", "stuurt", "verstuurd", "doorgestuurd", "wyślij", "prześlij", "przekaż", "wyślijcie"],
+            "send",
+        ),
+        **dict.fromkeys("deel delen gedeeld udostępnij".split(), "share"),  # noqa: SIM905
+        **dict.fromkeys("verwijder verwijderd usuń".split(), "remove"),  # noqa: SIM905
+        **dict.fromkeys(
+            "betaal betaald overmaken overgemaakt zapłać przelej opłać".split(), "pay"  # noqa: SIM905
+        ),
+        **dict.fromkeys(
+            "voer uitgevoerd uruchom wykonaj".split(), "run"  # noqa: SIM905
+        ),
+        **dict.fromkeys("installeer geïnstalleerd zainstaluj".split(), "install"),  # noqa: SIM905
+        **dict.fromkeys(
+            "toon getoond print geprint pokaż wyświetl wypisz".split(), "reveal"  # noqa: SIM905
+        ),
+        **dict.fromkeys("nodig uitgenodigd zaproś".split(), "invite"),  # noqa: SIM905
+        **dict.fromkeys("boek reserveer geboekt zarezerwuj".split(), "book"),  # noqa: SIM905
+        **dict.fromkeys("voeg toegevoegd dodaj utwórz".split(), "create"),  # noqa: SIM905
+        **dict.fromkeys("wijzig verander gewijzigd zmień".split(), "update"),  # noqa: SIM905
+    }
+)
+"""Foreign order verbs (the comment above) with their class."""
+
+FOREIGN_POLITE = re.compile(
+    r"\b(?:doit|doivent|devez|muss|müssen|soll|sollen|debe|deben|deve|devono|precisa|precisam"
+    r"|graag|alstublieft|alsjeblieft|gelieve|a\.u\.b\.|moet(?:en)?|dient|dienen|proszę|prosimy"
+    r"|należy|trzeba|musi|muszą|bitte|veuillez|merci\s+de|s'il\s+vous\s+pla[iî]t|por\s+favor|per\s+favore|favor\s+de"
+    r"|pode|podes|puoi|può|könntest\s+du|können\s+sie|pourriez-vous|pourrais-tu|podría|podrías"
+    r"|não\s+esqueça\s+de|n'oubliez\s+pas\s+de|vergiss\s+nicht|no\s+olvides|non\s+dimenticare\s+di)\b",
+    re.IGNORECASE,
+)
+"""Polite request words of those languages: a foreign verb after one of them is an order."""
+
+FOREIGN_ADDRESSEE = re.compile(
+    r"(?:AI|ＡＩ|人工知能|アシスタント|エージェント|助手|助理|智能体|ИИ)\s*(?:へ|に|は|さん|様|-?ассистент\w*)?\s*[:：、,]"
+    r"|(?<!\w)(?:ассистент\w*|ии-агент\w*|нейросеть)\b"
+    r"|\b(?:KI|IA|A\.I\.)(?:[\s-]+(?:Agent(?:en)?|Assistent(?:in|en)?|agent|assistant|agente|asistente"
+    r"|assistente))?\b|\b(?:Assistent(?:in)?|l'assistant|asistente|assistente|agente\s+(?:de\s+)?IA"
+    r"|asystent\w*|assistent|AI-assistent|assistants|les\s+agents|los\s+agentes|gli\s+agenti)\b"
+    r"|\basystenci\w*\b|(?<!\w)asystencie\b"
+    r"|(?:어시스턴트|에이전트|비서|인공지능|AI)\s*(?:에게|님|는|은)?\s*[:：,]",
+    re.IGNORECASE,
+)
+"""Addressees in those languages (die KI, l'IA, la IA, l'assistente...)."""
+
+
+def foreign_classes(word: str) -> frozenset[str]:
+    """The class of a foreign order verb (``überweise`` -> {pay}); empty when none."""
+    found = _FOREIGN.get(word.casefold())
+    return frozenset({found}) if found else frozenset()
