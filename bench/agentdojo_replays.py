@@ -28,7 +28,7 @@ a human to type each injection) and the denial-of-service attacks ``dos``, ``swe
 ``captcha_dos``, ``offensive_email_dos``, ``felony_dos`` (they ask the agent to stop, with no
 injection task to carry out).
 
-``score`` runs ``detectors.scan_round`` over each replay's rounds (earlier tool outputs passed
+``score`` runs ``round_scan.scan_round`` over each replay's rounds (earlier tool outputs passed
 along, as the audit does) and prints, per suite and attack: unsafe replays with a P0 / total (also
 counting only those whose attacker calls exist), attacker calls with a P0, ignored replays with
 any P0 / total, and clean runs with any P0 / total. ``--misses`` lists the unsafe replays without
@@ -105,7 +105,7 @@ def p0_calls(record: dict[str, Any]) -> tuple[set[str], list[Any]]:
         The ids of every tool call of a round that got a P0 finding located at that call, and
         every P0 finding of the replay.
     """
-    from qgs_worker.core.detectors import scan_round
+    from qgs_worker.core.round_scan import scan_round
     from qgs_worker.core.models import Severity, ToolResult
     from qgs_worker.transcripts.openai_chat import rounds_from_messages
 

@@ -13,7 +13,7 @@ subprocess started the same way (``--pool threads --concurrency N --queues all``
 - **no-op, chunked**: the bench reads the files (the same readers as ``qgs audit``) and sends
   the transcripts' rounds 100 a message to a job that does nothing (``bench.noop_chunk``);
 - **detectors alone, chunked**: the same messages to a job that runs the deterministic
-  detectors over every round (``bench.detect_chunk``: ``detectors.scan_round``, as intake does);
+  detectors over every round (``bench.detect_chunk``: ``round_scan.scan_round``, as intake does);
 - **qgs audit**: the real command (``qgs audit FOLDER --no-worker --format json``, a
   subprocess) against a ``qgs worker``, the rules judge, a fresh SQLite store: classification,
   detectors, the critic where due, the audit roles on final rounds, the gate, every row stored.

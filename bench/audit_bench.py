@@ -10,7 +10,7 @@ whole task as context (what the discriminator job does). ``--copies`` repeats th
 Scenarios, alternated within each repetition (these machines are noisy, so each figure is a
 ratio against the baseline measured in the same repetition):
 
-- baseline: the deterministic detector pass alone (``detectors.scan_round`` over the rounds);
+- baseline: the deterministic detector pass alone (``round_scan.scan_round`` over the rounds);
 - roles, offline: every registered role with no judge session (the rules judge);
 - roles, loopback LLM: every role with a judge session on ``tests/fake_openai.py``'s loopback
   server (0 ms answers), normal and low-memory (a fresh HTTP client per role).

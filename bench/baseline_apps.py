@@ -68,7 +68,7 @@ def baseline_app(broker_url: str) -> Celery:
         """The deterministic detectors over a chunk, round by round, as a round's intake runs them.
 
         Each transcript is ``{"request": str, "rounds": [Deliverable as JSON, ...]}``; each
-        round is validated and scanned (``detectors.scan_round``) with the earlier rounds' tool
+        round is validated and scanned (``round_scan.scan_round``) with the earlier rounds' tool
         outputs, as ``prepare_round`` does. Returns the findings' count.
         """
         from qgs_worker.core import round_scan

@@ -3,7 +3,7 @@
 Reads labelled transcript files of any format QGS audits (OpenAI chat, Anthropic messages,
 LangChain, Claude Code sessions, Inspect logs, OTel traces: ``transcripts.read_transcripts``)
 and runs the detector pass on every round exactly as ``qgs audit`` does at intake
-(``service.preparing.prepare_round``: ``detectors.scan_round`` with the user's words of every
+(``service.preparing.prepare_round``: ``round_scan.scan_round`` with the user's words of every
 turn so far and the tool outputs of every earlier round; the offline audit roles only re-report
 those findings, and an LLM role never reports above P1, so this pass is where a P0 comes from).
 It prints, per label and per file, the transcripts with at least one P0 finding over the total:

@@ -5,7 +5,7 @@ an agent that then acts on them, with a later tool call whose arguments carry a 
 the injected text (an IBAN, an e-mail address, a URL, a date, an amount, a name, a file name, a
 message's words: ``qgs_worker.core.followed``) and absent from the user's turns and the tool
 outputs' own data, is P0 (``injection_followed``): the round is blocked. Both come from
-``qgs_worker.core.detectors.scan_round``, which sees every earlier round's tool outputs, so an
+``qgs_worker.core.round_scan.scan_round``, which sees every earlier round's tool outputs, so an
 address read in round 2 and used in round 5 still counts. Deterministic: no LLM pass.
 """
 

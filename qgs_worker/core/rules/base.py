@@ -10,7 +10,7 @@ patterns run), where the shape comes from, and how severe a match is **in each c
 | ``prose`` | a deliverable's text or any prose, where a command is only mentioned | ``detectors.scan_text`` |
 | ``deliverable`` | the same text, scored for safety: P0 takes 70 points (destructive), P1 50 (a secret), P2 25 (risky), P3/P4 none (noted) | ``judges/rules_judge.py`` |
 | ``tool_call`` | any argument of a tool call an agent made, its kind unknown | ``detectors.scan_tool_call`` |
-| ``tool_output`` | what a tool returned | ``detectors.scan_round`` |
+| ``tool_output`` | what a tool returned | ``round_scan.scan_round`` |
 | ``sent`` / ``written`` | data a tool call sends out / writes to a file (personal data) | ``pii`` |
 | ``command``, ``sql``, ``url``, ``path``, ``html``, ``free_text`` | a tool argument of that kind, before the call runs | ``argscan.scan_argument`` (tool gate layer 6) |
 
