@@ -105,8 +105,8 @@ def p0_calls(record: dict[str, Any]) -> tuple[set[str], list[Any]]:
         The ids of every tool call of a round that got a P0 finding located at that call, and
         every P0 finding of the replay.
     """
-    from qgs_worker.core.round_scan import scan_round
     from qgs_worker.core.models import Severity, ToolResult
+    from qgs_worker.core.round_scan import scan_round
     from qgs_worker.transcripts.openai_chat import rounds_from_messages
 
     request, rounds = rounds_from_messages(record["messages"])

@@ -49,7 +49,7 @@ reported twice. Tool-call arguments are read as written (``scan_tool_call``): wh
 written, and the tool gate reads a free-text argument's view (``argscan``). Cloud wipes
 and reverse shells in any tool-call argument are P0 too.
 
-``scan_round`` adds two round-level findings:
+``round_scan.scan_round`` adds the round-level findings:
 
 - ``injection_in_tool_output`` (P2): a tool output carries instructions aimed at the agent
   (``find_injected_instructions``).
