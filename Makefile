@@ -32,6 +32,7 @@ demo: install
 ## The integration tests run in $(TEST_WORKERS) xdist workers (a file's tests stay together);
 ## the unit tests (pure, no services) run beside them; their output follows.
 test: install
+	@$(PY) -m tests.needs
 	@unit_log=$$(mktemp); \
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS) > "$$unit_log" 2>&1 & unit=$$!; \
 	$(PY) -m pytest tests/integration -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS); irc=$$?; \

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from typing import Any
 
 import pytest
 import redis
 
 from qgs_worker.errors import InputError
 from qgs_worker.ratelimit import KEY_PREFIX, USED_PREFIX, RedisRateLimiter
+from tests.integration.together import run_together, wait_for_start
 
 pytestmark = pytest.mark.integration
 
@@ -30,10 +32,9 @@ def most_in_any_window(times: list[float], window_s: float) -> int:
     )
 
 
-def hammer(url: str, key: str, start_at: float, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+def hammer(url: str, key: str, ready: Any, start: Any, out: Any) -> None:
     limiter = RedisRateLimiter(redis.Redis.from_url(url))
-    while time.monotonic() < start_at:
-        time.sleep(0.001)
+    start_at = wait_for_start(ready, start)
     allowed = []
     while time.monotonic() < start_at + RUN_S:
         if limiter.hit(key, limit=LIMIT, window_s=WINDOW_S).allowed:
@@ -45,17 +46,7 @@ def test_two_processes_never_exceed_the_limit(redis_url: str) -> None:
     key = "test:two-processes"
     client = redis.Redis.from_url(redis_url)
     client.delete(KEY_PREFIX + key)
-    context = multiprocessing.get_context("spawn")
-    out: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
-    start_at = time.monotonic() + 2.0
-    workers = [
-        context.Process(target=hammer, args=(redis_url, key, start_at, out)) for _ in range(2)
-    ]
-    for w in workers:
-        w.start()
-    per_process = [out.get(timeout=30) for _ in workers]
-    for w in workers:
-        w.join(10)
+    per_process = run_together(hammer, (redis_url, key))
     allowed = sorted(t for times in per_process for t in times)
     assert most_in_any_window(allowed, WINDOW_S) <= LIMIT
     assert all(per_process)  # both processes got some: the window is shared, not starved
@@ -207,10 +198,9 @@ class TestLeases:
             )
 
 
-def hammer_leased(url: str, key: str, start_at: float, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+def hammer_leased(url: str, key: str, ready: Any, start: Any, out: Any) -> None:
     limiter = RedisRateLimiter(redis.Redis.from_url(url), lease_fraction=LEASE_FRACTION)
-    while time.monotonic() < start_at:
-        time.sleep(0.001)
+    start_at = wait_for_start(ready, start)
     allowed = []
     while time.monotonic() < start_at + RUN_S:
         if limiter.hit(key, limit=LEASED_LIMIT, window_s=WINDOW_S).allowed:
@@ -226,18 +216,7 @@ def test_two_leasing_processes_never_exceed_the_limit(redis_url: str) -> None:
     key = "test:two-leasing-processes"
     client = redis.Redis.from_url(redis_url)
     client.delete(KEY_PREFIX + key, USED_PREFIX + key)
-    context = multiprocessing.get_context("spawn")
-    out: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
-    start_at = time.monotonic() + 2.0
-    workers = [
-        context.Process(target=hammer_leased, args=(redis_url, key, start_at, out))
-        for _ in range(2)
-    ]
-    for w in workers:
-        w.start()
-    per_process = [out.get(timeout=30) for _ in workers]
-    for w in workers:
-        w.join(10)
+    per_process = run_together(hammer_leased, (redis_url, key))
     allowed = sorted(t for times in per_process for t in times)
     assert most_in_any_window(allowed, WINDOW_S) <= LEASED_LIMIT
     assert all(per_process)

@@ -6,6 +6,7 @@ import multiprocessing
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -22,6 +23,7 @@ from tests.integration.test_ratelimit_redis import (
     most_in_any_window,
     units,
 )
+from tests.integration.together import run_together, wait_for_start
 
 pytestmark = pytest.mark.integration
 
@@ -180,30 +182,18 @@ class TestTheLimitHolds:
 
     def test_two_processes(self, redis_url: str, client: redis.Redis) -> None:  # type: ignore[type-arg]
         key = "test:ahead-processes"
-        context = multiprocessing.get_context("spawn")
-        out: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
-        start_at = time.monotonic() + 2.0
-        workers = [
-            context.Process(target=hammer_ahead, args=(redis_url, key, start_at, out))
-            for _ in range(2)
-        ]
-        for w in workers:
-            w.start()
-        per_process = [out.get(timeout=30) for _ in workers]
-        for w in workers:
-            w.join(10)
+        per_process = run_together(hammer_ahead, (redis_url, key))
         allowed = sorted(t for times in per_process for t in times)
         assert most_in_any_window(allowed, WINDOW_S) <= LEASED_LIMIT
         assert all(per_process)
         assert len(allowed) >= LEASED_LIMIT * (RUN_S / WINDOW_S) * 0.5
 
 
-def hammer_ahead(url: str, key: str, start_at: float, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+def hammer_ahead(url: str, key: str, ready: Any, start: Any, out: Any) -> None:
     limiter = RedisRateLimiter(
         redis.Redis.from_url(url), lease_fraction=LEASE_FRACTION, renew_ahead=True
     )
-    while time.monotonic() < start_at:
-        time.sleep(0.001)
+    start_at = wait_for_start(ready, start)
     allowed = []
     while time.monotonic() < start_at + RUN_S:
         if limiter.hit(key, limit=LEASED_LIMIT, window_s=WINDOW_S).allowed:
