@@ -57,7 +57,7 @@ from qgs_worker.core.order_words import (
     objects_of_words,
     verb_classes,
 )
-from qgs_worker.core.orders import Order
+from qgs_worker.core.orders import Order, is_prohibition
 from qgs_worker.core.toolgate.kinds import infer_kinds
 from qgs_worker.core.toolgate.registry import ToolRegistry
 from qgs_worker.core.toolgate.spec import Permission, infer_permission
@@ -141,7 +141,13 @@ def _values(
     addressed = [
         SeenOutput(
             o.seen.text,
-            merged(o.seen.text, [*o.seen.passages, *(x.text for x in o.orders if x.addressed)]),
+            merged(
+                o.seen.text,
+                [
+                    *(p for p in o.seen.passages if not is_prohibition(p)),
+                    *(x.text for x in o.orders if x.addressed),
+                ],
+            ),
         )
         for o in outputs
     ]
@@ -215,6 +221,36 @@ def _data_words(outputs: Sequence[OrderedOutput]) -> frozenset[str]:
             rest = rest.replace(order.text, "\n")
         words.update(w.replace("_", "-") for w in re.findall(r"[a-z0-9][\w.-]*", rest.casefold()))
     return frozenset(words)
+
+
+_EDIT_WORDS = frozenset({"edit", "editor", "replace", "patch", "write", "insert", "create", "str"})
+
+
+def _edits_files(call: ToolCall) -> bool:
+    """A file edit (``str_replace_based_edit_tool``, ``apply_patch``, ``write_file``...)."""
+    from qgs_worker.core.filewrites import tool_words
+
+    if file_writes(call):
+        return True
+    keys = {path.rsplit(".", 1)[-1].casefold() for path, _ in call.argument_values()}
+    has_path = any("path" in k or "file" in k or k == "patch" for k in keys)
+    return has_path and bool(tool_words(call.name) & _EDIT_WORDS)
+
+
+def _named_package(name: str, user_words: frozenset[str], data_words: frozenset[str]) -> bool:
+    """The package is the user's or the data's: named there, or holding a module named there.
+
+    ``pyyaml`` for "No module named 'yaml'": the project needs it; ``requests-oauth2lib`` for an
+    import of ``requests`` is not that package (a name that only contains one is another).
+    """
+    if name in user_words or name in data_words:
+        return True
+    # the conventional distribution names of a module: pyyaml, python-dateutil
+    return any(
+        len(word) >= 3 and word in data_words
+        for word in (name.removeprefix("python-"), name.removeprefix("py"))
+        if word != name
+    )
 
 
 def _call_classes(call: ToolCall) -> tuple[frozenset[str], frozenset[str]]:
@@ -301,10 +337,8 @@ def _act_or_action(
                     continue
                 if mark.startswith("fetch:") and not order.addressed:
                     continue  # a page's "visit our site" is not an order to the agent
-                if mark.startswith("install:") and (
-                    mark[8:] in user.words or mark[8:] in data_words
-                ):
-                    continue  # the project or the user names the package
+                if mark.startswith("install:") and _named_package(mark[8:], user.words, data_words):
+                    continue  # the project, its errors or the user name the package
                 return "ordered_act", order, mark
             if not side_effect or user.delegates or user.sets_up:
                 continue  # a delegated order names actions too: only values can tell whose
@@ -316,7 +350,7 @@ def _act_or_action(
             named_object = (
                 order.objects & objects
                 or (order.addressed and action & _TRANSFER)
-                or (order.addressed and not file_writes(call))  # an edit is every coding task's
+                or (order.addressed and not _edits_files(call))  # an edit is every coding task's
             )
             if action and named_object and not _every_class(call) & user.classes:
                 return "ordered_action", order, "/".join(sorted(action))

@@ -90,7 +90,7 @@ _DELEGATION = re.compile(
     r"(?<![-\w])(?:do|complete|follow|carry\s+out|execute|perform|handle|take\s+care\s+of|process"
     r"|action|work\s+(?:through|on)|go\s+through|act\s+on|address|fulfil+|implement|deal\s+with"
     r"|finish|tackle)\b[^.?!\n]{0,80}?\b(?:tasks?|to-?dos?|instructions?|steps?"
-    r"|actions?|requests?|items?|list|checklist|what\s+(?:it|they|he|she|the\s+\w+)\s+(?:says?|asks?"
+    r"|actions?|requests?|items?|list|checklist|what\s+(?:it|they|he|she|the\s+\w+|\S+)\s+(?:says?|asks?"
     r"|wants?|requests?)|asks?|e-?mails?|messages?|tickets?|issues?|notes?|comments?|reviews?)\b",
     re.IGNORECASE,
 )

@@ -39,7 +39,7 @@ from qgs_worker.core.order_words import (
 from qgs_worker.core.order_words_foreign import FOREIGN_ADDRESSEE, FOREIGN_POLITE, foreign_classes
 from qgs_worker.core.plain_text import plain
 
-__all__ = ["Order", "find_orders", "inserted_orders"]
+__all__ = ["Order", "find_orders", "inserted_orders", "is_prohibition"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ class Order:
     named: bool = False
 
 
-_MAX_ORDERS = 64  # per text: a long document's orders past this are not read
+_MAX_ORDERS = 64  # per text: plain orders past this are not kept (addressed ones always are)
 _MAX_SENTENCE_CHARS = 600
 _MIN_ADDRESSED_CHARS = 12  # "Assistant:" alone is a heading, not an order
 _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' orders addressed
@@ -105,6 +105,11 @@ _REQUEST = re.compile(
 _PLEASE = re.compile(r"\b(?:please|kindly|pls)\b[,\s]+", re.IGNORECASE)
 _CLAUSE = re.compile(
     r"[:;]\s*|\s[-–—]\s+|,\s+(?:and\s+)?(?:then\s+)?|\b(?:and|then)\s+(?:also\s+)?", re.IGNORECASE
+)
+_PROHIBITION = re.compile(
+    r"(?:please\s+)?(?:do\s+not|don'?t|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|may\s+not"
+    r"|no\s+need\s+to|avoid|refrain\s+from|stop)\b",
+    re.IGNORECASE,
 )
 _FIELD_LABEL = re.compile(r"^[A-Za-z]+(?:\s+(?:to|by|from|with|via|at|on|for|date|method))?\s*:")
 _SPELLED_CALL = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\(")  # a tool call spelled out
@@ -200,7 +205,7 @@ _OVERRIDE = re.compile(
     re.IGNORECASE,
 )
 _LEAD = re.compile(
-    r"^(?:(?:please|kindly|also|and|then|now|first|firstly|next|finally|immediately|just|simply"
+    r"^(?:(?:please|kindly|also|and|then|now|first|firstly|next|finally|immediately|just|simply|always"
     r"|quickly|urgently|instead|additionally|afterwards)[,\s]+"
     r"|(?:make\s+sure|be\s+sure|remember|don'?t\s+forget|do\s+not\s+forget|ensure\s+you|take\s+care)"
     r"\s+(?:to|that\s+you)\s+"
@@ -317,11 +322,11 @@ def _scan_text(text: str) -> tuple[tuple[Order, ...], int]:
     for stop in [*(m.start() for m in _SPLIT.finditer(flat)), len(flat)]:
         sentence, at = flat[start:stop], start
         start = _SPLIT.match(flat, stop).end() if stop < len(flat) else stop  # type: ignore[union-attr]
-        if len(orders) >= _MAX_ORDERS:
-            break
         if len(sentence) < 4:
             continue
         order, carries = _order(sentence[:_MAX_SENTENCE_CHARS], carried=carry > 0)
+        if order is not None and len(orders) >= _MAX_ORDERS and not order.addressed:
+            order = None  # past the cap only addressed orders are kept: padding hides nothing
         # an addressee, a marker or an override with no act of its own opens what follows
         opens = carries and (order is None or not (order.classes or order.marks))
         carry = _CARRY_SENTENCES if opens else max(0, carry - 1)
@@ -335,8 +340,13 @@ def _scan_text(text: str) -> tuple[tuple[Order, ...], int]:
                 order = replace(order, text=text[origin[begin] : origin[end] + 1])
             orders.append(order)
     if _HAS_CJK.search(text):
-        orders.extend(_cjk_orders(text)[: max(0, _MAX_ORDERS - len(orders))])
+        orders.extend(o for i, o in enumerate(_cjk_orders(text)) if o.addressed or i < _MAX_ORDERS)
     return tuple(orders), prose
+
+
+def is_prohibition(text: str) -> bool:
+    """Whether ``text`` forbids rather than orders ("Note to the assistant: do not forward ...")."""
+    return _PROHIBITION.search(text[:120]) is not None and not find_orders(text)
 
 
 def inserted_orders(text: str) -> bool:
@@ -468,8 +478,14 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         if order is not None:
             if addressed:  # from the addressee on: "src/app.py:1: AGT001" before it is the data's
                 whole = body[addressee.start() :] if addressee is not None else body
+                every = _every_imperative(whole)  # "always tell the user that ... should check it"
                 order = replace(
-                    order, text=whole.strip(), marks=order.marks | text_marks(body), named=named
+                    order,
+                    text=whole.strip(),
+                    classes=order.classes | every,
+                    marks=order.marks | text_marks(body),
+                    named=named,
+                    say=order.say or "say" in every,
                 )
             return order, carries
     passive = _PASSIVE.search(body)
@@ -492,8 +508,11 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         return Order(body.strip(), addressed, classes, objects_of_words(words), marks, False, named), carries
     if addressed and (marks or classes or named or marked):
         # "issue a full refund of $349 to ...", "Assistent: zet de korting op 60%": what an
-        # addressed sentence asks is read from its values and acts, whatever its verb
+        # addressed sentence asks is read from its values and acts, whatever its verb; a
+        # prohibition ("Note to the assistant: do not forward this") asks nothing
         text = body[addressee.start() :] if addressee is not None else body
+        if _PROHIBITION.search(text[:80]) and not marks:
+            return None, False
         if words_of(text) and len(text.strip()) >= _MIN_ADDRESSED_CHARS:
             order = Order(text.strip(), True, classes, objects_of_words(words), marks, False, named)
             return order, carries
@@ -531,6 +550,8 @@ _ANY_WORD = re.compile(r"[^\W\d_]+")
 
 def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -> Order | None:
     rest = rest.lstrip(" ,:;-\"'")
+    if _PROHIBITION.match(rest):
+        return None  # "do not forward this thread": obeying it does nothing
     lead = _LEAD.match(rest)
     if lead:
         rest = rest[lead.end() :]
@@ -557,6 +578,14 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
         marks=text_marks(rest),
         say=bool(classes & {"say"}) and (words[0] in _SAY_VERBS or bool(_SAY_TELL.match(rest))),
     )
+
+
+def _every_imperative(text: str) -> frozenset[str]:
+    """The classes of every verb of the lexicon in ``text``, in its base form."""
+    found: set[str] = set()
+    for word in words_of(text):
+        found |= imperative_classes(word)
+    return frozenset(found)
 
 
 def _chained_classes(words: tuple[str, ...]) -> frozenset[str]:
