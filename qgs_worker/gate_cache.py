@@ -175,7 +175,7 @@ def _key(tools: object, shallow: tuple[int, ...]) -> tuple[Hashable, int, object
         classes = tuple(tools)
         return ("pydantic", classes), OBJECT_WEIGHT_CHARS * len(classes), None
     try:
-        data = marshal.dumps(tools, _MARSHAL_VERSION)
+        data = marshal.dumps(tools, _MARSHAL_VERSION)  # type: ignore[arg-type]  # ValueError below
     except ValueError:  # not plain data (an object marshal cannot write)
         size = len(shallow) if shallow else 1
         return ("object", id(tools), shallow), OBJECT_WEIGHT_CHARS * size, tools

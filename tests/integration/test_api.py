@@ -689,6 +689,29 @@ class TestBadInput:
         assert ["finale"] == [e["field"] for e in body["errors"]]
         assert 0 == count(api.ops, TaskRow)
 
+    def test_a_registered_tools_list_is_named_by_its_id(self, api: Api) -> None:
+        """POST /v1/tool-sets once, then checks name it as tool_set (issue 31, item 5)."""
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}  # fmt: skip
+        bad = {**call, "function": {"name": "get_weather", "arguments": '{"town": "Oslo"}'}}
+        with api.http(api.alice) as http:
+            made = http.post("/v1/tool-sets", json={"tools": TOOLS})
+            again = http.post("/v1/tool-sets", json={"tools": json.loads(json.dumps(TOOLS))})
+            set_id = made.json()["tool_set"]
+            allowed = http.post("/v1/tool-calls/check", json={"call": call, "tool_set": set_id})
+            refused = http.post("/v1/tool-calls/check", json={"call": bad, "tool_set": set_id})
+            both = http.post(
+                "/v1/tool-calls/check", json={"call": call, "tools": TOOLS, "tool_set": set_id}
+            )
+            unknown = http.post("/v1/tool-calls/check", json={"call": call, "tool_set": "ab" * 16})
+        assert (201, 201) == (made.status_code, again.status_code)
+        assert made.json() == again.json() == {"tool_set": set_id, "tools": 1}
+        assert f'"{set_id}"' == made.headers["etag"]
+        assert allowed.json()["allowed"] is True
+        assert refused.json()["allowed"] is False and 3 == refused.json()["stopped_at"]
+        assert "not both" in assert_problem(both, 422)["detail"]
+        assert "register the tools again" in assert_problem(unknown, 422)["detail"]
+
     def test_a_tool_call_that_is_no_call(self, api: Api) -> None:
         message = {"role": "assistant", "tool_calls": []}
         with api.http(api.alice) as http:
