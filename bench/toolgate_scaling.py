@@ -1,0 +1,144 @@
+"""The tool gate against the size of the tools list (issue 31, item 5), for ``toolgate_bench``.
+
+Usage: .venv/bin/python bench/toolgate_scaling.py [--reps 400]
+
+Lists of 10, 100 and 1,000 tools are made from the BFCL corpus's tools (renamed so each is
+distinct); the call is one valid BFCL call of a tool in the list. Measured, side by side in one
+run, per list size (p50 of ``--reps`` checks, microseconds):
+
+- by handle: the gate built once (``Client.tool_gate(tools)``, what a registered ``tool_set``
+  uses over HTTP and MCP), then ``client.check_tool_call(call, tools=gate)``; target: flat,
+  <= 1.5x from 10 to 1,000 tools;
+- list passed each call: ``client.check_tool_call(call, tools=tools)`` with the same list (found
+  in the gate cache by content); target: <= 1 ms added per 1,000 tools over the handle;
+- layer 3 (parameters) alone, against a ``fastjsonschema`` validator compiled from the same
+  schema: target <= 5x;
+- the whole gate (the six default layers, in-process), p50: target <= 50 us.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from qgs_worker.client import Client  # noqa: E402
+from qgs_worker.core.models import Strictness  # noqa: E402
+from qgs_worker.settings import Settings  # noqa: E402
+
+CORPUS = Path(os.environ.get("QGS_BENCH_CORPUS", ROOT.parent / "shared" / "corpus"))
+"""The shared corpus (``QGS_BENCH_CORPUS`` for a checkout elsewhere, e.g. a git worktree)."""
+SIZES = (10, 100, 1000)
+
+
+def _p50_us(fn: Callable[[], object], reps: int) -> float:
+    samples = []
+    for _ in range(reps):
+        start = time.perf_counter_ns()
+        fn()
+        samples.append(time.perf_counter_ns() - start)
+    samples.sort()
+    return samples[len(samples) // 2] / 1000.0
+
+
+def _corpus() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every distinct BFCL tool, and one valid call (OpenAI form) of the first record's tool."""
+    tools: dict[str, dict[str, Any]] = {}
+    call: dict[str, Any] | None = None
+    with (CORPUS / "a_bfcl_tool_calls_valid.jsonl").open() as lines:
+        for line in lines:
+            record = json.loads(line)
+            for t in record["tools"]:
+                tools.setdefault(t["function"]["name"], t)
+            if call is None:
+                call = record["assistant_message"]["tool_calls"][0]
+    assert call is not None
+    return list(tools.values()), call
+
+
+def tools_of(size: int, pool: list[dict[str, Any]], called: str) -> list[dict[str, Any]]:
+    """``size`` distinct tools: the called one first, then renamed copies of the pool."""
+    first = next(t for t in pool if t["function"]["name"] == called)
+    out = [copy.deepcopy(first)]
+    n = 0
+    while len(out) < size:
+        t = copy.deepcopy(pool[n % len(pool)])
+        t["function"]["name"] = f"{t['function']['name']}_{n}"
+        out.append(t)
+        n += 1
+    return out
+
+
+def measure(reps: int) -> dict[str, Any]:
+    """The figures of the module docstring, by list size."""
+    import fastjsonschema
+
+    pool, call = _corpus()
+    called = call["function"]["name"]
+    store = tempfile.TemporaryDirectory(prefix="qgs-toolgate-scaling-")
+    client = Client(
+        Settings(data_dir=Path(store.name), database_url=f"sqlite:///{store.name}/q.db")
+    )
+    arguments = json.loads(call["function"]["arguments"])
+    found: dict[str, Any] = {"handle": {}, "list": {}}
+    for size in SIZES:
+        tools = tools_of(size, pool, called)
+        gate = client.tool_gate(tools)
+        assert client.check_tool_call(call, tools=gate, log=False).allowed
+        assert client.check_tool_call(call, tools=tools, log=False).allowed
+        found["handle"][size] = _p50_us(
+            lambda g=gate: client.check_tool_call(call, tools=g, log=False), reps
+        )
+        found["list"][size] = _p50_us(
+            lambda t=tools: client.check_tool_call(call, tools=t, log=False), max(20, reps // 10)
+        )
+    spec = gate.registry.get(called)
+    assert spec is not None
+    fast = fastjsonschema.compile(spec.parameters)
+    found["layer3"] = _p50_us(
+        lambda: spec.compiled.errors(arguments, Strictness.LENIENT, closed=True), reps * 5
+    )
+    found["fastjsonschema"] = _p50_us(lambda: fast(arguments), reps * 5)
+    found["gate"] = _p50_us(lambda: gate.check(call, principal="bench", agent_id="bench"), reps)
+    client.repo.dispose()
+    store.cleanup()
+    return found
+
+
+def print_scaling(found: dict[str, Any]) -> None:
+    """The figures with their targets, one line each."""
+    handle, listed = found["handle"], found["list"]
+    print("\ntool gate against the size of the tools list (p50, us; issue 31):")
+    print("  tools       " + "".join(f"{n:>10,}" for n in SIZES))
+    print("  by handle   " + "".join(f"{handle[n]:>10.1f}" for n in SIZES)
+          + f"   {handle[1000] / handle[10]:.2f}x from 10 to 1,000 (target <= 1.5x)")  # fmt: skip
+    print("  list passed " + "".join(f"{listed[n]:>10.1f}" for n in SIZES)
+          + f"   +{(listed[1000] - handle[1000]) / 1000:.2f} ms at 1,000 tools (target <= 1 ms)")  # fmt: skip
+    ratio = found["layer3"] / found["fastjsonschema"]
+    print(f"  layer 3 {found['layer3']:.1f} us vs fastjsonschema {found['fastjsonschema']:.1f} us:"
+          f" {ratio:.1f}x (target <= 5x)")  # fmt: skip
+    print(f"  whole gate (six layers, in-process) p50 {found['gate']:.1f} us (target <= 50 us)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=400)
+    args = parser.parse_args()
+    if not CORPUS.is_dir():
+        print(f"skipped: the shared corpus is not at {CORPUS}")
+        return
+    print_scaling(measure(args.reps))
+
+
+if __name__ == "__main__":
+    main()
