@@ -196,10 +196,30 @@ class TestFoundFast:
         assert 1 == cache.builds
         assert found_s < dumped_s / 2, (found_s, dumped_s)
 
+    def test_a_steady_caller_is_served_by_the_fast_key(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from qgs_worker import gate_cache
+
+        tools = tools_list(0)
+        cache = GateCache(ToolGate)
+        first = cache.gate(tools)
+        canonical_writes = []
+        real_key = gate_cache._key
+        monkeypatch.setattr(
+            gate_cache, "_key", lambda *a: canonical_writes.append(1) or real_key(*a)
+        )
+        for _ in range(5):
+            assert first is cache.gate(tools)
+            assert first is cache.gate(copy.deepcopy(tools))
+        assert len(canonical_writes) <= 2  # once per new form at most, then the alias
+        assert 1 == cache.builds
+
     def test_an_edit_deep_inside_is_seen(self) -> None:
         tools = [tool(f"tool_{n}", path="string") for n in range(1000)]
         cache = GateCache(ToolGate)
         first = cache.gate(tools)
+        assert first is cache.gate(tools)  # its fast key is known now
         tools[999]["function"]["parameters"]["properties"]["path"]["enum"] = ["/tmp"]
         second = cache.gate(tools)
         assert first is not second
