@@ -186,6 +186,7 @@ def print_scaling(found: dict[str, Any]) -> None:
         print(f"  layer 3 vs fastjsonschema, {corpus} ({n} calls): {ours / max(n, 1):.1f} vs "
               f"{fast / max(n, 1):.1f} us a call, {ratio:.1f}x (target <= 5x)")  # fmt: skip
     print(f"  whole gate (six layers, in-process) p50 {found['gate']:.1f} us (target <= 50 us)")
+    print(f"ratio check by handle, 1,000 / 10 tools = {handle[1000] / handle[10]:.2f}")
 
 
 def main() -> None:
