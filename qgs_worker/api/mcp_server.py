@@ -211,7 +211,7 @@ _TOOLS: dict[str, tuple[type[BaseModel], _Handler, str]] = {
 
 
 def tool_definitions() -> list[types.Tool]:
-    """The five tools as ``tools/list`` gives them (input schemas with additionalProperties false)."""
+    """The six tools as ``tools/list`` gives them (input schemas with additionalProperties false)."""
     return [
         types.Tool(name=name, description=text, input_schema=model.model_json_schema())
         for name, (model, _handler, text) in _TOOLS.items()
@@ -236,7 +236,7 @@ def _tool_error(status: int, body: dict[str, Any]) -> types.CallToolResult:
 def create_server(
     ops: Operations, *, principal_of: Callable[[ServerRequestContext[Any]], Principal]
 ) -> Server[Any]:
-    """The MCP server (the SDK's low-level ``Server``) with the five tools.
+    """The MCP server (the SDK's low-level ``Server``) with the six tools.
 
     Args:
         ops: The operations layer every tool calls.

@@ -712,6 +712,24 @@ class TestBadInput:
         assert "not both" in assert_problem(both, 422)["detail"]
         assert "register the tools again" in assert_problem(unknown, 422)["detail"]
 
+    def test_the_api_client_registers_once_and_again_on_a_server_that_forgot(
+        self, api: Api
+    ) -> None:
+        from qgs_worker.tool_sets import ToolSets
+
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}  # fmt: skip
+        with Client(base_url=api.url, api_key=api.alice.key) as qgs:
+            set_id = qgs.register_tools(TOOLS)
+            assert qgs.check_tool_call(call, tool_set=set_id).allowed
+            api.ops.tool_sets = ToolSets(api.ops.client.tool_gate)  # a restarted server
+            assert qgs.check_tool_call(call, tool_set=set_id).allowed
+            assert 1 == len(api.ops.tool_sets)
+        with Client(base_url=api.url, api_key=api.bob.key) as other, pytest.raises(
+            InputError, match="register the tools again"
+        ):
+            other.check_tool_call(call, tool_set="cd" * 16)
+
     def test_a_tool_call_that_is_no_call(self, api: Api) -> None:
         message = {"role": "assistant", "tool_calls": []}
         with api.http(api.alice) as http:
@@ -984,6 +1002,7 @@ class TestServiceDocuments:
             "/v1/tasks/{task_id}": {"get"},
             "/v1/tasks/{task_id}/constraints": {"get"},
             "/v1/tool-calls/check": {"post"},
+            "/v1/tool-sets": {"post"},
             "/v1/tasks/{task_id}/approval": {"post"},
             "/healthz": {"get"},
             "/readyz": {"get"},
