@@ -14,11 +14,12 @@ maps the timeout to ``APITimeoutError`` (``judges.endpoint``: ``JudgeUnavailable
 
 :func:`deadline_http_client` is the ``httpx2.Client`` a :class:`~qgs_worker.judges.endpoint.
 ChatEndpoint` uses when it is given none: the openai client's defaults (connection limits,
-redirects followed) on this transport.
+redirects followed, the environment's proxies) on this transport.
 """
 
 from __future__ import annotations
 
+import functools
 import typing
 from typing import Any
 
@@ -27,7 +28,7 @@ import httpx2
 
 from qgs_worker.core.deadline import left_s
 
-__all__ = ["DeadlineBackend", "DeadlineTransport", "deadline_http_client"]
+__all__ = ["DeadlineBackend", "DeadlineTransport", "deadline_http_client", "environment_proxies"]
 
 _MAX_CONNECTIONS = 1000
 _MAX_KEEPALIVE = 100
@@ -110,30 +111,82 @@ class DeadlineBackend(httpcore2.NetworkBackend):
         self._inner.sleep(max(0.0, seconds if left is None else left))
 
 
-class DeadlineTransport(httpx2.HTTPTransport):
-    """``httpx2.HTTPTransport`` over :class:`DeadlineBackend` (TLS verified, no proxy).
+@functools.cache
+def _ssl_context() -> Any:
+    """One verifying TLS context for every transport (building one reads the CA bundle: ~10 ms)."""
+    return httpx2.create_ssl_context()
 
-    httpx2's transport takes no network backend, so its connection pool is built again here
-    with one (the pool is the only state ``handle_request`` and ``close`` use).
+
+class DeadlineTransport(httpx2.HTTPTransport):
+    """``httpx2.HTTPTransport`` over :class:`DeadlineBackend` (TLS verified), maybe via a proxy.
+
+    httpx2's transport takes no network backend, so its connection pool is built here with one
+    instead of by ``HTTPTransport.__init__`` (which only builds the pool; ``handle_request``
+    and ``close`` use nothing else). The TLS context is shared by every transport.
+
+    Args:
+        proxy: An HTTP(S) or SOCKS proxy URL (``HTTPS_PROXY`` and the like); None: direct.
+        max_connections: Connections open at most.
+        max_keepalive_connections: Idle connections kept at most.
+        keepalive_expiry_s: How long an idle connection is kept, in seconds.
     """
 
-    def __init__(
+    def __init__(  # not HTTPTransport.__init__: it would build a second pool and TLS context
         self,
         *,
+        proxy: str | None = None,
         max_connections: int = _MAX_CONNECTIONS,
         max_keepalive_connections: int = _MAX_KEEPALIVE,
         keepalive_expiry_s: float = 5.0,
     ) -> None:
-        super().__init__()
-        self._pool = httpcore2.ConnectionPool(
-            ssl_context=httpx2.create_ssl_context(),
-            max_connections=max_connections,
-            max_keepalive_connections=max_keepalive_connections,
-            keepalive_expiry=keepalive_expiry_s,
-            network_backend=DeadlineBackend(),
-        )
+        limits: dict[str, Any] = {
+            "ssl_context": _ssl_context(),
+            "max_connections": max_connections,
+            "max_keepalive_connections": max_keepalive_connections,
+            "keepalive_expiry": keepalive_expiry_s,
+            "network_backend": DeadlineBackend(),
+        }
+        if proxy is None:
+            self._pool = httpcore2.ConnectionPool(**limits)
+            return
+        via = httpx2.Proxy(url=proxy)
+        where = httpcore2.URL(
+            scheme=via.url.raw_scheme, host=via.url.raw_host, port=via.url.port,
+            target=via.url.raw_path,
+        )  # fmt: skip
+        if via.url.scheme in ("socks5", "socks5h"):
+            self._pool = httpcore2.SOCKSProxy(proxy_url=where, proxy_auth=via.raw_auth, **limits)
+        else:
+            self._pool = httpcore2.HTTPProxy(
+                proxy_url=where,
+                proxy_auth=via.raw_auth,
+                proxy_headers=via.headers.raw,
+                proxy_ssl_context=via.ssl_context,
+                **limits,
+            )
+
+
+def environment_proxies() -> dict[str, str | None]:
+    """The proxies the environment names (``HTTP(S)_PROXY``, ``ALL_PROXY``, ``NO_PROXY``).
+
+    As httpx2 reads them for a client without a transport of its own (a client given one
+    ignores them): ``{"https://": "http://proxy:3128", "all://*.internal": None, ...}``.
+    """
+    try:
+        from httpx2._utils import get_environment_proxies
+    except ImportError:  # pragma: no cover - a later httpx2 may move it
+        return {}
+    return get_environment_proxies()
 
 
 def deadline_http_client() -> httpx2.Client:
-    """The openai client's default HTTP client, on :class:`DeadlineTransport`."""
-    return httpx2.Client(transport=DeadlineTransport(), follow_redirects=True)
+    """The openai client's default HTTP client, every transport a :class:`DeadlineTransport`.
+
+    The environment's proxies are kept (a client given a transport would ignore them), each
+    through a deadline transport of its own.
+    """
+    mounts: dict[str, httpx2.BaseTransport | None] = {
+        pattern: None if url is None else DeadlineTransport(proxy=url)
+        for pattern, url in environment_proxies().items()
+    }
+    return httpx2.Client(transport=DeadlineTransport(), mounts=mounts, follow_redirects=True)

@@ -74,6 +74,24 @@ class TestOneCall:
         assert time.monotonic() - started < 0.8 + SLACK_S
         assert _ended(fake_judge)
 
+    def test_through_the_environment_s_proxy_too(
+        self, fake_judge: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """HTTP_PROXY is kept (a client given a transport ignores it) and bounded the same."""
+        for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        proxy = fake_judge.base_url.rsplit("/v1", 1)[0]  # it answers absolute-form requests
+        monkeypatch.setenv("HTTP_PROXY", proxy)
+        monkeypatch.setenv("http_proxy", proxy)
+        fake_judge.default = Answer.trickle(TRICKLE_S)
+        judge = OpenAIJudge(base_url="http://judge.invalid/v1", api_key="k", timeout_s=1.0)
+        started = time.monotonic()
+        with pytest.raises(JudgeUnavailableError, match=r"timed out after 1\.0 s"):
+            judge.review(_request())
+        assert time.monotonic() - started < 1.0 + SLACK_S
+        assert 1 == len(fake_judge.requests)  # it went through the proxy
+        assert _ended(fake_judge)
+
     def test_no_call_is_sent_once_the_deadline_passed(self, fake_judge: FakeOpenAIServer) -> None:
         judge = OpenAIJudge(base_url=fake_judge.base_url, api_key="k", timeout_s=5.0)
         with within(0.0), pytest.raises(JudgeUnavailableError, match="deadline passed"):
