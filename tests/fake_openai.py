@@ -431,7 +431,8 @@ class FakeOpenAIServer:
 
 
 def _role_and_request(request: Mapping[str, Any]) -> str:
-    """``"review:<first user message>"`` or ``"audit:<...>"``: one round's calls of one role.
+    """``"review:<model>:<first user message>"`` or ``"audit:..."``: one round's calls of one
+    role (a panel's judges are told apart by their model).
 
     The fences' random nonces (32 hex digits, fresh in every call) are left out.
     """
@@ -441,7 +442,7 @@ def _role_and_request(request: Mapping[str, Any]) -> str:
         if isinstance(m, Mapping) and m.get("role") == "user"
     ]
     role = "audit" if is_audit_request(request) else "review"
-    return f"{role}:{_NONCE.sub('', users[0]) if users else ''}"
+    return f"{role}:{request.get('model')}:{_NONCE.sub('', users[0]) if users else ''}"
 
 
 def _client_gone(conn: socket.socket) -> bool:

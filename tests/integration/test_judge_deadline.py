@@ -98,6 +98,29 @@ class TestOneCall:
             judge.review(_request())
         assert [] == fake_judge.requests
 
+    def test_the_classifier_and_the_panel_too(self, fake_judge: FakeOpenAIServer) -> None:
+        from qgs_worker.judges import PanelJudge
+        from qgs_worker.judges.llm_classifier import LLMClassifier
+
+        fake_judge.default = Answer.trickle(TRICKLE_S)
+        classifier = LLMClassifier(base_url=fake_judge.base_url, api_key="k", timeout_s=0.8)
+        started = time.monotonic()
+        with pytest.raises(JudgeUnavailableError):
+            classifier("do the thing with the stuff")
+        assert time.monotonic() - started < 0.8 + SLACK_S
+        panel = PanelJudge(
+            [
+                OpenAIJudge(base_url=fake_judge.base_url, api_key="k", model=m, timeout_s=0.8)
+                for m in ("a", "b")
+            ]
+        )
+        started = time.monotonic()
+        with pytest.raises(JudgeUnavailableError):
+            panel.review(_request())
+        assert time.monotonic() - started < 2 * 0.8 + SLACK_S  # at most one call per judge
+        assert _ended(fake_judge)
+        assert all(1 == n for n in fake_judge.most_in_flight.values())
+
     def test_an_audit_session_ends_at_its_time_left(self, fake_judge: FakeOpenAIServer) -> None:
         from qgs_worker.core.models import AuditBrief
 
