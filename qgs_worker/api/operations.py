@@ -374,7 +374,7 @@ class Operations(DecisionWaits):
         from qgs_worker.submission import check_value
 
         check_value(tools, where="tools")
-        _check_tools_size(tools)
+        _check_tools_size(tools, MAX_TOOL_SUBSCHEMAS_PER_SET)
         return self.tool_sets.register(tools)
 
     def approve(
@@ -475,12 +475,27 @@ of CPU a subschema, once per distinct list (the gate cache keeps it), so one req
 most about two seconds of loading."""
 
 
-def _check_tools_size(tools: Sequence[Mapping[str, Any]] | Mapping[str, Any]) -> None:
+MAX_TOOL_SUBSCHEMAS_PER_SET = 40_000
+"""The most subschemas a registered tool set may hold in all (``POST /v1/tool-sets``): loaded
+once, not with every check, so ten times a check's bound (1,000 BFCL tools hold ~7,000 and load
+in ~0.4 s on a loaded 2-core machine; the request body's limit comes first beyond ~3,000)."""
+
+
+def _check_tools_size(
+    tools: Sequence[Mapping[str, Any]] | Mapping[str, Any],
+    limit: int = MAX_TOOL_SUBSCHEMAS_PER_CHECK,
+) -> None:
     from qgs_worker.core.toolgate.schema_cost import count_subschemas
 
-    if count_subschemas(tools, MAX_TOOL_SUBSCHEMAS_PER_CHECK) > MAX_TOOL_SUBSCHEMAS_PER_CHECK:
+    if count_subschemas(tools, limit) > limit:
+        fix = (
+            "register them once (POST /v1/tool-sets, MCP register_tools: up to "
+            f"{MAX_TOOL_SUBSCHEMAS_PER_SET:,}) and send 'tool_set', "
+            if limit < MAX_TOOL_SUBSCHEMAS_PER_SET
+            else ""
+        )
         raise InputError(
-            f"'tools' hold more than {MAX_TOOL_SUBSCHEMAS_PER_CHECK:,} JSON objects in all: send "
-            "the tools this agent may call, not a whole catalogue, or set QGS_TOOLS_FILE on the "
-            "server and send no tools"
+            f"'tools' hold more than {limit:,} JSON objects in all: send the tools this agent "
+            f"may call, not a whole catalogue, {fix}or set QGS_TOOLS_FILE on the server and "
+            "send no tools"
         )

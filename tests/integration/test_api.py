@@ -712,6 +712,29 @@ class TestBadInput:
         assert "not both" in assert_problem(both, 422)["detail"]
         assert "register the tools again" in assert_problem(unknown, 422)["detail"]
 
+    def test_a_thousand_tools_are_registered_once_not_sent_with_each_check(
+        self, api: Api
+    ) -> None:
+        """Over a check's bound (4,000 JSON objects) with each call; registered once, named."""
+        tools = [
+            {"type": "function", "function": {"name": f"tool_{n}", "parameters": {
+                "type": "object",
+                "properties": {p: {"type": "string"} for p in ("a", "b", "c", "d", "e")},
+            }}}
+            for n in range(1000)
+        ]  # fmt: skip
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "tool_999", "arguments": '{"a": "x"}'}}  # fmt: skip
+        with api.http(api.alice) as http:
+            each = http.post("/v1/tool-calls/check", json={"call": call, "tools": tools})
+            made = http.post("/v1/tool-sets", json={"tools": tools})
+            checked = http.post(
+                "/v1/tool-calls/check", json={"call": call, "tool_set": made.json()["tool_set"]}
+            )
+        assert "register them once" in assert_problem(each, 422)["detail"]
+        assert (201, 1000) == (made.status_code, made.json()["tools"])
+        assert checked.json()["allowed"] is True
+
     def test_the_api_client_registers_once_and_again_on_a_server_that_forgot(
         self, api: Api
     ) -> None:
