@@ -58,6 +58,7 @@ all: lint typecheck test
 bench: install
 	$(PY) bench/pipeline_bench.py
 	$(PY) bench/llm_calls_bench.py
+	$(PY) bench/judge_deadline_bench.py
 	$(PY) bench/audit_bench.py
 	$(PY) bench/toolgate_bench.py
 	$(PY) bench/instruction_model_bench.py

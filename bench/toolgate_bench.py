@@ -2,6 +2,10 @@
 
 Usage: .venv/bin/python bench/toolgate_bench.py [--reps 5] [--rounds 40] [--quick]
 
+Then the gate against the size of the tools list (``bench/toolgate_scaling.py``, issue 31): the
+check by a registered handle and with the list passed each call at 10, 100 and 1,000 tools,
+layer 3 against fastjsonschema, and the whole gate's p50.
+
 ``--quick``: one repetition of two rounds (seconds), for the test that runs every bench.
 
 Workload: every call of ``../shared/corpus/a_bfcl_tool_calls_valid.jsonl`` in its OpenAI form
@@ -82,7 +86,7 @@ from qgs_worker.ratelimit import LeaseStats, LocalRateLimiter, RedisRateLimiter 
 from qgs_worker.settings import Settings  # noqa: E402
 from qgs_worker.toolgate_io import stat_file_size  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("QGS_BENCH_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 
 def workload() -> list[tuple[list[dict[str, Any]], dict[str, Any]]]:
@@ -301,6 +305,9 @@ def main() -> None:
     print_report(
         args, len(cases), per_rep, loads, collections, (rebuilt, offline.gate_cache.builds), trips
     )
+    from bench.toolgate_scaling import measure, print_scaling  # issue 31: the list's size
+
+    print_scaling(measure(40 if args.quick else 400))
 
 
 if __name__ == "__main__":

@@ -42,16 +42,14 @@ from qgs_worker.service import (
     audit_round,
     short_error,
 )
-from qgs_worker.settings import Settings
+from qgs_worker.settings import LEASE_MARGIN_S, REVIEW_CALLS, Settings  # noqa: F401  (jobs.X)
 from qgs_worker.store import Repository
 from qgs_worker.submission import validate_message
 from qgs_worker.sweeper import SWEEPER_LEASE  # noqa: F401  (connects the hook starting the sweeper)
 from qgs_worker.telemetry.worker import connect_metrics_server
 from qgs_worker.toolcheck import TOOL_LOG_JOB, ToolCheckRecord
 from qgs_worker.worker_runtime import (  # noqa: F401  (tests and benches name them jobs.X)
-    LEASE_MARGIN_S,
     RATE_LIMIT_WAITS_MAX,
-    REVIEW_CALLS,
     STORE_ERRORS,
     Runtime,
     _audit_lock,

@@ -58,6 +58,9 @@ REVIEW_CALLS = 3
 """The most HTTP calls one review makes to one judge: the first try, its JSON-mode fallback
 (an endpoint that refuses JSON schemas) and the one repair request (``openai_judge``)."""
 
+LEASE_MARGIN_S = 2.0
+"""Seconds a review lease adds to the judge's worst case (store round trips, scheduling)."""
+
 
 class Settings(BaseSettings):
     """All QGS settings, read from ``QGS_*`` environment variables (and a ``.env`` file).
@@ -161,6 +164,7 @@ class Settings(BaseSettings):
             )
         self._check_roles()
         self._check_worst_case()
+        self._check_review_lease()
 
     def worst_case_job_s(self) -> dict[str, tuple[float, str]]:
         """The longest each kind of job can stay unacknowledged, in seconds, and how it adds up.
@@ -228,6 +232,41 @@ class Settings(BaseSettings):
             classify_s = REVIEW_CALLS * (min(j.timeout_s, 10.0) + wait_s)
             found["intake"] = (classify_s, f"{REVIEW_CALLS} classifier calls x {call}")
         return found
+
+    def review_lease_s(self) -> float:
+        """How long one review attempt holds its round's lease, in seconds.
+
+        Every judge call the attempt may make (``REVIEW_CALLS`` per panel judge) waiting its
+        whole deadline (``QGS_JUDGE__TIMEOUT_S``, a wall-clock bound since issue 31) and the
+        shared rate limit's longest hold, plus ``LEASE_MARGIN_S``. The attempt's calls end
+        ``LEASE_MARGIN_S`` before the lease does, so a redelivered copy that finds the lease
+        expired never calls the judge while the first copy's call is still open.
+        """
+        j = self.judge
+        models = max(1, len(j.panel_models)) if j.kind == "panel" else 1
+        limited = bool(j.requests_per_minute or j.tokens_per_minute)
+        wait_s = j.rate_max_wait_s if limited else 0.0
+        return (j.timeout_s + wait_s) * REVIEW_CALLS * models + LEASE_MARGIN_S
+
+    def _check_review_lease(self) -> None:
+        """Refuse a review lease that the broker's visibility timeout does not outlast.
+
+        Nesting: a judge call's deadline < the review lease it holds < the visibility timeout.
+        A lease that outlived the visibility timeout would let Redis hand the job to a second
+        worker that finds the lease expired while the first copy still waits on the judge.
+        """
+        if self.judge.kind == "rules":
+            return
+        lease_s, visibility_s = self.review_lease_s(), self.worker.visibility_timeout_s
+        if lease_s >= visibility_s:
+            raise ConfigurationError(
+                f"the review lease ({lease_s:g} s: QGS_JUDGE__TIMEOUT_S "
+                f"{self.judge.timeout_s:g} s a call, its retries within one attempt, the panel's "
+                "judges and QGS_JUDGE__RATE_MAX_WAIT_S) must be below the broker's visibility "
+                f"timeout QGS_WORKER__VISIBILITY_TIMEOUT_S ({visibility_s:g} s), or two copies "
+                "of a review call the judge at once; raise QGS_WORKER__VISIBILITY_TIMEOUT_S or "
+                "lower QGS_JUDGE__TIMEOUT_S"
+            )
 
     def _check_worst_case(self) -> None:
         """Refuse settings under which a job can outlive the visibility timeout (and run twice)."""

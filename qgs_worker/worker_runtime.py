@@ -27,7 +27,7 @@ from qgs_worker.policy_file import load_pdp
 from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter, redis_for_broker
 from qgs_worker.roles import load_roles
 from qgs_worker.service import Audit, Policies, ReviewLimits, ReviewService
-from qgs_worker.settings import Settings
+from qgs_worker.settings import LEASE_MARGIN_S, Settings
 from qgs_worker.store import Repository
 from qgs_worker.store.sql_review import SqlReviewStore
 from qgs_worker.toolgate_io import load_tools
@@ -188,13 +188,6 @@ STORE_ERRORS = (
 RATE_LIMIT_WAITS_MAX = 1000
 """How many times one critic job may wait for the shared rate limit before it is a failure."""
 
-REVIEW_CALLS = 3
-"""Judge calls one review attempt may make: the call, one in JSON mode, one repair
-(``judges.endpoint``); the review lease covers that many judge timeouts."""
-
-LEASE_MARGIN_S = 2.0
-"""Seconds a review lease adds to the judge's worst case (store round trips, scheduling)."""
-
 
 def policies_for(settings: Settings) -> Policies:
     """The service's policies from settings (gate, cadence, policy file, tools file)."""
@@ -212,6 +205,7 @@ def review_limits(settings: Settings) -> ReviewLimits:
     return ReviewLimits(
         halo_spread_points=settings.judge.halo_spread_points,
         lease_s=review_lease_s(settings),
+        judge_deadline_s=review_lease_s(settings) - LEASE_MARGIN_S,
         max_lost=w.max_attempts,
         judge_max_retries=w.judge_max_retries,
         backoff_max_s=w.retry_backoff_max_s,
@@ -240,7 +234,10 @@ def retry_hold_s(settings: Settings) -> float:
 
 
 def review_lease_s(settings: Settings) -> float:
-    """How long one review attempt holds its lease: the judge's worst case, in seconds."""
-    j = settings.judge
-    models = max(1, len(j.panel_models)) if j.kind == "panel" else 1
-    return j.timeout_s * REVIEW_CALLS * models + LEASE_MARGIN_S
+    """How long one review attempt holds its lease, in seconds (``Settings.review_lease_s``).
+
+    The judge's worst case (every call of every panel judge waiting its whole deadline and the
+    rate limit's longest hold) plus ``LEASE_MARGIN_S``; the attempt's judge calls end
+    ``LEASE_MARGIN_S`` before it (``ReviewLimits.judge_deadline_s``).
+    """
+    return settings.review_lease_s()

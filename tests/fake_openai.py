@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import json
 import re
+import select
+import socket
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +33,7 @@ from typing import Any, Literal
 
 __all__ = ["Answer", "FakeOpenAIServer", "is_audit_request"]
 
+_NONCE = re.compile(r"\b[0-9a-f]{32}\b")
 _DIMENSIONS_LINE = re.compile(r"^Dimensions to score[^:\n]*:\s*(?P<names>.+)$", re.MULTILINE)
 
 
@@ -37,7 +41,7 @@ _DIMENSIONS_LINE = re.compile(r"^Dimensions to score[^:\n]*:\s*(?P<names>.+)$", 
 class Answer:
     """One scripted answer of the fake server; build it with the named constructors."""
 
-    kind: Literal["content", "status", "delay", "dynamic"]
+    kind: Literal["content", "status", "delay", "dynamic", "trickle"]
     text: str = ""
     status_code: int = 200
     body: Any = None
@@ -125,6 +129,16 @@ class Answer:
     def delay(cls, seconds: float, then: Answer | None = None) -> Answer:
         """Wait ``seconds`` (e.g. beyond the client's timeout), then answer ``then``."""
         return cls(kind="delay", seconds=seconds, then=then or cls.auto())
+
+    @classmethod
+    def trickle(cls, seconds: float, every_s: float = 0.05, then: Answer | None = None) -> Answer:
+        """Send the headers at once, then one byte of the body every ``every_s`` for ``seconds``.
+
+        The body is ``then``'s answer after that many spaces (JSON allows leading whitespace):
+        a server that keeps the connection alive, so a client bounding each read never times
+        out, and only a deadline on the whole call ends it (issue 31).
+        """
+        return cls(kind="trickle", seconds=seconds, then=then or cls.auto(), body=every_s)
 
     @classmethod
     def dynamic(cls, fn: Callable[[dict[str, Any]], Answer]) -> Answer:
@@ -215,6 +229,12 @@ class FakeOpenAIServer:
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._counter = 0
+        self.in_flight_key: Callable[[dict[str, Any]], str] = _role_and_request
+        """What :attr:`most_in_flight` counts concurrent requests by (default: the role -
+        review or audit - and the first user message, i.e. one round's review)."""
+        self._in_flight: dict[str, int] = {}
+        self._most_in_flight: dict[str, int] = {}
+        self._durations: list[tuple[str, float]] = []
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -300,6 +320,39 @@ class FakeOpenAIServer:
             return list(self._audit_requests)
 
     @property
+    def most_in_flight(self) -> dict[str, int]:
+        """The most requests of each :attr:`in_flight_key` open at once, from the server's side.
+
+        A request is open from the moment its body is read until its answer is written or the
+        client closed the connection (noticed within one trickle step).
+        """
+        with self._lock:
+            return dict(self._most_in_flight)
+
+    @property
+    def in_flight(self) -> int:
+        """Requests open now, all keys together."""
+        with self._lock:
+            return sum(self._in_flight.values())
+
+    @property
+    def durations(self) -> list[tuple[str, float]]:
+        """``(key, seconds open)`` of every request ended so far, oldest first."""
+        with self._lock:
+            return list(self._durations)
+
+    def _opened(self, key: str) -> None:
+        with self._lock:
+            now = self._in_flight.get(key, 0) + 1
+            self._in_flight[key] = now
+            self._most_in_flight[key] = max(now, self._most_in_flight.get(key, 0))
+
+    def _ended(self, key: str, seconds: float) -> None:
+        with self._lock:
+            self._in_flight[key] -= 1
+            self._durations.append((key, seconds))
+
+    @property
     def pending(self) -> int:
         """How many scripted answers are still queued."""
         with self._lock:
@@ -377,6 +430,30 @@ class FakeOpenAIServer:
         return json.dumps(body).encode()
 
 
+def _role_and_request(request: Mapping[str, Any]) -> str:
+    """``"review:<model>:<first user message>"`` or ``"audit:..."``: one round's calls of one
+    role (a panel's judges are told apart by their model).
+
+    The fences' random nonces (32 hex digits, fresh in every call) are left out.
+    """
+    users = [
+        str(m.get("content"))
+        for m in request.get("messages") or ()
+        if isinstance(m, Mapping) and m.get("role") == "user"
+    ]
+    role = "audit" if is_audit_request(request) else "review"
+    return f"{role}:{request.get('model')}:{_NONCE.sub('', users[0]) if users else ''}"
+
+
+def _client_gone(conn: socket.socket) -> bool:
+    """Whether the client closed its end (a readable socket with nothing to read)."""
+    try:
+        readable, _, _ = select.select([conn], [], [], 0)
+        return bool(readable) and conn.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
+
+
 def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "FakeOpenAI/1.0"
@@ -417,8 +494,46 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self._send(400, json.dumps(body).encode())
                 return
             answer, number = server._record_and_pick(request)
+            key = server.in_flight_key(request)
+            started = time.monotonic()
+            server._opened(key)
+            try:
+                self._answer(answer, request, number)
+            finally:
+                server._ended(key, time.monotonic() - started)
+
+        def _trickle(self, answer: Answer, request: dict[str, Any], number: int) -> None:
+            every_s = float(answer.body)
+            assert answer.then is not None
+            then = server._resolve(answer.then, request)
+            if then is None:
+                return
+            body = server._completion_body(then, request, number)
+            spaces = max(1, round(answer.seconds / every_s))
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(spaces + len(body)))
+                self.end_headers()
+                self.wfile.flush()
+                for _ in range(spaces):
+                    if server._closing.wait(every_s) or _client_gone(self.connection):
+                        return
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up: its deadline ended the call
+
+        def _answer(self, answer: Answer, request: dict[str, Any], number: int) -> None:
+            if answer.kind == "trickle":
+                self._trickle(answer, request, number)
+                return
             resolved = server._resolve(answer, request)
             if resolved is None:
+                return
+            if resolved.kind == "trickle":
+                self._trickle(resolved, request, number)
                 return
             if resolved.kind == "status":
                 payload = resolved.body

@@ -7,6 +7,7 @@ Routes (every ``/v1`` route needs ``Authorization: Bearer <key>``)::
     GET  /v1/submissions/{id}/decision?wait_s=N  the decision (long-poll) 200 decided / 202 not yet
     GET  /v1/tasks/{task_id}                     what `qgs status` says  200
     GET  /v1/tasks/{task_id}/constraints         prompt constraints      200 ConstraintsOut
+    POST /v1/tool-sets                           register a tools list   201 ToolSetOut (ETag)
     POST /v1/tool-calls/check                    the six-layer report    200 (allowed or not)
     POST /v1/tasks/{task_id}/approval            approve / reject        200 (scope approve)
     GET  /healthz                                the process is up       200
@@ -59,6 +60,8 @@ from qgs_worker.api.schemas import (
     TaskIn,
     TaskOut,
     ToolCallCheckIn,
+    ToolSetIn,
+    ToolSetOut,
 )
 from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
 from qgs_worker.core.views import ApprovalView
@@ -326,7 +329,16 @@ def create_app(
     @app.post("/v1/tool-calls/check", tags=["tool calls"])
     def check_tool_call(body: ToolCallCheckIn, me: Me) -> dict[str, Any]:
         """The six-layer report on one call (``qgs check-tool --format json``); principal: the key's."""
-        return ops.check_tool_call(me, body.call, tools=body.tools, agent=body.agent).to_dict()
+        return ops.check_tool_call(
+            me, body.call, tools=body.tools, agent=body.agent, tool_set=body.tool_set
+        ).to_dict()
+
+    @app.post("/v1/tool-sets", status_code=201, response_model=ToolSetOut, tags=["tool calls"])
+    def register_tools(body: ToolSetIn, me: Me) -> JSONResponse:
+        """Register a tools list once; name it as ``tool_set`` in checks (``qgs_worker.tool_sets``)."""
+        found = ops.register_tools(me, body.tools)
+        out = ToolSetOut(tool_set=found.id, tools=found.tools)
+        return JSONResponse(out.model_dump(), status_code=201, headers={"ETag": f'"{found.id}"'})
 
     @app.post("/v1/tasks/{task_id}/approval", response_model=ApprovalView, tags=["tasks"])
     def approval(task_id: str, body: ApprovalIn, me: Me) -> ApprovalView:

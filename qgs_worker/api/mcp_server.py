@@ -1,4 +1,4 @@
-"""The MCP server (``qgs mcp``): five tools over ``Operations``, on the official MCP Python SDK.
+"""The MCP server (``qgs mcp``): six tools over ``Operations``, on the official MCP Python SDK.
 
 Tools (each a thin call of ``Operations``; inputs are JSON Schemas that refuse unknown fields)::
 
@@ -6,7 +6,8 @@ Tools (each a thin call of ``Operations``; inputs are JSON Schemas that refuse u
     submit_round      {task_id, deliverable, tool_calls?, tool_results?, final?, ...}  -> submission
     get_decision      {submission_id, wait_s? (0-60), until_approved?}                 -> DecisionOut
     get_constraints   {task_id}                                                        -> constraints
-    check_tool_call   {call, tools?, agent?}               -> the six-layer report (check-tool JSON)
+    check_tool_call   {call, tools? | tool_set?, agent?}   -> the six-layer report (check-tool JSON)
+    register_tools    {tools}                              -> {tool_set, tools}: name it in checks
 
 A result is structured content (the same JSON the HTTP API answers) and the same JSON as text.
 An error is an MCP tool error (``isError``) whose structured content is the problem document
@@ -49,6 +50,8 @@ from qgs_worker.api.schemas import (
     TaskIn,
     TaskOut,
     ToolCallCheckIn,
+    ToolSetIn,
+    ToolSetOut,
     _In,
 )
 from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
@@ -153,9 +156,16 @@ async def _get_constraints(
 
 async def _check_tool_call(ops: Operations, me: Principal, args: ToolCallCheckIn) -> dict[str, Any]:
     report = await asyncio.to_thread(
-        lambda: ops.check_tool_call(me, args.call, tools=args.tools, agent=args.agent)
+        lambda: ops.check_tool_call(
+            me, args.call, tools=args.tools, agent=args.agent, tool_set=args.tool_set
+        )
     )
     return report.to_dict()
+
+
+async def _register_tools(ops: Operations, me: Principal, args: ToolSetIn) -> dict[str, Any]:
+    found = await asyncio.to_thread(ops.register_tools, me, args.tools)
+    return ToolSetOut(tool_set=found.id, tools=found.tools).model_dump()
 
 
 _TOOLS: dict[str, tuple[type[BaseModel], _Handler, str]] = {
@@ -188,13 +198,20 @@ _TOOLS: dict[str, tuple[type[BaseModel], _Handler, str]] = {
         ToolCallCheckIn,
         _check_tool_call,
         "Check one tool call before running it: the six-layer report (format, existence, "
-        "parameters, business rules, permission, injection). Run the call only if allowed.",
+        "parameters, business rules, permission, injection). Run the call only if allowed. "
+        "With many tools, register them once (register_tools) and pass tool_set instead.",
+    ),
+    "register_tools": (
+        ToolSetIn,
+        _register_tools,
+        "Register the agent's tools list once; returns its tool_set id (the same for the same "
+        "definitions). Pass it as tool_set to check_tool_call instead of the tools.",
     ),
 }
 
 
 def tool_definitions() -> list[types.Tool]:
-    """The five tools as ``tools/list`` gives them (input schemas with additionalProperties false)."""
+    """The six tools as ``tools/list`` gives them (input schemas with additionalProperties false)."""
     return [
         types.Tool(name=name, description=text, input_schema=model.model_json_schema())
         for name, (model, _handler, text) in _TOOLS.items()
@@ -219,7 +236,7 @@ def _tool_error(status: int, body: dict[str, Any]) -> types.CallToolResult:
 def create_server(
     ops: Operations, *, principal_of: Callable[[ServerRequestContext[Any]], Principal]
 ) -> Server[Any]:
-    """The MCP server (the SDK's low-level ``Server``) with the five tools.
+    """The MCP server (the SDK's low-level ``Server``) with the six tools.
 
     Args:
         ops: The operations layer every tool calls.

@@ -48,6 +48,7 @@ from qgs_worker.errors import (
 from qgs_worker.notify import DecisionNotifier
 from qgs_worker.settings import Settings
 from qgs_worker.store.keys import SCOPE_APPROVE
+from qgs_worker.tool_sets import ToolSet, ToolSets
 
 __all__ = [
     "WAIT_MAX_S",
@@ -89,6 +90,7 @@ class Operations(DecisionWaits):
         self._lock = threading.Lock()
         self.access = Access(self.settings, self.repo, rate_limiter=rate_limiter)
         self.replays = Replays(self.repo, self.settings.api.idempotency_ttl_s)
+        self.tool_sets = ToolSets(self.client.tool_gate)
 
     # -- authentication and the rate limit ------------------------------------------------
 
@@ -299,6 +301,7 @@ class Operations(DecisionWaits):
         *,
         tools: Sequence[Mapping[str, Any]] | Mapping[str, Any] | None = None,
         agent: str | None = None,
+        tool_set: str | None = None,
     ) -> GateReport:
         """The six-layer report on one tool call; its principal is ``principal``'s name.
 
@@ -311,6 +314,8 @@ class Operations(DecisionWaits):
             tools: The tools the agent may call (OpenAI, Anthropic or MCP definitions); None:
                 ``QGS_TOOLS_FILE``.
             agent: Which agent makes it (the gate's rate-limit key).
+            tool_set: The id of tools registered before (:meth:`register_tools`), instead of
+                ``tools``: the gate built then is used, whatever the list's size.
 
         Raises:
             InputError: ``call`` is not one call, ``call`` or ``tools`` holds text that is not
@@ -319,6 +324,19 @@ class Operations(DecisionWaits):
                 caller's to fix: a 422 naming the field, not a 500).
             ConfigurationError: ``QGS_TOOLS_FILE`` is set but unreadable.
         """
+        if tool_set is not None:
+            if tools is not None:
+                raise InputError(
+                    "send 'tools' or 'tool_set', not both: 'tool_set' names tools registered "
+                    "before (POST /v1/tool-sets)"
+                )
+            from qgs_worker.submission import check_value
+
+            check_value(call, where="call")
+            gate = self.tool_sets.gate(tool_set)
+            return self.client.check_tool_call(
+                call, principal=principal.name, agent=agent, tools=gate, log=True
+            )
         if tools is None and self.settings.tools_file is None:
             raise InputError(
                 "'tools' is required: this server has no QGS_TOOLS_FILE, so send the tools the "
@@ -335,6 +353,29 @@ class Operations(DecisionWaits):
         return self.client.check_tool_call(
             call, principal=principal.name, agent=agent, tools=tools, log=True
         )
+
+    def register_tools(
+        self, principal: Principal, tools: Sequence[Mapping[str, Any]] | Mapping[str, Any]
+    ) -> ToolSet:
+        """Register a tools list once; its id names it in later checks (``qgs_worker.tool_sets``).
+
+        Args:
+            principal: Who asks (any key may register: a set holds definitions only).
+            tools: OpenAI, Anthropic or MCP definitions, or an MCP tools/list result.
+
+        Returns:
+            The set: its content id (the same for the same definitions) and its size.
+
+        Raises:
+            InputError: ``tools`` holds text that is not UTF-8, nests too deeply, is too large
+                or holds an unusable definition.
+        """
+        del principal
+        from qgs_worker.submission import check_value
+
+        check_value(tools, where="tools")
+        _check_tools_size(tools, MAX_TOOL_SUBSCHEMAS_PER_SET)
+        return self.tool_sets.register(tools)
 
     def approve(
         self,
@@ -434,12 +475,27 @@ of CPU a subschema, once per distinct list (the gate cache keeps it), so one req
 most about two seconds of loading."""
 
 
-def _check_tools_size(tools: Sequence[Mapping[str, Any]] | Mapping[str, Any]) -> None:
+MAX_TOOL_SUBSCHEMAS_PER_SET = 40_000
+"""The most subschemas a registered tool set may hold in all (``POST /v1/tool-sets``): loaded
+once, not with every check, so ten times a check's bound (1,000 BFCL tools hold ~7,000 and load
+in ~0.4 s on a loaded 2-core machine; the request body's limit comes first beyond ~3,000)."""
+
+
+def _check_tools_size(
+    tools: Sequence[Mapping[str, Any]] | Mapping[str, Any],
+    limit: int = MAX_TOOL_SUBSCHEMAS_PER_CHECK,
+) -> None:
     from qgs_worker.core.toolgate.schema_cost import count_subschemas
 
-    if count_subschemas(tools, MAX_TOOL_SUBSCHEMAS_PER_CHECK) > MAX_TOOL_SUBSCHEMAS_PER_CHECK:
+    if count_subschemas(tools, limit) > limit:
+        fix = (
+            "register them once (POST /v1/tool-sets, MCP register_tools: up to "
+            f"{MAX_TOOL_SUBSCHEMAS_PER_SET:,}) and send 'tool_set', "
+            if limit < MAX_TOOL_SUBSCHEMAS_PER_SET
+            else ""
+        )
         raise InputError(
-            f"'tools' hold more than {MAX_TOOL_SUBSCHEMAS_PER_CHECK:,} JSON objects in all: send "
-            "the tools this agent may call, not a whole catalogue, or set QGS_TOOLS_FILE on the "
-            "server and send no tools"
+            f"'tools' hold more than {limit:,} JSON objects in all: send the tools this agent "
+            f"may call, not a whole catalogue, {fix}or set QGS_TOOLS_FILE on the server and "
+            "send no tools"
         )

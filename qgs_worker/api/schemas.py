@@ -46,6 +46,8 @@ __all__ = [
     "ToolCallCheckIn",
     "ToolCallIn",
     "ToolResultIn",
+    "ToolSetIn",
+    "ToolSetOut",
 ]
 
 
@@ -238,6 +240,28 @@ class ToolCallCheckIn(_In):
         "naming 'tools')",
     )
     agent: str | None = Field(default=None, max_length=128, description="which agent calls")
+    tool_set: str | None = Field(
+        default=None,
+        max_length=64,
+        pattern="^[0-9a-f]+$",
+        description="the id of tools registered before (POST /v1/tool-sets, MCP "
+        "register_tools), instead of 'tools': the check costs the same at 10 tools as at 1,000",
+    )
+
+
+class ToolSetIn(_In):
+    """``POST /v1/tool-sets``: a tools list to register once and name by its id in checks."""
+
+    tools: list[dict[str, Any]] | dict[str, Any] = Field(
+        description="OpenAI, Anthropic or MCP tool definitions (or an MCP tools/list result)"
+    )
+
+
+class ToolSetOut(BaseModel):
+    """A registered tools list: name it as ``tool_set`` in ``POST /v1/tool-calls/check``."""
+
+    tool_set: str = Field(description="the set's id: a digest of its content (also its ETag)")
+    tools: int = Field(description="how many tools it holds")
 
 
 class ApprovalIn(_In):

@@ -123,6 +123,9 @@ class ApiClient(Client):
             timeout=timeout_s,
             transport=transport,
         )
+        self._tool_sets: dict[str, list[Any] | dict[str, Any]] = {}
+        """The tools of each set this client registered, to register again on a server that
+        forgot it (a restart, another API process)."""
 
     @property
     def repo(self) -> Repository:  # type: ignore[override]
@@ -379,12 +382,18 @@ class ApiClient(Client):
         agent: str | None = None,
         tools: Tools | None = None,
         log: bool = True,
+        tool_set: str | None = None,
     ) -> GateReport:
         """``POST /v1/tool-calls/check``: the gate's report (the principal is the key's).
 
+        With ``tool_set`` (an id from :meth:`register_tools`) the list is not sent: the server
+        checks with the gate it built once. A server that forgot the set (a restart) is sent
+        the tools again, once, when this client registered them.
+
         Raises:
-            InputError: ``call`` is not one call as JSON, or ``tools`` is not JSON data (send
-                definitions, not a gate or registry object).
+            InputError: ``call`` is not one call as JSON, ``tools`` is not JSON data (send
+                definitions, not a gate or registry object), or the server does not know
+                ``tool_set`` and this client never registered it.
         """
         call = sdk_data(call)
         if not isinstance(call, dict):
@@ -396,8 +405,37 @@ class ApiClient(Client):
                 "'tools' must be tool definitions as JSON data (a list of OpenAI, Anthropic "
                 "or MCP definitions) over the API"
             )
-        body = {"call": call, "tools": tools, "agent": agent}
+        if tool_set is None:
+            body = {"call": call, "tools": tools, "agent": agent}
+            return report_from_dict(self._call("POST", "/v1/tool-calls/check", json=body))
+        body = {"call": call, "tool_set": tool_set, "agent": agent}
+        try:
+            return report_from_dict(self._call("POST", "/v1/tool-calls/check", json=body))
+        except InputError as exc:
+            known = self._tool_sets.get(tool_set)
+            if known is None or "'tool_set'" not in str(exc):
+                raise
+        self.register_tools(known)  # the same content: the same id
         return report_from_dict(self._call("POST", "/v1/tool-calls/check", json=body))
+
+    def register_tools(self, tools: list[Any] | dict[str, Any]) -> str:
+        """``POST /v1/tool-sets``: register a tools list once; its id for ``tool_set=``.
+
+        The id is a digest of the content: the same list gives the same id, on any server.
+
+        Raises:
+            InputError: ``tools`` is not JSON tool definitions, or one is unusable.
+        """
+        tools = sdk_data(tools)
+        if not isinstance(tools, list | dict):
+            raise InputError(
+                "'tools' must be tool definitions as JSON data (a list of OpenAI, Anthropic "
+                "or MCP definitions) over the API"
+            )
+        found = self._call("POST", "/v1/tool-sets", json={"tools": tools})
+        set_id = str(found["tool_set"])
+        self._tool_sets[set_id] = tools
+        return set_id
 
     def check_tool_calls(
         self,
@@ -407,6 +445,7 @@ class ApiClient(Client):
         agent: str | None = None,
         tools: Tools | None = None,
         log: bool = True,
+        tool_set: str | None = None,
     ) -> tuple[GateReport, ...]:
         """Every tool call of an assistant message, checked over the API in order (a request each).
 
@@ -419,7 +458,7 @@ class ApiClient(Client):
         from qgs_worker.core.toolgate import parse_calls
 
         return tuple(
-            self.check_tool_call(parsed.original, agent=agent, tools=tools)
+            self.check_tool_call(parsed.original, agent=agent, tools=tools, tool_set=tool_set)
             for parsed in parse_calls(sdk_data(message))
         )
 
@@ -466,9 +505,10 @@ class ApiClient(Client):
 def _no_gate() -> ConfigurationError:
     return ConfigurationError(
         "this Client speaks the HTTP API: the tool gate runs on the server, so there is no "
-        "gate object here; check calls with check_tool_call(call, tools=[...]) or "
-        "check_tool_calls(message, tools=[...]), or use Client() without base_url (on a "
-        "machine with the store) for a gate in this process"
+        "gate object here; register the tools once (set_id = register_tools([...])) and "
+        "check calls with check_tool_call(call, tool_set=set_id), or pass tools=[...] with "
+        "each call, or use Client() without base_url (on a machine with the store) for a "
+        "gate in this process"
     )
 
 

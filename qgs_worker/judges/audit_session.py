@@ -21,6 +21,7 @@ from typing import Literal
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from qgs_worker.core.deadline import within
 from qgs_worker.core.models import AuditBrief, Finding, Severity
 from qgs_worker.errors import JudgeResponseError
 from qgs_worker.judges.endpoint import ChatEndpoint, extract_json_object
@@ -94,7 +95,8 @@ class OpenAIAuditSession:
 
         Args:
             brief: The role, what to hunt for, the request and the material.
-            timeout_s: The time left for the call(s), in seconds.
+            timeout_s: The time left for the call(s), in seconds: a wall-clock deadline on
+                the whole question (the answer and its repair), whatever the server does.
 
         Returns:
             Findings with ``role=brief.role``, ``location="llm pass"``, severity capped at
@@ -104,9 +106,10 @@ class OpenAIAuditSession:
             JudgeUnavailableError: Timeout, connection failure, 408, 429 or 5xx.
             JudgeResponseError: No valid answer even after the repair request.
         """
-        answer = self._endpoint.with_timeout(timeout_s).ask(
-            _messages(brief), AuditContract, _parse, _repair, log=self._history
-        )
+        with within(timeout_s):
+            answer = self._endpoint.with_timeout(timeout_s).ask(
+                _messages(brief), AuditContract, _parse, _repair, log=self._history
+            )
         self.prompt_tokens += answer.usage.prompt_tokens
         self.completion_tokens += answer.usage.completion_tokens
         if answer.value is None:

@@ -22,6 +22,14 @@ Errors (the openai client is built with ``max_retries=0``: retries belong to the
 | HTTP 200 whose body is not JSON (a proxy's error page) | ``JudgeUnavailableError`` |
 | HTTP 200 without ``choices[0].message`` | ``JudgeResponseError`` |
 | the shared rate limit (``call_gate``) held the call too long | ``JudgeUnavailableError`` |
+| the call's deadline passed (see below), or had passed before it | ``JudgeUnavailableError`` |
+
+Every HTTP call ends by a wall-clock deadline: ``timeout_s`` from its start, or the enclosing
+deadline (``core.deadline.within``: the review attempt's lease) if that ends sooner. The openai
+client's own ``timeout`` bounds each phase only (a server trickling a byte every half second
+kept a 2 s call open 20 s); the default HTTP client here bounds every socket operation by the
+time left (``judges.deadline_transport``) and closes the connection at the deadline. A caller's
+own ``http_client`` should be built on ``DeadlineTransport`` to keep that guarantee.
 """
 
 from __future__ import annotations
@@ -40,7 +48,9 @@ import openai
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel
 
+from qgs_worker.core.deadline import left_s, within
 from qgs_worker.errors import JudgeResponseError, JudgeUnavailableError
+from qgs_worker.judges.deadline_transport import deadline_http_client
 
 __all__ = ["Answer", "ChatEndpoint", "Usage", "extract_json_object", "format_validation_error"]
 
@@ -83,10 +93,12 @@ class ChatEndpoint:
             ``http://127.0.0.1:8000/v1``; None for the openai client's default.
         api_key: The endpoint's key.
         model: The model asked.
-        timeout_s: Timeout of each HTTP call, in seconds (the openai default is 600 s).
+        timeout_s: Wall-clock deadline of each HTTP call, in seconds, whatever the server
+            sends meanwhile (the openai default, 600 s per read, bounds no call).
         max_tokens: Cap on each answer's length, in tokens.
         temperature: Sampling temperature; 0.0 for repeatable answers.
-        http_client: An ``httpx2.Client`` for the openai client (proxies, test transports).
+        http_client: An ``httpx2.Client`` for the openai client (proxies, test transports);
+            None for one on ``DeadlineTransport`` (build your own on it to keep the deadline).
         call_gate: Called with the request's size in characters before every HTTP call (the
             first request, the JSON-mode fallback, the repair): the shared rate limit
             (``JudgeRateLimit.before_call``), which waits or raises ``JudgeUnavailableError``.
@@ -119,7 +131,7 @@ class ChatEndpoint:
             api_key=api_key,
             timeout=timeout_s,
             max_retries=0,
-            http_client=http_client,
+            http_client=http_client if http_client is not None else deadline_http_client(),
         )
         self._base_url, self._api_key, self._http_client = base_url, api_key, http_client
 
@@ -247,7 +259,25 @@ class ChatEndpoint:
         usage: Usage,
         contract: type[BaseModel] | None,
     ) -> str:
-        """One HTTP call: a strict schema when ``contract`` is given, else JSON mode."""
+        """One HTTP call: a strict schema when ``contract`` is given, else JSON mode.
+
+        The call ends by its deadline (the module docstring); one whose enclosing deadline has
+        passed already is not sent.
+        """
+        left = left_s()
+        if left is not None and left <= 0:
+            raise JudgeUnavailableError(
+                f"{self.name}: the review attempt's deadline passed before the call; not sent"
+            )
+        with within(self.timeout_s):
+            return self._call_now(messages, usage, contract)
+
+    def _call_now(
+        self,
+        messages: list[ChatCompletionMessageParam],
+        usage: Usage,
+        contract: type[BaseModel] | None,
+    ) -> str:
         completions = self._client.chat.completions.with_raw_response
         try:
             strict = _structured_format(contract) if contract is not None else None
@@ -284,7 +314,10 @@ class ChatEndpoint:
     def _map_error(self, exc: openai.OpenAIError) -> JudgeUnavailableError | JudgeResponseError:
         where = f"{self.name} at {self._client.base_url}"
         if isinstance(exc, openai.APITimeoutError):
-            return JudgeUnavailableError(f"{where} timed out after {self.timeout_s} s")
+            return JudgeUnavailableError(
+                f"{where} timed out after {self.timeout_s} s (the call's whole deadline, "
+                "QGS_JUDGE__TIMEOUT_S; abandoned, its connection closed)"
+            )
         if isinstance(exc, openai.APIConnectionError):
             return JudgeUnavailableError(f"{where} unreachable: {exc.message}")
         if isinstance(exc, openai.APIStatusError):

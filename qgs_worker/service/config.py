@@ -60,6 +60,11 @@ class ReviewLimits:
         hold_max_s: The longest wait a worker holds; a longer one is parked in the store and the
             sweeper resumes it (``Settings.worker.retry_hold_s``).
         rate_waits_max: Waits for the shared rate limit before the review is a stored failure.
+        judge_deadline_s: How long the judge calls of one review attempt may take in all, in
+            seconds from the attempt's start (every call, the rate limit's waits included):
+            below ``lease_s``, so no call outlives the lease it holds and a second attempt
+            never calls the judge while the first still waits (``core.deadline``). None: no
+            deadline but each call's own.
     """
 
     halo_spread_points: int = HALO_SPREAD_POINTS
@@ -69,3 +74,4 @@ class ReviewLimits:
     backoff_max_s: float = 60.0
     hold_max_s: float = 10.0
     rate_waits_max: int = 1000
+    judge_deadline_s: float | None = None

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from qgs_worker.core import gate, review_checks, rubric
+from qgs_worker.core.deadline import within
 from qgs_worker.core.models import (
     Classification,
     Deliverable,
@@ -328,6 +329,7 @@ class ReviewService:
         assert self.judge is not None, "the review step needs a judge"
         assert lease is None or holder is not None, "a lease taken before names its holder"
         holder = holder or uuid.uuid4().hex[:16]
+        started = time.monotonic()  # the lease runs from here (or from intake, just before)
         attempt = lease or self.store.begin_review(round_id, holder, self.limits.lease_s)
         context = self.store.load_round(round_id, contents="focus")
         r = context.round(round_id)
@@ -370,7 +372,7 @@ class ReviewService:
                     )
                 return self._retry(round_id, holder, wait_s * random.uniform(1.0, 1.2), None)
         try:
-            review = self._judged(request)
+            review = self._judged(request, started)
         except JudgeResponseError as exc:
             return self._after_review(context, r, None, (str(exc), exc.raw), then_decide, holder)
         except JudgeUnavailableError as exc:
@@ -390,8 +392,21 @@ class ReviewService:
         )
         return self._after_review(context, r, (review, key, None), None, then_decide, holder)
 
-    def _judged(self, request: ReviewRequest) -> Review:
-        """``judge.review(request)``, the call told to the observer (its time, its error)."""
+    def _judged(self, request: ReviewRequest, started: float) -> Review:
+        """``judge.review(request)`` by the attempt's deadline, told to the observer.
+
+        Args:
+            request: What the judge reviews.
+            started: When the attempt took its lease, on the ``time.monotonic()`` clock.
+        """
+        assert self.judge is not None
+        budget_s = self.limits.judge_deadline_s
+        if budget_s is None:
+            return self._judged_now(request)
+        with within(budget_s - (time.monotonic() - started)):
+            return self._judged_now(request)
+
+    def _judged_now(self, request: ReviewRequest) -> Review:
         assert self.judge is not None
         if self.observer is None:
             return self.judge.review(request)

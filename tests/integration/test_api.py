@@ -689,6 +689,70 @@ class TestBadInput:
         assert ["finale"] == [e["field"] for e in body["errors"]]
         assert 0 == count(api.ops, TaskRow)
 
+    def test_a_registered_tools_list_is_named_by_its_id(self, api: Api) -> None:
+        """POST /v1/tool-sets once, then checks name it as tool_set (issue 31, item 5)."""
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}  # fmt: skip
+        bad = {**call, "function": {"name": "get_weather", "arguments": '{"town": "Oslo"}'}}
+        with api.http(api.alice) as http:
+            made = http.post("/v1/tool-sets", json={"tools": TOOLS})
+            again = http.post("/v1/tool-sets", json={"tools": json.loads(json.dumps(TOOLS))})
+            set_id = made.json()["tool_set"]
+            allowed = http.post("/v1/tool-calls/check", json={"call": call, "tool_set": set_id})
+            refused = http.post("/v1/tool-calls/check", json={"call": bad, "tool_set": set_id})
+            both = http.post(
+                "/v1/tool-calls/check", json={"call": call, "tools": TOOLS, "tool_set": set_id}
+            )
+            unknown = http.post("/v1/tool-calls/check", json={"call": call, "tool_set": "ab" * 16})
+        assert (201, 201) == (made.status_code, again.status_code)
+        assert made.json() == again.json() == {"tool_set": set_id, "tools": 1}
+        assert f'"{set_id}"' == made.headers["etag"]
+        assert allowed.json()["allowed"] is True
+        assert refused.json()["allowed"] is False and 3 == refused.json()["stopped_at"]
+        assert "not both" in assert_problem(both, 422)["detail"]
+        assert "register the tools again" in assert_problem(unknown, 422)["detail"]
+
+    def test_a_thousand_tools_are_registered_once_not_sent_with_each_check(
+        self, api: Api
+    ) -> None:
+        """Over a check's bound (4,000 JSON objects) with each call; registered once, named."""
+        tools = [
+            {"type": "function", "function": {"name": f"tool_{n}", "parameters": {
+                "type": "object",
+                "properties": {p: {"type": "string"} for p in ("a", "b", "c", "d", "e")},
+            }}}
+            for n in range(1000)
+        ]  # fmt: skip
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "tool_999", "arguments": '{"a": "x"}'}}  # fmt: skip
+        with api.http(api.alice) as http:
+            each = http.post("/v1/tool-calls/check", json={"call": call, "tools": tools})
+            made = http.post("/v1/tool-sets", json={"tools": tools})
+            checked = http.post(
+                "/v1/tool-calls/check", json={"call": call, "tool_set": made.json()["tool_set"]}
+            )
+        assert "register them once" in assert_problem(each, 422)["detail"]
+        assert (201, 1000) == (made.status_code, made.json()["tools"])
+        assert checked.json()["allowed"] is True
+
+    def test_the_api_client_registers_once_and_again_on_a_server_that_forgot(
+        self, api: Api
+    ) -> None:
+        from qgs_worker.tool_sets import ToolSets
+
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}  # fmt: skip
+        with Client(base_url=api.url, api_key=api.alice.key) as qgs:
+            set_id = qgs.register_tools(TOOLS)
+            assert qgs.check_tool_call(call, tool_set=set_id).allowed
+            api.ops.tool_sets = ToolSets(api.ops.client.tool_gate)  # a restarted server
+            assert qgs.check_tool_call(call, tool_set=set_id).allowed
+            assert 1 == len(api.ops.tool_sets)
+        with Client(base_url=api.url, api_key=api.bob.key) as other, pytest.raises(
+            InputError, match="register the tools again"
+        ):
+            other.check_tool_call(call, tool_set="cd" * 16)
+
     def test_a_tool_call_that_is_no_call(self, api: Api) -> None:
         message = {"role": "assistant", "tool_calls": []}
         with api.http(api.alice) as http:
@@ -961,6 +1025,7 @@ class TestServiceDocuments:
             "/v1/tasks/{task_id}": {"get"},
             "/v1/tasks/{task_id}/constraints": {"get"},
             "/v1/tool-calls/check": {"post"},
+            "/v1/tool-sets": {"post"},
             "/v1/tasks/{task_id}/approval": {"post"},
             "/healthz": {"get"},
             "/readyz": {"get"},

@@ -44,6 +44,7 @@ class Bench:
 
 BENCHES = (
     Bench("llm_calls_bench.py"),
+    Bench("judge_deadline_bench.py", redis_db=True),
     Bench("audit_bench.py"),
     Bench("instruction_model_bench.py"),
     Bench("detector_speed_bench.py"),

@@ -51,7 +51,10 @@ TOOLS = [
 WEATHER_CALL = {"id": "c1", "type": "function",
                 "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}  # fmt: skip
 ARTICLE = "# AI\n\nText. [[judge PASS 92]]"
-TOOL_NAMES = {"start_task", "submit_round", "get_decision", "get_constraints", "check_tool_call"}
+TOOL_NAMES = {
+    "start_task", "submit_round", "get_decision", "get_constraints", "check_tool_call",
+    "register_tools",
+}  # fmt: skip
 
 
 @dataclass
@@ -191,6 +194,27 @@ class TestStdio:
         assert body == json.loads(report.content[0].text)
         row = mcp_env.ops.repo.find_task(task["id"])
         assert row is not None and "alice" == row.principal
+
+    def test_a_registered_tools_list_is_named_by_its_id(self, mcp_env: Mcp) -> None:
+        """register_tools once, then check_tool_call with tool_set (issue 31, item 5)."""
+
+        async def steps(session: Any) -> Any:
+            first = structured(await session.call_tool("register_tools", {"tools": TOOLS}))
+            again = structured(await session.call_tool("register_tools", {"tools": TOOLS}))
+            report = structured(
+                await session.call_tool(
+                    "check_tool_call", {"call": WEATHER_CALL, "tool_set": first["tool_set"]}
+                )
+            )
+            unknown = await session.call_tool(
+                "check_tool_call", {"call": WEATHER_CALL, "tool_set": "0" * 32}
+            )
+            return first, again, report, unknown
+
+        first, again, report, unknown = stdio_session(mcp_env, steps)
+        assert first == again and 1 == first["tools"] and 32 == len(first["tool_set"])
+        assert (True, 6) == (report["allowed"], len(report["layers"]))
+        assert "register the tools again" in tool_error(unknown)["detail"]
 
     def test_unknown_argument_and_no_call_are_tool_errors(self, mcp_env: Mcp) -> None:
         async def steps(session: Any) -> Any:

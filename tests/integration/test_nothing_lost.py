@@ -329,9 +329,11 @@ class TestRedeliveredReview:
     ) -> None:
         from qgs_worker.settings import JudgeSettings, Settings
 
-        # The start-up check refuses these settings (a review can outlive the visibility
-        # timeout); the review lease is the second line of defence, tested here with it off.
+        # The start-up checks refuse these settings (a review, and its lease, can outlive the
+        # visibility timeout); the review lease is the second line of defence, tested here
+        # with them off.
         monkeypatch.setattr(Settings, "_check_worst_case", lambda self: None)
+        monkeypatch.setattr(Settings, "_check_review_lease", lambda self: None)
 
         # Two calls of 3.8 s (the answer, then its repair): 7.6 s, past the 5.5 s timeout.
         fake_judge.script(

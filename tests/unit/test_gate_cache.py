@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
+import time
 from typing import Any
 
 import pytest
@@ -54,9 +56,16 @@ class TestBuiltOnce:
         first = cache.gate(tools)
         assert first is cache.gate(copy.deepcopy(tools))
         assert first is cache.gate(json.loads(json.dumps(tools)))
-        reordered = [dict(reversed(list(t.items()))) for t in tools]  # key order is not content
-        assert first is cache.gate(reordered)
         assert 1 == cache.builds
+
+    def test_keys_in_another_order_get_a_gate_of_their_own(self, cache: GateCache) -> None:
+        """The key is not canonical any more (no sorted dump): at worst a second gate is built."""
+        tools = tools_list(0)
+        first = cache.gate(tools)
+        reordered = [dict(reversed(list(t.items()))) for t in tools]
+        second = cache.gate(reordered)
+        assert second is cache.gate(copy.deepcopy(reordered))
+        assert first.registry.names == second.registry.names
 
     def test_other_content_is_another_gate(self, cache: GateCache) -> None:
         first = cache.gate(tools_list(0))
@@ -142,7 +151,7 @@ class TestBounded:
         assert builds + 1 == cache.builds
 
     def test_by_size(self) -> None:
-        size = len(json.dumps(tools_list(10), sort_keys=True, separators=(",", ":")))
+        size = len(marshal.dumps(tools_list(10), 2))
         cache = GateCache(ToolGate, max_chars=size * 5)
         for n in range(10, 30):
             cache.gate(tools_list(n))
@@ -164,3 +173,59 @@ def test_tools_of_another_type(cache: GateCache) -> None:
     with pytest.raises(InputError, match=r"ToolRegistry\.from_file"):
         cache.gate("tools.json")
     assert 0 == cache.builds
+
+
+class TestFoundFast:
+    """A list passed with every call is found by a fast content key, not a sorted dump (issue 31)."""
+
+    def test_a_thousand_tools_cost_far_less_than_a_sorted_dump(self) -> None:
+        tools = [tool(f"tool_{n}", path="string", mode="string", size="integer") for n in range(1000)]
+        cache = GateCache(ToolGate)
+        cache.gate(tools)
+
+        def best_s(fn: Any) -> float:
+            times = []
+            for _ in range(15):
+                started = time.perf_counter()
+                fn()
+                times.append(time.perf_counter() - started)
+            return min(times)
+
+        found_s = best_s(lambda: cache.gate(tools))
+        dumped_s = best_s(lambda: json.dumps(tools, sort_keys=True, separators=(",", ":")))
+        assert 1 == cache.builds
+        assert found_s < dumped_s / 2, (found_s, dumped_s)
+
+    def test_a_steady_caller_is_served_by_the_fast_key(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from qgs_worker import gate_cache
+
+        tools = tools_list(0)
+        cache = GateCache(ToolGate)
+        first = cache.gate(tools)
+        canonical_writes = []
+        real_key = gate_cache._key
+        monkeypatch.setattr(
+            gate_cache, "_key", lambda *a: canonical_writes.append(1) or real_key(*a)
+        )
+        for _ in range(5):
+            assert first is cache.gate(tools)
+            assert first is cache.gate(copy.deepcopy(tools))
+        assert len(canonical_writes) <= 2  # once per new form at most, then the alias
+        assert 1 == cache.builds
+
+    def test_an_edit_deep_inside_is_seen(self) -> None:
+        tools = [tool(f"tool_{n}", path="string") for n in range(1000)]
+        cache = GateCache(ToolGate)
+        first = cache.gate(tools)
+        assert first is cache.gate(tools)  # its fast key is known now
+        tools[999]["function"]["parameters"]["properties"]["path"]["enum"] = ["/tmp"]
+        second = cache.gate(tools)
+        assert first is not second
+        call = {
+            "id": "c1",
+            "type": "function",
+            "function": {"name": "tool_999", "arguments": '{"path": "/etc"}'},
+        }
+        assert first.check(call).allowed and not second.check(call).allowed

@@ -73,6 +73,43 @@ class TestWorstCase:
         assert {} == Settings().worst_case_job_s()
 
 
+class TestReviewLease:
+    """A judge call's deadline < the review lease it holds < the visibility timeout (issue 31)."""
+
+    def test_a_lease_longer_than_the_visibility_timeout_is_refused(self) -> None:
+        """The critic's worst case (30 s) fits in 31 s, but its lease (30 s + 2 s) does not."""
+        with pytest.raises(ConfigurationError) as caught:
+            Settings(
+                judge=_llm(timeout_s=10),
+                worker=WorkerSettings(
+                    judge_max_retries=0,
+                    visibility_timeout_s=31,
+                    soft_time_limit_s=11,
+                    time_limit_s=12,
+                ),
+            )
+        message = str(caught.value)
+        assert "review lease (32 s" in message
+        for name in ("QGS_JUDGE__TIMEOUT_S", "QGS_WORKER__VISIBILITY_TIMEOUT_S"):
+            assert name in message
+
+    def test_the_lease_covers_the_rate_limit_s_holds(self) -> None:
+        """Each call may wait for the shared rate limit first: the lease covers those waits."""
+        settings = Settings(
+            judge=_llm(kind="panel", panel_models=("a", "b"), requests_per_minute=20,
+                       rate_max_wait_s=5),
+        )  # fmt: skip
+        assert 2 * 3 * (30 + 5) + 2.0 == settings.review_lease_s()
+
+    def test_the_attempt_s_calls_end_before_its_lease(self) -> None:
+        from qgs_worker.worker_runtime import review_limits
+
+        limits = review_limits(Settings(judge=_llm(timeout_s=5)))
+        assert 3 * 5 + 2.0 == limits.lease_s
+        assert limits.judge_deadline_s is not None
+        assert 3 * 5 <= limits.judge_deadline_s < limits.lease_s
+
+
 class TestBrokerTimeouts:
     """Every broker connection is bounded by QGS_BROKER_TIMEOUT_S (issue 11, item 6)."""
 

@@ -51,8 +51,12 @@ modes (JSON Schema's own rule). Strict is plain JSON Schema plus closed objects.
 **Speed.** jsonschema builds a new validator for every property it descends into; the classes
 of ``schema_jsonschema`` check *leaf* properties (a plain ``type``, maybe an ``enum``) inline
 and fall back to jsonschema for anything else, or whenever the inline check is not sure, so
-verdicts and messages stay jsonschema's (a test compares them). The validators of a schema are
-built the first time a call needs them.
+verdicts and messages stay jsonschema's (a test compares them). A flat schema's valid call is
+settled by ``FlatObject``; a nested one's by a validator compiled from the schema with
+fastjsonschema (``schema_fast``: only keywords both libraries read alike, never a caller's
+pattern, which runs on RE2); either only ever accepts, and a call they do not accept goes to
+jsonschema for the verdict and the messages. The validators of a schema are built the first
+time a call needs them.
 """
 
 from __future__ import annotations
@@ -95,6 +99,9 @@ class CompiledSchema:
     _validators: dict[tuple[Strictness, bool], Any] = field(
         default_factory=dict, repr=False, compare=False
     )
+    _fast: dict[bool, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Per closing, the compiled accept-only check of a schema that is not flat
+    (``schema_fast``; None where it does not apply), built when a call first needs it."""
 
     @property
     def validators(self) -> Mapping[tuple[Strictness, bool], Any]:
@@ -110,6 +117,18 @@ class CompiledSchema:
             found = build_validator(self.closed if closed else self.schema, strictness)
             self._validators[(strictness, closed)] = found
         return found
+
+    def fast_check(self, closed: bool) -> Any:
+        """The compiled accept-only check of one closing (``schema_fast``), or None.
+
+        Compiled the first time a call needs it (a few milliseconds; never when the tools are
+        registered, so a list of 1,000 tools pays only for the tools called).
+        """
+        if closed not in self._fast:  # two threads may both compile it: the same check
+            from qgs_worker.core.toolgate.schema_fast import compile_fast
+
+            self._fast[closed] = compile_fast(self.closed if closed else self.schema)
+        return self._fast[closed]
 
     def errors(
         self,
@@ -133,8 +152,13 @@ class CompiledSchema:
             ``"$.team: missing required parameter"``, ``"$.x: unknown parameter ..."``.
         """
         flat = self.flat.get(closed)
-        if flat is not None and flat.passes(arguments):
-            return ()  # certainly valid in both modes: lenient only ever accepts more
+        if flat is not None:
+            if flat.passes(arguments):
+                return ()  # certainly valid in both modes: lenient only ever accepts more
+        else:
+            fast = self.fast_check(closed)
+            if fast is not None and fast(arguments):
+                return ()  # the same: the compiled check never accepts what strict rejects
         from qgs_worker.core.toolgate.schema_jsonschema import error_messages
 
         return error_messages(self.validator(strictness, closed), arguments, max_errors)
