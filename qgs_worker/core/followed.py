@@ -78,7 +78,7 @@ from qgs_worker.core.followed_values import (
 )
 from qgs_worker.core.models import Finding, Severity, ToolCall
 
-__all__ = ["CATEGORY", "SeenOutput", "cut_passages", "find_followed"]
+__all__ = ["CATEGORY", "SeenOutput", "cut_passages", "find_followed", "short"]
 
 CATEGORY = "injection_followed"
 """The ``Finding.category`` of every finding made here."""
@@ -275,7 +275,8 @@ def find_followed(
                     severity=Severity.P0,
                     title=(
                         f"tool call {call.name} uses {shown} ({kind}), which came from "
-                        f"{source}, not from the user's request or the data"
+                        f"{source}, not from the user's request or the data: "
+                        f"«{short(passage)}»"
                     ),
                     evidence=_clip(f"{shown} ← {_excerpt(passage, needle)}"),
                     location=f"tool_call:{call.name}.{path}",
@@ -460,6 +461,15 @@ def _find(flat: str, shown: str) -> int:
     if at < 0 and shown.split():
         at = folded.find(shown.split()[0].casefold())
     return at
+
+
+def short(text: str) -> str:
+    """A passage or an order as a finding's title quotes it: one line, at most 80 characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _SHORT_CHARS else flat[: _SHORT_CHARS - 1] + "…"
+
+
+_SHORT_CHARS = 80
 
 
 def _clip(text: str) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from qgs_worker.core.followed import CATEGORY
 from qgs_worker.core.followed_values import STOP_WORDS, analyse
 from qgs_worker.core.models import Finding, Severity
-from qgs_worker.core.order_scope import OrderedOutput, User, clip, counting, data_units
+from qgs_worker.core.order_scope import OrderedOutput, User, clip, counting, data_units, short
 from qgs_worker.core.order_words import words_of
 from qgs_worker.core.orders import Order
 
@@ -138,7 +138,7 @@ def _answer_finding(role: str, order: Order, shown: str) -> Finding:
         severity=Severity.P0,
         title=(
             f"the answer says {shown!r}, which an order in a tool output told the agent to say, "
-            "not what the user asked"
+            f"not what the user asked: «{short(order.text)}»"
         ),
         evidence=clip(f"{shown} ← order: {order.text}"),
         location="text",

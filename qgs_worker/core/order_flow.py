@@ -50,6 +50,7 @@ from qgs_worker.core.order_scope import (
     counting,
     merged,
     read_user,
+    short,
 )
 from qgs_worker.core.order_words import (
     OBJECT_GROUPS,
@@ -365,7 +366,7 @@ def _finding(role: str, rule: str, call: ToolCall, order: Order, what: str) -> F
         severity=Severity.P0,
         title=(
             f"tool call {call.name} carries out {kind} ({what}) that an order in a tool output "
-            "named and the user's request did not"
+            f"named and the user's request did not: «{short(order.text)}»"
         ),
         evidence=clip(f"{what} ← order: {order.text}"),
         location=f"tool_call:{call.name}",

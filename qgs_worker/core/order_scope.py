@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from qgs_worker.core.acts import text_marks
-from qgs_worker.core.followed import SeenOutput
+from qgs_worker.core.followed import SeenOutput, short
 from qgs_worker.core.followed_values import STOP_WORDS, analyse
 from qgs_worker.core.models import ToolCall, ToolResult
 from qgs_worker.core.order_words import classes_of_words, objects_of_words, words_of
@@ -40,6 +40,7 @@ __all__ = [
     "merged",
     "orders_of_outputs",
     "read_user",
+    "short",
 ]
 
 _EVIDENCE_CHARS = 200
