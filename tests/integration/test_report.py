@@ -145,7 +145,7 @@ class TestAuditRuns:
         assert {"number", "final", "status", "score", "decision", "risk", "audit_runs"} <= set(
             audited
         )
-        assert {"round", "severity", "category", "role", "title", "location", "evidence"} == set(
+        assert {"round", "severity", "category", "rule", "role", "title", "location", "evidence"} == set(
             task["findings"][0]
         )
 
