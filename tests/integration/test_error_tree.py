@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine
+from sqlmodel import SQLModel
 
 import qgs_worker
 from qgs_worker.client import Client
@@ -97,6 +99,9 @@ def relayed(pg_database: str) -> Iterator[tuple[str, Relay]]:
     head, _, rest = pg_database.partition("@127.0.0.1:5432/")
     yield f"{head}@127.0.0.1:{relay.port}/{rest}", relay
     relay.close()
+    engine = create_engine(pg_database)  # the session's database: the next test finds it empty
+    SQLModel.metadata.drop_all(engine)
+    engine.dispose()
 
 
 def exported(exc: BaseException) -> bool:
