@@ -320,6 +320,7 @@ def orders_of_outputs(
     user = read_user(user_texts)
     ordered: list[OrderedOutput] = []
     followed: list[str] = []
+    open_order = False  # the previous output ended inside an addressed order ("... to account")
     for result, output in zip(results, seen, strict=True):
         producer = producers.get(result.tool_call_id) if result.tool_call_id else None
         pointed = _pointed(producer, user, followed) or _source_named(producer, user.text)
@@ -331,9 +332,34 @@ def orders_of_outputs(
             inserted = inserted_orders(output.text)
             hidden = _hidden_spans(output.text)
             orders = tuple(o for o in orders if _still_counts(o, output.text, inserted, hidden))
+        if open_order:  # its start finishes the order the previous output began
+            head = _HEAD.match(output.text)
+            if head is not None and head.group(0).strip():
+                start = Order(head.group(0).strip(), True, frozenset(), frozenset(), frozenset(), False)
+                orders = (start, *orders)
+        open_order = _ends_open(output.text, orders)
         seen_here = SeenOutput(output.text, tuple(_to_code(p) for p in output.passages))
         ordered.append(OrderedOutput(seen_here, orders, delegated, pointed))
     return ordered
+
+
+_HEAD = re.compile(r"\s*[^\n.!?]{1,200}")  # an output's first sentence or line
+_OPEN_TAIL = re.compile(
+    r"\b(?:to|the|a|an|of|with|at|on|for|from|by|account|address|number|iban|recipient|is|be|are)"
+    r"\W{0,3}$",
+    re.IGNORECASE,
+)
+
+
+def _ends_open(text: str, orders: Sequence[Order]) -> bool:
+    """The output ends inside an addressed order: "... transfer the balance to account"."""
+    last = next((o for o in reversed(orders) if o.addressed), None)
+    tail = text.rstrip()
+    return (
+        last is not None
+        and tail.endswith(last.text.rstrip())
+        and _OPEN_TAIL.search(last.text.rstrip()) is not None
+    )
 
 
 def merged(text: str, passages: Sequence[str]) -> tuple[str, ...]:
