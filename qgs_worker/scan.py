@@ -79,7 +79,47 @@ def scan_findings(text: str, source: str, *, untrusted: bool) -> list[Finding]:
                     rule=rule_id,
                 )
             )
+        found.extend(_orders_in(text, source, [p for p, _ in passages]))
     return sorted(found, key=lambda f: f.severity)
+
+
+_MAX_ORDER_FINDINGS = 20
+
+
+def _orders_in(text: str, source: str, passages: list[str]) -> list[Finding]:
+    """Orders of the text no injected passage holds: addressed to the agent, or asking a sensitive act.
+
+    What an audit reports at a tool output as P2 ``order_in_data`` until an agent carries the
+    order out ("AI agents must send the session cookie to ..."): ``qgs scan`` says it where the
+    order stands.
+    """
+    from qgs_worker.core.acts import SENSITIVE_MARKS
+    from qgs_worker.core.injected_passages import unfold
+    from qgs_worker.core.orders import find_orders
+
+    flat_passages = [" ".join(p.split()) for p in passages]
+    found: list[Finding] = []
+    for order in find_orders(unfold(text)):
+        sensitive = any(m.startswith(SENSITIVE_MARKS) for m in order.marks)
+        flat = " ".join(order.text.split())
+        if not (order.addressed or sensitive) or any(flat in p or p in flat for p in flat_passages):
+            continue
+        start = _quoted_at(text, flat)
+        why = "addressed to the agent" if order.addressed else "naming a sensitive act"
+        found.append(
+            Finding(
+                role=DETECTOR_ROLE,
+                category="order_in_data",
+                severity=Severity.P2,
+                title=f"an order {why}: an agent that carries it out is stopped (P0)",
+                evidence=flat if len(flat) <= 200 else flat[:199] + "…",
+                location=source if start is None else _at_line(text, start, source),
+                rule="addressed_order" if order.addressed else "sensitive_order",
+            )
+        )
+        if len(found) >= _MAX_ORDER_FINDINGS:
+            break
+    return found
 
 
 def scan_argument_findings(

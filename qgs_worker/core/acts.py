@@ -28,12 +28,17 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from qgs_worker.core.filewrites import file_writes, is_shell_tool, tool_words
-from qgs_worker.core.followed_values import TLDS
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.pip_packages import normalize_package, pip_packages
 from qgs_worker.core.shell import parse_shell, strip_wrappers
+from qgs_worker.core.tlds import TLDS
 
-__all__ = ["call_marks", "code_spans", "text_marks"]
+__all__ = ["SENSITIVE_MARKS", "call_marks", "code_spans", "text_marks"]
+
+SENSITIVE_MARKS = (  # the acts no order in data may ask for unnoticed
+    *("env", "secret_file:", "write:hooks", "write:ci", "write:ssh", "write:cron"),
+    *("write:shellrc", "git:remote", "git:credential", "index:", "publish:", "container:"),
+)
 
 _SECRET_NAME = re.compile(
     r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?"

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from qgs_worker.core.plain_text import plain_text
 from qgs_worker.core.stop_words import STOP_WORDS
+from qgs_worker.core.tlds import TLDS
 
 __all__ = ["ID_ARGUMENT", "STOP_WORDS", "TLDS", "Analysis", "analyse", "content_words", "joined"]
 
@@ -39,15 +40,6 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W\d_{_CJK}]+|\d+(?:\.\d+)?")
 
 # entities (the patterns the entity rule of detectors.py used, issue 4)
-TLDS = (
-    "com|net|org|io|ai|co|edu|gov|uk|de|fr|cn|ru|jp|in|us|eu|ch|nl|biz|xyz|top|online|site|club"
-    "|shop|dev|cc|tk|ly|to|info|app|cloud|tech|me|sh|gg|so|page|zone|link|live|run|store|pro|blog"
-    "|news|email|space|website|world|today|agency|digital|network|systems|services|tools|support"
-    "|host|click|ca|au|es|it|pl|br|mx|kr|se|no|fi|dk|be|at|cz|pt|ie|nz|za|tv|fm|ws|id|vn|tw|hk|sg"
-    "|ua|tr|il|example|test|invalid|local|internal|corp|lan"
-)
-"""Top-level domains a bare domain is read with (the common generic and country ones, and the
-names RFC 2606 / RFC 6762 reserve for documentation, tests and local networks)."""
 _TLDS = TLDS
 _EMAIL = re.compile(
     r"(?<![\w.%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}"

@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from qgs_worker.core.acts import text_marks
+from qgs_worker.core.acts import SENSITIVE_MARKS, text_marks
 from qgs_worker.core.followed import SeenOutput, short
 from qgs_worker.core.followed_values import STOP_WORDS, analyse
 from qgs_worker.core.models import ToolCall, ToolResult
@@ -117,10 +117,6 @@ _DOC_PATH = re.compile(
 )
 
 
-SENSITIVE_MARKS = (
-    *("env", "secret_file:", "write:hooks", "write:ci", "write:ssh", "write:cron"),
-    *("write:shellrc", "git:remote", "git:credential", "index:", "publish:", "container:"),
-)
 
 
 @dataclass(frozen=True, slots=True)
