@@ -131,6 +131,11 @@ def read_text_file(name: str, *, what: str, limit_bytes: int, setting: str) -> s
             raise InputError(
                 f"{name} is a folder, not a file: pass {what}, or - to read standard input"
             )
+        if path.exists() and not path.is_file():
+            raise InputError(
+                f"{name} is not a regular file (a device, a pipe or a socket): pass {what}, "
+                "or - to read standard input"
+            )
         if not path.is_file():
             raise InputError(f"no such file: {name} (pass {what}, or - to read standard input)")
         with path.open("rb") as handle:

@@ -60,6 +60,7 @@ from qgs_worker.errors import (
     TooLargeError,
     WaitTimeoutError,
 )
+from qgs_worker.inputs import require_text, require_texts
 from qgs_worker.settings import Settings
 from qgs_worker.submission import check_value
 
@@ -247,8 +248,8 @@ class ApiClient(Client):
             "request": request,
             "agent": agent,
             "model": model,
-            "requirements": list(requirements),
-            "criteria": list(criteria),
+            "requirements": list(require_texts(requirements, "requirements")),
+            "criteria": list(require_texts(criteria, "criteria")),
         }
         if task_type is not None:
             body["task_type"] = str(getattr(task_type, "value", task_type)).upper()
@@ -306,6 +307,8 @@ class ApiClient(Client):
             deliverable = Deliverable(
                 text=deliverable, tool_calls=read_tool_calls(sdk_data(tool_calls))
             )
+        elif not isinstance(deliverable, Deliverable):
+            require_text(deliverable, "deliverable", "pass the agent's output as text")
         body = {
             "deliverable": deliverable.text,
             "tool_calls": [
