@@ -2,7 +2,8 @@
 
 FAIL (the call cannot be matched, routed or read):
 - no known shape; an MCP ``jsonrpc`` other than ``"2.0"`` or a ``method`` other than ``tools/call``;
-- ``id`` missing, empty, not a string (MCP: string or integer), with control characters, or
+- ``id`` missing (a WARN for QGS's own shape, which a round takes without one), empty, not a
+  string (MCP: string or integer), with control characters, or
   longer than 256 characters;
 - an OpenAI ``type`` other than ``"function"``;
 - the name missing, empty, not a string, or not ``[A-Za-z0-9_.-]`` of at most 64 characters
@@ -83,6 +84,11 @@ LAYER = FunctionLayer(NUMBER, NAME, check)
 
 def _check_id(call: ParsedCall, value: Any, errors: list[str], warnings: list[str]) -> None:
     path = call.id_path
+    if value is _MISSING and call.shape is CallShape.QGS:
+        # QGS's own shape is what a round's tool_calls take, and a round takes it without an
+        # id: the check takes it too, and says the result cannot be matched (issue 31)
+        warnings.append(f"{path}: missing (a result cannot be matched to this call)")
+        return
     if value is _MISSING:
         errors.append(f"{path}: missing (a call needs an id to match its result)")
         return
