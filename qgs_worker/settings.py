@@ -24,7 +24,6 @@ from qgs_worker.errors import ConfigurationError
 from qgs_worker.settings_defaults import (
     ENV_FILE,
     check_data_dir,
-    data_folder_error,
     default_data_dir,
     store_line_of,
 )
@@ -315,14 +314,6 @@ class Settings(BaseSettings):
                     f"{', '.join(registered) or 'none'}; {fix} (a role of your own must be "
                     "installed as a package that registers it)"
                 )
-
-    @field_validator("data_dir", mode="before")
-    @classmethod
-    def _not_blank(cls, value: object) -> object:
-        # QGS_DATA_DIR= (empty) would be the current folder, QGS_DATA_DIR=' ' a folder named " "
-        if isinstance(value, str) and not value.strip():
-            raise data_folder_error(Path(value), "is empty: set a folder, or unset it for the default")
-        return value
 
     @field_validator("data_dir")
     @classmethod

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from qgs_worker.client.remote import ApiClient
-from qgs_worker.errors import ConfigurationError, InputError
+from qgs_worker.errors import InputError
 from qgs_worker.inputs import read_text_file
 from qgs_worker.settings import Settings
 
@@ -42,17 +42,11 @@ class TestApiClientInputs:
 
 
 class TestFilesAndFolders:
-    """A device is named as such; an empty QGS_DATA_DIR is refused, naming the variable."""
+    """A device is named as such; a data folder still works."""
 
     def test_a_device_is_not_a_regular_file(self) -> None:
         with pytest.raises(InputError, match="not a regular file"):
             read_text_file("/dev/null", what="a deliverable file", limit_bytes=10, setting="X")
-
-    @pytest.mark.parametrize("value", ["", "  "])
-    def test_an_empty_data_dir(self, monkeypatch: pytest.MonkeyPatch, value: str) -> None:
-        monkeypatch.setenv("QGS_DATA_DIR", value)
-        with pytest.raises(ConfigurationError, match="QGS_DATA_DIR"):
-            Settings()
 
     def test_a_data_dir_still_works(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path))
