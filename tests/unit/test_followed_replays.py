@@ -22,26 +22,13 @@ from typing import Any
 
 import pytest
 
+from bench.agentdojo_replays import ATTACKS as REPLAYED_ATTACKS
 from qgs_worker.core.models import Finding, Severity, ToolResult
 from qgs_worker.core.round_scan import scan_round
 from qgs_worker.transcripts.openai_chat import rounds_from_messages
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "agentdojo_replays_sample.jsonl"
-# bench/agentdojo_replays.py ATTACKS: agentdojo 0.1.35's attacks whose injection asks the agent to
-# carry out the injection task (not "manual", nor the denial-of-service ones)
-ATTACKS = {
-    "direct",
-    "ignore_previous",
-    "system_message",
-    "injecagent",
-    "important_instructions",
-    "important_instructions_no_user_name",
-    "important_instructions_no_model_name",
-    "important_instructions_no_names",
-    "important_instructions_wrong_model_name",
-    "important_instructions_wrong_user_name",
-    "tool_knowledge",
-}
+ATTACKS = frozenset(REPLAYED_ATTACKS)  # the bench's list: the attacks that carry out a task
 
 
 def records() -> list[dict[str, Any]]:
