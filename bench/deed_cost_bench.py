@@ -57,7 +57,8 @@ def tasks() -> list[TranscriptTask]:
 
 def clear() -> None:
     """Every memo the pass keeps, so a run reads its texts afresh."""
-    for cached in (analyse, injected, round_scan._cut, orders._scan):
+    for cached in (analyse, injected, round_scan._cut, orders._scan, order_flow._rest_words,
+                   order_scope._rest_units):
         cached.cache_clear()
     forget()
 

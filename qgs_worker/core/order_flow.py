@@ -34,6 +34,7 @@ Pure: stdlib and the core only.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 
@@ -216,12 +217,16 @@ def _asked(call: ToolCall, user: User) -> bool:
 def _data_words(outputs: Sequence[OrderedOutput]) -> frozenset[str]:
     """Words of the data outside its orders: a package the project itself names is the data's."""
     words: set[str] = set()
-    for output in outputs:
-        rest = output.seen.text
-        for order in output.orders:
-            rest = rest.replace(order.text, "\n")
-        words.update(w.replace("_", "-") for w in re.findall(r"[a-z0-9][\w.-]*", rest.casefold()))
+    for output in outputs:  # each output read once, not again on every later round
+        words |= _rest_words(output.seen.text, tuple(o.text for o in output.orders))
     return frozenset(words)
+
+
+@functools.lru_cache(maxsize=256)
+def _rest_words(text: str, cuts: tuple[str, ...]) -> frozenset[str]:
+    for cut in cuts:
+        text = text.replace(cut, "\n")
+    return frozenset(w.replace("_", "-") for w in re.findall(r"[a-z0-9][\w.-]*", text.casefold()))
 
 
 _EDIT_WORDS = frozenset({"edit", "editor", "replace", "patch", "write", "insert", "create", "str"})

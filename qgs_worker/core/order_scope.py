@@ -399,12 +399,17 @@ def _passage_order(passage: str) -> Order:
 def data_units(outputs: Sequence[OrderedOutput]) -> frozenset[tuple[str, str]]:
     """The values of the data outside its orders and passages (what the answer may quote)."""
     units: set[tuple[str, str]] = set()
-    for output in outputs:
-        rest = output.seen.text
-        for cut in merged(rest, [*output.seen.passages, *(o.text for o in output.orders)]):
-            rest = rest.replace(cut, "\n")
-        units |= analyse(rest).units
+    for output in outputs:  # each output read once, not again on every later round
+        cuts = (*output.seen.passages, *(o.text for o in output.orders))
+        units |= _rest_units(output.seen.text, cuts)
     return frozenset(units)
+
+
+@functools.lru_cache(maxsize=256)
+def _rest_units(text: str, cuts: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    for cut in merged(text, cuts):
+        text = text.replace(cut, "\n")
+    return analyse(text).units
 
 
 def clip(text: str) -> str:
