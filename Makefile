@@ -46,8 +46,10 @@ test: install
 test-unit: install
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
+## ruff, and the layers of pyproject.toml's import-linter contracts (docs/architecture.md).
 lint: install
 	$(VENV)/bin/ruff check qgs_worker tests bench
+	$(VENV)/bin/lint-imports
 
 typecheck: install
 	$(VENV)/bin/mypy

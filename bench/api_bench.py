@@ -41,7 +41,7 @@ import psutil
 import redis
 
 from qgs_worker.client import Client
-from qgs_worker.settings import ApiSettings, JudgeSettings, Settings
+from qgs_worker.config.settings import ApiSettings, JudgeSettings, Settings
 from qgs_worker.store.keys import create_key
 from qgs_worker.webhooks.key_secrets import master_secret
 
@@ -145,7 +145,7 @@ def main() -> None:
 def run(settings: Settings, seconds: float, rounds: int) -> None:
     from celery.contrib.testing.worker import start_worker
 
-    from qgs_worker.celery_app import create_celery_app
+    from qgs_worker.queue.celery_app import create_celery_app
 
     app = create_celery_app(settings)
     with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,

@@ -60,8 +60,8 @@ from bench.workers import (
     redis_db,
     start_worker,
 )
-from qgs_worker.celery_app import create_celery_app
-from qgs_worker.settings import Settings
+from qgs_worker.config.settings import Settings
+from qgs_worker.queue.celery_app import create_celery_app
 from qgs_worker.transcripts import TranscriptTask, iter_paths, read_transcripts
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -40,7 +40,7 @@ try:
 except ImportError:
     from qgs_worker import cli  # an older tree: cli.py
 from qgs_worker.client import Client
-from qgs_worker.settings import Settings
+from qgs_worker.config.settings import Settings
 from qgs_worker.store.tables import RoundRow
 import inspect
 client = Client(Settings(database_url=f"sqlite:///{db}"))
@@ -53,7 +53,7 @@ plan_cpu = time.process_time() - t0
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 ids = plan.task_ids
 repo = client.repo
-from qgs_worker import pipeline
+from qgs_worker.queue import pipeline
 from sqlmodel import Session
 with Session(repo.engine) as s:  # the tasks and their rounds, as the intake would store them
     from qgs_worker.store.tables import TaskRow
@@ -70,7 +70,7 @@ reps = 5
 t0 = time.process_time()
 for _ in range(reps):
     if new:
-        from qgs_worker.audit_wait import AuditWait
+        from qgs_worker.cli.audit_wait import AuditWait
         AuditWait(repo, {t: {1, 2} for t in ids}).poll()
     else:
         {t for t in ids if not cli._task_done(SimpleNamespace(repo=repo), t)}

@@ -32,8 +32,8 @@ from typing import Any
 
 from celery import Celery, chain
 
-from qgs_worker.celery_app import QUEUES, celery_config
-from qgs_worker.settings import Settings
+from qgs_worker.config.settings import Settings
+from qgs_worker.queue.celery_app import QUEUES, celery_config
 
 REQUESTS_ENV = "QGS_BENCH_REQUESTS"
 """A JSON file: the request bodies ``bench.bare_review`` sends (a list of chat-completions bodies)."""

@@ -34,13 +34,13 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing the pack
 import redis  # noqa: E402
 
 from qgs_worker.client import Client  # noqa: E402
-from qgs_worker.errors import WaitTimeoutError  # noqa: E402
-from qgs_worker.settings import (  # noqa: E402
+from qgs_worker.config.settings import (  # noqa: E402
     DiscriminatorSettings,
     JudgeSettings,
     Settings,
     WorkerSettings,
 )
+from qgs_worker.errors import WaitTimeoutError  # noqa: E402
 from tests.fake_openai import Answer, FakeOpenAIServer  # noqa: E402
 
 RETRIES = 2
@@ -51,7 +51,7 @@ def run(redis_url: str, rounds: int, timeout_s: float) -> dict[str, float]:
     """Review ``rounds`` rounds against the trickling judge; the figures of the docstring."""
     from celery.contrib.testing.worker import start_worker
 
-    from qgs_worker.celery_app import create_celery_app
+    from qgs_worker.queue.celery_app import create_celery_app
 
     folder = tempfile.TemporaryDirectory(prefix="qgs-judge-deadline-bench-")
     with FakeOpenAIServer() as judge:

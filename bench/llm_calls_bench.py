@@ -27,7 +27,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing the package
 
-from qgs_worker import pipeline  # noqa: E402
 from qgs_worker.core.models import (  # noqa: E402
     CadencePolicy,
     Deliverable,
@@ -36,9 +35,10 @@ from qgs_worker.core.models import (  # noqa: E402
     ReviewRequest,
 )
 from qgs_worker.judges import RulesJudge  # noqa: E402
+from qgs_worker.queue import pipeline  # noqa: E402
 from qgs_worker.roles import load_roles  # noqa: E402
+from qgs_worker.service.submission import NewTask, Submission  # noqa: E402
 from qgs_worker.store import Repository  # noqa: E402
-from qgs_worker.submission import NewTask, Submission  # noqa: E402
 from qgs_worker.transcripts import TranscriptTask, iter_paths, read_transcripts  # noqa: E402
 
 AUDIT = pipeline.Audit(roles=load_roles())

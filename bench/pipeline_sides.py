@@ -22,8 +22,8 @@ from celery import Celery
 from bench.baseline_apps import JUDGE_URL_ENV, REQUESTS_ENV, baseline_app
 from bench.workers import Run, Worker, baseline_command, clean_env, qgs_command, start_worker
 from bench.workloads import TaskSpec
-from qgs_worker.celery_app import CRITIC_QUEUE, DEFAULT_QUEUE, DISCRIMINATOR_QUEUE
-from qgs_worker.settings import Settings
+from qgs_worker.config.settings import Settings
+from qgs_worker.queue.celery_app import CRITIC_QUEUE, DEFAULT_QUEUE, DISCRIMINATOR_QUEUE
 
 if TYPE_CHECKING:
     from qgs_worker.client import Client

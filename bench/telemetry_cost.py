@@ -31,8 +31,9 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E4
     InMemorySpanExporter,
 )
 
-from qgs_worker import pipeline, telemetry  # noqa: E402
+from qgs_worker import telemetry  # noqa: E402
 from qgs_worker.client import Client  # noqa: E402
+from qgs_worker.config.settings import Settings  # noqa: E402
 from qgs_worker.core.models import (  # noqa: E402
     CadencePolicy,
     Deliverable,
@@ -42,9 +43,9 @@ from qgs_worker.core.models import (  # noqa: E402
     ReviewRequest,
     Verdict,
 )
-from qgs_worker.settings import Settings  # noqa: E402
+from qgs_worker.queue import pipeline  # noqa: E402
+from qgs_worker.service.submission import NewTask, Submission  # noqa: E402
 from qgs_worker.store import Repository  # noqa: E402
-from qgs_worker.submission import NewTask, Submission  # noqa: E402
 from qgs_worker.telemetry._observer import TelemetryObserver  # noqa: E402
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())

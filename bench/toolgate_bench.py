@@ -76,15 +76,15 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # n
 
 from bench.toolgate_report import GATES, LIMITS, ROTATION, print_report  # noqa: E402
 from qgs_worker.client import Client  # noqa: E402
+from qgs_worker.config.settings import Settings  # noqa: E402
+from qgs_worker.config.toolgate_io import stat_file_size  # noqa: E402
 from qgs_worker.core.policy import Policy, Role  # noqa: E402
 from qgs_worker.core.toolgate import DEFAULT_LAYERS, ToolGate, ToolRegistry  # noqa: E402
 from qgs_worker.core.toolgate.layer4_rules import RulesLayer, url_host  # noqa: E402
 from qgs_worker.core.toolgate.layer5_permission import PermissionLayer  # noqa: E402
 from qgs_worker.core.toolgate.layer6_injection import LAYER as INJECTION  # noqa: E402
 from qgs_worker.core.toolgate.spec import BusinessRules, Permission, RateLimit  # noqa: E402
-from qgs_worker.ratelimit import LeaseStats, LocalRateLimiter, RedisRateLimiter  # noqa: E402
-from qgs_worker.settings import Settings  # noqa: E402
-from qgs_worker.toolgate_io import stat_file_size  # noqa: E402
+from qgs_worker.limits.ratelimit import LeaseStats, LocalRateLimiter, RedisRateLimiter  # noqa: E402
 
 CORPUS = Path(os.environ.get("QGS_BENCH_CORPUS", ROOT.parent / "shared" / "corpus"))
 

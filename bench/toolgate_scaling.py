@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from qgs_worker.client import Client  # noqa: E402
+from qgs_worker.config.settings import Settings  # noqa: E402
 from qgs_worker.core.models import Strictness  # noqa: E402
-from qgs_worker.settings import Settings  # noqa: E402
 
 CORPUS = Path(os.environ.get("QGS_BENCH_CORPUS", ROOT.parent / "shared" / "corpus"))
 """The shared corpus (``QGS_BENCH_CORPUS`` for a checkout elsewhere, e.g. a git worktree)."""

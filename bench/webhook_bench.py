@@ -24,14 +24,14 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing the pack
 
 from sqlmodel import Session, select  # noqa: E402
 
-from qgs_worker import pipeline  # noqa: E402
 from qgs_worker.client import Client  # noqa: E402
+from qgs_worker.config.webhook_settings import WebhookSettings  # noqa: E402
 from qgs_worker.core.callback_url import parse_callback_url  # noqa: E402
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy  # noqa: E402
+from qgs_worker.queue import pipeline  # noqa: E402
+from qgs_worker.queue.webhook_starts import decided_listener  # noqa: E402
+from qgs_worker.service.submission import NewTask, Submission  # noqa: E402
 from qgs_worker.store import DecisionRow, Repository, as_utc  # noqa: E402
-from qgs_worker.submission import NewTask, Submission  # noqa: E402
-from qgs_worker.webhook_settings import WebhookSettings  # noqa: E402
-from qgs_worker.webhooks.delivery import decided_listener  # noqa: E402
 from tests.integration.conftest import make_settings, running_worker  # noqa: E402
 from tests.webhook_receiver import Receiver  # noqa: E402
 

@@ -30,7 +30,7 @@ import psutil
 import redis
 from celery import Celery
 
-from qgs_worker.celery_app import QUEUES
+from qgs_worker.queue.celery_app import QUEUES
 
 BENCH = Path(__file__).resolve().parent
 POLL_S = 0.05

@@ -32,7 +32,7 @@ Errors are for what went wrong around them::
     │   └── ApprovalConflictError   a person already decided that round the other way
     └── WaitTimeoutError (TimeoutError)  no decision within the caller's timeout
 
-Only the Celery adapter (``qgs_worker.jobs``) maps errors to retries.
+Only the Celery adapter (``qgs_worker.queue.jobs``) maps errors to retries.
 """
 
 from __future__ import annotations
@@ -269,5 +269,5 @@ class StoreUnavailableError(StoreError):
     """Raised when the store cannot be reached (connection refused, timeout); worth a retry.
 
     A job that meets it is retried with backoff and never acknowledged as done; when its
-    retries run out, the sweeper still has the submission or round (``qgs_worker.sweeper``).
+    retries run out, the sweeper still has the submission or round (``qgs_worker.queue.sweeper``).
     """

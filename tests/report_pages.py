@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from qgs_worker import pipeline
 from qgs_worker.core.detectors import scan_text
 from qgs_worker.core.models import (
     CadencePolicy,
@@ -20,9 +19,10 @@ from qgs_worker.core.models import (
     Severity,
 )
 from qgs_worker.judges.rules_judge import RulesJudge
-from qgs_worker.report import build_report
+from qgs_worker.queue import pipeline
+from qgs_worker.reports.report import build_report
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
 

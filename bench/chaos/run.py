@@ -220,7 +220,7 @@ class Run:
             )
             procs.start_workers()
             from qgs_worker.client import Client
-            from qgs_worker.settings import Settings
+            from qgs_worker.config.settings import Settings
 
             client = Client(
                 Settings(broker_url=redis.url, database_url=url, data_dir=cfg.folder,

@@ -45,7 +45,7 @@ def variable(path: tuple[str, ...]) -> str:
 
 def sweep_variables() -> list[str]:
     """The checkout's sweeper interval settings (a name with ``sweep`` and ``interval``)."""
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
 
     return [
         variable(p) for p in _setting_paths(Settings)

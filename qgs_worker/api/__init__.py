@@ -3,6 +3,9 @@
 ``operations`` holds what every transport offers (``Operations``, ``Principal``,
 ``DecisionResult``); ``http`` is the HTTP API (``qgs serve``: FastAPI, imported only there).
 An MCP server is a second thin transport over the same ``Operations``.
+
+Layer: a face. May import: ``client``, the adapters, ``service``, ``core``, ``errors``. Imported
+by: ``cli`` (``qgs serve``, ``qgs mcp``).
 """
 
 from qgs_worker.api.operations import WAIT_MAX_S, DecisionResult, Operations, Principal

@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from qgs_worker.config.settings import Settings
 from qgs_worker.errors import AuthenticationError, RateLimitedError
-from qgs_worker.settings import Settings
 from qgs_worker.store.keys import key_is_live, verify_key
 
 __all__ = ["Access", "Principal"]
@@ -175,7 +175,7 @@ class Access:
         if self._limiter is None:
             with self._lock:
                 if self._limiter is None:
-                    from qgs_worker.ratelimit import (
+                    from qgs_worker.limits.ratelimit import (
                         CircuitBreakerLimiter,
                         RedisRateLimiter,
                         redis_for_broker,
@@ -191,7 +191,7 @@ class Access:
 
     def _local_limiter(self) -> Any:
         if self._fallback_limiter is None:
-            from qgs_worker.ratelimit import LocalRateLimiter
+            from qgs_worker.limits.ratelimit import LocalRateLimiter
 
             self._fallback_limiter = LocalRateLimiter()
         return self._fallback_limiter

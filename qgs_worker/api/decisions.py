@@ -1,6 +1,6 @@
 """Reading a decision, waiting for it (a long-poll): the ``get_decision`` part of ``Operations``.
 
-The wait is woken by the decision's notification (``qgs_worker.notify``), with a safety re-read
+The wait is woken by the decision's notification (``qgs_worker.queue.notify``), with a safety re-read
 every ``QGS_API__RECHECK_S`` seconds; without a broker it re-reads only. After a wait the key
 is read again from the store (``Access.recheck``): a key revoked while the request waited gets
 no answer. ``get_decision_async`` does the same for an event loop (store reads in threads).
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from qgs_worker.client import DecisionView
 from qgs_worker.errors import InputError
-from qgs_worker.notify import DecisionNotifier
+from qgs_worker.queue.notify import DecisionNotifier
 
 if TYPE_CHECKING:
     from qgs_worker.api.access import Access, Principal
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
     from qgs_worker.store import Repository
 
 __all__ = ["WAIT_MAX_S", "DecisionResult", "DecisionWaits"]
@@ -65,7 +65,7 @@ class DecisionWaits:
     ) -> DecisionResult:
         """The decision on a submission, waiting up to ``wait_s`` seconds for it (blocking).
 
-        The wait is woken by the decision's notification (``qgs_worker.notify``), with a
+        The wait is woken by the decision's notification (``qgs_worker.queue.notify``), with a
         safety re-read every ``QGS_API__RECHECK_S`` seconds; without a broker it re-reads only.
 
         Args:
@@ -122,7 +122,7 @@ class DecisionWaits:
         return await asyncio.to_thread(self._pending, submission_id)
 
     def _reader(self, submission_id: str, until_approved: bool) -> Any:
-        from qgs_worker.progress import refusal_of, settled_progress
+        from qgs_worker.queue.progress import refusal_of, settled_progress
 
         bound_s = self.settings.worker.visibility_timeout_s
 
@@ -146,7 +146,7 @@ class DecisionWaits:
             SubmissionRefusedError: it will never be decided (break test: a submission whose
                 intake could not store it answered 202 "pending" on every poll).
         """
-        from qgs_worker.progress import refusal_of, settled_progress
+        from qgs_worker.queue.progress import refusal_of, settled_progress
 
         where = settled_progress(
             self.repo, submission_id, self.settings.worker.visibility_timeout_s
@@ -170,7 +170,7 @@ class DecisionWaits:
         recheck_s = self.settings.api.recheck_s
         if not url:  # nothing to subscribe to: the waits re-read the store only
             return DecisionNotifier(_no_redis, recheck_s=recheck_s)
-        from qgs_worker.ratelimit import redis_for_broker
+        from qgs_worker.limits.ratelimit import redis_for_broker
 
         timeout_s = self.settings.broker_timeout_s
         return DecisionNotifier(

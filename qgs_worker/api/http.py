@@ -63,10 +63,10 @@ from qgs_worker.api.schemas import (
     ToolSetIn,
     ToolSetOut,
 )
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
 from qgs_worker.core.views import ApprovalView
 from qgs_worker.errors import AuthenticationError
-from qgs_worker.settings import Settings
 
 __all__ = ["PROBLEM_JSON", "BodyLimit", "HeadAsGet", "create_app"]  # the middleware: re-exported
 
@@ -220,12 +220,13 @@ def create_app(
     app.add_middleware(HeadAsGet)
     app.add_middleware(HttpMetrics, router=app.router)
     _install_error_handlers(app)
+    from qgs_worker.queue.celery_app import QUEUES
     from qgs_worker.telemetry import metrics_asgi_app
 
     # Prometheus text format, not under /v1 and without a key (like /healthz): scrapers
     # reach it on the address `qgs serve` binds (loopback by default).
     # Both /metrics (what scrapers ask for: no 307 to /metrics/) and /metrics/ (the mount).
-    metrics = metrics_asgi_app(ops.settings)
+    metrics = metrics_asgi_app(ops.settings, QUEUES)
     app.router.routes.append(Route("/metrics", endpoint=_AsgiApp(metrics), include_in_schema=False))
     app.mount("/metrics", metrics)
 
@@ -335,7 +336,7 @@ def create_app(
 
     @app.post("/v1/tool-sets", status_code=201, response_model=ToolSetOut, tags=["tool calls"])
     def register_tools(body: ToolSetIn, me: Me) -> JSONResponse:
-        """Register a tools list once; name it as ``tool_set`` in checks (``qgs_worker.tool_sets``)."""
+        """Register a tools list once; name it as ``tool_set`` in checks (``qgs_worker.api.tool_sets``)."""
         found = ops.register_tools(me, body.tools)
         out = ToolSetOut(tool_set=found.id, tools=found.tools)
         return JSONResponse(out.model_dump(), status_code=201, headers={"ETag": f'"{found.id}"'})

@@ -35,7 +35,9 @@ from typing import Any
 from qgs_worker.api.access import Access, Principal
 from qgs_worker.api.decisions import WAIT_MAX_S, DecisionResult, DecisionWaits
 from qgs_worker.api.idempotency import Replays
+from qgs_worker.api.tool_sets import ToolSet, ToolSets
 from qgs_worker.client import Client, SubmissionHandle, TaskHandle
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import Deliverable, TaskType, ToolCall, ToolResult
 from qgs_worker.core.toolgate import GateReport
 from qgs_worker.core.views import ApprovalView
@@ -45,10 +47,8 @@ from qgs_worker.errors import (
     SubmissionNotFoundError,
     TaskNotFoundError,
 )
-from qgs_worker.notify import DecisionNotifier
-from qgs_worker.settings import Settings
+from qgs_worker.queue.notify import DecisionNotifier
 from qgs_worker.store.keys import SCOPE_APPROVE
-from qgs_worker.tool_sets import ToolSet, ToolSets
 
 __all__ = [
     "WAIT_MAX_S",
@@ -65,7 +65,7 @@ class Operations(DecisionWaits):
 
     Args:
         settings: QGS settings (``QGS_*`` environment variables when None). ``broker_url`` is
-            needed to submit; with it, decisions are waited for through ``qgs_worker.notify``.
+            needed to submit; with it, decisions are waited for through ``qgs_worker.queue.notify``.
         client: The store-opening ``Client`` to call (built from ``settings`` when None).
         notifier: The decision notifier (built and started on first wait when None and the
             broker is set; pass one to share it).
@@ -242,7 +242,7 @@ class Operations(DecisionWaits):
         Raises:
             TaskNotFoundError: no such task of this principal.
         """
-        from qgs_worker.report import task_report
+        from qgs_worker.reports.report import task_report
 
         self._own_task(principal, task_id)
         report = task_report(self.repo, task_id, self.settings.worker.visibility_timeout_s)
@@ -330,7 +330,7 @@ class Operations(DecisionWaits):
                     "send 'tools' or 'tool_set', not both: 'tool_set' names tools registered "
                     "before (POST /v1/tool-sets)"
                 )
-            from qgs_worker.submission import check_value
+            from qgs_worker.service.submission import check_value
 
             check_value(call, where="call")
             gate = self.tool_sets.gate(tool_set)
@@ -343,7 +343,7 @@ class Operations(DecisionWaits):
                 "agent may call (OpenAI, Anthropic or MCP definitions, or an MCP tools/list "
                 "result) with each check"
             )
-        from qgs_worker.submission import check_value
+        from qgs_worker.service.submission import check_value
 
         # A lone surrogate ("\ud800" in the JSON) could not be logged or answered (a 500).
         check_value(call, where="call")
@@ -357,7 +357,7 @@ class Operations(DecisionWaits):
     def register_tools(
         self, principal: Principal, tools: Sequence[Mapping[str, Any]] | Mapping[str, Any]
     ) -> ToolSet:
-        """Register a tools list once; its id names it in later checks (``qgs_worker.tool_sets``).
+        """Register a tools list once; its id names it in later checks (``qgs_worker.api.tool_sets``).
 
         Args:
             principal: Who asks (any key may register: a set holds definitions only).
@@ -371,7 +371,7 @@ class Operations(DecisionWaits):
                 or holds an unusable definition.
         """
         del principal
-        from qgs_worker.submission import check_value
+        from qgs_worker.service.submission import check_value
 
         check_value(tools, where="tools")
         _check_tools_size(tools, MAX_TOOL_SUBSCHEMAS_PER_SET)

@@ -396,7 +396,7 @@ def body_problem(body: bytes, content_encoding: str | None = None) -> dict[str, 
 def _unreadable_json(text: str) -> tuple[str, str]:
     import json
 
-    from qgs_worker.submission import MAX_NESTING_DEPTH
+    from qgs_worker.service.submission import MAX_NESTING_DEPTH
 
     try:
         json.loads(text)

@@ -58,7 +58,7 @@ def readiness(ops: Any, *, timeout_s: float) -> dict[str, dict[str, Any]]:
         ops: The ``Operations`` the API serves (its settings, store and client).
         timeout_s: The longest each check waits, in seconds.
     """
-    from qgs_worker.ratelimit import redis_for_broker
+    from qgs_worker.limits.ratelimit import redis_for_broker
     from qgs_worker.store.schema import redact
 
     checks: dict[str, dict[str, Any]] = {}

@@ -33,7 +33,7 @@ from qgs_worker.core.tool_shapes import (
 )
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.service.approvals import APPROVAL_NOTE_MAX_CHARS, APPROVER_MAX_CHARS
-from qgs_worker.submission import MAX_ROUND_NUMBER
+from qgs_worker.service.submission import MAX_ROUND_NUMBER
 
 __all__ = [
     "ApprovalIn",

@@ -6,6 +6,10 @@ With no ``QGS_BROKER_URL`` every command that needs a broker starts the embedded
 ``main`` runs ``qgs check-tool`` and ``qgs scan`` by their short path (``cli.short``: no typer,
 click or rich, issue 15) when their arguments are plain, and the typer ``app`` (``cli.commands``:
 every command, imported on first use) for everything else, ``--help`` and usage errors included.
+
+Layer: a face, the top. May import: anything below it (``api``, ``client``, the adapters,
+``service``, ``core``, ``errors``). Imported by: nothing of QGS (the ``qgs`` console script runs
+``main``).
 """
 
 from __future__ import annotations
@@ -93,7 +97,7 @@ def _report(exc: Exception) -> int | None:
         from rich.markup import escape
 
         from qgs_worker.cli.common import err_console
-        from qgs_worker.settings import settings_error_message
+        from qgs_worker.config.settings import settings_error_message
 
         # a list or dict setting that is not JSON
         err_console.print(

@@ -21,16 +21,16 @@ from qgs_worker.cli.common import (
     err_console,
 )
 from qgs_worker.cli.interrupts import Terminated, sigterm_interrupts
+from qgs_worker.cli.terminal import markup_safe
 from qgs_worker.errors import QGSError
-from qgs_worker.terminal import markup_safe
 
 if TYPE_CHECKING:
     # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
     # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
     from qgs_worker.client import Client
-    from qgs_worker.embedded import LocalWorkers
-    from qgs_worker.settings import Settings
-    from qgs_worker.submission import Submission
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.queue.embedded import LocalWorkers
+    from qgs_worker.service.submission import Submission
     from qgs_worker.transcripts import TranscriptFormat
 
 
@@ -128,8 +128,8 @@ def audit(
     read, or a setting or file is wrong.
     """
     from qgs_worker.client import Client
-    from qgs_worker.runs import changed_settings, fingerprint_of, run_settings
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.reports.runs import changed_settings, fingerprint_of, run_settings
     from qgs_worker.transcripts import TranscriptFormat, iter_paths
 
     if input_format not in set(TranscriptFormat):
@@ -139,7 +139,7 @@ def audit(
         raise _fail(
             "--format html is `qgs report`'s: audit, then `qgs report --format html -o audit.html`"
         )
-    from qgs_worker.preflight import check_policy_files
+    from qgs_worker.queue.preflight import check_policy_files
 
     settings = Settings()
     # Before the run starts: the workers would fail every round on a bad file, and the audit
@@ -243,7 +243,7 @@ def audit(
         raise typer.Exit(2)
     # Loaded once the reviews are done: the report's imports (the judges' package, Celery's
     # signals) took ~1 s before the first chunk could be sent (issue 14's batch path).
-    from qgs_worker.report import build_report, render_markdown, render_table
+    from qgs_worker.reports.report import build_report, render_markdown, render_table
 
     report = build_report(
         repo,
@@ -289,7 +289,7 @@ class _Sender:
     """Sends an audit's submissions as they are read; the broker (and workers) start with the first.
 
     With ``chunk_size`` > 0 the transcripts go ``chunk_size`` at a time in one
-    ``qgs.audit.chunk`` job each (the batch path, ``qgs_worker.audit_chunk``); with 0, every
+    ``qgs.audit.chunk`` job each (the batch path, ``qgs_worker.queue.audit_chunk``); with 0, every
     round as its own intake job. A re-run with nothing left to review starts neither.
     """
 
@@ -378,8 +378,8 @@ def _plan_audit(
             transcript's own task (``<key>``): a new run audits every round again.
         input_format: One transcript format for every file (None: told from each file).
     """
+    from qgs_worker.service.submission import NewTask
     from qgs_worker.store.recovery import SETTLED
-    from qgs_worker.submission import NewTask
     from qgs_worker.transcripts import TranscriptError, read_transcripts
 
     repo = client.repo
@@ -510,7 +510,7 @@ def _wait_for_tasks(
         typer.Exit: (code 1) some task has no decision after ``timeout_s`` seconds, or the
             local workers exited first.
     """
-    from qgs_worker.audit_wait import AuditWait
+    from qgs_worker.cli.audit_wait import AuditWait
     from qgs_worker.store.recovery import SETTLED
 
     wait = AuditWait(client.repo, pending)

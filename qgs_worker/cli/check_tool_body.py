@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.cli import out
-from qgs_worker.cli.short import short_command
+from qgs_worker.cli.short_process import short_command
+from qgs_worker.cli.terminal import json_text
 from qgs_worker.core.models import Strictness
 from qgs_worker.errors import QGSError
-from qgs_worker.terminal import json_text
 
 if TYPE_CHECKING:
-    from qgs_worker.settings import Settings
-    from qgs_worker.settings_defaults import DefaultSettings
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.config.settings_defaults import DefaultSettings
 
 __all__ = ["CALL_MAX_BYTES", "LOG_WAIT_S", "CheckFormat", "check_tool"]
 
@@ -55,9 +55,9 @@ def check_tool(
     Raises:
         SystemExit: 1 when a call is rejected, 2 when the input is unusable.
     """
+    from qgs_worker.config.short_settings import short_settings
+    from qgs_worker.config.toolgate_io import tool_gate_for
     from qgs_worker.core.toolgate import parse_calls
-    from qgs_worker.settings_defaults import short_settings
-    from qgs_worker.toolgate_io import tool_gate_for
 
     short_command()
     settings = short_settings()
@@ -211,11 +211,11 @@ def _log_checks(
     import threading
 
     from qgs_worker.cli.common import broker_session
-    from qgs_worker.settings_defaults import DefaultSettings
-    from qgs_worker.toolcheck import log_app, record_from_report, send_with
+    from qgs_worker.config.short_settings import full_settings
+    from qgs_worker.queue.toolcheck import log_app, record_from_report, send_with
 
     failure: list[str] = []
-    full = settings.full() if isinstance(settings, DefaultSettings) else settings
+    full = full_settings(settings)
 
     def publish() -> None:
         try:

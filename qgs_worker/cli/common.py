@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.console import Console
 
-from qgs_worker.cli.short import load_instruction_model
-from qgs_worker.cli.short import short_command as short_command  # its former home
-from qgs_worker.terminal import markup_safe, printable_report, write_json
+from qgs_worker.cli.short_process import load_instruction_model
+from qgs_worker.cli.short_process import short_command as short_command  # its former home
+from qgs_worker.cli.terminal import markup_safe, printable_report, write_json
 
 if TYPE_CHECKING:
     # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
     # (sqlalchemy), Celery or openai (issue 15; ``tests/unit/test_cli_cold_start.py``).
-    from qgs_worker.embedded import LocalWorkers
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.queue.embedded import LocalWorkers
 
 
 app = typer.Typer(
@@ -41,7 +41,7 @@ err_console = Console(stderr=True)
 def _before_every_command() -> None:
     """QGS, a quality gate for autonomous AI agents: classify, judge, audit, gate and store every round."""
     if sys.stderr.isatty():  # which store this process uses (stderr, terminals only)
-        from qgs_worker.settings import print_store_line
+        from qgs_worker.config.settings import print_store_line
 
         print_store_line()
 
@@ -68,7 +68,7 @@ def broker_session(
     Raises:
         ModelArtifactError: ``workers`` and the detector's artifact is missing or corrupt.
     """
-    from qgs_worker.embedded import LocalWorkers, embedded_broker
+    from qgs_worker.queue.embedded import LocalWorkers, embedded_broker
 
     if workers:
         # The local workers load the learned detector; a missing or corrupt artifact must stop

@@ -18,7 +18,7 @@ import re
 import sys
 from typing import IO, Any
 
-from qgs_worker.terminal import visible
+from qgs_worker.cli.terminal import visible
 
 __all__ = ["error", "fail", "line", "warning"]
 

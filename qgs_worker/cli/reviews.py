@@ -22,7 +22,7 @@ from qgs_worker.cli.common import (
     err_console,
     writing,
 )
-from qgs_worker.terminal import markup_safe, printable_report, write_json
+from qgs_worker.cli.terminal import markup_safe, printable_report, write_json
 
 if TYPE_CHECKING:
     # Imported where used: ``qgs check-tool`` and ``qgs scan`` start without the store
@@ -68,13 +68,13 @@ def submit(
             "give exactly one of --task TASK_ID (an existing task) or --request TEXT (a new task)"
         )
     from qgs_worker.client import Client
+    from qgs_worker.config.settings import Settings
     from qgs_worker.errors import BrokerUnavailableError
-    from qgs_worker.inputs import read_text_file
-    from qgs_worker.preflight import check_broker
-    from qgs_worker.settings import Settings
+    from qgs_worker.queue.preflight import check_broker
+    from qgs_worker.service.inputs import read_text_file
 
     settings = Settings()
-    # The one input contract (qgs_worker.inputs): a folder, binary, UTF-16 or bytes that are
+    # The one input contract (qgs_worker.service.inputs): a folder, binary, UTF-16 or bytes that are
     # not UTF-8 are refused, as qgs scan and the HTTP API refuse them.
     text = read_text_file(
         file,
@@ -144,7 +144,7 @@ def status(
     """
     from qgs_worker.client import Client
     from qgs_worker.core.models import DecisionKind
-    from qgs_worker.report import approval_text, audit_runs_text, finding_text, task_report
+    from qgs_worker.reports.report import approval_text, audit_runs_text, finding_text, task_report
 
     client = Client()
     report = task_report(client.repo, task_id, client.settings.worker.visibility_timeout_s)
@@ -409,8 +409,8 @@ def report(
 ) -> None:
     """Report every task in the store: decisions, findings, score trajectories."""
     from qgs_worker.client import Client
-    from qgs_worker.report import build_report, render_markdown, render_table
-    from qgs_worker.report_filter import ReportFilter
+    from qgs_worker.reports.report import build_report, render_markdown, render_table
+    from qgs_worker.reports.report_filter import ReportFilter
 
     check_output(output)
     filters = ReportFilter.parse(decision=decision, severity=severity, task_type=task_type, run=run)
@@ -430,7 +430,7 @@ def report(
         spool=fmt is ReportFormat.json,  # written as it is read back: flat memory at 10,000
     )
     if html:
-        from qgs_worker.report_html import html_context, render_html
+        from qgs_worker.reports.report_html import html_context, render_html
 
         stored = repo.run_facts(run) if run is not None else None
         context = html_context(client.settings, stored.settings if stored else None)

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from qgs_worker.cli.common import app, check_output, console, writing
-from qgs_worker.terminal import json_text, printable_report
+from qgs_worker.cli.terminal import json_text, printable_report
 
 if TYPE_CHECKING:
     from qgs_worker.store import Repository
@@ -109,14 +109,14 @@ def runs(
 
 
 def build_diff(repo: Repository, run_a: str, run_b: str, bound_s: float = 3600.0) -> dict[str, Any]:
-    """The ``qgs diff`` document of two stored runs (shape in ``qgs_worker.run_diff``).
+    """The ``qgs diff`` document of two stored runs (shape in ``qgs_worker.reports.run_diff``).
 
     Raises:
         InputError: either run is not stored.
     """
-    from qgs_worker.report import task_entry
-    from qgs_worker.run_diff import diff_runs
-    from qgs_worker.runs import changed_settings
+    from qgs_worker.reports.report import task_entry
+    from qgs_worker.reports.run_diff import diff_runs
+    from qgs_worker.reports.runs import changed_settings
 
     sides = []
     facts = []
@@ -157,7 +157,7 @@ def _cell(value: Any) -> str:
 
 def render_diff_table(diff: dict[str, Any], out: Console) -> None:
     """Print the diff: a summary line, the changed decisions, and a table of the changed tasks."""
-    from qgs_worker.run_diff import DIFF_FIELDS
+    from qgs_worker.reports.run_diff import DIFF_FIELDS
     a, b, n = diff["run_a"]["id"], diff["run_b"]["id"], diff["counts"]
     changed_settings = ", ".join(diff["settings_changed"]) or "none"
     out.print(
@@ -207,7 +207,7 @@ def diff(
     Tasks are matched by transcript (its content, in any file at any line).
     """
     from qgs_worker.client import Client
-    from qgs_worker.run_diff import render_diff_html
+    from qgs_worker.reports.run_diff import render_diff_html
 
     check_output(output, "diff.html")
     client = Client()

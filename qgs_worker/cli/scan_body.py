@@ -13,9 +13,9 @@ from enum import StrEnum
 from typing import Any
 
 from qgs_worker.cli import out
-from qgs_worker.cli.short import load_instruction_model, short_command
+from qgs_worker.cli.short_process import load_instruction_model, short_command
+from qgs_worker.cli.terminal import json_text
 from qgs_worker.core.models import ArgumentKind
-from qgs_worker.terminal import json_text
 
 __all__ = ["ScanAs", "ScanFormat", "scan"]
 
@@ -55,8 +55,8 @@ def scan(
     short_command()
     if jsonl:
         from qgs_worker.cli.common import console, err_console
+        from qgs_worker.cli.scan_jsonl import JsonlOptions, run_jsonl_scan
         from qgs_worker.errors import InputError
-        from qgs_worker.scan_jsonl import JsonlOptions, run_jsonl_scan
 
         if field_name is not None and not field_name.strip():
             raise out.fail("--field is empty: name the field that holds each record's text")
@@ -68,7 +68,7 @@ def scan(
         except InputError as exc:
             raise out.fail(str(exc)) from None
         raise SystemExit(code)
-    from qgs_worker.scan import (
+    from qgs_worker.cli.scan_text import (
         decode_scan_input,
         read_scan_input,
         scan_argument_findings,

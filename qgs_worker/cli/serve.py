@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from qgs_worker.cli.common import app, broker_session, console, err_console
-from qgs_worker.terminal import markup_safe
+from qgs_worker.cli.terminal import markup_safe
 
 if TYPE_CHECKING:  # the store (sqlalchemy) is imported where used: `qgs check-tool` starts without
     from qgs_worker.store import Repository
@@ -42,8 +42,8 @@ def serve(
     import uvicorn
 
     from qgs_worker.api.http import create_app
-    from qgs_worker.preflight import check_broker, check_store
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.queue.preflight import check_broker, check_store
 
     settings = Settings()
     check_store(settings).dispose()  # a store that cannot be reached stops here, not per request
@@ -92,9 +92,9 @@ def mcp(
 
     from qgs_worker.api.mcp_server import create_http_app, run_stdio
     from qgs_worker.api.operations import Operations
+    from qgs_worker.config.settings import Settings
     from qgs_worker.errors import AuthenticationError
-    from qgs_worker.preflight import check_broker, check_store
-    from qgs_worker.settings import Settings
+    from qgs_worker.queue.preflight import check_broker, check_store
 
     settings = Settings()
     check_store(settings).dispose()
@@ -154,7 +154,7 @@ def keys_create(
 ) -> None:
     """Make an API key; its secret and webhook signing secret are shown once, here only."""
     from qgs_worker.cli.common import _fail
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
     from qgs_worker.store.keys import create_key, keys_by_master
     from qgs_worker.webhooks.key_secrets import MASTER_FILE, MASTER_SETTING, master_at_hand
     from qgs_worker.webhooks.key_secrets import master_secret as read_master
@@ -233,7 +233,7 @@ def keys_revoke(
 
 
 def _repo() -> Repository:
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
     from qgs_worker.store import Repository
 
     return Repository(Settings().resolved_database_url)

@@ -16,7 +16,7 @@ from qgs_worker.cli.common import (
     broker_session,
     err_console,
 )
-from qgs_worker.cli.short import load_instruction_model
+from qgs_worker.cli.short_process import load_instruction_model
 
 QUEUE_NAMES = {
     "default": "qgs.default",
@@ -66,12 +66,12 @@ def worker(
     ] = None,
 ) -> None:
     """Run a Celery worker on the QGS queues (starts the embedded broker when none is set)."""
+    from qgs_worker.queue.worker_start import skip_unused_async_modules
     from qgs_worker.telemetry import tracing_wanted
-    from qgs_worker.worker_start import skip_unused_async_modules
 
     # Before anything imports openai or redis (the jobs do).
     skip_unused_async_modules(tracing=tracing_wanted())
-    from qgs_worker.celery_app import create_celery_app
+    from qgs_worker.queue.celery_app import create_celery_app
 
     wanted = (
         list(QUEUE_NAMES)
@@ -84,7 +84,7 @@ def worker(
             f"unknown queue {', '.join(unknown)}: use default, critic, discriminator or all"
         )
     load_instruction_model()  # before the broker: a broken artifact stops the worker at start
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
 
     settings = Settings()
     if low_memory:
@@ -111,8 +111,8 @@ def worker(
             if len(wanted) == 1
             else w.critic_concurrency
         )
-    from qgs_worker.preflight import check_broker, check_policy_files, check_store
-    from qgs_worker.worker_start import start_worker
+    from qgs_worker.queue.preflight import check_broker, check_policy_files, check_store
+    from qgs_worker.queue.worker_start import start_worker
 
     check_policy_files(settings)  # every job loads them: a bad file stops here, not in each job
     check_store(settings).dispose()  # before "ready": a store that cannot be reached stops here
@@ -161,8 +161,8 @@ def flower(
     ] = None,
 ) -> None:
     """Run Flower, the Celery monitor, against the QGS broker."""
-    from qgs_worker.celery_app import create_celery_app
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.queue.celery_app import create_celery_app
 
     settings = Settings()
     with broker_session(settings, workers=False) as live:

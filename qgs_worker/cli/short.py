@@ -17,9 +17,7 @@ compares both paths' output and exit codes.
 
 from __future__ import annotations
 
-import atexit
 import errno
-import gc
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -28,7 +26,7 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["load_instruction_model", "parse", "run_short", "short_command"]
+__all__ = ["parse", "run_short"]
 
 
 @dataclass(frozen=True)
@@ -194,10 +192,10 @@ def _exit_code(done: SystemExit) -> int:
 
 def _print_store_line() -> None:
     """``settings.print_store_line``, without pydantic-settings when nothing is configured."""
-    from qgs_worker.settings_defaults import DefaultSettings, unconfigured
+    from qgs_worker.config.settings_defaults import DefaultSettings, unconfigured
 
     if not unconfigured():
-        from qgs_worker.settings import print_store_line
+        from qgs_worker.config.settings import print_store_line
 
         print_store_line()
         return
@@ -223,40 +221,3 @@ class _QuietFlush:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.wrapped, name)
-
-
-def short_command() -> None:
-    """Run this process as a short command: ``qgs check-tool`` and ``qgs scan`` (issue 15).
-
-    Two costs of a long-running process are left out, neither changing what the command does
-    or prints:
-
-    - the learned detector scores its first texts in plain Python rather than import numpy
-      (``instruction_model.start_without_numpy``: the same scores, bit for bit);
-    - at exit, after every other ``atexit`` handler (registered first, it runs last), the
-      objects then alive are frozen (``gc.freeze``), so the interpreter's final garbage
-      collections skip them: they walked ~50,000 objects, 50-80 ms of a ~400 ms command.
-      Objects are still freed by reference counting as the modules are torn down and the
-      standard streams flushed; only garbage in reference cycles is left to the operating
-      system, and these commands hold nothing a finalizer must release (their broker, for
-      ``--log``, is stopped by its ``with`` block).
-    """
-    from qgs_worker.core.instruction_model import start_without_numpy
-
-    start_without_numpy()
-    if not _SHORT[0]:
-        _SHORT[0] = True
-        atexit.register(gc.freeze)
-
-
-_SHORT = [False]
-
-
-def load_instruction_model() -> None:
-    """Load the learned instruction detector now: a missing or corrupt artifact stops at start-up.
-
-    ``ModelArtifactError`` names ``make train`` and exits 2, instead of failing mid-run.
-    """
-    from qgs_worker.core.instruction_model import default_model
-
-    default_model()

@@ -18,11 +18,14 @@ view then says so (``approval``, ``outcome``, ``delivered``).
 ``check_tool_call`` is the other way round: synchronous, in-process, on the agent's hot path.
 It returns the gate's report (a rejection is ``report.allowed`` False, never an exception) and
 hands it to a background thread that logs it to the store through the queue
-(``qgs_worker.toolcheck``).
+(``qgs_worker.queue.toolcheck``).
 
     report = qgs.check_tool_call(message["tool_calls"][0], principal="deploy-bot")
     if not report.allowed:
         ...  # report.stopped_at, report.errors, report.suggestion
+
+Layer: a face. May import: the adapters, ``service``, ``core``, ``errors``. Imported by: ``api``,
+``cli`` and the package's public face (``qgs_worker.Client``).
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from qgs_worker import pipeline
+from qgs_worker.client.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
+from qgs_worker.client.gate_cache import GateCache
 from qgs_worker.client.sdk_objects import sdk_data
 from qgs_worker.client.tool_calls import ToolCallsMixin, Tools
 from qgs_worker.client.views import (
@@ -48,6 +52,8 @@ from qgs_worker.client.views import (
     TaskHandle,
 )
 from qgs_worker.client.waiting import WaitingMixin
+from qgs_worker.config.settings import Settings
+from qgs_worker.config.toolgate_io import tool_gate_for as tool_gate_for  # its old home
 from qgs_worker.core.models import (
     Deliverable,
     TaskType,
@@ -64,17 +70,13 @@ from qgs_worker.errors import (
     InputError,
     validation_summary,
 )
-from qgs_worker.gate_cache import GATE_CACHE_MAX as GATE_CACHE_MAX  # its old home
-from qgs_worker.gate_cache import GateCache
-from qgs_worker.inputs import require_bool, require_text, require_texts
-from qgs_worker.notify import DecisionNotifier
+from qgs_worker.queue import pipeline
+from qgs_worker.queue.notify import DecisionNotifier
+from qgs_worker.queue.publish import publish_intake
+from qgs_worker.queue.toolcheck import CheckLogSender
 from qgs_worker.service import classify
-from qgs_worker.settings import Settings
-from qgs_worker.store import (
-    Repository,
-)
-from qgs_worker.store.failures import store_errors, store_guarded
-from qgs_worker.submission import (
+from qgs_worker.service.inputs import require_bool, require_text, require_texts
+from qgs_worker.service.submission import (
     MAX_ROUND_NUMBER,
     NewTask,
     Submission,
@@ -82,8 +84,10 @@ from qgs_worker.submission import (
     check_value,
     validate_message,
 )
-from qgs_worker.toolcheck import CheckLogSender
-from qgs_worker.toolgate_io import tool_gate_for as tool_gate_for  # its old home
+from qgs_worker.store import (
+    Repository,
+)
+from qgs_worker.store.failures import store_errors, store_guarded
 from qgs_worker.webhooks import check_callback
 
 __all__ = [
@@ -173,7 +177,7 @@ class Client(WaitingMixin, ToolCallsMixin):
                     "the client needs a broker: set QGS_BROKER_URL (e.g. redis://127.0.0.1:6379/0), "
                     "or run `qgs submit`, which starts the embedded one"
                 )
-            from qgs_worker.celery_app import create_celery_app
+            from qgs_worker.queue.celery_app import create_celery_app
 
             self._app = create_celery_app(self.settings, jobs=False)  # it sends by name
         return self._app
@@ -220,7 +224,7 @@ class Client(WaitingMixin, ToolCallsMixin):
             CallbackUrlError: the callback URL is malformed or points inside (SSRF).
             WebhookSecretMissingError: a callback URL with no ``QGS_WEBHOOKS__SECRET``.
         """
-        # The one input contract (qgs_worker.inputs): types refused, never coerced.
+        # The one input contract (qgs_worker.service.inputs): types refused, never coerced.
         require_text(request, "request", "pass the user's request text")
         for name, given in (("agent", agent), ("model", model), ("task_id", task_id)):
             if given is not None:
@@ -357,7 +361,7 @@ class Client(WaitingMixin, ToolCallsMixin):
 
         The outbox row comes first: a job the queue loses after this returns (a worker killed
         between Redis handing it over and recording it) is published again by the sweeper
-        (``qgs_worker.sweeper``). When the publish fails, the row is removed again, so a
+        (``qgs_worker.queue.sweeper``). When the publish fails, the row is removed again, so a
         submission the caller was told was not queued never turns up later.
 
         Raises:
@@ -484,28 +488,6 @@ class Client(WaitingMixin, ToolCallsMixin):
         handle = self.send(submission)
         self._next_round[task_id] = max(next_free, round_number + 1)
         return handle
-
-
-def publish_intake(app: Any, message: dict[str, Any], argsrepr: str | None = None) -> None:
-    """Publish one intake message (``qgs.review.intake``), as the client and the sweeper do.
-
-    Raises:
-        kombu.exceptions.OperationalError: the broker could not be reached.
-    """
-    app.send_task(
-        "qgs.review.intake",
-        args=[message],
-        argsrepr=argsrepr or _intake_repr(message),
-        kwargsrepr="{}",
-    )
-
-
-def _intake_repr(message: dict[str, Any]) -> str:
-    """A short, redacted description of an intake message for Flower (no deliverable text)."""
-    return (
-        f"(submission={message.get('submission_id')!r}, task={message.get('task_id')!r}, "
-        f"round={message.get('round_number')}, republished)"
-    )
 
 
 _default: Client | None = None

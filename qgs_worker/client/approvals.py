@@ -6,8 +6,8 @@ The rules are the service's (``service.approvals.approve``); the client only cal
 from __future__ import annotations
 
 from qgs_worker.core.views import ApprovalView
-from qgs_worker.inputs import require_bool, require_text
 from qgs_worker.service import approvals
+from qgs_worker.service.inputs import require_bool, require_text
 from qgs_worker.store import Repository
 from qgs_worker.store.failures import store_guarded
 

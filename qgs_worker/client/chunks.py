@@ -13,9 +13,9 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from qgs_worker.audit_chunk import AUDIT_CHUNK_JOB
 from qgs_worker.errors import BrokerUnavailableError, StoreError
-from qgs_worker.submission import Submission
+from qgs_worker.queue.audit_chunk import AUDIT_CHUNK_JOB
+from qgs_worker.service.submission import Submission
 
 if TYPE_CHECKING:
     from qgs_worker.client import Client

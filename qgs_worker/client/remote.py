@@ -36,6 +36,7 @@ from urllib.parse import quote
 from qgs_worker.client import Client
 from qgs_worker.client.sdk_objects import sdk_data
 from qgs_worker.client.views import ApprovalView, DecisionView, SubmissionHandle, TaskHandle
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import Classification, Deliverable, TaskType, ToolCall
 from qgs_worker.core.tool_shapes import read_tool_calls
 from qgs_worker.core.toolgate import GateReport
@@ -60,15 +61,14 @@ from qgs_worker.errors import (
     TooLargeError,
     WaitTimeoutError,
 )
-from qgs_worker.inputs import require_text, require_texts
-from qgs_worker.settings import Settings
-from qgs_worker.submission import check_value
+from qgs_worker.service.inputs import require_text, require_texts
+from qgs_worker.service.submission import check_value
 
 if TYPE_CHECKING:
+    from qgs_worker.client.gate_cache import GateCache
     from qgs_worker.client.tool_calls import Tools
     from qgs_worker.core.toolgate import ToolGate
-    from qgs_worker.gate_cache import GateCache
-    from qgs_worker.progress import WaitProgress
+    from qgs_worker.queue.progress import WaitProgress
     from qgs_worker.store import Repository
 
 __all__ = ["ApiClient", "report_from_dict"]

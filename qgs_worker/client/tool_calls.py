@@ -9,7 +9,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from qgs_worker import telemetry
+from qgs_worker.client.gate_cache import GateCache
 from qgs_worker.client.sdk_objects import sdk_data
+from qgs_worker.config.settings import Settings
+from qgs_worker.config.toolgate_io import load_tools, tool_gate_for
 from qgs_worker.core.models import (
     ToolCall,
 )
@@ -24,10 +27,7 @@ from qgs_worker.errors import (
     ConfigurationError,
     InputError,
 )
-from qgs_worker.gate_cache import GateCache
-from qgs_worker.settings import Settings
-from qgs_worker.toolcheck import CheckLogSender, send_with
-from qgs_worker.toolgate_io import load_tools, tool_gate_for
+from qgs_worker.queue.toolcheck import CheckLogSender, send_with
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class ToolCallsMixin:
         (measured on the 2-core test machine), and a daemon thread makes the record and
         publishes it. Publishing directly would add about 1.6 ms at p50 (``app.send_task`` to a
         local Redis), thirty times the gate's ~50 us budget. A broker that is down never reaches
-        the agent: the records are dropped with one warning (``qgs_worker.toolcheck`` says
+        the agent: the records are dropped with one warning (``qgs_worker.queue.toolcheck`` says
         when, and what ``flush_tool_log`` does).
 
         Args:
@@ -150,7 +150,7 @@ class ToolCallsMixin:
         (which logs) or ``gate.check(call, principal=..., agent_id=...)`` (which does not).
         Given anything but a gate, the client's ``gate_cache`` finds the gate built for the
         same object, or for equal definitions in a new object, and builds only tools it has
-        not seen (``qgs_worker.gate_cache``: least recently used out, bounded by size).
+        not seen (``qgs_worker.client.gate_cache``: least recently used out, bounded by size).
 
         Args:
             tools: As for ``check_tool_call``; None: ``QGS_TOOLS_FILE``.
@@ -223,7 +223,7 @@ class ToolCallsMixin:
     def _send_check(self, record: Any) -> None:
         # Runs in the sender thread: the Celery app is built there on first use, not here.
         if self._tool_log_send is None:
-            from qgs_worker.toolcheck import log_app
+            from qgs_worker.queue.toolcheck import log_app
 
             self._tool_log_send = send_with(log_app(self.settings))
         self._tool_log_send(record)

@@ -1,7 +1,7 @@
 """Reading and waiting for decisions, woken by their notification (a part of ``Client``).
 
 ``wait`` blocks until a submission's decision is stored: woken by the decision's notice on the
-broker's Redis (``qgs_worker.notify``) when there is a broker URL, else by reading the store with
+broker's Redis (``qgs_worker.queue.notify``) when there is a broker URL, else by reading the store with
 a growing pause. ``approve`` (over ``ApprovalsMixin``) wakes the waiters of the round.
 """
 
@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any
 from qgs_worker.client.approvals import ApprovalsMixin
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.errors import WaitTimeoutError
-from qgs_worker.inputs import require_bool, require_number, require_text
-from qgs_worker.notify import DecisionNotifier
+from qgs_worker.queue.notify import DecisionNotifier
+from qgs_worker.service.inputs import require_bool, require_number, require_text
 from qgs_worker.store import Repository
 from qgs_worker.store.failures import store_guarded
 
 if TYPE_CHECKING:
-    from qgs_worker.progress import WaitProgress
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.queue.progress import WaitProgress
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class WaitingMixin(ApprovalsMixin):
         if self._notifier is None and url:
             with self._notifier_lock:
                 if self._notifier is None:
-                    from qgs_worker.ratelimit import redis_for_broker
+                    from qgs_worker.limits.ratelimit import redis_for_broker
 
                     timeout_s = self.settings.broker_timeout_s
                     self._notifier = DecisionNotifier(
@@ -81,7 +81,7 @@ class WaitingMixin(ApprovalsMixin):
             timeout_s: Give up after this many seconds.
             poll_s: Without a broker URL (no notifications), the first pause between reads of
                 the store, in seconds (it grows to 1 s). With one, the wait is woken by the
-                decision's notification (``qgs_worker.notify``) and re-reads the store only
+                decision's notification (``qgs_worker.queue.notify``) and re-reads the store only
                 every ``QGS_API__RECHECK_S`` seconds (every second with ``on_progress``).
             until_approved: Also wait for a person's decision when one is required.
             on_progress: Called with a ``WaitProgress`` each time the submission's state
@@ -95,7 +95,7 @@ class WaitingMixin(ApprovalsMixin):
                 (in the outbox, refused, its round's state, judge retries so far, the store in
                 use). The work goes on.
         """
-        from qgs_worker.progress import progress_of, refusal_of, settled_progress
+        from qgs_worker.queue.progress import progress_of, refusal_of, settled_progress
 
         require_text(submission_id, "submission_id", "pass the id submit returned")
         timeout_s = require_number(timeout_s, "timeout_s")
@@ -120,7 +120,7 @@ class WaitingMixin(ApprovalsMixin):
 
         notifier = self.notifier
         if notifier is not None:
-            # Woken by the decision's notification (qgs_worker.notify); a progress display
+            # Woken by the decision's notification (qgs_worker.queue.notify); a progress display
             # re-reads every second to show the states a round passes through.
             found, _source = notifier.wait(
                 submission_id, read, timeout_s, recheck_s=1.0 if on_progress else None
@@ -181,7 +181,7 @@ class WaitingMixin(ApprovalsMixin):
                 logger.info("approval webhook of task %s left to the sweeper: no broker", task_id)
                 return
             from qgs_worker.core.webhooks import APPROVAL_EVENT
-            from qgs_worker.webhooks.delivery import publish_delivery
+            from qgs_worker.queue.webhook_starts import publish_delivery
 
             publish_delivery(self.app, round_id, APPROVAL_EVENT)
         except Exception as exc:
@@ -193,8 +193,8 @@ class WaitingMixin(ApprovalsMixin):
         if not url:
             return
         try:
-            from qgs_worker.notify import DecisionPublisher
-            from qgs_worker.ratelimit import redis_for_broker
+            from qgs_worker.limits.ratelimit import redis_for_broker
+            from qgs_worker.queue.notify import DecisionPublisher
 
             found = self.repo.round_ref(task_id, round_number)
             if found is not None:

@@ -90,6 +90,15 @@ SEVERITY_WEIGHTS: dict[Severity, int] = {
 }
 
 
+class Permission(StrEnum):
+    """What a tool may do; the permission layer (5) grants these to principals and roles."""
+
+    READ = "read"
+    WRITE = "write"
+    DELETE = "delete"
+    EXECUTE = "execute"
+
+
 class Strictness(StrEnum):
     """How the tool gate's parameter layer reads a tool's schema (``toolgate/schema.py``).
 

@@ -3,7 +3,7 @@
 One ``Policy`` answers for the whole of QGS: the tool-call gate's permission layer (5) asks it
 before a call runs, and the review pipeline asks it about the tool calls of ACTION and CRITICAL
 rounds (``permission_findings``). Pure: the file format and its loader live in
-``qgs_worker.policy_file``.
+``qgs_worker.config.policy_file``.
 
 How a decision is made, for ``decide(principal, tool, permission, arguments)``:
 
@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qgs_worker.core.models import Finding, Severity, ToolCall
+from qgs_worker.core.ports import PolicyDecision as PolicyDecision  # the port's answer
 from qgs_worker.core.ports import PolicyDecisionPoint
 from qgs_worker.core.toolgate.kinds import infer_kinds
 from qgs_worker.core.toolgate.paths import ArgumentPath
@@ -57,35 +58,6 @@ PERMISSION_CATEGORY = "permission_denied"
 
 _CACHE_SIZE = 4096
 _SHOWN_VALUES = 5
-
-
-@dataclass(frozen=True, slots=True)
-class PolicyDecision:
-    """The policy's answer for one call.
-
-    ``reason`` says why in plain words (naming the principal, the tool and the role);
-    ``rule`` is the policy key that decided (``roles.teller.arguments.send_money.recipient``,
-    ``default_roles``, ``no_policy``); ``fix`` what would change the answer (empty when
-    allowed); ``argument`` the JSON path of the argument that was refused (``$.recipient``).
-    """
-
-    allowed: bool
-    reason: str
-    rule: str
-    fix: str = ""
-    argument: str | None = None
-
-    @classmethod
-    def allow(cls, reason: str, rule: str) -> PolicyDecision:
-        """An allowing decision."""
-        return cls(True, reason, rule)
-
-    @classmethod
-    def deny(
-        cls, reason: str, rule: str, fix: str = "", argument: str | None = None
-    ) -> PolicyDecision:
-        """A denying decision, with the fix and the refused argument when there is one."""
-        return cls(False, reason, rule, fix, argument)
 
 
 class _Names:

@@ -3,13 +3,46 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
-from qgs_worker.core.models import AuditBrief, Finding, RateDecision, Review, ReviewRequest
+from qgs_worker.core.models import (
+    AuditBrief,
+    Finding,
+    Permission,
+    RateDecision,
+    Review,
+    ReviewRequest,
+)
 
-if TYPE_CHECKING:
-    from qgs_worker.core.policy import PolicyDecision
-    from qgs_worker.core.toolgate.spec import Permission
+
+@dataclass(frozen=True, slots=True)
+class PolicyDecision:
+    """The policy's answer for one call.
+
+    ``reason`` says why in plain words (naming the principal, the tool and the role);
+    ``rule`` is the policy key that decided (``roles.teller.arguments.send_money.recipient``,
+    ``default_roles``, ``no_policy``); ``fix`` what would change the answer (empty when
+    allowed); ``argument`` the JSON path of the argument that was refused (``$.recipient``).
+    """
+
+    allowed: bool
+    reason: str
+    rule: str
+    fix: str = ""
+    argument: str | None = None
+
+    @classmethod
+    def allow(cls, reason: str, rule: str) -> PolicyDecision:
+        """An allowing decision."""
+        return cls(True, reason, rule)
+
+    @classmethod
+    def deny(
+        cls, reason: str, rule: str, fix: str = "", argument: str | None = None
+    ) -> PolicyDecision:
+        """A denying decision, with the fix and the refused argument when there is one."""
+        return cls(False, reason, rule, fix, argument)
 
 
 @runtime_checkable
@@ -38,8 +71,8 @@ class Judge(Protocol):
 class RateLimiter(Protocol):
     """A sliding-window rate limit, shared by every process that uses the same backend.
 
-    Implementations: ``qgs_worker.ratelimit.RedisRateLimiter`` (across processes and machines)
-    and ``qgs_worker.ratelimit.LocalRateLimiter`` (one process).
+    Implementations: ``qgs_worker.limits.ratelimit.RedisRateLimiter`` (across processes and machines)
+    and ``qgs_worker.limits.ratelimit.LocalRateLimiter`` (one process).
     """
 
     def hit(self, key: str, *, limit: int, window_s: float, cost: int = 1) -> RateDecision:
@@ -53,7 +86,7 @@ class RateLimiter(Protocol):
 class FileSize(Protocol):
     """Sizes a file for the business-rules layer's file-size limit.
 
-    Implementation: ``qgs_worker.toolgate_io.stat_file_size`` (``os.stat``).
+    Implementation: ``qgs_worker.config.toolgate_io.stat_file_size`` (``os.stat``).
     """
 
     def __call__(self, path: str) -> int | None:
@@ -71,7 +104,7 @@ class PolicyDecisionPoint(Protocol):
 
     The tool-call gate's permission layer (5) and the review pipeline (``pipeline.prepare``)
     ask the same one. Implementation: ``qgs_worker.core.policy.Policy``, loaded from a file by
-    ``qgs_worker.policy_file.load_policy``.
+    ``qgs_worker.config.policy_file.load_policy``.
     """
 
     def decide(

@@ -2,6 +2,10 @@
 
 ``rules`` is the deterministic, offline default; ``openai`` is any OpenAI-compatible endpoint;
 ``panel`` is several models on that endpoint voting (median score, majority verdict).
+
+Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
+forms. Imported by: the faces (``cli``, ``api``, ``client``), ``queue`` (the worker's judge),
+``reports``, ``client``.
 """
 
 from __future__ import annotations

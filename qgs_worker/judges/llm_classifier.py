@@ -35,14 +35,14 @@ type's default, and ``REFLECT`` exactly for ``CRITICAL``:
 So neither the model nor text inside the request can talk a task out of the review its type
 gets, and every CRITICAL task gets the human confirmation of ``REFLECT``.
 
-:func:`classify_with_llm` is the intake's entry point: rules, then the LLM layer, and when the
-LLM layer fails, the rules' documented default (``classify`` without a fallback) with the failure
-in ``reason``, so that a classifier failure never blocks intake.
+:func:`~qgs_worker.service.tasks.classify_with_llm` (re-exported here) is the intake's entry
+point: rules, then the LLM layer, and when the LLM layer fails, the rules' documented default
+(``classify`` without a fallback) with the failure in ``reason``, so that a classifier failure
+never blocks intake. It lives in the service, which calls it and may not import a judge.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 import secrets
 from collections.abc import Callable
@@ -52,7 +52,6 @@ import httpx2
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from qgs_worker.core.classifier import classify
 from qgs_worker.core.models import DEFAULT_COMPLEXITY, Classification, Complexity, TaskType
 from qgs_worker.errors import JudgeResponseError
 from qgs_worker.judges.endpoint import (
@@ -60,6 +59,7 @@ from qgs_worker.judges.endpoint import (
     extract_json_object,
     format_validation_error,
 )
+from qgs_worker.service.tasks import classify_with_llm
 
 __all__ = [
     "ACCEPTED_COMPLEXITY",
@@ -71,7 +71,6 @@ __all__ = [
     "parse_classification",
 ]
 
-_log = logging.getLogger(__name__)
 
 ACCEPTED_COMPLEXITY: dict[TaskType, frozenset[Complexity]] = {
     TaskType.QUERY: frozenset({Complexity.SIMPLE, Complexity.COMPLEX}),
@@ -327,32 +326,3 @@ class LLMClassifier:
 def _repair(errors: list[str]) -> str:
     listed = "\n".join(f"- {e}" for e in errors[:_MAX_ERRORS_SHOWN])
     return _REPAIR_PROMPT.format(errors="\n" + listed)
-
-
-def classify_with_llm(request: str, llm: Callable[[str], Classification] | None) -> Classification:
-    """Classify for intake: rules, then the LLM layer, then the rules' default; never blocks.
-
-    Args:
-        request: The user's request.
-        llm: The LLM layer (an :class:`LLMClassifier`), or None for rules + default only.
-
-    Returns:
-        The rules' classification when they settle the request; else the LLM layer's; when the
-        LLM layer raises anything (unavailable endpoint, malformed answers, a bug), the default
-        of :func:`~qgs_worker.core.classifier.classify` without a fallback (``source="default"``:
-        precedence among conflicting matches, else ``GENERATE``/``COMPLEX``), its ``reason``
-        saying that the LLM layer failed and why.
-
-    Raises:
-        InputError: ``request`` is empty or only whitespace (a bad submission, not a classifier
-            failure).
-    """
-    try:
-        return classify(request, fallback=llm)
-    except Exception as exc:  # a classifier failure must never block intake
-        settled = classify(request)  # re-raises InputError for an empty request
-        failure = f"{type(exc).__name__}: {exc}"
-        _log.warning("LLM classifier failed, using the rules' default: %s", failure)
-        return settled.model_copy(
-            update={"reason": f"{settled.reason}; LLM layer failed ({failure})"}
-        )

@@ -9,6 +9,10 @@ arguments (``QGS_DISCRIMINATOR__ROLE_OPTIONS``)::
     performance_reviewer = "my_pkg.roles:PerformanceReviewer"
 
 QGS's own roles are registered the same way in its ``pyproject.toml``.
+
+Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
+forms. Imported by: the faces (``cli``, ``api``, ``client``), ``config`` (the registered roles),
+``queue``.
 """
 
 from __future__ import annotations

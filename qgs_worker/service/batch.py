@@ -32,7 +32,7 @@ from qgs_worker.service.audit import audit_round
 from qgs_worker.service.config import Audit
 from qgs_worker.service.records import Dispatch
 from qgs_worker.service.review import ReviewService
-from qgs_worker.submission import Submission
+from qgs_worker.service.submission import Submission
 
 __all__ = ["ChunkResult", "DeferredObserver", "run_chunk"]
 

@@ -15,7 +15,7 @@ from typing import Literal, Protocol
 
 from qgs_worker.core.models import Classification, Decision, Finding, Review, RoundPlan, RoundStatus
 from qgs_worker.service.records import ReviewAttempt, TaskContext
-from qgs_worker.submission import NewTask
+from qgs_worker.service.submission import NewTask
 
 __all__ = [
     "Contents",

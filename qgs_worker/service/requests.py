@@ -15,7 +15,7 @@ from qgs_worker.core import rubric
 from qgs_worker.core.models import Deliverable, ReviewRequest, TaskType
 from qgs_worker.service.ports import NewRound, Prepared, ReviewLease
 from qgs_worker.service.records import TaskRecord
-from qgs_worker.submission import Submission, content_hash
+from qgs_worker.service.submission import Submission, content_hash
 
 __all__ = [
     "new_round",

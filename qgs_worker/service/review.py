@@ -55,8 +55,8 @@ from qgs_worker.service.records import (
     TaskRecord,
 )
 from qgs_worker.service.requests import new_round, review_key, review_request_of
+from qgs_worker.service.submission import Submission
 from qgs_worker.service.tasks import classify
-from qgs_worker.submission import Submission
 
 __all__ = ["ReviewOutcome", "ReviewService", "short_error"]
 

@@ -8,12 +8,15 @@ other type (DESIGN.md, "Classifier"), a caller's word included.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from qgs_worker.core import classifier
 from qgs_worker.core.models import DEFAULT_COMPLEXITY, Classification, TaskType
 
-__all__ = ["classify"]
+__all__ = ["classify", "classify_with_llm"]
+
+_log = logging.getLogger(__name__)
 
 
 def classify(
@@ -33,8 +36,6 @@ def classify(
     never stops an intake).
     """
     if task_type is None and llm is not None:
-        from qgs_worker.judges.llm_classifier import classify_with_llm
-
         return classify_with_llm(request, llm)
     if task_type is None:
         return classifier.classify(request)
@@ -53,3 +54,32 @@ def classify(
         confidence=1.0,
         source="given",
     )
+
+
+def classify_with_llm(request: str, llm: Callable[[str], Classification] | None) -> Classification:
+    """Classify for intake: rules, then the LLM layer, then the rules' default; never blocks.
+
+    Args:
+        request: The user's request.
+        llm: The LLM layer (an :class:`LLMClassifier`), or None for rules + default only.
+
+    Returns:
+        The rules' classification when they settle the request; else the LLM layer's; when the
+        LLM layer raises anything (unavailable endpoint, malformed answers, a bug), the default
+        of :func:`~qgs_worker.core.classifier.classify` without a fallback (``source="default"``:
+        precedence among conflicting matches, else ``GENERATE``/``COMPLEX``), its ``reason``
+        saying that the LLM layer failed and why.
+
+    Raises:
+        InputError: ``request`` is empty or only whitespace (a bad submission, not a classifier
+            failure).
+    """
+    try:
+        return classifier.classify(request, fallback=llm)
+    except Exception as exc:  # a classifier failure must never block intake
+        settled = classifier.classify(request)  # re-raises InputError for an empty request
+        failure = f"{type(exc).__name__}: {exc}"
+        _log.warning("LLM classifier failed, using the rules' default: %s", failure)
+        return settled.model_copy(
+            update={"reason": f"{settled.reason}; LLM layer failed ({failure})"}
+        )

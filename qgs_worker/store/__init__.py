@@ -1,4 +1,9 @@
-"""The results store: SQLModel tables and an idempotent repository (SQLite default, PostgreSQL by URL)."""
+"""The results store: SQLModel tables and an idempotent repository (SQLite default, PostgreSQL by URL).
+
+Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
+forms (today ``config``: the data folder). Imported by: the faces (``cli``, ``api``, ``client``),
+``queue``, ``webhooks``.
+"""
 
 from qgs_worker.store.approvals import approval_view
 from qgs_worker.store.base import utcnow

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Column, Table, func, insert, select
 from sqlalchemy.engine import Connection, Engine
@@ -35,10 +35,30 @@ from qgs_worker.store.row_values import TAKE_OUTBOX as _TAKE_OUTBOX
 from qgs_worker.store.row_values import TASK as _t
 from qgs_worker.store.tables import utcnow
 
-if TYPE_CHECKING:
-    from qgs_worker.store.chunk_store import ChunkReviewStore
 
-__all__ = ["ChunkConflictError", "settled_submission_ids", "stored_task_ids", "write_chunk"]
+class ChunkRows(Protocol):
+    """What ``write_chunk`` reads of a chunk: the insert values ``ChunkReviewStore`` kept.
+
+    Rounds and reviews are keyed by their negative (not yet stored) ids; findings by round and
+    fingerprint; runs by round and role.
+    """
+
+    tasks: dict[str, dict[str, Any]]
+    rounds: dict[int, dict[str, Any]]
+    reviews: dict[int, dict[str, Any]]
+    dimensions: dict[int, list[dict[str, Any]]]
+    findings: dict[int, dict[str, dict[str, Any]]]
+    decisions: dict[int, dict[str, Any]]
+    runs: dict[int, dict[str, dict[str, Any]]]
+    taken: list[str]
+
+__all__ = [
+    "ChunkConflictError",
+    "ChunkRows",
+    "settled_submission_ids",
+    "stored_task_ids",
+    "write_chunk",
+]
 
 
 class ChunkConflictError(Exception):
@@ -53,7 +73,7 @@ class ChunkConflictError(Exception):
         self.task_ids = frozenset(task_ids)
 
 
-def write_chunk(conn: Connection, chunk: ChunkReviewStore) -> dict[int, int]:
+def write_chunk(conn: Connection, chunk: ChunkRows) -> dict[int, int]:
     """Insert every row a chunk kept, in ``conn``'s transaction; the real id of each round.
 
     Raises:

@@ -50,6 +50,7 @@ from qgs_worker.service.ports import (
     Settlement,
 )
 from qgs_worker.service.records import RoundRecord, TaskContext, TaskRecord
+from qgs_worker.service.submission import NewTask
 from qgs_worker.store.base import clean_row, loads_list
 from qgs_worker.store.chunk_flush import (
     ChunkConflictError,
@@ -70,7 +71,6 @@ from qgs_worker.store.row_values import REVIEW as _rv
 from qgs_worker.store.row_values import plan_values, role_run_values, round_values
 from qgs_worker.store.tables import utcnow
 from qgs_worker.store.task_values import task_record, task_values
-from qgs_worker.submission import NewTask
 
 __all__ = [
     "ChunkConflictError",

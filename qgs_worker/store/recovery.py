@@ -1,6 +1,6 @@
 """The store's side of "nothing lost": the outbox, leases, parked retries and dead letters.
 
-``Repository`` inherits these methods; ``qgs_worker.sweeper`` and the jobs use them. Every
+``Repository`` inherits these methods; ``qgs_worker.queue.sweeper`` and the jobs use them. Every
 change that more than one worker may try at once is a conditional UPDATE whose row count says
 who won, so a second sweeper, a redelivered job or a re-published intake changes nothing twice.
 Times are timezone-aware UTC; they come from the machine that writes them (keep clocks in sync).

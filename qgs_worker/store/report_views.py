@@ -1,6 +1,6 @@
 """What the reports read: tasks with their rounds, and the store's totals, as plain values.
 
-``ReportViewStore`` (a part of ``Repository``) answers in ``qgs_worker.report_model`` values,
+``ReportViewStore`` (a part of ``Repository``) answers in ``qgs_worker.service.report_model`` values,
 never rows. Tasks are read in batches of ``REPORT_BATCH_TASKS``, five statements a batch
 whatever the number of rounds: the rounds LEFT JOIN their review and decision, then the
 batch's findings, audit runs, approvals and dead letters (one statement each), so a report's
@@ -19,7 +19,7 @@ from sqlalchemy import select
 from qgs_worker.core.models import Decision, DecisionKind, DimensionScore, TerminationReason
 from qgs_worker.core.views import ApprovalView
 from qgs_worker.errors import TaskNotFoundError
-from qgs_worker.report_model import (
+from qgs_worker.service.report_model import (
     AuditErrorFacts,
     AuditRunFacts,
     DeadLetterFacts,

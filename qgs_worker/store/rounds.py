@@ -19,6 +19,7 @@ from qgs_worker.core.models import (
 )
 from qgs_worker.errors import InputError, RoundNumberTakenError, TaskNotFoundError
 from qgs_worker.service.records import TaskRecord
+from qgs_worker.service.submission import NewTask
 from qgs_worker.store.base import StoreBase, clean_row
 from qgs_worker.store.schema import redact
 from qgs_worker.store.tables import (
@@ -33,7 +34,6 @@ from qgs_worker.store.tables import (
     utcnow,
 )
 from qgs_worker.store.task_values import task_record, task_row
-from qgs_worker.submission import NewTask
 
 __all__ = ["RoundStore"]
 

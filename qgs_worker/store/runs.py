@@ -7,7 +7,7 @@ A run here is one invocation of ``qgs audit``, kept in two tables:
   NULL while it runs or when it was interrupted), ``mode`` (``resume``: the transcripts' own
   tasks, what was done is skipped; ``new``: tasks of its own, every transcript audited again),
   ``rerun_of`` (the run whose files it audited again), ``files`` (JSON list), ``fingerprint``
-  (12 hex digits over ``settings``) and ``settings`` (JSON: what decides, ``qgs_worker.runs``).
+  (12 hex digits over ``settings``) and ``settings`` (JSON: what decides, ``qgs_worker.reports.runs``).
 - ``audit_batch_task``: which task audited which transcript in which run, in file order;
   unique per (run, task), so writing the same link twice changes nothing.
 """

@@ -34,6 +34,7 @@ from qgs_worker.service.ports import (
     Settlement,
 )
 from qgs_worker.service.records import Approval, RoundRecord, TaskContext
+from qgs_worker.service.submission import NewTask
 from qgs_worker.store.base import clean_row, dialect_insert, loads_list
 from qgs_worker.store.reviews import (
     decision_values,
@@ -56,7 +57,6 @@ from qgs_worker.store.row_values import TASK as _t
 from qgs_worker.store.row_values import plan_values, role_run_values, round_values
 from qgs_worker.store.tables import utcnow
 from qgs_worker.store.task_values import task_record, task_row
-from qgs_worker.submission import NewTask
 
 __all__ = ["SqlReviewStore"]
 

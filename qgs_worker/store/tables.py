@@ -80,7 +80,7 @@ class RoundRow(SQLModel, table=True):
     ``turn`` is the user turn the round answers in a multi-turn run (None: the task's request;
     also None in rows an older QGS stored).
 
-    Recovery columns (``qgs_worker.sweeper``; all NULL in rows an older QGS stored):
+    Recovery columns (``qgs_worker.queue.sweeper``; all NULL in rows an older QGS stored):
     ``status_at`` when the round entered its status (UTC); ``retry_at`` when a parked judge
     retry is due (the job was acknowledged; the sweeper brings it back); ``judge_retries`` the
     transient judge failures so far and ``retry_reason`` the last one; ``rate_waits`` the waits

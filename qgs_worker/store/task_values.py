@@ -9,9 +9,9 @@ from typing import Any
 
 from qgs_worker.core.models import Classification, Complexity, TaskType
 from qgs_worker.service.records import TaskRecord
+from qgs_worker.service.submission import NewTask
 from qgs_worker.store.base import dumps, loads_list
 from qgs_worker.store.tables import TaskRow, utcnow
-from qgs_worker.submission import NewTask
 
 __all__ = ["task_record", "task_row", "task_values"]
 

@@ -31,6 +31,10 @@ only when metrics are served.
 
 This module imports nothing but the standard library: ``qgs check-tool`` and ``qgs scan`` start
 as fast with it as without (``tests/unit/test_cli_cold_start.py``).
+
+Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
+forms (today ``config``, ``limits``). Imported by: the faces (``cli``, ``api``, ``client``),
+``queue``, ``webhooks``.
 """
 
 from __future__ import annotations
@@ -42,10 +46,13 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from qgs_worker.settings import Settings
+    from collections.abc import Sequence
+
+    from qgs_worker.config.settings import Settings
     from qgs_worker.telemetry._observer import TelemetryObserver
 
 __all__ = [
+    "SENT_AT_HEADER",
     "inject_trace_context",
     "job_span",
     "metrics_asgi_app",
@@ -59,6 +66,13 @@ __all__ = [
     "use_tracer_provider",
     "webhook_attempted",
 ]
+
+SENT_AT_HEADER = "qgs_sent_at"
+"""The header each published job carries: when it was published (``time.time()``, seconds).
+
+The queue stamps it (``qgs_worker.queue.celery_app``); ``/metrics`` reads it from the oldest job
+waiting in each queue (``qgs_queue_oldest_age_seconds``); Celery's own messages carry no
+publish time. It lives here, where it is read, so that telemetry needs nothing of the queue."""
 
 _UNSET: Any = object()
 _tracer: Any = _UNSET
@@ -216,18 +230,19 @@ def webhook_attempted(settings: Settings, event: str, outcome: str) -> None:
     _metrics.WEBHOOK_ATTEMPTS.labels(event=event, outcome=outcome).inc()
 
 
-def metrics_asgi_app(settings: Settings | None = None) -> Any:
+def metrics_asgi_app(settings: Settings | None = None, queues: Sequence[str] = ()) -> Any:
     """An ASGI application answering the Prometheus text format (mount it at ``/metrics``).
 
     Args:
         settings: Whose broker's queues to report (depth, oldest job's age); None: no queues.
+        queues: The queue names to report (``qgs_worker.queue.celery_app.QUEUES``).
     """
     from qgs_worker.telemetry import _metrics
 
-    return _metrics.asgi_app(settings)
+    return _metrics.asgi_app(settings, queues)
 
 
-def start_metrics_server(settings: Settings) -> Any:
+def start_metrics_server(settings: Settings, queues: Sequence[str] = ()) -> Any:
     """Serve ``/metrics`` on ``QGS_WORKER__METRICS_PORT`` in a daemon thread; the server.
 
     Returns:
@@ -238,4 +253,4 @@ def start_metrics_server(settings: Settings) -> Any:
         return None
     from qgs_worker.telemetry import _metrics
 
-    return _metrics.serve(settings)
+    return _metrics.serve(settings, queues)

@@ -37,17 +37,17 @@ import json
 import logging
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, make_asgi_app
 from prometheus_client import start_http_server as _start_http_server
 from prometheus_client.core import REGISTRY, GaugeMetricFamily, Metric
 
-from qgs_worker.celery_app import QUEUES, SENT_AT_HEADER
+from qgs_worker.telemetry import SENT_AT_HEADER
 
 if TYPE_CHECKING:
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
 
 __all__ = [
     "API_LATENCY",
@@ -141,7 +141,7 @@ class QueueCollector:
 
     def _redis(self) -> Any:
         if self._client is None:
-            from qgs_worker.ratelimit import redis_for_broker
+            from qgs_worker.limits.ratelimit import redis_for_broker
 
             self._client = redis_for_broker(self.broker_url, timeout_s=QUEUE_READ_TIMEOUT_S)
         return self._client
@@ -204,11 +204,11 @@ class _Joined:
             yield from collector.collect()
 
 
-def exposed_registry(settings: Settings | None) -> CollectorRegistry:
+def exposed_registry(settings: Settings | None, queues: Sequence[str] = ()) -> CollectorRegistry:
     """A registry of what ``/metrics`` shows.
 
-    This process's metrics (in multiprocess mode, every process's), and the queues of
-    ``settings``' broker when it has one.
+    This process's metrics (in multiprocess mode, every process's), and ``queues`` on
+    ``settings``' broker when it has one (the caller names them: telemetry knows no queue).
     """
     base: Any = REGISTRY
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
@@ -217,20 +217,20 @@ def exposed_registry(settings: Settings | None) -> CollectorRegistry:
         base = CollectorRegistry()
         multiprocess.MultiProcessCollector(base)  # type: ignore[no-untyped-call]
     collectors = [base]
-    if settings is not None and settings.broker_url:
-        collectors.append(QueueCollector(settings.broker_url, QUEUES))
+    if settings is not None and settings.broker_url and queues:
+        collectors.append(QueueCollector(settings.broker_url, tuple(queues)))
     # No describe(): the registry keeps no names, so several views never clash on them.
     registry = CollectorRegistry(auto_describe=False)
     registry.register(_Joined(*collectors))
     return registry
 
 
-def asgi_app(settings: Settings | None) -> Any:
-    """``prometheus_client.make_asgi_app`` over ``exposed_registry(settings)``."""
-    return make_asgi_app(registry=exposed_registry(settings))
+def asgi_app(settings: Settings | None, queues: Sequence[str] = ()) -> Any:
+    """``prometheus_client.make_asgi_app`` over ``exposed_registry(settings, queues)``."""
+    return make_asgi_app(registry=exposed_registry(settings, queues))
 
 
-def serve(settings: Settings) -> Any:
+def serve(settings: Settings, queues: Sequence[str] = ()) -> Any:
     """Serve ``exposed_registry(settings)`` on the worker's metrics address and port.
 
     Returns:
@@ -241,6 +241,6 @@ def serve(settings: Settings) -> Any:
     """
     w = settings.worker
     port = w.metrics_port if w.metrics_port is not None else 0
-    server, _thread = _start_http_server(port, w.metrics_address, exposed_registry(settings))
+    server, _thread = _start_http_server(port, w.metrics_address, exposed_registry(settings, queues))
     log.info("metrics at http://%s:%d/metrics", w.metrics_address, server.server_port)
     return server

@@ -90,9 +90,9 @@ def provider_from_env() -> Any:
 
 def tracer_of(provider: Any) -> Any:
     """QGS's tracer on ``provider``."""
-    from qgs_worker import __version__
+    from qgs_worker.core.version import QGS_VERSION
 
-    return provider.get_tracer("qgs_worker", __version__)
+    return provider.get_tracer("qgs_worker", QGS_VERSION)
 
 
 @dataclass

@@ -22,7 +22,8 @@ def _start(sender: Any = None, **_: Any) -> None:
         return
     from qgs_worker import telemetry
 
-    app.qgs_metrics_server = telemetry.start_metrics_server(settings)
+    queues = tuple(queue.name for queue in app.conf.task_queues or ())
+    app.qgs_metrics_server = telemetry.start_metrics_server(settings, queues)
 
 
 def _stop(sender: Any = None, **_: Any) -> None:

@@ -20,6 +20,9 @@ claude-code    Claude Code / Agent SDK session JSONL (one per session)     ``cla
 A bad line, record, trace, session or sample comes back as a ``TranscriptError`` (file, line,
 what is wrong and how to fix it) in the stream, so one broken item never stops a batch. Stdlib
 and pydantic only (``zstandard`` for Inspect's compressed archives, imported when one is read).
+
+Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
+forms. Imported by: the faces (``cli``, ``api``, ``client``).
 """
 
 from __future__ import annotations

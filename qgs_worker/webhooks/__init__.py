@@ -2,13 +2,20 @@
 
 - ``check_callback`` (``urls``): what the client checks before it stores a callback URL;
   ``webhook_secret_for``: the one place the signing secret is resolved.
-- ``deliver_once`` / ``decided_listener`` (``delivery``, which imports httpx: import it
-  explicitly): one attempt, and the hook that enqueues the first one.
-- ``qgs_worker.webhooks.job``: the Celery job ``qgs.webhook.deliver``.
+- ``deliver_once`` (``delivery``, which imports httpx on the first POST: import it
+  explicitly): one attempt.
+- In the queue, which imports this package and never the reverse:
+  ``qgs_worker.queue.webhook_starts`` (``decided_listener``, the hook that enqueues the first
+  attempt; ``publish_delivery``) and ``qgs_worker.queue.webhook_job`` (the Celery job
+  ``qgs.webhook.deliver``).
 
 The body, the signature and the retry schedule are pure (``qgs_worker.core.webhooks``); the
 URL rules too (``qgs_worker.core.callback_url``); the deliveries live in the store
 (``qgs_worker.store.webhooks``).
+
+Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
+forms (today ``config``, ``store``, ``telemetry``). Imported by: the faces (``cli``, ``api``,
+``client``), ``queue`` (the delivery job, the decided listener).
 """
 
 from qgs_worker.webhooks.urls import (

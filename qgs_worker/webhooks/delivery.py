@@ -1,6 +1,6 @@
 """One webhook attempt: claim the delivery, check the URL again, POST the signed decision, store it.
 
-``deliver_once`` is what the job ``qgs.webhook.deliver`` runs (``qgs_worker.webhooks.job``):
+``deliver_once`` is what the job ``qgs.webhook.deliver`` runs (``qgs_worker.queue.webhook_job``):
 
 1. claim the round's pending delivery (a lease in the store: a redelivered copy of the job,
    or one that finds it delivered or failed, does nothing);
@@ -19,8 +19,9 @@
    ``failed`` after the last attempt (``QGS_WEBHOOKS__MAX_ATTEMPTS``); else ``pending`` with
    the retry's delay (``core.webhooks.retry_delay_s``), which the job waits as a countdown.
 
-The decide job never waits for this: the decided listener (``decided_listener``) only stores
-the delivery and enqueues the job. httpx is imported by the first POST, not with this module:
+The decide job never waits for this: the decided listener
+(``qgs_worker.queue.webhook_starts.decided_listener``) only stores the delivery and enqueues the
+job. httpx is imported by the first POST, not with this module:
 every worker imports this module (its listener), and most never deliver a webhook; httpx
 with its dependencies was ~3 MB of a worker's idle memory (issue 15, part 4).
 """
@@ -40,7 +41,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker import telemetry
-from qgs_worker.background import BackgroundBatches
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.webhooks import (
     DECISION_EVENT,
     WebhookPolicy,
@@ -49,7 +50,6 @@ from qgs_worker.core.webhooks import (
     webhook_headers,
 )
 from qgs_worker.errors import CallbackUrlError, WebhookSecretMissingError
-from qgs_worker.settings import Settings
 from qgs_worker.store import Repository, utcnow
 from qgs_worker.store.webhooks import WebhookWork
 from qgs_worker.webhooks.urls import (
@@ -68,11 +68,9 @@ __all__ = [
     "DELIVER_JOB",
     "AttemptResult",
     "DeliveryOutcome",
-    "decided_listener",
     "deliver_once",
     "lease_s",
     "post_webhook",
-    "publish_delivery",
 ]
 
 log = logging.getLogger(__name__)
@@ -340,51 +338,6 @@ def _settle(
             "%s webhook of round %s failed for good: %s", work.event, work.round_number, final_error
         )
     return DeliveryOutcome(outcome, delay, result)
-
-
-def publish_delivery(app: Any, round_id: int, event: str = DECISION_EVENT) -> None:
-    """Enqueue one attempt at the round's ``event`` webhook (``qgs.webhook.deliver``).
-
-    A decision's job has the round id alone as its argument (what an older worker takes).
-    """
-    args: list[Any] = [round_id] if event == DECISION_EVENT else [round_id, event]
-    argsrepr = f"(round={round_id}" + ("" if event == DECISION_EVENT else f", {event}") + ")"
-    app.send_task(DELIVER_JOB, args=args, argsrepr=argsrepr, kwargsrepr="{}")
-
-
-def decided_listener(
-    repo: Repository, publish: Callable[[int], None], *, in_background: bool = False
-) -> Callable[[str, int], None]:
-    """A ``Runtime.decided_listeners`` entry: store the round's delivery, enqueue it when new.
-
-    Only the caller that stored the delivery enqueues it (the sweeper does the same for a
-    decided round whose listener was lost), so a round's job is enqueued once.
-
-    With ``in_background`` the call only queues the round (``background.BackgroundBatches``):
-    the read that finds most rounds without a callback URL leaves the job's path, and a round
-    whose start is lost with the process is one the sweeper starts (``unstarted_webhooks``).
-    A round's failure is logged and does not hold the others of its batch.
-    """
-
-    def listener(task_id: str, round_id: int) -> None:
-        del task_id
-        if repo.start_webhook(round_id):
-            publish(round_id)
-
-    if not in_background:
-        return listener
-
-    def start_each(batch: list[tuple[str, int]]) -> None:
-        for task_id, round_id in batch:
-            try:
-                listener(task_id, round_id)
-            except Exception:  # the sweeper starts what is not stored
-                log.exception("round %s: the webhook delivery was not started", round_id)
-
-    starts: BackgroundBatches[tuple[str, int]] = BackgroundBatches(
-        start_each, "qgs-webhook-starts"
-    )
-    return lambda task_id, round_id: starts.put((task_id, round_id))
 
 
 _tls: ssl.SSLContext | None = None

@@ -25,7 +25,7 @@ import stat
 import threading
 from pathlib import Path
 
-from qgs_worker.settings import Settings
+from qgs_worker.config.settings import Settings
 
 __all__ = ["MASTER_FILE", "MASTER_SETTING", "master_at_hand", "master_secret"]
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.callback_url import (
     Address,
     CallbackTarget,
@@ -33,7 +34,6 @@ from qgs_worker.core.callback_url import (
     refusal_error,
 )
 from qgs_worker.errors import CallbackUrlError, WebhookSecretMissingError
-from qgs_worker.settings import Settings
 
 __all__ = [
     "CallbackUnresolvedError",

@@ -18,7 +18,7 @@ import redis
 from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
-from qgs_worker.settings import JudgeSettings, Settings, WorkerSettings
+from qgs_worker.config.settings import JudgeSettings, Settings, WorkerSettings
 from tests.conftest import IN_CI
 from tests.fake_openai import FakeOpenAIServer
 
@@ -124,7 +124,7 @@ def running_worker(settings: Settings, **kwargs: Any) -> Iterator[Any]:
     """A real Celery worker (thread pool) in this process, consuming every QGS queue."""
     from celery.contrib.testing.worker import start_worker
 
-    from qgs_worker.celery_app import create_celery_app
+    from qgs_worker.queue.celery_app import create_celery_app
 
     app = create_celery_app(settings)
     # Purge what an earlier test may have left on the queues of this Redis db.

@@ -17,7 +17,7 @@ import pytest
 from qgs_worker.api import Operations
 from qgs_worker.api.http import create_app
 from qgs_worker.client import Client
-from qgs_worker.settings import ApiSettings
+from qgs_worker.config.settings import ApiSettings
 from qgs_worker.store import TaskRow
 from qgs_worker.store.keys import create_key
 from qgs_worker.webhooks.key_secrets import master_secret

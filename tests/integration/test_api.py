@@ -29,6 +29,8 @@ from sqlmodel import Session, SQLModel, select
 from qgs_worker.api import Operations
 from qgs_worker.api.http import create_app
 from qgs_worker.client import Client
+from qgs_worker.config.settings import ApiSettings
+from qgs_worker.config.webhook_settings import WebhookSettings
 from qgs_worker.core.webhooks import approval_idempotency_key, verify_signature
 from qgs_worker.errors import (
     AuthenticationError,
@@ -39,10 +41,8 @@ from qgs_worker.errors import (
     SubmissionRefusedError,
     TaskNotFoundError,
 )
-from qgs_worker.settings import ApiSettings
 from qgs_worker.store import OutboxRow, RoundRow, TaskRow
 from qgs_worker.store.keys import NewKey, create_key, revoke_key, webhook_secret
-from qgs_worker.webhook_settings import WebhookSettings
 from qgs_worker.webhooks.key_secrets import master_secret
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.api_server import serving, wait_until
@@ -738,7 +738,7 @@ class TestBadInput:
     def test_the_api_client_registers_once_and_again_on_a_server_that_forgot(
         self, api: Api
     ) -> None:
-        from qgs_worker.tool_sets import ToolSets
+        from qgs_worker.api.tool_sets import ToolSets
 
         call = {"id": "c1", "type": "function",
                 "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}  # fmt: skip

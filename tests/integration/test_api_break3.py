@@ -206,7 +206,7 @@ class TestWebhookSecretsNotStored:
                 )
             assert key_id in rows and shown[6:] not in rows
             key_secrets._cache.clear()  # a worker process: reads the data folder's master again
-            from qgs_worker.settings import Settings
+            from qgs_worker.config.settings import Settings
 
             settings = Settings()
             signs = webhook_secret_for(None, settings, principal="carol", store=repo)
@@ -312,7 +312,7 @@ def dead_broker_ops(api: Api, **api_settings: object) -> test_api.Operations:
     """Operations whose broker (and the rate limit's Redis) refuses connections."""
     import socket
 
-    from qgs_worker.settings import ApiSettings
+    from qgs_worker.config.settings import ApiSettings
 
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))

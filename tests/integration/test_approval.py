@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from qgs_worker.cli import app, main
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.gate import decide_gate
 from qgs_worker.core.models import (
     Complexity,
@@ -38,8 +39,7 @@ from qgs_worker.errors import (
     TaskNotFoundError,
     WaitTimeoutError,
 )
-from qgs_worker.report import build_report, render_markdown
-from qgs_worker.settings import Settings
+from qgs_worker.reports.report import build_report, render_markdown
 from qgs_worker.store import ApprovalRow, Repository, RoundRow, TaskRow
 
 pytestmark = pytest.mark.integration

@@ -171,9 +171,9 @@ class TestNothingLost:
 
         from qgs_worker.client import Client
         from qgs_worker.client.chunks import send_chunk
+        from qgs_worker.queue.sweeper import Sweeper, SweepPolicy, sweep
+        from qgs_worker.service.submission import NewTask
         from qgs_worker.store.tables import utcnow
-        from qgs_worker.submission import NewTask
-        from qgs_worker.sweeper import Sweeper, SweepPolicy, sweep
         from qgs_worker.transcripts import TranscriptTask, read_transcripts
 
         store_url = f"sqlite:///{tmp_path / 'lost.db'}"
@@ -210,9 +210,9 @@ class TestNothingLost:
     def test_a_chunk_the_broker_refuses_leaves_no_outbox_row(self, tmp_path: Path) -> None:
         from qgs_worker.client import Client
         from qgs_worker.client.chunks import send_chunk
+        from qgs_worker.config.settings import Settings
         from qgs_worker.errors import BrokerUnavailableError
-        from qgs_worker.settings import Settings
-        from qgs_worker.submission import NewTask
+        from qgs_worker.service.submission import NewTask
 
         settings = Settings(
             data_dir=tmp_path / ".qgs",

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from qgs_worker import pipeline
 from qgs_worker.client import Client
 from qgs_worker.core.discriminator import AuditContext, run_roles
 from qgs_worker.core.models import (
@@ -23,9 +22,10 @@ from qgs_worker.core.models import (
 )
 from qgs_worker.errors import JudgeResponseError, JudgeUnavailableError
 from qgs_worker.judges import OpenAIAuditSessions, OpenAIJudge
+from qgs_worker.queue import pipeline
 from qgs_worker.roles import load_roles
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
 from tests.fake_openai import Answer, FakeOpenAIServer, message_texts
 from tests.integration.conftest import make_settings, running_worker
 

@@ -2,7 +2,7 @@
 
 Issue 11, item 3: with kombu 5.7 the critic worker exited with ``Unrecoverable error:
 AttributeError('NoneType' object has no attribute 'hostname')`` while it held retries of
-rounds the judge had answered 429 (``qgs_worker.celery_app.guard_redis_channel_close`` says
+rounds the judge had answered 429 (``qgs_worker.queue.celery_app.guard_redis_channel_close`` says
 why). Real processes: ``qgs worker --queue critic`` (thread pool, as QGS runs it) and
 ``qgs worker --queue default,discriminator`` on a redis-server of the test's own, restarted under them.
 """

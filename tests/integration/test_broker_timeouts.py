@@ -18,9 +18,9 @@ import pytest
 import redis
 
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
 from qgs_worker.errors import BrokerUnavailableError
-from qgs_worker.ratelimit import RedisRateLimiter, redis_for_broker
-from qgs_worker.settings import Settings
+from qgs_worker.limits.ratelimit import RedisRateLimiter, redis_for_broker
 from tests.integration.private_redis import PrivateRedis, private_redis
 
 pytestmark = [pytest.mark.integration]

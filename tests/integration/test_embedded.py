@@ -14,7 +14,7 @@ import psutil
 import pytest
 import redis
 
-from qgs_worker.embedded import embedded_broker
+from qgs_worker.queue.embedded import embedded_broker
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration

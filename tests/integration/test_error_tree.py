@@ -26,13 +26,13 @@ from sqlmodel import SQLModel
 
 import qgs_worker
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
 from qgs_worker.errors import (
     BrokerUnavailableError,
     ConfigurationError,
     QGSError,
     StoreUnavailableError,
 )
-from qgs_worker.settings import Settings
 
 pytestmark = pytest.mark.integration
 

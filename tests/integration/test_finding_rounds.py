@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from qgs_worker.cli import app
 from qgs_worker.core.models import Finding, Severity
-from qgs_worker.report import build_report
+from qgs_worker.reports.report import build_report
 from qgs_worker.store import Repository
 from tests.integration.test_approval import TASK, add_round, run_main, seed_task
 

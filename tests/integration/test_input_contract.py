@@ -32,10 +32,10 @@ from qgs_worker.api.http import create_app
 from qgs_worker.api.mcp_server import create_server
 from qgs_worker.api.operations import Principal
 from qgs_worker.client import Client
+from qgs_worker.config.settings import ApiSettings, Settings
+from qgs_worker.config.webhook_settings import WebhookSettings
 from qgs_worker.errors import InputError
-from qgs_worker.settings import ApiSettings, Settings
 from qgs_worker.store.keys import create_key
-from qgs_worker.webhook_settings import WebhookSettings
 from qgs_worker.webhooks.key_secrets import master_secret
 
 pytestmark = pytest.mark.integration

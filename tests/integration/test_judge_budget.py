@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 import redis
 
-from qgs_worker.celery_app import create_celery_app
+from qgs_worker.config.settings import JudgeSettings, Settings
 from qgs_worker.core.models import ReviewRequest, TaskType
 from qgs_worker.errors import JudgeUnavailableError
 from qgs_worker.judges import OpenAIJudge, PanelJudge
-from qgs_worker.ratelimit import JudgeRateLimit, RedisRateLimiter
-from qgs_worker.settings import JudgeSettings, Settings
+from qgs_worker.limits.ratelimit import JudgeRateLimit, RedisRateLimiter
+from qgs_worker.queue.celery_app import create_celery_app
 from tests.fake_openai import Answer, FakeOpenAIServer, message_texts, requested_dimensions
 from tests.integration.conftest import REDIS_DB, REDIS_HOST, REDIS_PORT
 
@@ -133,7 +133,7 @@ def test_a_held_call_fails_as_transient(redis_url: str, fake_judge: FakeOpenAISe
 
 def test_every_endpoint_user_of_a_worker_shares_the_gate(tmp_path: Path) -> None:
     """The worker's judge (each panel member), audit sessions and classifier get the gate."""
-    from qgs_worker.worker_runtime import _build_runtime
+    from qgs_worker.queue.worker_runtime import _build_runtime
 
     settings = Settings(
         data_dir=tmp_path / "data",

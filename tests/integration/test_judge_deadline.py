@@ -15,12 +15,17 @@ from pathlib import Path
 import pytest
 
 from qgs_worker.client import Client
+from qgs_worker.config.settings import (
+    DiscriminatorSettings,
+    JudgeSettings,
+    Settings,
+    WorkerSettings,
+)
 from qgs_worker.core.deadline import within
 from qgs_worker.core.models import ReviewRequest, TaskType
 from qgs_worker.errors import JudgeUnavailableError
 from qgs_worker.judges import OpenAIJudge
 from qgs_worker.judges.audit_session import OpenAIAuditSession
-from qgs_worker.settings import DiscriminatorSettings, JudgeSettings, Settings, WorkerSettings
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.conftest import running_worker
 

@@ -23,7 +23,7 @@ import pytest
 from qgs_worker.api import Operations
 from qgs_worker.api.mcp_server import create_http_app
 from qgs_worker.client import Client
-from qgs_worker.settings import ApiSettings, Settings
+from qgs_worker.config.settings import ApiSettings, Settings
 from qgs_worker.store import TaskRow
 from qgs_worker.store.keys import NewKey, create_key
 from qgs_worker.webhooks.key_secrets import master_secret

@@ -302,8 +302,8 @@ class TestHeldRetries:
             assert 10 == len(fake_judge.requests)
             # When due, the sweeper brings them back; the judge now answers.
             fake_judge.default = Answer.auto("PASS", 90)
+            from qgs_worker.queue.sweeper import Sweeper, SweepPolicy, sweep
             from qgs_worker.store.tables import utcnow
-            from qgs_worker.sweeper import Sweeper, SweepPolicy, sweep
 
             sweeper = Sweeper(app, settings)
             done = sweep(
@@ -327,7 +327,7 @@ class TestRedeliveredReview:
         tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch,
     ) -> None:
-        from qgs_worker.settings import JudgeSettings, Settings
+        from qgs_worker.config.settings import JudgeSettings, Settings
 
         # The start-up checks refuse these settings (a review, and its lease, can outlive the
         # visibility timeout); the review lease is the second line of defence, tested here

@@ -207,7 +207,7 @@ class TestReviewWarnings:
     """Stored reviews carry the halo-effect and self-preference warnings; reports sum usage."""
 
     def test_halo_and_self_preference(self, qgs: Client) -> None:
-        from qgs_worker.report import build_report
+        from qgs_worker.reports.report import build_report
 
         task = qgs.start_task("write an article about AI", model="gpt-4.1")
         sub = qgs.submit(task.id, "# AI\n\nAn article. [[judge PASS 90]]", final=True)
@@ -225,7 +225,7 @@ class TestSharedRateLimit:
     def test_second_review_waits(
         self, redis_url: str, fake_judge: FakeOpenAIServer, tmp_path: Path
     ) -> None:
-        from qgs_worker.settings import JudgeSettings
+        from qgs_worker.config.settings import JudgeSettings
 
         fake_judge.default = Answer.dynamic(scripted_by_marker)
         settings = make_settings(redis_url, f"sqlite:///{tmp_path / 'rl.db'}", fake_judge, tmp_path)
@@ -240,7 +240,7 @@ class TestSharedRateLimit:
                 )
             }
         )
-        from qgs_worker.ratelimit import KEY_PREFIX, redis_for_broker
+        from qgs_worker.limits.ratelimit import KEY_PREFIX, redis_for_broker
 
         redis_for_broker(redis_url).delete(KEY_PREFIX + f"judge:{fake_judge.base_url}:requests")
         with running_worker(settings) as app:
@@ -298,7 +298,7 @@ class TestClassifierLlmFromTheClient:
     def test_start_task_uses_the_llm_layer(
         self, redis_url: str, fake_judge: FakeOpenAIServer, tmp_path: Path
     ) -> None:
-        from qgs_worker.settings import JudgeSettings
+        from qgs_worker.config.settings import JudgeSettings
 
         settings = make_settings(
             redis_url, f"sqlite:///{tmp_path / 'llm.db'}", fake_judge, tmp_path

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from qgs_worker.errors import InputError
-from qgs_worker.ratelimit import KEY_PREFIX, USED_PREFIX, RedisRateLimiter
+from qgs_worker.limits.ratelimit import KEY_PREFIX, USED_PREFIX, RedisRateLimiter
 from tests.integration.together import run_together, wait_for_start
 
 pytestmark = pytest.mark.integration
@@ -228,7 +228,7 @@ def test_two_leasing_processes_never_exceed_the_limit(redis_url: str) -> None:
 def test_ended_leases_are_forgotten_beyond_the_cap(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import qgs_worker.ratelimit as ratelimit
+    import qgs_worker.limits.ratelimit as ratelimit
 
     monkeypatch.setattr(ratelimit, "_MAX_LEASES", 3)
     client = redis.Redis.from_url(redis_url)

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import redis
 
-from qgs_worker.leases import BATCH_S, POLL_S, LeaseStats
-from qgs_worker.ratelimit import KEY_PREFIX, USED_PREFIX, RedisRateLimiter
+from qgs_worker.limits.leases import BATCH_S, POLL_S, LeaseStats
+from qgs_worker.limits.ratelimit import KEY_PREFIX, USED_PREFIX, RedisRateLimiter
 from tests.integration.test_ratelimit_redis import (
     LEASE_FRACTION,
     LEASED_LIMIT,

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from qgs_worker.core.detectors import scan_text
 from qgs_worker.core.models import Complexity, Finding, Severity, Verdict
-from qgs_worker.report import build_report, render_markdown, render_table
+from qgs_worker.reports.report import build_report, render_markdown, render_table
 from qgs_worker.store import Repository
 from tests.integration.test_approval import TASK, add_round, gate, run_main, seed_task
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from qgs_worker.report_html import PAGE_ROWS, render_html
+from qgs_worker.reports.report_html import PAGE_ROWS, render_html
 from tests.conftest import IN_CI
 from tests.report_pages import (
     HOSTILE,

@@ -20,12 +20,12 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import CadencePolicy, GatePolicy
 from qgs_worker.judges.rules_judge import RulesJudge
 from qgs_worker.service import Policies, ReviewService
-from qgs_worker.settings import Settings
+from qgs_worker.service.submission import validate_message
 from qgs_worker.store.sql_review import SqlReviewStore
-from qgs_worker.submission import validate_message
 
 BUDGET = 12
 """Issue 12: SQL statements per reviewed round, submit to decision."""

@@ -23,8 +23,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from prometheus_client.parser import text_string_to_metric_families
 
 from qgs_worker import telemetry
-from qgs_worker.celery_app import QUEUES, SENT_AT_HEADER, create_celery_app
 from qgs_worker.client import Client
+from qgs_worker.queue.celery_app import QUEUES, SENT_AT_HEADER, create_celery_app
 from qgs_worker.telemetry._metrics import QueueCollector
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.conftest import make_settings, running_worker

@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 from qgs_worker import client as client_module
 from qgs_worker.cli import app as cli_app
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.toolgate import (
     GateReport,
@@ -33,10 +34,9 @@ from qgs_worker.core.toolgate import (
     ToolRegistry,
 )
 from qgs_worker.errors import ConfigurationError, InputError
-from qgs_worker.report import build_report, render_markdown, render_table
-from qgs_worker.settings import Settings
+from qgs_worker.queue.toolcheck import TOOL_LOG_JOB, record_from_report, send_with
+from qgs_worker.reports.report import build_report, render_markdown, render_table
 from qgs_worker.store import Repository, ToolCallCheckRow
-from qgs_worker.toolcheck import TOOL_LOG_JOB, record_from_report, send_with
 from tests.integration.conftest import make_settings, running_worker
 
 pytestmark = pytest.mark.integration
@@ -381,7 +381,7 @@ class TestBrokerDown:
             send_check(record)
 
         qgs._send_check = spy  # type: ignore[method-assign]
-        with caplog.at_level(logging.WARNING, logger="qgs_worker.toolcheck"):
+        with caplog.at_level(logging.WARNING, logger="qgs_worker.queue.toolcheck"):
             ok = qgs.check_tool_call(first_call(valid[0]), tools=valid[0]["tools"])
             bad = qgs.check_tool_call(first_call(invalid[0]), tools=invalid[0]["tools"])
             assert (True, False) == (ok.allowed, bad.allowed)

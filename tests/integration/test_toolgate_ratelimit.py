@@ -15,7 +15,7 @@ import pytest
 import redis
 
 from qgs_worker.core.toolgate import DEFAULT_LAYERS, RulesLayer, ToolGate, ToolRegistry
-from qgs_worker.ratelimit import KEY_PREFIX, USED_PREFIX, RedisRateLimiter
+from qgs_worker.limits.ratelimit import KEY_PREFIX, USED_PREFIX, RedisRateLimiter
 from tests.integration.test_ratelimit_redis import most_in_any_window
 
 pytestmark = pytest.mark.integration
@@ -142,8 +142,8 @@ def test_the_gate_built_from_settings_leases(
 
     Once half a lease is spent (3 calls of a lease of 5), the next is renewed ahead.
     """
-    from qgs_worker.settings import Settings
-    from qgs_worker.toolgate_io import build_gate, rate_limiter
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.config.toolgate_io import build_gate, rate_limiter
 
     tool = {
         "type": "function",
@@ -174,8 +174,8 @@ def test_a_process_gives_its_leases_back_when_it_exits(redis_url: str) -> None:
 
     key = f"toolgate-exit-{uuid.uuid4().hex[:8]}"
     code = (
-        "from qgs_worker.settings import Settings\n"
-        "from qgs_worker.toolgate_io import rate_limiter\n"
+        "from qgs_worker.config.settings import Settings\n"
+        "from qgs_worker.config.toolgate_io import rate_limiter\n"
         f"limiter = rate_limiter(Settings(broker_url={redis_url!r}))\n"
         f"assert limiter.hit({key!r}, limit=1000, window_s=60).allowed\n"
     )

@@ -11,12 +11,12 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlmodel import SQLModel
 
-from qgs_worker import pipeline
 from qgs_worker.client import Client
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
+from qgs_worker.queue import pipeline
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
 from qgs_worker.store.sql_review import SqlReviewStore
-from qgs_worker.submission import NewTask, Submission
 from tests.fake_openai import Answer, FakeOpenAIServer, message_texts
 from tests.integration.conftest import make_settings, running_worker
 

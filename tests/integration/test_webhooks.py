@@ -14,11 +14,11 @@ import pytest
 from typer.testing import CliRunner
 
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
+from qgs_worker.config.webhook_settings import WebhookSettings
 from qgs_worker.core.webhooks import WebhookStatus, WebhookView, idempotency_key
-from qgs_worker.jobs import runtime
-from qgs_worker.settings import Settings
-from qgs_worker.sweeper import Sweeper
-from qgs_worker.webhook_settings import WebhookSettings
+from qgs_worker.queue.jobs import runtime
+from qgs_worker.queue.sweeper import Sweeper
 from qgs_worker.webhooks.delivery import deliver_once
 from tests.integration.conftest import make_settings, running_worker
 from tests.webhook_receiver import HANG, Receiver
@@ -267,10 +267,10 @@ class TestPinnedAddress:
     def test_a_name_is_resolved_once_and_connected_to_as_checked(self, tmp_path: Path) -> None:
         import ipaddress
 
-        from qgs_worker import pipeline
         from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
+        from qgs_worker.queue import pipeline
+        from qgs_worker.service.submission import NewTask, Submission
         from qgs_worker.store import Repository
-        from qgs_worker.submission import NewTask, Submission
         from tests.unit.test_pipeline_steps import ScriptedJudge
 
         asked: list[str] = []

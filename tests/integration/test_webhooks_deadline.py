@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from qgs_worker.config.settings import Settings
+from qgs_worker.config.webhook_settings import WebhookSettings
 from qgs_worker.core.webhooks import WebhookStatus
-from qgs_worker.settings import Settings
 from qgs_worker.store import Repository
-from qgs_worker.webhook_settings import WebhookSettings
 from qgs_worker.webhooks.delivery import deliver_once, lease_s, post_webhook
 from qgs_worker.webhooks.urls import resolve_callback
 from tests.integration.api_server import wait_until

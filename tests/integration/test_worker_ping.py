@@ -1,4 +1,4 @@
-"""The containers' worker health check: ``python -m qgs_worker.celery_app ping NAME``."""
+"""The containers' worker health check: ``python -m qgs_worker.queue.celery_app ping NAME``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from qgs_worker.celery_app import ping_worker
+from qgs_worker.queue.celery_app import ping_worker
 from tests.integration.conftest import make_settings, running_worker
 
 pytestmark = [pytest.mark.integration]

@@ -143,7 +143,7 @@ class TestMasterSecret:
     def test_generated_once_into_a_private_file(self, tmp_path: Path) -> None:
         import stat
 
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
         from qgs_worker.webhooks import key_secrets
 
         first = key_secrets.master_secret(Settings(data_dir=tmp_path / "d"))
@@ -155,8 +155,8 @@ class TestMasterSecret:
         assert [key_secrets.MASTER_FILE] == [p.name for p in (tmp_path / "d").iterdir()]
 
     def test_the_setting_wins_and_makes_no_file(self, tmp_path: Path) -> None:
-        from qgs_worker.settings import Settings
-        from qgs_worker.webhook_settings import WebhookSettings
+        from qgs_worker.config.settings import Settings
+        from qgs_worker.config.webhook_settings import WebhookSettings
         from qgs_worker.webhooks import key_secrets
 
         settings = Settings(
@@ -171,7 +171,7 @@ class TestMasterSecret:
     ) -> None:
         # Break test bt14: an empty webhook-master.key was read as the master b"", so every
         # key's webhook secret was HMAC(b"", key id): anyone who saw a key id could forge.
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
         from qgs_worker.webhooks import key_secrets
 
         path = tmp_path / key_secrets.MASTER_FILE
@@ -185,7 +185,7 @@ class TestMasterSecret:
     def test_a_file_others_may_read_is_used_with_a_warning(
         self, tmp_path: Path, caplog: pytest.LogCaptureFixture
     ) -> None:
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
         from qgs_worker.webhooks import key_secrets
 
         path = tmp_path / key_secrets.MASTER_FILE
@@ -203,8 +203,8 @@ class TestMasterSecret:
         # The delivery then fails for good saying why (and the API's submit is a 500
         # "Server misconfigured" with the fix), instead of the job raising an OSError that
         # left its lease held and `qgs status` saying the receiver "may have got it".
+        from qgs_worker.config.settings import Settings
         from qgs_worker.errors import WebhookSecretMissingError
-        from qgs_worker.settings import Settings
         from qgs_worker.webhooks import key_secrets
         from qgs_worker.webhooks.urls import webhook_secret_for
 

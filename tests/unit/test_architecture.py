@@ -66,8 +66,8 @@ SERVICE_FORBIDDEN = FORBIDDEN | {"typer", "rich", "fastapi", "starlette", "uvico
 """The review service's imports: no infrastructure, no transport (HTTP, CLI, Celery)."""
 
 TRANSPORT_MODULES = (
-    "qgs_worker.jobs",
-    "qgs_worker.worker_runtime",
+    "qgs_worker.queue.jobs",
+    "qgs_worker.queue.worker_runtime",
     "qgs_worker.cli",
     "qgs_worker.client",
     "qgs_worker.api",
@@ -89,7 +89,7 @@ class TestServiceLayer:
     @pytest.mark.parametrize(
         "path",
         [
-            ROOT / "qgs_worker" / "jobs.py",
+            ROOT / "qgs_worker" / "queue" / "jobs.py",
             *sorted((ROOT / "qgs_worker" / "cli").rglob("*.py")),
             *sorted((ROOT / "qgs_worker" / "client").rglob("*.py")),
         ],
@@ -228,7 +228,7 @@ class TestCompose:
         assert 0 == result.returncode, result.stderr
 
     def test_settings_names_match_the_code(self) -> None:
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
 
         text = (ROOT / "docker-compose.yml").read_text()
         names = {
@@ -250,7 +250,7 @@ class TestReadme:
     """The README documents every setting the code reads."""
 
     def test_every_setting_is_documented(self) -> None:
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
 
         readme = (ROOT / "README.md").read_text()
         names = []
@@ -277,8 +277,8 @@ class TestSettingsErrors:
     def test_configuration_errors(
         self, monkeypatch: pytest.MonkeyPatch, env: dict[str, str], needle: str
     ) -> None:
+        from qgs_worker.config.settings import Settings
         from qgs_worker.errors import ConfigurationError
-        from qgs_worker.settings import Settings
 
         for key, value in env.items():
             monkeypatch.setenv(key, value)
@@ -288,8 +288,8 @@ class TestSettingsErrors:
     def test_validation_errors_name_the_variable(self, monkeypatch: pytest.MonkeyPatch) -> None:
         from pydantic import ValidationError
 
+        from qgs_worker.config.settings import Settings
         from qgs_worker.errors import validation_summary
-        from qgs_worker.settings import Settings
 
         monkeypatch.setenv("QGS_JUDGE__KIND", "bogus")
         monkeypatch.setenv("QGS_GATE__HIGH_SCORE", "200")

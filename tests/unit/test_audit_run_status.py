@@ -8,10 +8,10 @@ as a ``role_failed`` finding of their own, so ``run_roles`` sees no error and
 
 from __future__ import annotations
 
-from qgs_worker import pipeline
 from qgs_worker.core.discriminator import ROLE_FAILED
 from qgs_worker.core.models import AuditBrief, Finding
 from qgs_worker.errors import JudgeUnavailableError
+from qgs_worker.queue import pipeline
 from qgs_worker.roles.security import SecurityAuditor
 from qgs_worker.store import Repository
 from tests.unit.test_discriminator import submit

@@ -19,9 +19,9 @@ import pytest
 import typer
 from sqlalchemy import event
 
-from qgs_worker import audit_wait
-from qgs_worker.audit_wait import AuditWait
 from qgs_worker.cli import audit as cli
+from qgs_worker.cli import audit_wait
+from qgs_worker.cli.audit_wait import AuditWait
 from qgs_worker.store import Repository
 from qgs_worker.store.tables import RoundRow, TaskRow
 

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from qgs_worker.background import BackgroundBatches
 from qgs_worker.core.models import GatePolicy, RoundStatus
+from qgs_worker.queue.background import BackgroundBatches
+from qgs_worker.queue.webhook_starts import decided_listener
 from qgs_worker.service import Policies, ReviewService
 from qgs_worker.service.records import Dispatch
 from qgs_worker.store import Repository
 from qgs_worker.store.chunk_store import ChunkReviewStore
 from qgs_worker.store.sql_review import SqlReviewStore
-from qgs_worker.webhooks.delivery import decided_listener
 from tests.unit.test_pipeline_steps import ScriptedJudge
 from tests.unit.test_review_at_intake import EVERY_ROUND, service, submission
 

@@ -294,7 +294,7 @@ def _nested(depth: int, leaf: object) -> object:
 def test_check_value_refuses_and_passes_what_its_walk_does(value: object, depth: int) -> None:
     """The C-speed pass over plain JSON (issue 14) decides as the walk: same errors, same text."""
     from qgs_worker.errors import InputError
-    from qgs_worker.submission import _plain_and_sound, check_value
+    from qgs_worker.service.submission import _plain_and_sound, check_value
 
     for each in (value, _nested(depth, value)):
         try:
@@ -307,7 +307,7 @@ def test_check_value_refuses_and_passes_what_its_walk_does(value: object, depth:
         # the walk alone: the fast pass must never pass what the walk refuses
         from unittest import mock
 
-        with mock.patch("qgs_worker.submission._plain_and_sound", return_value=False):
+        with mock.patch("qgs_worker.service.submission._plain_and_sound", return_value=False):
             try:
                 check_value(each)
             except InputError as exc:
@@ -318,7 +318,7 @@ def test_check_value_refuses_and_passes_what_its_walk_does(value: object, depth:
 
 def reference_json_text(value: Any) -> str:
     """What ``json_text`` wrote before it streamed: ``json.dumps``, then the escapes."""
-    from qgs_worker.terminal import _JSON_INVISIBLE
+    from qgs_worker.cli.terminal import _JSON_INVISIBLE
 
     text = json.dumps(value, indent=2, ensure_ascii=False)
     return _JSON_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
@@ -340,7 +340,7 @@ class TestStreamedJson:
     def test_same_text_as_json_text(self, value: Any) -> None:
         import io
 
-        from qgs_worker.terminal import json_text, write_json
+        from qgs_worker.cli.terminal import json_text, write_json
 
         out = io.StringIO()
         write_json(value, out)
@@ -350,7 +350,7 @@ class TestStreamedJson:
     def test_a_large_value_is_written_in_pieces_with_the_same_text(self) -> None:
         import io
 
-        from qgs_worker.terminal import json_text, write_json
+        from qgs_worker.cli.terminal import json_text, write_json
 
         value = {"tasks": [{"id": f"t{i}", "text": "a\u202eb\x85c" * 50} for i in range(2000)]}
 

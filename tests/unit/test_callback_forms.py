@@ -17,15 +17,15 @@ from sqlalchemy import update
 from sqlmodel import Session, select
 
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
+from qgs_worker.config.webhook_settings import WebhookSettings
 from qgs_worker.core.webhooks import WebhookStatus
 from qgs_worker.errors import CallbackUrlError
-from qgs_worker.report import task_report
-from qgs_worker.settings import Settings
+from qgs_worker.queue.sweeper import sweep
+from qgs_worker.reports.report import task_report
 from qgs_worker.store import OutboxRow, Repository
 from qgs_worker.store.tables import utcnow
 from qgs_worker.store.webhooks import WebhookDeliveryRow
-from qgs_worker.sweeper import sweep
-from qgs_worker.webhook_settings import WebhookSettings
 from qgs_worker.webhooks import check_callback
 from qgs_worker.webhooks.delivery import deliver_once
 from tests.unit.test_webhooks import POLICY, Delivers, Published, decide, submission

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 import pytest
 
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
+from qgs_worker.config.webhook_settings import WebhookSettings
 from qgs_worker.core.callback_url import Address, address_refusal, parse_callback_url
 from qgs_worker.errors import CallbackUrlError, WebhookSecretMissingError
-from qgs_worker.settings import Settings
 from qgs_worker.store import OutboxRow, TaskRow
-from qgs_worker.webhook_settings import WebhookSettings
 from qgs_worker.webhooks import CallbackUnresolvedError, check_callback, resolve_callback
 
 # Every spelling of an inside address an attacker has tried (PayloadsAllTheThings' SSRF page,

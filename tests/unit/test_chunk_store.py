@@ -17,19 +17,19 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from qgs_worker import audit_chunk as audit_chunk_module
-from qgs_worker.audit_chunk import audit_chunk
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
 from qgs_worker.judges import make_judge
+from qgs_worker.queue import audit_chunk as audit_chunk_module
+from qgs_worker.queue.audit_chunk import audit_chunk
+from qgs_worker.queue.worker_runtime import Runtime, _audit, _audit_lock, policies_for
 from qgs_worker.service import ReviewService
 from qgs_worker.service.batch import run_chunk
-from qgs_worker.settings import Settings
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
 from qgs_worker.store.chunk_store import ChunkConflictError, ChunkReviewStore
 from qgs_worker.store.tables import RoundRow, TaskRow
-from qgs_worker.submission import NewTask, Submission
 from qgs_worker.transcripts import TranscriptTask, read_transcripts
-from qgs_worker.worker_runtime import Runtime, _audit, _audit_lock, policies_for
 from tests.conftest import CORPUS, agentdojo_held_back
 from tests.store_snapshot import compare, snapshot
 

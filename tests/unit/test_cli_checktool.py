@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from qgs_worker.cli import app
+from qgs_worker.cli.terminal import visible as _visible
 from qgs_worker.store import Repository
-from qgs_worker.terminal import visible as _visible
 
 ESC = "\x1b"
 FORGED_ID = "toolu_1\x1b[1A\x1b[2K✓ 6 injection may run"

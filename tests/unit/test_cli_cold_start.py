@@ -39,7 +39,7 @@ UNUSED_HERE = (
 """What neither command needs on these inputs (short texts, no policy file); each was ~5-100 ms
 of their start-up (issue 15)."""
 
-NOT_FOR_SCAN = ("jsonschema", "pydantic_settings", "asyncio", "qgs_worker.settings")
+NOT_FOR_SCAN = ("jsonschema", "pydantic_settings", "asyncio", "qgs_worker.config.settings")
 """``qgs scan`` reads no settings (off a terminal: no store line) and checks no tool call."""
 
 NOT_SERVED = ("fastapi", "starlette", "uvicorn", "mcp", "jinja2", "plotly")
@@ -47,7 +47,7 @@ NOT_SERVED = ("fastapi", "starlette", "uvicorn", "mcp", "jinja2", "plotly")
 
 SHORT_PATH = (
     "typer", "click", "rich",
-    "pydantic_settings", "dotenv", "asyncio", "qgs_worker.settings", "qgs_worker.cli.commands",
+    "pydantic_settings", "dotenv", "asyncio", "qgs_worker.config.settings", "qgs_worker.cli.commands",
     "jsonschema", "referencing",
 )  # fmt: skip
 """What the short path leaves out (``cli.short``, issue 15) on plain arguments, no ``QGS_*``
@@ -206,7 +206,7 @@ class TestNoStoreNoQueue:
             env={"QGS_TOOLGATE__STRICTNESS": "strict"},
         )
         assert 0 == code
-        assert {"pydantic_settings", "qgs_worker.settings"} <= modules
+        assert {"pydantic_settings", "qgs_worker.config.settings"} <= modules
         assert [] == loaded(modules, ("typer", "rich.console"))
 
     def test_a_long_text_still_loads_numpy(self, files: Path) -> None:

@@ -23,8 +23,8 @@ from rich.console import Console
 from qgs_worker.cli import main, out, short
 from qgs_worker.cli.check_tool_body import CheckFormat
 from qgs_worker.cli.short import parse
+from qgs_worker.cli.terminal import markup_safe, visible
 from qgs_worker.core.models import Strictness
-from qgs_worker.terminal import markup_safe, visible
 from tests.unit.test_cli_cold_start import TOOLS
 
 

@@ -82,7 +82,7 @@ class TestCompose:
             assert f"- ping\n      - {name}\n" in block
 
     def test_the_example_env_names_real_settings(self) -> None:
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
 
         names = {
             line.lstrip("# ").split("=", 1)[0]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from qgs_worker.notify import DECIDED_CHANNEL, DecisionPublisher
+from qgs_worker.queue.notify import DECIDED_CHANNEL, DecisionPublisher
 
 
 class FakeRedis:

@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from qgs_worker import pipeline
 from qgs_worker.core import gate
 from qgs_worker.core.discriminator import (
     ALL_TASK_TYPES,
@@ -38,9 +37,10 @@ from qgs_worker.core.models import (
 )
 from qgs_worker.core.ports import AuditSession
 from qgs_worker.errors import ConfigurationError
+from qgs_worker.queue import pipeline
 from qgs_worker.roles import BrokenRole, load_roles, registered_roles
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
 

@@ -11,7 +11,6 @@ import hashlib
 import pytest
 from pydantic import ValidationError
 
-from qgs_worker import pipeline
 from qgs_worker.core.discriminator import ALL_TASK_TYPES, AuditContext, run_roles
 from qgs_worker.core.models import (
     CadencePolicy,
@@ -26,10 +25,11 @@ from qgs_worker.core.models import (
     with_round_field,
 )
 from qgs_worker.core.ports import AuditSession
-from qgs_worker.report import task_report
+from qgs_worker.queue import pipeline
+from qgs_worker.reports.report import task_report
 from qgs_worker.roles._common import detector_findings_for
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from qgs_worker.client.gate_cache import GATE_CACHE_MAX, GateCache
 from qgs_worker.core.toolgate import ToolGate, ToolRegistry
 from qgs_worker.errors import InputError
-from qgs_worker.gate_cache import GATE_CACHE_MAX, GateCache
 
 
 def tool(name: str, **properties: Any) -> dict[str, Any]:
@@ -199,8 +199,7 @@ class TestFoundFast:
     def test_a_steady_caller_is_served_by_the_fast_key(
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        from qgs_worker import gate_cache
-
+        from qgs_worker.client import gate_cache
         tools = tools_list(0)
         cache = GateCache(ToolGate)
         first = cache.gate(tools)

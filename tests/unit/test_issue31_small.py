@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from qgs_worker.cli import app
 from qgs_worker.client import Client
-from qgs_worker.progress import TAKE_PATIENCE_S, progress_of
-from qgs_worker.report_plots import RISK_BANDS, plots, risk_band
-from qgs_worker.settings import Settings
+from qgs_worker.config.settings import Settings
+from qgs_worker.queue.progress import TAKE_PATIENCE_S, progress_of
+from qgs_worker.reports.report_plots import RISK_BANDS, plots, risk_band
 from qgs_worker.store import Repository, utcnow
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import redis
 
-from qgs_worker.lease_channel import LeaseChannel, pack
-from qgs_worker.leases import BATCH_S, Ahead, Lease
+from qgs_worker.limits.lease_channel import LeaseChannel, pack
+from qgs_worker.limits.leases import BATCH_S, Ahead, Lease
 
 
 class ScriptedConnection:

@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 from kombu.exceptions import OperationalError
 
-from qgs_worker import pipeline
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy, ToolCall
-from qgs_worker.deadletters import refuse_submission
 from qgs_worker.errors import (
     BrokerUnavailableError,
     DeliverableTooLargeError,
@@ -20,9 +19,10 @@ from qgs_worker.errors import (
     SubmissionRefusedError,
     WaitTimeoutError,
 )
-from qgs_worker.settings import Settings
+from qgs_worker.queue import pipeline
+from qgs_worker.queue.deadletters import refuse_submission
+from qgs_worker.service.submission import MAX_NESTING_DEPTH, NewTask, validate_message
 from qgs_worker.store import DeadLetterRow, OutboxRow, Repository
-from qgs_worker.submission import MAX_NESTING_DEPTH, NewTask, validate_message
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
 LIMIT = 1_000_000
@@ -210,7 +210,7 @@ class TestWaitSaysWhy:
 
 
 def test_report_lists_dead_letters_and_unfinished_rounds(tmp_path: Path) -> None:
-    from qgs_worker.report import build_report
+    from qgs_worker.reports.report import build_report
 
     repo = Repository(f"sqlite:///{tmp_path / 'qgs.db'}")
     repo.save_dead_letter("qgs.review.intake", "cannot be decoded", b"\xff{", message_id="m-1")

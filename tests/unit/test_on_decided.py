@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from qgs_worker import pipeline
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
+from qgs_worker.queue import pipeline
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
 from tests.unit.test_pipeline_steps import BrokenJudge, ScriptedJudge
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())

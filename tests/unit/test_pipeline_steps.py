@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from qgs_worker import pipeline
 from qgs_worker.core.models import (
     CadencePolicy,
     DecisionKind,
@@ -16,9 +15,10 @@ from qgs_worker.core.models import (
     Verdict,
 )
 from qgs_worker.errors import JudgeResponseError
+from qgs_worker.queue import pipeline
 from qgs_worker.roles import load_roles
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import DecisionRow, Repository, ReviewRow, RoundRow
-from qgs_worker.submission import NewTask, Submission
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
 AUDIT = pipeline.Audit(roles=load_roles())

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from qgs_worker import pipeline
+from qgs_worker.config.policy_file import load_pdp, load_policy, parse_policy
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import (
     CadencePolicy,
     Deliverable,
@@ -29,10 +30,9 @@ from qgs_worker.core.toolgate import (
     ToolSpec,
 )
 from qgs_worker.errors import ConfigurationError
-from qgs_worker.policy_file import load_pdp, load_policy, parse_policy
-from qgs_worker.settings import Settings
+from qgs_worker.queue import pipeline
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
 
 R, W, D, X = Permission.READ, Permission.WRITE, Permission.DELETE, Permission.EXECUTE
 PAYEES = ("GB29NWBK60161331926819", "Spotify")
@@ -246,8 +246,7 @@ class TestPolicyFile:
     def test_the_module_example_is_a_valid_policy(self) -> None:
         import tomllib
 
-        from qgs_worker import policy_file
-
+        from qgs_worker.config import policy_file
         doc = policy_file.__doc__ or ""
         example = doc.split("::\n", 1)[1].split("\nArgument paths", 1)[0]
         policy = parse_policy(tomllib.loads(example.replace("\n    ", "\n")))

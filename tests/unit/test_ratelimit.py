@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from qgs_worker.core.models import RateDecision
 from qgs_worker.errors import InputError
-from qgs_worker.ratelimit import LocalRateLimiter
+from qgs_worker.limits.ratelimit import LocalRateLimiter
 
 
 class FakeClock:
@@ -49,7 +49,7 @@ class TestLocalRateLimiter:
         assert limiter.hit("b", limit=1, window_s=60).allowed
 
     def test_idle_keys_are_forgotten(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        import qgs_worker.limiters as limiters
+        import qgs_worker.limits.limiters as limiters
 
         monkeypatch.setattr(limiters, "_PRUNE_FLOOR", 10)
         clock = FakeClock()
@@ -98,7 +98,7 @@ class TestJudgeRateLimit:
     """Requests/min and estimated tokens/min in front of the judge."""
 
     def test_requests_per_minute(self) -> None:
-        from qgs_worker.ratelimit import JudgeRateLimit
+        from qgs_worker.limits.ratelimit import JudgeRateLimit
 
         clock = FakeClock()
         limit = JudgeRateLimit(LocalRateLimiter(clock), "ep", requests_per_minute=2)
@@ -106,7 +106,7 @@ class TestJudgeRateLimit:
         assert [0.0, 0.0, 60.0] == waits
 
     def test_tokens_per_minute(self) -> None:
-        from qgs_worker.ratelimit import JudgeRateLimit
+        from qgs_worker.limits.ratelimit import JudgeRateLimit
 
         limit = JudgeRateLimit(
             LocalRateLimiter(FakeClock()), "ep", tokens_per_minute=2000, answer_tokens=800
@@ -117,7 +117,7 @@ class TestJudgeRateLimit:
         )  # 900 tokens, then 1800 more
 
     def test_no_limits_admit_everything(self) -> None:
-        from qgs_worker.ratelimit import JudgeRateLimit
+        from qgs_worker.limits.ratelimit import JudgeRateLimit
 
         limit = JudgeRateLimit(LocalRateLimiter(FakeClock()), "ep")
         assert {0.0} == {limit.admit(10**6) for _ in range(100)}
@@ -127,7 +127,7 @@ class TestCircuitBreaker:
     """A failing backend is asked once per cooldown, not on every call."""
 
     def test_open_then_half_open(self) -> None:
-        from qgs_worker.ratelimit import CircuitBreakerLimiter, RateLimiterUnavailableError
+        from qgs_worker.limits.ratelimit import CircuitBreakerLimiter, RateLimiterUnavailableError
 
         class Flaky:
             calls = 0
@@ -155,16 +155,16 @@ class TestCircuitBreaker:
 
 
 def test_one_in_process_window_per_process() -> None:
-    from qgs_worker.settings import Settings
-    from qgs_worker.toolgate_io import rate_limiter
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.config.toolgate_io import rate_limiter
 
     assert rate_limiter(Settings()) is rate_limiter(Settings())
 
 
 def test_one_redis_limiter_per_broker_per_process() -> None:
     """Gates built for many tools lists share one Redis client (no connection per gate)."""
-    from qgs_worker.settings import Settings
-    from qgs_worker.toolgate_io import rate_limiter
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.config.toolgate_io import rate_limiter
 
     url = "redis://127.0.0.1:1/0"  # never connected to: building a client does not connect
     first = rate_limiter(Settings(broker_url=url))

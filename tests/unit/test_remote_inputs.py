@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from qgs_worker.client.remote import ApiClient
+from qgs_worker.config.settings import Settings
 from qgs_worker.errors import InputError
-from qgs_worker.inputs import read_text_file
-from qgs_worker.settings import Settings
+from qgs_worker.service.inputs import read_text_file
 
 
 def refusing_transport() -> httpx.MockTransport:

@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from qgs_worker import pipeline
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy, ToolCall
 from qgs_worker.errors import InputError
 from qgs_worker.judges.rules_judge import RulesJudge
-from qgs_worker.report import build_report, render_markdown, render_table
-from qgs_worker.report_filter import ReportFilter
+from qgs_worker.queue import pipeline
+from qgs_worker.reports.report import build_report, render_markdown, render_table
+from qgs_worker.reports.report_filter import ReportFilter
 from qgs_worker.roles import load_roles
 from qgs_worker.service.config import Audit
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
 LONG = (

@@ -18,9 +18,9 @@ import pytest
 from typer.testing import CliRunner
 
 from qgs_worker.cli import app
-from qgs_worker.report import DELIVERABLE_CHARS, build_report
-from qgs_worker.report_html import html_context, render_html, table_row
-from qgs_worker.settings import Settings
+from qgs_worker.config.settings import Settings
+from qgs_worker.reports.report import DELIVERABLE_CHARS, build_report
+from qgs_worker.reports.report_html import html_context, render_html, table_row
 from qgs_worker.store import Repository
 from tests.report_pages import HOSTILE, HOSTILE_REQUEST, add_task, seed_store
 from tests.unit.test_report_views import counting
@@ -174,7 +174,7 @@ class TestContext:
         assert html_context(Settings(policy_file=None))["policy"].startswith("no policy file")
 
     def test_a_runs_stored_settings_win_over_the_current_ones(self, tmp_path: Path) -> None:
-        from qgs_worker.runs import run_settings
+        from qgs_worker.reports.runs import run_settings
 
         policy = tmp_path / "policy.toml"
         policy.write_text("[tools]\n", encoding="utf-8")

@@ -15,15 +15,15 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qgs_worker import pipeline
+from qgs_worker.cli.terminal import write_json
 from qgs_worker.core.models import ROLE_FAILED, ROUND_UNFINISHED, Deliverable, ReviewStatus
 from qgs_worker.judges.panel import length_bias
 from qgs_worker.judges.rules_judge import RulesJudge
-from qgs_worker.report import build_report
-from qgs_worker.report_tally import SpooledTasks, Tally
+from qgs_worker.queue import pipeline
+from qgs_worker.reports.report import build_report
+from qgs_worker.reports.report_tally import SpooledTasks, Tally
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
-from qgs_worker.terminal import write_json
 from tests.unit.test_report_views import POLICIES
 
 

@@ -16,13 +16,13 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from qgs_worker import pipeline
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
 from qgs_worker.errors import TaskNotFoundError
 from qgs_worker.judges.rules_judge import RulesJudge
-from qgs_worker.report import build_report, task_report
+from qgs_worker.queue import pipeline
+from qgs_worker.reports.report import build_report, task_report
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository, report_views
-from qgs_worker.submission import NewTask, Submission
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
 

@@ -25,10 +25,10 @@ from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
 from qgs_worker.service import Policies, ReviewService
 from qgs_worker.service.config import ReviewLimits
 from qgs_worker.service.records import ReviewAttempt
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
 from qgs_worker.store.sql_review import SqlReviewStore
 from qgs_worker.store.tables import RoundRow, utcnow
-from qgs_worker.submission import NewTask, Submission
 from tests.unit.test_pipeline_steps import ScriptedJudge
 
 EVERY_ROUND = CadencePolicy(critic_every=1, discriminator_every=1000)
@@ -259,8 +259,8 @@ class TestIntakeJob:
 
     @pytest.fixture
     def job_store(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Repository]:
-        from qgs_worker import jobs
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
+        from qgs_worker.queue import jobs
 
         url = f"sqlite:///{tmp_path / 'qgs.db'}"
         app = jobs.intake_job.app
@@ -274,8 +274,7 @@ class TestIntakeJob:
         repo.dispose()
 
     def run_intake(self, sub: Submission, queue: str) -> None:
-        from qgs_worker import jobs
-
+        from qgs_worker.queue import jobs
         jobs.intake_job.push_request(delivery_info={"routing_key": queue})
         try:
             jobs.intake_job.run(sub.model_dump(mode="json"))
@@ -285,8 +284,7 @@ class TestIntakeJob:
     @pytest.fixture
     def sent(self, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         """What the job sends on (``jobs.send``), kept instead of published."""
-        from qgs_worker import jobs
-
+        from qgs_worker.queue import jobs
         kept: list[Any] = []
         monkeypatch.setattr(
             jobs, "send", lambda ready, app=None, countdown_s=None: kept.append(ready)

@@ -11,7 +11,6 @@ import contextlib
 
 import pytest
 
-from qgs_worker import pipeline
 from qgs_worker.core.models import (
     CadencePolicy,
     Deliverable,
@@ -21,10 +20,11 @@ from qgs_worker.core.models import (
     TaskType,
     ToolCall,
 )
-from qgs_worker.progress import progress_of
+from qgs_worker.queue import pipeline
+from qgs_worker.queue.progress import progress_of
 from qgs_worker.service import approvals
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
 from tests.unit.test_pipeline_steps import ScriptedJudge
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
@@ -136,8 +136,8 @@ class TestExplicitRoundNumberRace:
     def test_losing_submission_is_not_reported_as_never_taken(
         self, repo: Repository, monkeypatch: pytest.MonkeyPatch, tmp_path
     ) -> None:
-        from qgs_worker import jobs
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
+        from qgs_worker.queue import jobs
 
         url = f"sqlite:///{tmp_path / 'qgs.db'}"
         file_repo = Repository(url)
@@ -168,7 +168,7 @@ class TestRoundsNumberedInSubmitOrder:
 
     def test_separate_clients_number_in_order(self, repo: Repository) -> None:
         from qgs_worker.client import Client
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
 
         class App:
             def __init__(self) -> None:
@@ -240,8 +240,8 @@ class TestGapWedgesTheTask:
     ) -> None:
         from datetime import timedelta
 
+        from qgs_worker.queue.sweeper import Actions, SweepPolicy, sweep
         from qgs_worker.store.tables import utcnow
-        from qgs_worker.sweeper import Actions, SweepPolicy, sweep
 
         assert None is pipeline.intake(repo, sub("s1", 1, "round one"), POLICIES)
         # Round 5 while the task has one round (Client.send of a made submission).

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from qgs_worker.run_diff import diff_runs, render_diff_html, task_outcome
-from qgs_worker.runs import changed_settings, fingerprint_of, run_settings
-from qgs_worker.settings import Settings
+from qgs_worker.config.settings import Settings
+from qgs_worker.reports.run_diff import diff_runs, render_diff_html, task_outcome
+from qgs_worker.reports.runs import changed_settings, fingerprint_of, run_settings
 
 
 def entry(task_id: str, kind: str | None, score: int | None, *severities: str) -> dict[str, Any]:

@@ -15,11 +15,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from qgs_worker import scan_jsonl as module
 from qgs_worker.cli import app
-from qgs_worker.core.models import ArgumentKind
-from qgs_worker.errors import InputError
-from qgs_worker.scan_jsonl import (
+from qgs_worker.cli import scan_jsonl as module
+from qgs_worker.cli.scan_jsonl import (
     BrokenLine,
     JsonlOptions,
     JsonlTally,
@@ -27,6 +25,8 @@ from qgs_worker.scan_jsonl import (
     field_value,
     scan_jsonl,
 )
+from qgs_worker.core.models import ArgumentKind
+from qgs_worker.errors import InputError
 from tests.conftest import corpus_records
 
 PAYLOADS = "b_injection_payloads.jsonl"
@@ -140,7 +140,7 @@ class TestStream:
         json.dumps(verdict.result, ensure_ascii=False).encode("utf-8")  # printable
 
     def test_every_attack_is_judged_as_a_single_text_would_be(self, corpus: Path) -> None:
-        from qgs_worker.scan import scan_findings
+        from qgs_worker.cli.scan_text import scan_findings
 
         attacks = prose_attacks(corpus)
         found = items(jsonl(*attacks))

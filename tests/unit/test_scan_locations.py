@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qgs_worker.scan import scan_findings
+from qgs_worker.cli.scan_text import scan_findings
 
 TEXT = "line one\nline two\nthe card 4111 1111 1111 1111 is a test\nand 5555 5555 5555 4444\n"
 

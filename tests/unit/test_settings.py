@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from qgs_worker.config.settings import DiscriminatorSettings, Settings, settings_error_message
 from qgs_worker.errors import ConfigurationError
-from qgs_worker.settings import DiscriminatorSettings, Settings, settings_error_message
 from tests.conftest import ROOT
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from qgs_worker.config.settings import JudgeSettings, Settings, WorkerSettings
 from qgs_worker.errors import ConfigurationError
-from qgs_worker.settings import JudgeSettings, Settings, WorkerSettings
 
 
 def _llm(**judge: object) -> JudgeSettings:
@@ -102,7 +102,7 @@ class TestReviewLease:
         assert 2 * 3 * (30 + 5) + 2.0 == settings.review_lease_s()
 
     def test_the_attempt_s_calls_end_before_its_lease(self) -> None:
-        from qgs_worker.worker_runtime import review_limits
+        from qgs_worker.queue.worker_runtime import review_limits
 
         limits = review_limits(Settings(judge=_llm(timeout_s=5)))
         assert 3 * 5 + 2.0 == limits.lease_s
@@ -114,7 +114,7 @@ class TestBrokerTimeouts:
     """Every broker connection is bounded by QGS_BROKER_TIMEOUT_S (issue 11, item 6)."""
 
     def test_celery_config(self) -> None:
-        from qgs_worker.celery_app import celery_config
+        from qgs_worker.queue.celery_app import celery_config
 
         config = celery_config(Settings(broker_url="redis://127.0.0.1:6379/8", broker_timeout_s=4))
         options = config["broker_transport_options"]
@@ -127,7 +127,7 @@ class TestBrokerTimeouts:
     def test_the_guard_is_installed_once(self) -> None:
         from kombu.transport import redis as kombu_redis
 
-        from qgs_worker.celery_app import guard_redis_channel_close
+        from qgs_worker.queue.celery_app import guard_redis_channel_close
 
         guarded = kombu_redis.Channel.close
         guard_redis_channel_close()

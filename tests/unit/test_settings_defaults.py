@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from qgs_worker.settings import Settings
-from qgs_worker.settings_defaults import DefaultSettings, short_settings, unconfigured
+from qgs_worker.config.settings import Settings
+from qgs_worker.config.settings_defaults import DefaultSettings, unconfigured
+from qgs_worker.config.short_settings import full_settings, short_settings
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ class TestSameAsSettings:
         assert full.embedded is quick.embedded
         assert full.resolved_database_url == quick.resolved_database_url
         assert full.store_line() == quick.store_line()
-        assert full.model_dump() == quick.full().model_dump()
+        assert full.model_dump() == full_settings(quick).model_dump()
 
     def test_lower_case_data_dir(self, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("qgs_data_dir", "lower")

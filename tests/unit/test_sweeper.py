@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from sqlmodel import Session
 
-from qgs_worker import pipeline
 from qgs_worker.core.models import CadencePolicy, GatePolicy
+from qgs_worker.queue import pipeline
+from qgs_worker.queue.sweeper import Actions, SweepPolicy, overdue, sweep
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import DeadLetterRow, Repository, RoundRow
 from qgs_worker.store.tables import utcnow
-from qgs_worker.submission import NewTask, Submission
-from qgs_worker.sweeper import Actions, SweepPolicy, overdue, sweep
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
 POLICY = SweepPolicy(bound_s=60.0, interval_s=1.0, max_redispatches=2)

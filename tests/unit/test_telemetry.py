@@ -18,12 +18,13 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from prometheus_client import REGISTRY
 
-from qgs_worker import pipeline, telemetry
+from qgs_worker import telemetry
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings, WorkerSettings
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy, ToolCall
-from qgs_worker.settings import Settings, WorkerSettings
+from qgs_worker.queue import pipeline
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.submission import NewTask, Submission
 from qgs_worker.telemetry._observer import TelemetryObserver
 from tests.unit.test_pipeline_steps import BrokenJudge, ScriptedJudge
 
@@ -338,7 +339,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from qgs_worker.client import Client
-from qgs_worker.settings import Settings
+from qgs_worker.config.settings import Settings
 
 exporter = InMemorySpanExporter()
 provider = TracerProvider()

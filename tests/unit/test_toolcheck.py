@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from qgs_worker.core.toolgate import GateReport, ToolGate, ToolRegistry
-from qgs_worker.toolcheck import (
+from qgs_worker.queue.toolcheck import (
     MAX_ERRORS,
     MAX_TEXT_CHARS,
     CheckLogSender,
@@ -109,7 +109,7 @@ class TestSender:
             sent.append(record)
 
         sender = CheckLogSender(send)
-        with caplog.at_level(logging.WARNING, logger="qgs_worker.toolcheck"):
+        with caplog.at_level(logging.WARNING, logger="qgs_worker.queue.toolcheck"):
             for _ in range(3):
                 sender.submit(check(), None, None)
             assert sender.flush(5)
@@ -141,7 +141,7 @@ def test_a_new_list_of_the_same_tools_reuses_the_gate() -> None:
     import copy
 
     from qgs_worker.client import Client
-    from qgs_worker.settings import Settings
+    from qgs_worker.config.settings import Settings
 
     tools = [
         {

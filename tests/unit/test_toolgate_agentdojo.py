@@ -37,6 +37,7 @@ from typing import Any
 
 import pytest
 
+from qgs_worker.config.policy_file import load_policy
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.policy import Policy, permission_findings
 from qgs_worker.core.toolgate import (
@@ -47,8 +48,7 @@ from qgs_worker.core.toolgate import (
     ToolGate,
     ToolRegistry,
 )
-from qgs_worker.policy_file import load_policy
-from qgs_worker.ratelimit import LocalRateLimiter
+from qgs_worker.limits.ratelimit import LocalRateLimiter
 
 AGENT = "banking-agent"
 TRANSFERS = ("send_money", "schedule_transaction", "update_scheduled_transaction")

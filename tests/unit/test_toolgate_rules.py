@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from qgs_worker.config.settings import Settings, ToolGateSettings
+from qgs_worker.config.toolgate_io import build_gate, default_rules, stat_file_size
 from qgs_worker.core.models import RateDecision
 from qgs_worker.core.policy import Policy, Role
 from qgs_worker.core.toolgate import (
@@ -33,9 +35,7 @@ from qgs_worker.core.toolgate import (
     parse_call,
 )
 from qgs_worker.core.toolgate.layer4_rules import url_host
-from qgs_worker.ratelimit import LocalRateLimiter
-from qgs_worker.settings import Settings, ToolGateSettings
-from qgs_worker.toolgate_io import build_gate, default_rules, stat_file_size
+from qgs_worker.limits.ratelimit import LocalRateLimiter
 
 FILES = {
     "type": "object",

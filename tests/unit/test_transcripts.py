@@ -559,7 +559,7 @@ class TestSmallReadings:
     def test_an_empty_policy_or_tools_file_setting_means_none(
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        from qgs_worker.settings import Settings
+        from qgs_worker.config.settings import Settings
 
         monkeypatch.setenv("QGS_POLICY_FILE", "")
         monkeypatch.setenv("QGS_TOOLS_FILE", " ")

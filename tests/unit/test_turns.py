@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from sqlmodel import SQLModel
 
-from qgs_worker import pipeline
 from qgs_worker.client import Client
+from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import (
     CadencePolicy,
     Deliverable,
@@ -29,10 +29,10 @@ from qgs_worker.core.models import (
 from qgs_worker.errors import DeliverableTooLargeError, InputError
 from qgs_worker.judges.openai_judge import build_messages
 from qgs_worker.judges.rules_judge import RulesJudge
-from qgs_worker.settings import Settings
+from qgs_worker.queue import pipeline
+from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
 from qgs_worker.store.sql_review import SqlReviewStore
-from qgs_worker.submission import NewTask, Submission
 from qgs_worker.transcripts import TranscriptError, TranscriptTask, read_transcripts
 from qgs_worker.transcripts.openai_chat import read_chat
 
@@ -424,7 +424,7 @@ class TestStatusAndReport:
         return task.key
 
     def test_report_json_and_markdown(self, store: str) -> None:
-        from qgs_worker.report import build_report, render_markdown
+        from qgs_worker.reports.report import build_report, render_markdown
 
         repo = Repository(Settings().resolved_database_url)
         report = build_report(repo)

@@ -12,7 +12,8 @@ import pytest
 from prometheus_client import REGISTRY
 from sqlmodel import Session
 
-from qgs_worker import pipeline
+from qgs_worker.config.settings import JudgeSettings, Settings, WorkerSettings
+from qgs_worker.config.webhook_settings import WebhookSettings
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
 from qgs_worker.core.webhooks import (
     APPROVAL_EVENT,
@@ -28,14 +29,14 @@ from qgs_worker.core.webhooks import (
     webhook_headers,
 )
 from qgs_worker.errors import InputError
-from qgs_worker.settings import JudgeSettings, Settings, WorkerSettings
+from qgs_worker.queue import pipeline
+from qgs_worker.queue.sweeper import Actions, SweepPolicy, sweep
+from qgs_worker.queue.webhook_starts import decided_listener
+from qgs_worker.service.submission import NewTask, Submission, validate_message
 from qgs_worker.store import Repository
 from qgs_worker.store.tables import TaskRow, utcnow
 from qgs_worker.store.webhooks import ApprovalWebhookRow, WebhookDeliveryRow
-from qgs_worker.submission import NewTask, Submission, validate_message
-from qgs_worker.sweeper import Actions, SweepPolicy, sweep
-from qgs_worker.webhook_settings import WebhookSettings
-from qgs_worker.webhooks.delivery import decided_listener, deliver_once
+from qgs_worker.webhooks.delivery import deliver_once
 from tests.unit.test_pipeline_steps import ScriptedJudge
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
@@ -531,18 +532,18 @@ class TestBusyWait:
     """A delivery that finds every slot taken waits longer each time, at most the POST's bound."""
 
     def test_doubles_up_to_the_bound(self) -> None:
-        from qgs_worker.webhooks.job import busy_wait_s
+        from qgs_worker.queue.webhook_job import busy_wait_s
 
         waits = [busy_wait_s(n, 5.0, 0.5) for n in range(6)]
         assert [1.0, 2.0, 4.0, 5.0, 5.0, 5.0] == waits
 
     @pytest.mark.parametrize("jitter", [0.0, 0.999])
     def test_jitter_spreads_it_by_a_quarter(self, jitter: float) -> None:
-        from qgs_worker.webhooks.job import busy_wait_s
+        from qgs_worker.queue.webhook_job import busy_wait_s
 
         assert 0.75 <= busy_wait_s(40, 8.0, jitter) / 8.0 <= 1.25
 
     def test_a_bound_under_a_second_still_waits_a_second(self) -> None:
-        from qgs_worker.webhooks.job import busy_wait_s
+        from qgs_worker.queue.webhook_job import busy_wait_s
 
         assert 1.0 == busy_wait_s(3, 0.2, 0.5)

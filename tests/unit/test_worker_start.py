@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from qgs_worker.worker_start import MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_BYTES
+from qgs_worker.queue.worker_start import MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,10 +44,10 @@ def start(self):
     self.exitcode = 0
 
 celery_worker.Worker.start = start
-from qgs_worker.celery_app import create_celery_app
-from qgs_worker.settings import Settings
-from qgs_worker import worker_start
-from qgs_worker.worker_start import start_worker
+from qgs_worker.queue.celery_app import create_celery_app
+from qgs_worker.config.settings import Settings
+from qgs_worker.queue import worker_start
+from qgs_worker.queue.worker_start import start_worker
 
 app = create_celery_app(Settings(broker_url="redis://127.0.0.1:1/0"))
 code = start_worker(app, queues=["qgs.critic", "qgs.default"], pool="threads", concurrency=3,
@@ -78,8 +78,8 @@ def start(self):
     self.exitcode = 0
 
 celery_worker.Worker.start = start
-import qgs_worker.preflight
-qgs_worker.preflight.check_broker = lambda *args, **kwargs: None
+import qgs_worker.queue.preflight
+qgs_worker.queue.preflight.check_broker = lambda *args, **kwargs: None
 sys.argv = ["qgs", "worker", "--concurrency", "2", "--loglevel", "WARNING"]
 from qgs_worker.cli import main
 try:
@@ -166,8 +166,8 @@ class TestUnusedAsyncModules:
 
     def test_other_processes_keep_them(self) -> None:
         code = (
-            "import sys, qgs_worker.jobs, qgs_worker.celery_app; "
-            "from qgs_worker.worker_start import UNUSED_ASYNC_MODULES as names; "
+            "import sys, qgs_worker.queue.jobs, qgs_worker.queue.celery_app; "
+            "from qgs_worker.queue.worker_start import UNUSED_ASYNC_MODULES as names; "
             "print([n for n in names if n in sys.modules and sys.modules[n] is None])"
         )
         done = subprocess.run(
@@ -181,7 +181,7 @@ class TestUnusedAsyncModules:
                 sys.executable,
                 "-c",
                 "import sys; sys.modules['trio'] = sys; "
-                "from qgs_worker.worker_start import skip_unused_async_modules as s; "
+                "from qgs_worker.queue.worker_start import skip_unused_async_modules as s; "
                 "print(s(), sys.modules['trio'] is sys)",
             ],
             capture_output=True, text=True, check=True, timeout=120,

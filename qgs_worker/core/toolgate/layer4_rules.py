@@ -144,11 +144,11 @@ class RulesLayer:
     """Layer 4: the business rules (see the module docstring for each rule).
 
     Args:
-        limiter: Counts calls for the rate limit (``qgs_worker.ratelimit.RedisRateLimiter``
+        limiter: Counts calls for the rate limit (``qgs_worker.limits.ratelimit.RedisRateLimiter``
             across processes, ``LocalRateLimiter`` in one). ``None``: rate limits are not
             enforced and a tool that has one gets a WARN saying so.
         defaults: Registry-wide rules; a tool's own non-``None`` fields override them.
-        file_size: Sizes a path in bytes, ``None`` when it cannot (``qgs_worker.toolgate_io
+        file_size: Sizes a path in bytes, ``None`` when it cannot (``qgs_worker.config.toolgate_io
             .stat_file_size``). ``None``: file-size limits are not enforced (a WARN says so).
         fail_open: When the limiter raises: ``True`` passes the call with a WARN, ``False``
             fails it.

@@ -36,7 +36,7 @@ class PermissionLayer:
     """Layer 5: the policy decision point's answer for the call.
 
     Args:
-        pdp: The policy (``qgs_worker.policy_file.load_pdp``); ``None`` passes every call with
+        pdp: The policy (``qgs_worker.config.policy_file.load_pdp``); ``None`` passes every call with
             a "no policy configured" WARN.
     """
 

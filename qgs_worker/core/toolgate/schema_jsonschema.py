@@ -19,8 +19,8 @@ from jsonschema import ValidationError
 
 from qgs_worker.core.models import Strictness
 from qgs_worker.core.toolgate import schema_regex
-from qgs_worker.core.toolgate.schema import _as_list, _leaf_passes, _same
 from qgs_worker.core.toolgate.schema_cost import DATA_KEYS
+from qgs_worker.core.toolgate.schema_leaf import _as_list, _leaf_passes, _same
 from qgs_worker.errors import ToolDefinitionError
 
 __all__ = ["build_validator", "check_schema", "error_messages"]

@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
+from qgs_worker.core.models import Permission as Permission  # defined with the shared enums
 from qgs_worker.core.toolgate.kinds import ArgumentKind, infer_kinds, split_name
 from qgs_worker.core.toolgate.schema import CompiledSchema, ToolDefinitionError, compile_schema
 
@@ -47,15 +47,6 @@ MAX_MCP_NAME_CHARS = 128
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 """What a tool name may be made of; the format layer (1) checks call names by the same rule."""
 _NOT_NAME = re.compile(r"[^A-Za-z0-9_.\-]+")
-
-
-class Permission(StrEnum):
-    """What a tool may do; the permission layer (5) grants these to principals and roles."""
-
-    READ = "read"
-    WRITE = "write"
-    DELETE = "delete"
-    EXECUTE = "execute"
 
 
 @dataclass(frozen=True, slots=True)
