@@ -247,12 +247,12 @@ class TestCompose:
 
 
 class TestReadme:
-    """The README documents every setting the code reads."""
+    """The settings table (docs/deployment.md) documents every setting the code reads."""
 
     def test_every_setting_is_documented(self) -> None:
         from qgs_worker.config.settings import Settings
 
-        readme = (ROOT / "README.md").read_text()
+        readme = (ROOT / "docs" / "deployment.md").read_text()
         names = []
         for name, field in Settings.model_fields.items():
             sub_fields = getattr(field.annotation, "model_fields", None)
