@@ -53,6 +53,15 @@ class TestSharedBroker:
             client.close()
 
 
+def _cmdline(process: psutil.Process) -> list[str]:
+    """A child's command line; none for one that ended meanwhile (a short-lived helper, reaped
+    or still a zombie: seen once while the embedded broker started)."""
+    try:
+        return process.cmdline()
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return []
+
+
 def test_sigterm_stops_workers_and_broker(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "tasks", tmp_path / "tasks")
     env = {k: v for k, v in os.environ.items() if not k.startswith("QGS_")}
@@ -74,7 +83,7 @@ def test_sigterm_stops_workers_and_broker(tmp_path: Path) -> None:
             workers = [
                 p
                 for p in psutil.Process(audit.pid).children(recursive=True)
-                if "worker" in " ".join(p.cmdline())
+                if "worker" in " ".join(_cmdline(p))
             ]
             time.sleep(0.1)
         broker = psutil.Process(server_pid(url_file.read_text()))
