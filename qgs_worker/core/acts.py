@@ -67,7 +67,14 @@ _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"(?:^|[\s/'\"`])\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)\b"),
     ),
     ("docker", re.compile(r"\.docker/config\.json\b|\bkubeconfig\b|\.kube/config\b")),
-    ("key", re.compile(r"[\w-]+\.(?:pem|p12|pfx|key)\b")),
+    # a certificate (``cert.pem``, ``fullchain.pem``, a CA bundle) is public by design
+    (
+        "key",
+        re.compile(
+            r"(?<![\w-])(?!(?:cert|fullchain|chain|ca|cacert|ca-bundle|ca-certificates|bundle)\.pem\b)"
+            r"[\w-]+\.(?:pem|p12|pfx|key)\b"
+        ),
+    ),
     ("etc", re.compile(r"/etc/(?:shadow|gshadow|sudoers)\b")),
     (
         "secrets",

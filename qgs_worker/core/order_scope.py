@@ -90,7 +90,8 @@ _NOT_POINTING = STOP_WORDS | _GENERIC_ARGUMENT_WORDS
 _DELEGATION = re.compile(
     r"(?<![-\w])(?:do|complete|follow|carry\s+out|execute|perform|handle|take\s+care\s+of|process"
     r"|action|work\s+(?:through|on)|go\s+through|act\s+on|address|fulfil+|implement|deal\s+with"
-    r"|finish|tackle)\b[^.?!\n]{0,80}?\b(?:tasks?|to-?dos?|instructions?|steps?"
+    r"|finish|tackle)\b[^.?!\n]{0,80}?\b(?:tasks?|to-?dos?|instructions?|steps?|runbooks?|playbooks?|procedures?"
+    r"|sops?|how-?tos?"
     r"|actions?|requests?|items?|list|checklist|what\s+(?:it|they|he|she|the\s+\w+|\S+)\s+(?:says?|asks?"
     r"|wants?|requests?)|asks?|e-?mails?|messages?|tickets?|issues?|notes?|comments?|reviews?)\b",
     re.IGNORECASE,
@@ -139,7 +140,10 @@ class OrderedOutput:
 
 @dataclass(frozen=True, slots=True)
 class User:
-    """What the user's words name: values, words, verbs' classes, acts; and what they hand over."""
+    """What the user's words name: values, words, verbs' classes, acts; and what they hand over.
+
+    ``links``: the user sends the agent to a link of the data ("through the link in our policy").
+    """
 
     units: frozenset[tuple[str, str]]
     words: frozenset[str]
@@ -148,6 +152,7 @@ class User:
     delegates: bool
     sets_up: bool
     text: str = ""
+    links: bool = False
 
 
 def read_user(user_texts: Sequence[str]) -> User:
@@ -174,7 +179,13 @@ def _user_of(user_texts: tuple[str, ...]) -> User:
         delegates=_DELEGATION.search(text) is not None,
         sets_up=_SETUP.search(text) is not None,
         text=text,
+        links=_LINKS.search(text) is not None,
     )
+
+
+# the user sends the agent to a link of the data: "book through the link in our travel policy",
+# "open the portal the e-mail gives"
+_LINKS = re.compile(r"\b(?:link|links|url|urls|portal|hyperlink)\b", re.IGNORECASE)
 
 
 _SOURCES = (
