@@ -33,7 +33,7 @@ from qgs_worker.core.pip_packages import normalize_package, pip_packages
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 from qgs_worker.core.tlds import TLDS
 
-__all__ = ["SENSITIVE_MARKS", "call_marks", "code_spans", "text_marks"]
+__all__ = ["SENSITIVE_MARKS", "call_marks", "code_spans", "command_marks", "text_marks"]
 
 SENSITIVE_MARKS = (  # the acts no order in data may ask for unnoticed
     *("env", "secret_file:", "write:hooks", "write:ci", "write:ssh", "write:cron"),
@@ -361,6 +361,11 @@ def _command_marks(source: str) -> set[str]:
     return marks
 
 
+def command_marks(source: str) -> frozenset[str]:
+    """The acts of a shell command line (``call_marks``' form), e.g. ``{"install:requests"}``."""
+    return frozenset(_command_marks(source))
+
+
 def call_marks(call: ToolCall) -> frozenset[str]:
     """The acts of one tool call (the module table), as ``kind:detail`` marks.
 
@@ -439,7 +444,8 @@ def _text_marks(text: str) -> frozenset[str]:
     for span in code_spans(text):
         marks |= _command_marks(span)
         marks |= _env_marks_in_code(span)
-    if _ENV_WORDS.search(text):
+    # code that names the variables it reads says which: its ``os.environ`` is not the whole
+    if _ENV_WORDS.search(text) and not any(m.startswith("env:") for m in marks):
         marks.add("env")
     marks |= {f"env:{n}" for n in _SECRET_NAME.findall(text)}
     marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + text)}
