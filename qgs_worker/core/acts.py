@@ -258,6 +258,22 @@ def _env_marks_in_code(text: str) -> set[str]:
     return marks
 
 
+_ENV_SINK = re.compile(
+    r"\bprint\w*\s*\(|console\.(?:log|error)|\becho\b|\bputs\b|\blog(?:ger|ging)?\.\w+\(|\bfmt\.Print"
+    r"|requests\.\w+\(|urlopen|\bfetch\(|\bcurl\b|\bwget\b|\bhttpx?\.|\bsocket\b|\.send\(|\.post\("
+    r"|json\.dumps?\(|\bdict\(\s*os\.environ|\bwrite\(",
+)
+
+
+def _env_marks_in_written(code: str) -> set[str]:
+    """The environment acts of code an agent writes: only where the code also prints or sends.
+
+    Code that reads a variable (``os.environ.get("TEST_DB", "sqlite://")``) is configuration;
+    code that prints, logs or posts what it reads exposes it.
+    """
+    return _env_marks_in_code(code) if _ENV_SINK.search(code) else set()
+
+
 _PATCH_FILE = re.compile(
     r"^(?:\*\*\* (?:Update|Add) File: |\+\+\+ (?:b/)?)(?P<path>\S+)", re.MULTILINE
 )
@@ -400,13 +416,13 @@ def call_marks(call: ToolCall) -> frozenset[str]:
             marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + value)}
         for path_written, data in _patched(value):  # apply_patch / unified diffs
             marks |= {f"write:{k}" for k, p in _WRITE_TARGETS if p.search(path_written)}
-            marks |= _env_marks_in_code(data)
+            marks |= _env_marks_in_written(data)
         if words & _FETCH_WORDS or leaf in {"url", "uri", "href", "link", "endpoint"}:
             marks |= {f"fetch:{h}" for h in _host(value)}
     for write in file_writes(call):
         marks |= {f"write:{k}" for k, p in _WRITE_TARGETS if p.search(write.path)}
         if write.via == "tool":  # code written that prints the environment is the same act
-            marks |= _env_marks_in_code(write.data)
+            marks |= _env_marks_in_written(write.data)
     return frozenset(marks)
 
 

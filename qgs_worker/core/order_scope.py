@@ -133,12 +133,14 @@ class OrderedOutput:
         delegated: The user delegated to this output: only the detectors' passages count.
         pointed: The user pointed at this output: its plain orders count only by a sensitive
             act (``SENSITIVE_MARKS``).
+        asked_with: The argument values of the call that produced it (made before it was read).
     """
 
     seen: SeenOutput
     orders: tuple[Order, ...]
     delegated: bool
     pointed: bool = False
+    asked_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,7 +361,8 @@ def orders_of_outputs(
                 orders = (start, *orders)
         open_order = _ends_open(output.text, orders)
         seen_here = SeenOutput(output.text, tuple(_to_code(p) for p in output.passages))
-        ordered.append(OrderedOutput(seen_here, orders, delegated, pointed))
+        asked_with = tuple(v for _, v in producer.argument_values()) if producer is not None else ()
+        ordered.append(OrderedOutput(seen_here, orders, delegated, pointed, asked_with))
     return ordered
 
 
