@@ -41,8 +41,8 @@ _TOKEN = re.compile(rf"[{_CJK}]|[^\W\d_{_CJK}]+|\d+(?:\.\d+)?")
 
 # entities (the patterns the entity rule of detectors.py used, issue 4)
 _TLDS = TLDS
-_EMAIL = re.compile(
-    r"(?<![\w.%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}"
+_EMAIL = re.compile(  # an address glued to a word of another script by a hyphen ("ל-a@b.test")
+    r"(?:(?<![\w.%+-])|(?<=[^\W\dA-Za-z_]-))[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}"
 )
 _URL = re.compile(
     r"\b(?:https?|ftp)://(?:[^\s/@\"'<>]+@)?(?P<host>[A-Za-z0-9.-]+)(?::\d+)?(?P<path>/[^\s\"'<>)\]},]*)?",

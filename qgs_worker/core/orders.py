@@ -79,10 +79,11 @@ _MAX_ORDERS = 64  # per text: plain orders past this are not kept (addressed one
 _MAX_SENTENCE_CHARS = 600
 _MIN_ADDRESSED_CHARS = 12  # "Assistant:" alone is a heading, not an order
 _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' orders addressed
-# a sentence glued to the last (``done.Next``) starts with a capitalised word, not a constant
+# an abbreviation of one or two letters (``J.``, ``Jl.``, ``St.``) ends no sentence; a sentence
+# glued to the last (``done.Next``) starts with a capitalised word, not a constant
 # (``secrets.NPM_TOKEN``); a quoted string closed by a bracket or a parenthesis (a JSON value, a
 # markdown link's title ``(path "title")``) ends its sentence
-_SPLIT = re.compile(r"(?<![\s'\"(][A-Z]\.)(?<=[.!?。！？])[\"')\]]*\s+|,\s*(?=\"[\w-]{1,30}\"\s*:)|(?<=[a-z][.!?])(?=[A-Z][a-z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|(?<=\")\)[ \t]+|[{\[]\s*(?=\")|\t")
+_SPLIT = re.compile(r"(?<![\s'\"(][A-Z]\.)(?<![\s'\"(][A-Z][a-z]\.)(?<=[.!?。！？])[\"')\]]*\s+|,\s*(?=\"[\w-]{1,30}\"\s*:)|(?<=[a-z][.!?])(?=[A-Z][a-z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|(?<=\")\)[ \t]+|[{\[]\s*(?=\")|\t")
 _PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+|\d+(?:→|\t))+")
 _KEY = re.compile(
     r"^(?:step\s+\d+|[a-z_][\w-]{0,30})\s*:\s+(?=[\"'`A-Za-z])|^\"?[\w-]{1,30}\"\s*:\s*\"?",
@@ -449,7 +450,8 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         peeled = _WEAK_MARKER.match(body) or _KEY.match(body)
         if not peeled:
             break
-        if _NAMED_KEY.search(peeled.group(0)):  # "Assistant:", "assistant-note:", "DEBUG-AI:"
+        key = peeled.group(0)  # "Assistant:", "assistant-note:", "DEBUG-AI:", "Avustaja:"
+        if _NAMED_KEY.search(key) or WORLD_ADDRESSEE.match(key):
             addressed = named = True
         body = _PUNCTUATION.sub("", body[peeled.end() :])
     addressee = (
