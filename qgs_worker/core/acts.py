@@ -14,6 +14,7 @@ them:
 | ``fetch:HOST`` | sends a request to a host (curl, wget, a fetch or browse tool, a URL argument) | a URL or domain |
 | ``write:hooks`` / ``write:ci`` / ``write:deps`` / ``write:shellrc`` / ``write:ssh`` / ``write:cron`` | writes a git hook, a CI workflow, a dependency list, a shell start-up file, ``authorized_keys``, a crontab | those files (``.git/hooks``, "pre-commit hook", ``.github/workflows``, ``requirements.txt``...) |
 | ``git:remote`` / ``git:push`` / ``git:config`` / ``git:credential`` | runs that git subcommand | the same subcommand |
+| ``git:force`` | pushes with ``--force`` / ``-f`` / ``+ref`` (rewrites the remote's history) | the same command |
 
 The file lists follow the credential files named by OWASP's and GitHub's secret-scanning
 guidance and the persistence locations of MITRE ATT&CK (T1546.004 shell start-up files,
@@ -38,6 +39,7 @@ __all__ = ["SENSITIVE_MARKS", "call_marks", "code_spans", "command_marks", "text
 SENSITIVE_MARKS = (  # the acts no order in data may ask for unnoticed
     *("env", "secret_file:", "write:hooks", "write:ci", "write:ssh", "write:cron"),
     *("write:shellrc", "git:remote", "git:credential", "index:", "publish:", "container:"),
+    "git:force",
 )
 
 _SECRET_NAME = re.compile(
@@ -135,6 +137,8 @@ _WRITE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("cron", re.compile(r"\bcron(?:tab|\s+job)s?\b", re.I)),
 )
 _GIT = re.compile(r"\bgit\s+(?:-\S+\s+)*(remote|push|config|credential)\b")
+# a push that rewrites the remote's history (``--force``, ``-f``, ``+ref``; not ``--force-with-lease``)
+_FORCE_PUSH = re.compile(r"\bgit\s+(?:-\S+\s+)*push\b[^\n;&|]*?(?:--force(?!-)\b|\s-f\b|\s\+\S)")
 _READERS = frozenset(
     [
         "cat",
@@ -360,6 +364,8 @@ def _command_marks(source: str) -> set[str]:
             marks.add("secret_file:k8s")
         if program == "git":
             marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(" ".join(words))}
+            if _FORCE_PUSH.search(" ".join(words)):
+                marks.add("git:force")
         if program == "crontab" and "-l" not in words:
             marks.add("write:cron")
         for operator, target in command.redirects:
@@ -467,6 +473,8 @@ def _text_marks(text: str) -> frozenset[str]:
     marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + text)}
     marks |= {f"write:{k}" for k, p in _WRITE_WORDS if p.search(text)}
     marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(text)}
+    if _FORCE_PUSH.search(text):
+        marks.add("git:force")
     marks |= {f"fetch:{h}" for h in _host(text)}
     if _K8S_SECRETS.search(text) or _KUBE_RAW.search(text):
         marks.add("secret_file:k8s")

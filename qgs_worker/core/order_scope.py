@@ -180,7 +180,8 @@ def _user_of(user_texts: tuple[str, ...]) -> User:
         units=analyse(text).units,
         words=frozenset(words),
         classes=classes_of_words(verbal),
-        marks=text_marks(text),
+        # "push the branch" asks for a push (not a forced one) in words without "git"
+        marks=text_marks(text) | ({"git:push"} if "push" in verbal else set()),
         delegates=_DELEGATION.search(text) is not None,
         sets_up=_SETUP.search(text) is not None,
         text=text,
