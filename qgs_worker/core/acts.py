@@ -241,8 +241,10 @@ def _package_names(text: str) -> Iterator[str]:
         yield normalize_package(name)
     for match in _OTHER_INSTALL.finditer(text):
         for word in match.group(1).split():
-            if word.startswith("-") or word in {"&&", "||", "|", ";"}:
+            if word in {"&&", "||", "|", ";"}:
                 break
+            if word.startswith("-") or "://" in word:
+                continue  # a flag (``npm i -g pkg``) or a registry's URL: the packages go on
             name = re.sub(r"(?<=.)[@=<>^~].*$", "", word)
             if name and not name.startswith((".", "/")):
                 yield normalize_package(name)
