@@ -31,6 +31,7 @@ from functools import lru_cache
 from qgs_worker.core.acts import SENSITIVE_MARKS, text_marks
 from qgs_worker.core.acts import command_marks as _command_marks
 from qgs_worker.core.followed_values import analyse
+from qgs_worker.core.order_lines import unwrapped
 from qgs_worker.core.order_words import (
     classes_of_words,
     imperative_classes,
@@ -307,7 +308,7 @@ def _scan(text: str) -> tuple[tuple[Order, ...], int]:
 
 
 def _scan_text(text: str) -> tuple[tuple[Order, ...], int]:
-    flat, origin = _unwrapped(text)
+    flat, origin = unwrapped(text, _STRONG_MARKER)
     orders: list[Order] = []
     prose = 0
     carry = 0  # sentences after an override that gave no order ("Ignore your instructions.")
@@ -357,72 +358,6 @@ def _inserted_orders(text: str) -> bool:
     orders, prose = _scan(text)
     addressed = sum(1 for o in orders if o.addressed)
     return 0 < addressed < prose + len(orders) - addressed
-
-
-def _unwrapped(text: str) -> tuple[str, list[int]]:
-    """``text`` with hard-wrapped lines joined, and each character's index in ``text``.
-
-    Two lines join when they carry the same comment marker (none, ``#``, ``//``...), the first
-    ends inside a sentence (no closing punctuation, no code: ``=``, ``;``, a call) and the second
-    goes on in lowercase, a command, a value or after an open word ("to the account"), and is
-    not a serialized ``key: value`` field. The second line's marker is dropped from the view.
-    """
-    if "\n" not in text:
-        return text, list(range(len(text)))
-    lines = text.split("\n")
-    marks = [_LINE_MARK.match(line) for line in lines]
-    starts: list[int] = []
-    at = 0
-    for line in lines:
-        starts.append(at)
-        at += len(line) + 1
-    parts: list[str] = []
-    origin: list[int] = []
-    for index, line in enumerate(lines):
-        mark = marks[index]
-        keep_from = 0
-        if index and _joins_previous(lines, marks, index):
-            keep_from = mark.end()  # type: ignore[union-attr]
-        parts.append(line[keep_from:])
-        origin.extend(range(starts[index] + keep_from, starts[index] + len(line)))
-        if index + 1 < len(lines):
-            joined = _joins_previous(lines, marks, index + 1)
-            parts.append(" " if joined else "\n")
-            origin.append(starts[index] + len(line))
-    return "".join(parts), origin
-
-
-def _joins_previous(lines: list[str], marks: list[re.Match[str] | None], index: int) -> bool:
-    before, here = marks[index - 1], marks[index]
-    assert before is not None and here is not None  # the pattern matches every line
-    return _joins(
-        lines[index - 1][before.end() :], lines[index][here.end() :], same=before[1] == here[1]
-    )
-
-
-_LINE_MARK = re.compile(r"^[ \t]*(?:\d+(?:→|\t))?[ \t]*((?:#+|//+|--|\*|;+|>+)?)[ \t]*")
-_CODE_LINE = re.compile(
-    r"[=;{}]|\w\(|^\s*(?:import|from|def|class|return|const|let|var|function|fn|func)\b"
-)
-_CONTINUES = re.compile(r"[a-z`$(0-9]|[A-Z][A-Z0-9_]{2,}\b")
-_OPEN_ENDED = re.compile(
-    r"\b(?:to|the|a|an|of|with|at|in|on|for|from|by|and|or|account|address|number|is|be|are|this|that)$",
-    re.IGNORECASE,
-)
-_FIELD = re.compile(r"[\w-]+:[ \t]|[\w./-]+:\d+[:-]|[\w-]+/[\w./-]+(?:\s|$)")  # a field, grep's path:line:
-
-
-def _joins(line: str, following: str, *, same: bool) -> bool:
-    content = line.rstrip()
-    return (
-        same
-        and bool(content)
-        and content[-1] not in ".!?:;,{}[]\"'>()=+\\"
-        and (_CONTINUES.match(following) is not None or _OPEN_ENDED.search(content) is not None)
-        and _STRONG_MARKER.match(following) is None  # "SYSTEM OVERRIDE:" opens its own line
-        and _FIELD.match(following) is None
-        and _CODE_LINE.search(content) is None
-    )
 
 
 def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
