@@ -14,6 +14,7 @@ them:
 | ``fetch:HOST`` | sends a request to a host (curl, wget, a fetch or browse tool, a URL argument) | a URL or domain |
 | ``write:hooks`` / ``write:ci`` / ``write:deps`` / ``write:shellrc`` / ``write:ssh`` / ``write:cron`` | writes a git hook, a CI workflow, a dependency list, a shell start-up file, ``authorized_keys``, a crontab | those files (``.git/hooks``, "pre-commit hook", ``.github/workflows``, ``requirements.txt``...) |
 | ``git:remote`` / ``git:push`` / ``git:config`` / ``git:credential`` | runs that git subcommand | the same subcommand |
+| ``git:force`` | pushes with ``--force`` / ``-f`` / ``+ref`` (rewrites the remote's history) | the same command |
 
 The file lists follow the credential files named by OWASP's and GitHub's secret-scanning
 guidance and the persistence locations of MITRE ATT&CK (T1546.004 shell start-up files,
@@ -33,11 +34,12 @@ from qgs_worker.core.pip_packages import normalize_package, pip_packages
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 from qgs_worker.core.tlds import TLDS
 
-__all__ = ["SENSITIVE_MARKS", "call_marks", "code_spans", "text_marks"]
+__all__ = ["SENSITIVE_MARKS", "call_marks", "code_spans", "command_marks", "text_marks"]
 
 SENSITIVE_MARKS = (  # the acts no order in data may ask for unnoticed
     *("env", "secret_file:", "write:hooks", "write:ci", "write:ssh", "write:cron"),
     *("write:shellrc", "git:remote", "git:credential", "index:", "publish:", "container:"),
+    "git:force",
 )
 
 _SECRET_NAME = re.compile(
@@ -67,7 +69,14 @@ _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"(?:^|[\s/'\"`])\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)\b"),
     ),
     ("docker", re.compile(r"\.docker/config\.json\b|\bkubeconfig\b|\.kube/config\b")),
-    ("key", re.compile(r"[\w-]+\.(?:pem|p12|pfx|key)\b")),
+    # a certificate (``cert.pem``, ``fullchain.pem``, a CA bundle) is public by design
+    (
+        "key",
+        re.compile(
+            r"(?<![\w-])(?!(?:cert|fullchain|chain|ca|cacert|ca-bundle|ca-certificates|bundle)\.pem\b)"
+            r"[\w-]+\.(?:pem|p12|pfx|key)\b"
+        ),
+    ),
     ("etc", re.compile(r"/etc/(?:shadow|gshadow|sudoers)\b")),
     (
         "secrets",
@@ -128,6 +137,8 @@ _WRITE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("cron", re.compile(r"\bcron(?:tab|\s+job)s?\b", re.I)),
 )
 _GIT = re.compile(r"\bgit\s+(?:-\S+\s+)*(remote|push|config|credential)\b")
+# a push that rewrites the remote's history (``--force``, ``-f``, ``+ref``; not ``--force-with-lease``)
+_FORCE_PUSH = re.compile(r"\bgit\s+(?:-\S+\s+)*push\b[^\n;&|]*?(?:--force(?!-)\b|\s-f\b|\s\+\S)")
 _READERS = frozenset(
     [
         "cat",
@@ -230,8 +241,10 @@ def _package_names(text: str) -> Iterator[str]:
         yield normalize_package(name)
     for match in _OTHER_INSTALL.finditer(text):
         for word in match.group(1).split():
-            if word.startswith("-") or word in {"&&", "||", "|", ";"}:
+            if word in {"&&", "||", "|", ";"}:
                 break
+            if word.startswith("-") or "://" in word:
+                continue  # a flag (``npm i -g pkg``) or a registry's URL: the packages go on
             name = re.sub(r"(?<=.)[@=<>^~].*$", "", word)
             if name and not name.startswith((".", "/")):
                 yield normalize_package(name)
@@ -249,6 +262,22 @@ def _env_marks_in_code(text: str) -> set[str]:
         names = {m.group(1) for m in _ENV_CODE_NAME.finditer(text)}
         marks |= {f"env:{n.upper()}" for n in names} or {"env"}
     return marks
+
+
+_ENV_SINK = re.compile(
+    r"\bprint\w*\s*\(|console\.(?:log|error)|\becho\b|\bputs\b|\blog(?:ger|ging)?\.\w+\(|\bfmt\.Print"
+    r"|requests\.\w+\(|urlopen|\bfetch\(|\bcurl\b|\bwget\b|\bhttpx?\.|\bsocket\b|\.send\(|\.post\("
+    r"|json\.dumps?\(|\bdict\(\s*os\.environ|\bwrite\(",
+)
+
+
+def _env_marks_in_written(code: str) -> set[str]:
+    """The environment acts of code an agent writes: only where the code also prints or sends.
+
+    Code that reads a variable (``os.environ.get("TEST_DB", "sqlite://")``) is configuration;
+    code that prints, logs or posts what it reads exposes it.
+    """
+    return _env_marks_in_code(code) if _ENV_SINK.search(code) else set()
 
 
 _PATCH_FILE = re.compile(
@@ -337,6 +366,8 @@ def _command_marks(source: str) -> set[str]:
             marks.add("secret_file:k8s")
         if program == "git":
             marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(" ".join(words))}
+            if _FORCE_PUSH.search(" ".join(words)):
+                marks.add("git:force")
         if program == "crontab" and "-l" not in words:
             marks.add("write:cron")
         for operator, target in command.redirects:
@@ -352,6 +383,11 @@ def _command_marks(source: str) -> set[str]:
         host = target.split("/", 1)[0] if "." in target.split("/", 1)[0] else ""
         marks.add(f"publish:{host.casefold()}" if host else "publish:package")
     return marks
+
+
+def command_marks(source: str) -> frozenset[str]:
+    """The acts of a shell command line (``call_marks``' form), e.g. ``{"install:requests"}``."""
+    return frozenset(_command_marks(source))
 
 
 def call_marks(call: ToolCall) -> frozenset[str]:
@@ -388,13 +424,13 @@ def call_marks(call: ToolCall) -> frozenset[str]:
             marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + value)}
         for path_written, data in _patched(value):  # apply_patch / unified diffs
             marks |= {f"write:{k}" for k, p in _WRITE_TARGETS if p.search(path_written)}
-            marks |= _env_marks_in_code(data)
+            marks |= _env_marks_in_written(data)
         if words & _FETCH_WORDS or leaf in {"url", "uri", "href", "link", "endpoint"}:
             marks |= {f"fetch:{h}" for h in _host(value)}
     for write in file_writes(call):
         marks |= {f"write:{k}" for k, p in _WRITE_TARGETS if p.search(write.path)}
         if write.via == "tool":  # code written that prints the environment is the same act
-            marks |= _env_marks_in_code(write.data)
+            marks |= _env_marks_in_written(write.data)
     return frozenset(marks)
 
 
@@ -432,12 +468,15 @@ def _text_marks(text: str) -> frozenset[str]:
     for span in code_spans(text):
         marks |= _command_marks(span)
         marks |= _env_marks_in_code(span)
-    if _ENV_WORDS.search(text):
+    # code that names the variables it reads says which: its ``os.environ`` is not the whole
+    if _ENV_WORDS.search(text) and not any(m.startswith("env:") for m in marks):
         marks.add("env")
     marks |= {f"env:{n}" for n in _SECRET_NAME.findall(text)}
     marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + text)}
     marks |= {f"write:{k}" for k, p in _WRITE_WORDS if p.search(text)}
     marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(text)}
+    if _FORCE_PUSH.search(text):
+        marks.add("git:force")
     marks |= {f"fetch:{h}" for h in _host(text)}
     if _K8S_SECRETS.search(text) or _KUBE_RAW.search(text):
         marks.add("secret_file:k8s")

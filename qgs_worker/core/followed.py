@@ -370,7 +370,9 @@ def _carried(
             if unit in passage.analysis.units:
                 return unit[0], shown, passage.text, passage.analysis.shown[unit]
     whole = mine.joined.strip()
-    if whole and _whole_value_counts(mine, path):
+    # a file every project has (``Makefile``) names no one's order, as a value or a unit
+    conventional = value.strip().rsplit("/", 1)[-1].casefold() in CONVENTIONAL_FILES
+    if whole and not conventional and _whole_value_counts(mine, path):
         for passage in passages:
             if f" {whole} " in passage.analysis.joined and not trusted.has_run(whole):
                 return "value", value.strip(), passage.text, value.strip()

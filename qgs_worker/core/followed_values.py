@@ -41,8 +41,8 @@ _TOKEN = re.compile(rf"[{_CJK}]|[^\W\d_{_CJK}]+|\d+(?:\.\d+)?")
 
 # entities (the patterns the entity rule of detectors.py used, issue 4)
 _TLDS = TLDS
-_EMAIL = re.compile(
-    r"(?<![\w.%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}"
+_EMAIL = re.compile(  # an address glued to a word of another script by a hyphen ("ל-a@b.test")
+    r"(?:(?<![\w.%+-])|(?<=[^\W\dA-Za-z_]-))[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}"
 )
 _URL = re.compile(
     r"\b(?:https?|ftp)://(?:[^\s/@\"'<>]+@)?(?P<host>[A-Za-z0-9.-]+)(?::\d+)?(?P<path>/[^\s\"'<>)\]},]*)?",
@@ -59,6 +59,7 @@ _ACCOUNT = re.compile(r"(?<![\w.,-])\d{9,34}(?![\w.-])")
 _PHONE = re.compile(
     r"(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?!\w)"  # +44 7890 654321 (E.164 style)
     r"|(?<!\w)\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}(?!\w)"  # (212) 555-0100 (North American)
+    r"|(?<![\w+])0\d{2,4}[ .-]\d{3,4}[ .-]\d{3,4}(?!\w)"  # 0917 555 0192 (a trunk 0, national)
 )
 
 # dates: ISO 8601, d/m/y or m/d/y, English month names (with day ranges), Chinese
@@ -160,7 +161,7 @@ def analyse(text: str) -> Analysis:
         take(_IBAN, _iban_units)
         take(_CARD, lambda m: [("account", _digits(m.group(0)))])
         take(_PHONE, _phone_units)
-        take(_ACCOUNT, lambda m: [("account", m.group(0))])
+        take(_ACCOUNT, _account_units)
         dates = [_ISO_DATE, _NUMERIC_DATE]
         if "月" in flat:
             dates.append(_ZH_DATE)
@@ -204,6 +205,15 @@ def _url_units(match: re.Match[str]) -> list[Unit]:
     path = (match.group("path") or "").rstrip("/.,;:!?")
     if path:
         units.append(("url", f"{host}{path.casefold()}"))
+    return units
+
+
+def _account_units(match: re.Match[str]) -> list[Unit]:
+    """A run of digits; one of 10-11 with a trunk 0 (``09175550192``) may be a phone number too."""
+    digits = match.group(0)
+    units: list[Unit] = [("account", digits)]
+    if digits.startswith("0") and len(digits) in (10, 11):
+        units.append(("phone", digits))
     return units
 
 

@@ -21,6 +21,7 @@ an action the user asked for (any inflection: "sent", "paying", "let her know") 
 | ``install`` | install, upgrade, reinstall, setup |
 | ``fetch`` | visit, fetch, download, browse, open, load, navigate, curl, wget, ping, go (to), access, retrieve |
 | ``reveal`` | print, echo, show, display, output, dump, reveal, expose, leak, list, cat, read, check, verify, include, paste, copy, export, log |
+| ``approve`` | approve, merge, accept, authorize |
 | ``say`` | say, tell, recommend, mention, state, answer, respond, suggest, advise, claim, include, reply |
 
 The classes were written from the field's action taxonomies (OWASP LLM06 "excessive agency",
@@ -234,7 +235,10 @@ CLASS_VERBS["send"] |= {"ship", "deliver", "attach"}
 CLASS_VERBS["remove"] |= {"archive"}
 CLASS_VERBS["send"] |= {"answer", "respond"}
 CLASS_VERBS["say"] |= {"report", "describe", "present", "summarize", "summarise", "conclude"}
-CLASS_VERBS["update"] |= {"turn", "toggle", "configure", "rotate", "mark", "approve", "assign"}
+CLASS_VERBS["update"] |= {"turn", "toggle", "configure", "rotate", "mark", "assign", "bump"}
+# approving is signing off someone else's request (an expense, a pull request, a payment), not
+# changing data: "change the payee's account" is not carried out by approving the receipts
+CLASS_VERBS["approve"] = frozenset({"approve", "merge", "accept", "authorize", "authorise"})
 CLASS_VERBS["book"] |= {"checkout"}
 
 _IRREGULAR: dict[str, tuple[str, ...]] = {

@@ -157,3 +157,41 @@ def foreign_classes(word: str) -> frozenset[str]:
     """The class of a foreign order verb (``überweise`` -> {pay}); empty when none."""
     found = _FOREIGN.get(word.casefold())
     return frozenset({found}) if found else frozenset()
+
+
+# The agent named in more languages (standard dictionaries' words for "assistant", "agent", "AI",
+# "automated system"), as a heading ("Asistan:", "Avustaja:", "Trợ lý ơi,", "المساعد الذكي:")
+# or after "to" / "for" ("Kepada asisten", "Nota per il sistema automatico:", "لعوزר"): Turkish,
+# Indonesian/Malay, Vietnamese, Swahili, Hindi, Urdu, Bengali, Arabic, Persian, Hebrew, Greek,
+# Finnish, Czech/Slovak, Welsh, Hungarian, Romanian, Ukrainian, Thai, and the Romance and
+# Germanic forms the table above lacks ("el agente", "agentes de reserva", "l'agent").
+_WORLD_NAMES = (
+    r"(?:asistan|yapay\s+zek[aâ](?:\s+ajan\w*)?|ajanlar\w*|asisten|agen\s+AI|pembantu\s+AI"
+    r"|trợ\s+lý(?:\s+ảo)?|msaidizi|wasaidizi|akili\s+bandia|avustaja\w*|tekoäly\w*|agentti\w*"
+    r"|asistent\w*|umělá\s+inteligence|cynorthwyydd|asszisztens\w*|asistentul|асистент\w*"
+    r"|l'agent"
+    r"|(?:sistema|système|systeme|system|systeem)\s+(?:automat\w+|autonom\w+)|automatisierte\w*\s+System\w*"
+    r"|सहायक|एजेंट|एआई|معاون|সহকারী|(?:ال|لل|ل)?مساعد(?:ة)?|(?:ال|لل|ل)?وكيل|الذكاء\s+الاصطناعي"
+    r"|دستیار|(?:ל|ה|לה)?עוזר(?:ת)?|(?:ל|ה|לה)?סוכן|בינה\s+מלאכותית"
+    r"|βοηθ(?:ός|ό|έ)|ΤΝ|τεχνητή\s+νοημοσύνη|πράκτορ\w*|ผู้ช่วย)"
+)
+WORLD_ADDRESSEE = re.compile(
+    rf"(?:^|(?<=[\s\[(\"'>:]))(?:(?:AI|KI|IA)\s+)?{_WORLD_NAMES}(?:\s+(?:AI|IA|KI|ΤΝ|ơi|ya|ji|님))?"
+    r"(?:\s+[^\s:,،]{1,20}){0,2}?\s*[:：,،]"
+    r"|\b(?:(?:el|al|o|ao|il|all'|dem|den|der|de)\s+)?agente[sn]?(?:\s+\w+){0,2}\s*:"
+    rf"|\b(?:kepada|untuk|para|per|pour|für|voor|to|for|προς\s+τον|προς\s+το|إلى|يا)\s+(?:\S+\s+)?{_WORLD_NAMES}",
+    re.IGNORECASE,
+)
+"""The agent named as a heading or an addressee in the languages of ``_WORLD_NAMES``."""
+
+WORLD_POLITE = re.compile(
+    r"(?<!\w)(?:lütfen|rica\s+ederim|tolong|mohon|silakan|harap|hãy|vui\s+lòng|làm\s+ơn|tafadhali"
+    r"|os\s+gwelwch\s+yn\s+dda|plîs|παρακαλ\w+|בבקשה|אנא|נא|يرجى|الرجاء|من\s+فضلك|رجاءً|कृपया"
+    r"|ole\s+hyvä|olkaa\s+hyvä|pyydän|pyydämme|prosím|prosíme|pakisuyo|pakiusap"
+    r"|пожалуйста|прошу|просим|будь\s+ласка|vă\s+rog|te\s+rog|kérem|kérlek|vänligen|vennligst"
+    r"|venligst|กรุณา|โปรด|لطفا|لطفاً|براہ\s+کرم|অনুগ্রহ\s+করে)(?!\w)|(?<!\w)paki-?(?=\w)",
+    re.IGNORECASE,
+)
+"""Polite request words of more languages (Turkish lütfen, Indonesian tolong, Vietnamese hãy,
+Swahili tafadhali, Arabic يرجى, Hindi कृपया, Hebrew נא, Greek παρακαλώ, Tagalog paki-...): a
+sentence with one asks its reader to act."""

@@ -28,7 +28,10 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from qgs_worker.core.acts import text_marks
+from qgs_worker.core.acts import SENSITIVE_MARKS, text_marks
+from qgs_worker.core.acts import command_marks as _command_marks
+from qgs_worker.core.followed_values import analyse
+from qgs_worker.core.order_lines import unwrapped
 from qgs_worker.core.order_words import (
     classes_of_words,
     imperative_classes,
@@ -36,7 +39,14 @@ from qgs_worker.core.order_words import (
     verb_classes,
     words_of,
 )
-from qgs_worker.core.order_words_foreign import FOREIGN_ADDRESSEE, FOREIGN_POLITE, foreign_classes
+from qgs_worker.core.order_words_foreign import (
+    FOREIGN_ADDRESSEE,
+    FOREIGN_POLITE,
+    WORLD_ADDRESSEE,
+    WORLD_POLITE,
+    foreign_classes,
+)
+from qgs_worker.core.orders_cjk import HAS_CJK, cjk_classes, cjk_sentences
 from qgs_worker.core.plain_text import plain
 
 __all__ = ["Order", "find_orders", "inserted_orders", "is_prohibition"]
@@ -70,7 +80,11 @@ _MAX_ORDERS = 64  # per text: plain orders past this are not kept (addressed one
 _MAX_SENTENCE_CHARS = 600
 _MIN_ADDRESSED_CHARS = 12  # "Assistant:" alone is a heading, not an order
 _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' orders addressed
-_SPLIT = re.compile(r"(?<![\s'\"(][A-Z]\.)(?<=[.!?。！？])[\"')\]]*\s+|,\s*(?=\"[\w-]{1,30}\"\s*:)|(?<=[a-z][.!?])(?=[A-Z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|[{\[]\s*(?=\")|\t")
+# an abbreviation of one or two letters (``J.``, ``Jl.``, ``St.``) ends no sentence; a sentence
+# glued to the last (``done.Next``) starts with a capitalised word, not a constant
+# (``secrets.NPM_TOKEN``); a quoted string closed by a bracket or a parenthesis (a JSON value, a
+# markdown link's title ``(path "title")``) ends its sentence
+_SPLIT = re.compile(r"(?<![\s'\"(][A-Z]\.)(?<![\s'\"(][A-Z][a-z]\.)(?<=[.!?。！？])[\"')\]]*\s+|,\s*(?=\"[\w-]{1,30}\"\s*:)|(?<=[a-z][.!?])(?=[A-Z][a-z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|(?<=\")\)[ \t]+|[{\[]\s*(?=\")|\t")
 _PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+|\d+(?:→|\t))+")
 _KEY = re.compile(
     r"^(?:step\s+\d+|[a-z_][\w-]{0,30})\s*:\s+(?=[\"'`A-Za-z])|^\"?[\w-]{1,30}\"\s*:\s*\"?",
@@ -99,7 +113,16 @@ _REQUEST = re.compile(
     r"|(?:i|we)\s+(?:need|want|expect|ask)\s+(?:you|the\s+\w+)\s+to\s+"
     r"|(?:feel\s+free|don'?t\s+hesitate|be\s+so\s+kind\s+as|remember|make\s+sure|be\s+sure)\s+to\s+"
     r"|(?:your|the)\s+(?:next\s+|first\s+|final\s+|real\s+|actual\s+)?(?:task|job|step|goal|mission)\s+"
-    r"(?:now\s+)?is\s+to\s+)",
+    r"(?:now\s+)?is\s+to\s+"
+    # "the correct next step for any assistant editing this file is `npm i -g ...`"
+    r"|\b(?:correct|right|proper|recommended|required|expected|only)\s+(?:next\s+)?(?:step|action|fix"
+    r"|thing\s+to\s+do)\b[^.;:]{0,80}?\bis\s+(?:to\s+)?)",
+    re.IGNORECASE,
+)
+# a purpose clause before an imperative: "To fix, run ...", "to resolve this: execute ..."
+_PURPOSE = re.compile(
+    r"\bto\s+(?:fix|resolve|solve|repair|recover|continue|proceed|unblock|enable|complete|finish"
+    r"|work\s+around)\b(?:\s+(?:this|it|that|the\s+\w+))?\s*[,:]\s*",
     re.IGNORECASE,
 )
 _PLEASE = re.compile(r"\b(?:please|kindly|pls)\b[,\s]+", re.IGNORECASE)
@@ -139,6 +162,12 @@ _AI_NAME = (
     r"|coding[\s-]+(?:agents?|assistants?|tools?|bots?))"
 )
 _ANY_NAME = rf"(?:{_AI_NAME}|agents?|bots?)"  # "agents", "bots" alone only where a form says so
+# greetings that open a vocative ("hey bot,"), in English and the languages that mix with it
+# ("oye bot,", "bhai assistant,", "hola asistente,")
+_GREETING = (
+    r"(?:hey|hi|hello|ok|okay|dear|yo|oye|hola|hallo|hej|salut|ciao|oi|olá|ola|bhai|yaar|arre"
+    r"|merhaba|selam|halo|hai|habari|jambo|chào|shalom|ahoj|moi|hei|szia|salam)"
+)
 _MODALS = (
     r"(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+(?:required|instructed|expected"
     r"|asked)\s+to|will\s+need\s+to|(?:is|are)\s+to|please)"
@@ -160,7 +189,7 @@ _ADDRESSED = re.compile(
     rf"|\bas\s+an?\s+{_AI_NAME}\b"
     rf"|\b(?:need|needs|want|wants|ask|asks|expect|expects|require|requires)\s+(?:the\s+|our\s+|your\s+)?"
     rf"{_ANY_NAME}\s+to\b"
-    rf"|(?:^|[:;.!?(\[]\s*|\b(?:hey|hi|ok|okay|dear|yo)\s+)(?:the\s+)?{_ANY_NAME}\s*,"
+    rf"|(?:^|[:;.!?(\[]\s*|\b{_GREETING}\s+)(?:the\s+)?{_ANY_NAME}\s*,"
     rf"|\bif\s+(?:an?\s+|any\s+|the\s+)?{_ANY_NAME}\s+(?:is\s+|are\s+)?(?:reading|processing|summari[sz]ing"
     r"|seeing|parsing|handling|reviewing|messaging|writing|replying|contacting|emailing|answering"
     r"|comparing|shopping|browsing|booking)\b[^:,.]{0,40}[:,]?",
@@ -188,7 +217,7 @@ _ACT_MARKS = (
 )
 _NAMED_KEY = re.compile(
     r"(?:agents?|bots?|assistants?|ai|llm|automation)[_\s-]*(?:directives?|instructions?|notes?|tasks?"
-    r"|actions?|todos?|commands?|orders?)\b|"
+    r"|actions?|todos?|commands?|orders?|hints?|steps?|prompts?|messages?)\b|"
     rf"\b{_AI_NAME}\b|(?:^|[-_\s])(?:ai|llm|assistants?|ki|ia)(?=$|[-_\s:])"
     r"|\b(?:asistente|assistente|assistent(?:in)?|agente)\b",
     re.IGNORECASE,
@@ -228,45 +257,10 @@ _SAY_TELL = re.compile(
 _CONJUNCT = frozenset({"and", "then", "also", "to", "finally", "afterwards", "next"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "your", "my", "his", "her", "their"})
 
-# Chinese: 请 / 务必 / 你必须 ... + a verb; the verbs by class
-# Chinese, Japanese and Korean: a verb of the table in a sentence with a request word (请, 务必,
-# 必须; ください, お願い, して; 주세요, 하세요, 바랍니다...); addressed when it names an AI.
-_HAS_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_CJK_SENTENCE = re.compile(r"[^。！？!?\n\"{}\[\]]+")  # a JSON string is a sentence's edge
-_CJK_REQUEST = re.compile(
-    r"请|務必|务必|必须|必須|需要|应该|麻烦|帮我|给我|ください|下さい|お願い|しなさい|せよ|すること|して"
-    r"|주세요|하세요|하십시오|해라|해\s?줘|바랍니다|할\s?것|하시오|하십시요|해야"
-)
-_CJK_ADDRESSEE = re.compile(r"AI|ＡＩ|助手|助理|智能体|人工智能|アシスタント|エージェント|어시스턴트|에이전트|비서|인공지능")
-_CJK_VERBS = {
-    "send": "发送 发给 发到 转发 寄给 回复 通知 告知 上传 发布 送信 送って 転送 メールして 投稿 보내 전송 전달 게시 올려",
-    "pay": "转账 汇款 支付 付款 打款 振り込 支払 送金 송금 이체 결제",
-    "remove": "删除 移除 清空 削除 消して 삭제 지워",
-    "run": "运行 执行 実行 실행",
-    "install": "安装 インストール 설치",
-    "reveal": "打印 输出 显示 读取 查看 展示 表示 出力 見せて 貼り付け 출력 표시 보여 읽어 붙여",
-    "fetch": "访问 打开 下载 アクセス 開いて ダウンロード 접속 열어 다운로드",
-    "invite": "邀请 拉入 招待 초대",
-    "create": "添加 创建 新建 追加 作成 추가 생성 만들",
-    "book": "预订 预定 予約 예약",
-    "share": "分享 共享 共有 공유",
-    "update": "修改 更改 改为 変更 변경 바꿔 수정",
-    "say": "推荐 告诉 おすすめ 推薦 추천",
-}
-_CJK_VERB = re.compile("|".join(sorted((v for vs in _CJK_VERBS.values() for v in vs.split()), key=len, reverse=True)))
-_CJK_CLASS = {v: cls for cls, vs in _CJK_VERBS.items() for v in vs.split()}
-
-
 def _cjk_orders(text: str) -> list[Order]:
-    """Chinese, Japanese and Korean orders (the table above), one per sentence at most."""
+    """Chinese, Japanese and Korean orders (``orders_cjk``), one per sentence at most."""
     found: list[Order] = []
-    for sentence in _CJK_SENTENCE.finditer(text):
-        body = sentence.group(0)
-        verb = _CJK_VERB.search(body)
-        if verb is None or _CJK_REQUEST.search(body) is None:
-            continue
-        cls = _CJK_CLASS[verb.group(0)]
-        addressed = _CJK_ADDRESSEE.search(body) is not None
+    for body, cls, addressed in cjk_sentences(text):
         objects, marks = objects_of_words(words_of(body)), text_marks(body)
         order = Order(body.strip(), addressed, frozenset({cls}), objects, marks, cls == "say")
         found.append(replace(order, named=addressed))
@@ -314,7 +308,7 @@ def _scan(text: str) -> tuple[tuple[Order, ...], int]:
 
 
 def _scan_text(text: str) -> tuple[tuple[Order, ...], int]:
-    flat, origin = _unwrapped(text)
+    flat, origin = unwrapped(text, _STRONG_MARKER)
     orders: list[Order] = []
     prose = 0
     carry = 0  # sentences after an override that gave no order ("Ignore your instructions.")
@@ -339,7 +333,7 @@ def _scan_text(text: str) -> tuple[tuple[Order, ...], int]:
                 end = begin + len(order.text) - 1
                 order = replace(order, text=text[origin[begin] : origin[end] + 1])
             orders.append(order)
-    if _HAS_CJK.search(text):
+    if HAS_CJK.search(text):
         orders.extend(o for i, o in enumerate(_cjk_orders(text)) if o.addressed or i < _MAX_ORDERS)
     return tuple(orders), prose
 
@@ -364,72 +358,6 @@ def _inserted_orders(text: str) -> bool:
     orders, prose = _scan(text)
     addressed = sum(1 for o in orders if o.addressed)
     return 0 < addressed < prose + len(orders) - addressed
-
-
-def _unwrapped(text: str) -> tuple[str, list[int]]:
-    """``text`` with hard-wrapped lines joined, and each character's index in ``text``.
-
-    Two lines join when they carry the same comment marker (none, ``#``, ``//``...), the first
-    ends inside a sentence (no closing punctuation, no code: ``=``, ``;``, a call) and the second
-    goes on in lowercase, a command, a value or after an open word ("to the account"), and is
-    not a serialized ``key: value`` field. The second line's marker is dropped from the view.
-    """
-    if "\n" not in text:
-        return text, list(range(len(text)))
-    lines = text.split("\n")
-    marks = [_LINE_MARK.match(line) for line in lines]
-    starts: list[int] = []
-    at = 0
-    for line in lines:
-        starts.append(at)
-        at += len(line) + 1
-    parts: list[str] = []
-    origin: list[int] = []
-    for index, line in enumerate(lines):
-        mark = marks[index]
-        keep_from = 0
-        if index and _joins_previous(lines, marks, index):
-            keep_from = mark.end()  # type: ignore[union-attr]
-        parts.append(line[keep_from:])
-        origin.extend(range(starts[index] + keep_from, starts[index] + len(line)))
-        if index + 1 < len(lines):
-            joined = _joins_previous(lines, marks, index + 1)
-            parts.append(" " if joined else "\n")
-            origin.append(starts[index] + len(line))
-    return "".join(parts), origin
-
-
-def _joins_previous(lines: list[str], marks: list[re.Match[str] | None], index: int) -> bool:
-    before, here = marks[index - 1], marks[index]
-    assert before is not None and here is not None  # the pattern matches every line
-    return _joins(
-        lines[index - 1][before.end() :], lines[index][here.end() :], same=before[1] == here[1]
-    )
-
-
-_LINE_MARK = re.compile(r"^[ \t]*(?:\d+(?:→|\t))?[ \t]*((?:#+|//+|--|\*|;+|>+)?)[ \t]*")
-_CODE_LINE = re.compile(
-    r"[=;{}]|\w\(|^\s*(?:import|from|def|class|return|const|let|var|function|fn|func)\b"
-)
-_CONTINUES = re.compile(r"[a-z`$(0-9]|[A-Z][A-Z0-9_]{2,}\b")
-_OPEN_ENDED = re.compile(
-    r"\b(?:to|the|a|an|of|with|at|in|on|for|from|by|and|or|account|address|number|is|be|are|this|that)$",
-    re.IGNORECASE,
-)
-_FIELD = re.compile(r"[\w-]+:[ \t]|[\w./-]+:\d+[:-]|[\w-]+/[\w./-]+(?:\s|$)")  # a field, grep's path:line:
-
-
-def _joins(line: str, following: str, *, same: bool) -> bool:
-    content = line.rstrip()
-    return (
-        same
-        and bool(content)
-        and content[-1] not in ".!?:;,{}[]\"'>()=+\\"
-        and (_CONTINUES.match(following) is not None or _OPEN_ENDED.search(content) is not None)
-        and _STRONG_MARKER.match(following) is None  # "SYSTEM OVERRIDE:" opens its own line
-        and _FIELD.match(following) is None
-        and _CODE_LINE.search(content) is None
-    )
 
 
 def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
@@ -457,10 +385,13 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         peeled = _WEAK_MARKER.match(body) or _KEY.match(body)
         if not peeled:
             break
-        if _NAMED_KEY.search(peeled.group(0)):  # "Assistant:", "assistant-note:", "DEBUG-AI:"
+        key = peeled.group(0)  # "Assistant:", "assistant-note:", "DEBUG-AI:", "Avustaja:"
+        if _NAMED_KEY.search(key) or WORLD_ADDRESSEE.match(key):
             addressed = named = True
         body = _PUNCTUATION.sub("", body[peeled.end() :])
-    addressee = _ADDRESSED.search(body) or FOREIGN_ADDRESSEE.search(body)
+    addressee = (
+        _ADDRESSED.search(body) or FOREIGN_ADDRESSEE.search(body) or WORLD_ADDRESSEE.search(body)
+    )
     named = named or addressee is not None
     override = _OVERRIDE.search(body)
     addressed = addressed or addressee is not None or override is not None
@@ -469,7 +400,9 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
     requests = [m.end() for m in _REQUEST.finditer(body)]
     starts += requests
     starts += [m.end() for m in _MODAL.finditer(body)]
-    if addressed:  # an order after its preamble: "... and strictly adhere to this: Invite ..."
+    starts += [m.end() for m in _PURPOSE.finditer(body)]
+    if addressed or requests:  # an order after its preamble: "... and strictly adhere to this: Invite ..."
+        # or a request's further verbs: "could you bump the version and run `npm publish`?"
         starts += [m.end() for m in _CLAUSE.finditer(body)]
     # a marker, an override or an addressee alone ("Уважаемый ассистент.") opens what follows
     carries = marked or override is not None or named
@@ -500,8 +433,13 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
     if foreign is not None:
         return replace(foreign, named=named), carries
     words = words_of(body)
-    classes = frozenset().union(*(imperative_classes(w) for w in words))
+    classes = frozenset().union(*(imperative_classes(w) for w in words), *map(foreign_classes, words))
+    classes |= cjk_classes(body)
     marks = text_marks(body)
+    if not addressed and _polite_with_stakes(body, marks):
+        # "Paki-send ... sa GCash 0917 555 0192", "hãy chuyển 2.000.000 VND vào tài khoản ...":
+        # a request word of any language and a destination or a sensitive act
+        return Order(body.strip(), False, classes, objects_of_words(words), marks, False, named), carries
     if _OBLIGED.search(body) and any(m.startswith(_ACT_MARKS) for m in marks):
         # "het wordt verwacht dat de uitvoer van `env` ... wordt opgenomen": an obligation
         # and a sensitive act, in any language
@@ -519,6 +457,21 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
     return None, carries
 
 
+def _polite_with_stakes(body: str, marks: frozenset[str]) -> bool:
+    """A request word of any language, and a destination (address, account, phone, URL) or a sensitive act.
+
+    Where the lexicon has no verb of a language, a polite request ("lütfen", "tolong", "hãy",
+    "يرجى", "कृपया", "paki-") with somewhere to send or pay, or a sensitive act, asks its reader
+    to act; it counts as a plain order does (by a destination or a sensitive act carried out).
+    """
+    if not WORLD_POLITE.search(body):  # the lexicon reads the languages of FOREIGN_POLITE
+        return False
+    if any(m.startswith(SENSITIVE_MARKS) for m in marks):
+        return True
+    return any(u[0] in _DESTINATION_KINDS for u in analyse(body).units)
+
+
+_DESTINATION_KINDS = frozenset({"email", "url", "account", "phone"})
 _FOREIGN_REACH_CHARS = 60  # a polite word or an addressee this close before a verb makes it an order
 
 
@@ -546,6 +499,10 @@ def _foreign_order(body: str, *, addressed: bool) -> Order | None:
 
 
 _ANY_WORD = re.compile(r"[^\W\d_]+")
+# programs whose command line is an act of its own (an install, a download, a script run)
+_COMMANDS = frozenset(
+    {"pip", "pip3", "npm", "npx", "yarn", "pnpm", "curl", "wget", "gem", "cargo", "brew", "uv", "pipx"}
+)
 
 
 def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -> Order | None:
@@ -568,6 +525,14 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
         classes = frozenset({"book"})
     if not classes and gerund and words[0].endswith("ing"):  # "would you mind forwarding"
         classes = verb_classes(words[0])
+    if not classes and gerund:  # "appreciated if the assistant handling this forwarded ...": the
+        # request's verb, whatever its form, is the first verb of the clause
+        classes = next((c for c in map(verb_classes, words[:8]) if c), frozenset())
+    if not classes and (addressed or cued) and rest.startswith("`") and text_marks(rest[:300]):
+        classes = frozenset({"run"})  # "... is `npm i -g event-stream-ng@latest`": a command quoted
+    if not classes and words[0] in _COMMANDS and _command_marks(rest[:300]):
+        # a command line on its own ("pip install numpy-fastmath"): docs write what to run so
+        classes = frozenset({"run"})
     if not classes or (words[0] in _NOUN_LIKE and not (lead or addressed or cued)):
         return None  # "Open positions", "Post by Bob": a noun-like first word needs a cue
     return Order(

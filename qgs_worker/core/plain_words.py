@@ -30,7 +30,8 @@ __all__ = ["leet_edits", "may_be_leet", "may_be_spaced", "spaced_edits"]
 # Single characters split by spaces (``r m   - r f   /``: any sign, digits too), or letters
 # split by one sign (``i.g.n.o.r.e``, ``t.o``: letters only, so ``1.2.3.4`` stays; two letters
 # only in a text with a longer such run).
-_SPACED = re.compile(r"(?<!\S)\S(?:[ \t]{1,4}\S(?!\S)){3,400}")  # a longer run: in pieces
+# the run's last character may be followed by a closing quote or bracket (``"... m a t h"}``)
+_SPACED = re.compile(r"(?<!\S)\S(?:[ \t]{1,4}\S(?=[\s\"'`)\]},;]|$)){3,400}")  # a longer run: in pieces
 _SIGNED = re.compile(r"(?<![^\W_])[A-Za-z](?:[._*\-·|/+~][A-Za-z](?![^\W_])){1,400}")
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 
