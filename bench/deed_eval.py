@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing the pack
 
 from qgs_worker.core.classifier import classify  # noqa: E402
 from qgs_worker.core.models import CadencePolicy, Finding, GatePolicy, RoundStatus, Severity  # noqa: E402
-from qgs_worker.service.config import Policies  # noqa: E402
+from qgs_worker.service.policies import Policies  # noqa: E402
 from qgs_worker.service.preparing import prepare_round  # noqa: E402
 from qgs_worker.service.records import RoundRecord, TaskContext, TaskRecord  # noqa: E402
 from qgs_worker.transcripts import TranscriptError, TranscriptTask, read_transcripts  # noqa: E402

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as the type checker sees them; at run time __getattr__ loads them
     from qgs_worker.service.audit import audit_round
-    from qgs_worker.service.config import Audit, Policies, ReviewLimits
+    from qgs_worker.service.policies import Audit, Policies, ReviewLimits
     from qgs_worker.service.ports import ReviewStore
     from qgs_worker.service.preparing import DETECTOR_ROLE
     from qgs_worker.service.records import Dispatch, TaskContext
@@ -43,10 +43,10 @@ __all__ = [
 
 _EXPORTS = {
     "DETECTOR_ROLE": "preparing",
-    "Audit": "config",
+    "Audit": "policies",
     "Dispatch": "records",
-    "Policies": "config",
-    "ReviewLimits": "config",
+    "Policies": "policies",
+    "ReviewLimits": "policies",
     "ReviewOutcome": "review",
     "ReviewService": "review",
     "ReviewStore": "ports",

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qgs_worker.service.audit import audit_round
-from qgs_worker.service.config import Audit
+from qgs_worker.service.policies import Audit
 from qgs_worker.service.records import Dispatch
 from qgs_worker.service.review import ReviewService
 from qgs_worker.service.submission import Submission

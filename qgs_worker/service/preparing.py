@@ -10,7 +10,7 @@ from qgs_worker.core import cadence, gate, round_scan
 from qgs_worker.core.deeds import critical_deeds, describe_deeds
 from qgs_worker.core.models import Deliverable, RoundPlan, Severity, TaskType
 from qgs_worker.core.policy import permission_findings
-from qgs_worker.service.config import Policies
+from qgs_worker.service.policies import Policies
 from qgs_worker.service.ports import Escalation, Prepared
 from qgs_worker.service.records import TaskContext
 from qgs_worker.service.requests import user_words

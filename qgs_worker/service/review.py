@@ -37,7 +37,7 @@ from qgs_worker.errors import (
     RoundNumberTakenError,
     TaskNotFoundError,
 )
-from qgs_worker.service.config import Policies, ReviewLimits
+from qgs_worker.service.policies import Policies, ReviewLimits
 from qgs_worker.service.deciding import (
     decision_at_intake,
     decision_on,

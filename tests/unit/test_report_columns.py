@@ -20,7 +20,7 @@ from qgs_worker.queue import pipeline
 from qgs_worker.reports.report import build_report, render_markdown, render_table
 from qgs_worker.reports.report_filter import ReportFilter
 from qgs_worker.roles import load_roles
-from qgs_worker.service.config import Audit
+from qgs_worker.service.policies import Audit
 from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
 

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Engine
 
 from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
 from qgs_worker.service import Policies, ReviewService
-from qgs_worker.service.config import ReviewLimits
+from qgs_worker.service.policies import ReviewLimits
 from qgs_worker.service.records import ReviewAttempt
 from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
