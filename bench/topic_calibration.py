@@ -12,6 +12,10 @@ the script prints the pair accuracy, the positives failed and the negatives caug
     pip download --no-deps -d /tmp/cc chatterbot-corpus==1.3.3
     .venv/bin/python bench/topic_calibration.py /tmp/cc/chatterbot_corpus-1.3.3-py2.py3-none-any.whl
 
+Measured (chatterbot-corpus 1.3.3): 229 + 256 pairs; the calibration rule finds no threshold
+above 0 (every one fails more than 10% of the positives); at the shipped 0.05, held out: pair
+accuracy 63.3%, positives failed 33.6%, negatives caught 60.2%.
+
 Needs PyYAML (a dependency of QGS's dependencies). The wheel is read as a zip, not installed.
 """
 
@@ -19,11 +23,11 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import sys
 import zipfile
 from collections.abc import Sequence
-
-import re
+from itertools import pairwise
 
 import yaml
 
@@ -54,7 +58,7 @@ def read_pairs(wheel: str) -> list[Pair]:
                 if not isinstance(conversation, list):
                     continue
                 lines = [str(x) for x in conversation if x is not None]
-                pairs.extend((parts[2], a, b) for a, b in zip(lines, lines[1:], strict=False))
+                pairs.extend((parts[2], a, b) for a, b in pairwise(lines))
     return pairs
 
 

@@ -187,7 +187,9 @@ def placeholder(prose: str, request: str = "") -> str:
                 return f"a placeholder line stands where content should be ({_quote(line)})"
     if not _ASKS_FOR_TEMPLATE.search(request):
         for line in lines:
-            if _INSTRUCTION_LINE.match(line) and _INSTRUCTION_WORDS.search(line.strip("[]<>{}()*_ ")):
+            if _INSTRUCTION_LINE.match(line) and _INSTRUCTION_WORDS.search(
+                line.strip("[]<>{}()*_ ")
+            ):
                 return f"an unfilled template line stands where content should be ({_quote(line)})"
     if not _ASKS_ABOUT_MODELS.search(request):
         boilerplate = _BOILERPLATE.search(plain)

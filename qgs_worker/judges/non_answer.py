@@ -124,7 +124,9 @@ def why_not_an_answer(
         if found:
             return NonAnswer(found)
     if topic is not None and words >= TOPIC_MIN_WORDS:
-        scores = [s for s in (topic.similarity(a, plain) for a in (request, turn) if a) if s is not None]
+        scores = [
+            s for s in (topic.similarity(a, plain) for a in (request, turn) if a) if s is not None
+        ]
         if scores and max(scores) < topic.threshold:
             return NonAnswer(
                 f"the deliverable is about something else: {topic.name} similarity "
@@ -133,9 +135,7 @@ def why_not_an_answer(
     return None
 
 
-def _other_language(
-    asked: str, plain: str, identify: Callable[[str], tuple[str, float]]
-) -> str:
+def _other_language(asked: str, plain: str, identify: Callable[[str], tuple[str, float]]) -> str:
     if not asked.strip() or _NAMES_A_LANGUAGE.search(asked):
         return ""
     wanted, wanted_p = identify(asked)
