@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from qgs_worker.core.models import (
+    REFUSAL,
     ROLE_FAILED,
     Classification,
     Complexity,
@@ -156,14 +157,20 @@ def decide_gate(
     0. a person rejected an earlier round (``history.rejection``) -> ``block``: a rejected task
        is never delivered;
     1. any P0 finding -> ``block`` (never delivered, whatever the score);
+       1b. a ``refusal`` finding of this round (its text declines the task) on an ACTION or
+       CRITICAL task -> ``awaiting_approval``: declining to drop a table may be right, and
+       only a person can say (``qgs approve`` delivers the refusal, ``qgs reject`` blocks the
+       task). On a QUERY or GENERATE task a refusal is the critic's to fail; an unreviewed
+       SIMPLE round with one -> ``revise`` (step 4);
     2. ``judge_error`` set -> ``revise`` (fail-closed), unless ``task_type`` is in
        ``policy.fail_open_types`` and the round has no P1 finding and the task is not REFLECT:
        then ``pass_with_suggestions`` whose reason and suggestion say the judge failed
        (fail-open with a warning; never a silent pass);
     3. a ``role_failed`` finding on a CRITICAL task -> ``revise``: a failed audit is never
        treated as a clean one (issue 4);
-    4. no review: SIMPLE -> ``pass`` (no LLM review); P1 findings -> ``revise`` with them as
-       must_fix; otherwise ``continue`` (no review due this round);
+    4. no review: a ``refusal`` finding on a SIMPLE round -> ``revise``; SIMPLE -> ``pass`` (no
+       LLM review); P1 findings -> ``revise`` with them as must_fix; otherwise ``continue`` (no
+       review due this round);
     5. PASS -> ``pass``; PASS_WITH_SUGGESTIONS -> ``pass_with_suggestions`` with the review's
        dimension issues as suggestions; on a REFLECT task both become ``awaiting_approval``;
        but a pass with P1 findings about this round (not ``role_failed``, not an earlier
@@ -218,6 +225,14 @@ def decide_gate(
             must_fix=_merge(p0, p1),
             risk=risk,
         )
+    refusals = [f.title for f in findings if f.category == REFUSAL and f.round_number is None]
+    if refusals and task_type in (TaskType.ACTION, TaskType.CRITICAL):
+        return Decision(
+            kind=DecisionKind.AWAITING_APPROVAL,
+            reason=f"{refusals[0]} on a {task_type.value} task: declining may be right; a "
+            "person decides (qgs approve delivers the refusal, qgs reject blocks the task)",
+            risk=risk,
+        )
     if judge_error is not None:
         fail_open = (
             task_type in policy.fail_open_types and not p1 and complexity is not Complexity.REFLECT
@@ -246,6 +261,14 @@ def decide_gate(
             risk=risk,
         )
     if review is None:
+        if refusals and complexity is Complexity.SIMPLE:
+            return Decision(
+                kind=DecisionKind.REVISE,
+                reason=f"{refusals[0]}: no review was due (simple task), but a refusal is not "
+                "an answer",
+                must_fix=(f"answer the request: {refusals[0]}",),
+                risk=risk,
+            )
         if complexity is Complexity.SIMPLE:
             return Decision(kind=DecisionKind.PASS, reason="simple task: no LLM review", risk=risk)
         if p1:

@@ -349,6 +349,10 @@ def with_round_field(finding: Finding) -> Finding:
 ROLE_FAILED = "role_failed"
 """The category of the finding an audit role leaves when it raised or ran out of time."""
 
+REFUSAL = "refusal"
+"""The category of the detectors' P4 finding on a round whose text declines the task
+(``core/nonanswers.refusal``): on an ACTION or CRITICAL task the gate asks a person."""
+
 
 def risk_of(findings: list[Finding] | tuple[Finding, ...]) -> int:
     """A round's risk: the sum of its findings' severity weights (P0=100 ... P4=5).

@@ -25,6 +25,8 @@ measures the turn. Without a turn, all three read the request.
 | --- | --- | --- |
 | all | the deliverable is empty or whitespace | score 0 |
 | all | a trivial deliverable to a GENERATE, ACTION or CRITICAL request (f) | -70 |
+| all | not an answer (g): no word at all, placeholder text, cut off, in another language than asked, about something else; a refusal of a QUERY or GENERATE task | -70 |
+| first scored | a refusal of an ACTION or CRITICAL task (g): noted, and the gate asks a person | 0 |
 | completeness | a long request or turn (30+ words) answered in fewer words than it has (not a round of tool calls only) | -40 |
 | completeness | GENERATE under 50 words / under 150 words | -30 / -10 |
 | completeness | a requirement with under half its content words in the deliverable | -10 (x4 max) |
@@ -68,6 +70,19 @@ verdict is FAIL whatever else scores well: an article, a plan or a deployment ca
 words. Not for a GENERATE request whose object is short by nature: a name, title, slogan,
 tagline, headline, motto, nickname, username, hashtag, acronym, emoji or one word (起个名字,
 拟个标题, 想个口号). QUERY answers may be short ("4", "Canberra") and are not checked.
+(g) :mod:`qgs_worker.judges.non_answer` (issue 32), the first reason that holds: a deliverable
+with no word and no tool call; a refusal ("I cannot help with that.", in eleven languages: it
+opens the text and the text is short); Lorem ipsum filler, a line that is only ``TODO`` /
+``TBD`` / ``FIXME`` or ``[Insert ... here]``, "As an AI language model, ..."; for QUERY and
+GENERATE, a text that stops inside a code block or on a comma, a colon or "the", prose of 10+ words
+in another language than the request (``py3langid``, unless the request names a language) and
+prose of 20+ words whose similarity to the request is under the ``TopicMeasure``'s threshold
+(character trigrams by default: ``RulesJudge(topic=...)`` takes another measure, an encoder's).
+70 points off every dimension (``NON_ANSWER_POINTS``): the verdict is FAIL. A refusal of an
+ACTION or CRITICAL task costs no points: declining to drop a table may be right, and the gate
+sends the round to a person (``awaiting_approval``) by the detectors' ``refusal`` finding.
+Not checked: a deliverable that answers another question in the request's own words, facts,
+a refusal buried in a long answer, a language the request asks for by a name not listed.
 
 Scores are clamped to 0-100. Verdict: the overall score is the mean of the dimension scores,
 rounded half up; FAIL below 60 or when any dimension is below 40; PASS_WITH_SUGGESTIONS from 60 to
@@ -95,6 +110,8 @@ from qgs_worker.core.models import (
 )
 from qgs_worker.core.rules import Context
 from qgs_worker.core.rules import judge as judge_rules
+from qgs_worker.judges import language
+from qgs_worker.judges.non_answer import why_not_an_answer
 from qgs_worker.judges.request_words import WORD as _WORD
 from qgs_worker.judges.request_words import (
     Words,
@@ -104,6 +121,7 @@ from qgs_worker.judges.request_words import (
     word_runs,
     words_of,
 )
+from qgs_worker.judges.topic import LEXICAL, TopicMeasure
 
 __all__ = ["RulesJudge"]
 
@@ -123,6 +141,8 @@ TRIVIAL_WORDS_BELOW = 3
 """A GENERATE, ACTION or CRITICAL deliverable under this many words, with no tool call, is trivial."""
 TRIVIAL_POINTS = 70
 """Taken off every dimension of a trivial deliverable: 100 - 70 is under DIMENSION_FAIL_BELOW."""
+NON_ANSWER_POINTS = 70
+"""Taken off every dimension of a deliverable that cannot be an answer (footnote (g))."""
 MAX_ISSUES_PER_DIMENSION = 10
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+.-]*)[^\n]*$", re.MULTILINE)
@@ -142,6 +162,8 @@ _SHORT_FORM_REQUEST = re.compile(
     re.IGNORECASE,
 )
 _TRIVIAL_CHECKED = frozenset({TaskType.GENERATE, TaskType.ACTION, TaskType.CRITICAL})
+_DECIDED_BY_A_PERSON = frozenset({TaskType.ACTION, TaskType.CRITICAL})
+"""Task types whose refusal the gate sends to a person instead of failing it."""
 
 _PYTHON_TAGS = frozenset({"python", "py", "python3"})
 _JSON_TAGS = frozenset({"json"})
@@ -268,9 +290,25 @@ class _Text:
 class RulesJudge:
     """A deterministic, offline :class:`~qgs_worker.core.ports.Judge`: see the module docstring.
 
-    No state, no I/O: safe to share across threads. ``latency_ms`` of its reviews is 0.0 so that a
-    review is a pure function of its request.
+    No state, no I/O but the language model's one load: safe to share across threads.
+    ``latency_ms`` of its reviews is 0.0 so that a review is a pure function of its request.
+
+    Args:
+        topic: The request/deliverable similarity of the "about something else" check (the
+            offline character trigrams by default; an encoder's where one is loaded); None
+            skips the check.
+        identify: ``text -> (ISO 639-1 code, probability)`` for the "in another language"
+            check (``py3langid`` by default); None skips it.
     """
+
+    def __init__(
+        self,
+        *,
+        topic: TopicMeasure | None = LEXICAL,
+        identify: Callable[[str], tuple[str, float]] | None = language.identify,
+    ) -> None:
+        self._topic = topic
+        self._identify = identify
 
     @property
     def name(self) -> str:
@@ -293,8 +331,35 @@ class RulesJudge:
                 dim.take(100, "the deliverable is empty")
         else:
             _check_all(scores, request, text)
+            if not _trivial(request, text):
+                self._check_answer(scores, request, text)
         dimensions = tuple(s.result() for s in scores.values())
         return _verdict(dimensions)
+
+    def _check_answer(self, scores: dict[str, _Score], request: ReviewRequest, text: _Text) -> None:
+        """Footnote (g): fail what cannot be an answer; note a refusal a person decides on."""
+        found = why_not_an_answer(
+            task_type=request.task_type,
+            request=request.request,
+            turn=request.turn,
+            raw=text.raw,
+            prose=text.prose,
+            has_tool_calls=bool(text.tool_calls),
+            unclosed_fence=text.unclosed_fence,
+            topic=self._topic,
+            identify=self._identify,
+        )
+        if found is None or not scores:
+            return
+        if found.refusal and request.task_type in _DECIDED_BY_A_PERSON:
+            next(iter(scores.values())).take(
+                0,
+                f"{found.reason}: declining a {request.task_type.value} task may be right; "
+                "a person decides (awaiting_approval)",
+            )
+            return
+        for dim in scores.values():
+            dim.take(NON_ANSWER_POINTS, f"not an answer: {found.reason}")
 
 
 # -- checks ------------------------------------------------------------------------------------

@@ -6,9 +6,9 @@ earlier rounds' tool outputs, where injected instructions arrive, are known.
 
 from __future__ import annotations
 
-from qgs_worker.core import cadence, gate, round_scan
+from qgs_worker.core import cadence, gate, nonanswers, round_scan
 from qgs_worker.core.deeds import critical_deeds, describe_deeds
-from qgs_worker.core.models import Deliverable, RoundPlan, Severity, TaskType
+from qgs_worker.core.models import REFUSAL, Deliverable, Finding, RoundPlan, Severity, TaskType
 from qgs_worker.core.policy import permission_findings
 from qgs_worker.service.policies import Policies
 from qgs_worker.service.ports import Escalation, Prepared
@@ -32,6 +32,8 @@ def prepare_round(
 ) -> Prepared:
     """Run the detectors on round ``number``, escalate on P0/P1, and plan what is due.
 
+    A round whose text declines the task, with no tool call, gets a P4 ``refusal`` finding
+    (``core/nonanswers.refusal``): the gate sends it to a person on an ACTION or CRITICAL task.
     A P0/P1 makes the round reviewed and audited as CRITICAL whatever the cadence says; so does
     a critical deed (``core/deeds.py``), the deed stored as the reason. With a policy
     (``policies.pdp``), each tool call of an ACTION or CRITICAL round (or one the detectors
@@ -59,6 +61,7 @@ def prepare_round(
             registry=policies.tools,
         )
     ]
+    findings += _refusal(deliverable)
     deeds = critical_deeds(deliverable.tool_calls, findings, policies.tools)
     if policies.pdp is not None and (
         task.task_type in (TaskType.ACTION, TaskType.CRITICAL)
@@ -85,3 +88,22 @@ def prepare_round(
         findings=tuple(findings),
         escalation=Escalation(escalated, reason) if escalated is not None else None,
     )
+
+
+def _refusal(deliverable: Deliverable) -> list[Finding]:
+    """The P4 ``refusal`` finding of a round that only declines the task, or none."""
+    if deliverable.tool_calls:
+        return []
+    reason = nonanswers.refusal(deliverable.text)
+    if not reason:
+        return []
+    return [
+        Finding(
+            role=DETECTOR_ROLE,
+            category=REFUSAL,
+            severity=Severity.P4,
+            title=reason,
+            evidence=deliverable.text.strip()[:200],
+            rule=REFUSAL,
+        )
+    ]

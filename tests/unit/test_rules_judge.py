@@ -404,7 +404,13 @@ class TestAccuracyAndFeasibility:
             deliverable="Python: lorem ipsum dolor sit amet.",
             dimensions=("accuracy",),
         )
-        assert score_of(judge.review(request), "accuracy") == 70
+        # -30 for the placeholder; the answer is nothing but filler, so it is no answer: -70
+        # (issue 32). An answer that mentions Lorem ipsum among real content loses the 30 only.
+        assert score_of(judge.review(request), "accuracy") == 0
+        mention = request.model_copy(
+            update={"deliverable": "Python is a language; its docs never use lorem ipsum text."}
+        )
+        assert score_of(judge.review(mention), "accuracy") == 70
 
     def test_absolute_claims_and_blanks(self, judge: RulesJudge) -> None:
         text = GOOD_ARTICLE + "\nThis approach is guaranteed to work. Set API_KEY=<your api key>.\n"

@@ -1,0 +1,365 @@
+"""The rules judge fails what cannot be an answer; a refusal of an action goes to a person (issue 32).
+
+Positives and their benign look-alikes: Lorem ipsum as the deliverable / quoted in an article on
+typesetting; a bare TODO line / a "TODO list" in prose; a cut-off text / a short complete
+answer and a code answer; an English request answered in French / a French request answered in
+French; a refusal of a GENERATE task (FAIL) / of an ACTION task (a person decides).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from qgs_worker.core import nonanswers
+from qgs_worker.core.gate import decide_gate
+from qgs_worker.core.models import (
+    REFUSAL,
+    CadencePolicy,
+    Complexity,
+    DecisionKind,
+    Deliverable,
+    Finding,
+    GatePolicy,
+    ReviewRequest,
+    Severity,
+    TaskHistory,
+    TaskType,
+    Verdict,
+)
+from qgs_worker.core.rubric import dimensions_for
+from qgs_worker.judges.rules_judge import RulesJudge
+from qgs_worker.judges.topic import LEXICAL, TopicMeasure
+from qgs_worker.service.config import Policies
+from qgs_worker.service.preparing import prepare_round
+from qgs_worker.service.records import TaskContext, TaskRecord
+from tests.unit.test_rules_judge import GOOD_ARTICLE
+
+AI = "Write an article about AI"
+
+AI_ARTICLE = """\
+# Artificial intelligence at work
+
+Artificial intelligence (AI) systems learn patterns from data and use them to make predictions.
+Teams use AI to sort support tickets, to flag fraud and to draft routine text, and they keep a
+person in the loop where a wrong answer is costly.
+
+## What AI does well
+
+AI is good at narrow, repetitive tasks with plenty of examples. It is weaker where the data is
+scarce or where the world changes faster than the model is retrained.
+
+## Where to start
+
+Pick one task with clear success measures, collect examples, and compare the AI system with the
+current process before you rely on it.
+"""
+
+TYPESETTING = """\
+# Why designers use placeholder text
+
+Typesetters have filled page mock-ups with the passage that starts "Lorem ipsum dolor sit amet,
+consectetur adipiscing elit" since the 1500s. The text is scrambled Latin from Cicero, so readers
+look at the layout instead of reading the words.
+
+## When to replace it
+
+Replace the filler before a design is reviewed by customers: a page of real copy shows where
+headings wrap and where paragraphs run long. Many teams keep a style guide with sample copy for
+this reason, so that every page is reviewed with text of realistic length.
+"""
+
+
+def review(deliverable: str, request: str = AI, task_type: TaskType = TaskType.GENERATE,
+           judge: RulesJudge | None = None):  # fmt: skip
+    return (judge or RulesJudge()).review(
+        ReviewRequest(
+            task_type=task_type,
+            request=request,
+            deliverable=deliverable,
+            dimensions=dimensions_for(task_type),
+        )
+    )
+
+
+def not_an_answer(got) -> bool:
+    return any("not an answer" in issue for d in got.dimensions for issue in d.issues)
+
+
+class TestWhatMustHold:
+    """The issue's two cases are not passed."""
+
+    @pytest.mark.parametrize(
+        "deliverable", ["lorem ipsum dolor sit amet", "I cannot help with that."]
+    )
+    def test_fail(self, deliverable: str) -> None:
+        got = review(deliverable)
+        assert Verdict.FAIL == got.verdict
+        assert not_an_answer(got)
+        assert got.summary.startswith("rules judge:")
+
+    def test_a_real_article_passes(self) -> None:
+        got = review(AI_ARTICLE)
+        assert Verdict.FAIL != got.verdict
+        assert not not_an_answer(got)
+
+
+class TestPlaceholders:
+    """Filler where content should be; not a mention of it."""
+
+    @pytest.mark.parametrize(
+        "deliverable",
+        [
+            AI_ARTICLE + "\n## Outlook\n\nTODO\n",
+            AI_ARTICLE + "\n## Outlook\n\n- TBD: write the outlook\n",
+            AI_ARTICLE + "\n[Insert conclusion here]\n",
+            "As an AI language model, I don't have opinions, but AI is a broad field.\n\n"
+            + AI_ARTICLE,
+            AI_ARTICLE
+            + "\nLorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod "
+            "tempor incididunt ut labore et dolore magna aliqua.\n",
+        ],
+        ids=["todo-line", "tbd-note", "insert-here", "as-an-ai", "lorem-paragraph"],
+    )
+    def test_fail(self, deliverable: str) -> None:
+        assert Verdict.FAIL == review(deliverable).verdict
+
+    def test_article_quoting_lorem_ipsum(self) -> None:
+        got = review(TYPESETTING, "Write an article about placeholder text in page design")
+        assert not not_an_answer(got)
+
+    def test_todo_list_in_prose(self) -> None:
+        text = GOOD_ARTICLE + "\nKeep a TODO list of the functions still without tests.\n"
+        assert not not_an_answer(review(text, "Write an article about unit testing in Python"))
+
+    def test_asked_for_a_template(self) -> None:
+        assert "" == nonanswers.placeholder("Dear hiring manager,\n[Insert company name here]\n",
+                                            "Write a cover letter template")  # fmt: skip
+
+    def test_your_name_field_is_not_a_placeholder(self) -> None:
+        assert "" == nonanswers.placeholder("Best regards,\n[Your Name]", "Write a cover letter")
+
+
+class TestCutOff:
+    """A text that stops mid-way; not a short complete answer or code."""
+
+    @pytest.mark.parametrize(
+        "deliverable",
+        [
+            AI_ARTICLE + "\nThe next step for most teams is to measure the",
+            AI_ARTICLE + "\nHere is an example:\n\n```python\ndef predict(x):\n    return",
+            AI_ARTICLE + "\nThree things matter most for adoption, namely,",
+        ],
+        ids=["on-the", "open-fence", "on-comma"],
+    )
+    def test_fail(self, deliverable: str) -> None:
+        got = review(deliverable)
+        assert Verdict.FAIL == got.verdict
+        assert any("stops" in i for d in got.dimensions for i in d.issues)
+
+    @pytest.mark.parametrize(
+        ("request_", "deliverable"),
+        [
+            ("What is the default port of PostgreSQL?", "PostgreSQL listens on port 5432 by default."),
+            ("What is the capital of Australia?", "Canberra"),
+            ("Write a Python function that adds two numbers",
+             "```python\ndef add(a: int, b: int) -> int:\n    return a + b\n```"),
+            ("Restart nginx on web-1", "format C: /y"),
+        ],
+        ids=["short-complete", "one-word", "code", "command"],
+    )  # fmt: skip
+    def test_complete(self, request_: str, deliverable: str) -> None:
+        for task_type in (TaskType.QUERY, TaskType.GENERATE):
+            assert not any(
+                "stops" in i
+                for d in review(deliverable, request_, task_type).dimensions
+                for i in d.issues
+            )
+
+
+class TestLanguage:
+    """Another language than asked fails; the same one, or one the request names, does not."""
+
+    FRENCH = (
+        "L'intelligence artificielle apprend des modèles à partir des données et les utilise pour "
+        "faire des prédictions. Les équipes s'en servent pour trier les demandes des clients et "
+        "pour repérer la fraude, en gardant une personne dans la boucle."
+    )
+
+    def test_english_request_french_answer(self) -> None:
+        got = review(self.FRENCH, "Explain what artificial intelligence does", TaskType.QUERY)
+        assert Verdict.FAIL == got.verdict
+        assert any("another language" in i for d in got.dimensions for i in d.issues)
+
+    def test_french_request_french_answer(self) -> None:
+        got = review(
+            self.FRENCH, "Explique ce que fait l'intelligence artificielle", TaskType.QUERY
+        )
+        assert not not_an_answer(got)
+
+    def test_request_names_the_language(self) -> None:
+        got = review(self.FRENCH, "Explain artificial intelligence in French", TaskType.QUERY)
+        assert not not_an_answer(got)
+
+    def test_the_identifier_is_a_seam(self) -> None:
+        english = RulesJudge(identify=lambda text: ("en", 1.0))
+        got = review(self.FRENCH, "Explain what artificial intelligence does", TaskType.QUERY,
+                     judge=english)  # fmt: skip
+        assert not not_an_answer(got)
+
+
+class TestTopic:
+    """Prose about something else fails; the measure is a seam."""
+
+    COOKING = (
+        "Slice the onions thinly and let them soften in butter over a low flame for twenty "
+        "minutes, stirring now and then. Add the stock, season with salt and pepper, and simmer "
+        "until the soup thickens; serve it with toasted bread and grated cheese."
+    )
+
+    def test_off_topic_fails(self) -> None:
+        got = review(self.COOKING)  # "Write an article about AI"
+        assert Verdict.FAIL == got.verdict
+        assert any("something else" in i for d in got.dimensions for i in d.issues)
+
+    def test_on_topic_passes(self) -> None:
+        assert LEXICAL.similarity("Write an article about AI", AI_ARTICLE) == 1.0
+        assert not not_an_answer(review(AI_ARTICLE))
+
+    def test_another_measure(self) -> None:
+        always_close = TopicMeasure("test encoder", lambda asked, text: 0.9, threshold=0.5)
+        judge = RulesJudge(topic=always_close)
+        got = review(self.COOKING, judge=judge)
+        assert not not_an_answer(got)
+
+
+class TestRefusals:
+    """Refusals in several languages; not an answer that only sounds like one."""
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "I cannot help with that.",
+            "I'm sorry, but I can't help with that request.",
+            "I’m unable to assist with this.",
+            "I must decline to write this.",
+            "Désolé, je ne peux pas vous aider avec cette demande.",
+            "Es tut mir leid, aber ich kann Ihnen dabei nicht helfen.",
+            "Lo siento, pero no puedo ayudar con eso.",
+            "Mi dispiace, ma non posso aiutarti con questo.",
+            "Desculpe, mas não posso ajudar com isso.",
+            "抱歉，我无法帮助你完成这个请求。",
+            "申し訳ありませんが、そのご依頼にはお手伝いできません。",
+            "Извините, но я не могу помочь с этим.",
+        ],
+    )
+    def test_refusal(self, text: str) -> None:
+        assert nonanswers.refusal(text)
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "I can't help but notice how fast AI is moving. " + AI_ARTICLE,
+            AI_ARTICLE + "\nOne user told us: I cannot help with that, and we laughed.",
+            "The service restarted; I cannot see any errors in the log.",
+        ],
+        ids=["cant-help-but", "quoted-late-in-a-long-text", "cannot-see"],
+    )
+    def test_not_a_refusal(self, text: str) -> None:
+        assert "" == nonanswers.refusal(text)
+
+    def test_generate_refusal_fails(self) -> None:
+        assert Verdict.FAIL == review("I'm sorry, but I can't write that article.").verdict
+
+    def test_action_refusal_costs_no_points(self) -> None:
+        got = review("I can't drop the orders table without a backup.", "Drop the orders table",
+                     TaskType.ACTION)  # fmt: skip
+        assert not not_an_answer(got)
+        assert any("a person decides" in i for d in got.dimensions for i in d.issues)
+
+
+def refusal_finding() -> Finding:
+    return Finding(role="detectors", category=REFUSAL, severity=Severity.P4, title="declines")
+
+
+def decide(task_type: TaskType, complexity: Complexity, verdict: Verdict | None = Verdict.FAIL):
+    from qgs_worker.core.models import Review
+
+    rev = None if verdict is None else Review(verdict=verdict, score=30)
+    return decide_gate(
+        rev,
+        round_number=1,
+        complexity=complexity,
+        final=True,
+        history=TaskHistory(scores=[]),
+        findings=[refusal_finding()],
+        policy=GatePolicy(),
+        task_type=task_type,
+    )
+
+
+class TestGate:
+    """A refusal of an ACTION or CRITICAL task waits for a person; of a QUERY it is revised."""
+
+    @pytest.mark.parametrize(
+        ("task_type", "complexity"),
+        [(TaskType.ACTION, Complexity.COMPLEX), (TaskType.CRITICAL, Complexity.REFLECT)],
+    )
+    def test_action_goes_to_a_person(self, task_type: TaskType, complexity: Complexity) -> None:
+        got = decide(task_type, complexity)
+        assert DecisionKind.AWAITING_APPROVAL == got.kind
+        assert "a person decides" in got.reason
+
+    def test_p0_still_blocks(self) -> None:
+        p0 = Finding(role="detectors", category="x", severity=Severity.P0, title="rm -rf /")
+        got = decide_gate(
+            None, round_number=1, complexity=Complexity.COMPLEX, final=True,
+            history=TaskHistory(scores=[]), findings=[refusal_finding(), p0],
+            policy=GatePolicy(), task_type=TaskType.ACTION,
+        )  # fmt: skip
+        assert DecisionKind.BLOCK == got.kind
+
+    def test_simple_query_is_not_passed_unreviewed(self) -> None:
+        assert DecisionKind.REVISE == decide(TaskType.QUERY, Complexity.SIMPLE, None).kind
+
+    def test_generate_follows_the_critic(self) -> None:
+        assert DecisionKind.FORCE_DELIVER == decide(TaskType.GENERATE, Complexity.COMPLEX).kind
+
+
+class TestThroughTheIntake:
+    """The intake's detector pass finds the refusal, the gate sends the ACTION round to a person."""
+
+    def test_refusal_of_an_action(self) -> None:
+        task = TaskRecord(id="t", request="Drop the orders table in production",
+                          task_type=TaskType.ACTION, complexity=Complexity.COMPLEX)  # fmt: skip
+        deliverable = Deliverable(text="I'm sorry, but I can't drop a production table.")
+        prepared = prepare_round(
+            TaskContext(task=task, rounds=()), 1, deliverable, final=True, turn=None,
+            policies=Policies(gate=GatePolicy(), cadence=CadencePolicy()),
+        )  # fmt: skip
+        assert [REFUSAL] == [f.category for f in prepared.findings]
+        rev = RulesJudge().review(
+            ReviewRequest(task_type=TaskType.ACTION, request=task.request,
+                          deliverable=deliverable.render(),
+                          dimensions=dimensions_for(TaskType.ACTION))
+        )  # fmt: skip
+        got = decide_gate(
+            rev, round_number=1, complexity=task.complexity, final=True,
+            history=TaskHistory(scores=[]), findings=prepared.findings, policy=GatePolicy(),
+            task_type=task.task_type,
+        )  # fmt: skip
+        assert DecisionKind.AWAITING_APPROVAL == got.kind
+
+    def test_no_finding_when_the_round_acts(self) -> None:
+        task = TaskRecord(id="t", request="Restart nginx", task_type=TaskType.ACTION,
+                          complexity=Complexity.COMPLEX)  # fmt: skip
+        from qgs_worker.core.models import ToolCall
+
+        deliverable = Deliverable(
+            text="I can't restart it gracefully, so I restart it hard.",
+            tool_calls=(ToolCall(name="restart", arguments={"service": "nginx"}),),
+        )
+        prepared = prepare_round(
+            TaskContext(task=task, rounds=()), 1, deliverable, final=True, turn=None,
+            policies=Policies(gate=GatePolicy(), cadence=CadencePolicy()),
+        )  # fmt: skip
+        assert REFUSAL not in [f.category for f in prepared.findings]
