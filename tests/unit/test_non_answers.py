@@ -29,7 +29,7 @@ from qgs_worker.core.models import (
 from qgs_worker.core.rubric import dimensions_for
 from qgs_worker.judges.rules_judge import RulesJudge
 from qgs_worker.judges.topic import LEXICAL, TopicMeasure
-from qgs_worker.service.config import Policies
+from qgs_worker.service.policies import Policies
 from qgs_worker.service.preparing import prepare_round
 from qgs_worker.service.records import TaskContext, TaskRecord
 from tests.unit.test_rules_judge import GOOD_ARTICLE
