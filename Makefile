@@ -71,13 +71,13 @@ bench: install
 	$(PY) bench/audit_batch_bench.py
 	$(PY) bench/deed_cost_bench.py
 
-## Nothing lost under faults (README "Chaos run (make chaos)"); not part of `make test`.
+## Nothing lost under faults (docs/reliability.md, "Chaos run"); not part of `make test`.
 ## ~10 min; CHAOS_ARGS=--quick for ~3 min. This tree's code runs (PYTHONPATH), whatever the venv.
 chaos:
 	@test -x "$(CHAOS_PYTHON)" || $(MAKE) install
 	PYTHONPATH="$(CURDIR)" "$(CHAOS_PYTHON)" -m bench.chaos $(CHAOS_ARGS)
 
-## The learned instruction detector (README "The learned instruction detector"): rebuild the
+## The learned instruction detector (docs/learned-detector.md): rebuild the
 ## artifact in qgs_worker/core/data from pinned public data, then measure it.
 $(TRAIN_VENV)/.installed: train/requirements.txt
 	$(PYTHON) -m venv $(TRAIN_VENV)

@@ -18,7 +18,7 @@ for both scenarios, which take turns within each repetition:
 Reported: the median time per 1 KB text of each (microseconds, over repetitions), the ratio
 model / rules, and the process's RSS before and after the model is loaded (MB). Target
 (issue 10): one 1 KB text in well under a millisecond; a worker's idle RSS with the model
-loaded within 150 MB (measured with a real ``qgs worker`` in the README).
+loaded within 150 MB (measured with a real ``qgs worker``: docs/learned-detector.md).
 """
 
 from __future__ import annotations

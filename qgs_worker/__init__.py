@@ -9,9 +9,11 @@ one-shot ``qgs check-tool`` or ``qgs scan`` does not pay for the store, Celery o
 
 Modules that once sat at the top of the package moved into rooms of their own (issue 30: ``queue``,
 ``limits``, ``reports``, ``config``...). Their old paths, which users may have imported or named
-(``qgs_worker.settings``, ``celery -A qgs_worker.celery_app``), are listed once, in ``MOVED``, and
-still import: the old name is the new module itself (patching one patches the other), with a
-``DeprecationWarning`` that names the new path.
+(``qgs_worker.settings``, ``python -m qgs_worker.celery_app``), are listed once, in ``MOVED``,
+and still import: the old name is the new module itself, with a ``DeprecationWarning`` that
+names the new path. Patch a name where it is defined (``qgs_worker.queue.dispatch.send``, not a
+module that re-exports it). A type checker does not see the old paths (they have no file): it
+reports them as missing, which is the prompt to move to the new one.
 """
 
 from __future__ import annotations

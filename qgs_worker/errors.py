@@ -37,7 +37,8 @@ Only the Celery adapter (``qgs_worker.queue.jobs``) maps errors to retries.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NoReturn
 
 __all__ = [
     "ApprovalConflictError",
@@ -271,3 +272,19 @@ class StoreUnavailableError(StoreError):
     A job that meets it is retried with backoff and never acknowledged as done; when its
     retries run out, the sweeper still has the submission or round (``qgs_worker.queue.sweeper``).
     """
+
+
+def moved_attribute(module: str, name: str, moved: Mapping[str, str]) -> NoReturn:
+    """Fail an attribute lookup of ``module``: naming the new home of a ``name`` that moved.
+
+    A module's ``__getattr__`` calls it with the names it once defined (issue 30 moved some
+    between modules), so ``from OLD import name`` says where to import it from now.
+
+    Raises:
+        ImportError: ``name`` is in ``moved`` (``from ... import name`` and ``module.name`` alike).
+        AttributeError: ``name`` was never there.
+    """
+    home = moved.get(name)
+    if home is not None:
+        raise ImportError(f"{name} moved to {home}: import it from there", name=name)
+    raise AttributeError(f"module {module!r} has no attribute {name!r}")

@@ -4,8 +4,9 @@
 ``DecisionResult``); ``http`` is the HTTP API (``qgs serve``: FastAPI, imported only there).
 An MCP server is a second thin transport over the same ``Operations``.
 
-Layer: a face. May import: ``client``, the adapters, ``service``, ``core``, ``errors``. Imported
-by: ``cli`` (``qgs serve``, ``qgs mcp``).
+Layer: a face, under ``cli``; may import ``client`` and everything below the faces. Imports:
+``client``, ``config``, ``core``, ``errors``, ``limits``, ``queue``, ``reports``, ``service``,
+``store``, ``telemetry``. Imported by: ``cli``.
 """
 
 from qgs_worker.api.operations import WAIT_MAX_S, DecisionResult, Operations, Principal

@@ -7,9 +7,9 @@ With no ``QGS_BROKER_URL`` every command that needs a broker starts the embedded
 click or rich, issue 15) when their arguments are plain, and the typer ``app`` (``cli.commands``:
 every command, imported on first use) for everything else, ``--help`` and usage errors included.
 
-Layer: a face, the top. May import: anything below it (``api``, ``client``, the adapters,
-``service``, ``core``, ``errors``). Imported by: nothing of QGS (the ``qgs`` console script runs
-``main``).
+Layer: a face, the top; may import everything below it. Imports: ``api``, ``client``, ``config``,
+``core``, ``errors``, ``queue``, ``reports``, ``service``, ``store``, ``telemetry``,
+``transcripts``, ``webhooks``. Imported by: nothing of QGS.
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def mcp(
     port: Annotated[int, typer.Option(min=1, max=65535, help="HTTP: listen port.")] = 8090,
     log_level: Annotated[str, typer.Option(help="HTTP: uvicorn's log level.")] = "info",
 ) -> None:
-    """Serve the MCP tools (start_task, submit_round, get_decision, get_constraints, check_tool_call).
+    """Serve the MCP tools (start_task, submit_round, get_decision, get_constraints, check_tool_call, register_tools).
 
     stdio: every call acts with the API key in QGS_API_KEY (the server refuses to start
     without a live one). HTTP: every request needs 'Authorization: Bearer KEY'. Keys come

@@ -26,6 +26,8 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
+from qgs_worker.errors import moved_attribute
+
 __all__ = ["parse", "run_short"]
 
 
@@ -221,3 +223,13 @@ class _QuietFlush:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.wrapped, name)
+
+
+_MOVED_NAMES = {"short_command": "qgs_worker.cli.short_process", "load_instruction_model": "qgs_worker.cli.short_process"}
+"""Names this module once defined, and where they live now (issue 30)."""
+
+
+
+def __getattr__(name: str) -> object:
+    """A name that moved fails naming its new home (``errors.moved_attribute``)."""
+    moved_attribute(__name__, name, _MOVED_NAMES)

@@ -24,8 +24,9 @@ hands it to a background thread that logs it to the store through the queue
     if not report.allowed:
         ...  # report.stopped_at, report.errors, report.suggestion
 
-Layer: a face. May import: the adapters, ``service``, ``core``, ``errors``. Imported by: ``api``,
-``cli`` and the package's public face (``qgs_worker.Client``).
+Layer: a face, under ``api``; may import everything below the faces. Imports: ``config``, ``core``,
+``errors``, ``judges``, ``limits``, ``queue``, ``service``, ``store``, ``telemetry``, ``webhooks``.
+Imported by: ``api``, ``cli``, ``qgs_worker``.
 """
 
 from __future__ import annotations

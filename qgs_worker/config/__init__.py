@@ -6,8 +6,7 @@
 the short commands), ``webhook_settings`` (``QGS_WEBHOOKS__*``), ``policy_file`` (who may call
 which tools) and ``toolgate_io`` (the gate built from the settings, with its I/O ports).
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no
-cycle forms (today ``limits``: the gate's limiter; ``roles``: the registered audit roles).
-Imported by: the faces and every adapter that reads settings (``queue``, ``store``,
-``telemetry``, ``webhooks``, ``reports``).
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``core``, ``errors``, ``limits``, ``roles``. Imported by: ``api``, ``cli``, ``client``,
+``queue``, ``reports``, ``store``, ``telemetry``, ``webhooks``.
 """

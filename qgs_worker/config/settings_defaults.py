@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qgs_worker.config.settings_groups import ToolGateSettings
+from qgs_worker.errors import moved_attribute
 
 __all__ = [
     "ENV_FILE",
@@ -168,3 +169,13 @@ class DefaultSettings:
     def store_line(self) -> str:
         """``Settings.store_line``: which store (and data folder) this process uses."""
         return store_line_of(self.resolved_database_url, self.data_dir)
+
+
+_MOVED_NAMES = {"short_settings": "qgs_worker.config.short_settings"}
+"""Names this module once defined, and where they live now (issue 30)."""
+
+
+
+def __getattr__(name: str) -> object:
+    """A name that moved fails naming its new home (``errors.moved_attribute``)."""
+    moved_attribute(__name__, name, _MOVED_NAMES)

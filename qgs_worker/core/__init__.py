@@ -1,9 +1,10 @@
-"""The pure domain of QGS: stdlib and pydantic only.
+"""The pure domain of QGS: the standard library and a few pure libraries (the Layer line).
 
 Nothing here imports celery, redis, sqlmodel or openai (a test keeps it so); the adapters
 around it (jobs, store, judges, CLI) depend on it, never the other way round.
 
-Layer: the core, the bottom of QGS (``pyproject.toml``'s import-linter contracts). May import:
-``errors`` only, besides the standard library, pydantic and numpy. Imported by: every other
-package.
+Layer: the core, at the bottom; may import ``errors`` only (besides the standard library, pydantic,
+numpy, jsonschema, fastjsonschema and re2). Imports: ``errors``. Imported by: ``api``, ``cli``,
+``client``, ``config``, ``judges``, ``limits``, ``qgs_worker``, ``queue``, ``reports``, ``roles``,
+``service``, ``store``, ``telemetry``, ``transcripts``, ``webhooks``.
 """

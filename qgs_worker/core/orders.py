@@ -30,7 +30,6 @@ from functools import lru_cache
 
 from qgs_worker.core.acts import SENSITIVE_MARKS, text_marks
 from qgs_worker.core.acts import command_marks as _command_marks
-from qgs_worker.core.followed_values import analyse
 from qgs_worker.core.order_lines import unwrapped
 from qgs_worker.core.order_words import (
     classes_of_words,
@@ -468,6 +467,10 @@ def _polite_with_stakes(body: str, marks: frozenset[str]) -> bool:
         return False
     if any(m.startswith(SENSITIVE_MARKS) for m in marks):
         return True
+    # imported here: a short `qgs scan` of text without such a request word never loads the
+    # value reader (~8 ms of its start-up; tests/unit/test_cli_cold_start.py)
+    from qgs_worker.core.followed_values import analyse
+
     return any(u[0] in _DESTINATION_KINDS for u in analyse(body).units)
 
 

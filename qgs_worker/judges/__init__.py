@@ -3,9 +3,8 @@
 ``rules`` is the deterministic, offline default; ``openai`` is any OpenAI-compatible endpoint;
 ``panel`` is several models on that endpoint voting (median score, majority verdict).
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
-forms. Imported by: the faces (``cli``, ``api``, ``client``), ``queue`` (the worker's judge),
-``reports``, ``client``.
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``core``, ``errors``, ``service``. Imported by: ``client``, ``queue``, ``reports``.
 """
 
 from __future__ import annotations

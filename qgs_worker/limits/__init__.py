@@ -5,7 +5,7 @@ window shared through Redis; ``ratelimit_redis``: its scripts and keys), ``lease
 ``lease_channel`` (units of a Redis window spent locally and renewed ahead), ``judge_limit``
 (one budget of requests and tokens for the judge's endpoint).
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` (today only ``core`` and
-``errors``). Imported by: the faces, ``config`` (the gate's limiter), ``queue`` and
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``core``, ``errors``. Imported by: ``api``, ``client``, ``config``, ``queue``,
 ``telemetry``.
 """

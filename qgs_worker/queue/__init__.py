@@ -13,8 +13,7 @@
   ``notify`` and ``background`` (decisions pushed to waiters), ``progress`` (where a
   submission stands).
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no
-cycle forms (today ``config``, ``store``, ``judges``, ``roles``, ``limits``, ``telemetry``,
-``webhooks``). Imported by: the faces (``cli``, ``api``, ``client``) and ``reports`` (the
-sweeper's overdue rule, the gate's layer names).
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``config``, ``core``, ``errors``, ``judges``, ``limits``, ``roles``, ``service``,
+``store``, ``telemetry``, ``webhooks``. Imported by: ``api``, ``cli``, ``client``, ``reports``.
 """

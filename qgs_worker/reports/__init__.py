@@ -6,7 +6,7 @@
 ``report_html`` and ``report_plots`` (one self-contained page with Plotly figures, from
 ``templates/``); ``runs`` (an audit run's settings fingerprint) and ``run_diff`` (``qgs diff``).
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no
-cycle forms (today ``config``, ``judges``, ``queue``). Imported by: the faces (``cli``,
-``api``).
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``config``, ``core``, ``errors``, ``judges``, ``queue``, ``service``. Imported by:
+``api``, ``cli``.
 """

@@ -10,9 +10,8 @@ arguments (``QGS_DISCRIMINATOR__ROLE_OPTIONS``)::
 
 QGS's own roles are registered the same way in its ``pyproject.toml``.
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
-forms. Imported by: the faces (``cli``, ``api``, ``client``), ``config`` (the registered roles),
-``queue``.
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``core``, ``errors``. Imported by: ``config``, ``queue``.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ and no store rows (``tests/unit/test_architecture.py``).
 The names load on first use (PEP 562 ``__getattr__``): a face that needs one leaf of the service
 (``inputs``, the input contract; ``submission``, the queue message) does not pay for the rest.
 
-Layer: the service, on the core. May import: ``core`` and ``errors`` only. Imported by: the
-adapters and the faces.
+Layer: the service, on the core; may import the core and ``errors`` only. Imports: ``core``,
+``errors``. Imported by: ``api``, ``cli``, ``client``, ``judges``, ``queue``, ``reports``,
+``store``, ``telemetry``.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ from __future__ import annotations
 from qgs_worker.core.discriminator import ROLE_FAILED, AuditContext, RoleRun, roles_for
 from qgs_worker.core.discriminator import run_roles as run_audit_roles
 from qgs_worker.core.models import Finding
-from qgs_worker.service.policies import Audit
 from qgs_worker.service.observer import ReviewObserver, tell
+from qgs_worker.service.policies import Audit
 from qgs_worker.service.ports import ReviewStore
 from qgs_worker.service.preparing import DETECTOR_ROLE
 from qgs_worker.service.requests import user_words

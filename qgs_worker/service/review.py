@@ -37,7 +37,6 @@ from qgs_worker.errors import (
     RoundNumberTakenError,
     TaskNotFoundError,
 )
-from qgs_worker.service.policies import Policies, ReviewLimits
 from qgs_worker.service.deciding import (
     decision_at_intake,
     decision_on,
@@ -45,6 +44,7 @@ from qgs_worker.service.deciding import (
     task_history,
 )
 from qgs_worker.service.observer import ReviewObserver, tell
+from qgs_worker.service.policies import Policies, ReviewLimits
 from qgs_worker.service.ports import Prepared, ReviewLease, ReviewStore, Settlement
 from qgs_worker.service.preparing import prepare_round
 from qgs_worker.service.records import (

@@ -1,7 +1,7 @@
 """The results store: SQLModel tables and an idempotent repository (SQLite default, PostgreSQL by URL).
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
-forms (today ``config``: the data folder). Imported by: the faces (``cli``, ``api``, ``client``),
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``config``, ``core``, ``errors``, ``service``. Imported by: ``api``, ``cli``, ``client``,
 ``queue``, ``webhooks``.
 """
 

@@ -32,8 +32,8 @@ only when metrics are served.
 This module imports nothing but the standard library: ``qgs check-tool`` and ``qgs scan`` start
 as fast with it as without (``tests/unit/test_cli_cold_start.py``).
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
-forms (today ``config``, ``limits``). Imported by: the faces (``cli``, ``api``, ``client``),
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``config``, ``core``, ``limits``, ``service``. Imported by: ``api``, ``cli``, ``client``,
 ``queue``, ``webhooks``.
 """
 

@@ -21,8 +21,8 @@ A bad line, record, trace, session or sample comes back as a ``TranscriptError``
 what is wrong and how to fix it) in the stream, so one broken item never stops a batch. Stdlib
 and pydantic only (``zstandard`` for Inspect's compressed archives, imported when one is read).
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
-forms. Imported by: the faces (``cli``, ``api``, ``client``).
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``core``, ``errors``. Imported by: ``cli``.
 """
 
 from __future__ import annotations

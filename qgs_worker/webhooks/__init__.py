@@ -13,9 +13,9 @@ The body, the signature and the retry schedule are pure (``qgs_worker.core.webho
 URL rules too (``qgs_worker.core.callback_url``); the deliveries live in the store
 (``qgs_worker.store.webhooks``).
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors`` and another adapter where no cycle
-forms (today ``config``, ``store``, ``telemetry``). Imported by: the faces (``cli``, ``api``,
-``client``), ``queue`` (the delivery job, the decided listener).
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``config``, ``core``, ``errors``, ``store``, ``telemetry``. Imported by: ``cli``,
+``client``, ``queue``.
 """
 
 from qgs_worker.webhooks.urls import (

@@ -49,7 +49,7 @@ from qgs_worker.core.webhooks import (
     retry_delay_s,
     webhook_headers,
 )
-from qgs_worker.errors import CallbackUrlError, WebhookSecretMissingError
+from qgs_worker.errors import CallbackUrlError, WebhookSecretMissingError, moved_attribute
 from qgs_worker.store import Repository, utcnow
 from qgs_worker.store.webhooks import WebhookWork
 from qgs_worker.webhooks.urls import (
@@ -361,3 +361,13 @@ def _tls_context() -> ssl.SSLContext:
 
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000.0
+
+
+_MOVED_NAMES = {"decided_listener": "qgs_worker.queue.webhook_starts", "publish_delivery": "qgs_worker.queue.webhook_starts"}
+"""Names this module once defined, and where they live now (issue 30)."""
+
+
+
+def __getattr__(name: str) -> object:
+    """A name that moved fails naming its new home (``errors.moved_attribute``)."""
+    moved_attribute(__name__, name, _MOVED_NAMES)

@@ -8,13 +8,17 @@ breaks them fails the tests too. An import inside a function or under ``TYPE_CHE
 from __future__ import annotations
 
 import ast
+import collections
+import functools
 import importlib
+import re
 import subprocess
 import sys
 import tomllib
 import warnings
 from pathlib import Path
 
+import grimp
 import pytest
 
 import qgs_worker
@@ -24,6 +28,27 @@ PACKAGE = ROOT / "qgs_worker"
 ALLOWED_FILES = {"__init__.py", "errors.py", "py.typed"}
 """What may sit at the top of ``qgs_worker/`` besides packages: the public face, the error tree
 and the typing marker."""
+
+
+@functools.cache
+def package_edges() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Which top-level parts of ``qgs_worker`` each one imports, and is imported by (the root
+    ``__init__`` is ``qgs_worker``; lazy and ``TYPE_CHECKING`` imports count)."""
+    graph = grimp.build_graph("qgs_worker", include_external_packages=False, cache_dir=None)
+
+    def part(module: str) -> str:
+        names = module.split(".")
+        return names[1] if len(names) > 1 else "qgs_worker"
+
+    out: dict[str, set[str]] = collections.defaultdict(set)
+    into: dict[str, set[str]] = collections.defaultdict(set)
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            a, b = part(module), part(imported)
+            if a != b:
+                out[a].add(b)
+                into[b].add(a)
+    return out, into
 
 
 def contracts() -> list[dict[str, object]]:
@@ -51,7 +76,26 @@ class TestTheTree:
     def test_each_room_says_what_it_may_import_and_who_imports_it(self, package: str) -> None:
         tree = ast.parse((PACKAGE / package / "__init__.py").read_text(encoding="utf-8"))
         doc = " ".join((ast.get_docstring(tree) or "").split())  # as read, whatever the wrap
-        assert "Layer:" in doc and "May import:" in doc and "Imported by:" in doc, package
+        assert "Layer:" in doc and "may import" in doc and "Imported by:" in doc, package
+
+    @pytest.mark.parametrize(
+        "package", sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
+    )
+    def test_each_room_names_what_it_imports_and_who_imports_it_truly(self, package: str) -> None:
+        """The docstring's ``Imports:`` and ``Imported by:`` lists are the import graph's."""
+        doc = " ".join(
+            (
+                ast.get_docstring(
+                    ast.parse((PACKAGE / package / "__init__.py").read_text(encoding="utf-8"))
+                )
+                or ""
+            ).split()
+        )
+        found = re.search(r"Imports: (.*?)\. Imported by: (.*?)\.(?: |$)", doc)
+        assert found is not None, f"{package}: no 'Imports: ... Imported by: ...' line"
+        imports, importers = (set(re.findall(r"``(\w+)``", part)) for part in found.groups())
+        out, into = package_edges()
+        assert (out[package], into[package]) == (imports, importers)
 
     def test_every_package_is_in_a_layer(self) -> None:
         (layers,) = [c for c in contracts() if c["type"] == "layers"]
@@ -104,6 +148,48 @@ class TestOldPaths:
         from qgs_worker.config.settings import Settings
 
         assert Settings is OldSettings
+
+    def test_no_code_of_ours_uses_an_old_path(self) -> None:
+        """The aliases are for users: an old path in QGS's own code would hide its import from
+        import-linter (the old module has no file, so the graph never sees the edge)."""
+        found = []
+        for folder in ("qgs_worker", "tests", "bench", "train", "examples"):
+            for path in sorted((ROOT / folder).rglob("*.py")):
+                if path.name == "test_layout.py":
+                    continue
+                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                    named: list[str] = []
+                    if isinstance(node, ast.Import):
+                        named = [alias.name for alias in node.names]
+                    elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                        named = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+                    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                        named = [node.value.rsplit(".", 1)[0], node.value]
+                    if any(name in qgs_worker.MOVED for name in named):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+        assert [] == found
+
+    @pytest.mark.parametrize(
+        ("module", "name", "home"),
+        [
+            ("qgs_worker.webhooks.delivery", "decided_listener", "qgs_worker.queue.webhook_starts"),
+            ("qgs_worker.webhooks.delivery", "publish_delivery", "qgs_worker.queue.webhook_starts"),
+            (
+                "qgs_worker.config.settings_defaults",
+                "short_settings",
+                "qgs_worker.config.short_settings",
+            ),
+            ("qgs_worker.cli.short", "short_command", "qgs_worker.cli.short_process"),
+        ],
+    )
+    def test_a_name_that_moved_between_modules_names_its_home(
+        self, module: str, name: str, home: str
+    ) -> None:
+        with pytest.raises(ImportError, match=f"{name} moved to {home.replace('.', '[.]')}"):
+            exec(f"from {module} import {name}", {})
+        assert hasattr(importlib.import_module(home), name)
+        with pytest.raises(AttributeError):
+            _ = importlib.import_module(module).never_here
 
     def test_a_name_not_moved_is_still_an_error(self) -> None:
         with pytest.raises(ModuleNotFoundError):
