@@ -300,6 +300,7 @@ class CountingJudge(RulesJudge):
     """The rules judge, counting its calls."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.calls = 0
 
     @property
