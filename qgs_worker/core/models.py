@@ -441,7 +441,13 @@ class Termination(_Frozen):
     detail: str = ""
 
 
-class RecurringFix(_Frozen):
+class _Additive(BaseModel):
+    # A value the faces send out (the HTTP API, webhooks) and a client reads back: fields a
+    # later QGS adds are ignored by an older client instead of refused.
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
+
+
+class RecurringFix(_Additive):
     """A must_fix item that came back in more than one reviewed round (``Replan``).
 
     ``item`` is its first wording; ``rounds`` the reviewed rounds that listed it (or a close
@@ -453,7 +459,7 @@ class RecurringFix(_Frozen):
     rounds: tuple[int, ...]
 
 
-class UnmetCriterion(_Frozen):
+class UnmetCriterion(_Additive):
     """A criterion no reviewed round met (``Replan``).
 
     ``source`` ``rubric``: a dimension the critic scored (``criterion`` its name,
@@ -470,7 +476,7 @@ class UnmetCriterion(_Frozen):
     requirement: str = ""
 
 
-class Replan(_Frozen):
+class Replan(_Additive):
     """What the planner should know when the revision loop stops without a pass.
 
     Carried by a ``force_deliver`` decision (``Decision.replan``): the loop ended

@@ -13,8 +13,9 @@ Two steps, both pure:
   ``force_deliver``) adds what the reviews said round after round.
 
 How items are matched across rounds: a must_fix item "comes back" when a later round lists the
-same words again (case, punctuation and stop words aside), or a rewording sharing at least
-``SAME_ITEM_OVERLAP`` of its content words (Jaccard). A planner's verification criterion is
+same words again (case, punctuation, stop words and plain English endings aside: ``cites`` and
+``cited`` are one word), or a rewording sharing at least ``SAME_ITEM_OVERLAP`` of its content
+words (Jaccard). A planner's verification criterion is
 "named" by a round when a must_fix item or a dimension issue holds at least half of the
 criterion's content words (two at least, when it has two).
 """
@@ -69,7 +70,7 @@ def replan_of(
     termination: TerminationReason,
     detail: str,
     history: Sequence[tuple[int, int]],
-    best_round: int,
+    best_round: int | None,
     noise_points: int,
 ) -> Replan:
     """The replan of a loop that stopped, from its scores alone.
@@ -103,7 +104,9 @@ def replan_of(
     return replan.model_copy(update={"advice": _advice(replan)})
 
 
-def with_rounds(replan: Replan, rounds: Sequence[LoopRound], criteria: Sequence[str] = ()) -> Replan:
+def with_rounds(
+    replan: Replan, rounds: Sequence[LoopRound], criteria: Sequence[str] = ()
+) -> Replan:
     """The replan with what the reviews said round after round.
 
     Args:
@@ -197,8 +200,24 @@ def _same(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def _content_words(text: str) -> frozenset[str]:
+    """The text's words less stop words, each cut to a rough stem (``_stem``)."""
     words = (w.casefold() for w in _WORD.findall(text))
-    return frozenset(w for w in words if w not in STOP_WORDS and len(w) > 1)
+    return frozenset(_stem(w) for w in words if w not in STOP_WORDS and (len(w) > 1 or w.isdigit()))
+
+
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def _stem(word: str) -> str:
+    """A rough English stem: ``cites``, ``cited`` and ``cite`` all read ``cit``.
+
+    One of ``_SUFFIXES`` is cut, then a final ``e``, as long as three letters are left.
+    """
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
 # -- advice -----------------------------------------------------------------------------------
@@ -218,8 +237,10 @@ def _advice(replan: Replan) -> str:
     parts = [
         f"No round passed in {n} reviewed round{'s' if n != 1 else ''} and "
         f"{_WHY[replan.termination]} ({replan.termination.value}): round {replan.best_round} is "
-        "delivered as the best so far; revise the plan, not the draft"
+        "delivered as the best so far"
     ]
+    if replan.unmet_criteria or replan.recurring_must_fix:
+        parts.append("The same points failed round after round: revise the plan, not the draft")
     if replan.unmet_criteria:
         parts.append(
             "never met: " + "; ".join(_criterion_words(c) for c in replan.unmet_criteria[:5])

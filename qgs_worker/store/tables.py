@@ -191,8 +191,10 @@ class FindingRow(SQLModel, table=True):
 
 
 class DecisionRow(SQLModel, table=True):
-    """The gate's outcome for one round, with the termination reason when the loop stopped
-    and, on a force_deliver, what goes back to the planner (``replan``)."""
+    """The gate's outcome for one round, with why the loop stopped and what goes to the planner.
+
+    ``termination`` when the revision loop stopped; ``replan`` on a force_deliver.
+    """
 
     __tablename__ = "decision"
 
