@@ -243,11 +243,11 @@ def _advice(replan: Replan) -> str:
         parts.append("The same points failed round after round: revise the plan, not the draft")
     if replan.unmet_criteria:
         parts.append(
-            "never met: " + "; ".join(_criterion_words(c) for c in replan.unmet_criteria[:5])
+            "Never met: " + "; ".join(_criterion_words(c) for c in replan.unmet_criteria[:5])
         )
     if replan.recurring_must_fix:
         parts.append(
-            "kept coming back: "
+            "Kept coming back: "
             + "; ".join(f"{f.item} ({f.count} rounds)" for f in replan.recurring_must_fix[:5])
         )
     return ". ".join(parts) + "."

@@ -131,7 +131,7 @@ class TestWithRounds:
         assert [("Cite the sources.", 3, (1, 2, 3)), ("add a summary", 2, (1, 3))] == [
             (f.item, f.count, f.rounds) for f in got.recurring_must_fix
         ]
-        assert "kept coming back: Cite the sources. (3 rounds)" in got.advice
+        assert "Kept coming back: Cite the sources. (3 rounds)" in got.advice
         assert "revise the plan, not the draft" in got.advice
 
     def test_different_items_are_not_merged(self) -> None:
@@ -282,3 +282,31 @@ class TestOlderStore:
             engine.dispose()
         finally:
             repo.dispose()
+
+
+class TestStatusAndHtml:
+    """`qgs status` says what goes back to the planner; the HTML drill-down carries it."""
+
+    def test_status_and_drill_down(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        from typer.testing import CliRunner
+
+        from qgs_worker.cli import app
+        from qgs_worker.reports.report_html import drill_down
+
+        url = f"sqlite:///{tmp_path / 'qgs.db'}"
+        repo = Repository(url)
+        try:
+            run_loop(repo, [10, 20, 30, 40, 50])
+            (entry,) = build_report(repo)["tasks"]
+        finally:
+            repo.dispose()
+        monkeypatch.setenv("QGS_DATABASE_URL", url)
+        monkeypatch.setenv("QGS_DATA_DIR", str(tmp_path / ".qgs"))
+        monkeypatch.setenv("COLUMNS", "250")
+        result = CliRunner().invoke(app, ["status", "tx"], catch_exceptions=False)
+        out = " ".join(result.output.split())
+        assert "back to the planner: No round passed in 5 reviewed rounds" in out
+        assert "stopped: max_revisions_reached (4 revisions reached the cap of 4" in out
+        assert "kept coming back (5 rounds: 1, 2, 3, 4, 5): sources are not cited" in out
+        assert "never met: completeness (best 50, rounds 1, 2, 3, 4, 5)" in out
+        assert entry["decision"]["replan"] == drill_down(entry)["decision"]["replan"]
