@@ -41,9 +41,19 @@ def run_loop(http: httpx.Client, task_id: str, scores: dict[int, int], hook: str
     return sid
 
 
+def settled(http: httpx.Client, sid: str) -> dict[str, Any]:
+    """The decision on the loop's last round: it waits behind every earlier round (up to 3 min,
+    for a loaded machine: each long-poll is at most 60 s)."""
+    for _ in range(2):
+        response = http.get(f"/v1/submissions/{sid}/decision", params={"wait_s": 60})
+        if response.status_code == 200:
+            break
+    return decision(http, sid, wait_s=60)["decision"]
+
+
 def pushed(api: Api, receiver: Receiver) -> dict[str, Any]:
     """The one webhook the receiver got, its signature checked as a receiver would."""
-    (got,) = receiver.wait_for(1)
+    (got,) = receiver.wait_for(1, timeout_s=90)
     headers = {k.lower(): v for k, v in got.headers.items()}
     stamp, signature = headers["x-qgs-timestamp"], headers["x-qgs-signature"]
     assert verify_signature(api.alice.webhook_secret.encode(), got.body, stamp, signature)
@@ -59,7 +69,7 @@ class TestReplanOverHttpAndWebhook:
             task_id = start(http, "write an article about AI")
             # Reviewed: 40, 55, 42, 56 (up, down, up, each by more than 2): oscillating.
             sid = run_loop(http, task_id, {2: 40, 4: 55, 6: 42, 8: 56}, receiver.url)
-            got = decision(http, sid)["decision"]
+            got = settled(http, sid)
             hook = pushed(api, receiver)
             # Earlier decisions (revise, continue) carry none.
             earlier = http.get(f"/v1/tasks/{task_id}").json()
@@ -99,7 +109,7 @@ class TestReplanOverHttpAndWebhook:
             # neither converge nor oscillate).
             scores = {2: 10, 4: 20, 6: 30, 8: 40, 10: 50}
             sid = run_loop(http, task_id, scores, receiver.url)
-            got = decision(http, sid)["decision"]
+            got = settled(http, sid)
             hook = pushed(api, receiver)
         with Client(base_url=api.url, api_key=api.alice.key) as remote:
             view = remote.decision(sid)
@@ -130,7 +140,7 @@ class TestReplanOverHttpAndWebhook:
                 final=True,
                 callback_url=receiver.url,
             )
-            got = decision(http, sid)["decision"]
+            got = settled(http, sid)
             hook = pushed(api, receiver)
         assert ("pass", None) == (got["kind"], got["replan"])
         assert "replan" not in hook  # absent: every other body keeps its bytes
