@@ -186,7 +186,9 @@ _TOOLS: dict[str, tuple[type[BaseModel], _Handler, str]] = {
         _get_decision,
         "The gate's decision on a submission (pass, pass_with_suggestions, revise, "
         "force_deliver, block, awaiting_approval), waiting up to wait_s (<= 60) seconds. "
-        "decided false: ask again.",
+        "decided false: ask again. A force_deliver carries replan: the loop stopped without a "
+        "pass; its criteria never met and must_fix items that kept coming back go back to the "
+        "planner.",
     ),
     "get_constraints": (
         GetConstraintsArgs,

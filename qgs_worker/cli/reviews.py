@@ -145,6 +145,7 @@ def status(
     from qgs_worker.client import Client
     from qgs_worker.core.models import DecisionKind
     from qgs_worker.reports.report import approval_text, audit_runs_text, finding_text, task_report
+    from qgs_worker.reports.report_replan import replan_lines
 
     client = Client()
     report = task_report(client.repo, task_id, client.settings.worker.visibility_timeout_s)
@@ -231,6 +232,12 @@ def status(
         for label, items in (("must fix", d["must_fix"]), ("suggestion", d["suggestions"])):
             for item in items:
                 console.print(f"  {label}: {markup_safe(item)}")
+        if d.get("replan"):
+            console.print(
+                f"[bold yellow]back to the planner[/]: {markup_safe(d['replan']['advice'])}"
+            )
+            for line in replan_lines(d["replan"]):
+                console.print(f"  {markup_safe(line)}")
         if d["outcome"] == DecisionKind.AWAITING_APPROVAL:
             console.print(
                 f"[bold]awaiting approval[/]: `qgs approve {report['id']} --by NAME` releases it, "

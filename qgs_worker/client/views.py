@@ -1,6 +1,8 @@
 """What the client returns: task and submission handles, decision and approval views.
 
-``DecisionView`` and ``ApprovalView`` live in ``qgs_worker.core.views`` (the client, the CLI and
+``DecisionView`` and ``ApprovalView`` live in ``qgs_worker.core.views`` (``Replan``, the
+``replan`` of a force_deliver, with its ``UnmetCriterion`` and ``RecurringFix`` items, in
+``qgs_worker.core.models``) (the client, the CLI and
 the report share them); they are re-exported here, their first home. The store reads them
 (``Repository.decision_view``, ``latest_decision_view``, ``approval_views``).
 """
@@ -12,7 +14,10 @@ from pydantic import BaseModel, ConfigDict
 from qgs_worker.core.models import (
     Classification,
     Complexity,
+    RecurringFix,
+    Replan,
     TaskType,
+    UnmetCriterion,
 )
 from qgs_worker.core.views import ApprovalView, DecisionView
 from qgs_worker.service.approvals import APPROVAL_NOTE_MAX_CHARS, APPROVER_MAX_CHARS
@@ -22,8 +27,11 @@ __all__ = [
     "APPROVER_MAX_CHARS",
     "ApprovalView",
     "DecisionView",
+    "RecurringFix",
+    "Replan",
     "SubmissionHandle",
     "TaskHandle",
+    "UnmetCriterion",
 ]
 
 

@@ -27,6 +27,7 @@ from qgs_worker.core.models import (
     Verdict,
     risk_of,
 )
+from qgs_worker.core.replan import replan_of
 from qgs_worker.errors import InputError
 
 __all__ = [
@@ -178,7 +179,9 @@ def decide_gate(
        not make up for a core function missing;
     6. FAIL -> :func:`should_terminate` over the earlier scores and this one; if it says stop,
        or this round is final (``final_round``) -> ``force_deliver`` of the best round with this
-       review's must_fix; else ``revise`` with the review's must_fix plus the P1 finding titles.
+       review's must_fix and a ``replan`` (``core/replan.py``: why the loop stopped, from the
+       scores; the review service adds what the reviews said); else ``revise`` with the
+       review's must_fix plus the P1 finding titles.
 
     Args:
         review: The critic's review of this round, or None when no review was due.
@@ -324,7 +327,8 @@ def decide_gate(
         )
     must_fix = _merge(review.must_fix, p1)
     if termination is not None:
-        best = best_round([*history.scores, (round_number, review.score)])
+        reviewed = [*history.scores, (round_number, review.score)]
+        best = best_round(reviewed)
         best_score = max(scores)
         return Decision(
             kind=DecisionKind.FORCE_DELIVER,
@@ -335,6 +339,9 @@ def decide_gate(
             best_round=best,
             must_fix=must_fix,
             risk=risk,
+            replan=replan_of(
+                termination.reason, termination.detail, reviewed, best, policy.noise_points
+            ),
         )
     return Decision(
         kind=DecisionKind.REVISE,

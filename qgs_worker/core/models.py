@@ -445,11 +445,79 @@ class Termination(_Frozen):
     detail: str = ""
 
 
+class _Additive(BaseModel):
+    # A value the faces send out (the HTTP API, webhooks) and a client reads back: fields a
+    # later QGS adds are ignored by an older client instead of refused.
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
+
+
+class RecurringFix(_Additive):
+    """A must_fix item that came back in more than one reviewed round (``Replan``).
+
+    ``item`` is its first wording; ``rounds`` the reviewed rounds that listed it (or a close
+    rewording of it), in order; ``count`` is ``len(rounds)``.
+    """
+
+    item: str
+    count: int = Field(ge=2)
+    rounds: tuple[int, ...]
+
+
+class UnmetCriterion(_Additive):
+    """A criterion no reviewed round met (``Replan``).
+
+    ``source`` ``rubric``: a dimension the critic scored (``criterion`` its name,
+    ``requirement`` its sentence) that stayed under the pass line in every reviewed round,
+    ``best_score`` its best; ``rounds`` the rounds that scored it. ``task``: one of the
+    planner's verification criteria that the critic's must_fix or issues kept naming (no round
+    passed, so none was confirmed); ``rounds`` the rounds that named it, ``best_score`` None.
+    """
+
+    criterion: str
+    source: Literal["rubric", "task"]
+    rounds: tuple[int, ...]
+    best_score: int | None = None
+    requirement: str = ""
+
+
+class Replan(_Additive):
+    """What the planner should know when the revision loop stops without a pass.
+
+    Carried by a ``force_deliver`` decision (``Decision.replan``): the loop ended
+    (``termination``, in words in ``detail``) on the best round so far, but no round passed;
+    repeated failure says the plan, not the draft, may be wrong.
+
+    Attributes:
+        termination: Why the loop stopped.
+        detail: The termination rule's numbers, in words.
+        rounds: The reviewed rounds, oldest first; ``scores`` their critic scores (0-100).
+        best_round: The round delivered (the best-scoring one).
+        close_rounds: Other reviewed rounds whose score is within the gate's noise
+            (``GatePolicy.noise_points``) of the best: the choice between them rests on scores
+            no more precise than that.
+        unmet_criteria: The criteria never met.
+        recurring_must_fix: The must_fix items that kept coming back, most frequent first.
+        advice: One sentence for the planner.
+    """
+
+    termination: TerminationReason
+    detail: str = ""
+    rounds: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()
+    best_round: int | None = None
+    close_rounds: tuple[int, ...] = ()
+    unmet_criteria: tuple[UnmetCriterion, ...] = ()
+    recurring_must_fix: tuple[RecurringFix, ...] = ()
+    advice: str = ""
+
+
 class Decision(_Frozen):
     """The gate's outcome for one round.
 
     ``best_round`` is the round to deliver on ``force_deliver`` (the best-scoring one);
-    ``risk`` is the weighted sum of the round's findings.
+    ``risk`` is the weighted sum of the round's findings. ``replan`` is set on every
+    ``force_deliver`` (the loop stopped without a pass: what to send back to the planner),
+    None otherwise.
     """
 
     kind: DecisionKind
@@ -459,6 +527,7 @@ class Decision(_Frozen):
     must_fix: tuple[str, ...] = ()
     suggestions: tuple[str, ...] = ()
     risk: int = 0
+    replan: Replan | None = None
 
 
 class TaskHistory(_Frozen):

@@ -16,7 +16,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from qgs_worker.core.gate import needs_approval
-from qgs_worker.core.models import Complexity, Decision, DecisionKind
+from qgs_worker.core.models import Complexity, Decision, DecisionKind, Replan
 
 __all__ = ["DELIVERED_KINDS", "ApprovalView", "DecisionView", "approval_outcome"]
 
@@ -63,7 +63,10 @@ class DecisionView(BaseModel):
     (``approval_required``: ``awaiting_approval``, or ``force_deliver`` on a REFLECT task),
     ``approval`` holds their decision once made, and ``outcome`` / ``delivered`` follow it.
     ``score`` (0-100) and ``verdict`` are the critic's on this round, None when it was not
-    reviewed (or the judge failed). Build one with :meth:`of`.
+    reviewed (or the judge failed). ``replan`` is set on every ``force_deliver`` (the loop
+    stopped without a pass: the criteria never met and the must_fix items that kept coming
+    back, for the agent's planner; ``core/replan.py``), None otherwise. Build one with
+    :meth:`of`.
 
     ``awaiting_approval``, ``outcome``, ``delivered`` and ``deliver_round`` are computed, and
     serialised with the fields (``model_dump``, the HTTP API's and MCP's JSON): an agent in
@@ -87,6 +90,7 @@ class DecisionView(BaseModel):
     verdict: str | None = None
     approval_required: bool = False
     approval: ApprovalView | None = None
+    replan: Replan | None = None
 
     @classmethod
     def of(
@@ -134,6 +138,7 @@ class DecisionView(BaseModel):
             verdict=verdict,
             approval_required=required,
             approval=approval if required else None,
+            replan=decision.replan,
         )
 
     @computed_field  # type: ignore[prop-decorator]

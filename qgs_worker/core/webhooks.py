@@ -13,7 +13,9 @@ decision that waited for them, an approval event follows. What is sent is decide
        "delivered": false, "deliver_round": 2}
 
   (``outcome``, ``delivered`` and ``deliver_round`` as ``core.views.DecisionView`` says them
-  when the decision was made: a decision that waits for a person is not delivered yet);
+  when the decision was made: a decision that waits for a person is not delivered yet); a
+  ``force_deliver`` adds ``"replan"`` (``core.models.Replan``: the termination, the criteria
+  never met, the must_fix items that kept coming back), absent from every other body;
 - the approval event's body (``approval_body``, ``"event": "qgs.approval"``): the round, the
   gate's decision that waited, ``approved``, ``outcome`` (``approved``/``rejected``),
   ``delivered``, ``deliver_round``, ``by``, ``note``, ``approved_at``; its own idempotency key
@@ -43,6 +45,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from qgs_worker.core.models import Replan
 from qgs_worker.core.views import DecisionView, approval_outcome
 
 __all__ = [
@@ -140,6 +143,7 @@ def webhook_body(
     decided_at: datetime,
     approval_required: bool = False,
     best_round: int | None = None,
+    replan: Replan | None = None,
 ) -> bytes:
     """The webhook's JSON body (UTF-8): compact, keys sorted, the same bytes on every attempt.
 
@@ -158,6 +162,9 @@ def webhook_body(
             ``awaiting_approval`` is then true and ``delivered`` false; the approval event
             (``approval_body``) follows once a person decided.
         best_round: The round to deliver on ``force_deliver`` (the best-scoring one).
+        replan: On ``force_deliver``, what goes back to the planner (``core.models.Replan``):
+            sent as ``"replan"``; the key is absent otherwise, so every other body (and one
+            decided before the field existed) keeps its bytes.
     """
     view = DecisionView(
         task_id=task_id,
@@ -185,6 +192,8 @@ def webhook_body(
         "delivered": view.delivered,
         "deliver_round": view.deliver_round,
     }
+    if replan is not None:
+        payload["replan"] = replan.model_dump(mode="json")
     return _json(payload)
 
 

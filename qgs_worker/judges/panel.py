@@ -1,4 +1,4 @@
-"""A panel of judges that vote, and two checks of judge bias (DESIGN.md, "Critic": known biases).
+"""A panel of judges that vote, and a check of length bias (DESIGN.md, "Critic": known biases).
 
 :class:`PanelJudge` implements the :class:`~qgs_worker.core.ports.Judge` port over two or more
 judges, in one of two modes:
@@ -24,9 +24,11 @@ Either way the answered reviews are combined the same way:
 A judge that raises :class:`~qgs_worker.errors.JudgeError` is tolerated while at least one other
 judge answers; when none does, the panel raises (never a PASS without a review).
 
-Module functions :func:`compare` (pairwise comparison with position-order cancellation) and
-:func:`length_bias` (correlation of deliverable length with score) are the position- and
-length-bias checks.
+:func:`length_bias` (correlation of deliverable length with score) is the length-bias check.
+A pairwise comparison in both orders (``compare``, against position bias) was here until issue
+32 and was removed: the judge port reviews one deliverable per call, so two deliverables never
+share a prompt and position bias cannot arise; the four reviews it cost only re-scored rounds
+the gate had scored already (docs/concepts.md, "Choosing between rounds within the noise").
 """
 
 from __future__ import annotations
@@ -48,10 +50,8 @@ from qgs_worker.errors import (
 )
 
 __all__ = [
-    "PairwiseResult",
     "PanelJudge",
     "PanelMode",
-    "compare",
     "length_bias",
     "majority_verdict",
 ]
@@ -314,73 +314,6 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
 
 
 # -- bias checks ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PairwiseResult:
-    """The outcome of :func:`compare`.
-
-    Attributes:
-        winner: ``a``, ``b``, or ``tie`` when the two orders disagree or both score level.
-        score_a: Mean score of deliverable A over both orders, 0-100.
-        score_b: Mean score of deliverable B over both orders, 0-100.
-        margins: Score of A minus score of B, per order: (A asked first, B asked first).
-    """
-
-    winner: Literal["a", "b", "tie"]
-    score_a: float
-    score_b: float
-    margins: tuple[int, int]
-
-
-def compare(judge: Judge, request_a: ReviewRequest, request_b: ReviewRequest) -> PairwiseResult:
-    """Say which of two deliverables is better, only when that survives swapping their order.
-
-    Choice: four separate ``judge.review`` calls, in the order A, B, then B, A. Each order gives
-    a margin (A's score minus B's); A (or B) wins only when both margins favour it, anything
-    else is a ``tie``. The judge port reviews one deliverable at a time, so this is the
-    simple, honest form of position-bias cancellation the port allows.
-
-    Limits:
-        - The two deliverables never share one prompt, so the classic position bias (preferring
-          whichever of two side-by-side answers comes first) cannot arise here and is not what
-          is measured. What the swap cancels is order effects between calls: a judge whose
-          scores drift within a session, anchor on the previous review, or are cached.
-        - With a deterministic judge (temperature 0, no state) both orders give the same
-          margins, and the result is simply "the higher absolute score wins". Absolute scores
-          are coarser than a side-by-side choice: small real differences often come out as ties.
-        - It does nothing for length or self-preference bias (see :func:`length_bias` and the
-          self-preference check in ``core.review_checks``).
-        - It costs four reviews.
-
-    Args:
-        judge: The judge to ask; any :class:`~qgs_worker.core.ports.Judge`.
-        request_a: The review request carrying deliverable A.
-        request_b: The review request carrying deliverable B (normally the same task).
-
-    Returns:
-        The winner, the mean scores and each order's margin.
-
-    Raises:
-        JudgeUnavailableError: A review failed transiently (from the judge, unchanged).
-        JudgeResponseError: A review was not valid (from the judge, unchanged).
-    """
-    a_first = judge.review(request_a).score
-    b_second = judge.review(request_b).score
-    b_first = judge.review(request_b).score
-    a_second = judge.review(request_a).score
-    margins = (a_first - b_second, a_second - b_first)
-    winner: Literal["a", "b", "tie"] = "tie"
-    if all(m > 0 for m in margins):
-        winner = "a"
-    elif all(m < 0 for m in margins):
-        winner = "b"
-    return PairwiseResult(
-        winner=winner,
-        score_a=(a_first + a_second) / 2,
-        score_b=(b_first + b_second) / 2,
-        margins=margins,
-    )
 
 
 def length_bias(pairs: Sequence[tuple[int, int]]) -> float:

@@ -24,7 +24,7 @@ The JSON document is the contract other tools (and the tests) read::
                               "evidence"}],
                 "decision": {"kind", "reason", "termination", "best_round", "round", "risk",
                              "approval_required", "approval", "outcome", "must_fix",
-                             "suggestions"} | null,
+                             "suggestions", "replan"} | null,
                 "approvals": [{"round", "decision", "approved", "by", "note", "created_at"}],
                 "webhooks": [{"event", "round_number", "submission_id", "url", "status",
                               "error", "idempotency_key", "created_at", "delivered_at",
@@ -47,7 +47,11 @@ counts again on every later round); the task's ``risk`` counts every finding of 
 (``awaiting_approval``, or ``force_deliver`` on a REFLECT task); ``decision.approval`` is their
 decision (an entry of ``approvals``) or null; ``decision.outcome`` is ``approved`` /
 ``rejected`` once a person decided, ``awaiting_approval`` while one must, else ``kind``.
-``summary.approvals`` counts tasks by that outcome of their latest decision. A round's
+``summary.approvals`` counts tasks by that outcome of their latest decision.
+``decision.replan`` is set on a ``force_deliver`` (null otherwise, and on a decision stored
+before it existed): the loop stopped without a pass, and this goes back to the planner
+(``core.models.Replan``: ``termination``, ``detail``, ``rounds`` and ``scores``,
+``best_round``, ``close_rounds``, ``unmet_criteria``, ``recurring_must_fix``, ``advice``). A round's
 ``audit_runs`` are the audit roles that ran on it, in the order they ran (empty when the round
 was not audited): ``status`` ``ok`` or ``failed`` (with ``error``), ``findings`` the number of
 new findings the role stored, ``duration_ms`` in milliseconds. A finding's ``location`` is where in
@@ -167,6 +171,7 @@ def _decision(view: DecisionView) -> dict[str, Any]:
         "outcome": view.outcome,
         "must_fix": list(view.must_fix),
         "suggestions": list(view.suggestions),
+        "replan": view.replan.model_dump(mode="json") if view.replan else None,
     }
 
 

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from qgs_worker.core.models import ROLE_FAILED
 from qgs_worker.core.views import approval_outcome
+from qgs_worker.reports.report_replan import replan_lines, replan_summary
 
 __all__ = [
     "approval_text",
@@ -208,6 +209,13 @@ def render_table(report: dict[str, Any], console: Console) -> None:
             + (f" (submission {escape(d['submission_id'])})" if d["submission_id"] else "")
             + f": {escape(d['reason'])}"
         )
+    replans = [(t["id"], (t["decision"] or {}).get("replan")) for t in report["tasks"]]
+    for task_id, replan in replans:
+        if replan:
+            console.print(
+                f"[yellow]back to the planner[/] {escape(task_id)}: "
+                f"{escape(replan_summary(replan))}"
+            )
     left = report.get("unfinished") or {}
     if left.get("overdue") or left.get("outbox_waiting"):
         console.print(
@@ -349,6 +357,16 @@ def render_markdown(report: dict[str, Any]) -> str:
             decision, reason,
         ]  # fmt: skip
         out.write("| " + " | ".join(_cell(c) for c in cells) + " |\n")
+    replans = [(t["id"], t["decision"]["replan"]) for t in report["tasks"]
+               if (t["decision"] or {}).get("replan")]  # fmt: skip
+    if replans:
+        out.write(
+            "\n## Back to the planner\n\nTasks whose revision loop stopped without a pass: the "
+            "best round is delivered, and this goes back to the agent's planner.\n"
+        )
+        for task_id, replan in replans:
+            out.write(f"\n`{task_id}`: {_md(replan['advice'])}\n\n")
+            out.write("".join(f"- {_md(line)}\n" for line in replan_lines(replan)))
     approvals = [(t["id"], a) for t in report["tasks"] for a in t["approvals"]]
     if approvals:
         out.write("\n## Approvals\n\n")

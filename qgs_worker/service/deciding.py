@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from qgs_worker.core import gate
 from qgs_worker.core.models import (
+    ROLE_FAILED,
     Decision,
     Finding,
     GatePolicy,
@@ -18,10 +19,17 @@ from qgs_worker.core.models import (
     Severity,
     TaskHistory,
 )
+from qgs_worker.core.replan import LoopRound, with_rounds
 from qgs_worker.service.ports import ReviewStore
 from qgs_worker.service.records import RoundRecord, TaskContext
 
-__all__ = ["decision_at_intake", "decision_on", "earlier_p0_findings", "task_history"]
+__all__ = [
+    "decision_at_intake",
+    "decision_on",
+    "earlier_p0_findings",
+    "loop_rounds",
+    "task_history",
+]
 
 
 def decision_on(
@@ -41,7 +49,52 @@ def decision_on(
                 own.append(f)
             elif f.severity is Severity.P0:
                 earlier_p0.append(_located(n, f))
-    return _gate(policy, context, r.number, r.final, review, own, earlier_p0, judge_error)
+    decision = _gate(policy, context, r.number, r.final, review, own, earlier_p0, judge_error)
+    if decision.replan is not None and review is not None:
+        rounds = loop_rounds(store, context, r.number, review, own)
+        replan = with_rounds(decision.replan, rounds, context.task.criteria)
+        decision = decision.model_copy(update={"replan": replan})
+    return decision
+
+
+def loop_rounds(
+    store: ReviewStore, context: TaskContext, number: int, review: Review, own: Sequence[Finding]
+) -> list[LoopRound]:
+    """The task's reviewed rounds up to ``number``, as the replan reads them (``LoopRound``).
+
+    Read only for a ``force_deliver``: the earlier good reviews one by one (``load_review``),
+    their rounds' findings in one read when any round holds some. ``must_fix`` is what the
+    agent was told after each round: the review's items and the round's core-function (P1)
+    finding titles, as the gate merges them.
+    """
+    earlier: list[tuple[RoundRecord, int]] = []
+    for r in context.before(number):
+        if r.review_status == ReviewStatus.OK and r.review_id is not None:
+            earlier.append((r, r.review_id))
+    p1: dict[int, list[str]] = {number: _p1_titles(own)}
+    if any(r.findings for r, _ in earlier):
+        for n, f in store.findings_up_to(context.task.id, number - 1):
+            if f.round_number is None:
+                p1.setdefault(n, []).extend(_p1_titles([f]))
+    rounds = []
+    for r, review_id in earlier:
+        _, stored = store.load_review(review_id)
+        rounds.append(_loop_round(r.number, stored, p1.get(r.number, [])))
+    rounds.append(_loop_round(number, review, p1[number]))
+    return rounds
+
+
+def _loop_round(number: int, review: Review, p1: Sequence[str]) -> LoopRound:
+    return LoopRound(
+        number=number,
+        score=review.score,
+        dimensions=review.dimensions,
+        must_fix=tuple(dict.fromkeys((*review.must_fix, *p1))),
+    )
+
+
+def _p1_titles(findings: Sequence[Finding]) -> list[str]:
+    return [f.title for f in findings if f.severity is Severity.P1 and f.category != ROLE_FAILED]
 
 
 def decision_at_intake(

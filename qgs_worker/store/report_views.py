@@ -33,7 +33,7 @@ from qgs_worker.service.report_model import (
 from qgs_worker.store.audit_log import AuditLogStore
 from qgs_worker.store.base import as_utc, loads_list
 from qgs_worker.store.recovery import RecoveryStore
-from qgs_worker.store.reviews import finding_model
+from qgs_worker.store.reviews import finding_model, replan_model
 from qgs_worker.store.row_values import APPROVAL as _a
 from qgs_worker.store.row_values import AUDIT_RUN as _run
 from qgs_worker.store.row_values import DECISION as _d
@@ -109,6 +109,7 @@ _ROUNDS = (
         _d.c.must_fix.label("d_must_fix"),
         _d.c.suggestions.label("d_suggestions"),
         _d.c.risk.label("d_risk"),
+        _d.c.replan.label("d_replan"),
     )
     .select_from(
         _r.outerjoin(_rv, _rv.c.round_id == _r.c.id).outerjoin(_d, _d.c.round_id == _r.c.id)
@@ -152,6 +153,7 @@ def _decision(row: Any) -> Decision | None:
         must_fix=tuple(loads_list(row.d_must_fix)),
         suggestions=tuple(loads_list(row.d_suggestions)),
         risk=row.d_risk,
+        replan=replan_model(row.d_replan),
     )
 
 

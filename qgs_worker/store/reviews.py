@@ -12,6 +12,7 @@ from qgs_worker.core.models import (
     DecisionKind,
     DimensionScore,
     Finding,
+    Replan,
     Review,
     ReviewStatus,
     Severity,
@@ -36,6 +37,8 @@ __all__ = [
     "failure_values",
     "finding_model",
     "finding_values",
+    "replan_model",
+    "replan_text",
     "review_of",
     "review_values",
 ]
@@ -160,7 +163,18 @@ def decision_values(round_id: int, task_id: str, decision: Decision) -> dict[str
         "suggestions": dumps(decision.suggestions),
         "risk": decision.risk,
         "created_at": utcnow(),
+        "replan": replan_text(decision.replan),
     }
+
+
+def replan_text(replan: Replan | None) -> str | None:
+    """The ``decision.replan`` column's JSON, or None."""
+    return replan.model_dump_json() if replan is not None else None
+
+
+def replan_model(text: str | None) -> Replan | None:
+    """A stored ``decision.replan`` read back (None for NULL: not a force_deliver, or older)."""
+    return Replan.model_validate_json(text) if text else None
 
 
 class ReviewStore(StoreBase):
@@ -296,6 +310,7 @@ class ReviewStore(StoreBase):
             must_fix=tuple(loads_list(row.must_fix)),
             suggestions=tuple(loads_list(row.suggestions)),
             risk=row.risk,
+            replan=replan_model(row.replan),
         )
 
     def get_decision(self, round_id: int) -> DecisionRow | None:

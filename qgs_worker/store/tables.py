@@ -191,7 +191,10 @@ class FindingRow(SQLModel, table=True):
 
 
 class DecisionRow(SQLModel, table=True):
-    """The gate's outcome for one round, with the termination reason when the loop stopped."""
+    """The gate's outcome for one round, with why the loop stopped and what goes to the planner.
+
+    ``termination`` when the revision loop stopped; ``replan`` on a force_deliver.
+    """
 
     __tablename__ = "decision"
 
@@ -206,6 +209,9 @@ class DecisionRow(SQLModel, table=True):
     suggestions: str = Field(default="[]", sa_column=Column(Text, nullable=False))
     risk: int = 0
     created_at: datetime = Field(default_factory=utcnow)
+    # The ``Replan`` of a force_deliver as JSON (NULL otherwise); added to an older store's
+    # table by ``schema.add_missing_columns``, NULL on the rows decided before.
+    replan: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 class ApprovalRow(SQLModel, table=True):

@@ -29,6 +29,7 @@ from qgs_worker.core.webhooks import (
     webhook_body,
 )
 from qgs_worker.store.base import as_utc, dialect_insert, loads_list
+from qgs_worker.store.reviews import replan_model
 from qgs_worker.store.tables import ApprovalRow, DecisionRow, ReviewRow, RoundRow, TaskRow, utcnow
 
 __all__ = [
@@ -179,6 +180,7 @@ def decision_work(conn: Any, round_id: int) -> tuple[Any, bytes]:
             _dec.c.reason,
             _dec.c.termination,
             _dec.c.best_round,
+            _dec.c.replan,
             _dec.c.created_at,
             _rv.c.score,
         )
@@ -200,6 +202,7 @@ def decision_work(conn: Any, round_id: int) -> tuple[Any, bytes]:
         decided_at=as_utc(row.created_at),
         approval_required=needs_approval(row.kind, row.complexity),
         best_round=row.best_round,
+        replan=replan_model(row.replan),
     )
     return row, body
 

@@ -133,6 +133,7 @@ class TestFromCoreValues:
             "verdict": "FAIL",
             "approval_required": False,
             "approval": None,
+            "replan": None,  # a Decision built without one (the gate sets it on force_deliver)
             # Computed, and serialised: an agent in any language reads them (break test 3).
             "awaiting_approval": False,
             "outcome": "force_deliver",

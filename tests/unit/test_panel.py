@@ -1,4 +1,4 @@
-"""The judge panel: votes, medians, escalation, failed judges, and the two bias checks."""
+"""The judge panel: votes, medians, escalation, failed judges, and the length-bias check."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ from qgs_worker.core.models import DimensionScore, Review, ReviewRequest, TaskTy
 from qgs_worker.core.ports import Judge
 from qgs_worker.errors import ConfigurationError, JudgeResponseError, JudgeUnavailableError
 from qgs_worker.judges.panel import (
-    PairwiseResult,
     PanelJudge,
     PanelMode,
-    compare,
     length_bias,
     majority_verdict,
 )
@@ -68,23 +66,6 @@ class FakeJudge:
         if self.error is not None:
             raise self.error
         return self.answer
-
-
-class ScriptedJudge:
-    """A judge that scores by deliverable text, from a table, recording the order asked."""
-
-    def __init__(self, scores: dict[str, list[int]]) -> None:
-        self.scores = {k: list(v) for k, v in scores.items()}
-        self.asked: list[str] = []
-
-    @property
-    def name(self) -> str:
-        return "scripted"
-
-    def review(self, request: ReviewRequest) -> Review:
-        self.asked.append(request.deliverable)
-        score = self.scores[request.deliverable].pop(0)
-        return Review(verdict=P if score >= 60 else F, score=score)
 
 
 def panel(*judges: Judge, mode: PanelMode = "all", margin_points: int = 10) -> PanelJudge:
@@ -303,37 +284,6 @@ class TestFailedJudges:
         judges = (FakeJudge("a", error=RuntimeError("bug")), FakeJudge("b"))
         with pytest.raises(RuntimeError, match="bug"):
             panel(*judges).review(REQUEST)
-
-
-def req(text: str) -> ReviewRequest:
-    return REQUEST.model_copy(update={"deliverable": text})
-
-
-class TestCompare:
-    """A pairwise winner only when both orders agree."""
-
-    def test_asks_in_both_orders(self) -> None:
-        judge = ScriptedJudge({"A": [80, 82], "B": [70, 71]})
-        result = compare(judge, req("A"), req("B"))
-        assert ["A", "B", "B", "A"] == judge.asked
-        assert PairwiseResult(winner="a", score_a=81.0, score_b=70.5, margins=(10, 11)) == result
-
-    def test_b_wins_in_both_orders(self) -> None:
-        assert (
-            "b" == compare(ScriptedJudge({"A": [50, 52], "B": [70, 71]}), req("A"), req("B")).winner
-        )
-
-    def test_orders_disagree_is_a_tie(self) -> None:
-        # A wins when asked first, B wins when asked first: an order effect, not a preference.
-        judge = ScriptedJudge({"A": [80, 70], "B": [75, 78]})
-        result = compare(judge, req("A"), req("B"))
-        assert ("tie", (5, -8)) == (result.winner, result.margins)
-
-    def test_equal_scores_tie(self) -> None:
-        assert (
-            "tie"
-            == compare(ScriptedJudge({"A": [80, 80], "B": [80, 80]}), req("A"), req("B")).winner
-        )
 
 
 class TestLengthBias:

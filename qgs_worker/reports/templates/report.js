@@ -185,6 +185,29 @@
     return details;
   }
 
+  // A force_deliver's replan: the loop stopped without a pass; this goes back to the planner.
+  function replanView(p) {
+    var box = el("div", { class: "replan" }, el("h3", {}, "Back to the planner"),
+      el("p", {}, p.advice));
+    var close = p.close_rounds.length ? "; within the noise of it: round " + p.close_rounds.join(", ") : "";
+    box.appendChild(facts([
+      ["stopped", p.termination + (p.detail ? " (" + p.detail + ")" : "")],
+      ["scores", p.rounds.map(function (n, i) { return "round " + n + ": " + p.scores[i]; }).join(", ") +
+        " (delivered: round " + p.best_round + close + ")"],
+    ]));
+    box.appendChild(el("h3", {}, "Criteria never met"));
+    box.appendChild(list(p.unmet_criteria.map(function (c) {
+      return c.source === "rubric"
+        ? c.criterion + " (best " + c.best_score + ", rounds " + c.rounds.join(", ") + ")" + (c.requirement ? ": " + c.requirement : "")
+        : c.criterion + " (the task's criterion, named in rounds " + c.rounds.join(", ") + ")";
+    }), "none: every criterion was met in some round"));
+    box.appendChild(el("h3", {}, "must_fix that kept coming back"));
+    box.appendChild(list(p.recurring_must_fix.map(function (f) {
+      return f.item + " (" + f.count + " rounds: " + f.rounds.join(", ") + ")";
+    }), "none came back"));
+    return box;
+  }
+
   function openTask(index) {
     var task = tasks[index];
     state.open = index;
@@ -208,6 +231,7 @@
         }).join("; ")],
       ]),
     ];
+    if (d && d.replan) parts.push(replanView(d.replan));
     if (task.scores.length > 1) parts.push(el("div", { id: "detail-plot", class: "plot" }));
     task.rounds.forEach(function (r, i) { parts.push(roundView(task, r, i === task.rounds.length - 1)); });
     body.replaceChildren.apply(body, parts);
