@@ -10,6 +10,7 @@ Routes (every ``/v1`` route needs ``Authorization: Bearer <key>``)::
     POST /v1/tool-sets                           register a tools list   201 ToolSetOut (ETag)
     POST /v1/tool-calls/check                    the six-layer report    200 (allowed or not)
     POST /v1/tasks/{task_id}/approval            approve / reject        200 (scope approve)
+    /v1/spot-checks..., /v1/agreement, /v1/shadow   spot-checks and shadow (``.spot_check_routes``)
     GET  /healthz                                the process is up       200
     GET  /readyz                                 broker, store, a worker 200 / 503
 
@@ -347,6 +348,10 @@ def create_app(
         return ops.approve(
             me, task_id, by=body.by, note=body.note, reject=body.decision == "reject"
         )
+
+    from qgs_worker.api import spot_check_routes
+
+    spot_check_routes.install(app, ops, _principal)
 
     @app.get("/healthz", tags=["health"])
     def healthz() -> dict[str, str]:

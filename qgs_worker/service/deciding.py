@@ -18,6 +18,7 @@ from qgs_worker.core.models import (
     Severity,
     TaskHistory,
 )
+from qgs_worker.core.spotcheck import Shadow
 from qgs_worker.service.ports import ReviewStore
 from qgs_worker.service.records import RoundRecord, TaskContext
 
@@ -31,8 +32,12 @@ def decision_on(
     r: RoundRecord,
     review: Review | None,
     judge_error: str | None,
+    shadow: Shadow | None = None,
 ) -> Decision:
-    """The gate's decision on a stored round, its findings read when the counts say any."""
+    """The gate's decision on a stored round, its findings read when the counts say any.
+
+    ``shadow``: the rules and judges recorded, not deciding (``core.spotcheck.Shadow``).
+    """
     own: list[Finding] = []
     earlier_p0: list[Finding] = []
     if r.findings or any(e.p0_findings for e in context.before(r.number)):
@@ -41,7 +46,7 @@ def decision_on(
                 own.append(f)
             elif f.severity is Severity.P0:
                 earlier_p0.append(_located(n, f))
-    return _gate(policy, context, r.number, r.final, review, own, earlier_p0, judge_error)
+    return _gate(policy, context, r.number, r.final, review, own, earlier_p0, judge_error, shadow)
 
 
 def decision_at_intake(
@@ -51,10 +56,11 @@ def decision_at_intake(
     number: int,
     final: bool,
     own: Sequence[Finding],
+    shadow: Shadow | None = None,
 ) -> Decision:
     """The decision on a round nothing is due on, from its fresh detector findings."""
     earlier_p0 = earlier_p0_findings(store, context, number)
-    return _gate(policy, context, number, final, None, own, earlier_p0, None)
+    return _gate(policy, context, number, final, None, own, earlier_p0, None, shadow)
 
 
 def earlier_p0_findings(store: ReviewStore, context: TaskContext, number: int) -> list[Finding]:
@@ -77,6 +83,7 @@ def _gate(
     own: Sequence[Finding],
     earlier_p0: Sequence[Finding],
     judge_error: str | None,
+    shadow: Shadow | None = None,
 ) -> Decision:
     """Call the core gate with the round's review and findings and the task's history."""
     return gate.decide_gate(
@@ -89,6 +96,7 @@ def _gate(
         policy=policy,
         judge_error=judge_error,
         task_type=context.task.task_type,
+        shadow=shadow,
     )
 
 
