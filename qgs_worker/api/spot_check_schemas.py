@@ -38,10 +38,10 @@ class LabelIn(_In):
     """``POST /v1/spot-checks/{submission_id}/labels``: a person's label of a queued round."""
 
     decision_correct: StrictBool = Field(description="whether the gate's decision was right")
-    verdict: Literal["pass", "pass_with_suggestions", "fail"] = Field(
+    verdict: Literal["PASS", "PASS_WITH_SUGGESTIONS", "FAIL"] = Field(
         description="the verdict the person would give"
     )
-    severities: dict[str, Literal["P0", "P1", "P2", "P3", "none"]] = Field(
+    severities: dict[str, Literal["P0", "P1", "P2", "P3", "P4", "none"]] = Field(
         default_factory=dict,
         description="the person's severity per rule id (none: it should not have fired); a "
         "rule that fired and is not named keeps the gate's severity",

@@ -150,9 +150,9 @@ class SpotChecks:
             principal: The person (needs the ``spot-check`` scope).
             submission_id: The round.
             decision_correct: Whether the gate's decision was right.
-            verdict: The verdict the person would give (``pass``, ``pass_with_suggestions``,
-                ``fail``).
-            severities: The person's severity per rule id (``P0``-``P3``, or ``none``: it should
+            verdict: The verdict the person would give (``PASS``, ``PASS_WITH_SUGGESTIONS``,
+                ``FAIL``).
+            severities: The person's severity per rule id (``P0``-``P4``, or ``none``: it should
                 not have fired); a rule that fired and is not named keeps the gate's severity.
             note: Why (at most ``NOTE_MAX_CHARS``).
 

@@ -153,11 +153,11 @@ class LabelRecord:
         judge: The judge that reviewed the round, or None (no review).
         judge_verdict: That judge's verdict, or None.
         fired: The rules whose findings the round carries, each with its worst severity
-            (``P0``-``P3``): shadowed rules' findings included (recorded, not deciding).
+            (``P0``-``P4``): shadowed rules' findings included (recorded, not deciding).
         person: Who labelled (the calling principal).
         decision_correct: Whether the person says the gate's decision was right.
         verdict: The verdict the person would give (``Verdict``'s text).
-        severities: The person's severity per rule (``P0``-``P3``, or ``none``: should not have
+        severities: The person's severity per rule (``P0``-``P4``, or ``none``: should not have
             fired). A rule that fired and is not named keeps the gate's severity: accepted.
     """
 
