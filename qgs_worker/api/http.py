@@ -227,7 +227,7 @@ def create_app(
     # Prometheus text format, not under /v1 and without a key (like /healthz): scrapers
     # reach it on the address `qgs serve` binds (loopback by default).
     # Both /metrics (what scrapers ask for: no 307 to /metrics/) and /metrics/ (the mount).
-    metrics = metrics_asgi_app(ops.settings, QUEUES)
+    metrics = metrics_asgi_app(ops.settings, QUEUES, agreement=ops.agreement_snapshot)
     app.router.routes.append(Route("/metrics", endpoint=_AsgiApp(metrics), include_in_schema=False))
     app.mount("/metrics", metrics)
 

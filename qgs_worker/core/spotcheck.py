@@ -157,6 +157,7 @@ class LabelRecord:
         person: Who labelled (the calling principal).
         decision_correct: Whether the person says the gate's decision was right.
         verdict: The verdict the person would give (``Verdict``'s text).
+        task_id: The round's task.
         severities: The person's severity per rule (``P0``-``P4``, or ``none``: should not have
             fired). A rule that fired and is not named keeps the gate's severity: accepted.
     """
@@ -171,6 +172,7 @@ class LabelRecord:
     decision_correct: bool
     verdict: str
     severities: Mapping[str, str] = field(default_factory=dict)
+    task_id: str = ""
 
     def person_severity(self, rule: str) -> str:
         """The person's severity for ``rule`` (``none`` when absent for them)."""

@@ -395,6 +395,7 @@ class SpotCheckStore(StoreBase):
                 _lb.c.decision_correct,
                 _lb.c.verdict,
                 _lb.c.severities,
+                _sc.c.task_id,
             )
             .select_from(
                 _lb.join(_sc, _sc.c.id == _lb.c.spot_check_id)
@@ -429,6 +430,7 @@ class SpotCheckStore(StoreBase):
                 decision_correct=bool(r[8]),
                 verdict=r[9],
                 severities=json.loads(r[10] or "{}"),
+                task_id=r[11],
             )
             for r in rows
         ]
