@@ -11,7 +11,7 @@ Routes (each needs a key; the writes its ``spot-check`` scope)::
     POST /v1/shadow                               a person's shadow decision (scope spot-check)
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: FastAPI reads the routes' annotations, built here.
 
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
