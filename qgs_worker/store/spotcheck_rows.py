@@ -22,7 +22,7 @@ class SpotCheckRow(SQLModel, table=True):
     """A decided round in the spot-check queue: sampled by the settings, or asked for.
 
     ``decision_id`` is the decision it was queued with: a round decided again (its decision
-    deleted and made anew, ``qgs retry``) gets a new row when the new decision is sampled, and
+    deleted and made anew, ``qgs audit --retry-failed``) gets a new row when the new decision is sampled, and
     labels of the old one are refused.
     """
 

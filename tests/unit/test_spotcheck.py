@@ -319,7 +319,7 @@ class TestQueueAndLabels:
         repo.ask_spot_check("s1", by="ann")
         repo.add_label("s1", person="ann", key_id=None, decision_correct=True,
                        verdict="FAIL", severities={})  # fmt: skip
-        assert 1 == repo.reopen_failed("t1")  # `qgs retry`: its decision is gone
+        assert 1 == repo.reopen_failed("t1")  # `qgs audit --retry-failed`: its decision is gone
         with pytest.raises(RoundRedecidedError, match="decided again"):
             repo.add_label("s1", person="bob", key_id=None, decision_correct=True,
                            verdict="FAIL", severities={})  # fmt: skip
