@@ -14,7 +14,11 @@ Errors are for what went wrong around them::
     │   ├── CallbackUrlError          a callback URL that is malformed or points inside (SSRF)
     │   ├── IdempotencyKeyReusedError an Idempotency-Key sent again with another request (HTTP 409)
     │   ├── NotAwaitingApprovalError  `qgs approve` on a task whose latest decision awaits nobody
-    │   └── SubmissionRefusedError    a submission refused or not storable: never decided (HTTP 409)
+    │   ├── SubmissionRefusedError    a submission refused or not storable: never decided (HTTP 409)
+    │   └── SpotCheckConflictError    a spot-check label that cannot be recorded (HTTP 409)
+    │       ├── NotSampledError         the round is not in the spot-check queue
+    │       ├── LabelExistsError        the person labelled that round's decision before
+    │       └── RoundRedecidedError     the round was decided again after it was sampled
     ├── JudgeError                  the critic could not give a valid review
     │   ├── JudgeUnavailableError   transient: timeout, 429, 5xx, connection refused -> retried
     │   └── JudgeResponseError      malformed answer: repaired once, then a stored failure
@@ -52,13 +56,17 @@ __all__ = [
     "JudgeError",
     "JudgeResponseError",
     "JudgeUnavailableError",
+    "LabelExistsError",
     "ModelArtifactError",
     "NotAwaitingApprovalError",
+    "NotSampledError",
     "OutcomeUnknownError",
     "PermissionDeniedError",
     "QGSError",
     "RateLimitedError",
     "RoundNumberTakenError",
+    "RoundRedecidedError",
+    "SpotCheckConflictError",
     "StoreError",
     "StoreUnavailableError",
     "SubmissionNotFoundError",
@@ -145,6 +153,34 @@ class SubmissionRefusedError(InputError):
     The worker refused it (a dead letter), gave up on it, or took it and could not store its
     round (its explicit round number held by another submission, say). The message says why;
     submitting the round again (without ``round_number``) is the way on.
+    """
+
+
+class SpotCheckConflictError(InputError):
+    """Raised when a spot-check label cannot be recorded as sent (HTTP 409); nothing is lost.
+
+    The message names the round and the fix; a label already stored stays as it was.
+    ``field`` names the request field the problem is about (the round's ``submission_id``).
+    """
+
+    field = "submission_id"
+
+
+class NotSampledError(SpotCheckConflictError):
+    """Raised for a label of a round that is not in the spot-check queue (neither sampled nor asked for).
+
+    Ask for it first (``POST /v1/spot-checks`` with its ``submission_id``), then label it.
+    """
+
+
+class LabelExistsError(SpotCheckConflictError):
+    """Raised for a person's second label of the same sampled decision; the first one stands."""
+
+
+class RoundRedecidedError(SpotCheckConflictError):
+    """Raised for a label of a decision the round no longer has (it was decided again since).
+
+    The new decision is a queue item of its own when it is sampled or asked for: label that one.
     """
 
 

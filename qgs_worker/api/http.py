@@ -10,6 +10,7 @@ Routes (every ``/v1`` route needs ``Authorization: Bearer <key>``)::
     POST /v1/tool-sets                           register a tools list   201 ToolSetOut (ETag)
     POST /v1/tool-calls/check                    the six-layer report    200 (allowed or not)
     POST /v1/tasks/{task_id}/approval            approve / reject        200 (scope approve)
+    /v1/spot-checks..., /v1/agreement, /v1/shadow   spot-checks and shadow (``.spot_check_routes``)
     GET  /healthz                                the process is up       200
     GET  /readyz                                 broker, store, a worker 200 / 503
 
@@ -226,7 +227,7 @@ def create_app(
     # Prometheus text format, not under /v1 and without a key (like /healthz): scrapers
     # reach it on the address `qgs serve` binds (loopback by default).
     # Both /metrics (what scrapers ask for: no 307 to /metrics/) and /metrics/ (the mount).
-    metrics = metrics_asgi_app(ops.settings, QUEUES)
+    metrics = metrics_asgi_app(ops.settings, QUEUES, agreement=ops.agreement_snapshot)
     app.router.routes.append(Route("/metrics", endpoint=_AsgiApp(metrics), include_in_schema=False))
     app.mount("/metrics", metrics)
 
@@ -347,6 +348,10 @@ def create_app(
         return ops.approve(
             me, task_id, by=body.by, note=body.note, reject=body.decision == "reject"
         )
+
+    from qgs_worker.api import spot_check_routes
+
+    spot_check_routes.install(app, ops, _principal)
 
     @app.get("/healthz", tags=["health"])
     def healthz() -> dict[str, str]:

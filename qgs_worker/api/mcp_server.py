@@ -1,4 +1,4 @@
-"""The MCP server (``qgs mcp``): six tools over ``Operations``, on the official MCP Python SDK.
+"""The MCP server (``qgs mcp``): the agent's six tools and the spot-checks', over ``Operations``.
 
 Tools (each a thin call of ``Operations``; inputs are JSON Schemas that refuse unknown fields)::
 
@@ -8,6 +8,14 @@ Tools (each a thin call of ``Operations``; inputs are JSON Schemas that refuse u
     get_constraints   {task_id}                                                        -> constraints
     check_tool_call   {call, tools? | tool_set?, agent?}   -> the six-layer report (check-tool JSON)
     register_tools    {tools}                              -> {tool_set, tools}: name it in checks
+
+Spot-checks (``api.spot_checks``; the same operations as ``/v1/spot-checks``)::
+
+    request_spot_check  {submission_id, note?}                   -> the queue item
+    list_spot_checks    {status?, task_type?, decision?, limit?} -> {items}
+    get_spot_check      {submission_id}                          -> the round, its items, labels
+    label_spot_check    {submission_id, decision_correct, verdict, severities?, note?} -> item
+    get_agreement       {scope?}                       -> kappa, alpha, FP/FN, rounds; shadow
 
 A result is structured content (the same JSON the HTTP API answers) and the same JSON as text.
 An error is an MCP tool error (``isError``) whose structured content is the problem document
@@ -53,6 +61,13 @@ from qgs_worker.api.schemas import (
     ToolSetIn,
     ToolSetOut,
     _In,
+)
+from qgs_worker.api.spot_check_schemas import (
+    AgreementArgs,
+    LabelArgs,
+    SpotCheckArgs,
+    SpotCheckIn,
+    SpotChecksArgs,
 )
 from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
 
@@ -168,6 +183,39 @@ async def _register_tools(ops: Operations, me: Principal, args: ToolSetIn) -> di
     return ToolSetOut(tool_set=found.id, tools=found.tools).model_dump()
 
 
+async def _request_spot_check(ops: Operations, me: Principal, args: SpotCheckIn) -> dict[str, Any]:
+    item, created = await asyncio.to_thread(
+        lambda: ops.request_spot_check(me, args.submission_id, note=args.note)
+    )
+    return {**item, "created": created}
+
+
+async def _list_spot_checks(ops: Operations, me: Principal, args: SpotChecksArgs) -> dict[str, Any]:
+    items = await asyncio.to_thread(lambda: ops.spot_checks(me, **args.model_dump()))
+    return {"items": items}
+
+
+async def _get_spot_check(ops: Operations, me: Principal, args: SpotCheckArgs) -> dict[str, Any]:
+    return await asyncio.to_thread(ops.spot_check, me, args.submission_id)
+
+
+async def _label_spot_check(ops: Operations, me: Principal, args: LabelArgs) -> dict[str, Any]:
+    return await asyncio.to_thread(
+        lambda: ops.label_spot_check(
+            me,
+            args.submission_id,
+            decision_correct=args.decision_correct,
+            verdict=args.verdict,
+            severities=args.severities,
+            note=args.note,
+        )
+    )
+
+
+async def _get_agreement(ops: Operations, me: Principal, args: AgreementArgs) -> dict[str, Any]:
+    return await asyncio.to_thread(lambda: ops.agreement(me, scope=args.scope))
+
+
 _TOOLS: dict[str, tuple[type[BaseModel], _Handler, str]] = {
     "start_task": (
         StartTaskArgs,
@@ -209,11 +257,43 @@ _TOOLS: dict[str, tuple[type[BaseModel], _Handler, str]] = {
         "Register the agent's tools list once; returns its tool_set id (the same for the same "
         "definitions). Pass it as tool_set to check_tool_call instead of the tools.",
     ),
+    "request_spot_check": (
+        SpotCheckIn,
+        _request_spot_check,
+        "For a person measuring the judge (key scope spot-check): queue a decided round for a "
+        "human spot-check; returns the queue item (created false: it was queued already).",
+    ),
+    "list_spot_checks": (
+        SpotChecksArgs,
+        _list_spot_checks,
+        "The spot-check queue, oldest first: status open (not labelled yet), labelled, stale "
+        "(decided again since) or all.",
+    ),
+    "get_spot_check": (
+        SpotCheckArgs,
+        _get_spot_check,
+        "One round to spot-check: the request, the deliverable, the review, findings and "
+        "decision, and the labels given so far.",
+    ),
+    "label_spot_check": (
+        LabelArgs,
+        _label_spot_check,
+        "Record your label of a queued round (key scope spot-check): whether the gate's "
+        "decision was right, the verdict you would give, and severities per rule (none: the "
+        "finding should not have fired). Once per person per decision.",
+    ),
+    "get_agreement": (
+        AgreementArgs,
+        _get_agreement,
+        "Agreement of the gate with people per judge, task type and detector rule: Cohen's "
+        "kappa with its 95% interval, Krippendorff's alpha among people, false positives and "
+        "negatives, the rounds behind each figure, and the shadow states.",
+    ),
 }
 
 
 def tool_definitions() -> list[types.Tool]:
-    """The six tools as ``tools/list`` gives them (input schemas with additionalProperties false)."""
+    """The tools as ``tools/list`` gives them (input schemas with additionalProperties false)."""
     return [
         types.Tool(name=name, description=text, input_schema=model.model_json_schema())
         for name, (model, _handler, text) in _TOOLS.items()
@@ -238,7 +318,7 @@ def _tool_error(status: int, body: dict[str, Any]) -> types.CallToolResult:
 def create_server(
     ops: Operations, *, principal_of: Callable[[ServerRequestContext[Any]], Principal]
 ) -> Server[Any]:
-    """The MCP server (the SDK's low-level ``Server``) with the six tools.
+    """The MCP server (the SDK's low-level ``Server``) with the tools.
 
     Args:
         ops: The operations layer every tool calls.

@@ -13,6 +13,8 @@ the ``Problem`` schema (and ``Retry-After`` / ``WWW-Authenticate`` where they ar
 - with a task or submission id in the path: 404;
 - ``POST /v1/tasks`` and its rounds: 409 (an ``Idempotency-Key`` sent with another request);
 - the approval: 403 (no ``approve`` scope), 409 (not awaiting approval, or decided otherwise);
+- the spot-checks' and shadow's writes: 403 (no ``spot-check`` scope); asking: 404; a label:
+  409 (the round not sampled, labelled before by the person, or decided again);
 - ``/readyz``: 503 with its ``checks``.
 
 Tool calls and results in a round are published as ``anyOf`` their shapes (``schemas``).
@@ -90,6 +92,12 @@ def error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[in
         found.add(409)
     if path.endswith("/approval"):
         found |= {403, 409}
+    if method == "post" and (path.startswith("/v1/spot-checks") or path == "/v1/shadow"):
+        found.add(403)
+        if path == "/v1/spot-checks":
+            found.add(404)  # the submission is not the principal's, or not decided yet
+    if path.endswith("/labels"):
+        found.add(409)  # not sampled, labelled before, decided again
     return sorted(found)
 
 

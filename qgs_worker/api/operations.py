@@ -22,7 +22,8 @@ Errors (each names the field and the fix): ``AuthenticationError`` (no, unknown 
 (``approve`` without the ``approve`` scope), ``InputError`` and its ``DeliverableTooLargeError``,
 ``TaskNotFoundError``/``SubmissionNotFoundError``, ``NotAwaitingApprovalError``,
 ``ApprovalConflictError``, ``BrokerUnavailableError`` / ``StoreError`` (nothing was queued or
-stored), ``ConfigurationError`` (no tools to check a call against).
+stored), ``ConfigurationError`` (no tools to check a call against); the spot-checks' own
+(``api.spot_checks``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any
 from qgs_worker.api.access import Access, Principal
 from qgs_worker.api.decisions import WAIT_MAX_S, DecisionResult, DecisionWaits
 from qgs_worker.api.idempotency import Replays
+from qgs_worker.api.spot_checks import SpotChecks
 from qgs_worker.api.tool_sets import ToolSet, ToolSets
 from qgs_worker.client import Client, SubmissionHandle, TaskHandle
 from qgs_worker.config.settings import Settings
@@ -60,8 +62,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-class Operations(DecisionWaits):
+class Operations(DecisionWaits, SpotChecks):
     """Start tasks, submit rounds, read decisions, check tool calls, approve: for a principal.
+
+    The spot-check operations (queue, labels, agreement, shadow) are ``api.spot_checks``'.
 
     Args:
         settings: QGS settings (``QGS_*`` environment variables when None). ``broker_url`` is

@@ -9,7 +9,7 @@ own connection errors, to a status and a document; any transport (HTTP, MCP) can
 | ``AuthenticationError`` | 401 |
 | ``PermissionDeniedError`` | 403 |
 | ``TaskNotFoundError`` / ``SubmissionNotFoundError`` | 404 |
-| ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError``, ``IdempotencyKeyReusedError``, ``SubmissionRefusedError`` | 409 |
+| ``ApprovalConflictError``, ``RoundNumberTakenError``, ``NotAwaitingApprovalError``, ``IdempotencyKeyReusedError``, ``SubmissionRefusedError``, ``SpotCheckConflictError`` (not sampled, labelled twice, re-decided) | 409 |
 | ``TooLargeError``, ``DeliverableTooLargeError`` (and a body over the limit) | 413 |
 | ``InputError`` (and a body that does not validate) | 422 |
 | ``RateLimitedError`` | 429 (``Retry-After``) |
@@ -36,6 +36,7 @@ from qgs_worker.errors import (
     PermissionDeniedError,
     RateLimitedError,
     RoundNumberTakenError,
+    SpotCheckConflictError,
     StoreError,
     SubmissionRefusedError,
     TaskNotFoundError,
@@ -153,7 +154,8 @@ def _status_of(exc: BaseException) -> int | None:
         | RoundNumberTakenError
         | NotAwaitingApprovalError
         | IdempotencyKeyReusedError
-        | SubmissionRefusedError,
+        | SubmissionRefusedError
+        | SpotCheckConflictError,
     ):
         return 409
     if isinstance(exc, TooLargeError):
@@ -217,6 +219,8 @@ def problem_for(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
     field = found[1] if found and status in (413, 422) else None
     if isinstance(exc, IdempotencyKeyReusedError):
         field = "Idempotency-Key"
+    if isinstance(exc, SpotCheckConflictError):
+        field = exc.field
     extra: dict[str, Any] = {}
     if isinstance(exc, RateLimitedError):
         extra["retry_after_s"] = round(exc.retry_after_s, 3)

@@ -140,7 +140,7 @@ def keys_create(
     ],
     scope: Annotated[
         list[str] | None,
-        typer.Option("--scope", help="An extra right (repeatable): approve."),
+        typer.Option("--scope", help="An extra right (repeatable): approve, spot-check."),
     ] = None,
     note: Annotated[str, typer.Option(help="What the key is for (kept with it).")] = "",
     new_master: Annotated[

@@ -33,6 +33,7 @@ from qgs_worker.config.settings_groups import (
     ToolGateSettings,
     WorkerSettings,
 )
+from qgs_worker.config.spotcheck_settings import SpotCheckSettings
 from qgs_worker.config.webhook_settings import WebhookSettings
 from qgs_worker.core.models import CadencePolicy, GatePolicy
 from qgs_worker.errors import ConfigurationError
@@ -43,6 +44,7 @@ __all__ = [
     "DiscriminatorSettings",
     "JudgeSettings",
     "Settings",
+    "SpotCheckSettings",
     "ToolGateSettings",
     "WebhookSettings",
     "WorkerSettings",
@@ -105,6 +107,7 @@ class Settings(BaseSettings):
     toolgate: ToolGateSettings = ToolGateSettings()
     api: ApiSettings = ApiSettings()
     webhooks: WebhookSettings = WebhookSettings()
+    spotcheck: SpotCheckSettings = SpotCheckSettings()
     policy_file: Path | None = Field(
         default=None, description="the policy file (TOML or JSON); unset: no permission checks"
     )

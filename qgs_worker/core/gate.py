@@ -28,6 +28,7 @@ from qgs_worker.core.models import (
     risk_of,
 )
 from qgs_worker.core.replan import replan_of
+from qgs_worker.core.spotcheck import Shadow
 from qgs_worker.errors import InputError
 
 __all__ = [
@@ -149,11 +150,16 @@ def decide_gate(
     policy: GatePolicy,
     judge_error: str | None = None,
     task_type: TaskType | None = None,
+    shadow: Shadow | None = None,
 ) -> Decision:
     """Decide one round: pass, pass with suggestions, revise, force-deliver, block, and so on.
 
     The earlier rounds' P0 findings (``history.p0_findings``) count with this round's own.
-    Checked in this order:
+    With ``shadow``, the findings of its rules (this round's and earlier ones') are recorded,
+    not deciding: the gate decides as if they were not there, and its reason names them; a
+    review by one of its judges does not decide either: where the review would decide (step
+    5 or 6), the round is ``awaiting_approval`` (a person decides), its reason giving the
+    shadowed verdict. Checked in this order:
 
     0. a person rejected an earlier round (``history.rejection``) -> ``block``: a rejected task
        is never delivered;
@@ -193,10 +199,11 @@ def decide_gate(
         policy: Thresholds of the termination rules.
         judge_error: Why the critic could not give a review, when it failed.
         task_type: The task's type, for the fail-open rule (fail-closed when None).
+        shadow: The rules and judges held in shadow (``core.spotcheck``); None: none.
 
     Returns:
         The decision; ``risk`` is always the weighted sum of the findings weighed (this
-        round's and the earlier P0s).
+        round's and the earlier P0s; not the shadowed ones).
 
     Raises:
         InputError: ``round_number`` is below 1, or a score in ``history`` is outside 0-100.
@@ -206,6 +213,71 @@ def decide_gate(
     for _, score in history.scores:
         _check_score("history", score)
     findings = (*findings, *history.p0_findings)
+    held: tuple[str, ...] = ()
+    if shadow:
+        held = tuple(dict.fromkeys(f.rule for f in findings if f.rule in shadow.rules))
+        findings = tuple(f for f in findings if f.rule not in shadow.rules)
+        if review is not None and review.judge in shadow.judges:
+            decision = _decide(
+                None,
+                round_number,
+                complexity,
+                final,
+                history,
+                findings,
+                policy,
+                judge_error,
+                task_type,
+            )
+            if (
+                decision.kind in (DecisionKind.CONTINUE, DecisionKind.PASS)
+                and not history.rejection
+            ):
+                decision = Decision(
+                    kind=DecisionKind.AWAITING_APPROVAL,
+                    reason=f"judge {review.judge!r} is in shadow: its verdict "
+                    f"({review.verdict.value}, score {review.score}) is recorded, not deciding; "
+                    "a person decides (qgs approve / qgs reject)",
+                    risk=decision.risk,
+                )
+            return _noting(decision, held)
+    return _noting(
+        _decide(
+            review,
+            round_number,
+            complexity,
+            final,
+            history,
+            findings,
+            policy,
+            judge_error,
+            task_type,
+        ),
+        held,
+    )
+
+
+def _noting(decision: Decision, held: Sequence[str]) -> Decision:
+    """The decision with its reason naming the shadowed rules whose findings it set aside."""
+    if not held:
+        return decision
+    note = f"; recorded, not deciding (rules in shadow): {', '.join(held)}"
+    return decision.model_copy(update={"reason": decision.reason + note})
+
+
+def _decide(
+    review: Review | None,
+    round_number: int,
+    complexity: Complexity,
+    final: bool,
+    history: TaskHistory,
+    findings: Sequence[Finding],
+    policy: GatePolicy,
+    judge_error: str | None,
+    task_type: TaskType | None,
+) -> Decision:
+    """``decide_gate``'s steps on the deciding findings (``history.p0_findings`` among them)."""
+    findings = tuple(findings)
     risk = risk_of(findings)
     p0 = _titles(findings, Severity.P0)
     if history.rejection is not None:

@@ -14,6 +14,7 @@ from qgs_worker.core.discriminator import RoleRun
 from qgs_worker.core.models import Classification, TaskHistory
 from qgs_worker.core.ports import Judge
 from qgs_worker.core.review_checks import HALO_SPREAD_POINTS
+from qgs_worker.core.spotcheck import Shadow
 from qgs_worker.service import (
     DETECTOR_ROLE,
     Audit,
@@ -72,6 +73,7 @@ def service_for(
     admit: Callable[[int], float] | None = None,
     on_decided: Callable[[str, int], None] | None = None,
     observer: ReviewObserver | None = None,
+    shadow: Callable[[], Shadow] | None = None,
 ) -> ReviewService:
     """A ``ReviewService`` over ``repo``'s engine (default gate and cadence policies if None)."""
     if policies is None:
@@ -87,6 +89,7 @@ def service_for(
         admit=admit,
         on_decided=on_decided,
         observer=observer,
+        shadow=shadow,
     )
 
 

@@ -23,6 +23,7 @@ from qgs_worker.config.settings import LEASE_MARGIN_S, Settings
 from qgs_worker.config.toolgate_io import load_tools
 from qgs_worker.core.models import Classification
 from qgs_worker.core.ports import Judge
+from qgs_worker.core.spotcheck import Shadow
 from qgs_worker.errors import StoreUnavailableError
 from qgs_worker.judges import audit_sessions_for, llm_classifier_for, make_judge
 from qgs_worker.limits.ratelimit import JudgeRateLimit, RedisRateLimiter, redis_for_broker
@@ -30,6 +31,7 @@ from qgs_worker.queue.notify import DecisionPublisher
 from qgs_worker.roles import load_roles
 from qgs_worker.service import Audit, Policies, ReviewLimits, ReviewService
 from qgs_worker.store import Repository
+from qgs_worker.store.spotchecks import ShadowReader
 from qgs_worker.store.sql_review import SqlReviewStore
 
 if TYPE_CHECKING:
@@ -53,6 +55,8 @@ class Runtime:
     observer: TelemetryObserver | None = None
     # Also one of decided_listeners: the batch path announces a chunk's decisions through it.
     decision_publisher: DecisionPublisher | None = None
+    # The rules and judges held in shadow now (recorded, not deciding): a cached store read.
+    shadow: Callable[[], Shadow] | None = None
     store: SqlReviewStore = field(init=False)
     service: ReviewService = field(init=False)
 
@@ -67,6 +71,7 @@ class Runtime:
             admit=self.judge_limit.admit if self.judge_limit else None,
             on_decided=self._decided,
             observer=self.observer,
+            shadow=self.shadow,
         )
 
     def _decided(self, task_id: str, round_id: int) -> None:
@@ -109,16 +114,28 @@ def _build_runtime(app: Celery) -> Runtime:
         panel_mode=judge_cfg.panel_mode,
         call_gate=gate,
     )
+    repo = Repository(settings.resolved_database_url)
+    spot = settings.spotcheck
     rt = Runtime(
         settings=settings,
-        repo=Repository(settings.resolved_database_url),
+        repo=repo,
         judge=judge,
         policies=policies_for(settings),
         llm_classifier=llm_classifier_for(settings.judge, call_gate=gate),
         judge_limit=limit,
         audit=_audit(settings, judge),
         observer=telemetry.observer_for(settings),
+        shadow=ShadowReader(repo, spot.shadow_policy(), spot.shadow_refresh_s),
     )
+    # Spot-checks: a decided round the settings sample is queued for a person (deterministic
+    # by its submission id, idempotent by the queue's unique key: at least once is enough).
+    sample = spot.sample_policy()
+    if not sample.off:
+
+        def spot_check(_task_id: str, round_id: int) -> None:
+            rt.repo.sample_decided(round_id, sample)
+
+        rt.decided_listeners.append(spot_check)
     if settings.broker_url:
         # Waiters (the HTTP API's long-poll, Client.wait) are woken by this notice, not by
         # reading the store in a loop (qgs_worker.queue.notify).

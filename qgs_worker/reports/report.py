@@ -34,6 +34,11 @@ The JSON document is the contract other tools (and the tests) read::
      "dead_letters": [{"job", "reason", "received_at", "submission_id", "task_id",
                        "message_id", "raw_head"}],
      "unfinished": {"rounds": n, "overdue": n, "outbox_waiting": n},
+     "spot_checks": {"labels": n, "figures": [{"scope", "name", "labels", "decision_right",
+                     "kappa": {"estimate", "low", "high"} | null, "alpha", "rounds", and for a
+                     rule "true_positives", "false_positives", "false_negatives",
+                     "true_negatives", "severity_matches", "false_positive_rounds",
+                     "false_negative_rounds"}]},
      "tool_calls": {"total": n, "allowed": n, "rejected": n,
                     "rejected_by_layer": {"format": n, "existence": n, "parameters": n,
                                           "business_rules": n, "permission": n, "injection": n},
@@ -352,6 +357,8 @@ def build_report(
     Raises:
         InputError: ``filters.run`` is not a stored run.
     """
+    if task_ids is not None:
+        task_ids = list(task_ids)  # read twice: the tasks, then the spot-checks' labels
     if filters is not None and filters.run is not None:
         in_run = [task_id for task_id, _ in repo.run_tasks(filters.run)]
         wanted = None if task_ids is None else set(task_ids)
@@ -380,7 +387,28 @@ def build_report(
         "dead_letters": [_dead_letter(d) for d in totals.dead_letters],
         "unfinished": tally.unfinished(totals.outbox_waiting),
         "tool_calls": _tool_calls(totals.tool_calls),
+        "spot_checks": spot_check_summary(repo, task_ids),
     }
+
+
+def spot_check_summary(repo: Any, task_ids: Iterable[str] | None = None) -> dict[str, Any]:
+    """The report's ``spot_checks``: agreement with people over the labelled rounds.
+
+    ``{"labels": n, "figures": [core.spotcheck.Figure.to_dict()...]}``: the gate's, then per
+    judge, task type and rule (Cohen's kappa with its 95% interval, Krippendorff's alpha,
+    false positives and negatives, the rounds behind each). Over ``task_ids``' rounds when
+    given; empty for a store with no spot-check part.
+    """
+    from qgs_worker.core.spotcheck import agreement_figures
+
+    read = getattr(repo, "label_records", None)  # a report reader of its own may have none
+    if read is None:
+        return {"labels": 0, "figures": []}
+    records = read(None)
+    if task_ids is not None:
+        wanted = set(task_ids)
+        records = [r for r in records if r.task_id in wanted]
+    return {"labels": len(records), "figures": [f.to_dict() for f in agreement_figures(records)]}
 
 
 def tool_call_summary(repo: ReportReader, recent: int = RECENT_REJECTED) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from qgs_worker.core.models import (
     TaskHistory,
 )
 from qgs_worker.core.replan import LoopRound, with_rounds
+from qgs_worker.core.spotcheck import Shadow
 from qgs_worker.service.ports import ReviewStore
 from qgs_worker.service.records import RoundRecord, TaskContext
 
@@ -39,8 +40,12 @@ def decision_on(
     r: RoundRecord,
     review: Review | None,
     judge_error: str | None,
+    shadow: Shadow | None = None,
 ) -> Decision:
-    """The gate's decision on a stored round, its findings read when the counts say any."""
+    """The gate's decision on a stored round, its findings read when the counts say any.
+
+    ``shadow``: the rules and judges recorded, not deciding (``core.spotcheck.Shadow``).
+    """
     own: list[Finding] = []
     earlier_p0: list[Finding] = []
     if r.findings or any(e.p0_findings for e in context.before(r.number)):
@@ -49,7 +54,9 @@ def decision_on(
                 own.append(f)
             elif f.severity is Severity.P0:
                 earlier_p0.append(_located(n, f))
-    decision = _gate(policy, context, r.number, r.final, review, own, earlier_p0, judge_error)
+    decision = _gate(
+        policy, context, r.number, r.final, review, own, earlier_p0, judge_error, shadow
+    )
     if decision.replan is not None and review is not None:
         rounds = loop_rounds(store, context, r.number, review, own)
         replan = with_rounds(decision.replan, rounds, context.task.criteria)
@@ -104,10 +111,11 @@ def decision_at_intake(
     number: int,
     final: bool,
     own: Sequence[Finding],
+    shadow: Shadow | None = None,
 ) -> Decision:
     """The decision on a round nothing is due on, from its fresh detector findings."""
     earlier_p0 = earlier_p0_findings(store, context, number)
-    return _gate(policy, context, number, final, None, own, earlier_p0, None)
+    return _gate(policy, context, number, final, None, own, earlier_p0, None, shadow)
 
 
 def earlier_p0_findings(store: ReviewStore, context: TaskContext, number: int) -> list[Finding]:
@@ -130,6 +138,7 @@ def _gate(
     own: Sequence[Finding],
     earlier_p0: Sequence[Finding],
     judge_error: str | None,
+    shadow: Shadow | None = None,
 ) -> Decision:
     """Call the core gate with the round's review and findings and the task's history."""
     return gate.decide_gate(
@@ -142,6 +151,7 @@ def _gate(
         policy=policy,
         judge_error=judge_error,
         task_type=context.task.task_type,
+        shadow=shadow,
     )
 
 

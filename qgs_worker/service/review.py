@@ -31,6 +31,7 @@ from qgs_worker.core.models import (
     RoundStatus,
 )
 from qgs_worker.core.ports import Judge
+from qgs_worker.core.spotcheck import Shadow
 from qgs_worker.errors import (
     JudgeResponseError,
     JudgeUnavailableError,
@@ -117,6 +118,10 @@ class ReviewService:
             not turn a stored decision into a failed job.
         observer: Told each review, finding, decision and judge call the steps store or make
             (``service.observer.ReviewObserver``: telemetry); None tells nothing.
+        shadow: Called before each decision for the rules and judges held in shadow (recorded,
+            not deciding: ``core.spotcheck.Shadow``); it should be cheap (a cached read). Its
+            errors are logged and the round is decided with none held: failing open to the
+            deciding state is failing closed for the gate (every finding decides).
     """
 
     def __init__(
@@ -130,6 +135,7 @@ class ReviewService:
         admit: Callable[[int], float] | None = None,
         on_decided: Callable[[str, int], None] | None = None,
         observer: ReviewObserver | None = None,
+        shadow: Callable[[], Shadow] | None = None,
     ) -> None:
         self.store = store
         self.policies = policies
@@ -139,6 +145,17 @@ class ReviewService:
         self.admit = admit
         self.on_decided = on_decided
         self.observer = observer
+        self.shadow = shadow
+
+    def _shadow(self) -> Shadow | None:
+        """The rules and judges in shadow now (None: none, or the provider failed)."""
+        if self.shadow is None:
+            return None
+        try:
+            return self.shadow()
+        except Exception:  # every finding and verdict decides: the gate's closed side
+            log.exception("the shadow provider failed: deciding with nothing in shadow")
+            return None
 
     def _decided(self, task_id: str, round_id: int) -> None:
         """Tell the listener a decision on the round is stored (see ``on_decided``)."""
@@ -196,6 +213,7 @@ class ReviewService:
                         number,
                         sub.final,
                         prepared.findings,
+                        self._shadow(),
                     )
                     prepared = replace(prepared, decision=decision)
             lease = None
@@ -287,6 +305,7 @@ class ReviewService:
                     ready.number,
                     ready.final,
                     prepared.findings,
+                    self._shadow(),
                 )
                 prepared = replace(prepared, decision=decision)
             if not self.store.claim_round(ready.id, prepared):
@@ -477,7 +496,9 @@ class ReviewService:
                     review = self.store.load_review(r.review_id)[1]
                 else:
                     judge_error = r.review_error or "the judge failed"
-            decision = decision_on(self.store, self.policies.gate, context, r, review, judge_error)
+            decision = decision_on(
+                self.store, self.policies.gate, context, r, review, judge_error, self._shadow()
+            )
         # A round failed on the way (its decision a stored one) keeps its failed status.
         status = None if r.status == RoundStatus.FAILED else RoundStatus.DECIDED
         self.store.settle(
@@ -521,7 +542,9 @@ class ReviewService:
                 judge_error = r.review_error or "the judge failed"
             elif r.plan.critic:
                 judge_error = "a review was due but none was stored"
-            decision = decision_on(self.store, self.policies.gate, context, r, review, judge_error)
+            decision = decision_on(
+                self.store, self.policies.gate, context, r, review, judge_error, self._shadow()
+            )
         # A round failed on the way (its decision a stored revise) keeps its failed status.
         status = None if r.status == RoundStatus.FAILED else RoundStatus.DECIDED
         self.store.settle(r.id, context.task.id, Settlement(decision=decision, status=status))

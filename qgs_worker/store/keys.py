@@ -11,7 +11,9 @@ master (another data folder, another setting) from the right one. A key made by 
 kept its webhook secret in ``webhook_secret``: that one still signs its tasks.
 
 Scopes: every key may start tasks, submit rounds, read its own tasks and check tool calls;
-``approve`` (``SCOPE_APPROVE``) also lets it approve or reject its principal's tasks.
+``approve`` (``SCOPE_APPROVE``) also lets it approve or reject its principal's tasks;
+``spot-check`` (``SCOPE_SPOT_CHECK``) lets it ask for spot-checks of its principal's rounds,
+label them, and move a judge or rule in or out of shadow (``docs/spot-checks.md``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "KEY_PREFIX",
     "SCOPES",
     "SCOPE_APPROVE",
+    "SCOPE_SPOT_CHECK",
     "ApiKeyRow",
     "KeyInfo",
     "NewKey",
@@ -60,7 +63,10 @@ KEY_PREFIX = "qgs_"
 SCOPE_APPROVE = "approve"
 """The scope that lets a key approve or reject a task (``POST /v1/tasks/{id}/approval``)."""
 
-SCOPES = frozenset({SCOPE_APPROVE})
+SCOPE_SPOT_CHECK = "spot-check"
+"""The scope that lets a key ask for and label spot-checks and decide shadow (``/v1/spot-checks``)."""
+
+SCOPES = frozenset({SCOPE_APPROVE, SCOPE_SPOT_CHECK})
 """The scopes a key may be given beyond the default rights."""
 
 PRINCIPAL_MAX_CHARS = 128

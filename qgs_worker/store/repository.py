@@ -15,12 +15,13 @@ from qgs_worker.store.idempotency import IdempotencyStore
 from qgs_worker.store.report_views import ReportViewStore
 from qgs_worker.store.runs import RunStore
 from qgs_worker.store.schema import create_schema, make_engine, redact
+from qgs_worker.store.spotchecks import SpotCheckStore
 from qgs_worker.store.views import ViewStore
 
 __all__ = ["Repository", "as_utc", "loads_list"]
 
 
-class Repository(ViewStore, ReportViewStore, RunStore, IdempotencyStore):
+class Repository(ViewStore, ReportViewStore, RunStore, IdempotencyStore, SpotCheckStore):
     """The results store: every part over one engine (SQLite default, PostgreSQL by URL).
 
     Parts, one module each: ``RoundStore`` (tasks, rounds), ``ReviewStore`` (reviews, findings,
@@ -29,7 +30,8 @@ class Repository(ViewStore, ReportViewStore, RunStore, IdempotencyStore):
     (decisions and approvals as core views, for the client and the CLI), ``ReportViewStore``
     (tasks, rounds and totals as ``report_model`` values, for the reports), ``WebhookStore``
     (webhook deliveries and their attempts), ``RunStore`` (``qgs audit`` runs and their tasks),
-    ``IdempotencyStore`` (the API's idempotency keys);
+    ``IdempotencyStore`` (the API's idempotency keys), ``SpotCheckStore`` (the spot-check queue,
+    its labels, shadow changes);
     ``schema`` makes the engine and the tables.
 
     Args:

@@ -24,6 +24,7 @@ from qgs_worker.core.models import split_round_prefix
 from qgs_worker.store import idempotency as _idempotency  # noqa: F401  (the idempotency keys)
 from qgs_worker.store import keys as _keys  # noqa: F401  (registers the api_key table)
 from qgs_worker.store import runs as _runs  # noqa: F401  (registers the audit run tables)
+from qgs_worker.store import spotcheck_rows as _spotchecks  # noqa: F401  (the spot-check tables)
 from qgs_worker.store import tables as _tables  # noqa: F401  (registers every table's metadata)
 from qgs_worker.store import webhooks as _webhooks  # noqa: F401  (and the webhook tables')
 from qgs_worker.store.sqlite_writes import serialize_writes, writer_connection_class

@@ -46,7 +46,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from qgs_worker.config.settings import Settings
     from qgs_worker.telemetry._observer import TelemetryObserver
@@ -230,16 +230,23 @@ def webhook_attempted(settings: Settings, event: str, outcome: str) -> None:
     _metrics.WEBHOOK_ATTEMPTS.labels(event=event, outcome=outcome).inc()
 
 
-def metrics_asgi_app(settings: Settings | None = None, queues: Sequence[str] = ()) -> Any:
+def metrics_asgi_app(
+    settings: Settings | None = None,
+    queues: Sequence[str] = (),
+    agreement: Callable[[], Any] | None = None,
+) -> Any:
     """An ASGI application answering the Prometheus text format (mount it at ``/metrics``).
 
     Args:
         settings: Whose broker's queues to report (depth, oldest job's age); None: no queues.
         queues: The queue names to report (``qgs_worker.queue.celery_app.QUEUES``).
+        agreement: The spot-check gauges' source, read at each scrape
+            (``Operations.agreement_snapshot``); None: no spot-check gauges.
     """
     from qgs_worker.telemetry import _metrics
 
-    return _metrics.asgi_app(settings, queues)
+    extra = [_metrics.AgreementCollector(agreement)] if agreement is not None else []
+    return _metrics.asgi_app(settings, queues, extra)
 
 
 def start_metrics_server(settings: Settings, queues: Sequence[str] = ()) -> Any:

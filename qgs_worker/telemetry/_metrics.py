@@ -16,6 +16,12 @@
 | ``qgs_api_request_duration_seconds`` | ``route``, ``method`` | histogram of each API request's wall time, in seconds (a long-poll included) |
 | ``qgs_api_refused_total`` | ``status`` (``401``, ``429``) | API requests refused for their key: none or revoked, or over its rate limit |
 | ``qgs_webhook_attempts_total`` | ``event`` (``qgs.decision``, ``qgs.approval``), ``outcome`` (``delivered``, ``retry``, ``failed``) | webhook POSTs a worker made |
+| ``qgs_spotcheck_kappa`` | ``scope`` (``gate``, ``judge``, ``task_type``, ``rule``), ``name``, ``bound`` (``estimate``, ``low``, ``high``) | Cohen's kappa person vs gate and its 95% interval, read from the store at scrape time (``qgs serve``'s ``/metrics``) |
+| ``qgs_spotcheck_alpha`` | ``scope``, ``name`` | Krippendorff's alpha among people who labelled the same rounds |
+| ``qgs_spotcheck_labels`` | ``scope``, ``name`` | labels each figure stands on |
+| ``qgs_spotcheck_false_positives`` / ``qgs_spotcheck_false_negatives`` | ``rule`` | a rule's findings people refused / defects people named that it missed |
+| ``qgs_spotcheck_queue`` | ``state`` (``open``, ``labelled``) | spot-check queue items |
+| ``qgs_shadow`` | ``kind`` (``judge``, ``rule``), ``name`` | 1 while the judge or rule is in shadow (recorded, not deciding), else 0 |
 
 Counters are per process and start at 0 (Prometheus' ``rate()`` copes with restarts). A
 worker counts what its jobs store; tool-call checks are counted where they are stored (the
@@ -37,7 +43,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, make_asgi_app
@@ -62,6 +68,7 @@ __all__ = [
     "SENT_AT_HEADER",
     "TOOL_CHECKS",
     "WEBHOOK_ATTEMPTS",
+    "AgreementCollector",
     "QueueCollector",
     "asgi_app",
     "exposed_registry",
@@ -193,6 +200,70 @@ def _sent_at(raw: bytes | str) -> float | None:
         return None
 
 
+class AgreementCollector:
+    """The spot-check gauges, computed from the store at each scrape.
+
+    Args:
+        snapshot: Returns ``(figures, shadow states, (open, labelled))``: the API's
+            ``Operations.agreement_snapshot`` (telemetry knows no store: the caller fills it).
+    """
+
+    def __init__(
+        self, snapshot: Callable[[], tuple[Sequence[Any], Sequence[Any], tuple[int, int]]]
+    ):
+        self.snapshot = snapshot
+
+    def collect(self) -> Iterator[Metric]:
+        """The gauges, read now; nothing when the store did not answer."""
+        try:
+            figures, states, (open_items, labelled) = self.snapshot()
+        except Exception as exc:  # a scrape reports what it can, it does not fail
+            log.debug("spot-check metrics: the store did not answer: %s", exc)
+            return
+        kappa = GaugeMetricFamily(
+            "qgs_spotcheck_kappa",
+            "Cohen's kappa person vs gate and its 95% interval.",
+            labels=["scope", "name", "bound"],
+        )
+        alpha = GaugeMetricFamily(
+            "qgs_spotcheck_alpha",
+            "Krippendorff's alpha among people who labelled the same rounds.",
+            labels=["scope", "name"],
+        )
+        labels = GaugeMetricFamily(
+            "qgs_spotcheck_labels", "Labels each figure stands on.", labels=["scope", "name"]
+        )
+        fp = GaugeMetricFamily(
+            "qgs_spotcheck_false_positives", "A rule's findings people refused.", labels=["rule"]
+        )
+        fn = GaugeMetricFamily(
+            "qgs_spotcheck_false_negatives",
+            "Defects people named that a rule missed.",
+            labels=["rule"],
+        )
+        for f in figures:
+            labels.add_metric([f.scope, f.name], float(f.labels))
+            if f.kappa is not None:
+                for bound in ("estimate", "low", "high"):
+                    kappa.add_metric([f.scope, f.name, bound], float(getattr(f.kappa, bound)))
+            if f.alpha is not None:
+                alpha.add_metric([f.scope, f.name], float(f.alpha))
+            if f.scope == "rule":
+                fp.add_metric([f.name], float(f.false_positives))
+                fn.add_metric([f.name], float(f.false_negatives))
+        queue = GaugeMetricFamily(
+            "qgs_spotcheck_queue", "Spot-check queue items.", labels=["state"]
+        )
+        queue.add_metric(["open"], float(open_items))
+        queue.add_metric(["labelled"], float(labelled))
+        shadow = GaugeMetricFamily(
+            "qgs_shadow", "1 while a judge or rule is in shadow, else 0.", labels=["kind", "name"]
+        )
+        for state in states:
+            shadow.add_metric([state.kind, state.name], 1.0 if state.in_shadow else 0.0)
+        yield from (kappa, alpha, labels, fp, fn, queue, shadow)
+
+
 class _Joined:
     """Collects from several collectors in turn (the process's metrics, then the queues)."""
 
@@ -204,11 +275,14 @@ class _Joined:
             yield from collector.collect()
 
 
-def exposed_registry(settings: Settings | None, queues: Sequence[str] = ()) -> CollectorRegistry:
+def exposed_registry(
+    settings: Settings | None, queues: Sequence[str] = (), extra: Sequence[Any] = ()
+) -> CollectorRegistry:
     """A registry of what ``/metrics`` shows.
 
-    This process's metrics (in multiprocess mode, every process's), and ``queues`` on
-    ``settings``' broker when it has one (the caller names them: telemetry knows no queue).
+    This process's metrics (in multiprocess mode, every process's), ``queues`` on
+    ``settings``' broker when it has one (the caller names them: telemetry knows no queue), and
+    the ``extra`` collectors (``qgs serve``: the spot-check gauges, ``AgreementCollector``).
     """
     base: Any = REGISTRY
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
@@ -219,15 +293,18 @@ def exposed_registry(settings: Settings | None, queues: Sequence[str] = ()) -> C
     collectors = [base]
     if settings is not None and settings.broker_url and queues:
         collectors.append(QueueCollector(settings.broker_url, tuple(queues)))
+    collectors.extend(extra)
     # No describe(): the registry keeps no names, so several views never clash on them.
     registry = CollectorRegistry(auto_describe=False)
     registry.register(_Joined(*collectors))
     return registry
 
 
-def asgi_app(settings: Settings | None, queues: Sequence[str] = ()) -> Any:
-    """``prometheus_client.make_asgi_app`` over ``exposed_registry(settings, queues)``."""
-    return make_asgi_app(registry=exposed_registry(settings, queues))
+def asgi_app(
+    settings: Settings | None, queues: Sequence[str] = (), extra: Sequence[Any] = ()
+) -> Any:
+    """``prometheus_client.make_asgi_app`` over ``exposed_registry(settings, queues, extra)``."""
+    return make_asgi_app(registry=exposed_registry(settings, queues, extra))
 
 
 def serve(settings: Settings, queues: Sequence[str] = ()) -> Any:
@@ -241,6 +318,8 @@ def serve(settings: Settings, queues: Sequence[str] = ()) -> Any:
     """
     w = settings.worker
     port = w.metrics_port if w.metrics_port is not None else 0
-    server, _thread = _start_http_server(port, w.metrics_address, exposed_registry(settings, queues))
+    server, _thread = _start_http_server(
+        port, w.metrics_address, exposed_registry(settings, queues)
+    )
     log.info("metrics at http://%s:%d/metrics", w.metrics_address, server.server_port)
     return server

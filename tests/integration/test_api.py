@@ -1027,6 +1027,11 @@ class TestServiceDocuments:
             "/v1/tool-calls/check": {"post"},
             "/v1/tool-sets": {"post"},
             "/v1/tasks/{task_id}/approval": {"post"},
+            "/v1/spot-checks": {"get", "post"},
+            "/v1/spot-checks/{submission_id}": {"get"},
+            "/v1/spot-checks/{submission_id}/labels": {"post"},
+            "/v1/agreement": {"get"},
+            "/v1/shadow": {"get", "post"},
             "/healthz": {"get"},
             "/readyz": {"get"},
         } == {path: set(methods) for path, methods in paths.items()}

@@ -53,7 +53,8 @@ WEATHER_CALL = {"id": "c1", "type": "function",
 ARTICLE = "# AI\n\nText. [[judge PASS 92]]"
 TOOL_NAMES = {
     "start_task", "submit_round", "get_decision", "get_constraints", "check_tool_call",
-    "register_tools",
+    "register_tools", "request_spot_check", "list_spot_checks", "get_spot_check",
+    "label_spot_check", "get_agreement",
 }  # fmt: skip
 
 

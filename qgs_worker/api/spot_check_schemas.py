@@ -1,0 +1,85 @@
+"""The request bodies of the spot-check routes and MCP tools (``api.spot_checks``' operations).
+
+Each refuses unknown fields (a misspelt ``verdcit`` is a 422 naming it, not ignored).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, StrictBool
+
+from qgs_worker.api.schemas import _In
+from qgs_worker.api.spot_checks import NOTE_MAX_CHARS, RULE_MAX_CHARS
+
+__all__ = [
+    "AgreementArgs",
+    "LabelArgs",
+    "LabelIn",
+    "ShadowIn",
+    "SpotCheckArgs",
+    "SpotCheckIn",
+    "SpotChecksArgs",
+]
+
+Status = Literal["open", "labelled", "stale", "all"]
+_SUBMISSION = Field(min_length=1, max_length=128, description="the round's id (from submit_round)")
+_NOTE = Field(default="", max_length=NOTE_MAX_CHARS, description="why, in words")
+
+
+class SpotCheckIn(_In):
+    """``POST /v1/spot-checks``: ask for a decided round to be checked by a person."""
+
+    submission_id: str = _SUBMISSION
+    note: str = _NOTE
+
+
+class LabelIn(_In):
+    """``POST /v1/spot-checks/{submission_id}/labels``: a person's label of a queued round."""
+
+    decision_correct: StrictBool = Field(description="whether the gate's decision was right")
+    verdict: Literal["PASS", "PASS_WITH_SUGGESTIONS", "FAIL"] = Field(
+        description="the verdict the person would give"
+    )
+    severities: dict[str, Literal["P0", "P1", "P2", "P3", "P4", "none"]] = Field(
+        default_factory=dict,
+        description="the person's severity per rule id (none: it should not have fired); a "
+        "rule that fired and is not named keeps the gate's severity",
+    )
+    note: str = _NOTE
+
+
+class ShadowIn(_In):
+    """``POST /v1/shadow``: a person puts a judge or rule in shadow, or takes it out."""
+
+    kind: Literal["judge", "rule"]
+    name: str = Field(min_length=1, max_length=RULE_MAX_CHARS, description="judge name or rule id")
+    in_shadow: StrictBool = Field(description="true: recorded, not deciding; false: deciding")
+    note: str = Field(min_length=1, max_length=NOTE_MAX_CHARS, description="why (kept with it)")
+
+
+class SpotChecksArgs(_In):
+    """``list_spot_checks``: the queue."""
+
+    status: Status = "open"
+    task_type: str | None = None
+    decision: str | None = None
+    limit: int = Field(default=100, ge=1, le=1000)
+
+
+class SpotCheckArgs(_In):
+    """``get_spot_check``: one round to check, with its labels."""
+
+    submission_id: str = _SUBMISSION
+
+
+class LabelArgs(LabelIn):
+    """``label_spot_check``: a person's label of a queued round."""
+
+    submission_id: str = _SUBMISSION
+
+
+class AgreementArgs(_In):
+    """``get_agreement``: agreement with people, per judge, task type and rule."""
+
+    scope: Literal["gate", "judge", "task_type", "rule"] | None = None

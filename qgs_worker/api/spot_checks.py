@@ -1,0 +1,295 @@
+"""Spot-checks and shadow mode: the part of ``Operations`` a person uses to measure the judge.
+
+    ops.request_spot_check(me, "s-42", note="looks off")    # queue a decided round (asked)
+    ops.spot_checks(me, status="open")                       # the queue, oldest first
+    ops.label_spot_check(me, "s-42", decision_correct=False, verdict="fail",
+                         severities={"sql_drop_table": "none"})
+    ops.agreement(me)                                         # kappa, alpha, FP/FN, the rounds
+    ops.set_shadow(me, "rule", "sql_drop_table", in_shadow=True, note="too many FPs")
+
+The person is the calling principal (its name; the key's id is stored beside the label). A
+principal sees the spot-checks of its own tasks, as it sees its tasks; shadow states are the
+deployment's (the figures they rest on count every label). Writes need the ``spot-check``
+scope (``qgs keys create --scope spot-check``).
+
+Errors: ``PermissionDeniedError`` (no ``spot-check`` scope), ``SubmissionNotFoundError`` (not the
+principal's, or unknown), ``NotSampledError``, ``LabelExistsError``, ``RoundRedecidedError``
+(each a 409 naming ``submission_id`` and the fix; nothing is lost), ``InputError`` (a verdict,
+severity or subject that is not one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from qgs_worker.core.models import DecisionKind, Severity, TaskType, Verdict
+from qgs_worker.core.spotcheck import (
+    NO_FINDING,
+    Figure,
+    ShadowChange,
+    ShadowState,
+    agreement_figures,
+    automatic_changes,
+    shadow_states,
+)
+from qgs_worker.errors import InputError, PermissionDeniedError
+from qgs_worker.store.keys import SCOPE_SPOT_CHECK
+
+if TYPE_CHECKING:
+    from qgs_worker.api.access import Principal
+    from qgs_worker.config.settings import Settings
+    from qgs_worker.store import Repository
+
+__all__ = ["NOTE_MAX_CHARS", "SpotChecks"]
+
+NOTE_MAX_CHARS = 2_000
+"""The longest note a spot-check request, label or shadow decision may carry, in characters."""
+RULE_MAX_CHARS = 128
+"""The longest rule id or judge name a label or shadow decision may name."""
+STATUSES = ("open", "labelled", "stale", "all")
+"""The queue views ``spot_checks`` offers."""
+SEVERITIES = (*(s.value for s in Severity), NO_FINDING)
+"""What a person may give a rule: a severity, or ``none`` (it should not have fired)."""
+
+
+class SpotChecks:
+    """The spot-check operations (a part of ``Operations``)."""
+
+    settings: Settings
+    repo: Repository
+
+    def _own_submission(self, principal: Principal, submission_id: str) -> str:
+        raise NotImplementedError
+
+    # -- the queue ------------------------------------------------------------------------
+
+    def request_spot_check(
+        self, principal: Principal, submission_id: str, *, note: str = ""
+    ) -> tuple[dict[str, Any], bool]:
+        """Queue a decided round of the principal's for a spot-check (every round asked for is).
+
+        Returns:
+            ``(item, created)``: created False when its decision was queued already.
+
+        Raises:
+            PermissionDeniedError: no ``spot-check`` scope.
+            SubmissionNotFoundError: not a submission of this principal.
+            TaskNotFoundError: its round is not decided yet.
+            InputError: ``note`` too long.
+        """
+        _needs_scope(principal, "ask for a spot-check")
+        self._own_submission(principal, submission_id)
+        _check_note(note)
+        item, created = self.repo.ask_spot_check(submission_id, by=principal.name, note=note)
+        return item.to_dict(), created
+
+    def spot_checks(
+        self,
+        principal: Principal,
+        *,
+        status: str = "open",
+        task_type: str | None = None,
+        decision: str | None = None,
+        limit: int = 100,
+    ) -> list[dict[str, Any]]:
+        """The principal's spot-check queue, oldest first (``open``: not labelled, standing).
+
+        Raises:
+            InputError: a status, task type or decision kind that is not one.
+        """
+        _one_of("status", status, STATUSES)
+        if task_type is not None:
+            _one_of("task_type", task_type, [t.value for t in TaskType])
+        if decision is not None:
+            _one_of("decision", decision, [k.value for k in DecisionKind])
+        items = self.repo.spot_checks(
+            [principal.name], status=status, task_type=task_type, decision=decision, limit=limit
+        )
+        return [i.to_dict() for i in items]
+
+    def spot_check(self, principal: Principal, submission_id: str) -> dict[str, Any]:
+        """One round to check: its queue items (with labels) and the round as the report has it.
+
+        Raises:
+            SubmissionNotFoundError: not a submission of this principal.
+        """
+        from qgs_worker.reports.report import build_report
+
+        task_id = self._own_submission(principal, submission_id)
+        items = self.repo.spot_checks(None, status="all", submission_id=submission_id)
+        report = build_report(self.repo, [task_id], details=True)
+        task = report["tasks"][0] if report["tasks"] else {}
+        decided = self.repo.decided_round_of(submission_id)
+        number = decided.number if decided is not None else None
+        if number is None and items:
+            number = items[0].round_number
+        found = next((r for r in task.get("rounds", []) if r.get("number") == number), None)
+        return {
+            "submission_id": submission_id,
+            "task_id": task_id,
+            "request": task.get("request"),
+            "task_type": task.get("task_type"),
+            "round": found,
+            "items": [i.to_dict() for i in items],
+        }
+
+    def label_spot_check(
+        self,
+        principal: Principal,
+        submission_id: str,
+        *,
+        decision_correct: bool,
+        verdict: str,
+        severities: Mapping[str, str] | None = None,
+        note: str = "",
+    ) -> dict[str, Any]:
+        """Record the principal's label of a queued round: right or not, verdict, severities.
+
+        Args:
+            principal: The person (needs the ``spot-check`` scope).
+            submission_id: The round.
+            decision_correct: Whether the gate's decision was right.
+            verdict: The verdict the person would give (``PASS``, ``PASS_WITH_SUGGESTIONS``,
+                ``FAIL``).
+            severities: The person's severity per rule id (``P0``-``P4``, or ``none``: it should
+                not have fired); a rule that fired and is not named keeps the gate's severity.
+            note: Why (at most ``NOTE_MAX_CHARS``).
+
+        Returns:
+            The queue item with every label.
+
+        Raises:
+            PermissionDeniedError: no ``spot-check`` scope.
+            SubmissionNotFoundError: not a submission of this principal.
+            NotSampledError, LabelExistsError, RoundRedecidedError: see ``store.spotchecks``.
+            InputError: a verdict or severity that is not one, a rule id too long, a long note.
+        """
+        _needs_scope(principal, "label a spot-check")
+        self._own_submission(principal, submission_id)
+        _one_of("verdict", verdict, [v.value for v in Verdict])
+        given = dict(severities or {})
+        for rule, severity in given.items():
+            if not rule or len(rule) > RULE_MAX_CHARS:
+                raise InputError(
+                    f"'severities' keys are rule ids of 1-{RULE_MAX_CHARS} characters (got "
+                    f"{rule[:40]!r}): name the finding's rule as the round shows it"
+                )
+            _one_of(f"severities.{rule}", severity, SEVERITIES)
+        _check_note(note)
+        item = self.repo.add_label(
+            submission_id,
+            person=principal.name,
+            key_id=principal.key_id,
+            decision_correct=decision_correct,
+            verdict=verdict,
+            severities=given,
+            note=note,
+        )
+        self._settle_shadow()
+        return item.to_dict()
+
+    # -- agreement and shadow -------------------------------------------------------------
+
+    def agreement(self, principal: Principal, *, scope: str | None = None) -> dict[str, Any]:
+        """Agreement with people over the principal's labelled rounds, and the shadow states.
+
+        Args:
+            principal: Whose tasks' labels count.
+            scope: Only ``gate``, ``judge``, ``task_type`` or ``rule`` figures (None: all).
+
+        Returns:
+            ``{"labels", "figures": [Figure.to_dict()...], "shadow": [ShadowState.to_dict()...]}``.
+
+        Raises:
+            InputError: ``scope`` is not one.
+        """
+        if scope is not None:
+            _one_of("scope", scope, ("gate", "judge", "task_type", "rule"))
+        records = self.repo.label_records([principal.name])
+        figures = [
+            f.to_dict() for f in agreement_figures(records) if scope is None or f.scope == scope
+        ]
+        return {
+            "labels": len(records),
+            "figures": figures,
+            "shadow": [s.to_dict() for s in self._shadow_states()[1]],
+        }
+
+    def shadow_states(self, principal: Principal) -> list[dict[str, Any]]:
+        """Every judge and rule the settings or a person put in shadow, and where it stands."""
+        del principal
+        return [s.to_dict() for s in self._shadow_states()[1]]
+
+    def set_shadow(
+        self, principal: Principal, kind: str, name: str, *, in_shadow: bool, note: str = ""
+    ) -> dict[str, Any]:
+        """A person's decision: put a judge or rule in shadow, or take it out.
+
+        The only way for a rule that can raise P0; stored with the person, it holds until the
+        next one. Workers see it within ``QGS_SPOTCHECK__SHADOW_REFRESH_S``.
+
+        Raises:
+            PermissionDeniedError: no ``spot-check`` scope.
+            InputError: ``kind`` is not ``judge`` or ``rule``, ``name`` is empty or too long,
+                ``note`` is empty (a person says why) or too long.
+        """
+        _needs_scope(principal, "move a judge or rule in or out of shadow")
+        _one_of("kind", kind, ("judge", "rule"))
+        if not name.strip() or len(name) > RULE_MAX_CHARS:
+            raise InputError(
+                f"'name' must be a {kind} {'name' if kind == 'judge' else 'id'} of 1-"
+                f"{RULE_MAX_CHARS} characters (got {name[:40]!r})"
+            )
+        if not note.strip():
+            raise InputError("'note' is required: say why the state changes (kept with it)")
+        _check_note(note)
+        self.repo.add_shadow_change(
+            ShadowChange(kind=kind, name=name, in_shadow=in_shadow, by=principal.name, reason=note)
+        )
+        states = {(s.kind, s.name): s for s in self._shadow_states()[1]}
+        return states[kind, name].to_dict()
+
+    def agreement_snapshot(self) -> tuple[list[Figure], list[ShadowState], tuple[int, int]]:
+        """What ``/metrics`` shows: the deployment's own gauges, over every label.
+
+        Returns:
+            Every figure, the shadow states, and the queue's ``(open, labelled)`` counts.
+        """
+        figures, states = self._shadow_states()
+        return figures, states, self.repo.spot_check_counts()
+
+    def _shadow_states(self) -> tuple[list[Figure], list[ShadowState]]:
+        figures = agreement_figures(self.repo.label_records(None))
+        policy = self.settings.spotcheck.shadow_policy()
+        return figures, shadow_states(policy, self.repo.shadow_changes(), figures)
+
+    def _settle_shadow(self) -> None:
+        """Store the automatic leaves the new figures allow (subjects whose agreement passed)."""
+        policy = self.settings.spotcheck.shadow_policy()
+        if not (policy.judges or policy.rules):
+            return
+        figures = agreement_figures(self.repo.label_records(None))
+        for change in automatic_changes(policy, self.repo.shadow_changes(), figures):
+            self.repo.add_shadow_change(change)
+
+
+def _needs_scope(principal: Principal, what: str) -> None:
+    if not principal.has(SCOPE_SPOT_CHECK):
+        raise PermissionDeniedError(
+            f"key {principal.key_id} of {principal.name!r} may not {what}: make a key with "
+            f"`qgs keys create --principal {principal.name} --scope {SCOPE_SPOT_CHECK}`"
+        )
+
+
+def _one_of(field: str, value: str, allowed: Any) -> None:
+    if value not in allowed:
+        raise InputError(f"'{field}' must be one of {', '.join(allowed)} (got {value!r})")
+
+
+def _check_note(note: str) -> None:
+    if len(note) > NOTE_MAX_CHARS:
+        raise InputError(
+            f"'note' must be at most {NOTE_MAX_CHARS:,} characters (got {len(note):,}): keep "
+            "the reason short"
+        )
