@@ -109,7 +109,9 @@ def console_server(redis_url: str, folder: Path) -> Iterator[Served]:
             keys = {
                 "alice": make("alice"),
                 "bob": make("bob", scopes=("approve",)),
-                "olivia": make("olivia", operator=True, scopes=("view", "approve"), sees=("alice",)),
+                "olivia": make(
+                    "olivia", operator=True, scopes=("view", "approve"), sees=("alice",)
+                ),
                 "rita": make("rita", operator=True, scopes=("view",), sees=("alice",)),
                 "sam": make("sam", operator=True, scopes=("view",), sees=("all",)),
             }

@@ -212,4 +212,3 @@ class TestPagesWithoutJavaScript:
             page = http.get("/ui/queue").text
         assert 'id="broker">up<' in page and "qgs.critic" in page
         assert 'id="workers">0<' not in page
-

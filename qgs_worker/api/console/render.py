@@ -9,7 +9,7 @@ other than it is stored.
 
 Headers on every page: a strict Content-Security-Policy (``CSP``: scripts and styles from
 ``/ui/static`` only, no inline code, connections to this origin only, no framing, forms post
-here only), ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``,
+here only), ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: same-origin`` (a form then sends its ``Origin``),
 ``Cache-Control: no-store``.
 """
 
@@ -39,7 +39,7 @@ CSP = (
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
