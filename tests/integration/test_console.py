@@ -8,7 +8,6 @@ browser's tests are ``test_console_browser``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
