@@ -68,6 +68,7 @@ bench: install
 	$(PY) bench/audit_scale_bench.py
 	$(PY) bench/cold_start_bench.py
 	$(PY) bench/api_bench.py
+	$(PY) bench/console_bench.py
 	$(PY) bench/audit_batch_bench.py
 	$(PY) bench/deed_cost_bench.py
 

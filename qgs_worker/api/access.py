@@ -18,8 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qgs_worker.config.settings import Settings
-from qgs_worker.errors import AuthenticationError, RateLimitedError
-from qgs_worker.store.keys import key_is_live, verify_key
+from qgs_worker.errors import AuthenticationError, PermissionDeniedError, RateLimitedError
+from qgs_worker.store.keys import (
+    ALL_PRINCIPALS,
+    SCOPE_VIEW,
+    VerifiedKey,
+    key_is_live,
+    live_key,
+    verify_key,
+)
 
 __all__ = ["Access", "Principal"]
 
@@ -30,17 +37,52 @@ log = logging.getLogger(__name__)
 class Principal:
     """Who a request acts for: the API key's principal, its scopes, the key's id.
 
-    ``scopes`` holds the rights beyond the default ones (``approve``); ``key_id`` names the key
-    (the rate limit's subject), never its secret.
+    ``scopes`` holds the rights beyond the default ones (``approve``; an operator's ``view``,
+    ``approve``, ``spot-check``); ``key_id`` names the key (the rate limit's subject), never its
+    secret. ``operator`` marks a person's key (the console's, ``qgs keys create --operator``):
+    ``name`` is then the person and ``sees`` the principals whose tasks they may see
+    (``ALL_PRINCIPALS``: every task, those of no principal included).
     """
 
     name: str
     scopes: frozenset[str] = frozenset()
     key_id: str | None = None
+    operator: bool = False
+    sees: frozenset[str] = frozenset()
 
     def has(self, scope: str) -> bool:
         """Whether the key was given ``scope``."""
         return scope in self.scopes
+
+    def may_see(self, owner: str | None) -> bool:
+        """Whether a task of principal ``owner`` (None: started in-process) is visible to it.
+
+        An agent's key sees its own principal's tasks only; an operator's, those of the
+        principals it ``sees`` (with ``view``).
+        """
+        if not self.operator:
+            return owner is not None and owner == self.name
+        if SCOPE_VIEW not in self.scopes:
+            return False
+        return ALL_PRINCIPALS in self.sees or (owner is not None and owner in self.sees)
+
+    @property
+    def sees_all(self) -> bool:
+        """Whether it sees every task (an operator's ``*``)."""
+        return self.operator and SCOPE_VIEW in self.scopes and ALL_PRINCIPALS in self.sees
+
+    def visible_principals(self) -> list[str] | None:
+        """The principals whose tasks it sees (None: every task, of no principal too)."""
+        if self.sees_all:
+            return None
+        if not self.operator:
+            return [self.name]
+        return sorted(self.sees) if SCOPE_VIEW in self.scopes else []
+
+    @classmethod
+    def of(cls, key: VerifiedKey) -> Principal:
+        """The principal of a verified key."""
+        return cls(key.principal, key.scopes, key.key_id, key.operator, key.sees)
 
 
 @dataclass
@@ -95,8 +137,45 @@ class Access:
                 "`qgs keys create --principal NAME`)"
             )
         principal = self._principal_of(key)
+        if principal.operator:
+            raise PermissionDeniedError(
+                f"key {principal.key_id} is an operator's (a person's): it signs in to the "
+                "console at /ui, not to the agents' API; agents use keys made with `qgs keys "
+                "create --principal NAME`"
+            )
         self._admit(principal)
         return principal
+
+    def authenticate_person(self, key: str | None) -> Principal:
+        """The principal of a key signing in to the console: an operator's or an agent's.
+
+        Counted against the key's rate limit like ``authenticate``.
+
+        Raises:
+            AuthenticationError: no key, or one that is malformed, unknown or revoked.
+            RateLimitedError: as ``authenticate``.
+        """
+        if not key:
+            raise AuthenticationError(
+                "no key: paste an operator key (`qgs keys create --operator NAME --scope view "
+                "--sees PRINCIPAL`) or an agent's key"
+            )
+        principal = self._principal_of(key.strip())
+        self._admit(principal)
+        return principal
+
+    def session_principal(self, key_id: str) -> Principal:
+        """The principal of a signed-in console session's key, read again from the store.
+
+        Raises:
+            AuthenticationError: the key was revoked (or deleted) since the session began.
+        """
+        found = live_key(self.store, key_id)
+        if found is None:
+            raise AuthenticationError(
+                f"the key {key_id} of this session was revoked: sign in again with a live key"
+            )
+        return Principal.of(found)
 
     def _principal_of(self, key: str) -> Principal:
         now = time.monotonic()
@@ -112,7 +191,7 @@ class Access:
                 "the API key is invalid or revoked: send a live key as 'Authorization: Bearer "
                 "<key>' (`qgs keys list` shows the keys)"
             )
-        principal = Principal(found.principal, found.scopes, found.key_id)
+        principal = Principal.of(found)
         if cache.ttl_s > 0:
             with cache.lock:
                 if len(cache.entries) > 10_000:

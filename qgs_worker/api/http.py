@@ -13,6 +13,7 @@ Routes (every ``/v1`` route needs ``Authorization: Bearer <key>``)::
     /v1/spot-checks..., /v1/agreement, /v1/shadow   spot-checks and shadow (``.spot_check_routes``)
     GET  /healthz                                the process is up       200
     GET  /readyz                                 broker, store, a worker 200 / 503
+    GET  /ui/...                                 the operator console (``api.console``)
 
 In front of the routes, outermost first (``qgs_worker.api.middleware``, ``.auth``): the metrics
 (``HttpMetrics``), ``HEAD`` served as ``GET`` (``HeadAsGet``), the API key (``BearerAuth``: a
@@ -230,6 +231,10 @@ def create_app(
     metrics = metrics_asgi_app(ops.settings, QUEUES, agreement=ops.agreement_snapshot)
     app.router.routes.append(Route("/metrics", endpoint=_AsgiApp(metrics), include_in_schema=False))
     app.mount("/metrics", metrics)
+    from qgs_worker.api.console import mount_console
+
+    # The operator console: pages under /ui (sessions of their own, not a bearer key).
+    mount_console(app, ops)
 
     @app.post("/v1/tasks", status_code=201, response_model=TaskOut, tags=["tasks"])
     def start_task(body: TaskIn, me: Me, idempotency_key: IdempotencyKey = None) -> TaskOut:

@@ -15,7 +15,8 @@ arguments, call, and turn the value or the error into its answer.
 Isolation: a task belongs to the principal that started it here; another principal's task or
 submission id raises ``TaskNotFoundError`` / ``SubmissionNotFoundError``, exactly as an unknown
 one does (ids are not confirmed to exist). Tasks started in-process (no principal) are not
-visible here at all.
+visible to an agent's key at all; an operator's key (the console's) sees the principals it was
+given, or every task (``Principal.may_see``). The console's reads are ``.operator_views``.
 
 Errors (each names the field and the fix): ``AuthenticationError`` (no, unknown or revoked key),
 ``RateLimitedError`` (the key's window is full: ``retry_after_s``), ``PermissionDeniedError``
@@ -36,6 +37,7 @@ from typing import Any
 from qgs_worker.api.access import Access, Principal
 from qgs_worker.api.decisions import WAIT_MAX_S, DecisionResult, DecisionWaits
 from qgs_worker.api.idempotency import Replays
+from qgs_worker.api.operator_views import OperatorViews
 from qgs_worker.api.spot_checks import SpotChecks
 from qgs_worker.api.tool_sets import ToolSet, ToolSets
 from qgs_worker.client import Client, SubmissionHandle, TaskHandle
@@ -62,7 +64,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-class Operations(DecisionWaits, SpotChecks):
+class Operations(DecisionWaits, SpotChecks, OperatorViews):
     """Start tasks, submit rounds, read decisions, check tool calls, approve: for a principal.
 
     The spot-check operations (queue, labels, agreement, shadow) are ``api.spot_checks``'.
@@ -263,7 +265,9 @@ class Operations(DecisionWaits, SpotChecks):
         return self.client.constraints(task_id)
 
     def _own_task(self, principal: Principal, task_id: str) -> None:
-        """Raise unless the task exists and is the principal's (another's is "not found").
+        """Raise unless the task exists and the principal may see it (another's is "not found").
+
+        An agent's key sees its own principal's tasks; an operator's, those it ``sees``.
 
         An id no task can have (a NUL character, which PostgreSQL refuses in text; longer
         than the column) is "not found" without asking the store.
@@ -271,7 +275,7 @@ class Operations(DecisionWaits, SpotChecks):
         exists, owner = (
             self.repo.task_principal(task_id) if _storable(task_id, 64) else (False, None)
         )
-        if not exists or owner != principal.name:
+        if not exists or not principal.may_see(owner):
             raise TaskNotFoundError(
                 f"no task with id {_shown_id(task_id)} (of principal {principal.name!r}): start "
                 "one with start_task (POST /v1/tasks)"
@@ -282,7 +286,7 @@ class Operations(DecisionWaits, SpotChecks):
             self.repo.submission_task_id(submission_id) if _storable(submission_id, 128) else None
         )
         exists, owner = self.repo.task_principal(task_id) if task_id is not None else (False, None)
-        if not exists or owner != principal.name:
+        if not exists or not principal.may_see(owner):
             raise SubmissionNotFoundError(
                 f"no submission with id {_shown_id(submission_id)} (of principal "
                 f"{principal.name!r}): use the id submit_round returned"
@@ -393,11 +397,12 @@ class Operations(DecisionWaits, SpotChecks):
         """Approve (or reject) the principal's task whose latest decision awaits a person.
 
         Args:
-            principal: Needs the ``approve`` scope.
+            principal: Needs the ``approve`` scope (an operator's key: and to see the task).
             task_id: The task.
             by: A label for who decides (default: the principal's name). It is stored with the
                 approving key's principal and key id (``"label (via principal, key ID)"``):
-                an approve-scope key cannot record an approval as somebody else's alone.
+                an approve-scope key cannot record an approval as somebody else's alone. An
+                operator's approval records the person: ``"NAME (operator, key ID)"``.
             note: Why; required when rejecting.
             reject: Reject instead of approve.
 
@@ -406,6 +411,12 @@ class Operations(DecisionWaits, SpotChecks):
             TaskNotFoundError: no such task of this principal.
             InputError, NotAwaitingApprovalError, ApprovalConflictError: as ``Client.approve``.
         """
+        if not principal.has(SCOPE_APPROVE) and principal.operator:
+            raise PermissionDeniedError(
+                f"operator {principal.name!r} (key {principal.key_id}) may view, not approve: "
+                f"make a key with `qgs keys create --operator {principal.name} --scope view "
+                "--scope approve --sees PRINCIPAL`"
+            )
         if not principal.has(SCOPE_APPROVE):
             raise PermissionDeniedError(
                 f"key {principal.key_id} of {principal.name!r} may not approve: make a key with "
@@ -460,6 +471,8 @@ def approver_label(by: str | None, principal: Principal) -> str:
     """
     from qgs_worker.service.approvals import APPROVER_MAX_CHARS
 
+    if principal.operator:  # a person signed in: the record names them, never an agent's key
+        return f"{principal.name} (operator, key {principal.key_id})"
     via = f" (via {principal.name}, key {principal.key_id})"
     room = max(1, APPROVER_MAX_CHARS - len(via))
     label = (by or "").strip()

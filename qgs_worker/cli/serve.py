@@ -34,10 +34,11 @@ def serve(
     ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn's log level.")] = "info",
 ) -> None:
-    """Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs); needs workers to decide.
+    """Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) and the console (/ui).
 
     With no QGS_BROKER_URL it starts the embedded broker; run `qgs worker` beside it on the
-    same data folder. Every /v1 request needs an API key (`qgs keys create`).
+    same data folder. Every /v1 request needs an API key (`qgs keys create`); people sign in to
+    the console at /ui with an operator key (`qgs keys create --operator NAME`).
     """
     import uvicorn
 
@@ -52,7 +53,8 @@ def serve(
         bind_host = host or live.api.host
         bind_port = port if port is not None else live.api.port
         err_console.print(
-            f"QGS API on http://{bind_host}:{bind_port} (docs at /docs)", soft_wrap=True
+            f"QGS API on http://{bind_host}:{bind_port} (docs at /docs, console at /ui)",
+            soft_wrap=True,
         )
         uvicorn.run(
             create_app(live),
@@ -136,11 +138,29 @@ def mcp(
 @keys_app.command("create")
 def keys_create(
     principal: Annotated[
-        str, typer.Option("--principal", help="Who the key acts for (its tasks are theirs).")
-    ],
+        str | None,
+        typer.Option("--principal", help="Who the key acts for (its tasks are theirs)."),
+    ] = None,
+    operator: Annotated[
+        str | None,
+        typer.Option(
+            "--operator",
+            help="A person's key for the console (/ui), named for them, instead of an agent's.",
+        ),
+    ] = None,
     scope: Annotated[
         list[str] | None,
-        typer.Option("--scope", help="An extra right (repeatable): approve, spot-check."),
+        typer.Option(
+            "--scope",
+            help="An extra right (repeatable): approve, spot-check; an operator's: view, approve, spot-check.",
+        ),
+    ] = None,
+    sees: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--sees",
+            help="An operator's: a principal whose tasks they may see (repeatable), or 'all'.",
+        ),
     ] = None,
     note: Annotated[str, typer.Option(help="What the key is for (kept with it).")] = "",
     new_master: Annotated[
@@ -152,12 +172,18 @@ def keys_create(
         ),
     ] = False,
 ) -> None:
-    """Make an API key; its secret and webhook signing secret are shown once, here only."""
+    """Make an API key (an agent's, or with --operator a person's); shown once, here only."""
     from qgs_worker.cli.common import _fail
     from qgs_worker.config.settings import Settings
     from qgs_worker.store.keys import create_key, keys_by_master
     from qgs_worker.webhooks.key_secrets import MASTER_FILE, MASTER_SETTING, master_at_hand
     from qgs_worker.webhooks.key_secrets import master_secret as read_master
+
+    if (principal is None) == (operator is None):
+        raise _fail(
+            "pass --principal NAME (an agent's key) or --operator NAME (a person's key for the "
+            "console), one of them"
+        )
 
     settings, repo = Settings(), _repo()
     # A master made afresh (the file deleted, another data folder) would derive secrets the
@@ -184,11 +210,29 @@ def keys_create(
                 f"{settings.data_dir / MASTER_FILE}) is not the one the store's {others} API "
                 "key(s) were made under: use that one, or pass --new-master"
             )
-    made = create_key(repo, principal, master=master, scopes=tuple(scope or ()), note=note)
+    made = create_key(
+        repo,
+        operator or principal or "",
+        master=master,
+        scopes=tuple(scope or ()),
+        note=note,
+        operator=operator is not None,
+        sees=tuple(sees or ()),
+    )
     console.print(f"key id:         {made.key_id}")
-    console.print(f"principal:      {markup_safe(made.principal)}")
+    if made.operator:
+        console.print(f"operator:       {markup_safe(made.principal)}")
+        console.print(f"sees:           {markup_safe(', '.join(made.sees))}")
+    else:
+        console.print(f"principal:      {markup_safe(made.principal)}")
     console.print(f"scopes:         {', '.join(made.scopes) or '(default)'}")
     console.print(f"API key:        {made.key}", highlight=False, soft_wrap=True)
+    if made.operator:
+        err_console.print(
+            "The key is shown once: store it now. Sign in with it at /ui of `qgs serve` (it is "
+            "refused by the agents' API)."
+        )
+        return
     console.print(f"webhook secret: {made.webhook_secret}", highlight=False, soft_wrap=True)
     err_console.print(
         "Both secrets are shown once: store them now (the store keeps only a salted hash of "
@@ -212,8 +256,13 @@ def keys_list(
     for k in found:
         revoked = f"revoked {k.revoked_at:%Y-%m-%d %H:%M}" if k.revoked_at else "live"
         note = f"  {markup_safe(k.note)}" if k.note else ""
+        who = (
+            f"operator {markup_safe(k.principal)} (sees {markup_safe(','.join(k.sees))})"
+            if k.operator
+            else markup_safe(k.principal)
+        )
         console.print(
-            f"{k.key_id}  {markup_safe(k.principal)}  {','.join(k.scopes) or '-'}  "
+            f"{k.key_id}  {who}  {','.join(k.scopes) or '-'}  "
             f"created {k.created_at:%Y-%m-%d %H:%M}  {revoked}{note}",
             highlight=False,
         )

@@ -12,7 +12,8 @@ once, so a message can still be lost (Redis restarted, the connection dropped): 
 also reads the store again every ``recheck_s`` seconds (5 s by default), and every waiter is
 woken to read again when the subscription comes back after a drop. Each wake-up that found the
 decision is counted by its source in ``DecisionNotifier.wakeups``: ``stored`` (there at the
-first read), ``notification``, ``resubscribed``, ``recheck``.
+first read), ``notification``, ``resubscribed``, ``recheck``. ``DecisionNotifier.listen`` follows
+every notice (the operator console's live list, ``api.console``).
 """
 
 from __future__ import annotations
@@ -182,6 +183,7 @@ class DecisionNotifier:
         self.channel = channel
         self._lock = threading.Lock()
         self._watches: dict[str, set[_Watch]] = {}
+        self._listeners: set[Callable[[str | None], None]] = set()
         self._ready = threading.Event()
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
@@ -262,14 +264,42 @@ class DecisionNotifier:
         self.notices += 1
         with self._lock:
             watches = list(self._watches.get(submission_id, ()))
+            listeners = list(self._listeners)
         for watch in watches:
             watch.callback("notification")
+        if listeners:
+            task_id = notice.get("task_id")
+            for listener in listeners:
+                listener(str(task_id) if task_id is not None else None)
 
     def _wake_all(self, source: str) -> None:
         with self._lock:
             watches = [w for group in self._watches.values() for w in group]
+            listeners = list(self._listeners)
         for watch in watches:
             watch.callback(source)
+        for listener in listeners:
+            listener(None)  # notices may have been lost: anything may have changed
+
+    def listen(self, callback: Callable[[str | None], None]) -> Callable[[], None]:
+        """Call ``callback(task_id)`` (in the subscriber thread) on every notice, of any task.
+
+        What the operator console's live list follows. ``task_id`` is None after the
+        subscription came back from a drop (notices may have been lost). The callback must
+        return at once (hand the id over to its own loop); with no listener, a notice costs
+        nothing more than it did.
+
+        Returns:
+            The function that removes the listener.
+        """
+        with self._lock:
+            self._listeners.add(callback)
+
+        def unlisten() -> None:
+            with self._lock:
+                self._listeners.discard(callback)
+
+        return unlisten
 
     # -- waiters -------------------------------------------------------------------------
 

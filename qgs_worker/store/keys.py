@@ -14,6 +14,13 @@ Scopes: every key may start tasks, submit rounds, read its own tasks and check t
 ``approve`` (``SCOPE_APPROVE``) also lets it approve or reject its principal's tasks;
 ``spot-check`` (``SCOPE_SPOT_CHECK``) lets it ask for spot-checks of its principal's rounds,
 label them, and move a judge or rule in or out of shadow (``docs/spot-checks.md``).
+
+An **operator key** (``qgs keys create --operator NAME``) is a person's, not an agent's: it signs
+in to the console (``/ui``), never to the agents' API. Its principal is the person's name, its
+scopes come from ``OPERATOR_SCOPES`` (``view``, ``approve``, ``spot-check``) and ``sees`` names
+the agents' principals whose tasks it may see: some, or ``*`` (``ALL_PRINCIPALS``) for every task,
+those started in-process (no principal) included. Both are nullable columns: a row an older QGS
+stored is an agent key.
 """
 
 from __future__ import annotations
@@ -37,10 +44,13 @@ from qgs_worker.errors import InputError, WebhookSecretMissingError
 from qgs_worker.store.tables import utcnow
 
 __all__ = [
+    "ALL_PRINCIPALS",
     "KEY_PREFIX",
+    "OPERATOR_SCOPES",
     "SCOPES",
     "SCOPE_APPROVE",
     "SCOPE_SPOT_CHECK",
+    "SCOPE_VIEW",
     "ApiKeyRow",
     "KeyInfo",
     "NewKey",
@@ -50,6 +60,7 @@ __all__ = [
     "derive_webhook_secret",
     "key_is_live",
     "list_keys",
+    "live_key",
     "parse_key",
     "revoke_key",
     "verify_key",
@@ -63,11 +74,21 @@ KEY_PREFIX = "qgs_"
 SCOPE_APPROVE = "approve"
 """The scope that lets a key approve or reject a task (``POST /v1/tasks/{id}/approval``)."""
 
+SCOPE_VIEW = "view"
+"""An operator key's right to see tasks in the console (of the principals it ``sees``)."""
+
 SCOPE_SPOT_CHECK = "spot-check"
-"""The scope that lets a key ask for and label spot-checks and decide shadow (``/v1/spot-checks``)."""
+"""The scope that lets a key ask for and label spot-checks and decide shadow (``/v1/spot-checks``;
+an operator's, the console's spot-checks)."""
 
 SCOPES = frozenset({SCOPE_APPROVE, SCOPE_SPOT_CHECK})
-"""The scopes a key may be given beyond the default rights."""
+"""The scopes an agent's key may be given beyond the default rights."""
+
+OPERATOR_SCOPES = frozenset({SCOPE_VIEW, SCOPE_APPROVE, SCOPE_SPOT_CHECK})
+"""The scopes an operator key may be given (``view`` when none is named)."""
+
+ALL_PRINCIPALS = "*"
+"""In an operator key's ``sees``: every principal, and tasks that belong to none."""
 
 PRINCIPAL_MAX_CHARS = 128
 _PRINCIPAL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$")
@@ -81,7 +102,8 @@ class ApiKeyRow(SQLModel, table=True):
     ``webhook_secret`` is empty for a key made since webhook secrets are derived (a key made by
     an older QGS keeps its secret there, and it still signs); ``webhook_check`` is
     ``webhook_check_of`` the derived secret. ``scopes`` is a JSON list. ``revoked_at`` (UTC) is
-    set once by ``revoke_key``.
+    set once by ``revoke_key``. ``operator`` is true for a person's key (NULL: an agent's, as in
+    rows an older QGS stored); ``sees`` its principals as a JSON list (``["*"]``: all).
     """
 
     __tablename__ = "api_key"
@@ -101,6 +123,8 @@ class ApiKeyRow(SQLModel, table=True):
     revoked_at: datetime | None = Field(
         default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
     )
+    operator: bool | None = Field(default=None, nullable=True)
+    sees: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 @dataclass(frozen=True)
@@ -112,11 +136,13 @@ class NewKey:
     scopes: tuple[str, ...]
     key: str
     webhook_secret: str
+    operator: bool = False
+    sees: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class KeyInfo:
-    """What ``qgs keys list`` shows of a key (never its secret)."""
+    """What ``qgs keys list`` shows of a key (never its secret); ``sees``: an operator's."""
 
     key_id: str
     principal: str
@@ -124,6 +150,8 @@ class KeyInfo:
     created_at: datetime
     revoked_at: datetime | None
     note: str
+    operator: bool = False
+    sees: tuple[str, ...] = ()
 
 
 def _engine(store: Any) -> Engine:
@@ -180,6 +208,8 @@ def create_key(
     master: bytes,
     scopes: tuple[str, ...] = (),
     note: str = "",
+    operator: bool = False,
+    sees: tuple[str, ...] = (),
 ) -> NewKey:
     """Make and store a key for ``principal``; the returned secrets are shown once.
 
@@ -190,18 +220,27 @@ def create_key(
         store: A ``Repository`` or an ``Engine`` whose schema includes ``api_key``.
         principal: Who the key acts for (tasks it starts are that principal's).
         master: The master secret (``qgs_worker.webhooks.key_secrets.master_secret``).
-        scopes: Extra rights, from ``SCOPES`` (``approve``).
+        scopes: Extra rights, from ``SCOPES`` (``approve``); an operator's from
+            ``OPERATOR_SCOPES`` (``view`` when none is given).
         note: Free text kept with the key (what it is for).
+        operator: A person's key for the console (``principal`` is their name).
+        sees: An operator's principals (``*`` or ``all``: every task); required for one.
 
     Raises:
-        InputError: a bad principal name or an unknown scope.
+        InputError: a bad principal name, an unknown scope, ``sees`` on an agent's key, or an
+            operator key that sees nobody.
     """
     check_principal(principal)
-    unknown = sorted(set(scopes) - SCOPES)
+    allowed = OPERATOR_SCOPES if operator else SCOPES
+    unknown = sorted(set(scopes) - allowed)
     if unknown:
+        kind = "an operator key's" if operator else "an agent key's"
         raise InputError(
-            f"unknown scope {unknown[0]!r}: the scopes are {', '.join(sorted(SCOPES))}"
+            f"unknown scope {unknown[0]!r}: {kind} scopes are {', '.join(sorted(allowed))}"
         )
+    seen = _check_sees(sees, operator)
+    if operator and not scopes:
+        scopes = (SCOPE_VIEW,)
     key_id = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
     salt = secrets.token_hex(16)
@@ -216,11 +255,35 @@ def create_key(
         webhook_secret="",
         webhook_check=webhook_check_of(hook),
         note=note,
+        operator=True if operator else None,
+        sees=json.dumps(list(seen)) if operator else None,
     )
     with Session(_engine(store)) as session:
         session.add(row)
         session.commit()
-    return NewKey(key_id, principal, ordered, f"{KEY_PREFIX}{key_id}_{secret}", hook)
+    return NewKey(
+        key_id, principal, ordered, f"{KEY_PREFIX}{key_id}_{secret}", hook, operator, seen
+    )
+
+
+def _check_sees(sees: tuple[str, ...], operator: bool) -> tuple[str, ...]:
+    """An operator's principals, checked and sorted (``all`` is ``*``); () for an agent."""
+    if not operator:
+        if sees:
+            raise InputError(
+                "'sees' is for operator keys: an agent's key sees its own principal's tasks "
+                "(make a person's key with `qgs keys create --operator NAME --sees PRINCIPAL`)"
+            )
+        return ()
+    if not sees:
+        raise InputError(
+            "an operator key must see some principals: pass --sees PRINCIPAL (repeatable) "
+            "or --sees all (every task, those started in-process included)"
+        )
+    names = {ALL_PRINCIPALS if s.strip() in ("all", ALL_PRINCIPALS) else s.strip() for s in sees}
+    if ALL_PRINCIPALS in names:
+        return (ALL_PRINCIPALS,)
+    return tuple(sorted(check_principal(n) for n in names))
 
 
 def keys_by_master(store: Any, master: bytes) -> tuple[int, int]:
@@ -249,11 +312,23 @@ def parse_key(key: str) -> tuple[str, str] | None:
 
 @dataclass(frozen=True)
 class VerifiedKey:
-    """A key that matched a live row: who it acts for and with which scopes."""
+    """A key that matched a live row: who it acts for, its scopes; an operator's principals."""
 
     key_id: str
     principal: str
     scopes: frozenset[str]
+    operator: bool = False
+    sees: frozenset[str] = frozenset()
+
+
+def _verified(row: ApiKeyRow) -> VerifiedKey:
+    return VerifiedKey(
+        row.key_id,
+        row.principal,
+        frozenset(json.loads(row.scopes)),
+        bool(row.operator),
+        frozenset(json.loads(row.sees or "[]")),
+    )
 
 
 def verify_key(store: Any, key: str) -> VerifiedKey | None:
@@ -272,7 +347,17 @@ def verify_key(store: Any, key: str) -> VerifiedKey | None:
         return None
     if not hmac.compare_digest(_hash(row.salt, secret), row.secret_hash):
         return None
-    return VerifiedKey(row.key_id, row.principal, frozenset(json.loads(row.scopes)))
+    return _verified(row)
+
+
+def live_key(store: Any, key_id: str) -> VerifiedKey | None:
+    """The live key with this id, as ``verify_key`` finds it, without its secret (a session's).
+
+    One read by primary key; None when there is no such key or it is revoked.
+    """
+    with Session(_engine(store)) as session:
+        row = session.get(ApiKeyRow, key_id)
+    return None if row is None or row.revoked_at is not None else _verified(row)
 
 
 def key_is_live(store: Any, key_id: str) -> bool:
@@ -291,7 +376,14 @@ def list_keys(store: Any, *, principal: str | None = None) -> list[KeyInfo]:
         rows = list(session.exec(query))
     return [
         KeyInfo(
-            r.key_id, r.principal, tuple(json.loads(r.scopes)), r.created_at, r.revoked_at, r.note
+            r.key_id,
+            r.principal,
+            tuple(json.loads(r.scopes)),
+            r.created_at,
+            r.revoked_at,
+            r.note,
+            bool(r.operator),
+            tuple(json.loads(r.sees or "[]")),
         )
         for r in rows
     ]
@@ -357,7 +449,11 @@ def webhook_secret(
         if found is None:
             found = session.exec(
                 select(ApiKeyRow)
-                .where(col(ApiKeyRow.principal) == principal, col(ApiKeyRow.revoked_at).is_(None))
+                .where(
+                    col(ApiKeyRow.principal) == principal,
+                    col(ApiKeyRow.revoked_at).is_(None),
+                    col(ApiKeyRow.operator).is_not(True),  # a person's key signs no webhook
+                )
                 .order_by(col(ApiKeyRow.created_at).desc(), col(ApiKeyRow.key_id).desc())
             ).first()
     if found is None:

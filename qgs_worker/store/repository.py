@@ -11,6 +11,7 @@ from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError, SQLA
 
 from qgs_worker.errors import StoreError, StoreUnavailableError
 from qgs_worker.store.base import as_utc, loads_list
+from qgs_worker.store.console_views import ConsoleViewStore
 from qgs_worker.store.idempotency import IdempotencyStore
 from qgs_worker.store.report_views import ReportViewStore
 from qgs_worker.store.runs import RunStore
@@ -21,7 +22,9 @@ from qgs_worker.store.views import ViewStore
 __all__ = ["Repository", "as_utc", "loads_list"]
 
 
-class Repository(ViewStore, ReportViewStore, RunStore, IdempotencyStore, SpotCheckStore):
+class Repository(
+    ViewStore, ReportViewStore, RunStore, IdempotencyStore, SpotCheckStore, ConsoleViewStore
+):
     """The results store: every part over one engine (SQLite default, PostgreSQL by URL).
 
     Parts, one module each: ``RoundStore`` (tasks, rounds), ``ReviewStore`` (reviews, findings,
@@ -31,7 +34,8 @@ class Repository(ViewStore, ReportViewStore, RunStore, IdempotencyStore, SpotChe
     (tasks, rounds and totals as ``report_model`` values, for the reports), ``WebhookStore``
     (webhook deliveries and their attempts), ``RunStore`` (``qgs audit`` runs and their tasks),
     ``IdempotencyStore`` (the API's idempotency keys), ``SpotCheckStore`` (the spot-check queue,
-    its labels, shadow changes);
+    its labels, shadow changes), ``ConsoleViewStore`` (the operator console's task lines and
+    health figures);
     ``schema`` makes the engine and the tables.
 
     Args:

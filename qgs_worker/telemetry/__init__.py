@@ -58,6 +58,7 @@ __all__ = [
     "metrics_asgi_app",
     "metrics_counted",
     "observer_for",
+    "queue_figures",
     "reset",
     "start_metrics_server",
     "tool_checked",
@@ -247,6 +248,24 @@ def metrics_asgi_app(
 
     extra = [_metrics.AgreementCollector(agreement)] if agreement is not None else []
     return _metrics.asgi_app(settings, queues, extra)
+
+
+def queue_figures(
+    broker_url: str, queues: Sequence[str]
+) -> tuple[dict[str, tuple[int, float | None]], bool]:
+    """Each queue's depth and its oldest job's age in seconds, read from the broker now.
+
+    What ``qgs_queue_depth`` and ``qgs_queue_oldest_age_seconds`` show, for a page (the
+    operator console's queue health). Never raises: a broker that does not answer gives
+    ``({}, False)``.
+
+    Returns:
+        ``({queue: (depth, oldest_age_s)}, broker_up)``; the age is 0.0 for an empty queue and
+        None when its jobs carry no publish time.
+    """
+    from qgs_worker.telemetry import _metrics
+
+    return _metrics.queue_figures(broker_url, queues)
 
 
 def start_metrics_server(settings: Settings, queues: Sequence[str] = ()) -> Any:

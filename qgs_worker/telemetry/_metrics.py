@@ -72,6 +72,7 @@ __all__ = [
     "QueueCollector",
     "asgi_app",
     "exposed_registry",
+    "queue_figures",
     "serve",
 ]
 
@@ -153,15 +154,33 @@ class QueueCollector:
             self._client = redis_for_broker(self.broker_url, timeout_s=QUEUE_READ_TIMEOUT_S)
         return self._client
 
+    def read(self) -> dict[str, tuple[int, float | None]]:
+        """Each queue's depth and its oldest job's age in seconds, read now.
+
+        The age is 0.0 for an empty queue and None when its jobs carry no publish time.
+
+        Raises:
+            Exception: what redis-py raises when the broker does not answer.
+        """
+        pipe = self._redis().pipeline(transaction=False)
+        for queue in self.queues:
+            pipe.llen(queue)
+            pipe.lindex(queue, -1)  # kombu pushes left and pops right: the oldest
+        answers = pipe.execute()
+        now = time.time()
+        found: dict[str, tuple[int, float | None]] = {}
+        for i, queue in enumerate(self.queues):
+            length, oldest = answers[2 * i], answers[2 * i + 1]
+            sent_at = _sent_at(oldest) if oldest else None
+            age = 0.0 if not length else None if sent_at is None else max(0.0, now - sent_at)
+            found[queue] = (int(length or 0), age)
+        return found
+
     def collect(self) -> Iterator[Metric]:
         """The queue gauges and ``qgs_broker_up``, read now."""
         up = GaugeMetricFamily("qgs_broker_up", "1 when the broker answered this scrape, else 0.")
         try:
-            pipe = self._redis().pipeline(transaction=False)
-            for queue in self.queues:
-                pipe.llen(queue)
-                pipe.lindex(queue, -1)  # kombu pushes left and pops right: the oldest
-            answers = pipe.execute()
+            figures = self.read()
         except Exception as exc:  # a scrape reports the broker down, it does not fail
             log.debug("queue metrics: the broker did not answer: %s", exc)
             up.add_metric([], 0.0)
@@ -176,18 +195,31 @@ class QueueCollector:
             "Seconds since the oldest job waiting in each queue was published (0: none waits).",
             labels=["queue"],
         )
-        now = time.time()
-        for i, queue in enumerate(self.queues):
-            length, oldest = answers[2 * i], answers[2 * i + 1]
-            depth.add_metric([queue], float(length or 0))
-            sent_at = _sent_at(oldest) if oldest else None
-            if not length:
-                age.add_metric([queue], 0.0)
-            elif sent_at is not None:
-                age.add_metric([queue], max(0.0, now - sent_at))
+        for queue, (length, oldest_s) in figures.items():
+            depth.add_metric([queue], float(length))
+            if oldest_s is not None:
+                age.add_metric([queue], oldest_s)
         yield up
         yield depth
         yield age
+
+
+def queue_figures(
+    broker_url: str, queues: Sequence[str]
+) -> tuple[dict[str, tuple[int, float | None]], bool]:
+    """Each queue's depth and oldest job's age (``QueueCollector.read``), and the broker's state.
+
+    Never raises: a broker that does not answer gives ``({}, False)``.
+    """
+    collector = QueueCollector(broker_url, tuple(queues))
+    try:
+        return collector.read(), True
+    except Exception as exc:
+        log.debug("queue figures: the broker did not answer: %s", exc)
+        return {}, False
+    finally:
+        if collector._client is not None:
+            collector._client.close()
 
 
 def _sent_at(raw: bytes | str) -> float | None:

@@ -52,6 +52,7 @@ BENCHES = (
     Bench("cold_start_bench.py"),
     Bench("toolgate_bench.py", redis_db=True, corpus=True),
     Bench("api_bench.py", redis_db=True),
+    Bench("console_bench.py", redis_db=True),
     Bench("pipeline_bench.py", args=("--quick", "--private-redis"), redis_server=True),
     Bench("audit_batch_bench.py", redis_server=True),
     Bench("deed_cost_bench.py"),

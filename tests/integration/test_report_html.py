@@ -10,7 +10,6 @@ these tests with the reason; in CI (``CI`` set, ``.ci/run`` installs it) it fail
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 
 from qgs_worker.reports.report_html import PAGE_ROWS, render_html
-from tests.conftest import IN_CI
+from tests.integration.browser import headless_chromium
 from tests.report_pages import (
     HOSTILE,
     HOSTILE_CATEGORY,
@@ -29,22 +28,9 @@ from tests.report_pages import (
 
 pytestmark = pytest.mark.integration
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 TASKS = PAGE_ROWS + 5  # one more page than fits, and the hostile task
 SHOT = os.environ.get("QGS_HTML_SHOT")
 """Where to save the screenshot for a person to look at (unset: the test's own folder)."""
-
-
-def _missing() -> str | None:
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[dev]')"
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not shutil.which(path):
-            return f"{path} is missing: apt-get install -y chromium chromium-driver"
-    return None
 
 
 @pytest.fixture(scope="module")
@@ -63,34 +49,8 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """A headless Chromium driven by chromedriver, its console log kept."""
-    reason = _missing()
-    if reason:
-        if IN_CI:
-            pytest.fail(f"CI must run the browser tests: {reason}")
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1400,1800",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
+    with headless_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture

@@ -41,6 +41,10 @@ OUTSIDE_SETTINGS = {
     "QGS_TEST_REDIS_HOST": ("tests/integration/conftest.py", "the integration tests' Redis host"),
     "QGS_TEST_REDIS_PORT": ("tests/integration/conftest.py", "the integration tests' Redis port"),
     "QGS_HTML_SHOT": ("tests/integration/test_report_html.py", "where the HTML test saves a shot"),
+    "QGS_CONSOLE_SHOTS": (
+        "tests/integration/test_console_browser.py",
+        "where the console's browser tests save their screenshots",
+    ),
     "QGS_BENCH_REDIS_URL": ("bench/toolgate_bench.py", "the Redis `make bench` uses (and flushes)"),
     "QGS_BENCH_CORPUS": ("bench/toolgate_bench.py", "the shared corpus the tool gate benches read"),
     "QGS_BENCH_LLM_API_KEY": ("bench/classifier_llm_accuracy.py", "a real endpoint's key"),

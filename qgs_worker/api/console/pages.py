@@ -1,0 +1,399 @@
+"""The console's routes under ``/ui``: sign in and out, the inbox, live decisions, a task, queue health.
+
+Pages (GET; without a session they redirect to ``/ui/login``)::
+
+    /ui/login                 the sign-in form (an operator's or an agent's key)
+    /ui/inbox                 tasks awaiting a person, the longest waiting first
+    /ui/live?decision=&task_type=&severity=&agent=   the task list, updated live (SSE: /ui/events)
+    /ui/tasks/{task_id}       a task's rounds, reviews, findings, decisions, approvals, webhooks
+    /ui/queue                 queue depths, late rounds, dead letters, failing webhooks, workers
+
+Forms (POST, ``application/x-www-form-urlencoded``, each with its CSRF token): ``/ui/login``,
+``/ui/logout``, ``/ui/tasks/{task_id}/approval`` (``decision`` approve or reject, ``note``).
+
+A page is added as a route here (or in a module of its own, calling ``ConsolePages.signed_in``
+and ``ConsolePages.render``), a template extending ``base.html.j2``, and a ``NavEntry`` in
+``NAV`` naming the scope it needs: the spot-checks page will be ``/ui/spot-checks`` with scope
+``spot-check``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.parse
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from starlette.responses import RedirectResponse, Response
+
+from qgs_worker.api.console.changes import changes, spark_points
+from qgs_worker.api.console.render import page
+from qgs_worker.api.console.sessions import LOGIN_COOKIE, SESSION_COOKIE, SESSION_S, SessionCodec
+from qgs_worker.core.models import DecisionKind, Severity, TaskType
+from qgs_worker.errors import (
+    ApprovalConflictError,
+    AuthenticationError,
+    InputError,
+    NotAwaitingApprovalError,
+    PermissionDeniedError,
+    QGSError,
+    RateLimitedError,
+    TaskNotFoundError,
+)
+from qgs_worker.service.console_model import LineFilter
+from qgs_worker.store.keys import SCOPE_APPROVE, SCOPE_VIEW
+
+if TYPE_CHECKING:
+    from qgs_worker.api.access import Principal
+    from qgs_worker.api.console.sessions import Session
+    from qgs_worker.api.operations import Operations
+
+__all__ = ["DECISION_CHOICES", "NAV", "ConsolePages", "NavEntry", "line_filter"]
+
+FORM_MAX_BYTES = 16_384
+"""The largest form the console reads (a note is at most 2,000 characters)."""
+LIVE_LINES = 200
+"""How many task lines the live page shows."""
+
+
+@dataclass(frozen=True)
+class NavEntry:
+    """A page in the console's navigation: its path, its label, who sees the entry.
+
+    ``scope``: the scope a key needs (None: every signed-in key); ``operator_only``: only a
+    person's key (the page shows the whole deployment).
+    """
+
+    path: str
+    label: str
+    scope: str | None = None
+    operator_only: bool = False
+
+    def allowed(self, me: Principal) -> bool:
+        """Whether ``me`` sees this entry."""
+        if self.operator_only and not me.operator:
+            return False
+        return self.scope is None or me.has(self.scope)
+
+
+NAV: list[NavEntry] = [
+    NavEntry("/ui/inbox", "Approvals inbox"),
+    NavEntry("/ui/live", "Live decisions"),
+    NavEntry("/ui/queue", "Queue health", SCOPE_VIEW, operator_only=True),
+]
+"""The navigation, in order (append a page's entry here)."""
+
+DECISION_CHOICES = (
+    "awaiting_approval", "approved", "rejected", "undecided", *(k.value for k in DecisionKind),
+)  # fmt: skip
+"""What the live page's decision filter offers: outcomes, then the gate's decisions."""
+
+
+def line_filter(
+    decision: str | None, task_type: str | None, severity: str | None, agent: str | None
+) -> LineFilter:
+    """A ``LineFilter`` from the live page's query; empty values are no filter.
+
+    Raises:
+        InputError: a decision, task type or severity that is not one of the choices.
+    """
+    checks = (
+        ("decision", decision, DECISION_CHOICES),
+        ("task_type", task_type, tuple(t.value for t in TaskType)),
+        ("severity", severity, tuple(s.value for s in Severity)),
+    )
+    for name, value, allowed in checks:
+        if value and value not in allowed:
+            raise InputError(f"'{name}' must be one of {', '.join(allowed)} (got {value!r})")
+    return LineFilter(
+        decision=decision or None,
+        task_type=task_type or None,
+        severity=severity or None,
+        agent=(agent or "").strip() or None,
+    )
+
+
+class ConsolePages:
+    """The console's routes over one ``Operations`` (``router`` is mounted by ``mount_console``)."""
+
+    def __init__(self, ops: Operations) -> None:
+        self.ops = ops
+        self._codec: SessionCodec | None = None
+        self.router = APIRouter(prefix="/ui", include_in_schema=False)
+        self._routes()
+
+    @property
+    def codec(self) -> SessionCodec:
+        """The session signer (derived from the webhook master secret on first use)."""
+        if self._codec is None:
+            from qgs_worker.webhooks.key_secrets import master_secret
+
+            self._codec = SessionCodec(master_secret(self.ops.settings))
+        return self._codec
+
+    # -- sessions ----------------------------------------------------------------------------
+
+    def signed_in(self, request: Request) -> tuple[Principal, Session] | None:
+        """The request's principal and session, or None (no, bad or expired cookie; revoked key)."""
+        session = self.codec.read(request.cookies.get(SESSION_COOKIE))
+        if session is None:
+            return None
+        try:
+            return self.ops.session(session.key_id), session
+        except AuthenticationError:
+            return None
+
+    def render(
+        self, request: Request, template: str, who: tuple[Principal, Session] | None,
+        context: dict[str, Any], status: int = 200,
+    ) -> Response:  # fmt: skip
+        """A page with what every template reads: who, the navigation, the CSRF token."""
+        me = who[0] if who else None
+        base = {
+            "me": me,
+            "nav": [e for e in NAV if me is not None and e.allowed(me)],
+            "path": request.url.path,
+            "csrf": self.codec.csrf(who[1].nonce) if who else "",
+            "can_approve": bool(me and me.has(SCOPE_APPROVE)),
+        }
+        return page(template, {**base, **context}, status)
+
+    def _to_login(self, request: Request) -> Response:
+        target = urllib.parse.quote(request.url.path, safe="/")
+        response = RedirectResponse(f"/ui/login?next={target}", status_code=303)
+        response.delete_cookie(SESSION_COOKIE, path="/ui")
+        return response
+
+    def _refused(self, request: Request, why: str, who: Any = None) -> Response:
+        return self.render(request, "error.html.j2", who, {"title": "Refused", "message": why}, 403)
+
+    async def _form(self, request: Request, nonce: str | None) -> dict[str, str] | Response:
+        """The POST's fields once its origin and CSRF token are checked; else a 403 page."""
+        origin = request.headers.get("origin")
+        if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
+            return self._refused(request, "this form was sent from another site.")
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        body = await request.body()
+        if kind != "application/x-www-form-urlencoded" or len(body) > FORM_MAX_BYTES:
+            return self._refused(request, "send the page's form (URL-encoded, at most 16 KB).")
+        fields = {
+            k: v[0]
+            for k, v in urllib.parse.parse_qs(
+                body.decode("utf-8", "replace"), keep_blank_values=True
+            ).items()
+        }
+        if not self.codec.csrf_ok(nonce, fields.get("csrf")):
+            return self._refused(
+                request,
+                "the form's CSRF token is missing or stale: reload the page and send it again.",
+            )
+        return fields
+
+    # -- routes ------------------------------------------------------------------------------
+
+    def _routes(self) -> None:
+        router, ops = self.router, self.ops
+
+        @router.get("")
+        @router.get("/")
+        def home() -> Response:
+            return RedirectResponse("/ui/inbox", status_code=303)
+
+        @router.get("/login")
+        def login_form(request: Request, next: Annotated[str, Query()] = "") -> Response:
+            if self.signed_in(request) is not None:
+                return RedirectResponse(_safe_next(next), status_code=303)
+            return self._login_page(request, next, "")
+
+        @router.post("/login")
+        async def login(request: Request) -> Response:
+            nonce = request.cookies.get(LOGIN_COOKIE)
+            if not self.codec.login_live(nonce):
+                return self._login_page(
+                    request, "", "The sign-in form expired: sign in again.", 403
+                )
+            fields = await self._form(request, nonce)
+            if isinstance(fields, Response):
+                return fields
+            try:
+                me = await asyncio.to_thread(ops.sign_in, fields.get("key", ""))
+            except (AuthenticationError, PermissionDeniedError, RateLimitedError) as exc:
+                status = 429 if isinstance(exc, RateLimitedError) else 401
+                return self._login_page(request, fields.get("next", ""), str(exc), status)
+            assert me.key_id is not None
+            cookie, _ = self.codec.issue(me.key_id)
+            response = RedirectResponse(_safe_next(fields.get("next", "")), status_code=303)
+            response.set_cookie(
+                SESSION_COOKIE, cookie, max_age=SESSION_S, path="/ui", httponly=True,
+                secure=request.url.scheme == "https", samesite="strict",
+            )  # fmt: skip
+            response.delete_cookie(LOGIN_COOKIE, path="/ui")
+            return response
+
+        @router.post("/logout")
+        async def logout(request: Request) -> Response:
+            who = await asyncio.to_thread(self.signed_in, request)
+            fields = await self._form(request, who[1].nonce if who else None)
+            if isinstance(fields, Response):
+                return fields
+            response = RedirectResponse("/ui/login", status_code=303)
+            response.delete_cookie(SESSION_COOKIE, path="/ui")
+            return response
+
+        @router.get("/inbox")
+        def inbox(request: Request) -> Response:
+            who = self.signed_in(request)
+            if who is None:
+                return self._to_login(request)
+            items, lines = ops.inbox(who[0])
+            shown = [
+                {
+                    "item": item,
+                    "calls": item.page.tool_calls.get(item.round.id, []),
+                    "spark": spark_points(item.scores),
+                    "changes": changes(item.previous, item.round) if item.previous else None,
+                }
+                for item in items
+            ]
+            return self.render(request, "inbox.html.j2", who, {"items": shown, "lines": lines})
+
+        @router.get("/live")
+        def live(
+            request: Request,
+            decision: Annotated[str, Query()] = "",
+            task_type: Annotated[str, Query()] = "",
+            severity: Annotated[str, Query()] = "",
+            agent: Annotated[str, Query()] = "",
+        ) -> Response:
+            who = self.signed_in(request)
+            if who is None:
+                return self._to_login(request)
+            chosen = {
+                "decision": decision,
+                "task_type": task_type,
+                "severity": severity,
+                "agent": agent,
+            }
+            try:
+                where = line_filter(decision, task_type, severity, agent)
+            except InputError as exc:
+                return self.render(
+                    request, "error.html.j2", who, {"title": "Bad filter", "message": str(exc)}, 422
+                )
+            lines = ops.task_lines(who[0], where, limit=LIVE_LINES)
+            context = {
+                "lines": lines,
+                "chosen": chosen,
+                "query": urllib.parse.urlencode({k: v for k, v in chosen.items() if v}),
+                "choices": {
+                    "decision": DECISION_CHOICES,
+                    "task_type": [t.value for t in TaskType],
+                    "severity": [s.value for s in Severity],
+                },
+            }
+            return self.render(request, "live.html.j2", who, context)
+
+        @router.get("/tasks/{task_id}")
+        def task(request: Request, task_id: str, done: Annotated[str, Query()] = "") -> Response:
+            who = self.signed_in(request)
+            if who is None:
+                return self._to_login(request)
+            return self._task_page(request, who, task_id, notice=done)
+
+        @router.post("/tasks/{task_id}/approval")
+        async def approval(request: Request, task_id: str) -> Response:
+            who = await asyncio.to_thread(self.signed_in, request)
+            if who is None:
+                return self._refused(request, "sign in first.")
+            fields = await self._form(request, who[1].nonce)
+            if isinstance(fields, Response):
+                return fields
+            choice = fields.get("decision", "")
+            try:
+                if choice not in ("approve", "reject"):
+                    raise InputError(f"'decision' must be approve or reject (got {choice!r})")
+                await asyncio.to_thread(
+                    ops.approve,
+                    who[0],
+                    task_id,
+                    note=fields.get("note", ""),
+                    reject=choice == "reject",
+                )
+            except TaskNotFoundError:
+                return await asyncio.to_thread(self._task_page, request, who, task_id)
+            except (
+                InputError,
+                NotAwaitingApprovalError,
+                ApprovalConflictError,
+                PermissionDeniedError,
+            ) as exc:
+                status = (
+                    403
+                    if isinstance(exc, PermissionDeniedError)
+                    else 409
+                    if isinstance(exc, QGSError) and not isinstance(exc, InputError)
+                    else 422
+                )
+                return await asyncio.to_thread(
+                    self._task_page, request, who, task_id, error=str(exc), status=status
+                )
+            done = "approved" if choice == "approve" else "rejected"
+            target = f"/ui/tasks/{urllib.parse.quote(task_id, safe='')}?done={done}"
+            return RedirectResponse(target, status_code=303)
+
+        @router.get("/queue")
+        def queue(request: Request) -> Response:
+            who = self.signed_in(request)
+            if who is None:
+                return self._to_login(request)
+            try:
+                health = ops.queue_health(who[0])
+            except PermissionDeniedError as exc:
+                return self._refused(request, str(exc), who)
+            return self.render(request, "queue.html.j2", who, {"health": health})
+
+    def _login_page(self, request: Request, target: str, error: str, status: int = 200) -> Response:
+        nonce = self.codec.login_nonce()
+        context = {"next": _safe_next(target), "error": error, "login_csrf": self.codec.csrf(nonce)}
+        response = self.render(request, "login.html.j2", None, context, status)
+        response.set_cookie(
+            LOGIN_COOKIE, nonce, max_age=3600, path="/ui", httponly=True,
+            secure=request.url.scheme == "https", samesite="strict",
+        )  # fmt: skip
+        return response
+
+    def _task_page(
+        self, request: Request, who: tuple[Principal, Session], task_id: str,
+        *, notice: str = "", error: str = "", status: int = 200,
+    ) -> Response:  # fmt: skip
+        try:
+            found = self.ops.task_page(who[0], task_id)
+        except TaskNotFoundError as exc:
+            missing = {"title": "No such task", "message": str(exc)}
+            return self.render(request, "error.html.j2", who, missing, 404)
+        rounds = found.facts.rounds
+        context: dict[str, Any] = {
+            "task": found,
+            "rounds": [
+                {
+                    "round": r,
+                    "calls": found.tool_calls.get(r.id, []),
+                    "changes": changes(rounds[i - 1], r) if i > 0 else None,
+                }
+                for i, r in enumerate(rounds)
+            ],
+            "spark": spark_points(
+                [r.review.score for r in rounds if r.review and r.review.score is not None]
+            ),
+            "notice": notice if notice in ("approved", "rejected") else "",
+            "error": error,
+        }
+        return self.render(request, "task.html.j2", who, context, status)
+
+
+def _safe_next(target: str) -> str:
+    """Where to go after signing in: a console path only (never another site)."""
+    if target.startswith("/ui/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/ui/inbox"
