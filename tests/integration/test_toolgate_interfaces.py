@@ -669,7 +669,7 @@ class TestReport:
     def test_json(self, repo: Repository, invalid: list[dict[str, Any]]) -> None:
         report = build_report(repo)
         keys = {"generated_at", "judges", "summary", "tasks", "errors", "tool_calls"}
-        assert keys | {"dead_letters", "unfinished", "filter"} == set(report)
+        assert keys | {"dead_letters", "unfinished", "filter", "spot_checks"} == set(report)
         calls = report["tool_calls"]
         assert (len(invalid) + 3, 3, len(invalid)) == (
             calls["total"],
