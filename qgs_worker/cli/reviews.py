@@ -229,7 +229,11 @@ def status(
             f"latest decision (round {d['round']}): [bold]{d['kind']}[/]{answered} — "
             f"{markup_safe(d['reason'])}{extra}"
         )
-        for label, items in (("must fix", d["must_fix"]), ("suggestion", d["suggestions"])):
+        fix_label = "must fix"
+        if d["kind"] == DecisionKind.FORCE_DELIVER and d.get("best_round") is not None:
+            # The round delivered may be an earlier one: its must_fix, said so.
+            fix_label = f"must fix (round {d['best_round']}, delivered)"
+        for label, items in ((fix_label, d["must_fix"]), ("suggestion", d["suggestions"])):
             for item in items:
                 console.print(f"  {label}: {markup_safe(item)}")
         if d.get("replan"):

@@ -185,8 +185,10 @@ def decide_gate(
        not make up for a core function missing;
     6. FAIL -> :func:`should_terminate` over the earlier scores and this one; if it says stop,
        or this round is final (``final_round``) -> ``force_deliver`` of the best round with this
-       review's must_fix and a ``replan`` (``core/replan.py``: why the loop stopped, from the
-       scores; the review service adds what the reviews said); else ``revise`` with the
+       review's must_fix (the review service, which reads the earlier reviews, puts the
+       delivered round's own must_fix there when the best round is an earlier one) and a
+       ``replan`` (``core/replan.py``: why the loop stopped, from the scores; the review
+       service adds what the reviews said); else ``revise`` with the
        review's must_fix plus the P1 finding titles.
 
     Args:

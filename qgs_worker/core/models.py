@@ -469,8 +469,10 @@ class UnmetCriterion(_Additive):
     ``source`` ``rubric``: a dimension the critic scored (``criterion`` its name,
     ``requirement`` its sentence) that stayed under the pass line in every reviewed round,
     ``best_score`` its best; ``rounds`` the rounds that scored it. ``task``: one of the
-    planner's verification criteria that the critic's must_fix or issues kept naming (no round
-    passed, so none was confirmed); ``rounds`` the rounds that named it, ``best_score`` None.
+    planner's verification criteria that the critic's must_fix or issues named in every
+    reviewed round; ``rounds`` the rounds that named it, ``best_score`` None. When every round
+    failed as a non-answer: ``an answer to the request`` (``rubric``), the reason as
+    ``requirement`` (``core/replan.py``).
     """
 
     criterion: str
@@ -514,7 +516,8 @@ class Replan(_Additive):
 class Decision(_Frozen):
     """The gate's outcome for one round.
 
-    ``best_round`` is the round to deliver on ``force_deliver`` (the best-scoring one);
+    ``best_round`` is the round to deliver on ``force_deliver`` (the best-scoring one), and
+    ``must_fix`` then that round's own (set by the review service when it is an earlier round);
     ``risk`` is the weighted sum of the round's findings. ``replan`` is set on every
     ``force_deliver`` (the loop stopped without a pass: what to send back to the planner),
     None otherwise.

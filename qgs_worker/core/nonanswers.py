@@ -31,11 +31,16 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "NON_ANSWER_MARK",
     "REFUSAL_MAX_WORDS",
     "cut_off",
     "placeholder",
     "refusal",
 ]
+
+NON_ANSWER_MARK = "not an answer: "
+"""What opens a dimension issue of a round failed as a non-answer (the rules judge writes
+``not an answer: <reason>`` on every dimension; ``core/replan.py`` reads it back)."""
 
 REFUSAL_MAX_WORDS = 80
 """A text of this many words or more is an answer that may decline a part, not a refusal."""

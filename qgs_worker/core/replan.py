@@ -15,9 +15,24 @@ Two steps, both pure:
 How items are matched across rounds: a must_fix item "comes back" when a later round lists the
 same words again (case, punctuation, stop words and plain English endings aside: ``cites`` and
 ``cited`` are one word), or a rewording sharing at least ``SAME_ITEM_OVERLAP`` of its content
-words (Jaccard). A planner's verification criterion is
-"named" by a round when a must_fix item or a dimension issue holds at least half of the
-criterion's content words (two at least, when it has two).
+words (Jaccard); but two items quoting different evidence (the text in quotes:
+``'<insert budget>'`` and ``'<insert supplier>'``) are two items, whatever their other words.
+
+What is "never met" (``unmet_criteria``), round by round as the reviews read:
+
+- a rubric dimension: scored under ``MET_FROM`` in every reviewed round that scored it;
+- a planner's verification criterion: *named* by every reviewed round (a must_fix item or a
+  dimension issue holds at least half of the criterion's content words, two at least when it has
+  two). A criterion a later round stopped naming was met there, as far as the reviews say, and is
+  not reported (its rounds may still show among the recurring items);
+- a round failed as a non-answer (the rules judge's placeholder, refusal, cut-off, language and
+  topic checks mark every dimension ``not an answer: <reason>``, ``nonanswers.NON_ANSWER_MARK``)
+  dropped every dimension for that one reason: its dimension scores and issues say nothing of
+  the criteria, so the rules above read the other rounds only; when every reviewed round was a
+  non-answer, the single point never met is the answer itself (the last round's reason).
+
+The advice says what the reviews' verdicts say: "no round passed" only when none did; when an
+earlier round passed (the loop went on and later rounds regressed from it), it says so.
 """
 
 from __future__ import annotations
@@ -32,7 +47,9 @@ from qgs_worker.core.models import (
     Replan,
     TerminationReason,
     UnmetCriterion,
+    Verdict,
 )
+from qgs_worker.core.nonanswers import NON_ANSWER_MARK
 from qgs_worker.core.rubric import DIMENSION_REQUIREMENTS
 from qgs_worker.core.stop_words import STOP_WORDS
 
@@ -46,6 +63,10 @@ SAME_ITEM_OVERLAP = 0.6
 """Two must_fix items are one when their content words overlap this much (Jaccard, 0-1)."""
 
 _WORD = re.compile(r"[^\W_]+")
+_QUOTED = re.compile(r"(?<!\w)'([^'\n]+)'(?!\w)|\"([^\"\n]+)\"|“([^”\n]+)”|‘([^’\n]+)’|`([^`\n]+)`")
+_PASSED = frozenset({Verdict.PASS, Verdict.PASS_WITH_SUGGESTIONS})
+ANSWER_CRITERION = "an answer to the request"
+"""The criterion reported when every reviewed round failed as a non-answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +79,20 @@ class LoopRound:
         dimensions: The critic's dimension scores and issues.
         must_fix: What the agent was told to fix after it (the review's must_fix and the
             round's core-function findings).
+        verdict: The critic's verdict, or None when not known (the advice then claims
+            nothing of which rounds passed).
     """
 
     number: int
     score: int
     dimensions: tuple[DimensionScore, ...] = ()
     must_fix: tuple[str, ...] = ()
+    verdict: Verdict | None = None
+
+    @property
+    def non_answer(self) -> str:
+        """Why the round failed as a non-answer (``not an answer: ...``), or ``""``."""
+        return next(filter(None, (_non_answer(t) for t in _texts(self))), "")
 
 
 def replan_of(
@@ -84,7 +113,8 @@ def replan_of(
 
     Returns:
         The replan with ``rounds``, ``scores``, ``best_round``, ``close_rounds`` and ``advice``;
-        no criteria or recurring items yet (:func:`with_rounds` adds them).
+        no criteria or recurring items yet (:func:`with_rounds` adds them). The scores say
+        nothing of the verdicts, so this advice does not say whether a round passed.
     """
     ordered = sorted(history)
     best = max((s for n, s in ordered if n == best_round), default=None)
@@ -101,7 +131,7 @@ def replan_of(
         best_round=best_round,
         close_rounds=close,
     )
-    return replan.model_copy(update={"advice": _advice(replan)})
+    return replan.model_copy(update={"advice": _advice(replan, None)})
 
 
 def with_rounds(
@@ -111,20 +141,32 @@ def with_rounds(
 
     Args:
         replan: The gate's replan (:func:`replan_of`).
-        rounds: The reviewed rounds, this one included, in any order.
+        rounds: The reviewed rounds, this one included, in any order (with their verdicts,
+            for the advice to say which passed).
         criteria: The planner's verification criteria of the task.
 
     Returns:
         A copy with ``unmet_criteria`` (rubric dimensions first, in the order the critic
-        scored them; then the task's criteria that rounds named, in the planner's order),
+        scored them; then the task's criteria every round named, in the planner's order; or,
+        when every round was a non-answer, that one point: module docstring),
         ``recurring_must_fix`` (most rounds first, then first seen) and ``advice``.
     """
     ordered = sorted(rounds, key=lambda r: r.number)
-    unmet = (*_unmet_dimensions(ordered), *_named_criteria(ordered, criteria))
+    answers = [r for r in ordered if not r.non_answer]
+    if ordered and not answers:
+        unmet: tuple[UnmetCriterion, ...] = (_not_an_answer(ordered),)
+    else:
+        unmet = (*_unmet_dimensions(answers), *_named_criteria(answers, criteria))
     updated = replan.model_copy(
         update={"unmet_criteria": unmet, "recurring_must_fix": _recurring(ordered)}
     )
-    return updated.model_copy(update={"advice": _advice(updated)})
+    verdicts = [r.verdict for r in ordered]
+    passed = (
+        None
+        if not ordered or None in verdicts
+        else tuple((r.number, r.score) for r in ordered if r.verdict in _PASSED)
+    )
+    return updated.model_copy(update={"advice": _advice(updated, passed)})
 
 
 # -- criteria ---------------------------------------------------------------------------------
@@ -149,8 +191,25 @@ def _unmet_dimensions(rounds: Sequence[LoopRound]) -> list[UnmetCriterion]:
     ]
 
 
+def _not_an_answer(rounds: Sequence[LoopRound]) -> UnmetCriterion:
+    """The one point never met when every reviewed round failed as a non-answer."""
+    return UnmetCriterion(
+        criterion=ANSWER_CRITERION,
+        source="rubric",
+        rounds=tuple(r.number for r in rounds),
+        best_score=max(r.score for r in rounds),
+        requirement=rounds[-1].non_answer,
+    )
+
+
+def _non_answer(text: str) -> str:
+    """``not an answer: <reason>`` out of a must_fix item or issue (``dim: `` cut), or ``""``."""
+    at = text.find(NON_ANSWER_MARK)
+    return text[at:].strip() if at >= 0 else ""
+
+
 def _named_criteria(rounds: Sequence[LoopRound], criteria: Sequence[str]) -> list[UnmetCriterion]:
-    """The planner's criteria that some round's must_fix or issues named."""
+    """The planner's criteria that every round's must_fix or issues named."""
     found: list[UnmetCriterion] = []
     for criterion in dict.fromkeys(c.strip() for c in criteria if c.strip()):
         words = _content_words(criterion)
@@ -162,7 +221,7 @@ def _named_criteria(rounds: Sequence[LoopRound], criteria: Sequence[str]) -> lis
             for r in rounds
             if any(len(words & _content_words(text)) >= needed for text in _texts(r))
         )
-        if named:
+        if named and len(named) == len(rounds):
             found.append(UnmetCriterion(criterion=criterion, source="task", rounds=named))
     return found
 
@@ -178,20 +237,29 @@ def _texts(r: LoopRound) -> Iterable[str]:
 
 def _recurring(rounds: Sequence[LoopRound]) -> tuple[RecurringFix, ...]:
     """The must_fix items listed (or reworded) in two reviewed rounds or more."""
-    groups: list[tuple[str, frozenset[str], list[int]]] = []
+    groups: list[tuple[str, frozenset[str], frozenset[str], list[int]]] = []
     for r in rounds:
-        for item in dict.fromkeys(m.strip() for m in r.must_fix if m.strip()):
+        items = (_non_answer(m) or m.strip() for m in r.must_fix)
+        for item in dict.fromkeys(i for i in items if i):
             words = _content_words(item) or frozenset({item.casefold()})
-            group = next((g for g in groups if _same(words, g[1])), None)
+            quoted = _quoted(item)
+            group = next((g for g in groups if g[2] == quoted and _same(words, g[1])), None)
             if group is None:
-                groups.append((item, words, [r.number]))
-            elif group[2][-1] != r.number:
-                group[2].append(r.number)
-    kept = [(item, numbers) for item, _, numbers in groups if len(numbers) >= 2]
+                groups.append((item, words, quoted, [r.number]))
+            elif group[3][-1] != r.number:
+                group[3].append(r.number)
+    kept = [(item, numbers) for item, _, _, numbers in groups if len(numbers) >= 2]
     ranked = sorted(enumerate(kept), key=lambda pair: (-len(pair[1][1]), pair[0]))
     return tuple(
         RecurringFix(item=item, count=len(numbers), rounds=tuple(numbers))
         for _, (item, numbers) in ranked
+    )
+
+
+def _quoted(text: str) -> frozenset[str]:
+    """The evidence an item quotes ('...', "...", “...”, `...`), case and spacing aside."""
+    return frozenset(
+        " ".join(next(filter(None, m.groups())).casefold().split()) for m in _QUOTED.finditer(text)
     )
 
 
@@ -231,15 +299,31 @@ _WHY: Mapping[TerminationReason, str] = {
 }
 
 
-def _advice(replan: Replan) -> str:
-    """One sentence for the planner: why the loop stopped and what to rethink."""
+def _advice(replan: Replan, passed: Sequence[tuple[int, int]] | None) -> str:
+    """One sentence for the planner: why the loop stopped and what to rethink.
+
+    ``passed``: the ``(round, score)`` of the reviewed rounds the critic passed; None when the
+    verdicts are not known (then nothing is said of them).
+    """
     n = len(replan.rounds)
-    parts = [
-        f"No round passed in {n} reviewed round{'s' if n != 1 else ''} and "
-        f"{_WHY[replan.termination]} ({replan.termination.value}): round {replan.best_round} is "
-        "delivered as the best so far"
-    ]
-    if replan.unmet_criteria or replan.recurring_must_fix:
+    reviewed = f"{n} reviewed round{'s' if n != 1 else ''}"
+    why = f"{_WHY[replan.termination]} ({replan.termination.value})"
+    delivered = f"round {replan.best_round} is delivered as the best so far"
+    if passed is None:
+        parts = [f"The loop stopped after {reviewed}: {why}; {delivered}"]
+    elif not passed:
+        parts = [f"No round passed in {reviewed} and {why}: {delivered}"]
+    else:
+        last = passed[-1][0]
+        later = [r for r in replan.rounds if r > last]
+        parts = [
+            f"{_round_words([r for r, _ in passed]).capitalize()} passed "
+            f"(score {', '.join(str(s) for _, s in passed)}); later "
+            f"{'rounds' if len(later) != 1 else 'round'} {_numbers(later)} regressed from "
+            f"{'them' if len(passed) > 1 else 'it'}, and {why}: {delivered}",
+            f"Start again from round {last}'s draft rather than its later revisions",
+        ]
+    if n >= 2 and not passed and (replan.unmet_criteria or replan.recurring_must_fix):
         parts.append("The same points failed round after round: revise the plan, not the draft")
     if replan.unmet_criteria:
         parts.append(
@@ -254,6 +338,19 @@ def _advice(replan: Replan) -> str:
 
 
 def _criterion_words(c: UnmetCriterion) -> str:
+    if c.criterion == ANSWER_CRITERION and c.requirement:
+        return f"{c.criterion} (every round: {c.requirement})"
     if c.best_score is None:
         return c.criterion
     return f"{c.criterion} (best {c.best_score})"
+
+
+def _numbers(numbers: Sequence[int]) -> str:
+    """``2``, ``2 and 4``, ``1, 2 and 4``."""
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _round_words(numbers: Sequence[int]) -> str:
+    """``round 2``, ``rounds 2 and 4``."""
+    return f"round{'s' if len(numbers) != 1 else ''} {_numbers(numbers)}"

@@ -108,6 +108,7 @@ from qgs_worker.core.models import (
     TaskType,
     Verdict,
 )
+from qgs_worker.core.nonanswers import NON_ANSWER_MARK
 from qgs_worker.core.rules import Context
 from qgs_worker.core.rules import judge as judge_rules
 from qgs_worker.judges import language
@@ -359,7 +360,7 @@ class RulesJudge:
             )
             return
         for dim in scores.values():
-            dim.take(NON_ANSWER_POINTS, f"not an answer: {found.reason}")
+            dim.take(NON_ANSWER_POINTS, f"{NON_ANSWER_MARK}{found.reason}")
 
 
 # -- checks ------------------------------------------------------------------------------------

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["replan_lines", "replan_summary"]
+__all__ = ["replan_lines", "replan_summary", "rounds_words"]
 
 
 def _rounds(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers)
+
+
+def rounds_words(numbers: list[int]) -> str:
+    """``round 2``, ``rounds 2 and 4``, ``rounds 1, 2 and 4`` (``""`` for none)."""
+    words = [str(n) for n in numbers]
+    if len(words) <= 1:
+        return f"round {words[0]}" if words else ""
+    return "rounds " + ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def replan_lines(replan: dict[str, Any]) -> list[str]:
@@ -36,18 +44,18 @@ def replan_lines(replan: dict[str, Any]) -> list[str]:
     scores = ", ".join(f"round {n}: {s}" for n, s in pairs)
     if scores:
         close = replan.get("close_rounds") or []
-        noise = f"; within the noise of it: round {_rounds(close)}" if close else ""
+        noise = f"; within the noise of it: {rounds_words(close)}" if close else ""
         lines.append(f"scores {scores} (delivered: round {replan.get('best_round')}{noise})")
     for c in replan.get("unmet_criteria", []):
         if c["source"] == "rubric":
             why = f" — {c['requirement']}" if c.get("requirement") else ""
             lines.append(
-                f"never met: {c['criterion']} (best {c['best_score']}, rounds "
-                f"{_rounds(c['rounds'])}){why}"
+                f"never met: {c['criterion']} (best {c['best_score']}, "
+                f"{rounds_words(c['rounds'])}){why}"
             )
         else:
             lines.append(
-                f"never met (the task's criterion, named in rounds {_rounds(c['rounds'])}): "
+                f"never met (the task's criterion, named in {rounds_words(c['rounds'])}): "
                 f"{c['criterion']}"
             )
     for f in replan.get("recurring_must_fix", []):

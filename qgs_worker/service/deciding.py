@@ -60,7 +60,13 @@ def decision_on(
     if decision.replan is not None and review is not None:
         rounds = loop_rounds(store, context, r.number, review, own)
         replan = with_rounds(decision.replan, rounds, context.task.criteria)
-        decision = decision.model_copy(update={"replan": replan})
+        # The round delivered is the best so far, not always this one: its must_fix goes
+        # with it (docs/concepts.md, "Decisions"), not the must_fix of the round that failed.
+        delivered = next((lr for lr in rounds if lr.number == decision.best_round), None)
+        must_fix = decision.must_fix
+        if delivered is not None and delivered.number != r.number:
+            must_fix = delivered.must_fix
+        decision = decision.model_copy(update={"replan": replan, "must_fix": must_fix})
     return decision
 
 
@@ -97,6 +103,7 @@ def _loop_round(number: int, review: Review, p1: Sequence[str]) -> LoopRound:
         score=review.score,
         dimensions=review.dimensions,
         must_fix=tuple(dict.fromkeys((*review.must_fix, *p1))),
+        verdict=review.verdict,
     )
 
 

@@ -84,7 +84,8 @@ class TestGate:
             d.replan.best_round,
             d.replan.close_rounds,
         )
-        assert d.replan.advice.startswith("No round passed in 5 reviewed rounds")
+        # The gate knows the scores, not the verdicts: it claims nothing of which rounds passed.
+        assert d.replan.advice.startswith("The loop stopped after 5 reviewed rounds")
 
     @pytest.mark.parametrize(
         ("review", "history"),
@@ -155,6 +156,100 @@ class TestWithRounds:
         got = self.replan(LoopRound(1, 70), LoopRound(2, 71))
         assert ((), ()) == (got.unmet_criteria, got.recurring_must_fix)
         assert "revise the plan" not in got.advice
+
+    def test_a_task_criterion_a_later_round_fixed_is_not_never_met(self) -> None:
+        # Break test: a criterion named by any one round was reported "never met", though
+        # later rounds fixed it.
+        got = self.replan(
+            LoopRound(1, 40, must_fix=("the benchmark numbers are missing",)),
+            LoopRound(2, 50, must_fix=("fix the title",)),
+            LoopRound(3, 55, must_fix=("fix the title",)),
+            criteria=("Includes benchmark numbers",),
+        )
+        assert () == got.unmet_criteria
+
+    def test_a_round_that_passed_is_said_to_have_passed(self) -> None:
+        # Break test: the advice said "No round passed" when round 2 passed (PASS 95) and
+        # later rounds regressed (the demo's revise-force-deliver-rollback).
+        got = self.replan(
+            LoopRound(2, 95, verdict=Verdict.PASS),
+            LoopRound(4, 73, must_fix=("the code does not parse",), verdict=Verdict.FAIL),
+        )
+        assert "No round passed" not in got.advice
+        assert got.advice.startswith(
+            "Round 2 passed (score 95); later round 4 regressed from it, and the score went back"
+        )
+        assert "round 2 is delivered" in got.advice
+        assert "revise the plan" not in got.advice
+
+    def test_no_round_passed_when_every_verdict_failed(self) -> None:
+        got = self.replan(
+            LoopRound(1, 40, verdict=Verdict.FAIL), LoopRound(2, 50, verdict=Verdict.FAIL)
+        )
+        assert got.advice.startswith("No round passed in 2 reviewed rounds")
+
+    def test_items_quoting_different_evidence_are_different_items(self) -> None:
+        # Break test: '<insert budget>' and '<insert supplier>' shared 4 of 6 words (0.67)
+        # and were folded into one item.
+        got = self.replan(
+            LoopRound(1, 40, must_fix=("feasibility: unfilled placeholder '<insert budget>'",)),
+            LoopRound(2, 50, must_fix=("feasibility: unfilled placeholder '<insert supplier>'",)),
+        )
+        assert () == got.recurring_must_fix
+        same = self.replan(
+            LoopRound(1, 40, must_fix=("feasibility: unfilled placeholder '<insert budget>'",)),
+            LoopRound(2, 50, must_fix=("Feasibility: unfilled placeholder '<Insert budget>'",)),
+        )
+        assert [(1, 2)] == [f.rounds for f in same.recurring_must_fix]
+
+    def test_one_reviewed_round_is_not_round_after_round(self) -> None:
+        dims = (DimensionScore(name="completeness", score=30),)
+        got = self.replan(LoopRound(1, 30, dims, verdict=Verdict.FAIL))
+        assert got.unmet_criteria
+        assert "round after round" not in got.advice
+        assert "revise the plan" not in got.advice
+
+    def test_a_non_answer_is_the_one_point_never_met(self) -> None:
+        # Break test: a non-answer drops every dimension, and each was reported "never met"
+        # with its requirement text.
+        reason = "not an answer: the text is a refusal ('I cannot help with that.')"
+        dims = tuple(
+            DimensionScore(name=n, score=30, issues=(reason,))
+            for n in ("completeness", "clarity", "correctness")
+        )
+        fixes = tuple(f"{d.name}: {reason}" for d in dims)
+        got = self.replan(
+            LoopRound(1, 30, dims, fixes, Verdict.FAIL),
+            LoopRound(2, 30, dims, fixes, Verdict.FAIL),
+        )
+        assert [("an answer to the request", (1, 2), reason)] == [
+            (c.criterion, c.rounds, c.requirement) for c in got.unmet_criteria
+        ]
+        assert [(reason, (1, 2))] == [(f.item, f.rounds) for f in got.recurring_must_fix]
+        assert "Never met: an answer to the request (every round: not an answer" in got.advice
+
+    def test_a_non_answer_round_says_nothing_of_the_dimensions(self) -> None:
+        reason = "not an answer: cut off"
+        refused = (DimensionScore(name="clarity", score=10, issues=(reason,)),)
+        got = self.replan(
+            LoopRound(1, 10, refused, (f"clarity: {reason}",), Verdict.FAIL),
+            LoopRound(2, 50, (DimensionScore(name="clarity", score=70),), (), Verdict.FAIL),
+        )
+        assert () == got.unmet_criteria
+
+    def test_the_non_answer_mark_is_the_rules_judges(self) -> None:
+        from qgs_worker.core.models import ReviewRequest, TaskType
+
+        review = rules_judge.RulesJudge().review(
+            ReviewRequest(
+                request="Write an article about AI",
+                deliverable="I cannot help with that.",
+                task_type=TaskType.GENERATE,
+                dimensions=("completeness", "clarity"),
+            )
+        )
+        rounds = [LoopRound(1, review.score, review.dimensions, review.must_fix, review.verdict)]
+        assert rounds[0].non_answer.startswith("not an answer: ")
 
     def test_the_met_line_is_the_judges_pass_line(self) -> None:
         assert MET_FROM == openai_judge.PASS_SCORE_FROM == rules_judge.FAIL_BELOW
@@ -308,5 +403,44 @@ class TestStatusAndHtml:
         assert "back to the planner: No round passed in 5 reviewed rounds" in out
         assert "stopped: max_revisions_reached (4 revisions reached the cap of 4" in out
         assert "kept coming back (5 rounds: 1, 2, 3, 4, 5): sources are not cited" in out
-        assert "never met: completeness (best 50, rounds 1, 2, 3, 4, 5)" in out
+        assert "never met: completeness (best 50, rounds 1, 2, 3, 4 and 5)" in out
         assert entry["decision"]["replan"] == drill_down(entry)["decision"]["replan"]
+
+
+def test_rounds_are_singular_or_plural() -> None:
+    # Break test: one round read "named in rounds 2".
+    from qgs_worker.reports.report_replan import replan_lines, rounds_words
+
+    assert ("round 2", "rounds 2 and 4", "rounds 1, 2 and 4") == (
+        rounds_words([2]),
+        rounds_words([2, 4]),
+        rounds_words([1, 2, 4]),
+    )
+    replan = {
+        "termination": "final_round",
+        "rounds": [2, 4],
+        "scores": [60, 61],
+        "best_round": 4,
+        "close_rounds": [2],
+        "unmet_criteria": [
+            {"criterion": "Cites sources", "source": "task", "rounds": [4]},
+            {"criterion": "clarity", "source": "rubric", "rounds": [2], "best_score": 50},
+        ],
+    }
+    lines = replan_lines(replan)
+    assert "within the noise of it: round 2)" in lines[1]
+    assert "never met (the task's criterion, named in round 4): Cites sources" in lines
+    assert "never met: clarity (best 50, round 2)" in lines
+
+
+def test_force_deliver_carries_the_delivered_rounds_must_fix(tmp_path: Path) -> None:
+    # Break test: the decision delivering round 2 carried round 4's must_fix (the last one).
+    repo = Repository(f"sqlite:///{tmp_path / 'qgs.db'}")
+    try:
+        run_loop(repo, [40, 55, 42, 54])  # up, down, up: oscillating; round 2 is the best
+        (entry,) = build_report(repo)["tasks"]
+    finally:
+        repo.dispose()
+    d = entry["decision"]
+    assert ("force_deliver", 2) == (d["kind"], d["best_round"])
+    assert ["sources are not cited", "round 2 typo"] == d["must_fix"]

@@ -185,11 +185,17 @@
     return details;
   }
 
+  // "round 2", "rounds 2 and 4", "rounds 1, 2 and 4" (report_replan.rounds_words).
+  function roundsWords(numbers) {
+    if (numbers.length < 2) return numbers.length ? "round " + numbers[0] : "";
+    return "rounds " + numbers.slice(0, -1).join(", ") + " and " + numbers[numbers.length - 1];
+  }
+
   // A force_deliver's replan: the loop stopped without a pass; this goes back to the planner.
   function replanView(p) {
     var box = el("div", { class: "replan" }, el("h3", {}, "Back to the planner"),
       el("p", {}, p.advice));
-    var close = p.close_rounds.length ? "; within the noise of it: round " + p.close_rounds.join(", ") : "";
+    var close = p.close_rounds.length ? "; within the noise of it: " + roundsWords(p.close_rounds) : "";
     box.appendChild(facts([
       ["stopped", p.termination + (p.detail ? " (" + p.detail + ")" : "")],
       ["scores", p.rounds.map(function (n, i) { return "round " + n + ": " + p.scores[i]; }).join(", ") +
@@ -198,8 +204,8 @@
     box.appendChild(el("h3", {}, "Criteria never met"));
     box.appendChild(list(p.unmet_criteria.map(function (c) {
       return c.source === "rubric"
-        ? c.criterion + " (best " + c.best_score + ", rounds " + c.rounds.join(", ") + ")" + (c.requirement ? ": " + c.requirement : "")
-        : c.criterion + " (the task's criterion, named in rounds " + c.rounds.join(", ") + ")";
+        ? c.criterion + " (best " + c.best_score + ", " + roundsWords(c.rounds) + ")" + (c.requirement ? ": " + c.requirement : "")
+        : c.criterion + " (the task's criterion, named in " + roundsWords(c.rounds) + ")";
     }), "none: every criterion was met in some round"));
     box.appendChild(el("h3", {}, "must_fix that kept coming back"));
     box.appendChild(list(p.recurring_must_fix.map(function (f) {
