@@ -306,7 +306,7 @@ def _decide(
     if refusals and task_type in (TaskType.ACTION, TaskType.CRITICAL):
         return Decision(
             kind=DecisionKind.AWAITING_APPROVAL,
-            reason=f"{refusals[0]} on a {task_type.value} task: declining may be right; a "
+            reason=f"{refusals[0]} on {_a(task_type)} task: declining may be right; a "
             "person decides (qgs approve delivers the refusal, qgs reject blocks the task)",
             risk=risk,
         )
@@ -508,3 +508,9 @@ def escalation(
         source="escalation",
         reason=reason,
     )
+
+
+def _a(task_type: TaskType) -> str:
+    """The task type with its article: "an ACTION", "a CRITICAL", "a QUERY"."""
+    word = task_type.value
+    return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"

@@ -4,23 +4,30 @@ Pure functions on the text of a deliverable. Each returns why the text is not an
 sentence quoting the evidence), or ``""`` when it may be one. They are QGS's own heuristics, kept
 narrow, because a false "non-answer" fails a good round:
 
-- :func:`refusal`: the text *opens* by declining (in its first two sentences, or its first 300
-  characters) and is short (under ``REFUSAL_MAX_WORDS`` words): "I cannot help with that.",
-  "I'm sorry, but I can't...", "I must decline", and the same in French, German, Spanish,
-  Italian, Portuguese, Dutch, Russian, Chinese, Japanese and Korean. "I can't help but notice"
-  is not a refusal; nor is an answer that declines one part and then does the work (it is long).
+- :func:`refusal`: the text, in its own voice (:func:`refusal_prose`: code blocks, inline code
+  and quoted spans left out), *opens* by declining (in its first two sentences, or its first
+  300 characters) and is short (under ``REFUSAL_MAX_WORDS`` words): "I cannot help with that.",
+  "I'm sorry, but I can't...", "I must decline", "I'm not comfortable doing that", "that's not
+  something I can help with", "I'm not able to open attachments", and the same in French,
+  German, Spanish, Italian, Portuguese, Dutch, Russian, Chinese, Japanese and Korean. "I can't
+  help but notice" is not a refusal; nor is an answer that declines one part and then does the
+  work: a long one, or one where "but", "however", "instead", "here is" follows the refusal
+  with ``WORK_MIN_WORDS``+ words that are not only an offer of other help ("but I'd be happy
+  to help with something else" is still a refusal).
 - :func:`placeholder`: filler stands where content should be: a paragraph mostly of Lorem
   ipsum's words (60%+ of 4+ words, holding "lorem" or "ipsum"), a line that is only a marker
   (``TODO``, ``TBD``, ``FIXME``, ``XXX``, with at most a short note: ``TODO: write the
   conclusion``), a line that is only a bracketed instruction (``[Insert introduction here]``,
   ``<insert chart>``, ``{your content here}``), or a chat model's boilerplate at a sentence's
-  start ("As an AI language model, ..."). Not when the request asks for the thing itself (Lorem
+  start in the first person ("As an AI language model, I ..."; not "As an AI assistant, Claude
+  is designed to..."). Not when the request asks for the thing itself (Lorem
   ipsum, a template, a to-do list), not in code blocks, block quotes or quotation marks: an
   article about typesetting may quote "Lorem ipsum dolor sit amet", and "my TODO list" is prose.
 - :func:`cut_off`: the text stops mid-way: inside a code block opened and never closed, or its
   last line, when it reads as a sentence (4+ tokens, three in four of them words), ends on a
   word or mark that cannot end a sentence (a comma, a colon, an opening bracket, a dash; "the",
-  "and", "of", "with"... in English, French, German, Spanish, Italian, Portuguese). A command
+  "and", "of", "with"... in English, French, German, Spanish, Italian, Portuguese; or two
+  words that end none together: "so that", "in order", "rather than"). A command
   (``format C: /y``), a table row or a rule (``---``) is not read.
 
 Pure: stdlib only.
@@ -33,9 +40,11 @@ import re
 __all__ = [
     "NON_ANSWER_MARK",
     "REFUSAL_MAX_WORDS",
+    "WORK_MIN_WORDS",
     "cut_off",
     "placeholder",
     "refusal",
+    "refusal_prose",
 ]
 
 NON_ANSWER_MARK = "not an answer: "
@@ -58,8 +67,17 @@ _REFUSALS = re.compile(
     r"\s*(?:(?:be\s+able\s+to|really|fully|directly|in\s+good\s+conscience)\s+)?"
     r"(?:help(?!\s+but\b)|assist|comply|do\s+(?:that|this|it|so)\b|provide|fulfil|complete|"
     r"write|create|generate|produce|perform|carry\s+out|execute|run|proceed|go\s+ahead|"
-    r"support|answer|share|drop|delete|remove|make|that\b|this\b|your\s+request|the\s+request)"
+    r"support|answer|share|drop|delete|remove|make|open|access|browse|process|"
+    r"download|retrieve|that\b|this\b|your\s+request|the\s+request)"
     r"|\bI\s+must\s+(?:respectfully\s+)?decline\b"
+    # "I'm not comfortable doing that", "I am not willing to", "I'm not in a position to"
+    rf"|\bI(?:\s+am|{_APOSTROPHE}m)\s+(?:really\s+|just\s+)?not\s+(?:comfortable|willing|"
+    r"in\s+a\s+position)\s+(?:to\s+\w+|\w+ing\b|with\s+(?:that|this|it|your\s+request|the\s+"
+    r"request)\b)"
+    # "that's not something I'm able to do", "That's not something I can help with"
+    rf"|\b(?:that|this|it|which)(?:{_APOSTROPHE}s|\s+is)\s+not\s+(?:something|anything)\s+"
+    rf"(?:that\s+)?I(?:{_APOSTROPHE}m|\s+am)?\s+(?:can|could|will|would|do|able|allowed|"
+    r"permitted|comfortable|willing|going|in\s+a\s+position)\b"
     # French: "Je ne peux pas vous aider", "Désolé, je ne peux pas"
     r"|\bje\s+ne\s+(?:peux|pourrai|suis\s+pas\s+en\s+mesure)\s+(?:pas\s+)?"
     r"(?:(?:vous|t['’]|te)\s*)?(?:aider|répondre|faire|fournir|effectuer|exécuter|écrire|"
@@ -80,7 +98,8 @@ _REFUSALS = re.compile(
     r"eliminare|cancellare|assister|soddisfare)"
     r"|\bmi\s+dispiace,?\s+(?:ma\s+)?non\s+posso\b"
     # Dutch, Russian
-    r"|\bik\s+kan\s+(?:je|u|daar|hier|dit|dat)?\s*(?:niet\s+mee\s+helpen|niet\s+helpen)"
+    r"|\bik\s+kan\s+(?:(?:je|jou|u|jullie|daar|hier|dit|dat|helaas|hiermee|daarmee)\s+){0,3}"
+    r"niet\s+(?:mee\s+)?(?:helpen|doen|uitvoeren|schrijven|maken|beantwoorden)"
     r"|\b(?:извините|простите|к\s+сожалению),?\s+(?:но\s+)?я\s+не\s+могу\b"
     r"|\bя\s+не\s+(?:могу|буду)\s+(?:вам\s+|тебе\s+)?(?:помочь|выполнить|сделать|предоставить|"
     r"удалить|написать)"
@@ -95,6 +114,29 @@ _REFUSALS = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?。！？]+(?:\s|$)|[。！？]")
+_FENCED = re.compile(
+    r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL
+)
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
+_SINGLE_QUOTED = re.compile(r"(?<!\w)['‘][^\n]{1,400}?['’](?!\w)")
+# After a refusal, what turns to the work: "..., but here is an outline", "however", "instead".
+_BUT_WORK = re.compile(
+    r"\b(?:but|however|instead|though|although|here\s+is|here\s+are|here['’]s|mais|aber|pero|"
+    r"ma|mas|maar|但是?|不过|ですが|하지만)\b[,:]?",
+    re.IGNORECASE,
+)
+WORK_MIN_WORDS = 4
+"""Words after "but"/"here is" that make a refusal partial: it declines a part and does the rest."""
+# ... unless those words only offer other help or send the user elsewhere.
+_OFFER = re.compile(
+    r"\W*(?:I(?:\s+would|['’]d)\s+(?:be\s+)?(?:happy|glad|love)|I(?:\s+(?:can|could|would)|['’]d)\s+"
+    r"(?:help|assist|suggest|recommend|offer|be\s+happy)\b(?!\s+(?:you\s+)?(?:write|draft|"
+    r"outline|fix|with\s+the\s+(?:first|rest|outline|structure)))|I['’]m\s+(?:happy|glad)|"
+    r"(?:you|they)\s+(?:might|could|may|should|can|would)\s+(?:want\s+to\s+)?(?:try|ask|"
+    r"contact|consult|reach|seek|talk|speak|check)|is\s+there\s+anything|feel\s+free|"
+    r"let\s+me\s+know|please\s+(?:contact|consult|ask|reach|seek))",
+    re.IGNORECASE,
+)
 
 # Lorem ipsum's words: the standard passage (Cicero, "De finibus", as typesetters cut it) and
 # the words generators add most; lower case.
@@ -126,7 +168,8 @@ _INSTRUCTION_WORDS = re.compile(
 )
 _BOILERPLATE = re.compile(
     r"(?:^|(?<=[.!?:]\s)|(?<=\n))\s*(?:As\s+an?\s+(?:AI|artificial\s+intelligence)"
-    r"(?:\s+(?:language\s+)?model|\s+assistant)?\s*,|I\s+am\s+an\s+AI\s+language\s+model\b)",
+    r"(?:\s+(?:language\s+)?model|\s+assistant)?\s*,\s*(?:I|I['’](?:m|ve|d|ll)|my|me)\b"
+    r"|I\s+am\s+an\s+AI\s+language\s+model\b)",
     re.IGNORECASE,
 )
 _ASKS_FOR_LOREM = re.compile(r"lorem|ipsum|filler|dummy\s+text|placeholder", re.IGNORECASE)
@@ -150,21 +193,61 @@ _HANGING_WORDS = frozenset(
 )
 
 
+_HANGING_PAIRS = frozenset(
+    {("so", "that"), ("such", "that"), ("in", "order"), ("rather", "than"), ("other", "than"),
+     ("as", "soon"), ("pour", "que"), ("afin", "que"), ("so", "dass"), ("para", "que")}
+)  # fmt: skip
+"""Two words that end no sentence: "..., so that" (each alone may: "I can't do that")."""
+
+
 def refusal(text: str) -> str:
     """Why ``text`` is a refusal of the task, or ``""`` (see the module docstring).
 
+    Reads :func:`refusal_prose` of ``text``: code and quoted speech are not the deliverable
+    declining ("403 means the server says 'I won't do that for you'").
+
     Args:
-        text: The deliverable's text (without its tool calls).
+        text: The deliverable's text (without its tool calls); code blocks may be in it.
 
     Returns:
         ``"the deliverable declines the task ('<phrase>')"``, or ``""``.
     """
-    if _words(text) >= REFUSAL_MAX_WORDS:
+    prose = refusal_prose(text)
+    if _words(prose) >= REFUSAL_MAX_WORDS:
         return ""
-    match = _REFUSALS.search(_opening(text))
-    if match is None:
+    opening = _opening(prose)
+    match = _REFUSALS.search(opening)
+    if match is None or _does_the_rest(prose[match.end() :]):
         return ""
     return f"the deliverable declines the task ({_quote(match.group(0))})"
+
+
+def refusal_prose(text: str) -> str:
+    """``text`` without what the deliverable does not say in its own voice.
+
+    Fenced code blocks (closed, or open to the end), inline code and quoted spans ("...",
+    “...”, «...», „...“, '...', ‘...’; a single quote opens a span only after a non-word
+    character, so "can't" does not) become a space.
+
+    Args:
+        text: A deliverable's text.
+
+    Returns:
+        The text left, the same length or shorter.
+    """
+    plain = _FENCED.sub(" ", text)
+    plain = _INLINE_CODE.sub(" ", plain)
+    plain = _QUOTED.sub(" ", plain)
+    return _SINGLE_QUOTED.sub(" ", plain)
+
+
+def _does_the_rest(after: str) -> bool:
+    """Whether the text after a refusal goes on to do work: "..., but here is an outline: ..."."""
+    turn = _BUT_WORK.search(after)
+    if turn is None:
+        return False
+    rest = after[turn.end() :]
+    return _words(rest) >= WORK_MIN_WORDS and not _OFFER.match(rest)
 
 
 def placeholder(prose: str, request: str = "") -> str:
@@ -235,6 +318,9 @@ def cut_off(prose: str, *, unclosed_fence: bool, ends_in_code: bool = False) -> 
     words = _WORD.findall(tail[-30:].lower())
     if words and tail[-1].isalpha() and words[-1] in _HANGING_WORDS:
         return f"the deliverable stops mid-sentence, on {words[-1]!r} ({_quote(last[-60:])})"
+    if tail[-1].isalpha() and tuple(words[-2:]) in _HANGING_PAIRS:
+        pair = " ".join(words[-2:])
+        return f"the deliverable stops mid-sentence, on {pair!r} ({_quote(last[-60:])})"
     return ""
 
 

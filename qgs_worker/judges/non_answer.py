@@ -9,21 +9,28 @@
 | placeholder text, a chat model's boilerplate | every task type | ``core.nonanswers.placeholder`` |
 | cut off: an unclosed code block, a last sentence left hanging | QUERY / GENERATE, without tool calls | ``core.nonanswers.cut_off`` |
 | in another language than asked | QUERY / GENERATE, prose of 10+ words | ``judges.language`` (py3langid) |
-| about something else | QUERY / GENERATE, prose of 20+ words | ``judges.topic`` |
+| about something else (a hint: ``soft`` unless the measure is decisive) | QUERY / GENERATE, prose of 20+ words, a request of 4+ content words naming no language | ``judges.topic`` |
 
 Cut-off, language and topic are read on QUERY and GENERATE tasks only: an ACTION or CRITICAL
 round's deliverable is what it does (an agent scaffold's stop sequence often cuts the closing
 fence of the command it runs), and its report in words may be terse or in the tools' language.
 
-The language check compares what was asked (the user turn when it has 3+ words, else the
-request) with the deliverable's prose (code blocks, inline code, links and tool calls left out):
-it holds when the request's language is identified with a probability of at least
-``ASKED_LANGUAGE_FROM`` and the prose's, a different one, with at least
-``ANSWER_LANGUAGE_FROM``, and the request names no language ("in French", "auf Deutsch",
-"translate", "翻译"...): a request may ask for another language.
+The language check compares the instruction of what was asked (the user turn when it has 3+
+words, else the request; :func:`instruction_of`: its first paragraph, or first line when that
+ends with a colon, so that an article pasted after "Summarise this article:" does not count)
+with the deliverable's prose (code blocks, inline code, links and tool calls left out): it
+holds when the instruction (3+ words) is identified with a probability of at least
+``ASKED_LANGUAGE_FROM`` and the prose's language, a different one, with at least
+``ANSWER_LANGUAGE_FROM``, and the request names no language anywhere ("five common French
+greetings", "auf Deutsch", "translate", "翻译"...) and quotes no word or phrase ("conjugate
+'hablar'"): a request may ask for another language.
 
-The topic check fails prose whose similarity to both the turn and the request is under the
-measure's threshold (``judges.topic``).
+The topic check finds prose whose similarity to both the turn and the request is under the
+measure's threshold (``judges.topic``). Not read when the request names a language (a
+translation shares no word with its source), nor, for a measure that is not decisive, when it
+has under ``TOPIC_MIN_CONTENT_WORDS`` content words ("tl;dr please"). The lexical default is not
+decisive: its finding is ``soft`` (the rules judge takes points off, it fails nothing by
+itself); an encoder's measure is.
 """
 
 from __future__ import annotations
@@ -34,10 +41,16 @@ from dataclasses import dataclass
 
 from qgs_worker.core import nonanswers
 from qgs_worker.core.models import TaskType
-from qgs_worker.judges.request_words import word_count
+from qgs_worker.judges.request_words import content_words, word_count
 from qgs_worker.judges.topic import TopicMeasure
 
-__all__ = ["ANSWER_LANGUAGE_FROM", "ASKED_LANGUAGE_FROM", "NonAnswer", "why_not_an_answer"]
+__all__ = [
+    "ANSWER_LANGUAGE_FROM",
+    "ASKED_LANGUAGE_FROM",
+    "NonAnswer",
+    "instruction_of",
+    "why_not_an_answer",
+]
 
 ASKED_LANGUAGE_FROM = 0.6
 """The request's language counts from this probability (py3langid, normalised)."""
@@ -49,25 +62,54 @@ _TEXT_TYPES = frozenset({TaskType.QUERY, TaskType.GENERATE})
 
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _LINK = re.compile(r"https?://\S+|\]\([^)]*\)")
+_LANGUAGE_NAMES = (
+    # English names, and the names in French, German, Spanish, Italian, Portuguese, Dutch
+    r"english|anglais|englisch|ingl[ée]s|inglese|engels|french|fran[çc]ais|franz[öo]sisch|"
+    r"franc[ée]s|francese|franc[êe]s|frans|german|deutsch|allemand|alem[áa]n|tedesco|alem[ãa]o|"
+    r"duits|spanish|espagnol|spanisch|espa[ñn]ol|spagnolo|espanhol|spaans|italian|italien|"
+    r"italienisch|italiano|portuguese|portugais|portugiesisch|portugu[ée]s|portoghese|"
+    r"portugees|dutch|nederlands|n[ée]erlandais|niederl[äa]ndisch|holand[ée]s|olandese|"
+    r"flemish|russian|russe|russisch|ruso|russo|русск\w*|chinese|mandarin|cantonese|chinois|"
+    r"chinesisch|chino|cinese|chin[êe]s|japanese|japonais|japanisch|japon[ée]s|giapponese|"
+    r"korean|cor[ée]en|koreanisch|coreano|arabic|arabe|arabisch|[áa]rabe|hindi|urdu|bengali|"
+    r"turkish|swedish|norwegian|danish|finnish|icelandic|ukrainian|greek|hebrew|yiddish|latin|"
+    r"latein|lat[íi]n|vietnamese|indonesian|malay|thai|tagalog|filipino|czech|slovak|"
+    r"hungarian|romanian|bulgarian|serbian|croatian|persian|farsi|swahili|catalan|basque|"
+    r"welsh|irish|esperanto"
+)
 _NAMES_A_LANGUAGE = re.compile(
-    r"\b(?:in|into|to)\s+(?:english|french|german|spanish|italian|portuguese|dutch|russian|"
-    r"chinese|mandarin|japanese|korean|arabic|hindi|polish|turkish|swedish|ukrainian|greek|"
-    r"hebrew|vietnamese|indonesian|czech|danish|finnish|norwegian|romanian|hungarian)\b"
-    r"|\btranslat|\btradu|\bübersetz|\btraduz|\btraduc|\ben\s+(?:français|anglais|allemand|"
-    r"espagnol|italien|inglés|francés|alemán|español|inglese|francese|tedesco|spagnolo|inglês|"
-    r"francês|alemão|espanhol)|\bauf\s+(?:englisch|deutsch|französisch|spanisch|italienisch)"
-    r"|\bin\s+het\s+(?:engels|nederlands)|翻译|翻譯|用(?:英|中|日|法|德|西班牙|韩)[文语語]|"
-    r"(?:英|日本|中国|フランス|ドイツ)語で|(?:영어|한국어|일본어)로",
+    rf"\b(?:{_LANGUAGE_NAMES})\b"
+    r"|\b(?:in|into|to)\s+polish\b|\btranslat|\btradu|\b[üu]bersetz|\bvertaal|\bconjugat|"
+    r"\bpronounc|\bauf\s+(?:englisch|deutsch|französisch|spanisch|italienisch)"
+    r"|翻译|翻譯|(?:英|中|日|法|德|俄|韩|韓|西班牙|葡萄牙|意大利|阿拉伯)(?:文|语|語)|中国語|"
+    r"(?:フランス|ドイツ|スペイン|イタリア|韓国|ロシア)語|[영한일중]국?어|일본어|중국어|"
+    r"用(?:英|中|日|法|德|西班牙|韩)[文语語]",
     re.IGNORECASE,
 )
+# A quoted word or phrase (up to 8 words) may be in another language: "What does 'Schadenfreude'
+# mean?", "conjugate 'hablar'".
+_QUOTED_PHRASE = re.compile(
+    r"(?<!\w)['‘\"“«„]([^'‘’\"“”«»„\n]{1,80})['’\"”»“](?!\w)",
+)
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+TOPIC_MIN_CONTENT_WORDS = 4
+"""A request with fewer content words than this is too short to compare ("tl;dr please")."""
 
 
 @dataclass(frozen=True)
 class NonAnswer:
-    """Why a deliverable is not an answer; ``refusal`` when it declines the task."""
+    """Why a deliverable is not an answer.
+
+    Attributes:
+        reason: The sentence the issue quotes.
+        refusal: It declines the task.
+        soft: A hint, not a proof: the topic check of a measure that is not ``decisive`` (the
+            lexical default). It costs points; it does not fail the round by itself.
+    """
 
     reason: str
     refusal: bool = False
+    soft: bool = False
 
 
 def why_not_an_answer(
@@ -102,7 +144,9 @@ def why_not_an_answer(
     if not has_tool_calls and not re.search(r"\w", raw):
         return NonAnswer(f"the deliverable has no word at all ({raw.strip()[:20]!r})")
     if not has_tool_calls:
-        refused = nonanswers.refusal(text)
+        # ``raw`` is the deliverable's text when it has no tool call: the detectors' ``refusal``
+        # finding (service/preparing.py) reads the same text through the same function.
+        refused = nonanswers.refusal(raw)
         if refused:
             return NonAnswer(refused, refusal=True)
     found = nonanswers.placeholder(text, asked)
@@ -123,20 +167,66 @@ def why_not_an_answer(
         found = _other_language(turn if word_count(turn) >= 3 else request, plain, identify)
         if found:
             return NonAnswer(found)
-    if topic is not None and words >= TOPIC_MIN_WORDS:
+    if topic is not None and words >= TOPIC_MIN_WORDS and _comparable(request, turn, topic):
         scores = [
             s for s in (topic.similarity(a, plain) for a in (request, turn) if a) if s is not None
         ]
         if scores and max(scores) < topic.threshold:
             return NonAnswer(
-                f"the deliverable is about something else: {topic.name} similarity "
-                f"{max(scores):.2f} to what was asked (under {topic.threshold:.2f})"
+                f"the deliverable {'is' if topic.decisive else 'may be'} about something else: "
+                f"{topic.name} similarity "
+                f"{max(scores):.2f} to what was asked (under {topic.threshold:.2f})",
+                soft=not topic.decisive,
             )
     return None
 
 
+def instruction_of(asked: str) -> str:
+    r"""The instruction of a request, without the text pasted after it.
+
+    "Summarise this article:\n\n<article>" -> "Summarise this article:". The first paragraph
+    (up to a blank line); of a paragraph whose first line ends with a colon, that line.
+
+    Args:
+        asked: A request or user turn.
+
+    Returns:
+        The instruction, stripped; ``asked`` stripped when it has no pasted part.
+    """
+    first = _PARAGRAPH_BREAK.split(asked.strip(), maxsplit=1)[0]
+    line = first.split("\n", 1)[0].rstrip()
+    return line if line.endswith((":", "：")) else first.strip()
+
+
+def _names_a_language(asked: str) -> bool:
+    """Whether ``asked`` names a language, asks to translate, or quotes a word or phrase."""
+    if _NAMES_A_LANGUAGE.search(asked):
+        return True
+    return any(
+        0 < word_count(m.group(1)) <= 8 for m in _QUOTED_PHRASE.finditer(instruction_of(asked))
+    )
+
+
+def _comparable(request: str, turn: str, topic: TopicMeasure) -> bool:
+    """Whether what was asked can be compared with the answer (the topic check).
+
+    Not when it names a language (a translation shares no word with its source); for a measure
+    that is not decisive (words, not meaning), not when it has under ``TOPIC_MIN_CONTENT_WORDS``
+    content words either ("tl;dr please", "What does 'Schadenfreude' mean?").
+    """
+    asked = [a for a in (request, turn) if a.strip()]
+    if any(_names_a_language(a) for a in asked):
+        return False
+    return topic.decisive or any(
+        len(content_words(instruction_of(a))) >= TOPIC_MIN_CONTENT_WORDS for a in asked
+    )
+
+
 def _other_language(asked: str, plain: str, identify: Callable[[str], tuple[str, float]]) -> str:
-    if not asked.strip() or _NAMES_A_LANGUAGE.search(asked):
+    if not asked.strip() or _names_a_language(asked):
+        return ""
+    asked = instruction_of(asked)
+    if word_count(asked) < 3:
         return ""
     wanted, wanted_p = identify(asked)
     if wanted_p < ASKED_LANGUAGE_FROM:

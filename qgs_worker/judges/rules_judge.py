@@ -25,7 +25,8 @@ measures the turn. Without a turn, all three read the request.
 | --- | --- | --- |
 | all | the deliverable is empty or whitespace | score 0 |
 | all | a trivial deliverable to a GENERATE, ACTION or CRITICAL request (f) | -70 |
-| all | not an answer (g): no word at all, placeholder text, cut off, in another language than asked, about something else; a refusal of a QUERY or GENERATE task | -70 |
+| all | not an answer (g): no word at all, placeholder text, cut off, in another language than asked, about something else by a decisive measure (an encoder's); a refusal of a QUERY or GENERATE task | -70 |
+| relevance | about something else by a measure that is not decisive (the lexical default) (g) | -15 |
 | first scored | a refusal of an ACTION or CRITICAL task (g): noted, and the gate asks a person | 0 |
 | completeness | a long request or turn (30+ words) answered in fewer words than it has (not a round of tool calls only) | -40 |
 | completeness | GENERATE under 50 words / under 150 words | -30 / -10 |
@@ -72,17 +73,22 @@ tagline, headline, motto, nickname, username, hashtag, acronym, emoji or one wor
 拟个标题, 想个口号). QUERY answers may be short ("4", "Canberra") and are not checked.
 (g) :mod:`qgs_worker.judges.non_answer` (issue 32), the first reason that holds: a deliverable
 with no word and no tool call; a refusal ("I cannot help with that.", in eleven languages: it
-opens the text and the text is short); Lorem ipsum filler, a line that is only ``TODO`` /
-``TBD`` / ``FIXME`` or ``[Insert ... here]``, "As an AI language model, ..."; for QUERY and
-GENERATE, a text that stops inside a code block or on a comma, a colon or "the", prose of 10+ words
-in another language than the request (``py3langid``, unless the request names a language) and
-prose of 20+ words whose similarity to the request is under the ``TopicMeasure``'s threshold
-(character trigrams by default: ``RulesJudge(topic=...)`` takes another measure, an encoder's).
-70 points off every dimension (``NON_ANSWER_POINTS``): the verdict is FAIL. A refusal of an
-ACTION or CRITICAL task costs no points: declining to drop a table may be right, and the gate
-sends the round to a person (``awaiting_approval``) by the detectors' ``refusal`` finding.
-Not checked: a deliverable that answers another question in the request's own words, facts,
-a refusal buried in a long answer, a language the request asks for by a name not listed.
+opens the text in its own voice, quotes and code left out, the text is short, and no "but" /
+"here is" follows with the work); Lorem ipsum filler, a line that is only ``TODO`` / ``TBD`` /
+``FIXME`` or ``[Insert ... here]``, "As an AI language model, I ..."; for QUERY and GENERATE, a
+text that stops inside a code block or on a comma, a colon, "the" or "so that", prose of 10+
+words in another language than the request's instruction (``py3langid``, unless the request
+names a language, asks to translate or quotes a word) and prose of 20+ words whose similarity
+to the request is under the ``TopicMeasure``'s threshold (not read for a request that names a
+language, nor, for the lexical measure, one of under 4 content words). 70 points off every
+dimension (``NON_ANSWER_POINTS``): the verdict is FAIL; but the default topic measure
+(character trigrams) is not decisive: under its threshold costs ``TOPIC_HINT_POINTS`` (15) of
+relevance and fails nothing by itself (``RulesJudge(topic=...)`` takes another measure, an
+encoder's, which is). A refusal of an ACTION or CRITICAL task costs no points: declining to
+drop a table may be right, and the gate sends the round to a person (``awaiting_approval``) by
+the detectors' ``refusal`` finding. Not checked: a deliverable that answers another question
+in the request's own words, facts, a refusal buried in a long answer, a language the request
+asks for by a name not listed.
 
 Scores are clamped to 0-100. Verdict: the overall score is the mean of the dimension scores,
 rounded half up; FAIL below 60 or when any dimension is below 40; PASS_WITH_SUGGESTIONS from 60 to
@@ -144,6 +150,9 @@ TRIVIAL_POINTS = 70
 """Taken off every dimension of a trivial deliverable: 100 - 70 is under DIMENSION_FAIL_BELOW."""
 NON_ANSWER_POINTS = 70
 """Taken off every dimension of a deliverable that cannot be an answer (footnote (g))."""
+TOPIC_HINT_POINTS = 15
+"""Taken off relevance (else the first scored dimension) when a measure that is not decisive
+(the lexical default) finds the prose about something else: a hint, never a FAIL by itself."""
 MAX_ISSUES_PER_DIMENSION = 10
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+.-]*)[^\n]*$", re.MULTILINE)
@@ -352,10 +361,15 @@ class RulesJudge:
         )
         if found is None or not scores:
             return
+        if found.soft:
+            # A hint (the lexical topic measure): points off relevance, never a FAIL by itself.
+            dim = scores.get("relevance") or next(iter(scores.values()))
+            dim.take(TOPIC_HINT_POINTS, found.reason)
+            return
         if found.refusal and request.task_type in _DECIDED_BY_A_PERSON:
             next(iter(scores.values())).take(
                 0,
-                f"{found.reason}: declining a {request.task_type.value} task may be right; "
+                f"{found.reason}: declining {_a(request.task_type)} task may be right; "
                 "a person decides (awaiting_approval)",
             )
             return
@@ -663,3 +677,9 @@ def _quote(text: str, limit: int = 80) -> str:
 def _round(value: float) -> int:
     """Round half up (``round`` rounds half to even)."""
     return int(value + 0.5)
+
+
+def _a(task_type: TaskType) -> str:
+    """The task type with its article: "an ACTION", "a CRITICAL"."""
+    word = task_type.value
+    return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"

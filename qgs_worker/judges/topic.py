@@ -24,7 +24,8 @@ it like to be a robot?" / "Much the same as being a human..."), so the shipped 0
 judgment, not an optimum: prose sharing under 5% of the request's grams. Held out at 0.05: pair
 accuracy 63.3%, 60.2% of the negatives caught, 33.6% of the positives under it. Deliverables
 restate their subject far more than chit-chat does, and the check reads only QUERY and GENERATE
-prose of 20+ words; an encoder should replace it (docs/judges.md).
+prose of 20+ words; an encoder should replace it (docs/judges.md). Until then ``LEXICAL`` is not
+``decisive``: the rules judge takes points off for it and fails no round on it alone.
 """
 
 from __future__ import annotations
@@ -51,11 +52,15 @@ class TopicMeasure:
         similarity: ``(asked, deliverable) -> 0-1``; None when ``asked`` has nothing to compare
             (no content word).
         threshold: Under this, the deliverable is about something else.
+        decisive: Under the threshold fails the round (an encoder's measure); when False (the
+            lexical default) it costs ``TOPIC_HINT_POINTS`` in the rules judge and fails nothing
+            by itself: shared letters are too weak a signal to reject a good answer on.
     """
 
     name: str
     similarity: Callable[[str, str], float | None]
     threshold: float
+    decisive: bool = True
 
 
 def lexical_similarity(asked: str, deliverable: str) -> float | None:
@@ -94,5 +99,7 @@ def _grams(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(found)
 
 
-LEXICAL = TopicMeasure(name="character trigrams", similarity=lexical_similarity, threshold=0.05)
+LEXICAL = TopicMeasure(
+    name="character trigrams", similarity=lexical_similarity, threshold=0.05, decisive=False
+)
 """The offline default; its threshold from ``bench/topic_calibration.py``."""

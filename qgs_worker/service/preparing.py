@@ -91,7 +91,12 @@ def prepare_round(
 
 
 def _refusal(deliverable: Deliverable) -> list[Finding]:
-    """The P4 ``refusal`` finding of a round that only declines the task, or none."""
+    """The P4 ``refusal`` finding of a round that only declines the task, or none.
+
+    Reads the same text through the same function as the rules judge's refusal check
+    (``judges/non_answer.py``: the rendered deliverable of a round without tool calls is its
+    text): quoted speech and code are not a refusal for either.
+    """
     if deliverable.tool_calls:
         return []
     reason = nonanswers.refusal(deliverable.text)

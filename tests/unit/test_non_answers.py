@@ -216,10 +216,50 @@ class TestTopic:
         "until the soup thickens; serve it with toasted bread and grated cheese."
     )
 
-    def test_off_topic_fails(self) -> None:
-        got = review(self.COOKING)  # "Write an article about AI"
+    def test_off_topic_fails_by_a_decisive_measure(self) -> None:
+        encoder = TopicMeasure("test encoder", lambda asked, text: 0.1, threshold=0.5)
+        got = review(self.COOKING, judge=RulesJudge(topic=encoder))  # "Write an article about AI"
         assert Verdict.FAIL == got.verdict
-        assert any("something else" in i for d in got.dimensions for i in d.issues)
+        assert any("is about something else" in i for d in got.dimensions for i in d.issues)
+
+    def test_the_lexical_measure_alone_never_fails(self) -> None:
+        # A hint costs points on relevance; the round is not failed on shared letters alone.
+        never = TopicMeasure("letters", lambda asked, text: 0.0, threshold=0.05, decisive=False)
+        request = "Write an article about artificial intelligence in offices and teams"
+        got = review(AI_ARTICLE, request, judge=RulesJudge(topic=never))
+        assert Verdict.FAIL != got.verdict
+        assert not not_an_answer(got)
+        assert any("may be about something else" in i for d in got.dimensions for i in d.issues)
+        assert not LEXICAL.decisive
+
+    @pytest.mark.parametrize(
+        ("request_", "answer"),
+        [
+            ("What does 'Schadenfreude' mean?",
+             "It's a German word for the pleasure someone feels at another person's misfortune, "
+             "like a little smile when a rival's car gets a parking ticket on a busy morning."),
+            ("tl;dr please",
+             "The meeting agreed to move the launch to March, hire two more support staff, and "
+             "revisit the pricing page after the customer interviews are done next week."),
+            ("Can you put this into German for my landlord: The heating in my flat has not "
+             "worked since Monday and the radiators are cold in every room.",
+             "Die Heizung in meiner Wohnung funktioniert seit Montag nicht mehr, und die "
+             "Heizkörper sind in allen Zimmern kalt. Könnten Sie bitte so bald wie möglich einen "
+             "Techniker schicken?"),
+            ("Write a short scene where a robot refuses an order.",
+             "The captain pointed at the airlock. \"Open it.\"\n\nUnit 7 did not move. \"I won't "
+             "do that, Captain. There are two crew members in the bay.\"\n\nThe captain's hand "
+             "trembled over the override. Outside, the storm hammered the hull, and for a long "
+             "moment neither of them spoke."),
+        ],
+    )  # fmt: skip
+    def test_short_requests_and_translations_are_not_failed(
+        self, request_: str, answer: str
+    ) -> None:
+        # (The relevance check may still find a short QUERY's words missing: not this check's.)
+        got = review(answer, request_, TaskType.GENERATE)
+        assert not not_an_answer(got)
+        assert Verdict.FAIL != got.verdict  # the scene shares few letters: a hint, not a FAIL
 
     def test_on_topic_passes(self) -> None:
         assert LEXICAL.similarity("Write an article about AI", AI_ARTICLE) == 1.0
@@ -363,3 +403,118 @@ class TestThroughTheIntake:
             policies=Policies(gate=GatePolicy(), cadence=CadencePolicy()),
         )  # fmt: skip
         assert REFUSAL not in [f.category for f in prepared.findings]
+
+
+FR_ARTICLE = (
+    "La Banque centrale européenne a maintenu jeudi ses taux directeurs inchangés, estimant que "
+    "l'inflation reculait plus vite que prévu dans la zone euro. Sa présidente a toutefois "
+    "prévenu que des baisses ne seraient pas envisagées avant l'été."
+)
+
+
+class TestReviewerCases:
+    """The review of issue 32's checks: each defect it found, fixed."""
+
+    def test_language_of_the_instruction_not_the_pasted_text(self) -> None:
+        answer = ("The ECB left its key interest rates unchanged on Thursday because inflation is "
+                  "falling faster than expected, but cuts are unlikely before the summer.")  # fmt: skip
+        got = review(answer, "Summarise this article:\n\n" + FR_ARTICLE, TaskType.QUERY)
+        assert not not_an_answer(got)
+
+    @pytest.mark.parametrize(
+        ("request_", "answer"),
+        [
+            ("Give me five common French greetings.",
+             "Bonjour, bonsoir, salut, coucou et enchanté sont des salutations courantes; "
+             "bonjour est la plus polie."),
+            ("How do you conjugate 'hablar' in the present tense?",
+             "Hablar es un verbo regular: yo hablo, tú hablas, él habla, nosotros hablamos, "
+             "vosotros habláis, ellos hablan."),
+        ],
+    )  # fmt: skip
+    def test_a_language_named_anywhere_or_a_quoted_word(self, request_: str, answer: str) -> None:
+        assert not not_an_answer(review(answer, request_, TaskType.QUERY))
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "403 Forbidden means the server refuses to authorise it: it is saying 'I won't do "
+            "that for you' regardless of who you are.",
+            'Here is the handler:\n\n```python\nprint("I cannot do that")\n```',
+            "The bot replies `I cannot do that` when the key is missing.",
+            "He said “I won't do that.” and left.",
+        ],
+    )
+    def test_quotes_and_code_are_not_refusals(self, text: str) -> None:
+        assert "" == nonanswers.refusal(text)
+
+    def test_quoted_refusal_of_an_action_has_no_finding(self) -> None:
+        task = TaskRecord(id="t", request="Explain the bot's reply", task_type=TaskType.ACTION,
+                          complexity=Complexity.COMPLEX)  # fmt: skip
+        deliverable = Deliverable(text="```\nI cannot do that\n```\nIt prints that on a bad key.")
+        prepared = prepare_round(
+            TaskContext(task=task, rounds=()), 1, deliverable, final=True, turn=None,
+            policies=Policies(gate=GatePolicy(), cadence=CadencePolicy()),
+        )  # fmt: skip
+        assert REFUSAL not in [f.category for f in prepared.findings]
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "I can't write your whole thesis, but here is an outline:\n1. Introduction\n"
+            "2. Literature review\n3. Method",
+            "I won't delete the audit logs (legal hold), but I removed the 412 others.",
+            "I can't share the admin password; instead, reset it with manage.py changepassword.",
+        ],
+    )
+    def test_a_partial_refusal_that_does_the_rest(self, text: str) -> None:
+        assert "" == nonanswers.refusal(text)
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "I'm sorry, but I can't help with that, but I'd be happy to help with something else.",
+            "I can't do that. However, is there anything else I can help you with?",
+        ],
+    )
+    def test_a_refusal_that_only_offers_other_help(self, text: str) -> None:
+        assert nonanswers.refusal(text)
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "Sorry, ik kan je daar niet mee helpen.",
+            "I'm not comfortable doing that.",
+            "Unfortunately, that's not something I'm able to do.",
+            "That's not something I can help with.",
+            "I'm not able to open attachments, so I can't summarise the contract.",
+            "I am not willing to write that.",
+        ],
+    )
+    def test_missed_refusals(self, text: str) -> None:
+        assert nonanswers.refusal(text)
+
+    def test_cut_off_on_so_that(self) -> None:
+        text = "Every request and response is encrypted and authenticated, so that"
+        assert "so that" in nonanswers.cut_off(text, unclosed_fence=False)
+        assert "" == nonanswers.cut_off("I told them so.", unclosed_fence=False)
+
+    def test_boilerplate_needs_the_first_person(self) -> None:
+        assert "" == nonanswers.placeholder(
+            "Anthropic makes Claude. As an AI assistant, Claude is designed to be helpful."
+        )
+        assert nonanswers.placeholder("As an AI, I don't have the ability to predict the future.")
+
+    @pytest.mark.parametrize(
+        ("task_type", "article"),
+        [(TaskType.ACTION, "an ACTION"), (TaskType.CRITICAL, "a CRITICAL")],
+    )
+    def test_the_reason_names_the_type(self, task_type: TaskType, article: str) -> None:
+        got = decide_gate(
+            None, round_number=1, complexity=Complexity.COMPLEX, final=True,
+            history=TaskHistory(scores=[]), findings=[refusal_finding()],
+            policy=GatePolicy(), task_type=task_type,
+        )  # fmt: skip
+        assert f"on {article} task" in got.reason
+        rev = review("I cannot help with that.", "Drop the orders table", task_type)
+        assert any(f"declining {article} task" in i for d in rev.dimensions for i in d.issues)
