@@ -8,7 +8,8 @@
     ops.set_shadow(me, "rule", "sql_drop_table", in_shadow=True, note="too many FPs")
 
 The person is the calling principal (its name; the key's id is stored beside the label). A
-principal sees the spot-checks of its own tasks, as it sees its tasks; shadow states are the
+principal sees the spot-checks of the tasks it sees (an agent's key its own, an operator's key
+those of the principals it ``sees``: the console's spot-checks page); shadow states are the
 deployment's (the figures they rest on count every label). Writes need the ``spot-check``
 scope (``qgs keys create --scope spot-check``).
 
@@ -104,12 +105,17 @@ class SpotChecks:
         if decision is not None:
             _one_of("decision", decision, [k.value for k in DecisionKind])
         items = self.repo.spot_checks(
-            [principal.name], status=status, task_type=task_type, decision=decision, limit=limit
+            _owners(principal), status=status, task_type=task_type, decision=decision, limit=limit
         )
         return [i.to_dict() for i in items]
 
     def spot_check(self, principal: Principal, submission_id: str) -> dict[str, Any]:
         """One round to check: its queue items (with labels) and the round as the report has it.
+
+        Returns:
+            ``{"submission_id", "task_id", "request", "task_type", "round", "findings",
+            "items"}``: ``round`` the report's detailed round (deliverable, review, decision),
+            ``findings`` the report's findings of that round.
 
         Raises:
             SubmissionNotFoundError: not a submission of this principal.
@@ -125,12 +131,14 @@ class SpotChecks:
         if number is None and items:
             number = items[0].round_number
         found = next((r for r in task.get("rounds", []) if r.get("number") == number), None)
+        findings = [f for f in task.get("findings", []) if f.get("round") == number]
         return {
             "submission_id": submission_id,
             "task_id": task_id,
             "request": task.get("request"),
             "task_type": task.get("task_type"),
             "round": found,
+            "findings": findings,
             "items": [i.to_dict() for i in items],
         }
 
@@ -206,7 +214,7 @@ class SpotChecks:
         """
         if scope is not None:
             _one_of("scope", scope, ("gate", "judge", "task_type", "rule"))
-        records = self.repo.label_records([principal.name])
+        records = self.repo.label_records(_owners(principal))
         figures = [
             f.to_dict() for f in agreement_figures(records) if scope is None or f.scope == scope
         ]
@@ -274,11 +282,18 @@ class SpotChecks:
             self.repo.add_shadow_change(change)
 
 
+def _owners(principal: Principal) -> list[str | None] | None:
+    """Whose tasks' spot-checks the principal sees: its own; an operator's, those it ``sees``."""
+    visible = principal.visible_principals()
+    return None if visible is None else list(visible)
+
+
 def _needs_scope(principal: Principal, what: str) -> None:
     if not principal.has(SCOPE_SPOT_CHECK):
+        kind = "--operator" if principal.operator else "--principal"
         raise PermissionDeniedError(
             f"key {principal.key_id} of {principal.name!r} may not {what}: make a key with "
-            f"`qgs keys create --principal {principal.name} --scope {SCOPE_SPOT_CHECK}`"
+            f"`qgs keys create {kind} {principal.name} --scope {SCOPE_SPOT_CHECK}`"
         )
 
 

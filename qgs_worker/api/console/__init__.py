@@ -4,7 +4,9 @@ One more transport over ``Operations`` (the layer the HTTP API and MCP call; its
 are ``api.operator_views``): no path of its own to the store. ``mount_console(app, ops)`` adds:
 
 - ``pages``: the routes (sign in, the approvals inbox, live decisions, a task, queue health, the
-  approval form) and the navigation (``NAV``: where a new page, such as spot-checks, is added);
+  approval form) and the navigation (``NAV``: where a new page is added);
+- ``spot_check_page``: the spot-checks page (the open queue, the label form, the agreement
+  figures), over the spot-check operations the API's routes call;
 - ``events``: the live list's server-sent events, from the decision notifications;
 - ``sessions``: the signed session cookie and the CSRF tokens;
 - ``render``: Jinja2 templates (``templates/``, autoescape on), the Content-Security-Policy and
@@ -24,6 +26,7 @@ from starlette.responses import Response
 from qgs_worker.api.console.events import stream
 from qgs_worker.api.console.pages import NAV, ConsolePages, NavEntry, line_filter
 from qgs_worker.api.console.render import SECURITY_HEADERS
+from qgs_worker.api.console.spot_check_page import install_spot_checks
 from qgs_worker.errors import InputError
 
 if TYPE_CHECKING:
@@ -47,6 +50,7 @@ def mount_console(app: FastAPI, ops: Operations) -> ConsolePages:
         The pages object (its ``router`` is mounted; its ``codec`` signs the sessions).
     """
     pages = ConsolePages(ops)
+    install_spot_checks(pages)
     router = pages.router
 
     @router.get("/events")

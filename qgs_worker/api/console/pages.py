@@ -7,14 +7,15 @@ Pages (GET; without a session they redirect to ``/ui/login``)::
     /ui/live?decision=&task_type=&severity=&agent=   the task list, updated live (SSE: /ui/events)
     /ui/tasks/{task_id}       a task's rounds, reviews, findings, decisions, approvals, webhooks
     /ui/queue                 queue depths, late rounds, dead letters, failing webhooks, workers
+    /ui/spot-checks           the open spot-checks, the label form, agreement (``spot_check_page``)
 
 Forms (POST, ``application/x-www-form-urlencoded``, each with its CSRF token): ``/ui/login``,
 ``/ui/logout``, ``/ui/tasks/{task_id}/approval`` (``decision`` approve or reject, ``note``).
 
 A page is added as a route here (or in a module of its own, calling ``ConsolePages.signed_in``
 and ``ConsolePages.render``), a template extending ``base.html.j2``, and a ``NavEntry`` in
-``NAV`` naming the scope it needs: the spot-checks page will be ``/ui/spot-checks`` with scope
-``spot-check``.
+``NAV`` naming the scope it needs, as the spot-checks page (``spot_check_page``: ``/ui/spot-checks``,
+for operators with ``view``; its form needs ``spot-check``) is.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ NAV: list[NavEntry] = [
     NavEntry("/ui/inbox", "Approvals inbox"),
     NavEntry("/ui/live", "Live decisions"),
     NavEntry("/ui/queue", "Queue health", SCOPE_VIEW, operator_only=True),
+    NavEntry("/ui/spot-checks", "Spot-checks", SCOPE_VIEW, operator_only=True),
 ]
 """The navigation, in order (append a page's entry here)."""
 

@@ -1,0 +1,149 @@
+"""The console's spot-checks page: the open queue, a label form per round, the agreement figures.
+
+Page and form (``pages.ConsolePages``' sessions, CSRF and rendering)::
+
+    GET  /ui/spot-checks?done=SUBMISSION        the open queue of the principals the operator
+                                                sees (the first ``SHOWN`` in full), the figures
+    POST /ui/spot-checks/{submission_id}/labels a label: ``decision_correct`` (yes or no),
+                                                ``verdict``, ``sev.RULE`` per fired rule (a
+                                                severity or ``none``), ``note``; needs the
+                                                ``spot-check`` scope
+
+Both call the operations the API's spot-check routes call (``Operations.spot_checks``,
+``spot_check``, ``label_spot_check``, ``agreement``): the person recorded is the operator. A
+label that cannot be recorded (never sampled, a second one, a round decided again) shows the
+page again with the operation's message (409), nothing stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.parse
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Query, Request
+from starlette.responses import RedirectResponse, Response
+
+from qgs_worker.core.models import Severity, Verdict
+from qgs_worker.errors import (
+    InputError,
+    PermissionDeniedError,
+    SpotCheckConflictError,
+    SubmissionNotFoundError,
+)
+from qgs_worker.store.keys import SCOPE_SPOT_CHECK, SCOPE_VIEW
+
+if TYPE_CHECKING:
+    from qgs_worker.api.access import Principal
+    from qgs_worker.api.console.pages import ConsolePages
+    from qgs_worker.api.console.sessions import Session
+
+__all__ = ["SEVERITY_CHOICES", "SHOWN", "install_spot_checks", "label_fields"]
+
+SHOWN = 20
+"""How many open spot-checks the page shows in full (the oldest first)."""
+SEVERITY_CHOICES = (*(s.value for s in Severity), "none")
+"""What a rule's select offers: a severity, or ``none`` (it should not have fired)."""
+
+
+def label_fields(fields: dict[str, str]) -> tuple[bool, str, dict[str, str], str]:
+    """The label a form sent: ``(decision_correct, verdict, severities, note)``.
+
+    Args:
+        fields: The form's fields: ``decision_correct`` (``yes`` or ``no``), ``verdict``,
+            ``sev.RULE`` (one per rule), ``note``.
+
+    Raises:
+        InputError: ``decision_correct`` is not ``yes`` or ``no`` (the verdict and the
+            severities are checked by the operation).
+    """
+    right = fields.get("decision_correct", "")
+    if right not in ("yes", "no"):
+        raise InputError(
+            "'decision_correct' must be yes or no: say whether the gate's decision was right"
+        )
+    severities = {k[4:]: v for k, v in fields.items() if k.startswith("sev.") and k[4:]}
+    return right == "yes", fields.get("verdict", ""), severities, fields.get("note", "")
+
+
+def install_spot_checks(pages: ConsolePages) -> None:
+    """Add the spot-checks page and its label form to ``pages.router``."""
+    router, ops = pages.router, pages.ops
+
+    @router.get("/spot-checks")
+    def spot_checks(request: Request, done: Annotated[str, Query(max_length=128)] = "") -> Response:
+        who = pages.signed_in(request)
+        if who is None:
+            return pages._to_login(request)
+        return _page(pages, request, who, done=done)
+
+    @router.post("/spot-checks/{submission_id}/labels")
+    async def label(request: Request, submission_id: str) -> Response:
+        who = await asyncio.to_thread(pages.signed_in, request)
+        if who is None:
+            return pages._refused(request, "sign in first.")
+        fields = await pages._form(request, who[1].nonce)
+        if isinstance(fields, Response):
+            return fields
+        try:
+            if not who[0].has(SCOPE_SPOT_CHECK):
+                raise PermissionDeniedError(
+                    f"{who[0].name!r} may not label spot-checks: the key has no "
+                    f"`{SCOPE_SPOT_CHECK}` scope (`qgs keys create --operator {who[0].name} "
+                    f"--scope view --scope {SCOPE_SPOT_CHECK} --sees PRINCIPAL`)"
+                )
+            right, verdict, severities, note = label_fields(fields)
+            await asyncio.to_thread(
+                ops.label_spot_check, who[0], submission_id,
+                decision_correct=right, verdict=verdict, severities=severities, note=note,
+            )  # fmt: skip
+        except (InputError, PermissionDeniedError, SubmissionNotFoundError) as exc:
+            status = (
+                403 if isinstance(exc, PermissionDeniedError)
+                else 404 if isinstance(exc, SubmissionNotFoundError)
+                else 409 if isinstance(exc, SpotCheckConflictError)
+                else 422
+            )  # fmt: skip
+            return await asyncio.to_thread(
+                _page, pages, request, who, error=str(exc), failed=submission_id, status=status
+            )
+        target = f"/ui/spot-checks?done={urllib.parse.quote(submission_id, safe='')}"
+        return RedirectResponse(target, status_code=303)
+
+
+def _page(
+    pages: ConsolePages, request: Request, who: tuple[Principal, Session],
+    *, done: str = "", error: str = "", failed: str = "", status: int = 200,
+) -> Response:  # fmt: skip
+    me = who[0]
+    if not (me.operator and me.has(SCOPE_VIEW)):
+        return pages._refused(
+            request,
+            "the spot-checks page is for operators with the `view` scope (agents use "
+            "GET /v1/spot-checks).",
+            who,
+        )
+    ops = pages.ops
+    queue = ops.spot_checks(me, status="open", limit=1000)
+    shown = []
+    for item in queue[:SHOWN]:
+        found = ops.spot_check(me, item["submission_id"])
+        fired: dict[str, str] = {}
+        for f in found["findings"]:
+            rule = f.get("rule") or f.get("category") or ""
+            if rule:
+                worst = fired.get(rule)
+                fired[rule] = f["severity"] if worst is None else min(worst, f["severity"])
+        shown.append({"item": item, "check": found, "fired": sorted(fired.items())})
+    context: dict[str, Any] = {
+        "queue": shown,
+        "open_count": len(queue),
+        "agreement": ops.agreement(me),
+        "can_label": me.has(SCOPE_SPOT_CHECK),
+        "verdicts": [v.value for v in Verdict],
+        "severities": SEVERITY_CHOICES,
+        "done": done,
+        "error": error,
+        "failed": failed,
+    }
+    return pages.render(request, "spot_checks.html.j2", who, context, status)
