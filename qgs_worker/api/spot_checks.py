@@ -3,9 +3,9 @@
     ops.request_spot_check(me, "s-42", note="looks off")    # queue a decided round (asked)
     ops.spot_checks(me, status="open")                       # the queue, oldest first
     ops.label_spot_check(me, "s-42", decision_correct=False, verdict="fail",
-                         severities={"sql_drop_table": "none"})
+                         severities={"sql_drop": "none"})
     ops.agreement(me)                                         # kappa, alpha, FP/FN, the rounds
-    ops.set_shadow(me, "rule", "sql_drop_table", in_shadow=True, note="too many FPs")
+    ops.set_shadow(me, "rule", "sql_drop", in_shadow=True, note="too many FPs")
 
 The person is the calling principal (its name; the key's id is stored beside the label). A
 principal sees the spot-checks of the tasks it sees (an agent's key its own, an operator's key
@@ -237,12 +237,23 @@ class SpotChecks:
         The only way for a rule that can raise P0; stored with the person, it holds until the
         next one. Workers see it within ``QGS_SPOTCHECK__SHADOW_REFRESH_S``.
 
+        A shadow state changes every principal's gate, so only a person who sees every task may
+        change it (an operator key with ``--sees all``, or ``qgs shadow`` on the server): an
+        agent's key, which sees its own tasks, could otherwise switch off a P0 rule for all.
+
         Raises:
-            PermissionDeniedError: no ``spot-check`` scope.
+            PermissionDeniedError: no ``spot-check`` scope, or a key that does not see every task.
             InputError: ``kind`` is not ``judge`` or ``rule``, ``name`` is empty or too long,
                 ``note`` is empty (a person says why) or too long.
         """
         _needs_scope(principal, "move a judge or rule in or out of shadow")
+        if not principal.sees_all:
+            raise PermissionDeniedError(
+                f"key {principal.key_id} of {principal.name!r} may not move a judge or rule in or "
+                "out of shadow: that changes every principal's gate, so a person who sees every "
+                "task decides it (`qgs shadow KIND NAME --on|--off --note WHY --by PERSON` on "
+                "the server)"
+            )
         _one_of("kind", kind, ("judge", "rule"))
         if not name.strip() or len(name) > RULE_MAX_CHARS:
             raise InputError(

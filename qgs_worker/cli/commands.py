@@ -16,7 +16,7 @@ __all__ = ["COMMAND_ORDER", "app"]
 
 COMMAND_ORDER = (
     "audit", "runs", "diff", "submit", "status", "wait", "approve", "constraints", "report", "scan",
-    "check-tool", "worker", "flower", "serve", "mcp",
+    "check-tool", "worker", "flower", "serve", "mcp", "shadow",
 )  # fmt: skip
 """The order ``qgs --help`` lists the commands in (the modules register them in import order)."""
 app.registered_commands.sort(

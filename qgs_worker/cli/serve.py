@@ -13,7 +13,7 @@ from qgs_worker.cli.terminal import markup_safe
 if TYPE_CHECKING:  # the store (sqlalchemy) is imported where used: `qgs check-tool` starts without
     from qgs_worker.store import Repository
 
-__all__ = ["keys_app", "mcp", "serve"]
+__all__ = ["keys_app", "mcp", "serve", "shadow"]
 
 keys_app = typer.Typer(
     name="keys",
@@ -286,3 +286,46 @@ def _repo() -> Repository:
     from qgs_worker.store import Repository
 
     return Repository(Settings().resolved_database_url)
+
+
+class ShadowKind(StrEnum):
+    """What ``qgs shadow`` moves: a judge (by its name) or a detector rule (by its id)."""
+
+    RULE = "rule"
+    JUDGE = "judge"
+
+
+@app.command()
+def shadow(
+    kind: Annotated[ShadowKind, typer.Argument(help="rule or judge.")],
+    name: Annotated[
+        str, typer.Argument(help="The rule's id (a finding's `rule`) or the judge's name.")
+    ],
+    on: Annotated[
+        bool,
+        typer.Option(
+            "--on/--off", help="Put it in shadow (recorded, not deciding), or take it out."
+        ),
+    ],
+    note: Annotated[str, typer.Option(help="Why (kept with the change).")],
+    by: Annotated[str, typer.Option(help="The person deciding (kept with the change).")],
+) -> None:
+    """A person's decision: put a judge or rule in shadow, or take it out, for every principal.
+
+    The way for a rule that can raise P0 (it never moves on its own). Runs on the server,
+    against the store of QGS_DATABASE_URL; workers see it within QGS_SPOTCHECK__SHADOW_REFRESH_S.
+    """
+    from qgs_worker.api.access import Principal
+    from qgs_worker.api.operations import Operations
+    from qgs_worker.store.keys import ALL_PRINCIPALS, SCOPE_SPOT_CHECK, SCOPE_VIEW
+
+    person = Principal(
+        f"{by} (qgs shadow)",
+        frozenset({SCOPE_VIEW, SCOPE_SPOT_CHECK}),
+        key_id="cli",
+        operator=True,
+        sees=frozenset({ALL_PRINCIPALS}),
+    )
+    state = Operations().set_shadow(person, kind.value, name, in_shadow=on, note=note)
+    where = "in shadow" if state.get("in_shadow") else "deciding"
+    console.print(f"{kind.value} {markup_safe(name)}: {where} (by {markup_safe(by)})")

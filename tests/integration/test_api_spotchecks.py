@@ -18,11 +18,12 @@ import httpx
 import pytest
 
 from qgs_worker.api import Operations
+from qgs_worker.api.access import Principal
 from qgs_worker.api.http import create_app
 from qgs_worker.api.mcp_server import create_http_app
 from qgs_worker.client import Client
 from qgs_worker.config.settings import ApiSettings, SpotCheckSettings
-from qgs_worker.store.keys import create_key
+from qgs_worker.store.keys import ALL_PRINCIPALS, SCOPE_SPOT_CHECK, SCOPE_VIEW, create_key
 from qgs_worker.webhooks.key_secrets import master_secret
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.api_server import serving, wait_until
@@ -190,15 +191,26 @@ class TestShadow:
                 agent.post("/v1/shadow", json={"kind": "rule", "name": rules[0], "in_shadow": True, **note}),
                 403,
             )
+            # a key that sees only its own principal's tasks may not change every principal's
+            # gate, even with the spot-check scope: a person who sees all does (`qgs shadow`)
+            refused = person.post(
+                "/v1/shadow", json={"kind": "rule", "name": rules[0], "in_shadow": True, **note}
+            )
+            assert_problem(refused, 403)
+            assert "qgs shadow" in refused.text
+            ana = Principal(
+                "ana (qgs shadow)",
+                frozenset({SCOPE_VIEW, SCOPE_SPOT_CHECK}),
+                key_id="cli",
+                operator=True,
+                sees=frozenset({ALL_PRINCIPALS}),
+            )
             for rule in rules:
-                made = person.post(
-                    "/v1/shadow", json={"kind": "rule", "name": rule, "in_shadow": True, **note}
-                )
-                assert 200 == made.status_code, made.text
-                assert (True, True, "alice") == (
-                    made.json()["in_shadow"],
-                    made.json()["p0"],
-                    made.json()["changed_by"],
+                made = api.ops.set_shadow(ana, "rule", rule, in_shadow=True, note="measuring it")
+                assert (True, True, "ana (qgs shadow)") == (
+                    made["in_shadow"],
+                    made["p0"],
+                    made["changed_by"],
                 )
             states = person.get("/v1/shadow").json()["shadow"]
             assert set(rules) == {s["name"] for s in states if s["in_shadow"]}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from qgs_worker.core import gate
@@ -78,7 +81,9 @@ class TestSampling:
         ],
     )
     def test_strata(self, task_type: str, decision: str, rate: float) -> None:
-        policy = SamplePolicy(rate=0.01, strata={"CRITICAL": 0.8, "block": 1.0, "CRITICAL/pass": 0.5})
+        policy = SamplePolicy(
+            rate=0.01, strata={"CRITICAL": 0.8, "block": 1.0, "CRITICAL/pass": 0.5}
+        )
         assert rate == stratum_rate(policy, task_type, decision)
 
     def test_rate_zero_samples_nothing_and_one_everything(self) -> None:
@@ -309,7 +314,10 @@ class TestQueueAndLabels:
             (lb["person"], lb["verdict"]) for lb in item.labels
         ]
         assert ["FAIL", "PASS"] == [r.verdict for r in repo.label_records()]
-        assert ("scripted", "PASS") == (repo.label_records()[0].judge, repo.label_records()[0].judge_verdict)
+        assert ("scripted", "PASS") == (
+            repo.label_records()[0].judge,
+            repo.label_records()[0].judge_verdict,
+        )
 
     def test_a_label_after_the_round_was_decided_again_is_refused(self) -> None:
         repo = Repository("sqlite://")
@@ -352,3 +360,34 @@ class TestShadowReader:
         assert not read()
         now[0] = 31.0
         assert read().rules == {"r0"}
+
+
+def test_qgs_shadow_is_a_persons_decision_stored_with_their_name(tmp_path: Path) -> None:
+    """``qgs shadow`` on the server: the way a P0 rule moves (no key of an agent may)."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QGS_")}
+    env["QGS_DATA_DIR"] = str(tmp_path)
+    args = [sys.executable, "-m", "qgs_worker.cli", "shadow", "rule", "sql_drop"]
+    on = subprocess.run(
+        [*args, "--on", "--note", "too many FPs", "--by", "ana"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert 0 == on.returncode, on.stderr
+    assert "rule sql_drop: in shadow (by ana)" in on.stdout
+    off = subprocess.run(
+        [*args, "--off", "--note", "measured", "--by", "ana"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "rule sql_drop: deciding (by ana)" in off.stdout
+    missing = subprocess.run(
+        [*args, "--on", "--by", "ana"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert 2 == missing.returncode and "--note" in missing.stderr
