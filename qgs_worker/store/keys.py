@@ -17,7 +17,7 @@ label them, and move a judge or rule in or out of shadow (``docs/spot-checks.md`
 
 An **operator key** (``qgs keys create --operator NAME``) is a person's, not an agent's: it signs
 in to the console (``/ui``), never to the agents' API. Its principal is the person's name, its
-scopes come from ``OPERATOR_SCOPES`` (``view``, ``approve``, ``spot-check``) and ``sees`` names
+scopes come from ``OPERATOR_SCOPES`` (``view``, always given, ``approve``, ``spot-check``) and ``sees`` names
 the agents' principals whose tasks it may see: some, or ``*`` (``ALL_PRINCIPALS``) for every task,
 those started in-process (no principal) included. Both are nullable columns: a row an older QGS
 stored is an agent key.
@@ -85,7 +85,7 @@ SCOPES = frozenset({SCOPE_APPROVE, SCOPE_SPOT_CHECK})
 """The scopes an agent's key may be given beyond the default rights."""
 
 OPERATOR_SCOPES = frozenset({SCOPE_VIEW, SCOPE_APPROVE, SCOPE_SPOT_CHECK})
-"""The scopes an operator key may be given (``view`` when none is named)."""
+"""The scopes an operator key may be given (``view`` it always has)."""
 
 ALL_PRINCIPALS = "*"
 """In an operator key's ``sees``: every principal, and tasks that belong to none."""
@@ -239,8 +239,8 @@ def create_key(
             f"unknown scope {unknown[0]!r}: {kind} scopes are {', '.join(sorted(allowed))}"
         )
     seen = _check_sees(sees, operator)
-    if operator and not scopes:
-        scopes = (SCOPE_VIEW,)
+    if operator:  # every right of a person's key acts on tasks they must see: view comes with them
+        scopes = (*scopes, SCOPE_VIEW)
     key_id = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
     salt = secrets.token_hex(16)

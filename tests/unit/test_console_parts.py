@@ -48,7 +48,10 @@ class TestShownAsText:
             ("<script>x</script>", "&lt;script&gt;x&lt;/script&gt;"),
             ('<a href="javascript:x">', "&lt;a href=&#34;javascript:x&#34;&gt;"),
             ("a\u202eb", 'a<span class="ctl" title="hidden character">⟦U+202E⟧</span>b'),
-            ("zero\u200bwidth", 'zero<span class="ctl" title="hidden character">⟦U+200B⟧</span>width'),
+            (
+                "zero\u200bwidth",
+                'zero<span class="ctl" title="hidden character">⟦U+200B⟧</span>width',
+            ),
             ("tab\tand\nnewline", "tab\tand\nnewline"),
             (None, ""),
         ],
@@ -69,8 +72,12 @@ class TestChanges:
     """What changed from one round to the next: score, findings, must-fix, the text's diff."""
 
     def test_changes(self) -> None:
-        old = Finding(severity=Severity.P1, category="pii", title="email", rule="pii.email", role="detector")
-        new = Finding(severity=Severity.P0, category="shell", title="rm -rf", rule="shell.rm", role="detector")
+        old = Finding(
+            severity=Severity.P1, category="pii", title="email", rule="pii.email", role="detector"
+        )
+        new = Finding(
+            severity=Severity.P0, category="shell", title="rm -rf", rule="shell.rm", role="detector"
+        )
         got = changes(_round(1, "a\nb\n", 60, old), _round(2, "a\nc\n", 85, new))
         assert (60, 85, 25) == (got.score_before, got.score_now, got.score_delta)
         assert (("P0", "shell.rm", "rm -rf"),) == got.new_findings
@@ -129,3 +136,23 @@ class TestWhoSeesWhat:
     )
     def test_may_see(self, me: Principal, owner: str | None, sees: bool) -> None:
         assert sees == me.may_see(owner)
+
+
+def test_the_live_events_mark_hidden_characters_as_the_pages_do() -> None:
+    """An RTL override in an agent's name or request does not reverse the live list's text."""
+    from qgs_worker.api.console.render import plain_marked
+
+    assert "2+2 ⟦U+202E⟧gnp.exe" == plain_marked("2+2 \u202egnp.exe")
+    assert "agent⟦U+200B⟧x <b>" == plain_marked(
+        "agent\u200bx <b>"
+    )  # text, not markup: the script sets textContent
+    assert plain_marked(None) is None
+
+
+def test_an_operator_key_always_has_view_with_its_other_rights() -> None:
+    """`--scope approve --scope spot-check` alone once made a key that could never sign in."""
+    repo = Repository("sqlite://")
+    made = create_key(
+        repo, "olivia", master=b"m", scopes=("approve", "spot-check"), operator=True, sees=("all",)
+    )
+    assert {"view", "approve", "spot-check"} == set(verify_key(repo, made.key).scopes)

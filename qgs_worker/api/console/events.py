@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import Response, StreamingResponse
 
-from qgs_worker.api.console.render import SECURITY_HEADERS
+from qgs_worker.api.console.render import SECURITY_HEADERS, plain_marked
 from qgs_worker.errors import AuthenticationError
 from qgs_worker.service.console_model import LineFilter
 
@@ -57,11 +57,11 @@ def line_data(line: TaskLine) -> dict[str, Any]:
     return {
         "id": line.id,
         "href": "/ui/tasks/" + urllib.parse.quote(line.id, safe=""),
-        "principal": line.principal,
-        "agent": line.agent,
+        "principal": plain_marked(line.principal),
+        "agent": plain_marked(line.agent),
         "task_type": line.task_type,
         "complexity": line.complexity,
-        "request": line.request,
+        "request": plain_marked(line.request),
         "rounds": line.rounds,
         "round_number": line.round_number,
         "decision": line.decision,

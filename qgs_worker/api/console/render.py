@@ -73,6 +73,18 @@ def shown(text: object) -> Markup:
     )
 
 
+def plain_marked(text: str | None) -> str | None:
+    """``text`` as plain text (for a script's ``textContent``), hidden characters made visible.
+
+    The live list's events carry text that ``console.js`` puts into the page as text; without
+    this an RTL override in an agent's name or request would reverse what the operator reads
+    there, as ``shown`` prevents on the server-rendered pages.
+    """
+    if text is None:
+        return None
+    return _HIDDEN.sub(lambda m: f"⟦U+{ord(m.group()):04X}⟧", text)
+
+
 def when(moment: datetime | None) -> str:
     """A time as ``2025-01-31 14:05:09 UTC`` ("" for None)."""
     if moment is None:
