@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fit  # noqa: E402
 import sources  # noqa: E402
+import stack  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = ROOT / "qgs_worker" / "core" / "data"
@@ -131,11 +132,14 @@ def main() -> None:
     started = time.perf_counter()
     records = sources.all_records()
     config = fit.FeatureConfig(**json.loads(os.environ.get("QGS_TRAIN_FEATURES", "{}")))
-    feats = fit.featurize(records, config)
-    print(f"{len(records)} records, {len(feats.indices)} windows, featurized in "
+    import compare  # the encoder beside the n-grams: every fold of both models, once
+
+    both = compare.run(records, config, quick=args.quick)
+    feats = both["feats"]
+    print(f"{len(records)} records, {len(feats.indices)} windows, folds done in "
           f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
     train_sources = sorted({r.source for r in records if not r.heldout})
-    scores = loso_scores(records, feats, train_sources, groups=4 if args.quick else 0)
+    scores = stack.sigmoid(stack.record_max(both["loso_logits"].ngrams, feats.record_of, len(records)))
     result = figures(records, scores, train_sources)
     heldout = np.array([r.heldout for r in records])
     weights, bias = fit.fit(records, feats, ~heldout)
@@ -158,8 +162,12 @@ def main() -> None:
         "training_packages": versions,
         "quick": args.quick,
     })
+    gate = compare.choose_gate(both["gates"])
+    shipped = ship_stack(records, both, gate, manifest)
     metrics = {
         "manifest": manifest,
+        "comparison": {"gates": {str(g): e for g, e in both["gates"].items()}, "gate": gate,
+                       "languages": both["languages"], "stack_shipped": shipped},
         "loso": result["table"],
         "heldout": held,
         "counts": [{"source": s, "label": lab, "heldout": h, "records": n} for (s, lab, h), n in sorted(counts.items())],
@@ -172,6 +180,58 @@ def main() -> None:
             out.write(json.dumps({"source": r.source, "label": r.label, "origin": r.origin, "loso": oof,
                                   "shipped": shipped, "text": r.text[:300]}, ensure_ascii=False) + "\n")
     print_table(metrics)
+    compare.print_comparison(metrics["comparison"], gate)
+    print(f"stack {'shipped' if shipped else 'NOT shipped (it does not beat the n-grams)'}: "
+          f"{stack.HEAD_ARTIFACT if shipped else '-'}")
+
+
+def ship_stack(records: list[sources.Record], both: dict, gate: float, ngram_manifest: dict) -> dict | None:
+    """Write the encoder's head when the stack beats the n-grams (pooled LOSO recall at <= 1% FP).
+
+    The head is fitted on every training record; the tail shares' pools are the benign windows'
+    leave-one-source-out logits; the thresholds are the stack's LOSO ones at ``gate``. Where
+    the stack does not beat the n-grams, an earlier head is removed: the product reads the
+    n-grams alone even with the encoder installed.
+
+    Returns:
+        The head's manifest, or None when it does not ship.
+    """
+    import embed
+
+    loso = both["gates"][gate]["loso"]
+    ngrams, stacked = loso["ngrams"]["written"], loso["stack"]["written"]
+    better = stacked["caught"] / stacked["attacks"] > ngrams["caught"] / ngrams["attacks"]
+    paths = [stack.DATA_DIR / stack.HEAD_ARTIFACT, (stack.DATA_DIR / stack.HEAD_ARTIFACT).with_suffix(".json")]
+    if not better:
+        for path in paths:
+            path.unlink(missing_ok=True)
+        return None
+    feats, vectors, logits = both["feats"], both["vectors"], both["loso_logits"]
+    heldout = np.array([r.heldout for r in records])
+    head_w, head_b = stack.fit_head(records, feats, vectors, ~heldout)
+    pool = stack.benign_windows(records, feats) & ~np.isnan(logits.ngrams)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, weights=head_w.astype(np.float32), bias=np.array([head_b], dtype=np.float32),
+                        ngram_benign=np.sort(logits.ngrams[pool]).astype(np.float32),
+                        encoder_benign=np.sort(logits.encoder[pool]).astype(np.float32))
+    data = buffer.getvalue()
+    paths[0].write_bytes(data)
+    encoder = embed.UniversalSentenceEncoder(cache_texts=0)
+    manifest = {
+        "artifact": stack.HEAD_ARTIFACT,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "bytes": len(data),
+        "encoder": encoder.name,
+        "threshold": round(stacked["threshold"], 6),
+        "block_threshold": round(max(stacked["block_threshold"], stacked["threshold"]), 6),
+        "gate": gate,
+        "benign_windows": int(pool.sum()),
+        "head": f"logistic regression (scikit-learn lbfgs, C={stack.HEAD_C}) over the encoder's 512-dim vector",
+        "fusion": "rank: ln(t_ngrams * t_encoder) / ln(t_min_ngrams * t_min_encoder), t = benign tail share",
+        "ngram_sha256": ngram_manifest["sha256"],
+    }
+    paths[1].write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
 
 
 def print_table(metrics: dict) -> None:
