@@ -10,6 +10,7 @@ TEST_WORKERS ?= 3
 TRAIN_VENV ?= .venv-train
 AGENTDOJO_VENV ?= .venv-agentdojo
 TRAIN_CACHE ?= .train-cache
+TRAIN_ARGS ?=
 EVAL_ARGS ?=
 CHAOS_ARGS ?=
 CHAOS_PYTHON ?= $(PY)
@@ -102,7 +103,7 @@ $(TRAIN_CACHE)/data/agentdojo.jsonl: $(AGENTDOJO_VENV)/.installed train/agentdoj
 train-data: $(TRAIN_VENV)/.installed $(TRAIN_CACHE)/wheels/.downloaded $(TRAIN_CACHE)/data/agentdojo.jsonl
 
 train: install train-data
-	$(TRAIN_VENV)/bin/python train/train.py
+	$(TRAIN_VENV)/bin/python train/train.py $(TRAIN_ARGS)
 	$(TRAIN_VENV)/bin/python train/model_card.py
 
 eval: install train-data

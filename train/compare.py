@@ -1,7 +1,7 @@
 """The n-grams, the encoder and the stack side by side: LOSO and LOLO, as written and with views.
 
-``run`` does every fold once for both models (``stack.run_folds``), scores the three ways at each
-gate of ``stack.GATES``, and returns the figures ``train.py`` stores in ``metrics.json`` (and
+``run`` does every fold once for both models (``stack.run_folds``), scores the three ways, and
+returns the figures ``train.py`` stores in ``metrics.json`` (and
 ``model_card.py`` and ``evaluate.py`` print). ``print_comparison`` prints them.
 
 Figures: LOSO recall and false positives at each source's own threshold, chosen without it
@@ -72,7 +72,7 @@ def lolo_summary(records: list[sources.Record], langs: list[str], lolo: dict, lo
                 pools = {s: loso[model][variant][others & (names == s)] for s in set(names[others])}
                 cut = fit.threshold_for(pools, train.TARGET_FP)
                 got = lolo[model][variant]
-                key = code if np.sum(left_out & (labels == 1)) >= stack.MIN_LANGUAGE_ATTACKS else "other"
+                key = code
                 pos = left_out & (labels == 1) & np.array([not r.heldout for r in records])
                 neg = left_out & (labels == 0) & budget
                 rows[key]["attacks"] += int(pos.sum())
@@ -84,13 +84,14 @@ def lolo_summary(records: list[sources.Record], langs: list[str], lolo: dict, lo
 
 
 def run(records: list[sources.Record], config, quick: bool = False) -> dict:
-    """Every fold, every model, every gate: the figures and what shipping the stack needs.
+    """Every fold of both models: the figures and what shipping the stack needs.
 
     Args:
-        quick: Four folds of whole sources instead of one per source, and no LOLO.
+        quick: Four folds of whole sources instead of one per source (each source's figures from
+            the fold that left it out with a quarter of the others); LOLO as always.
 
     Returns:
-        ``{"feats", "vectors", "loso_logits", "gates": {gate: {"loso": ..., "lolo": ...}},
+        ``{"feats", "vectors", "loso_logits", "figures": {"loso": ..., "lolo": ...},
         "languages": {...}}`` (the arrays for ``train.py``, the rest for ``metrics.json``).
     """
     started = time.perf_counter()
@@ -106,43 +107,31 @@ def run(records: list[sources.Record], config, quick: bool = False) -> dict:
         folds = [(f"group {i}", np.isin(names, train_sources[i::4])) for i in range(4)]
     loso_logits = stack.run_folds(records, feats, vectors, folds, more)
     langs = languages.languages(records)
-    lolo_f = [] if quick else stack.lolo_folds(records, langs)
+    lolo_f = stack.lolo_folds(records, langs)
     lolo_logits = stack.run_folds(records, feats, vectors, lolo_f, more) if lolo_f else None
-    gates = {}
-    for gate in stack.GATES:
-        loso = stack.model_scores(records, feats, loso_logits, more, folds, gate)
-        entry = {"loso": loso_summary(records, loso, train_sources, more[1].owner)}
-        if lolo_logits is not None:
-            lolo = stack.model_scores(records, feats, lolo_logits, more, lolo_f, gate)
-            entry["lolo"] = lolo_summary(records, langs, lolo, loso, lolo_f)
-        gates[gate] = entry
+    loso = stack.model_scores(records, feats, loso_logits, more, folds)
+    figures = {"loso": loso_summary(records, loso, train_sources, more[1].owner)}
+    if lolo_logits is not None:
+        lolo = stack.model_scores(records, feats, lolo_logits, more, lolo_f)
+        figures["lolo"] = lolo_summary(records, langs, lolo, loso, lolo_f)
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for code, r in zip(langs, records, strict=True):
         if not r.heldout:
             counts[code][r.label] += 1
-    return {"feats": feats, "vectors": vectors, "loso_logits": loso_logits, "gates": gates,
+    figures["protocol"] = "four folds of whole sources" if quick else "one fold per source"
+    return {"feats": feats, "vectors": vectors, "loso_logits": loso_logits, "figures": figures,
             "languages": {c: {"benign": b, "attacks": a} for c, (b, a) in sorted(counts.items())}}
-
-
-def choose_gate(gates: dict) -> float:
-    """The lowest gate whose pooled LOSO recall (as written) is within 0.5 points of reading every window."""
-    def recall(g: float) -> float:
-        row = gates[g]["loso"]["stack"]["written"]
-        return row["caught"] / row["attacks"]
-    full = recall(1.0)
-    return min(g for g in gates if recall(g) >= full - 0.005)
 
 
 def _rate(hit: int, total: int) -> str:
     return f"{hit}/{total} {hit / total:6.1%}" if total else "-"
 
 
-def print_comparison(figures: dict, gate: float) -> None:
-    """The three models' pooled LOSO, per-source recall, obfuscated copies and LOLO at ``gate``."""
-    entry = figures["gates"][str(gate)] if str(gate) in figures["gates"] else figures["gates"][gate]
+def print_comparison(entry: dict) -> None:
+    """The three models' pooled LOSO, per-source recall, obfuscated copies and LOLO."""
     loso = entry["loso"]
-    print(f"\nn-grams vs encoder vs stack (rank fusion, encoder read where the n-gram tail share <= {gate}); "
-          "each at its own threshold for <= 1% benign FP, leave one source out")
+    print(f"\nn-grams vs encoder vs stack (rank fusion, n-gram weight {stack.NGRAM_WEIGHT}, the encoder "
+          f"reading every {stack.EVERY}nd window); each at its own threshold for <= 1% benign FP, leave one source out")
     print(f"{'':34}" + "".join(f"{m + ' ' + v:>24}" for m in MODELS for v in ("written", "+views")))
     for label, key in (("pooled recall", "recall"), ("pooled benign FP", "fp"), ("obfuscated attacks", "obf")):
         cells = []
@@ -162,8 +151,8 @@ def print_comparison(figures: dict, gate: float) -> None:
         cells = [_rate(loso[m][v]["table"][s]["caught"], row["attacks"]) for m in MODELS for v in VARIANTS]
         print(f"{s:34}" + "".join(f"{c:>24}" for c in cells))
     if "lolo" in entry:
-        print("\nleave one language out (langid; languages with fewer than "
-              f"{stack.MIN_LANGUAGE_ATTACKS} attack records pooled as 'other'): recall / benign FP")
+        print("\nleave one language out (langid; the languages with fewer than "
+              f"{stack.MIN_LANGUAGE_ATTACKS} attack records left out together as 'other'): recall / benign FP")
         lolo = entry["lolo"]
         for code in sorted(lolo["ngrams"]["written"], key=lambda c: -lolo["ngrams"]["written"][c]["attacks"]):
             cells = []
@@ -175,6 +164,3 @@ def print_comparison(figures: dict, gate: float) -> None:
             n = lolo["ngrams"]["written"][code]
             print(f"{code + ' (' + str(n['attacks']) + ' att, ' + str(n['benign']) + ' ben)':34}"
                   + "".join(f"{c:>24}" for c in cells))
-    print("gates (pooled LOSO recall of the stack as written): " + ", ".join(
-        f"{g}: {_rate(e['loso']['stack']['written']['caught'], e['loso']['stack']['written']['attacks'])}"
-        for g, e in figures["gates"].items()))

