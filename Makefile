@@ -65,6 +65,7 @@ bench: install
 	$(PY) bench/audit_bench.py
 	$(PY) bench/toolgate_bench.py
 	$(PY) bench/instruction_model_bench.py
+	$(PY) bench/encoder_bench.py
 	$(PY) bench/detector_speed_bench.py
 	$(PY) bench/audit_scale_bench.py
 	$(PY) bench/cold_start_bench.py

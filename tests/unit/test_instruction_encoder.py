@@ -172,6 +172,13 @@ class TestStackedModel:
         found = stacked.passages(TEXTS[0])
         assert found and found[0].start == 0
 
+    def test_tightening_a_passage_encodes_nothing_more(self) -> None:
+        encoder = FakeEncoder()
+        stacked = StackedModel(load_model(), _head(threshold=0.0001), encoder)
+        text = "The report is attached. " + TEXTS[0] + " Thanks, Dora. See you on Monday."
+        assert stacked.passages(text)
+        assert len(encoder.calls) == 1
+
     def test_ngram_weights_are_shared_not_copied(self) -> None:
         ngrams = load_model()
         stacked = StackedModel(ngrams, _head(), FakeEncoder())
