@@ -395,10 +395,12 @@ class StackedModel(InstructionModel):
         return self.ngrams.window_logits(text, fast=fast, engine=engine)
 
     def _tighten(self, text: str, start: int, end: int) -> tuple[int, int]:
-        """Tightened by the n-grams alone, at their own threshold: each step scores a new piece
-        of text, and the encoder's ~5 ms a window on up to 40 pieces was most of a passage's
-        cost. Where the n-grams do not reach their threshold on the passage (the encoder found
-        it), no sentence can be dropped and the passage stays whole."""
+        """The passage tightened by the n-grams alone, at their own threshold.
+
+        Each step scores a new piece of text, and the encoder's ~5 ms a window on up to 40
+        pieces was most of a passage's cost. Where the n-grams do not reach their threshold on
+        the passage (the encoder found it), no sentence can be dropped and it stays whole.
+        """
         return self.ngrams._tighten(text, start, end)
 
 
