@@ -35,7 +35,13 @@ VARIANTS = ("written", "views")
 
 
 def loso_summary(records: list[sources.Record], scores: dict, train_sources: list[str], obf_owner: np.ndarray) -> dict:
-    """Per model and variant: the per-source table, the pooled figures, and the obfuscated copies' recall."""
+    """Per model and variant: the per-source table, the pooled figures, and the obfuscated copies' recall.
+
+    ``matched``: one threshold over every source's out-of-fold scores, the lowest that flags at
+    most 1% of the benign records in the budget (each source capped as ``fit.threshold_for``
+    caps it), and the attacks it catches: the three models at the same benign false positives.
+    """
+    names = np.array([r.source for r in records])
     out: dict = {}
     for model in MODELS:
         out[model] = {}
@@ -47,7 +53,16 @@ def loso_summary(records: list[sources.Record], scores: dict, train_sources: lis
             budget = [r for s, r in table.items() if r["benign"] and s not in sources.PROMPT_FAMILIES]
             obf = scores[model]["obfuscated_views" if variant == "views" else "obfuscated"]
             cut = np.array([table.get(records[o].source, {"threshold": np.inf})["threshold"] for o in obf_owner])
+            scores_now = scores[model][variant]
+            labels = np.array([r.label for r in records])
+            in_budget = np.array([not r.heldout and r.source not in sources.PROMPT_FAMILIES for r in records])
+            attack = np.array([not r.heldout for r in records]) & (labels == 1)
+            pools = {s: scores_now[in_budget & (labels == 0) & (names == s)] for s in train_sources}
+            pools = {s: v for s, v in pools.items() if v.size}
+            cut = fit.threshold_for(pools, train.TARGET_FP)  # one threshold, every benign source in
             out[model][variant] = {
+                "matched": {"threshold": cut, "caught": int(np.sum(scores_now[attack] >= cut)),
+                            "flagged": int(np.sum(scores_now[in_budget & (labels == 0)] >= cut))},
                 "table": table, "threshold": result["threshold"], "block_threshold": result["block_threshold"],
                 "attacks": attacks, "caught": caught,
                 "benign": sum(r["benign"] for r in budget), "flagged": sum(r["flagged"] for r in budget),
@@ -109,6 +124,9 @@ def run(records: list[sources.Record], config, quick: bool = False) -> dict:
     langs = languages.languages(records)
     lolo_f = stack.lolo_folds(records, langs)
     lolo_logits = stack.run_folds(records, feats, vectors, lolo_f, more) if lolo_f else None
+    np.savez(sources.CACHE / f"folds-{'quick' if quick else 'full'}.npz", ngrams=loso_logits.ngrams,
+             encoder=loso_logits.encoder, **({"lolo_ngrams": lolo_logits.ngrams, "lolo_encoder": lolo_logits.encoder}
+                                           if lolo_logits is not None else {}))
     loso = stack.model_scores(records, feats, loso_logits, more, folds)
     figures = {"loso": loso_summary(records, loso, train_sources, more[1].owner)}
     if lolo_logits is not None:
@@ -133,7 +151,8 @@ def print_comparison(entry: dict) -> None:
     print(f"\nn-grams vs encoder vs stack (rank fusion, n-gram weight {stack.NGRAM_WEIGHT}, the encoder "
           f"reading every {stack.EVERY}nd window); each at its own threshold for <= 1% benign FP, leave one source out")
     print(f"{'':34}" + "".join(f"{m + ' ' + v:>24}" for m in MODELS for v in ("written", "+views")))
-    for label, key in (("pooled recall", "recall"), ("pooled benign FP", "fp"), ("obfuscated attacks", "obf")):
+    for label, key in (("pooled recall", "recall"), ("pooled benign FP", "fp"), ("obfuscated attacks", "obf"),
+                       ("recall at one threshold, 1% FP", "matched")):
         cells = []
         for m in MODELS:
             for v in VARIANTS:
@@ -142,6 +161,8 @@ def print_comparison(entry: dict) -> None:
                     cells.append(_rate(row["caught"], row["attacks"]))
                 elif key == "fp":
                     cells.append(_rate(row["flagged"], row["benign"]))
+                elif key == "matched":
+                    cells.append(_rate(row["matched"]["caught"], row["attacks"]))
                 else:
                     cells.append(_rate(row["obfuscated_caught"], row["obfuscated"]))
         print(f"{label:34}" + "".join(f"{c:>24}" for c in cells))
