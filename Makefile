@@ -10,6 +10,7 @@ TEST_WORKERS ?= 3
 TRAIN_VENV ?= .venv-train
 AGENTDOJO_VENV ?= .venv-agentdojo
 TRAIN_CACHE ?= .train-cache
+TRAIN_ARGS ?=
 EVAL_ARGS ?=
 CHAOS_ARGS ?=
 CHAOS_PYTHON ?= $(PY)
@@ -64,6 +65,7 @@ bench: install
 	$(PY) bench/audit_bench.py
 	$(PY) bench/toolgate_bench.py
 	$(PY) bench/instruction_model_bench.py
+	$(PY) bench/encoder_bench.py
 	$(PY) bench/detector_speed_bench.py
 	$(PY) bench/audit_scale_bench.py
 	$(PY) bench/cold_start_bench.py
@@ -103,7 +105,7 @@ $(TRAIN_CACHE)/data/agentdojo.jsonl: $(AGENTDOJO_VENV)/.installed train/agentdoj
 train-data: $(TRAIN_VENV)/.installed $(TRAIN_CACHE)/wheels/.downloaded $(TRAIN_CACHE)/data/agentdojo.jsonl
 
 train: install train-data
-	$(TRAIN_VENV)/bin/python train/train.py
+	$(TRAIN_VENV)/bin/python train/train.py $(TRAIN_ARGS)
 	$(TRAIN_VENV)/bin/python train/model_card.py
 
 eval: install train-data

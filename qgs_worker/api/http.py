@@ -68,6 +68,7 @@ from qgs_worker.api.schemas import (
 from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import Deliverable, ToolCall, ToolResult
 from qgs_worker.core.views import ApprovalView
+from qgs_worker.encoders import install as install_encoder
 from qgs_worker.errors import AuthenticationError
 
 __all__ = ["PROBLEM_JSON", "BodyLimit", "HeadAsGet", "create_app"]  # the middleware: re-exported
@@ -198,6 +199,7 @@ def create_app(
     """
     ops = operations or Operations(settings)
     cfg = ops.settings.api
+    install_encoder()  # the sentence encoder beside the n-grams, where qgs[encoder] is installed
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -43,8 +43,13 @@ _SHORT = [False]
 def load_instruction_model() -> None:
     """Load the learned instruction detector now: a missing or corrupt artifact stops at start-up.
 
-    ``ModelArtifactError`` names ``make train`` and exits 2, instead of failing mid-run.
+    ``ModelArtifactError`` names ``make train`` and exits 2, instead of failing mid-run. Where
+    the optional encoder is installed (``qgs[encoder]``), it is registered first
+    (``encoders.install``): the stack's head is checked now, the encoder's weights load on the
+    first text scored.
     """
     from qgs_worker.core.instruction_model import default_model
+    from qgs_worker.encoders import install
 
+    install()
     default_model()

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from qgs_worker.core import instruction_pure as pure
 from qgs_worker.core.instruction_pure import PackedWeights
+from qgs_worker.core.instruction_stack import EncoderHead, load_head
 from qgs_worker.core.instruction_text import FeatureConfig, normalize, windows
 from qgs_worker.errors import ModelArtifactError
 
@@ -49,16 +50,20 @@ if TYPE_CHECKING:  # numpy is imported where the numpy engine runs (issue 15)
     import numpy.typing as npt
 
     from qgs_worker.core.instruction_features import IndexArray
+    from qgs_worker.core.ports import TextEncoder
 
 __all__ = [
     "MODEL_RULE",
     "InstructionModel",
     "Passage",
+    "StackedModel",
     "default_model",
     "load_model",
     "passages",
+    "registered_encoder",
     "score",
     "start_without_numpy",
+    "use_encoder",
 ]
 
 MODEL_RULE = "instruction_model"
@@ -222,12 +227,24 @@ class InstructionModel:
         Returns:
             ``(start, end, score)`` per window (``instruction_text.windows``), score 0-1.
         """
+        return [
+            (s, e, pure.probability(logit))
+            for s, e, logit in self.window_logits(text, fast=fast, engine=engine)
+        ]
+
+    def window_logits(
+        self, text: str, *, fast: bool = True, engine: Engine = "auto"
+    ) -> list[tuple[int, int, float]]:
+        """``window_scores`` before the logistic function: ``(start, end, logit)`` per window.
+
+        The encoder's stack (``StackedModel``) ranks these among benign windows' logits.
+        """
         if engine == "python" or (engine == "auto" and self._python_first(len(text))):
             return [
-                (s, e, self._python_score(normalize(text[s:e])))
+                (s, e, self._python_logit(normalize(text[s:e])))
                 for s, e in windows(text, self.config)
             ]
-        return self._numpy_window_scores(text, fast=fast)
+        return self._numpy_window_logits(text, fast=fast)
 
     @staticmethod
     def _python_first(chars: int) -> bool:
@@ -237,14 +254,14 @@ class InstructionModel:
         _PLAIN_PYTHON_LEFT[0] -= chars  # threads may race here: only the switch moves
         return True
 
-    def _python_score(self, normalized: str) -> float:
+    def _python_logit(self, normalized: str) -> float:
         at = pure.indices(normalized, self.config)
         values: Iterator[float] = (
             self._packed.values(at) if self._packed is not None else iter(self.weights[at].tolist())
         )
-        return pure.probability(pure.window_logit(pure.sequential_sum(values), len(at), self.bias))
+        return pure.window_logit(pure.sequential_sum(values), len(at), self.bias)
 
-    def _numpy_window_scores(self, text: str, *, fast: bool) -> list[tuple[int, int, float]]:
+    def _numpy_window_logits(self, text: str, *, fast: bool) -> list[tuple[int, int, float]]:
         np, batch_indices, single_indices = _numpy_engine()
         if fast and len(text) <= self.config.window_chars:  # one window: the same score, faster
             short = single_indices(normalize(text), self.config)
@@ -255,8 +272,7 @@ class InstructionModel:
                     if short.size
                     else 0.0
                 )
-                logit = pure.window_logit(total, short.size, self.bias)
-                return [(0, len(text), pure.probability(logit))]
+                return [(0, len(text), pure.window_logit(total, short.size, self.bias))]
         spans = windows(text, self.config)
         scored: list[tuple[int, int, float]] = []
         # A batch of windows at a time: the feature arrays of a whole 10 MB text took ~400
@@ -267,7 +283,7 @@ class InstructionModel:
             sums = np.bincount(ids, weights=self.weights[indices], minlength=len(part))
             counts = np.bincount(ids, minlength=len(part))
             scored.extend(
-                (s, e, pure.probability(pure.window_logit(float(total), int(count), self.bias)))
+                (s, e, pure.window_logit(float(total), int(count), self.bias))
                 for (s, e), total, count in zip(part, sums, counts, strict=True)
             )
         return scored
@@ -332,6 +348,60 @@ class InstructionModel:
         while last > 0 and self.score(text[begin : ends[last - 1]]) >= self.threshold:
             last -= 1
         return begin, ends[last]
+
+
+class StackedModel(InstructionModel):
+    """The n-gram model with a sentence encoder's head beside it, fused by rank (``instruction_stack``).
+
+    Reads like ``InstructionModel`` (``score``, ``passages``, ``window_scores``, thresholds),
+    its scores the fused ones (0-1) and its thresholds the stack's. Built by ``default_model``
+    when an encoder is registered (``use_encoder``) and the stack's head ships.
+
+    Args:
+        ngrams: The loaded n-gram model (its weights are shared, not copied).
+        head: The encoder's head and the fusion's tables.
+        encoder: The encoder the head was fitted on.
+    """
+
+    def __init__(self, ngrams: InstructionModel, head: EncoderHead, encoder: TextEncoder) -> None:
+        self.__dict__.update(vars(ngrams))
+        self.ngrams = ngrams
+        self.head = head
+        self.encoder = encoder
+        self.threshold = head.threshold
+        self.block_threshold = head.block_threshold
+        self.metadata = {**ngrams.metadata, "encoder_head": head.metadata}
+
+    def window_scores(
+        self, text: str, *, fast: bool = True, engine: Engine = "auto"
+    ) -> list[tuple[int, int, float]]:
+        """Every window of ``text`` with its fused score (0-1).
+
+        The n-gram model scores every window (``engine`` and ``fast`` as
+        ``InstructionModel.window_scores``); the encoder reads, in one batch, every
+        ``head.every``-th window as written (``instruction_stack.EncoderHead.scores``).
+        """
+        spans = self.ngrams.window_logits(text, fast=fast, engine=engine)
+        fused = self.head.scores(
+            [logit for _, _, logit in spans],
+            lambda at: self.encoder.encode([text[spans[i][0] : spans[i][1]] for i in at]),
+        )
+        return [(s, e, float(v)) for (s, e, _), v in zip(spans, fused, strict=True)]
+
+    def window_logits(
+        self, text: str, *, fast: bool = True, engine: Engine = "auto"
+    ) -> list[tuple[int, int, float]]:
+        """The n-gram model's logits (the stack has no single logit)."""
+        return self.ngrams.window_logits(text, fast=fast, engine=engine)
+
+    def _tighten(self, text: str, start: int, end: int) -> tuple[int, int]:
+        """The passage tightened by the n-grams alone, at their own threshold.
+
+        Each step scores a new piece of text, and the encoder's ~5 ms a window on up to 40
+        pieces was most of a passage's cost. Where the n-grams do not reach their threshold on
+        the passage (the encoder found it), no sentence can be dropped and it stays whole.
+        """
+        return self.ngrams._tighten(text, start, end)
 
 
 @lru_cache(maxsize=1)
@@ -442,19 +512,50 @@ def _read_arrays(data: bytes) -> tuple[PackedWeights | npt.NDArray[Any], float]:
 
 _LOCK = threading.Lock()
 _DEFAULT: list[InstructionModel] = []
+_ENCODER: list[TextEncoder] = []
+
+
+def use_encoder(encoder: TextEncoder | None) -> None:
+    """Register the sentence encoder the shipped model stacks beside its n-grams (None: none).
+
+    The faces call it through ``qgs_worker.encoders.install`` where the optional encoder
+    package is installed; the core imports no encoder. The next ``default_model`` is built
+    again: a ``StackedModel`` when the stack's head ships (``core/data/instruction_encoder.npz``)
+    and was fitted on this encoder, the n-gram model alone otherwise, its scores unchanged.
+    Registering loads nothing: the encoder's weights load on the first text scored.
+    """
+    with _LOCK:
+        _ENCODER.clear()
+        if encoder is not None:
+            _ENCODER.append(encoder)
+        _DEFAULT.clear()
+
+
+def registered_encoder() -> TextEncoder | None:
+    """The encoder ``use_encoder`` registered, or None."""
+    return _ENCODER[0] if _ENCODER else None
 
 
 def default_model() -> InstructionModel:
     """The shipped model, loaded once per process (thread-safe) on first use.
 
+    With a registered encoder (``use_encoder``) whose head ships, the ``StackedModel``; else
+    the n-gram model.
+
     Raises:
-        ModelArtifactError: As ``load_model``; raised again on every call until the file is fixed.
+        ModelArtifactError: As ``load_model`` (or ``instruction_stack.load_head`` with an
+            encoder); raised again on every call until the file is fixed.
     """
     if _DEFAULT:
         return _DEFAULT[0]
     with _LOCK:
         if not _DEFAULT:
-            _DEFAULT.append(load_model())
+            model = load_model()
+            if _ENCODER:
+                head = load_head()
+                if head is not None and head.fits(_ENCODER[0].name):
+                    model = StackedModel(model, head, _ENCODER[0])
+            _DEFAULT.append(model)
     return _DEFAULT[0]
 
 

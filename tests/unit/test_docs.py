@@ -48,6 +48,8 @@ OUTSIDE_SETTINGS = {
     "QGS_BENCH_REDIS_URL": ("bench/toolgate_bench.py", "the Redis `make bench` uses (and flushes)"),
     "QGS_BENCH_CORPUS": ("bench/toolgate_bench.py", "the shared corpus the tool gate benches read"),
     "QGS_BENCH_LLM_API_KEY": ("bench/classifier_llm_accuracy.py", "a real endpoint's key"),
+    "QGS_ENCODER": ("qgs_worker/encoders/__init__.py", "off: the detector without the encoder"),
+    "QGS_BENCH_ENCODER_PATH": ("bench/encoder_bench.py", "a folder holding the encoder package"),
 }
 """``QGS_*`` variables read outside ``Settings``: each with a file that reads it (checked)."""
 
