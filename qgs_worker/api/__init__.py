@@ -7,8 +7,8 @@ console (``console``, pages under ``/ui`` of ``qgs serve``) a third; its reads a
 ``operator_views``.
 
 Layer: a face, under ``cli``; may import ``client`` and everything below the faces. Imports:
-``client``, ``config``, ``core``, ``errors``, ``limits``, ``queue``, ``reports``, ``service``,
-``store``, ``telemetry``, ``webhooks``. Imported by: ``cli``.
+``client``, ``config``, ``core``, ``encoders``, ``errors``, ``limits``, ``queue``, ``reports``,
+``service``, ``store``, ``telemetry``, ``webhooks``. Imported by: ``cli``.
 """
 
 from qgs_worker.api.operations import WAIT_MAX_S, DecisionResult, Operations, Principal

@@ -8,7 +8,7 @@ click or rich, issue 15) when their arguments are plain, and the typer ``app`` (
 every command, imported on first use) for everything else, ``--help`` and usage errors included.
 
 Layer: a face, the top; may import everything below it. Imports: ``api``, ``client``, ``config``,
-``core``, ``errors``, ``queue``, ``reports``, ``service``, ``store``, ``telemetry``,
+``core``, ``encoders``, ``errors``, ``queue``, ``reports``, ``service``, ``store``, ``telemetry``,
 ``transcripts``, ``webhooks``. Imported by: nothing of QGS.
 """
 

@@ -5,6 +5,6 @@ around it (jobs, store, judges, CLI) depend on it, never the other way round.
 
 Layer: the core, at the bottom; may import ``errors`` only (besides the standard library, pydantic,
 numpy, jsonschema, fastjsonschema and re2). Imports: ``errors``. Imported by: ``api``, ``cli``,
-``client``, ``config``, ``judges``, ``limits``, ``qgs_worker``, ``queue``, ``reports``, ``roles``,
-``service``, ``store``, ``telemetry``, ``transcripts``, ``webhooks``.
+``client``, ``config``, ``encoders``, ``judges``, ``limits``, ``qgs_worker``, ``queue``,
+``reports``, ``roles``, ``service``, ``store``, ``telemetry``, ``transcripts``, ``webhooks``.
 """

@@ -8,8 +8,8 @@ there, so the detector stacks its head over the encoder's vectors beside the n-g
 the package nothing is registered and the detector is the n-grams alone, scores unchanged.
 Nothing is loaded until a text is scored.
 
-Layer: an adapter. May import: ``service``, ``core``, ``errors``. Imported by: the faces
-(``cli``, ``api``) where a process starts, and ``train/`` (the embeddings training fits on).
+Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
+Imports: ``core``, ``errors``. Imported by: ``api``, ``cli``, ``queue``.
 """
 
 from __future__ import annotations

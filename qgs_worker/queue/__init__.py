@@ -14,6 +14,7 @@
   submission stands).
 
 Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
-Imports: ``config``, ``core``, ``errors``, ``judges``, ``limits``, ``roles``, ``service``,
-``store``, ``telemetry``, ``webhooks``. Imported by: ``api``, ``cli``, ``client``, ``reports``.
+Imports: ``config``, ``core``, ``encoders``, ``errors``, ``judges``, ``limits``, ``roles``,
+``service``, ``store``, ``telemetry``, ``webhooks``. Imported by: ``api``, ``cli``, ``client``,
+``reports``.
 """

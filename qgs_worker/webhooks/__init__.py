@@ -14,8 +14,8 @@ URL rules too (``qgs_worker.core.callback_url``); the deliveries live in the sto
 (``qgs_worker.store.webhooks``).
 
 Layer: an adapter; may import the service, the core, ``errors`` and other adapters, with no cycle.
-Imports: ``config``, ``core``, ``errors``, ``store``, ``telemetry``. Imported by: ``api``,
-``cli``, ``client``, ``queue``.
+Imports: ``config``, ``core``, ``errors``, ``store``, ``telemetry``. Imported by: ``api``, ``cli``,
+``client``, ``queue``.
 """
 
 from qgs_worker.webhooks.urls import (
