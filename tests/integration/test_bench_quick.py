@@ -56,6 +56,7 @@ BENCHES = (
     Bench("pipeline_bench.py", args=("--quick", "--private-redis"), redis_server=True),
     Bench("audit_batch_bench.py", redis_server=True),
     Bench("deed_cost_bench.py"),
+    Bench("encoder_bench.py"),
 )
 """Every script the Makefile's ``bench`` target runs (a test checks the two lists agree)."""
 
