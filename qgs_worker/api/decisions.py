@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -52,8 +53,8 @@ class DecisionWaits:
     _notifier: DecisionNotifier | None
     _lock: threading.Lock
 
-    def _own_submission(self, principal: Principal, submission_id: str) -> str:
-        raise NotImplementedError
+    _own_submission: Callable[[Principal, str], str]
+    """``Operations``' own check that the principal may see it (this part only calls it)."""
 
     def get_decision(
         self,

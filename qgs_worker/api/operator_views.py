@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -96,8 +97,8 @@ class OperatorViews:
     access: Access
     _lock: threading.Lock
 
-    def _own_task(self, principal: Principal, task_id: str) -> None:
-        raise NotImplementedError
+    _own_task: Callable[[Principal, str], None]
+    """``Operations``' own check that the principal may see it (this part only calls it)."""
 
     # -- signing in ------------------------------------------------------------------------
 

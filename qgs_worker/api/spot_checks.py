@@ -21,7 +21,7 @@ severity or subject that is not one).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.core.models import DecisionKind, Severity, TaskType, Verdict
@@ -60,8 +60,8 @@ class SpotChecks:
     settings: Settings
     repo: Repository
 
-    def _own_submission(self, principal: Principal, submission_id: str) -> str:
-        raise NotImplementedError
+    _own_submission: Callable[[Principal, str], str]
+    """``Operations``' own check that the principal may see it (this part only calls it)."""
 
     # -- the queue ------------------------------------------------------------------------
 

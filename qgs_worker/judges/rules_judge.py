@@ -102,7 +102,7 @@ import ast
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from qgs_worker.core import rules
 from qgs_worker.core.detectors import judge_manipulation_evidence
@@ -128,6 +128,10 @@ from qgs_worker.judges.request_words import (
     word_runs,
     words_of,
 )
+from qgs_worker.judges.rules_text import (
+    MAX_ISSUES_PER_DIMENSION as MAX_ISSUES_PER_DIMENSION,
+)
+from qgs_worker.judges.rules_text import Score, Text, find, may_match, pattern, quote
 from qgs_worker.judges.topic import LEXICAL, TopicMeasure
 
 __all__ = ["RulesJudge"]
@@ -153,15 +157,9 @@ NON_ANSWER_POINTS = 70
 TOPIC_HINT_POINTS = 15
 """Taken off relevance (else the first scored dimension) when a measure that is not decisive
 (the lexical default) finds the prose about something else: a hint, never a FAIL by itself."""
-MAX_ISSUES_PER_DIMENSION = 10
-
-_FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+.-]*)[^\n]*$", re.MULTILINE)
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+\S", re.MULTILINE)
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+\S", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?。！？]+(?:\s|$)")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
-_TOOL_CALL_LINE = "[tool call] "
-
 # a GENERATE request whose object is short by nature ("suggest a name for my cat", 起个名字)
 _SHORT_FORM_REQUEST = re.compile(
     r"\b(?:write|give|suggest|generate|create|make|come\s+up\s+with|propose|pick|choose|think\s+of"
@@ -177,27 +175,6 @@ _DECIDED_BY_A_PERSON = frozenset({TaskType.ACTION, TaskType.CRITICAL})
 
 _PYTHON_TAGS = frozenset({"python", "py", "python3"})
 _JSON_TAGS = frozenset({"json"})
-
-
-@dataclass(frozen=True)
-class _Pattern:
-    label: str
-    regex: re.Pattern[str]
-    points: int
-    accept: Callable[[re.Match[str]], bool] | None = None
-    needles: tuple[str, ...] = ()
-    """Lower-case strings one of which every text with a match holds (none: always run)."""
-
-
-def _p(
-    label: str,
-    pattern: str,
-    points: int,
-    flags: int = re.IGNORECASE,
-    accept: Callable[[re.Match[str]], bool] | None = None,
-    needles: tuple[str, ...] = (),
-) -> _Pattern:
-    return _Pattern(label, re.compile(pattern, flags), points, accept, needles)
 
 
 # The safety checks are the rules table's (core/rules/): every rule with a severity in a
@@ -219,25 +196,25 @@ _MANIPULATION_POINTS = 70
 
 # Needles: a part of each alternative, with no i or s (IGNORECASE matches ı and İ to i and ſ to
 # s, which lower() leaves as they are), looked for in the lowered deliverable before the regex.
-_HEDGES = _p(
+_HEDGES = pattern(
     "hedge",
     r"\bI\s+think\b|\bI\s+believe\b|\bprobably\b|\bmaybe\b|\bmight\s+be\b|\bnot\s+sure\b"
     r"|\bI\s+guess\b|\bI'?m\s+not\s+certain\b",
     10,
 )
-_PLACEHOLDERS = _p(
+_PLACEHOLDERS = pattern(
     "placeholder",
     r"\bTODO\b|\bTBD\b|\bFIXME\b|\blorem\s+ipsum\b|\[citation needed\]",
     30,
     needles=("todo", "tbd", "xme", "lorem", "needed]"),
 )
-_ABSOLUTE_CLAIMS = _p(
+_ABSOLUTE_CLAIMS = pattern(
     "absolute claim",
     r"\bguaranteed?\b|\b100\s?%|\bnever\s+fails?\b|\balways\s+works?\b|\bzero\s+risk\b",
     15,
     needles=("guarantee", "100", "never", "alway", "zero"),
 )
-_UNFILLED = _p(
+_UNFILLED = pattern(
     "unfilled placeholder",
     r"<\s*(?:your|insert)[^<>\n]{0,40}>|\bYOUR_[A-Z_]+\b|\bTBD\b",
     20,
@@ -246,57 +223,6 @@ _UNFILLED = _p(
 
 
 @dataclass
-class _Score:
-    """A dimension being scored: starts at 100, loses points with an issue for each."""
-
-    name: str
-    score: int = 100
-    issues: list[str] = field(default_factory=list)
-
-    def take(self, points: int, issue: str) -> None:
-        self.score -= points
-        self.issues.append(issue)
-
-    def result(self) -> DimensionScore:
-        return DimensionScore(
-            name=self.name,
-            score=max(0, min(100, self.score)),
-            issues=tuple(self.issues[:MAX_ISSUES_PER_DIMENSION]),
-        )
-
-
-@dataclass(frozen=True)
-class _Text:
-    """The deliverable, measured once."""
-
-    raw: str
-    lowered: str  # raw.lower(), what the rules' needles are looked for in
-    prose: str  # without fenced code blocks
-    words: int  # WORD runs
-    prose_words: int
-    paragraphs: tuple[str, ...]
-    blocks: tuple[tuple[str, str, int], ...]  # (language tag, code, first line number)
-    unclosed_fence: bool
-    tool_calls: tuple[str, ...]
-    only_calls: bool  # tool calls and no other non-blank line
-
-    @classmethod
-    def of(cls, raw: str) -> _Text:
-        blocks, prose, unclosed = _split_fences(raw)
-        paragraphs = tuple(p.strip() for p in _PARAGRAPH_BREAK.split(prose) if p.strip())
-        lines = [stripped for line in raw.splitlines() if (stripped := line.strip())]
-        calls = tuple(
-            line[len(_TOOL_CALL_LINE) :] for line in lines if line.startswith(_TOOL_CALL_LINE)
-        )
-        words = word_runs(raw)
-        prose_words = words if prose == raw else word_runs(prose)
-        only_calls = bool(calls) and len(calls) == len(lines)
-        return cls(
-            raw, raw.lower(), prose, words, prose_words, paragraphs, blocks, unclosed, calls,
-            only_calls,
-        )  # fmt: skip
-
-
 class RulesJudge:
     """A deterministic, offline :class:`~qgs_worker.core.ports.Judge`: see the module docstring.
 
@@ -334,8 +260,8 @@ class RulesJudge:
         Returns:
             A review whose summary starts with ``rules judge:``. Never raises for content.
         """
-        text = _Text.of(request.deliverable)
-        scores = {name: _Score(name) for name in dict.fromkeys(request.dimensions)}
+        text = Text.of(request.deliverable)
+        scores = {name: Score(name) for name in dict.fromkeys(request.dimensions)}
         if not text.raw.strip():
             for dim in scores.values():
                 dim.take(100, "the deliverable is empty")
@@ -346,7 +272,7 @@ class RulesJudge:
         dimensions = tuple(s.result() for s in scores.values())
         return _verdict(dimensions)
 
-    def _check_answer(self, scores: dict[str, _Score], request: ReviewRequest, text: _Text) -> None:
+    def _check_answer(self, scores: dict[str, Score], request: ReviewRequest, text: Text) -> None:
         """Footnote (g): fail what cannot be an answer; note a refusal a person decides on."""
         found = why_not_an_answer(
             task_type=request.task_type,
@@ -380,7 +306,7 @@ class RulesJudge:
 # -- checks ------------------------------------------------------------------------------------
 
 
-def _check_all(scores: dict[str, _Score], request: ReviewRequest, text: _Text) -> None:
+def _check_all(scores: dict[str, Score], request: ReviewRequest, text: Text) -> None:
     checks = {
         "completeness": _completeness,
         "clarity": _clarity,
@@ -405,19 +331,19 @@ def _check_all(scores: dict[str, _Score], request: ReviewRequest, text: _Text) -
         for dim in scores.values():
             dim.take(TRIVIAL_POINTS, trivial)
     direct = judge_rules.DIRECT_ORDER
-    hits = (_may_match(direct, text) and direct.all_matches(text.raw)) or (
+    hits = (may_match(direct, text) and direct.all_matches(text.raw)) or (
         judge_manipulation_evidence(text.raw)
     )
     if hits and scores:
         target = scores.get("safety") or next(iter(scores.values()))
         target.take(
             _MANIPULATION_POINTS,
-            f"the deliverable addresses the judge ({_quote(hits[0])}): instructions to the "
+            f"the deliverable addresses the judge ({quote(hits[0])}): instructions to the "
             "reviewer are not part of a deliverable",
         )
 
 
-def _trivial(request: ReviewRequest, text: _Text) -> str:
+def _trivial(request: ReviewRequest, text: Text) -> str:
     """Why the deliverable is trivial for its request (footnote (f)), or "" when it is not."""
     if request.task_type not in _TRIVIAL_CHECKED or text.tool_calls:
         return ""
@@ -429,12 +355,12 @@ def _trivial(request: ReviewRequest, text: _Text) -> str:
     ):
         return ""
     return (
-        f"the deliverable {_quote(text.raw)} is trivial for a {request.task_type.value} request: "
+        f"the deliverable {quote(text.raw)} is trivial for a {request.task_type.value} request: "
         f"{words} word(s) and no tool call (under {TRIVIAL_WORDS_BELOW} words)"
     )
 
 
-def _completeness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+def _completeness(dim: Score, request: ReviewRequest, text: Text) -> None:
     asked, given = word_runs(request.asked), text.words
     # An action's completeness is not its length: a round that only calls tools is not measured.
     if asked >= 30 and given < asked and not text.only_calls:
@@ -452,10 +378,10 @@ def _completeness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
         found = [w for w in wanted if matches(w, output)]
         if wanted and len(found) * 2 < len(wanted) and missed < 4:
             missed += 1
-            dim.take(10, f"requirement not visibly addressed: {_quote(requirement)}")
+            dim.take(10, f"requirement not visibly addressed: {quote(requirement)}")
 
 
-def _clarity(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+def _clarity(dim: Score, request: ReviewRequest, text: Text) -> None:
     words = text.prose_words
     if request.task_type is TaskType.GENERATE and words >= 150:
         has_heading = bool(_HEADING.search(text.prose))
@@ -479,7 +405,7 @@ def _clarity(dim: _Score, request: ReviewRequest, text: _Text) -> None:
         dim.take(20, "a code fence is opened and never closed")
 
 
-def _correctness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+def _correctness(dim: Score, request: ReviewRequest, text: Text) -> None:
     for number, (tag, code, line) in enumerate(text.blocks, 1):
         if tag in _PYTHON_TAGS:
             try:
@@ -502,20 +428,20 @@ def _correctness(dim: _Score, request: ReviewRequest, text: _Text) -> None:
                 )
 
 
-def _safety(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+def _safety(dim: Score, request: ReviewRequest, text: Text) -> None:
     for rule, severity in _SAFETY_RULES:
-        if not _may_match(rule, text):
+        if not may_match(rule, text):
             continue
         points = SAFETY_POINTS.get(severity, 0)
         kind = _SAFETY_KINDS.get(severity, "")
         for hit in rule.all_matches(text.raw):
             if points:
-                dim.take(points, f"{kind}: {rule.title}: {_quote(hit)}")
+                dim.take(points, f"{kind}: {rule.title}: {quote(hit)}")
             else:  # P3 / P4: an example value, noted for a reader, no points
-                dim.take(0, f"noted, no points: {rule.title}: {_quote(hit)}")
+                dim.take(0, f"noted, no points: {rule.title}: {quote(hit)}")
 
 
-def _relevance(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+def _relevance(dim: Score, request: ReviewRequest, text: Text) -> None:
     # The round answers its turn; the request stands in when the turn has no content word
     # ("yes, go ahead", 继续).
     wanted = content_words(request.turn) or content_words(request.request)
@@ -549,26 +475,26 @@ def _touches(wanted: list[str], output: Words) -> bool:
     return any(matches(w, output) for w in wanted)
 
 
-def _accuracy(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    hedges = _find(_HEDGES, text)
+def _accuracy(dim: Score, request: ReviewRequest, text: Text) -> None:
+    hedges = find(_HEDGES, text)
     if hedges:
         dim.take(
             min(50, _HEDGES.points * len(hedges)),
-            f"{len(hedges)} hedge(s) such as {_quote(hedges[0])}: state what is known or verify it",
+            f"{len(hedges)} hedge(s) such as {quote(hedges[0])}: state what is known or verify it",
         )
-    for hit in _find(_PLACEHOLDERS, text):
-        dim.take(_PLACEHOLDERS.points, f"unverifiable placeholder {_quote(hit)}")
+    for hit in find(_PLACEHOLDERS, text):
+        dim.take(_PLACEHOLDERS.points, f"unverifiable placeholder {quote(hit)}")
 
 
-def _feasibility(dim: _Score, request: ReviewRequest, text: _Text) -> None:
-    claims = _find(_ABSOLUTE_CLAIMS, text)
+def _feasibility(dim: Score, request: ReviewRequest, text: Text) -> None:
+    claims = find(_ABSOLUTE_CLAIMS, text)
     for hit in claims[:3]:
-        dim.take(_ABSOLUTE_CLAIMS.points, f"absolute claim {_quote(hit)} cannot hold in practice")
-    for hit in _find(_UNFILLED, text):
-        dim.take(_UNFILLED.points, f"unfilled placeholder {_quote(hit)}")
+        dim.take(_ABSOLUTE_CLAIMS.points, f"absolute claim {quote(hit)} cannot hold in practice")
+    for hit in find(_UNFILLED, text):
+        dim.take(_UNFILLED.points, f"unfilled placeholder {quote(hit)}")
 
 
-def _necessity(dim: _Score, request: ReviewRequest, text: _Text) -> None:
+def _necessity(dim: Score, request: ReviewRequest, text: Text) -> None:
     # Words of the turn or of the first request: a later turn refers back to what the first
     # one named ("delete that one").
     wanted = list(dict.fromkeys(content_words(request.turn) + content_words(request.request)))
@@ -584,7 +510,7 @@ def _necessity(dim: _Score, request: ReviewRequest, text: _Text) -> None:
         what = "the user turn or the request" if request.turn else "the request"
         dim.score = _round(100 * (len(units) - len(off_topic)) / len(units))
         for unit in off_topic[:5]:
-            dim.issues.append(f"{kind} {_quote(unit)} does not touch anything {what} asked")
+            dim.issues.append(f"{kind} {quote(unit)} does not touch anything {what} asked")
 
 
 # -- verdict -----------------------------------------------------------------------------------
@@ -623,55 +549,6 @@ def _verdict(dimensions: tuple[DimensionScore, ...]) -> Review:
         summary=summary,
         judge=JUDGE_NAME,
     )
-
-
-# -- text helpers ------------------------------------------------------------------------------
-
-
-def _split_fences(raw: str) -> tuple[tuple[tuple[str, str, int], ...], str, bool]:
-    """Fenced blocks (tag, code, first line), the prose around them, and whether one is unclosed."""
-    if "```" not in raw and "~~~" not in raw:  # no fence: the whole text is prose
-        return (), raw, False
-    blocks: list[tuple[str, str, int]] = []
-    prose: list[str] = []
-    position = 0
-    opening: re.Match[str] | None = None
-    for match in _FENCE.finditer(raw):
-        if opening is None:
-            prose.append(raw[position : match.start()])
-            opening = match
-        elif match.group(1) == opening.group(1) and not match.group(2):
-            code = raw[opening.end() + 1 : match.start()]
-            line = raw.count("\n", 0, opening.start()) + 2
-            blocks.append((opening.group(2).lower(), code, line))
-            opening = None
-        else:
-            continue
-        position = match.end()
-    unclosed = opening is not None
-    if opening is None:
-        prose.append(raw[position:])
-    return tuple(blocks), "".join(prose), unclosed
-
-
-def _find(pattern: _Pattern, text: _Text) -> list[str]:
-    if pattern.needles and not any(needle in text.lowered for needle in pattern.needles):
-        return []
-    return [
-        m.group(0)
-        for m in pattern.regex.finditer(text.raw)
-        if pattern.accept is None or pattern.accept(m)
-    ]
-
-
-def _may_match(rule: rules.Rule, text: _Text) -> bool:
-    """Whether ``text`` holds one of the rule's needles (a rule without needles always may)."""
-    return not rule.needles or any(needle in text.lowered for needle in rule.needles)
-
-
-def _quote(text: str, limit: int = 80) -> str:
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...")
 
 
 def _round(value: float) -> int:
