@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -116,6 +117,30 @@ def qgs_serve(settings: Settings) -> Iterator[tuple[str, psutil.Process]]:
             process.wait()
 
 
+def bench_settings(default_redis_url: str, prefix: str) -> tuple[Settings, Path]:
+    """Settings of a bench deployment: an empty Redis db, a new data folder, the rules judge.
+
+    The Redis is ``QGS_BENCH_REDIS_URL`` (else ``default_redis_url``); the API's rate limit is
+    off, so only the code is measured. Exits with a message when the db is not empty or Redis
+    cannot be reached.
+
+    Returns:
+        The settings and the data folder (the caller removes it).
+    """
+    redis_url = os.environ.get("QGS_BENCH_REDIS_URL", default_redis_url)
+    try:
+        if redis.Redis.from_url(redis_url).dbsize():
+            sys.exit(f"Redis db {redis_url} is not empty: give the bench an empty one")
+    except redis.RedisError as exc:
+        sys.exit(f"Redis at {redis_url} is not reachable ({exc}); set QGS_BENCH_REDIS_URL")
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    settings = Settings(
+        data_dir=folder, broker_url=redis_url, database_url=f"sqlite:///{folder}/qgs.db",
+        judge=JudgeSettings(kind="rules"), api=ApiSettings(rate_limit_requests=0),
+    )  # fmt: skip
+    return settings, folder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run (tests use it)")
@@ -124,22 +149,12 @@ def main() -> None:
     args = parser.parse_args()
     seconds, rounds = (1.0, 5) if args.quick else (args.seconds, args.rounds)
 
-    redis_url = os.environ.get("QGS_BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
-    r = redis.Redis.from_url(redis_url)
-    try:
-        if r.dbsize():
-            sys.exit(f"Redis db {redis_url} is not empty: give the bench an empty one")
-    except redis.RedisError as exc:
-        sys.exit(f"Redis at {redis_url} is not reachable ({exc}); set QGS_BENCH_REDIS_URL")
-    folder = Path(tempfile.mkdtemp(prefix="qgs-api-bench-"))
-    settings = Settings(
-        data_dir=folder, broker_url=redis_url, database_url=f"sqlite:///{folder}/qgs.db",
-        judge=JudgeSettings(kind="rules"), api=ApiSettings(rate_limit_requests=0),
-    )  # fmt: skip
+    settings, folder = bench_settings("redis://127.0.0.1:6379/12", "qgs-api-bench-")
     try:
         run(settings, seconds, rounds)
     finally:
-        r.flushdb()
+        redis.Redis.from_url(settings.broker_url or "").flushdb()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def run(settings: Settings, seconds: float, rounds: int) -> None:

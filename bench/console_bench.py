@@ -19,11 +19,10 @@ and the ratio of the median p99s (open / closed), which issue 33 wants within 1.
 from __future__ import annotations
 
 import argparse
-import os
 import re
+import shutil
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -34,9 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx
 import redis
 
-from bench.api_bench import CALL, TOOLS, qgs_serve
+from bench.api_bench import CALL, TOOLS, bench_settings, qgs_serve
 from qgs_worker.client import Client
-from qgs_worker.config.settings import ApiSettings, JudgeSettings, Settings
+from qgs_worker.config.settings import Settings
 from qgs_worker.store.keys import create_key
 from qgs_worker.webhooks.key_secrets import master_secret
 
@@ -163,22 +162,12 @@ def main() -> None:
     args = parser.parse_args()
     tasks, seconds = (100, 3.0) if args.quick else (args.tasks, args.seconds)
     repeats = 1 if args.quick else args.repeats
-    redis_url = os.environ.get("QGS_BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
-    r = redis.Redis.from_url(redis_url)
-    try:
-        if r.dbsize():
-            sys.exit(f"Redis db {redis_url} is not empty: give the bench an empty one")
-    except redis.RedisError as exc:
-        sys.exit(f"Redis at {redis_url} is not reachable ({exc}); set QGS_BENCH_REDIS_URL")
-    folder = Path(tempfile.mkdtemp(prefix="qgs-console-bench-"))
-    settings = Settings(
-        data_dir=folder, broker_url=redis_url, database_url=f"sqlite:///{folder}/qgs.db",
-        judge=JudgeSettings(kind="rules"), api=ApiSettings(rate_limit_requests=0),
-    )  # fmt: skip
+    settings, folder = bench_settings("redis://127.0.0.1:6379/13", "qgs-console-bench-")
     try:
         run(settings, tasks, seconds, repeats)
     finally:
-        r.flushdb()
+        redis.Redis.from_url(settings.broker_url or "").flushdb()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def run(settings: Settings, tasks: int, seconds: float, repeats: int) -> None:
