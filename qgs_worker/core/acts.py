@@ -62,7 +62,15 @@ _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
-    ("ssh", re.compile(r"\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bssh\s+(?:private\s+)?keys?\b", re.I)),
+    # a public key (``*.pub``) and ``known_hosts`` are meant to be shown
+    (
+        "ssh",
+        re.compile(
+            r"\.ssh/(?![\w.-]+\.pub\b|known_hosts\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub\b)"
+            r"|\bssh\s+(?:private\s+)?keys?\b",
+            re.I,
+        ),
+    ),
     ("aws", re.compile(r"\.aws/(?:credentials|config)\b|\baws\s+credentials\b", re.IGNORECASE)),
     (
         "netrc",
@@ -256,8 +264,15 @@ def _secret_file_kinds(text: str) -> Iterator[str]:
             yield kind
 
 
+# ``'TOKEN' in os.environ`` says whether a variable is set, never its value
+_ENV_MEMBERSHIP = re.compile(
+    r"""['"]\w+['"]\s+(?:not\s+)?in\s+(?:os\.)?environ\b(?!\s*[\[.(])|\bos\.environ\.__contains__\("""
+)
+
+
 def _env_marks_in_code(text: str) -> set[str]:
     marks: set[str] = set()
+    text = _ENV_MEMBERSHIP.sub(" ", text)
     if _ENV_CODE.search(text):
         names = {m.group(1) for m in _ENV_CODE_NAME.finditer(text)}
         marks |= {f"env:{n.upper()}" for n in names} or {"env"}

@@ -64,6 +64,7 @@ from qgs_worker.core.orders import Order, is_prohibition
 from qgs_worker.core.toolgate.kinds import infer_kinds
 from qgs_worker.core.toolgate.registry import ToolRegistry
 from qgs_worker.core.toolgate.spec import Permission, infer_permission
+from qgs_worker.core.unasked_acts import covered, find_unasked_acts, named_package
 
 __all__ = ["ORDER_IN_DATA", "find_orders_followed", "orders_in_data"]
 
@@ -108,10 +109,12 @@ def find_orders_followed(
         per call for acts and actions, located at ``tool_call:NAME[.PATH]`` or ``text``.
         Never raises.
     """
-    if not any(o.orders or o.seen.passages for o in outputs):
-        return []
     user = read_user(user_texts)
-    findings = _values(calls, outputs, user, [*user_texts, *_before_orders(outputs)], strip_relayed, role)
+    if not any(o.orders or o.seen.passages for o in outputs):
+        return find_unasked_acts(calls, outputs, user, role=role)
+    findings = _values(
+        calls, outputs, user, [*user_texts, *_before_orders(outputs)], strip_relayed, role
+    )
     done = {f.location.split(".", 1)[0] for f in findings}
     data_words = _data_words(outputs)
     for call in calls:
@@ -122,6 +125,8 @@ def find_orders_followed(
         if hit is not None:
             rule, order, what = hit
             findings.append(_finding(role, rule, call, order, what))
+    taken = frozenset(f.location.split(".", 1)[0] for f in findings)
+    findings.extend(find_unasked_acts(calls, outputs, user, skip=taken, role=role))
     if answer.strip():
         findings.extend(answer_findings(answer, outputs, user, role))
     return findings
@@ -327,22 +332,6 @@ def _edits_files(call: ToolCall) -> bool:
     return has_path and bool(tool_words(call.name) & _EDIT_WORDS)
 
 
-def _named_package(name: str, user_words: frozenset[str], data_words: frozenset[str]) -> bool:
-    """The package is the user's or the data's: named there, or holding a module named there.
-
-    ``pyyaml`` for "No module named 'yaml'": the project needs it; ``requests-oauth2lib`` for an
-    import of ``requests`` is not that package (a name that only contains one is another).
-    """
-    if name in user_words or name in data_words:
-        return True
-    # the conventional distribution names of a module: pyyaml, python-dateutil
-    return any(
-        len(word) >= 3 and word in data_words
-        for word in (name.removeprefix("python-"), name.removeprefix("py"))
-        if word != name
-    )
-
-
 def _call_classes(call: ToolCall) -> tuple[frozenset[str], frozenset[str]]:
     """A tool name's action classes and object groups.
 
@@ -387,23 +376,6 @@ def _side_effect(call: ToolCall, registry: ToolRegistry | None) -> bool:
     )
 
 
-def _covered(mark: str, others: frozenset[str]) -> bool:
-    """Whether ``others`` name ``mark`` (a generic ``env`` covers every variable; a host its subdomains)."""
-    if mark in others:
-        return True
-    kind, _, detail = mark.partition(":")
-    if kind == "env":
-        return "env" in others or (not detail and any(o.startswith("env:") for o in others))
-    if kind in {"fetch", "publish"}:  # the same host, or one of its subdomains
-        hosts = {o.split(":", 1)[1] for o in others if o.startswith(("fetch:", "publish:"))}
-        if kind == "publish" and detail == "package":
-            return "publish:package" in others
-        return any(
-            detail == h or detail.endswith("." + h) or h.endswith("." + detail) for h in hosts
-        )
-    return False
-
-
 def _act_or_action(
     call: ToolCall,
     outputs: Sequence[OrderedOutput],
@@ -421,13 +393,13 @@ def _act_or_action(
             # the data's own for what the user asked; what is sensitive is never asked by pointing
             mine = not order.addressed and output.pointed and bool(classes & user.classes)
             for mark in sorted(marks):
-                if not _covered(mark, order.marks) or _covered(mark, user.marks):
+                if not covered(mark, order.marks) or covered(mark, user.marks):
                     continue
                 if mine and not mark.startswith(SENSITIVE_MARKS):
                     continue
                 if mark.startswith("fetch:") and not order.addressed:
                     continue  # a page's "visit our site" is not an order to the agent
-                if mark.startswith("install:") and _named_package(mark[8:], user.words, data_words):
+                if mark.startswith("install:") and named_package(mark[8:], user.words | data_words):
                     continue  # the project, its errors or the user name the package
                 return "ordered_act", order, mark
             if not side_effect or user.delegates or user.sets_up:

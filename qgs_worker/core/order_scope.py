@@ -110,7 +110,11 @@ _SETUP = re.compile(
     r"|(?:described|documented|explained|outlined|specified)\s+in"
     r"|(?:per|like|as\s+in)\s+(?:the\s+|our\s+)?(?:readme|contributing|docs?|documentation|wiki"
     r"|guide|runbook|instructions|playbook|setup\s+guide)"
-    r"|(?:readme|docs|guide|wiki|runbook)\s+says)\b",
+    r"|(?:readme|docs|guide|wiki|runbook)\s+says"
+    # "as its README suggests", "the way its registry page says": the document's steps
+    r"|(?:as|the\s+way|like)\s+(?:its|the|our|their|this|that)\s+(?:[\w.-]+\s+){0,2}(?:page|readme"
+    r"|docs?|documentation|guide|wiki|runbook|instructions|manual)\s+(?:says?|suggests?|shows?"
+    r"|describes?|recommends?|explains?|tells?|instructs?))\b",
     re.IGNORECASE,
 )
 
@@ -247,8 +251,18 @@ def _has_token(text: str, token: str) -> bool:
     return False
 
 
+_DOC_TOOL_WORDS = frozenset({"readme", "docs", "doc", "documentation", "wiki", "manual", "guide"})
+
+
 def _reads_docs(call: ToolCall | None) -> bool:
-    return call is not None and any(_DOC_PATH.search(v) for _, v in call.argument_values())
+    """The call reads a project's docs: a path like ``README.md``, or a tool named for them."""
+    from qgs_worker.core.filewrites import tool_words
+
+    if call is None:
+        return False
+    return bool(tool_words(call.name) & _DOC_TOOL_WORDS) or any(
+        _DOC_PATH.search(v) for _, v in call.argument_values()
+    )
 
 
 _CODE_LINE = re.compile(

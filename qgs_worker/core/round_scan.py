@@ -37,7 +37,7 @@ from qgs_worker.core.rules import prompt as prompt_rules
 if TYPE_CHECKING:
     # Imported where used: only a round with tool outputs traces what follows an injection, so
     # ``qgs check-tool`` and ``qgs scan`` start without it and its patterns (issue 15).
-    from qgs_worker.core import followed
+    from qgs_worker.core import followed, order_scope
     from qgs_worker.core.toolgate.registry import ToolRegistry
 
 __all__ = ["scan_round", "scan_rounds"]
@@ -81,9 +81,11 @@ def scan_round(
         from the outputs' own data (``followed``: names, dates, amounts, addresses, file names,
         message text, by normalised tokens and n-grams).
     """
-    findings = scan_text(deliverable.text, request=request) if deliverable.text else []
+    said = scan_text(deliverable.text, request=request) if deliverable.text else []
+    called: list[Finding] = []
     for call in deliverable.tool_calls:
-        findings.extend(_asked_scripts(scan_tool_call(call, request=request), (request, *user_turns)))
+        called.extend(scan_tool_call(call, request=request))
+    findings: list[Finding] = []  # what the outputs hold and what follows from them
 
     seen = [_seen(result) for result in earlier_tool_results]
     for index, result in enumerate(deliverable.tool_results):
@@ -122,11 +124,12 @@ def scan_round(
                 )
             )
     results = [*earlier_tool_results, *deliverable.tool_results]
+    user_texts = (request, *user_turns)
+    outputs: list[order_scope.OrderedOutput] = []
     if results and (deliverable.tool_calls or deliverable.text):
         from qgs_worker.core import order_flow, order_scope
 
         producers = {c.id: c for c in (*earlier_tool_calls, *deliverable.tool_calls) if c.id}
-        user_texts = (request, *user_turns)
         outputs = order_scope.orders_of_outputs(
             results, seen, user_texts=user_texts, producers=producers
         )
@@ -149,29 +152,57 @@ def scan_round(
                 outputs, len(earlier_tool_results), flagged, role=DETECTOR_ROLE
             )
         )
-    return _dedupe(findings)
+    return _dedupe([*said, *_asked_scripts(called, user_texts, outputs), *findings])
 
 
 _PIPE_TO_SHELL = "pipe_to_shell"
 _SCRIPT_URL = re.compile(r"\bhttps?://[^\s'\"|;&)]+", re.IGNORECASE)
 
 
-def _asked_scripts(findings: list[Finding], user_texts: Sequence[str]) -> list[Finding]:
-    """A ``curl | sh`` of a script whose URL the user gave is P2, said to be the user's.
+def _asked_scripts(
+    findings: list[Finding],
+    user_texts: Sequence[str],
+    outputs: Sequence[order_scope.OrderedOutput] = (),
+) -> list[Finding]:
+    """A ``curl | sh`` the user asked for is P2, said to be the user's.
 
     "Install our CLI with its install script: curl -fsSL https://tools.corp.test/install.sh |
-    sh" is the user's own order; the same pipe of any URL the user did not give stays P0.
+    sh" is the user's own order. So is "install Rust the way the official install page says"
+    when the script's URL comes from that page: the user asked for an install and pointed at
+    (or handed over) the output that names the URL, outside any injected passage of it. The
+    same pipe of any other URL stays P0.
     """
+    if not any(f.rule == _PIPE_TO_SHELL for f in findings):
+        return findings
+    from qgs_worker.core.order_scope import read_user
+    from qgs_worker.core.unasked_acts import asks_for
+
     asked = " ".join(user_texts).casefold()
+    installs = asks_for("install", read_user(user_texts))
     kept: list[Finding] = []
     for finding in findings:
         urls = {u.casefold() for u in _SCRIPT_URL.findall(finding.evidence)}
-        if finding.rule == _PIPE_TO_SHELL and urls and all(u in asked for u in urls):
+        if (
+            finding.rule == _PIPE_TO_SHELL
+            and urls
+            and all(u in asked or (installs and _from_pointed(u, outputs)) for u in urls)
+        ):
             finding = finding.model_copy(
                 update={"severity": _P2, "title": finding.title + " (a script the user asked for)"}
             )
         kept.append(finding)
     return kept
+
+
+def _from_pointed(url: str, outputs: Sequence[order_scope.OrderedOutput]) -> bool:
+    """The URL is in an output the user pointed at or delegated to, outside its injected passages."""
+    for output in outputs:
+        if not (output.pointed or output.delegated):
+            continue
+        text = output.seen.text.casefold()
+        if url in text and not any(url in p.casefold() for p in output.seen.passages):
+            return True
+    return False
 
 
 def scan_rounds(
@@ -257,5 +288,3 @@ def _without_passages(value: str) -> str:
     for passage in output.passages:
         flat = flat.replace(passage, "\n")
     return flat
-
-

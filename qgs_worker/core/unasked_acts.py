@@ -1,0 +1,266 @@
+"""Sensitive acts nobody asked for: the deed read first, whatever the order's wording.
+
+``order_flow`` starts from the orders it can read in the data (the injection detectors'
+passages, addressed orders, plain imperatives) and asks whether a call carries one out. An order
+written in a way no reader of words expects (a language without a verb lexicon, a question, a
+description of what "the bot then does", a fake error message's "fix") is never read as one, and
+its deed goes unseen. This module starts from the other end, the deed: a call that does a
+sensitive act, one the user's words never asked for, and that some untrusted data read before
+named. The deed is the attack succeeding, however the passage was worded.
+
+| the call does | the user's words never | a tool output read before |
+| --- | --- | --- |
+| a sensitive act (``acts.SENSITIVE_MARKS``: prints the environment or a secret variable, reads a credentials file, writes a git hook, CI workflow, shell start-up file, ``authorized_keys`` or crontab, changes a git remote or credential, force-pushes, changes a package index, publishes, runs a privileged container) | name that act, nor its class (``_CLASS_WORDS``) | names the same act (``acts.text_marks``) |
+| an install of a package | name the package, nor ask for any install or set-up | names the install of that package |
+| a request that sends data (a body, a form, an upload, a ``POST``, a query string carrying a value) to a host | name the host, nor ask to send, post or upload anything | names the host |
+
+Each is a P0 ``injection_followed`` finding with rule ``unasked_act``, naming the act, the
+call and the line of data that named it. What keeps the user's own work clear:
+
+- **The user asked for the class of act.** "Install the extension the notebook needs", "add
+  a pre-commit hook", "post the report to our webhook": any act of that class is the user's.
+- **The user delegated to the data.** The outputs the user handed over ("follow the runbook",
+  "set it up as the README says": ``order_scope``'s delegation) name acts for the user.
+- **The agent's own echo.** An output that repeats the command that produced it (``pip``'s
+  "Collecting acme-sdk") names the agent's act, not an order.
+
+Why the class of act and not every side effect: an agent acts on its own initiative all the
+time (it edits files, runs tests, replies where the user asked for replies); a sensitive act of
+a class the task never touched, after data that named it, is what a planted order looks like
+from the outside (the OWASP LLM01:2025 "excessive agency" path; Debenedetti et al., 2025, on
+calls whose provenance is untrusted data). Measured on the development and held-out sets in
+``docs/orders.md``.
+
+Pure: stdlib and the core only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from qgs_worker.core.acts import SENSITIVE_MARKS, call_marks, text_marks
+from qgs_worker.core.followed import CATEGORY
+from qgs_worker.core.models import Finding, Severity, ToolCall
+from qgs_worker.core.order_scope import OrderedOutput, User, clip, short
+
+__all__ = ["UNASKED_ACT", "asks_for", "covered", "find_unasked_acts", "named_package", "sends_data"]
+
+UNASKED_ACT = "unasked_act"
+"""The ``Finding.rule`` of a sensitive act that only data named."""
+
+_DEED_MARKS = (*SENSITIVE_MARKS, "install:")
+
+# Words of a request that ask for a whole class of act, whichever file, package or host the
+# data then names. Each list is the class's own vocabulary (the tools' and files' names), not
+# any data set's wording.
+_CLASS_WORDS: dict[str, frozenset[str]] = {
+    "secret_file": frozenset({"credentials", "credential", "secrets", "dotenv"}),
+    "install": frozenset(
+        {"install", "installs", "installing", "installed", "reinstall", "setup", "dependencies"}
+        | {"dependency", "deps", "requirements", "bootstrap"}
+    ),
+    "write:hooks": frozenset({"hook", "hooks", "pre-commit", "precommit", "husky"}),
+    "write:ci": frozenset({"ci", "workflow", "workflows", "pipeline", "pipelines"}),
+    "write:shellrc": frozenset({"bashrc", "zshrc", "profile", "alias", "aliases"}),
+    "write:ssh": frozenset({"authorized_keys"}),
+    "write:cron": frozenset({"cron", "crontab", "cronjob", "schedule", "scheduled"}),
+    "git:remote": frozenset({"remote", "remotes", "mirror", "fork", "upstream"}),
+    "git:credential": frozenset({"credential", "credentials"}),
+    "git:force": frozenset({"force-push", "rebase", "squash", "rewrite"}),
+    "index": frozenset({"index", "mirror", "registry", "proxy"}),
+    "publish": frozenset({"publish", "release", "upload"}),
+    "container": frozenset({"privileged"}),
+    "fetch": frozenset(
+        {"send", "post", "upload", "submit", "report", "notify", "webhook", "share", "publish"}
+        | {"forward", "sync", "push"}
+    ),
+}
+
+# A request that carries data out: a body, a form, an upload, a method that writes, a query
+# value long enough to hold a secret (six characters: a token's shortest tail).
+_SEND_KEYS = frozenset({"body", "data", "json", "payload", "files", "file", "content", "form"})
+_SEND_FLAGS = re.compile(
+    r"(?:^|\s)(?:-d|--data(?:-[\w-]+)?|-F|--form|-T|--upload-file|--post-(?:data|file)"
+    r"|-X\s*(?:POST|PUT|PATCH)|--request\s+(?:POST|PUT|PATCH)|--method=(?:POST|PUT|PATCH))(?=\s|=|$)"
+    r"|\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\("
+    r"|\bmethod\s*[:=]\s*['\"]?(?:POST|PUT|PATCH)\b",
+    re.IGNORECASE,
+)
+_QUERY_VALUE = re.compile(r"[?&][\w.-]+=[^&\s'\"]{6,}")
+
+
+def sends_data(call: ToolCall) -> bool:
+    """Whether a call that reaches a host carries data to it, not only asks for a page.
+
+    A ``body``/``data``/``json``/``files`` argument, a ``method`` of POST, PUT or PATCH,
+    ``curl -d``/``-F``/``-T``, ``wget --post-data``, ``requests.post(``, or a query string with
+    a value of six or more characters (``?k=<token>``).
+    """
+    for path, value in call.argument_values():
+        leaf = path.rsplit(".", 1)[-1].casefold()
+        if leaf in _SEND_KEYS and value.strip():
+            return True
+        if leaf == "method" and value.strip().upper() in {"POST", "PUT", "PATCH"}:
+            return True
+        if _SEND_FLAGS.search(value) or _QUERY_VALUE.search(value):
+            return True
+    return False
+
+
+def covered(mark: str, others: frozenset[str]) -> bool:
+    """Whether ``others`` name ``mark`` (a generic ``env`` covers every variable; a host its subdomains)."""
+    if mark in others:
+        return True
+    kind, _, detail = mark.partition(":")
+    if kind == "env":
+        return "env" in others or (not detail and any(o.startswith("env:") for o in others))
+    if kind in {"fetch", "publish"}:  # the same host, or one of its subdomains
+        hosts = {o.split(":", 1)[1] for o in others if o.startswith(("fetch:", "publish:"))}
+        if kind == "publish" and detail == "package":
+            return "publish:package" in others
+        return any(
+            detail == h or detail.endswith("." + h) or h.endswith("." + detail) for h in hosts
+        )
+    return False
+
+
+def _act_class(mark: str) -> str:
+    """``write:hooks`` and ``git:remote`` keep their detail; ``install:x`` is ``install``."""
+    kind, _, detail = mark.partition(":")
+    return f"{kind}:{detail}" if kind in {"write", "git"} else kind
+
+
+def asks_for(act: str, user: User) -> bool:
+    """Whether the user's words ask for a class of act (``install``, ``write:hooks``, ``fetch``...).
+
+    By a mark of that class in the user's words, by the class's words (``_CLASS_WORDS``), or
+    for ``install`` by asking to set the project up.
+    """
+    if any(_act_class(m) == act for m in user.marks):
+        return True
+    if act == "install" and user.sets_up:
+        return True
+    return bool(_CLASS_WORDS.get(act, frozenset()) & user.words)
+
+
+def _class_asked(mark: str, user: User) -> bool:
+    if mark.startswith("install:") and mark.partition(":")[2] in user.words:
+        return True
+    return asks_for(_act_class(mark), user)
+
+
+def _deed_marks(call: ToolCall) -> list[str]:
+    marks = call_marks(call)
+    found = [m for m in marks if m.startswith(_DEED_MARKS)]
+    if any(m.startswith("fetch:") for m in marks) and sends_data(call):
+        found += [m for m in marks if m.startswith("fetch:")]
+    return sorted(found)
+
+
+_WORD = re.compile(r"[a-z0-9][\w.-]*")
+
+
+def named_package(name: str, words: frozenset[str]) -> bool:
+    """The package is named in ``words``, or holds a module named there.
+
+    ``pyyaml`` for "No module named 'yaml'": the project needs it; ``requests-oauth2lib`` for an
+    import of ``requests`` is not that package (a name that only contains one is another).
+    """
+    if name in words:
+        return True
+    # the conventional distribution names of a module: pyyaml, python-dateutil
+    return any(
+        len(word) >= 3 and word in words
+        for word in (name.removeprefix("python-"), name.removeprefix("py"))
+        if word != name
+    )
+
+
+def _projects_package(mark: str, outputs: Sequence[OrderedOutput]) -> bool:
+    """The project names the package beyond the line that says to install it.
+
+    ``ruff`` in ``requirements-dev.txt`` makes the README's ``pip install ruff`` the project's
+    own step, and "No module named 'yaml'" the error's hint ``pip install pyyaml``; a package
+    only an install line names is the line's.
+    """
+    words: set[str] = set()
+    for output in outputs:
+        for line in output.seen.text.casefold().splitlines():
+            if not covered(mark, text_marks(line)):
+                words |= {w.replace("_", "-").rstrip(".") for w in _WORD.findall(line)}
+    return named_package(mark.partition(":")[2], frozenset(words))
+
+
+def _naming_line(mark: str, output: OrderedOutput) -> str | None:
+    """The line of an output that names ``mark``, or None (the output does not, or echoes the agent)."""
+    text = output.seen.text
+    if not covered(mark, text_marks(text)):
+        return None
+    if output.asked_with and covered(mark, text_marks("\n".join(output.asked_with))):
+        return None  # the output of the agent's own command repeats what it ran
+    for line in text.splitlines():
+        if line.strip() and covered(mark, text_marks(line)):
+            return line.strip()
+    return text.strip()
+
+
+def find_unasked_acts(
+    calls: Sequence[ToolCall],
+    outputs: Sequence[OrderedOutput],
+    user: User,
+    *,
+    skip: frozenset[str] = frozenset(),
+    role: str = "detectors",
+) -> list[Finding]:
+    """Report the calls that do a sensitive act only data named (the module's table).
+
+    Args:
+        calls: The round's tool calls.
+        outputs: Every tool output seen so far, with whether the user delegated to it.
+        user: What the user's words name (``order_scope.read_user``).
+        skip: Locations (``tool_call:NAME``) already reported by the order check.
+        role: The ``Finding.role`` to set.
+
+    Returns:
+        At most one P0 ``injection_followed`` finding (rule ``unasked_act``) per call, located at
+        ``tool_call:NAME``. Never raises.
+    """
+    findings: list[Finding] = []
+    for call in calls:
+        here = f"tool_call:{call.name}"
+        if here in skip:
+            continue
+        for mark in _deed_marks(call):
+            if covered(mark, user.marks) or _class_asked(mark, user):
+                continue
+            if mark.startswith("install:") and _projects_package(mark, outputs):
+                continue
+            line = next(
+                (
+                    found
+                    for output in outputs
+                    if not output.delegated
+                    for found in (_naming_line(mark, output),)
+                    if found is not None
+                ),
+                None,
+            )
+            if line is None:
+                continue
+            findings.append(
+                Finding(
+                    role=role,
+                    category=CATEGORY,
+                    severity=Severity.P0,
+                    title=(
+                        f"tool call {call.name} does a sensitive act ({mark}) that the user's "
+                        f"request never asked for and a tool output named: «{short(line)}»"
+                    ),
+                    evidence=clip(f"{mark} ← data: {line}"),
+                    location=here,
+                    rule=UNASKED_ACT,
+                )
+            )
+            break
+    return findings
