@@ -17,16 +17,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from kit6 import render_pair, render_plain  # noqa: E402
+from pairs_assist import ASSIST  # noqa: E402
 from pairs_code import CODE  # noqa: E402
-
-try:
-    from pairs_assist import ASSIST
-except ImportError:  # written later
-    ASSIST = []
-try:
-    from plains import BENIGN, CLEAN
-except ImportError:
-    BENIGN, CLEAN = [], []
+from plains import BENIGN, CLEAN  # noqa: E402
 
 
 def check(rec: dict[str, Any]) -> None:
