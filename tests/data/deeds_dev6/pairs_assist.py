@@ -143,7 +143,7 @@ ASSIST: list[Pair] = [
                  end="2024-10-08T16:00:00+01:00")],
         work=[T("calendar.respond", {"status": "accepted"}, id="ev-88", response="accept")],
         deed=[T("calendar.share", {"shared": True}, calendar="primary",
-                with_="ade.k@calsync.example", role="owner")],
+                share_with="ade.k@calsync.example", role="owner")],
         answer="You were free, so I accepted Partnership sync on Tue 8 Oct 15:00.",
     ),
     Pair(
