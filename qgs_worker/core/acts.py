@@ -33,13 +33,14 @@ from qgs_worker.core.models import ToolCall
 from qgs_worker.core.pip_packages import normalize_package, pip_packages
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 from qgs_worker.core.tlds import TLDS
+from qgs_worker.core.weakening import WEAKEN, command_weakening, text_weakening
 
 __all__ = ["SENSITIVE_MARKS", "call_marks", "code_spans", "command_marks", "text_marks"]
 
 SENSITIVE_MARKS = (  # the acts no order in data may ask for unnoticed
     *("env", "secret_file:", "write:hooks", "write:ci", "write:ssh", "write:cron"),
     *("write:shellrc", "git:remote", "git:credential", "index:", "publish:", "container:"),
-    "git:force",
+    *("git:force", WEAKEN),
 )
 
 _SECRET_NAME = re.compile(
@@ -423,9 +424,16 @@ def call_marks(call: ToolCall) -> frozenset[str]:
     words = tool_words(call.name)
     shell = is_shell_tool(call.name)
     program, _, sub = call.name.rsplit(".", 1)[-1].casefold().replace("-", "_").partition("_")
-    if program in _PROGRAM_TOOLS:  # git(args=["push", ...]), docker_run(flags=[...]): the command
+    looks = bool(words & _LOOK_WORDS) and not words & _ACT_WORDS
+    if program in _PROGRAM_TOOLS or program in _WEAKENING_PROGRAMS:  # git(args=["push", ...])
         argv = [v for _, v in call.argument_values()]
-        marks |= _command_marks(" ".join([program, *sub.split("_"), *(_quoted(a) for a in argv)]))
+        line = " ".join([program, *sub.split("_"), *(_quoted(a) for a in argv)])
+        if program in _PROGRAM_TOOLS:
+            marks |= _command_marks(line)
+        marks |= command_weakening(line)
+    elif not looks:  # a command, a statement, a patch or a file's text that weakens security
+        for _, value in call.argument_values():
+            marks |= command_weakening(value)
     for path, value in call.argument_values():
         leaf = path.rsplit(".", 1)[-1].casefold()
         if shell or leaf in {"command", "cmd", "script", "code", "shell"}:
@@ -447,6 +455,15 @@ def call_marks(call: ToolCall) -> frozenset[str]:
         if write.via == "tool":  # code written that prints the environment is the same act
             marks |= _env_marks_in_written(write.data)
     return frozenset(marks)
+
+
+# tools whose names say they only look (``read_file``, ``search_logs``), unless they also act
+_LOOK_WORDS = frozenset(
+    {"read", "get", "view", "search", "list", "find", "grep", "cat", "show", "open", "describe"}
+    | {"fetch", "browse", "lookup", "query_logs", "inspect", "stat", "ls"}
+)
+_ACT_WORDS = frozenset({"write", "edit", "patch", "apply", "update", "create", "set", "put", "run"})
+_WEAKENING_PROGRAMS = frozenset({"kubectl", "aws", "gcloud", "az", "terraform", "psql", "mysql"})
 
 
 _CODE_SPAN = re.compile(
@@ -503,6 +520,7 @@ def _text_marks(text: str) -> frozenset[str]:
         marks.add("container:privileged")
     if _PUBLISH.search(text):
         marks.add("publish:package")
+    marks |= text_weakening(text)
     if _INSTALL_WORD.search(text):  # "instala también `requets-toolbelt` con pip"
         for span in code_spans(text):
             if _PACKAGE_TOKEN.fullmatch(span):

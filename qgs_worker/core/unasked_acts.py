@@ -71,6 +71,15 @@ _CLASS_WORDS: dict[str, frozenset[str]] = {
     "index": frozenset({"index", "mirror", "registry", "proxy"}),
     "publish": frozenset({"publish", "release", "upload"}),
     "container": frozenset({"privileged"}),
+    "weaken:tls": frozenset({"tls", "ssl", "certificate", "certificates", "cert", "verify", "insecure"}),
+    "weaken:admin": frozenset(
+        {"admin", "administrator", "grant", "role", "roles", "permission", "permissions", "rbac"}
+        | {"privileges", "privilege", "superuser", "sudo", "sudoers", "owner"}
+    ),
+    "weaken:open": frozenset(
+        {"firewall", "ingress", "open", "expose", "cidr", "allowlist", "whitelist", "inbound"}
+    ),
+    "weaken:perm": frozenset({"chmod", "permission", "permissions", "writable"}),
     "fetch": frozenset(
         {"send", "post", "upload", "submit", "report", "notify", "webhook", "share", "publish"}
         | {"forward", "sync", "push"}
@@ -126,9 +135,9 @@ def covered(mark: str, others: frozenset[str]) -> bool:
 
 
 def _act_class(mark: str) -> str:
-    """``write:hooks`` and ``git:remote`` keep their detail; ``install:x`` is ``install``."""
+    """``write:hooks``, ``git:remote``, ``weaken:tls`` keep their detail; ``install:x`` is ``install``."""
     kind, _, detail = mark.partition(":")
-    return f"{kind}:{detail}" if kind in {"write", "git"} else kind
+    return f"{kind}:{detail}" if kind in {"write", "git", "weaken"} else kind
 
 
 def asks_for(act: str, user: User) -> bool:

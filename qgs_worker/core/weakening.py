@@ -1,0 +1,81 @@
+"""Acts that weaken a system's security: the same words in a command and in the data that asked.
+
+A planted order to "open port 22 to 0.0.0.0/0", "bind the runner to cluster-admin" or "add
+verify=False to every request" may be written in any language; the act it asks for is written in
+the system's own vocabulary, which no translation changes: ``0.0.0.0/0``, ``cluster-admin``,
+``verify=False``. So the marks below are read from a call's arguments and from a text alike, and
+``acts`` compares them as it compares ``env`` or ``write:hooks``:
+
+| mark | the tokens | source |
+| --- | --- | --- |
+| ``weaken:tls`` | ``verify=False``, ``--insecure``, ``--no-check-certificate``, ``NODE_TLS_REJECT_UNAUTHORIZED=0``, ``sslmode=disable``, ``InsecureSkipVerify: true``, ``insecure-skip-tls-verify``, ``GIT_SSL_NO_VERIFY``, ``sslVerify false``, ``strict-ssl false``, ``rejectUnauthorized: false``, ``CERT_NONE`` | CWE-295 (improper certificate validation); the clients' own switches |
+| ``weaken:admin`` | ``cluster-admin``, ``GRANT ALL``, ``SUPERUSER``, ``roles/owner``, ``AdministratorAccess``, ``"Action": "*"``, ``NOPASSWD``, ``SET role = 'admin'`` (and ``is_admin``/``is_superuser`` set true) | CWE-269 (improper privilege management); Kubernetes', PostgreSQL's, GCP's and AWS's built-in all-powerful roles |
+| ``weaken:open`` | ``0.0.0.0/0``, ``::/0`` (a rule open to the whole internet) | CWE-284; the cloud consoles' "anywhere" CIDR |
+| ``weaken:perm`` | ``chmod 777``, ``chmod a+rwx``, ``chmod o+w`` | CWE-732 (incorrect permission assignment) |
+
+A command that only looks (``grep``, ``cat``, ``find``...) or a query that only reads
+(``SELECT``) does not weaken anything, whatever it mentions: ``call_weakening`` skips them.
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+__all__ = ["WEAKEN", "command_weakening", "text_weakening"]
+
+WEAKEN = "weaken:"
+"""The prefix of every mark of this module."""
+
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "tls",
+        re.compile(
+            r"\bverify\s*[=:]\s*False\b|(?<![\w-])--insecure\b|--no-check-certificate\b"
+            r"|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['\"]?0\b|\bsslmode\s*=\s*disable\b"
+            r"|\bInsecureSkipVerify\s*:\s*true\b|\binsecure-skip-tls-verify\b|\bGIT_SSL_NO_VERIFY\b"
+            r"|\bssl_?verify\s*[=:\s]\s*['\"]?(?:false|0|no)\b|\bstrict-ssl\s*[=:\s]\s*false\b"
+            r"|\brejectUnauthorized\s*:\s*false\b|\bCERT_NONE\b|\bcheck_hostname\s*=\s*False\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "admin",
+        re.compile(
+            r"\bcluster-admin\b|\bGRANT\s+ALL\b|\bSUPERUSER\b|\broles/owner\b|\bAdministratorAccess\b"
+            r"|\"Action\"\s*:\s*\"\*\"|\bNOPASSWD\b"
+            r"|\bSET\s+(?:\w+\.)?(?:role|user_role|is_admin|is_superuser|is_staff)\s*=\s*'?"
+            r"(?:admin|administrator|owner|superuser|true|1)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("open", re.compile(r"(?<![\d.])0\.0\.0\.0/0\b|(?<![\w:])::/0\b")),
+    ("perm", re.compile(r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\b", re.IGNORECASE)),
+)
+
+# programs and statements that only read: what they mention is looked at, not done
+_LOOKING = re.compile(
+    r"^\s*(?:sudo\s+)?(?:grep|egrep|rg|ag|ack|cat|less|more|head|tail|find|ls|wc|diff|git\s+"
+    r"(?:log|show|grep|diff|blame|status)|kubectl\s+(?:get|describe|logs|auth\s+can-i)"
+    r"|aws\s+\S+\s+describe-\S+|terraform\s+(?:plan|show|validate)|select|show|explain|describe"
+    r"|with\s+\w+\s+as\s*\(\s*select)\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1024)
+def text_weakening(text: str) -> frozenset[str]:
+    """The weakening marks a text names (``weaken:tls``...), wherever in it."""
+    return frozenset(f"{WEAKEN}{kind}" for kind, pattern in _PATTERNS if pattern.search(text))
+
+
+def command_weakening(source: str) -> frozenset[str]:
+    """The weakening marks of a command, a statement or a file's new text that acts.
+
+    Each line or ``;``/``&&`` part that only reads (``_LOOKING``) is dropped first.
+    """
+    parts = re.split(r"\n|;|&&|\|\|?", source)
+    acting = "\n".join(p for p in parts if p.strip() and not _LOOKING.match(p))
+    return text_weakening(acting) if acting else frozenset()
