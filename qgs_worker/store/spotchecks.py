@@ -331,14 +331,14 @@ class SpotCheckStore(StoreBase):
                 was = items[-1].decision
                 now = found.decision if found is not None else "no decision yet"
                 raise RoundRedecidedError(
-                    f"'submission_id' {submission_id!r}: the round was decided again after it was "
-                    f"sampled (queued as {was!r}, now {now!r}): a label of the old decision is "
-                    "refused, nothing was stored; label its current decision once it is queued "
-                    "(POST /v1/spot-checks with this submission_id asks for it)"
+                    f"'submission_id' {submission_id!r} was decided again after it was sampled "
+                    f"(queued as {was!r}, now {now!r}), so the label would judge a decision that "
+                    "is gone and nothing was stored: ask for its current decision with POST "
+                    "/v1/spot-checks (MCP: request_spot_check), then label that one"
                 )
             raise NotSampledError(
                 f"'submission_id' {submission_id!r} is not in the spot-check queue (neither "
-                "sampled nor asked for): nothing was stored; ask for it first with POST "
+                "sampled nor asked for), so nothing was stored: ask for it first with POST "
                 '/v1/spot-checks {"submission_id": ...} (MCP: request_spot_check), then label it'
             )
         row = {
@@ -367,11 +367,11 @@ class SpotCheckStore(StoreBase):
                     raise
                 when = as_utc(first["created_at"]).isoformat(timespec="seconds")
                 raise LabelExistsError(
-                    f"'submission_id' {submission_id!r}: {person!r} labelled this decision at "
-                    f"{when} ({first['verdict']}, decision "
-                    f"{'right' if first['decision_correct'] else 'wrong'}); that label stands and "
-                    "nothing was stored: a person labels a decision once (another person may "
-                    "label it too)"
+                    f"'submission_id' {submission_id!r} was labelled by {person!r} at {when} "
+                    f"({first['verdict']}, decision "
+                    f"{'right' if first['decision_correct'] else 'wrong'}), and a person labels "
+                    "a decision once, so that label stands and nothing was stored: nothing to "
+                    "resend; another person may label it too"
                 ) from None
         return self._items(_sc.c.id == item.id)[0]
 
