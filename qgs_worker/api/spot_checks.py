@@ -96,9 +96,12 @@ class SpotChecks:
     ) -> list[dict[str, Any]]:
         """The principal's spot-check queue, oldest first (``open``: not labelled, standing).
 
+        An empty ``task_type`` or ``decision`` is no filter, as None is.
+
         Raises:
             InputError: a status, task type or decision kind that is not one.
         """
+        task_type, decision = task_type or None, decision or None
         _one_of("status", status, STATUSES)
         if task_type is not None:
             _one_of("task_type", task_type, [t.value for t in TaskType])
@@ -204,7 +207,8 @@ class SpotChecks:
 
         Args:
             principal: Whose tasks' labels count.
-            scope: Only ``gate``, ``judge``, ``task_type`` or ``rule`` figures (None: all).
+            scope: Only ``gate``, ``judge``, ``task_type`` or ``rule`` figures (None or empty:
+                all).
 
         Returns:
             ``{"labels", "figures": [Figure.to_dict()...], "shadow": [ShadowState.to_dict()...]}``.
@@ -212,6 +216,7 @@ class SpotChecks:
         Raises:
             InputError: ``scope`` is not one.
         """
+        scope = scope or None
         if scope is not None:
             _one_of("scope", scope, ("gate", "judge", "task_type", "rule"))
         records = self.repo.label_records(_owners(principal))
