@@ -435,6 +435,28 @@ class SpotCheckStore(StoreBase):
             for r in rows
         ]
 
+    # -- names ----------------------------------------------------------------------------
+
+    def round_rule_keys(self, submission_id: str) -> set[str]:
+        """What the findings of a submission's round are counted under: rule ids (or categories).
+
+        The keys ``label_records`` gives as ``fired`` (a finding's ``rule``, or its category
+        when it has none: an audit role's LLM finding); empty for no such round.
+        """
+        statement = (
+            select(_f.c.rule, _f.c.category)
+            .select_from(_f.join(_r, _r.c.id == _f.c.round_id))
+            .where(_r.c.submission_id == submission_id)
+        )
+        with Session(self.engine) as session:
+            return {rule or category for rule, category in session.execute(statement)}
+
+    def review_judges(self) -> set[str]:
+        """The names of the judges whose reviews the store holds (``Review.judge``)."""
+        with Session(self.engine) as session:
+            found = session.execute(select(_rv.c.judge).distinct()).scalars()
+            return {name for name in found if name}
+
     # -- shadow changes -------------------------------------------------------------------
 
     def shadow_changes(self) -> dict[tuple[str, str], ShadowChange]:

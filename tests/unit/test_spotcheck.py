@@ -391,3 +391,13 @@ def test_qgs_shadow_is_a_persons_decision_stored_with_their_name(tmp_path: Path)
         [*args, "--on", "--by", "ana"], env=env, capture_output=True, text=True, timeout=120
     )
     assert 2 == missing.returncode and "--note" in missing.stderr
+    typo = subprocess.run(
+        [*args[:-1], "sql_dorp", "--on", "--note", "x", "--by", "ana"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert 2 == typo.returncode, typo.stderr
+    assert "'sql_dorp'" in typo.stderr and "did you mean 'sql_drop'" in typo.stderr
+    assert "Traceback" not in typo.stderr
