@@ -36,6 +36,12 @@ class SpotCheckSettings(BaseModel, defer_build=True):
         "(block) or both (CRITICAL/pass); TYPE/kind wins, else the higher of the type's and the "
         "kind's, else QGS_SPOTCHECK__RATE",
     )
+    backfill_s: float = Field(
+        default=86_400.0,
+        gt=0,
+        description="how far back the sweeper looks for decided rounds that never got their "
+        "sampling decision (their worker was lost before it sampled them), in seconds",
+    )
     shadow_judges: tuple[str, ...] = Field(
         default=(),
         description="judges (by the name their reviews carry) whose verdicts are recorded, not "

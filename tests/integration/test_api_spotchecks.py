@@ -1,4 +1,4 @@
-"""Spot-checks over the HTTP API and MCP: a real server, worker, Redis and SQLite store.
+"""Spot-checks over the HTTP API and MCP: a real server, worker and Redis, on SQLite and PostgreSQL.
 
 Rounds of GENERATE tasks that pass are sampled (``QGS_SPOTCHECK__STRATA``); a person (a key
 with the ``spot-check`` scope) labels them, asks for others, and reads the agreement; a rule
@@ -31,10 +31,7 @@ from tests.integration.conftest import make_settings, running_worker
 from tests.integration.test_api import Api, assert_problem, decision, start, submit
 from tests.integration.test_pipeline import scripted_by_marker
 
-pytestmark = [
-    pytest.mark.integration,
-    pytest.mark.parametrize("store_url", ["sqlite"], indirect=True),
-]
+pytestmark = pytest.mark.integration  # on SQLite and PostgreSQL (the store_url fixture)
 
 ARTICLE = "# AI\n\nA long article. [[judge PASS 92]]"
 
