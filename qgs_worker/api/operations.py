@@ -277,8 +277,12 @@ class Operations(DecisionWaits, SpotChecks, OperatorViews):
         )
         if not exists or not principal.may_see(owner):
             raise TaskNotFoundError(
-                f"no task with id {_shown_id(task_id)} (of principal {principal.name!r}): start "
-                "one with start_task (POST /v1/tasks)"
+                f"no task with id {_shown_id(task_id)} {_among(principal, 'tasks')}: "
+                + (
+                    _operator_fix(principal, "open one from the task list (/ui/live)")
+                    if principal.operator
+                    else "start one with start_task (POST /v1/tasks)"
+                )
             )
 
     def _own_submission(self, principal: Principal, submission_id: str) -> str:
@@ -288,8 +292,12 @@ class Operations(DecisionWaits, SpotChecks, OperatorViews):
         exists, owner = self.repo.task_principal(task_id) if task_id is not None else (False, None)
         if not exists or not principal.may_see(owner):
             raise SubmissionNotFoundError(
-                f"no submission with id {_shown_id(submission_id)} (of principal "
-                f"{principal.name!r}): use the id submit_round returned"
+                f"no submission with id {_shown_id(submission_id)} {_among(principal, 'rounds')}: "
+                + (
+                    _operator_fix(principal, "pick a round the console lists (/ui/spot-checks)")
+                    if principal.operator
+                    else "use the id submit_round returned"
+                )
             )
         assert task_id is not None
         return task_id
@@ -452,6 +460,23 @@ def _shown_id(ident: str) -> str:
     if len(ident) <= SHOWN_ID_MAX_CHARS:
         return repr(ident)
     return f"{ident[:SHOWN_ID_MAX_CHARS]!r}… ({len(ident):,} characters)"
+
+
+def _among(principal: Principal, what: str) -> str:
+    """Whose ``what`` a "not found" looked among: an agent's own, or those an operator sees."""
+    if not principal.operator:
+        return f"of principal {principal.name!r}"
+    seen = principal.visible_principals()
+    agents = "every agent" if seen is None else ", ".join(seen) or "no agent"
+    return f"among the {what} operator {principal.name!r} sees ({agents})"
+
+
+def _operator_fix(principal: Principal, pick: str) -> str:
+    """An operator's way on from a "not found": pick one shown, or a key that sees its agent."""
+    return (
+        f"{pick}, or sign in with a key that sees its agent (`qgs keys create --operator "
+        f"{principal.name} --scope view --sees AGENT`)"
+    )
 
 
 def _storable(ident: str, max_chars: int) -> bool:

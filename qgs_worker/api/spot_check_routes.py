@@ -14,14 +14,14 @@ Routes (each needs a key; the writes its ``spot-check`` scope)::
 # No `from __future__ import annotations`: FastAPI reads the routes' annotations, built here.
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query
 from fastapi.responses import JSONResponse
 
 from qgs_worker.api.access import Principal
 from qgs_worker.api.operations import Operations
-from qgs_worker.api.spot_check_schemas import LabelIn, ShadowIn, SpotCheckIn
+from qgs_worker.api.spot_check_schemas import Blank, LabelIn, Scope, ShadowIn, SpotCheckIn, Status
 
 __all__ = ["install"]
 
@@ -40,12 +40,12 @@ def install(app: FastAPI, ops: Operations, principal: Callable[..., Principal]) 
     @app.get("/v1/spot-checks", tags=tags)
     def spot_checks(
         me: me_type,
-        status: Annotated[Literal["open", "labelled", "stale", "all"], Query()] = "open",
-        task_type: Annotated[str | None, Query(max_length=32)] = None,
-        decision: Annotated[str | None, Query(max_length=32)] = None,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        status: Annotated[Status, Query(), Blank.default("open")] = "open",
+        task_type: Annotated[str | None, Query(max_length=32), Blank.unset] = None,
+        decision: Annotated[str | None, Query(max_length=32), Blank.unset] = None,
+        limit: Annotated[int, Query(ge=1, le=1000), Blank.default(100)] = 100,
     ) -> dict[str, Any]:
-        """The spot-check queue of the key's principal, oldest first."""
+        """The spot-check queue of the key's principal, oldest first (an empty filter: none)."""
         items = ops.spot_checks(
             me, status=status, task_type=task_type, decision=decision, limit=limit
         )
@@ -71,9 +71,9 @@ def install(app: FastAPI, ops: Operations, principal: Callable[..., Principal]) 
     @app.get("/v1/agreement", tags=tags)
     def agreement(
         me: me_type,
-        scope: Annotated[Literal["gate", "judge", "task_type", "rule"] | None, Query()] = None,
+        scope: Annotated[Scope | None, Query(), Blank.unset] = None,
     ) -> dict[str, Any]:
-        """Agreement with people per judge, task type and rule, with the rounds behind it."""
+        """Agreement with people per judge, task type and rule (``scope=`` empty: every one)."""
         return ops.agreement(me, scope=scope)
 
     @app.get("/v1/shadow", tags=tags)

@@ -5,15 +5,16 @@ Each refuses unknown fields (a misspelt ``verdcit`` is a 422 naming it, not igno
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool
+from pydantic import BeforeValidator, Field, StrictBool
 
 from qgs_worker.api.schemas import _In
 from qgs_worker.api.spot_checks import NOTE_MAX_CHARS, RULE_MAX_CHARS
 
 __all__ = [
     "AgreementArgs",
+    "Blank",
     "LabelArgs",
     "LabelIn",
     "ShadowIn",
@@ -23,6 +24,30 @@ __all__ = [
 ]
 
 Status = Literal["open", "labelled", "stale", "all"]
+Scope = Literal["gate", "judge", "task_type", "rule"]
+
+
+def _blank_is_unset(value: Any) -> Any:
+    """An empty or blank value (``?scope=``, ``"scope": ""``) is as if it were not given."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+class Blank:
+    """Validators for optional filters: an empty value means the filter's default (no filter).
+
+    ``Annotated[Scope | None, Query(), Blank.unset]``; a filter with a default other than None
+    takes ``Blank.default(value)``. The HTTP routes' query parameters and the MCP tools' arguments
+    use them alike, so ``GET /v1/agreement?scope=`` is ``GET /v1/agreement``.
+    """
+
+    unset = BeforeValidator(_blank_is_unset)
+
+    @staticmethod
+    def default(value: Any) -> BeforeValidator:
+        """A validator that turns an empty value into ``value`` (the filter's default)."""
+        return BeforeValidator(lambda v: value if _blank_is_unset(v) is None else v)
+
+
 _SUBMISSION = Field(min_length=1, max_length=128, description="the round's id (from submit_round)")
 _NOTE = Field(default="", max_length=NOTE_MAX_CHARS, description="why, in words")
 
@@ -61,10 +86,10 @@ class ShadowIn(_In):
 class SpotChecksArgs(_In):
     """``list_spot_checks``: the queue."""
 
-    status: Status = "open"
-    task_type: str | None = None
-    decision: str | None = None
-    limit: int = Field(default=100, ge=1, le=1000)
+    status: Annotated[Status, Blank.default("open")] = "open"
+    task_type: Annotated[str | None, Blank.unset] = None
+    decision: Annotated[str | None, Blank.unset] = None
+    limit: Annotated[int, Blank.default(100)] = Field(default=100, ge=1, le=1000)
 
 
 class SpotCheckArgs(_In):
@@ -82,4 +107,4 @@ class LabelArgs(LabelIn):
 class AgreementArgs(_In):
     """``get_agreement``: agreement with people, per judge, task type and rule."""
 
-    scope: Literal["gate", "judge", "task_type", "rule"] | None = None
+    scope: Annotated[Scope | None, Blank.unset] = None

@@ -21,10 +21,11 @@ severity or subject that is not one).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from qgs_worker.core.models import DecisionKind, Severity, TaskType, Verdict
+from qgs_worker.core.spot_names import check_name, judge_names, rule_names
 from qgs_worker.core.spotcheck import (
     NO_FINDING,
     Figure,
@@ -96,9 +97,12 @@ class SpotChecks:
     ) -> list[dict[str, Any]]:
         """The principal's spot-check queue, oldest first (``open``: not labelled, standing).
 
+        An empty ``task_type`` or ``decision`` is no filter, as None is.
+
         Raises:
             InputError: a status, task type or decision kind that is not one.
         """
+        task_type, decision = task_type or None, decision or None
         _one_of("status", status, STATUSES)
         if task_type is not None:
             _one_of("task_type", task_type, [t.value for t in TaskType])
@@ -171,18 +175,21 @@ class SpotChecks:
             PermissionDeniedError: no ``spot-check`` scope.
             SubmissionNotFoundError: not a submission of this principal.
             NotSampledError, LabelExistsError, RoundRedecidedError: see ``store.spotchecks``.
-            InputError: a verdict or severity that is not one, a rule id too long, a long note.
+            InputError: a verdict or severity that is not one, a rule id QGS does not have
+                (``check_name``) or too long, a long note.
         """
         _needs_scope(principal, "label a spot-check")
         self._own_submission(principal, submission_id)
         _one_of("verdict", verdict, [v.value for v in Verdict])
         given = dict(severities or {})
+        fired = self.repo.round_rule_keys(submission_id) if given else set()
         for rule, severity in given.items():
             if not rule or len(rule) > RULE_MAX_CHARS:
                 raise InputError(
                     f"'severities' keys are rule ids of 1-{RULE_MAX_CHARS} characters (got "
                     f"{rule[:40]!r}): name the finding's rule as the round shows it"
                 )
+            self.check_name("rule", rule, field=f"severities.{rule}", also=fired)
             _one_of(f"severities.{rule}", severity, SEVERITIES)
         _check_note(note)
         item = self.repo.add_label(
@@ -204,7 +211,8 @@ class SpotChecks:
 
         Args:
             principal: Whose tasks' labels count.
-            scope: Only ``gate``, ``judge``, ``task_type`` or ``rule`` figures (None: all).
+            scope: Only ``gate``, ``judge``, ``task_type`` or ``rule`` figures (None or empty:
+                all).
 
         Returns:
             ``{"labels", "figures": [Figure.to_dict()...], "shadow": [ShadowState.to_dict()...]}``.
@@ -212,6 +220,7 @@ class SpotChecks:
         Raises:
             InputError: ``scope`` is not one.
         """
+        scope = scope or None
         if scope is not None:
             _one_of("scope", scope, ("gate", "judge", "task_type", "rule"))
         records = self.repo.label_records(_owners(principal))
@@ -243,8 +252,9 @@ class SpotChecks:
 
         Raises:
             PermissionDeniedError: no ``spot-check`` scope, or a key that does not see every task.
-            InputError: ``kind`` is not ``judge`` or ``rule``, ``name`` is empty or too long,
-                ``note`` is empty (a person says why) or too long.
+            InputError: ``kind`` is not ``judge`` or ``rule``, ``name`` is empty, too long or
+                not a judge or rule QGS has (``check_name``), ``note`` is empty (a person says
+                why) or too long.
         """
         _needs_scope(principal, "move a judge or rule in or out of shadow")
         if not principal.sees_all:
@@ -260,6 +270,7 @@ class SpotChecks:
                 f"'name' must be a {kind} {'name' if kind == 'judge' else 'id'} of 1-"
                 f"{RULE_MAX_CHARS} characters (got {name[:40]!r})"
             )
+        self.check_name(kind, name)
         if not note.strip():
             raise InputError("'note' is required: say why the state changes (kept with it)")
         _check_note(note)
@@ -268,6 +279,41 @@ class SpotChecks:
         )
         states = {(s.kind, s.name): s for s in self._shadow_states()[1]}
         return states[kind, name].to_dict()
+
+    # -- names --------------------------------------------------------------------------
+
+    def check_name(
+        self, kind: str, name: str, *, field: str = "name", also: Iterable[str] = ()
+    ) -> None:
+        """Refuse a judge or rule name QGS does not have: the one check of every face.
+
+        A label's ``severities`` keys and a shadow decision (``POST /v1/shadow``, the MCP
+        tools, ``qgs shadow``) pass here, so a typo is refused instead of stored as a phantom.
+
+        Args:
+            kind: ``rule`` or ``judge``.
+            name: The name given.
+            field: The request field it came in (``name``, ``severities.sql_drop``).
+            also: More names to accept (a round's own finding keys, for a label).
+
+        Raises:
+            InputError: not a name QGS has; the message names ``field``, the value and the
+                close names (HTTP 422, an MCP tool error, ``qgs`` exit 2).
+        """
+        check_name(field, name, self.known_names(kind) | set(also), kind)
+
+    def known_names(self, kind: str) -> set[str]:
+        """The names a ``kind`` (``rule`` or ``judge``) may have here.
+
+        Rules: every rule id a finding of QGS can carry (``core.spot_names.rule_names``).
+        Judges: the configured judge's names and those of the judges whose reviews are stored.
+        """
+        if kind == "rule":
+            return set(rule_names())
+        judge = self.settings.judge
+        return set(judge_names(judge.kind, judge.model, judge.panel_models)) | (
+            self.repo.review_judges()
+        )
 
     def agreement_snapshot(self) -> tuple[list[Figure], list[ShadowState], tuple[int, int]]:
         """What ``/metrics`` shows: the deployment's own gauges, over every label.

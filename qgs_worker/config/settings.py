@@ -132,7 +132,8 @@ class Settings(BaseSettings):
         """Check the settings that cannot work together, at start-up.
 
         Time limits nest (judge call < soft < hard < visibility timeout), the broker URL is a
-        Redis URL, an LLM judge has a key, and every audit role named is installed.
+        Redis URL, an LLM judge has a key, every audit role named is installed, and the judges
+        held in shadow are the configured judge's.
 
         Raises:
             ConfigurationError: naming the settings that do not fit and the fix.
@@ -154,6 +155,10 @@ class Settings(BaseSettings):
                 f"QGS_BROKER_URL must be a Redis URL ({', '.join(BROKER_SCHEMES)}...); got "
                 f"{self.broker_url.split('://', 1)[0]}://...; unset it for the embedded broker"
             )
+        j = self.judge
+        refused = self.spotcheck.unknown_judge(j.kind, j.model, j.panel_models)
+        if refused is not None:
+            raise ConfigurationError(refused)
         if self.judge.kind != "rules" and not self.judge.api_key.get_secret_value():
             raise ConfigurationError(
                 f"QGS_JUDGE__KIND={self.judge.kind} needs QGS_JUDGE__API_KEY (and QGS_JUDGE__BASE_URL for "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, field_validator
 
+from qgs_worker.core.spot_names import judge_names, rule_names, unknown_name
 from qgs_worker.core.spotcheck import SamplePolicy, ShadowPolicy, strata_keys
 
 __all__ = ["SpotCheckSettings"]
@@ -34,6 +35,12 @@ class SpotCheckSettings(BaseModel, defer_build=True):
         description="rates by stratum, each 0.0-1.0: a task type (CRITICAL), a decision kind "
         "(block) or both (CRITICAL/pass); TYPE/kind wins, else the higher of the type's and the "
         "kind's, else QGS_SPOTCHECK__RATE",
+    )
+    backfill_s: float = Field(
+        default=86_400.0,
+        gt=0,
+        description="how far back the sweeper looks for decided rounds that never got their "
+        "sampling decision (their worker was lost before it sampled them), in seconds",
     )
     shadow_judges: tuple[str, ...] = Field(
         default=(),
@@ -76,6 +83,35 @@ class SpotCheckSettings(BaseModel, defer_build=True):
             if not 0.0 <= rate <= 1.0:
                 raise ValueError(f"the rate of stratum {key!r} must be 0.0-1.0 (got {rate!r})")
         return value
+
+    @field_validator("shadow_rules")
+    @classmethod
+    def _known_rules(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        known = rule_names()
+        for name in value:
+            refused = unknown_name("QGS_SPOTCHECK__SHADOW_RULES", name, known, "rule")
+            if refused is not None:
+                raise ValueError(refused)
+        return value
+
+    def unknown_judge(self, kind: str, model: str, panel_models: tuple[str, ...]) -> str | None:
+        """The refusal of a ``shadow_judges`` name the configured judge's reviews never carry.
+
+        Args:
+            kind: ``QGS_JUDGE__KIND``.
+            model: ``QGS_JUDGE__MODEL``.
+            panel_models: ``QGS_JUDGE__PANEL_MODELS``.
+
+        Returns:
+            None when every name is the judge's (``core.spot_names.judge_names``), else the
+            message naming the setting, the value and the close names.
+        """
+        known = judge_names(kind, model, panel_models)
+        for name in self.shadow_judges:
+            refused = unknown_name("QGS_SPOTCHECK__SHADOW_JUDGES", name, known, "judge")
+            if refused is not None:
+                return refused
+        return None
 
     def sample_policy(self) -> SamplePolicy:
         """The sampling rates as the core takes them."""

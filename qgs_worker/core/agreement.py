@@ -2,9 +2,19 @@
 
 Pure Python, no QGS type: the spot-checks (``core.spotcheck``) call these on the labels people
 gave and the gate's own calls. The figures are tested against their published worked examples
-(Wikipedia's kappa tables; Krippendorff's 2011 examples, alpha 0.743 and 0.691) and, on random
-data, against the ``krippendorff`` package (``tests/unit/test_agreement.py``). scikit-learn's
-``cohen_kappa_score`` gives the same kappa; it is not a dependency (scipy and all for five lines).
+(Wikipedia's kappa tables; Krippendorff's 2011 examples, alpha 0.743 and 0.691; Newcombe's 1998
+Wilson intervals) and, on random data, against the ``krippendorff`` package
+(``tests/unit/test_agreement.py``). scikit-learn's ``cohen_kappa_score`` gives the same kappa;
+it is not a dependency (scipy and all for five lines).
+
+Kappa's 95% interval (``kappa_interval``) is honest for few labels: Cohen's (1960) large-sample
+error is the Wald interval of the observed agreement ``p_o`` mapped through
+``kappa = (p_o - p_e) / (1 - p_e)``, and a Wald interval is zero-wide when every label agrees
+and too narrow for small n (Brown, Cai & DasGupta 2001, "Interval estimation for a binomial
+proportion", Statistical Science 16(2)). QGS maps Wilson's (1927) score interval instead, which
+they recommend for small n: never zero-wide, and Cohen's interval again as n grows. Like
+Cohen's, it holds the raters' marginals (``p_e``) fixed. Below ``KAPPA_MIN_ITEMS`` items the
+interval is flagged ``too_few``.
 
     >>> round(cohen_kappa([("y", "y")] * 20 + [("y", "n")] * 5 + [("n", "y")] * 10 + [("n", "n")] * 15), 3)
     0.4
@@ -17,10 +27,20 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Interval", "cohen_kappa", "kappa_interval", "krippendorff_alpha"]
+__all__ = [
+    "KAPPA_MIN_ITEMS",
+    "Interval",
+    "cohen_kappa",
+    "kappa_interval",
+    "krippendorff_alpha",
+    "wilson_interval",
+]
 
 Z_95 = 1.959963984540054
 """The standard normal's 97.5th percentile: a two-sided 95% interval is estimate +- Z_95 * se."""
+
+KAPPA_MIN_ITEMS = 10
+"""Fewer items than this and a kappa's interval is flagged ``too_few`` (it is wide, and says so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +51,18 @@ class Interval:
         estimate: The point estimate.
         low: The interval's lower bound.
         high: The interval's upper bound.
+        n: The items it stands on (0: not said).
     """
 
     estimate: float
     low: float
     high: float
+    n: int = 0
+
+    @property
+    def too_few(self) -> bool:
+        """It stands on fewer than ``KAPPA_MIN_ITEMS`` items: read it as a rough guide only."""
+        return 0 < self.n < KAPPA_MIN_ITEMS
 
 
 def _chance(pairs: Sequence[tuple[Hashable, Hashable]]) -> tuple[float, float]:
@@ -71,26 +98,59 @@ def cohen_kappa(pairs: Iterable[tuple[Hashable, Hashable]]) -> float | None:
     return (observed - expected) / (1.0 - expected)
 
 
-def kappa_interval(pairs: Iterable[tuple[Hashable, Hashable]]) -> Interval | None:
-    """Cohen's kappa with its 95% confidence interval (Cohen 1960's large-sample error).
+def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson's (1927) score interval for a binomial proportion ``successes / n``.
 
-    The standard error is ``sqrt(p_o (1 - p_o) / (n (1 - p_e)^2))``. It is an approximation for
-    large ``n``: with few items (or all agreeing, where it is 0) the interval says little, which
-    is why shadow mode also asks for a minimum number of labels.
+    Newcombe (1998, "Two-sided confidence intervals for the single proportion", Statistics in
+    Medicine 17, method 3) tabulates it: 81/263 gives 0.2553-0.3662, 0/20 gives 0-0.1611.
+
+    Args:
+        successes: How many of the ``n`` items succeeded (0-n).
+        n: How many items (at least 1).
+        z: The normal quantile (``Z_95``: a two-sided 95% interval).
 
     Returns:
-        The interval, or None where :func:`cohen_kappa` is undefined.
+        ``(low, high)``, both within [0, 1]; never zero-wide.
+
+    Raises:
+        ValueError: ``n`` below 1, or ``successes`` outside 0-n.
+    """
+    if n < 1 or not 0 <= successes <= n:
+        raise ValueError(f"wilson_interval needs 0 <= successes <= n, n >= 1 (got {successes}/{n})")
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def kappa_interval(pairs: Iterable[tuple[Hashable, Hashable]]) -> Interval | None:
+    """Cohen's kappa with its 95% confidence interval, honest for few items.
+
+    The interval is Wilson's score interval of the observed agreement ``p_o`` mapped through
+    ``(p_o - p_e) / (1 - p_e)`` with the chance agreement ``p_e`` held at the raters' marginals
+    (see the module's docstring): Cohen's (1960) large-sample interval as n grows, never
+    zero-wide when every item agrees. ``Interval.n`` is the number of items; below
+    ``KAPPA_MIN_ITEMS`` it is flagged ``too_few``.
+
+    Returns:
+        The interval (bounds clipped to [-1, 1]), or None where :func:`cohen_kappa` is
+        undefined.
     """
     pairs = list(pairs)
     kappa = cohen_kappa(pairs)
     if kappa is None:
         return None
-    observed, expected = _chance(pairs)
-    se = math.sqrt(observed * (1.0 - observed) / (len(pairs) * (1.0 - expected) ** 2))
+    _observed, expected = _chance(pairs)
+    agreeing = sum(1 for a, b in pairs if a == b)
+    low, high = (
+        (bound - expected) / (1.0 - expected) for bound in wilson_interval(agreeing, len(pairs))
+    )
     return Interval(
         estimate=kappa,
-        low=max(-1.0, kappa - Z_95 * se),
-        high=min(1.0, kappa + Z_95 * se),
+        low=max(-1.0, min(low, kappa)),
+        high=min(1.0, max(high, kappa)),
+        n=len(pairs),
     )
 
 

@@ -216,8 +216,10 @@ class Figure:
     def to_dict(self) -> dict[str, Any]:
         """The figure as JSON-ready data (the API's, the reports' and the metrics' shape).
 
-        ``kappa`` is ``{"estimate", "low", "high"}`` (the 95% interval) or null; a rule's
-        figure adds its counts and the rounds behind its false positives and negatives.
+        ``kappa`` is ``{"estimate", "low", "high", "n", "too_few"}`` (the 95% interval, the
+        items it stands on, and whether they are fewer than ``agreement.KAPPA_MIN_ITEMS``) or
+        null; a rule's figure adds its counts and the rounds behind its false positives and
+        negatives.
         """
         out: dict[str, Any] = {
             "scope": self.scope,
@@ -241,13 +243,15 @@ class Figure:
         return out
 
 
-def _interval(found: Interval | None) -> dict[str, float] | None:
+def _interval(found: Interval | None) -> dict[str, Any] | None:
     if found is None:
         return None
     return {
         "estimate": round(found.estimate, 4),
         "low": round(found.low, 4),
         "high": round(found.high, 4),
+        "n": found.n,
+        "too_few": found.too_few,
     }
 
 
@@ -538,9 +542,10 @@ def _waiting(figure: Figure | None, policy: ShadowPolicy) -> str:
     if figure is None or figure.kappa is None:
         return f"in shadow: {figure.labels if figure else 0} usable label(s) so far; {need}"
     k = figure.kappa
+    few = " (too few labels for a firm figure)" if k.too_few else ""
     return (
         f"in shadow: kappa {k.estimate:.3f} (95% CI {k.low:.3f}-{k.high:.3f}) over "
-        f"{figure.labels} labels; {need}"
+        f"{figure.labels} labels{few}; {need}"
     )
 
 

@@ -14,7 +14,10 @@ when it entered it (``RoundState.status_at``). Every ``QGS_WORKER__SWEEP_INTERVA
 - a decided round with a callback URL and no webhook delivery stored (the worker was lost
   between the decision's commit and the decided listener) gets its delivery stored and its
   job enqueued, and a pending delivery nobody enqueued or tried within the bound (its job was
-  lost) is enqueued again (``qgs_worker.webhooks``); so is an approval's webhook nobody tried.
+  lost) is enqueued again (``qgs_worker.webhooks``); so is an approval's webhook nobody tried;
+- a decided round of the last ``QGS_SPOTCHECK__BACKFILL_S`` with no spot-check sampling decision
+  (the worker was lost before its decided listener sampled it) is sampled, once
+  (``Repository.backfill_samples``; nothing when sampling is off).
 
 The bound is the broker's visibility timeout (``QGS_WORKER__VISIBILITY_TIMEOUT_S``): a job
 younger than it may still be queued, running or about to be redelivered by Redis. Every job is
@@ -42,6 +45,7 @@ from celery.signals import worker_ready, worker_shutdown
 
 from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import ROUND_UNFINISHED, RoundStatus
+from qgs_worker.core.spotcheck import SamplePolicy
 from qgs_worker.core.webhooks import APPROVAL_EVENT, DECISION_EVENT
 from qgs_worker.service.records import OutboxEntry, RoundState
 from qgs_worker.store import Repository, as_utc, utcnow
@@ -62,20 +66,27 @@ class SweepPolicy:
         interval_s: Seconds between two sweeps of one worker.
         max_redispatches: Re-dispatches of one round (re-publishes of one submission) before
             it fails with its reason.
+        sample: The spot-check sampling rates (off: no backfill).
+        sample_window_s: How far back, in seconds, a decided round without a sampling
+            decision is sampled.
     """
 
     bound_s: float = 3600.0
     interval_s: float = 30.0
     max_redispatches: int = 5
+    sample: SamplePolicy = field(default_factory=SamplePolicy)
+    sample_window_s: float = 86_400.0
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SweepPolicy:
-        """The policy of ``QGS_WORKER__VISIBILITY_TIMEOUT_S``, ``SWEEP_INTERVAL_S``, ``SWEEP_MAX_REDISPATCHES``."""
+        """The policy of ``QGS_WORKER__VISIBILITY_TIMEOUT_S``, ``SWEEP_*`` and ``QGS_SPOTCHECK__*``."""
         w = settings.worker
         return cls(
             bound_s=w.visibility_timeout_s,
             interval_s=w.sweep_interval_s,
             max_redispatches=w.sweep_max_redispatches,
+            sample=settings.spotcheck.sample_policy(),
+            sample_window_s=settings.spotcheck.backfill_s,
         )
 
 
@@ -91,6 +102,8 @@ class SweepResult:
     failed: list[int] = field(default_factory=list)
     gaps: list[int] = field(default_factory=list)
     webhooks: list[int] = field(default_factory=list)
+    sampled: list[int] = field(default_factory=list)
+    """Rounds given their spot-check sampling decision late (their listener was lost)."""
     errors: list[str] = field(default_factory=list)
     """One line per item the sweep could not handle (it goes on with the others)."""
 
@@ -107,6 +120,7 @@ class SweepResult:
                 self.failed,
                 self.gaps,
                 self.webhooks,
+                self.sampled,
                 self.errors,
             )
         )
@@ -265,6 +279,10 @@ def sweep(
     if actions.deliver_approval is not None:
         with _alone(result, "the approval webhooks to enqueue"):
             _sweep_webhooks(repo, cutoff, now, actions.deliver_approval, result, APPROVAL_EVENT)
+    if not policy.sample.off:
+        with _alone(result, "the spot-check samples"):
+            since = now - timedelta(seconds=policy.sample_window_s)
+            result.sampled = repo.backfill_samples(policy.sample, since)[0]
     return result
 
 
@@ -489,7 +507,7 @@ class Sweeper:
             log.warning(
                 "sweep: %d submissions published again, %d given up, %d rounds claimed, "
                 "%d dispatched again, %d retries due, %d failed, %d webhooks enqueued, "
-                "%d items that failed alone",
+                "%d rounds given their spot-check sample, %d items that failed alone",
                 len(done.republished),
                 len(done.given_up),
                 len(done.claimed),
@@ -497,6 +515,7 @@ class Sweeper:
                 len(done.retried),
                 len(done.failed),
                 len(done.webhooks),
+                len(done.sampled),
                 len(done.errors),
             )
         return done

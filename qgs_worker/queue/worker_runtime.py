@@ -31,7 +31,7 @@ from qgs_worker.queue.notify import DecisionPublisher
 from qgs_worker.roles import load_roles
 from qgs_worker.service import Audit, Policies, ReviewLimits, ReviewService
 from qgs_worker.store import Repository
-from qgs_worker.store.spotchecks import ShadowReader
+from qgs_worker.store.shadow_changes import ShadowReader
 from qgs_worker.store.sql_review import SqlReviewStore
 
 if TYPE_CHECKING:

@@ -35,7 +35,8 @@ The JSON document is the contract other tools (and the tests) read::
                        "message_id", "raw_head"}],
      "unfinished": {"rounds": n, "overdue": n, "outbox_waiting": n},
      "spot_checks": {"labels": n, "figures": [{"scope", "name", "labels", "decision_right",
-                     "kappa": {"estimate", "low", "high"} | null, "alpha", "rounds", and for a
+                     "kappa": {"estimate", "low", "high", "n", "too_few"} | null, "alpha",
+                     "rounds", and for a
                      rule "true_positives", "false_positives", "false_negatives",
                      "true_negatives", "severity_matches", "false_positive_rounds",
                      "false_negative_rounds"}]},

@@ -4,6 +4,8 @@ Idempotent by unique keys: ``spot_check (round_id, decision_id)`` (a redelivered
 listener, or a person asking for a round already queued, finds the row there), and
 ``spot_check_label (spot_check_id, person)`` (one label per person per sampled decision).
 ``shadow_change`` is a history: the latest row of a ``(kind, name)`` is its state.
+``spot_check_sampling`` records each decision's sampling decision (queued or not), keyed by the
+decision: the sweeper samples the decided rounds without one, never one twice.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from sqlmodel import Field, SQLModel
 
 from qgs_worker.store.base import utcnow
 
-__all__ = ["ShadowChangeRow", "SpotCheckLabelRow", "SpotCheckRow"]
+__all__ = ["ShadowChangeRow", "SpotCheckLabelRow", "SpotCheckRow", "SpotCheckSamplingRow"]
 
 
 class SpotCheckRow(SQLModel, table=True):
@@ -41,6 +43,21 @@ class SpotCheckRow(SQLModel, table=True):
     reason: str = Field(max_length=16)  # sampled | asked
     asked_by: str | None = Field(default=None, max_length=128)
     note: str = Field(default="", sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SpotCheckSamplingRow(SQLModel, table=True):
+    """A decision's sampling decision: made once, by the decided listener or the sweeper.
+
+    ``sampled`` says whether the settings of the time queued it. A decision without a row was
+    never given one (its listener was lost): the sweeper samples it.
+    """
+
+    __tablename__ = "spot_check_sampling"
+
+    decision_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    round_id: int = Field(index=True)
+    sampled: bool
     created_at: datetime = Field(default_factory=utcnow)
 
 

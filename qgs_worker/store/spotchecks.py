@@ -1,49 +1,41 @@
-"""The spot-check queue, its labels and the shadow changes (a part of ``Repository``).
+"""The spot-check queue and its labels (a part of ``Repository``), with its reads and shadow changes.
 
 Every write is idempotent: a decided round is queued by an insert that ignores a conflict on
 ``(round_id, decision_id)`` (the decided listener runs at least once), and a label by an insert
 whose conflict on ``(spot_check_id, person)`` is a ``LabelExistsError`` naming the first label,
-which stays. The tables are ``spot_check_rows``'; the values read are ``core.spotcheck``'s.
+which stays. Each sampling decision (queued or not) is recorded by decision
+(``spot_check_sampling``), in the transaction that queues it: the sweeper samples the decided
+rounds that have none (their listener was lost), and a second pass changes nothing. The tables
+are ``spot_check_rows``'; the reads ``spotcheck_reads``'; the shadow changes ``shadow_changes``'.
 """
 
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col
+from sqlmodel import Session
 
-from qgs_worker.core.spotcheck import (
-    LabelRecord,
-    SamplePolicy,
-    Shadow,
-    ShadowChange,
-    ShadowPolicy,
-    current_shadow,
-    sampled,
-)
+from qgs_worker.core.spotcheck import SamplePolicy, sampled
 from qgs_worker.errors import (
     LabelExistsError,
     NotSampledError,
     RoundRedecidedError,
     TaskNotFoundError,
 )
-from qgs_worker.store.base import StoreBase, as_utc, clean_row, dialect_insert
-from qgs_worker.store.spotcheck_rows import ShadowChangeRow, SpotCheckLabelRow, SpotCheckRow
-from qgs_worker.store.tables import DecisionRow, FindingRow, ReviewRow, RoundRow, TaskRow
+from qgs_worker.store.base import as_utc, clean_row, dialect_insert
+from qgs_worker.store.shadow_changes import ShadowStore
+from qgs_worker.store.spotcheck_reads import Owners, SpotCheckReads, _d, _lb, _r, _sc, _t, owned
+from qgs_worker.store.spotcheck_rows import SpotCheckSamplingRow
 
-__all__ = ["DecidedRound", "ShadowReader", "SpotCheckItem", "SpotCheckStore"]
+__all__ = ["DecidedRound", "SpotCheckItem", "SpotCheckStore"]
 
-Owners = Sequence[str | None] | None
-"""Whose tasks a read covers: these principals' (None among them: tasks of no principal), or
-every task when the whole value is None (the command line and the reports on their store)."""
+_sp = SpotCheckSamplingRow.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,14 +97,6 @@ class SpotCheckItem:
         }
 
 
-_sc = SpotCheckRow.__table__  # type: ignore[attr-defined]
-_lb = SpotCheckLabelRow.__table__  # type: ignore[attr-defined]
-_r = RoundRow.__table__  # type: ignore[attr-defined]
-_t = TaskRow.__table__  # type: ignore[attr-defined]
-_d = DecisionRow.__table__  # type: ignore[attr-defined]
-_rv = ReviewRow.__table__  # type: ignore[attr-defined]
-_f = FindingRow.__table__  # type: ignore[attr-defined]
-
 _DECIDED = select(
     _r.c.id,
     _r.c.submission_id,
@@ -125,17 +109,7 @@ _DECIDED = select(
 ).select_from(_r.join(_t, _t.c.id == _r.c.task_id).join(_d, _d.c.round_id == _r.c.id))
 
 
-def _owned(statement: Any, owners: Owners) -> Any:
-    if owners is None:
-        return statement
-    named = [o for o in owners if o is not None]
-    cond = _t.c.principal.in_(named)
-    if None in owners:
-        cond = cond | _t.c.principal.is_(None)
-    return statement.where(cond)
-
-
-class SpotCheckStore(StoreBase):
+class SpotCheckStore(SpotCheckReads, ShadowStore):
     """The spot-check queue, labels and shadow changes."""
 
     # -- the queue ------------------------------------------------------------------------
@@ -156,17 +130,57 @@ class SpotCheckStore(StoreBase):
         """Queue the decided round when the settings sample it; True when it is (now) queued.
 
         Deterministic (``core.spotcheck.sampled`` on the submission id) and idempotent: the
-        decided listener may call it again for the same round, and nothing is added twice.
+        decided listener may call it again for the same round, and the sweeper for a round
+        whose listener was lost (``backfill_samples``); nothing is added twice. The sampling
+        decision (queued or not) is recorded with the queue's row, in one transaction.
         """
         if policy.off:
             return False
         found = self.decided_round(round_id)
-        if found is None or not sampled(
-            found.submission_id, found.task_type, found.decision, policy
-        ):
+        if found is None:
             return False
-        self._queue(found, reason="sampled")
-        return True
+        due = sampled(found.submission_id, found.task_type, found.decision, policy)
+        insert = dialect_insert(self.engine.dialect.name)
+        with Session(self.engine) as session:
+            if due:
+                session.execute(_queue_row(insert, found, reason="sampled"))
+            session.execute(
+                insert(_sp)
+                .on_conflict_do_nothing()
+                .values(decision_id=found.decision_id, round_id=found.round_id, sampled=due)
+            )
+            session.commit()
+        return due
+
+    def unsampled_rounds(self, since: datetime, limit: int = 500) -> list[int]:
+        """Decided rounds whose decision (made at or after ``since``) has no sampling decision.
+
+        The rounds a lost decided listener left (a worker killed between the decision's commit
+        and its sample), oldest first, at most ``limit``.
+        """
+        statement = (
+            select(_d.c.round_id)
+            .select_from(_d.outerjoin(_sp, _sp.c.decision_id == _d.c.id))
+            .where(_sp.c.decision_id.is_(None), _d.c.created_at >= since)
+            .order_by(_d.c.id)
+            .limit(limit)
+        )
+        with Session(self.engine) as session:
+            return list(session.execute(statement).scalars())
+
+    def backfill_samples(
+        self, policy: SamplePolicy, since: datetime, limit: int = 500
+    ) -> tuple[list[int], list[int]]:
+        """Sample the decided rounds since ``since`` that have no sampling decision (the sweeper).
+
+        Returns:
+            ``(checked, queued)``: the rounds given their sampling decision now, and those of
+            them the settings sample (now in the queue). Both empty when ``policy`` is off.
+        """
+        if policy.off:
+            return [], []
+        checked = self.unsampled_rounds(since, limit)
+        return checked, [r for r in checked if self.sample_decided(r, policy)]
 
     def ask_spot_check(
         self, submission_id: str, *, by: str, note: str = ""
@@ -191,22 +205,17 @@ class SpotCheckStore(StoreBase):
     def _queue(
         self, found: DecidedRound, *, reason: str, asked_by: str | None = None, note: str = ""
     ) -> bool:
-        row = {
-            "round_id": found.round_id,
-            "decision_id": found.decision_id,
-            "submission_id": found.submission_id,
-            "task_id": found.task_id,
-            "task_type": found.task_type,
-            "decision": found.decision,
-            "reason": reason,
-            "asked_by": asked_by,
-            "note": note,
-        }
         insert = dialect_insert(self.engine.dialect.name)
         with Session(self.engine) as session:
-            result = session.execute(insert(_sc).on_conflict_do_nothing().values(**clean_row(row)))
+            # RETURNING, not rowcount: psycopg's rowcount after the commit is -1 (truthy), so a
+            # round asked for twice read as queued twice on PostgreSQL.
+            made = session.execute(
+                _queue_row(insert, found, reason=reason, asked_by=asked_by, note=note).returning(
+                    _sc.c.id
+                )
+            ).first()
             session.commit()
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+        return made is not None
 
     def spot_checks(
         self,
@@ -270,7 +279,7 @@ class SpotCheckStore(StoreBase):
             .limit(limit)
         )
         with Session(self.engine) as session:
-            rows = session.execute(_owned(statement, owners)).all()
+            rows = session.execute(owned(statement, owners)).all()
             ids = [r[0] for r in rows]
             labels: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
             if ids:
@@ -331,14 +340,14 @@ class SpotCheckStore(StoreBase):
                 was = items[-1].decision
                 now = found.decision if found is not None else "no decision yet"
                 raise RoundRedecidedError(
-                    f"'submission_id' {submission_id!r}: the round was decided again after it was "
-                    f"sampled (queued as {was!r}, now {now!r}): a label of the old decision is "
-                    "refused, nothing was stored; label its current decision once it is queued "
-                    "(POST /v1/spot-checks with this submission_id asks for it)"
+                    f"'submission_id' {submission_id!r} was decided again after it was sampled "
+                    f"(queued as {was!r}, now {now!r}), so the label would judge a decision that "
+                    "is gone and nothing was stored: ask for its current decision with POST "
+                    "/v1/spot-checks (MCP: request_spot_check), then label that one"
                 )
             raise NotSampledError(
                 f"'submission_id' {submission_id!r} is not in the spot-check queue (neither "
-                "sampled nor asked for): nothing was stored; ask for it first with POST "
+                "sampled nor asked for), so nothing was stored: ask for it first with POST "
                 '/v1/spot-checks {"submission_id": ...} (MCP: request_spot_check), then label it'
             )
         row = {
@@ -367,123 +376,13 @@ class SpotCheckStore(StoreBase):
                     raise
                 when = as_utc(first["created_at"]).isoformat(timespec="seconds")
                 raise LabelExistsError(
-                    f"'submission_id' {submission_id!r}: {person!r} labelled this decision at "
-                    f"{when} ({first['verdict']}, decision "
-                    f"{'right' if first['decision_correct'] else 'wrong'}); that label stands and "
-                    "nothing was stored: a person labels a decision once (another person may "
-                    "label it too)"
+                    f"'submission_id' {submission_id!r} was labelled by {person!r} at {when} "
+                    f"({first['verdict']}, decision "
+                    f"{'right' if first['decision_correct'] else 'wrong'}), and a person labels "
+                    "a decision once, so that label stands and nothing was stored: nothing to "
+                    "resend; another person may label it too"
                 ) from None
         return self._items(_sc.c.id == item.id)[0]
-
-    def label_records(self, owners: Owners = None) -> list[LabelRecord]:
-        """Every label of a decision that still stands, beside what the gate had on its round.
-
-        Labels of a decision the round no longer has (decided again) are left out: they judge
-        a decision that is gone.
-        """
-        current = select(_d.c.id).where(_d.c.round_id == _sc.c.round_id).scalar_subquery()
-        statement = (
-            select(
-                _sc.c.round_id,
-                _sc.c.submission_id,
-                _sc.c.task_type,
-                _sc.c.decision,
-                _rv.c.judge,
-                _rv.c.verdict,
-                _rv.c.status,
-                _lb.c.person,
-                _lb.c.decision_correct,
-                _lb.c.verdict,
-                _lb.c.severities,
-                _sc.c.task_id,
-            )
-            .select_from(
-                _lb.join(_sc, _sc.c.id == _lb.c.spot_check_id)
-                .join(_t, _t.c.id == _sc.c.task_id)
-                .outerjoin(_rv, _rv.c.round_id == _sc.c.round_id)
-            )
-            .where(current == _sc.c.decision_id)
-            .order_by(_lb.c.id)
-        )
-        with Session(self.engine) as session:
-            rows = session.execute(_owned(statement, owners)).all()
-            round_ids = sorted({r[0] for r in rows})
-            fired: dict[int, dict[str, str]] = {i: {} for i in round_ids}
-            if round_ids:
-                for rid, rule, category, severity in session.execute(
-                    select(_f.c.round_id, _f.c.rule, _f.c.category, _f.c.severity).where(
-                        _f.c.round_id.in_(round_ids)
-                    )
-                ):
-                    key = rule or category
-                    worst = fired[rid].get(key)
-                    fired[rid][key] = severity if worst is None else min(worst, severity)
-        return [
-            LabelRecord(
-                submission_id=r[1],
-                task_type=r[2],
-                decision=r[3],
-                judge=(r[4] or None) if r[6] == "ok" else None,
-                judge_verdict=r[5] if r[6] == "ok" else None,
-                fired=fired[r[0]],
-                person=r[7],
-                decision_correct=bool(r[8]),
-                verdict=r[9],
-                severities=json.loads(r[10] or "{}"),
-                task_id=r[11],
-            )
-            for r in rows
-        ]
-
-    # -- shadow changes -------------------------------------------------------------------
-
-    def shadow_changes(self) -> dict[tuple[str, str], ShadowChange]:
-        """The latest stored change of each judge and rule."""
-        latest = (
-            select(func.max(ShadowChangeRow.id))
-            .group_by(col(ShadowChangeRow.kind), col(ShadowChangeRow.name))
-            .scalar_subquery()
-        )
-        with Session(self.engine) as session:
-            rows = session.execute(
-                select(ShadowChangeRow).where(col(ShadowChangeRow.id).in_(latest))
-            ).scalars()
-            return {
-                (r.kind, r.name): ShadowChange(
-                    kind=r.kind,
-                    name=r.name,
-                    in_shadow=r.in_shadow,
-                    by=r.by,
-                    automatic=r.automatic,
-                    reason=r.reason,
-                )
-                for r in rows
-            }
-
-    def add_shadow_change(self, change: ShadowChange) -> None:
-        """Store a change of a subject's shadow state (the newest row is its state)."""
-        with Session(self.engine) as session:
-            session.add(
-                ShadowChangeRow(
-                    kind=change.kind,
-                    name=change.name,
-                    in_shadow=change.in_shadow,
-                    by=change.by,
-                    automatic=change.automatic,
-                    reason=change.reason,
-                )
-            )
-            session.commit()
-
-    def spot_check_counts(self) -> tuple[int, int]:
-        """``(open, labelled)`` queue items over every task (the metrics' gauges)."""
-        labelled = select(func.count()).where(_lb.c.spot_check_id == _sc.c.id).scalar_subquery()
-        with Session(self.engine) as session:
-            total = session.execute(select(func.count()).select_from(_sc)).scalar_one()
-            done = session.execute(
-                select(func.count()).select_from(_sc).where(labelled > 0)
-            ).scalar_one()
-        return int(total) - int(done), int(done)
 
 
 def _label_dict(lb: Any) -> dict[str, Any]:
@@ -497,43 +396,19 @@ def _label_dict(lb: Any) -> dict[str, Any]:
     }
 
 
-class ShadowReader:
-    """What the gate holds back now, read from the store at most once per ``refresh_s``.
-
-    The review service calls it before each decision (``ReviewService(shadow=...)``): the
-    settings' subjects, less those that left shadow, plus what people put in (the stored
-    changes). Thread-safe; a read that fails keeps the last state (and the caller logs it).
-
-    Args:
-        store: The store part with ``shadow_changes`` (a ``Repository``).
-        policy: The shadow settings.
-        refresh_s: How long a read is kept, in seconds.
-        clock: Monotonic seconds (tests pass their own).
-    """
-
-    def __init__(
-        self,
-        store: SpotCheckStore,
-        policy: ShadowPolicy,
-        refresh_s: float,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._store = store
-        self._policy = policy
-        self._refresh_s = refresh_s
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._shadow = Shadow()
-        self._until: float | None = None
-
-    def __call__(self) -> Shadow:
-        """The current ``Shadow`` (cached up to ``refresh_s``)."""
-        now = self._clock()
-        if self._until is not None and now < self._until:
-            return self._shadow
-        with self._lock:
-            if self._until is None or self._clock() >= self._until:
-                self._shadow = current_shadow(self._policy, self._store.shadow_changes())
-                self._until = self._clock() + self._refresh_s
-            return self._shadow
+def _queue_row(
+    insert: Any, found: DecidedRound, *, reason: str, asked_by: str | None = None, note: str = ""
+) -> Any:
+    """The insert that queues a round's decision, a no-op when it is queued already."""
+    row = {
+        "round_id": found.round_id,
+        "decision_id": found.decision_id,
+        "submission_id": found.submission_id,
+        "task_id": found.task_id,
+        "task_type": found.task_type,
+        "decision": found.decision,
+        "reason": reason,
+        "asked_by": asked_by,
+        "note": note,
+    }
+    return insert(_sc).on_conflict_do_nothing().values(**clean_row(row))

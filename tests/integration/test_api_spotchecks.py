@@ -1,4 +1,4 @@
-"""Spot-checks over the HTTP API and MCP: a real server, worker, Redis and SQLite store.
+"""Spot-checks over the HTTP API and MCP: a real server, worker and Redis, on SQLite and PostgreSQL.
 
 Rounds of GENERATE tasks that pass are sampled (``QGS_SPOTCHECK__STRATA``); a person (a key
 with the ``spot-check`` scope) labels them, asks for others, and reads the agreement; a rule
@@ -31,7 +31,7 @@ from tests.integration.conftest import make_settings, running_worker
 from tests.integration.test_api import Api, assert_problem, decision, start, submit
 from tests.integration.test_pipeline import scripted_by_marker
 
-pytestmark = [pytest.mark.integration, pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)]
+pytestmark = pytest.mark.integration  # on SQLite and PostgreSQL (the store_url fixture)
 
 ARTICLE = "# AI\n\nA long article. [[judge PASS 92]]"
 
@@ -149,7 +149,11 @@ class TestAgreement:
             ann.post(f"/v1/spot-checks/{first}/labels", json=LABEL)
             person.post(
                 f"/v1/spot-checks/{second}/labels",
-                json={"decision_correct": False, "verdict": "FAIL", "severities": {"made_up": "P2"}},
+                json={
+                    "decision_correct": False,
+                    "verdict": "FAIL",
+                    "severities": {"sql_drop": "P2"},
+                },
             )
             body = ann.get("/v1/agreement").json()
             rules = ann.get("/v1/agreement", params={"scope": "rule"}).json()["figures"]
@@ -164,13 +168,13 @@ class TestAgreement:
         judge = next(f for (scope, _), f in figures.items() if scope == "judge")
         assert judge["kappa"] is not None and "low" in judge["kappa"]
         (rule,) = rules
-        assert ("made_up", 1, [second]) == (
+        assert ("sql_drop", 1, [second]) == (
             rule["name"],
             rule["false_negatives"],
             rule["false_negative_rounds"],
         )
         assert 'qgs_spotcheck_labels{name="all",scope="gate"} 2.0' in metrics
-        assert 'qgs_spotcheck_false_negatives{rule="made_up"} 1.0' in metrics
+        assert 'qgs_spotcheck_false_negatives{rule="sql_drop"} 1.0' in metrics
         assert 'qgs_spotcheck_queue{state="labelled"} 2.0' in metrics
 
 
@@ -188,7 +192,9 @@ class TestShadow:
             assert rules
             note = {"note": "measuring it"}
             assert_problem(
-                agent.post("/v1/shadow", json={"kind": "rule", "name": rules[0], "in_shadow": True, **note}),
+                agent.post(
+                    "/v1/shadow", json={"kind": "rule", "name": rules[0], "in_shadow": True, **note}
+                ),
                 403,
             )
             # a key that sees only its own principal's tasks may not change every principal's
@@ -244,15 +250,22 @@ class TestMcp:
                 label = {"submission_id": sub, **LABEL}
                 made = await session.call_tool("label_spot_check", label)
                 twice = await session.call_tool("label_spot_check", label)
+                typo = await session.call_tool(
+                    "label_spot_check", {**label, "severities": {"sql_dorp": "none"}}
+                )
                 agreement = await session.call_tool("get_agreement", {"scope": "gate"})
-                return listed, made, twice, agreement
+                return listed, made, twice, typo, agreement
 
         with serving(create_http_app(api.ops)) as url:
-            listed, made, twice, agreement = asyncio.run(asyncio.wait_for(run(url), timeout=120))
+            listed, made, twice, typo, agreement = asyncio.run(
+                asyncio.wait_for(run(url), timeout=120)
+            )
         assert sub in [i["submission_id"] for i in listed.structured_content["items"]]
         assert made.is_error is False and made.structured_content["labels"][0]["person"] == "alice"
         assert twice.is_error is True and 409 == twice.structured_content["status"]
         assert "that label stands" in twice.content[0].text
+        assert typo.is_error is True and 422 == typo.structured_content["status"]
+        assert "did you mean 'sql_drop'" in typo.content[0].text
         (gate,) = agreement.structured_content["figures"]
         assert (1, [sub]) == (gate["labels"], gate["rounds"])
         assert json.loads(agreement.content[0].text) == agreement.structured_content

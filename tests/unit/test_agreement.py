@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qgs_worker.core.agreement import cohen_kappa, kappa_interval, krippendorff_alpha
+from qgs_worker.core.agreement import (
+    KAPPA_MIN_ITEMS,
+    Z_95,
+    cohen_kappa,
+    kappa_interval,
+    krippendorff_alpha,
+    wilson_interval,
+)
 
 
 def table(yy: int, yn: int, ny: int, nn: int) -> list[tuple[str, str]]:
@@ -44,12 +51,55 @@ class TestCohenKappa:
         pe = (5 * 5 + 3 * 4 + 3 * 2) / (n * n)  # first rater a5 b3 c3; second a5 b4 c2
         assert (po - pe) / (1 - pe) == pytest.approx(cohen_kappa(pairs))
 
-    def test_the_interval_is_cohens_large_sample_error(self) -> None:
-        found = kappa_interval(table(20, 5, 10, 15))
+    def test_the_interval_is_wilsons_on_the_agreement_mapped_to_kappa(self) -> None:
+        found = kappa_interval(table(20, 5, 10, 15))  # p_o 35/50, p_e 0.5
         assert found is not None
-        se = math.sqrt(0.7 * 0.3 / (50 * 0.5**2))
-        assert (0.4 - 1.96 * se, 0.4 + 1.96 * se) == pytest.approx((found.low, found.high), abs=1e-3)
+        low, high = wilson_interval(35, 50)
+        assert ((low - 0.5) / 0.5, (high - 0.5) / 0.5) == pytest.approx((found.low, found.high))
         assert found.low < found.estimate < found.high
+        assert (50, False) == (found.n, found.too_few)
+
+
+class TestKappaInterval:
+    """The interval is honest for few labels and Cohen's (1960) for many."""
+
+    @pytest.mark.parametrize(
+        ("successes", "n", "low", "high"),
+        [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
+         (1, 29, 0.0061, 0.1718)],
+    )  # fmt: skip
+    def test_wilson_matches_newcombes_published_table(
+        self, successes: int, n: int, low: float, high: float
+    ) -> None:
+        # Newcombe (1998), Statistics in Medicine 17:857-872, Table I, method 3 (score).
+        assert (low, high) == pytest.approx(wilson_interval(successes, n), abs=5e-5)
+
+    def test_all_agreeing_few_labels_is_not_zero_wide(self) -> None:
+        found = kappa_interval(table(3, 0, 0, 2))
+        assert found is not None
+        assert 1.0 == found.estimate == found.high
+        assert found.low < 0.5  # five labels cannot show kappa is high
+        assert found.too_few and 5 == found.n
+
+    def test_more_agreeing_labels_narrow_it(self) -> None:
+        lows = []
+        for n in (5, 10, 40, 160):
+            found = kappa_interval(table(n // 2, 0, 0, n - n // 2))
+            assert found is not None
+            lows.append(found.low)
+        assert lows == sorted(lows) and lows[-1] > 0.9
+        assert KAPPA_MIN_ITEMS <= 10
+
+    def test_many_labels_give_cohens_large_sample_interval(self) -> None:
+        found = kappa_interval(table(2000, 500, 1000, 1500))  # kappa 0.4 over 5,000 items
+        assert found is not None
+        se = math.sqrt(0.7 * 0.3 / (5000 * 0.5**2))
+        cohen = (0.4 - Z_95 * se, 0.4 + Z_95 * se)
+        assert cohen == pytest.approx((found.low, found.high), abs=2e-3)
+
+    def test_a_bad_count_is_refused(self) -> None:
+        with pytest.raises(ValueError, match="successes"):
+            wilson_interval(3, 2)
 
 
 def units_of(rows: list[str]) -> list[list[str]]:

@@ -46,7 +46,7 @@ from qgs_worker.errors import (
 from qgs_worker.queue import pipeline
 from qgs_worker.service.submission import NewTask, Submission
 from qgs_worker.store import Repository
-from qgs_worker.store.spotchecks import ShadowReader
+from qgs_worker.store.shadow_changes import ShadowReader
 from tests.unit.test_pipeline_steps import BrokenJudge, ScriptedJudge
 
 POLICIES = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
@@ -277,10 +277,17 @@ def decided(repo: Repository, sid: str, text: str = "score=92", judge: object = 
 
 
 class TestQueueAndLabels:
-    """The store's queue: idempotent sampling, asked rounds, and labels refused with reasons."""
+    """The store's queue: idempotent sampling, asked rounds, and labels refused with reasons.
 
-    def test_sampling_twice_queues_once(self) -> None:
-        repo = Repository("sqlite://")
+    On in-memory SQLite here; ``tests/integration/test_spotcheck_stores.py`` runs the same tests
+    on a SQLite file and on PostgreSQL (its ``repo`` fixture).
+    """
+
+    @pytest.fixture
+    def repo(self) -> Repository:
+        return Repository("sqlite://")
+
+    def test_sampling_twice_queues_once(self, repo: Repository) -> None:
         round_id = decided(repo, "s1")
         everything = SamplePolicy(rate=1.0)
         assert repo.sample_decided(round_id, everything)
@@ -288,8 +295,7 @@ class TestQueueAndLabels:
         assert 1 == len(repo.spot_checks(None, status="all"))
         assert not repo.sample_decided(round_id, SamplePolicy())
 
-    def test_a_label_of_a_round_never_sampled_is_refused_naming_the_fix(self) -> None:
-        repo = Repository("sqlite://")
+    def test_a_label_of_a_round_never_sampled_is_refused_naming_the_fix(self, repo: Repository) -> None:
         decided(repo, "s1")
         with pytest.raises(NotSampledError, match="POST /v1/spot-checks") as caught:
             repo.add_label("s1", person="ann", key_id=None, decision_correct=True,
@@ -297,8 +303,7 @@ class TestQueueAndLabels:
         assert "submission_id" == caught.value.field
         assert [] == repo.label_records()
 
-    def test_a_second_label_of_the_same_person_is_refused_the_first_stands(self) -> None:
-        repo = Repository("sqlite://")
+    def test_a_second_label_of_the_same_person_is_refused_the_first_stands(self, repo: Repository) -> None:
         decided(repo, "s1")
         item, created = repo.ask_spot_check("s1", by="ann", note="looks off")
         assert created and "asked" == item.reason
@@ -319,8 +324,7 @@ class TestQueueAndLabels:
             repo.label_records()[0].judge_verdict,
         )
 
-    def test_a_label_after_the_round_was_decided_again_is_refused(self) -> None:
-        repo = Repository("sqlite://")
+    def test_a_label_after_the_round_was_decided_again_is_refused(self, repo: Repository) -> None:
         round_id = decided(repo, "s1", "the final text", judge=BrokenJudge())
         pipeline.service_for(repo, POLICIES).decide(round_id)
         assert "revise" == repo.get_decision(round_id).kind
@@ -336,8 +340,7 @@ class TestQueueAndLabels:
         with pytest.raises(TaskNotFoundError):
             repo.ask_spot_check("s1", by="ann")  # not decided again yet
 
-    def test_queue_views_by_status(self) -> None:
-        repo = Repository("sqlite://")
+    def test_queue_views_by_status(self, repo: Repository) -> None:
         decided(repo, "s1")
         repo.ask_spot_check("s1", by="ann")
         assert 1 == len(repo.spot_checks(None))
@@ -391,3 +394,13 @@ def test_qgs_shadow_is_a_persons_decision_stored_with_their_name(tmp_path: Path)
         [*args, "--on", "--by", "ana"], env=env, capture_output=True, text=True, timeout=120
     )
     assert 2 == missing.returncode and "--note" in missing.stderr
+    typo = subprocess.run(
+        [*args[:-1], "sql_dorp", "--on", "--note", "x", "--by", "ana"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert 2 == typo.returncode, typo.stderr
+    assert "'sql_dorp'" in typo.stderr and "did you mean 'sql_drop'" in typo.stderr
+    assert "Traceback" not in typo.stderr
