@@ -253,6 +253,8 @@ class TestKnownNames:
             text = path.read_text(encoding="utf-8")
             given |= set(re.findall(r'\brule="([a-z0-9_]+)"', text))
             given |= set(re.findall(r'return "(ordered_[a-z_]+)"', text))
+            # a rule id kept in a constant: NAME = "id" with a docstring naming ``Finding.rule``
+            given |= set(re.findall(r'^[A-Z_]+ = "([a-z0-9_]+)"\n"""The ``Finding\.rule``', text, re.M))
         given |= {"addressed_order", "sensitive_order"}  # rule="a" if ... else "b"
         assert given and given <= rule_names(), given - rule_names()
 
