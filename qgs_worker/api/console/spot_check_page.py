@@ -110,8 +110,7 @@ def label_fields(fields: dict[str, str]) -> tuple[bool, str, dict[str, str], str
             )
         if missed in severities:
             raise InputError(
-                f"'missed_rule' {missed!r} fired on this round: set its severity in its row "
-                "instead"
+                f"'missed_rule' {missed!r} fired on this round: set its severity in its row instead"
             )
         severities[missed] = missed_severity
     return right == "yes", fields.get("verdict", ""), severities, fields.get("note", "")
