@@ -13,7 +13,10 @@ decisions keep landing), while a second agent measures ``POST /v1/tool-calls/che
 operator who signs in, opens the inbox, the live list and queue health, and keeps the live
 list's event stream (``/ui/events``) open, receiving every decision. Printed: each phase's p50
 / p99 in milliseconds, the rounds decided, the events the console received, its slowest page,
-and the ratio of the median p99s (open / closed), which issue 33 wants within 1.2.
+and the ratio of the median p99s (open / closed), which issue 33 wants within 1.2. Then, with
+no console open, a worker's idle RSS with the console's code and without it, side by side
+(``bench/console_worker_rss.py``; ``--repeats`` pairs), and their ratio: issue 33 wants the
+worker's memory unchanged.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import httpx
 import redis
 
 from bench.api_bench import CALL, TOOLS, bench_settings, qgs_serve
+from bench.console_worker_rss import worker_rss
 from qgs_worker.client import Client
 from qgs_worker.config.settings import Settings
 from qgs_worker.store.keys import create_key
@@ -165,6 +169,7 @@ def main() -> None:
     settings, folder = bench_settings("redis://127.0.0.1:6379/13", "qgs-console-bench-")
     try:
         run(settings, tasks, seconds, repeats)
+        worker_rss(settings, 1 if args.quick else args.repeats)
     finally:
         redis.Redis.from_url(settings.broker_url or "").flushdb()
         shutil.rmtree(folder, ignore_errors=True)

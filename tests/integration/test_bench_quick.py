@@ -37,6 +37,7 @@ class Bench:
     redis_db: bool = False  # QGS_BENCH_REDIS_URL: the test's own (empty) Redis db
     corpus: bool = False  # reads ../shared/corpus
     redis_server: bool = False  # starts a redis-server of its own (--private-redis)
+    ratios: tuple[str, ...] = ()  # the ratio lines it must print (each with a figure)
 
     def __str__(self) -> str:
         return self.script
@@ -52,7 +53,11 @@ BENCHES = (
     Bench("cold_start_bench.py"),
     Bench("toolgate_bench.py", redis_db=True, corpus=True),
     Bench("api_bench.py", redis_db=True),
-    Bench("console_bench.py", redis_db=True),
+    Bench(
+        "console_bench.py",
+        redis_db=True,
+        ratios=("p99 console open / closed", "worker idle RSS with / without the console"),
+    ),
     Bench("pipeline_bench.py", args=("--quick", "--private-redis"), redis_server=True),
     Bench("audit_batch_bench.py", redis_server=True),
     Bench("deed_cost_bench.py"),
@@ -104,6 +109,9 @@ def test_quick_mode_completes_and_prints_its_ratio(
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]
     assert RATIO_LINE.search(done.stdout), done.stdout[-4000:]
+    for name in bench.ratios:
+        line = re.compile(rf"^ratio {re.escape(name)} = \d+(\.\d+)?", re.MULTILINE)
+        assert line.search(done.stdout), f"no 'ratio {name} = ...' line:\n{done.stdout[-4000:]}"
 
 
 def test_ratio_line_pattern_rejects_a_line_without_a_figure() -> None:

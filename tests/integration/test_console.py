@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from qgs_worker.api.console.sessions import LOGIN_COOKIE, SESSION_COOKIE
 from qgs_worker.store.keys import create_key, revoke_key
 from qgs_worker.webhooks.key_secrets import master_secret
 from tests.integration.console_app import Served, console_server, csrf_of, signed_in
@@ -89,6 +90,39 @@ class TestSignIn:
         headers = {"Authorization": f"Bearer {served.keys['olivia'].key}"}
         got = httpx.post(f"{served.url}/v1/tasks", json={"request": "hi"}, headers=headers)
         assert 403 == got.status_code and "operator" in got.json()["detail"]
+
+
+class TestBehindATlsProxy:
+    """``qgs serve`` is uvicorn with its proxy headers on: a proxy it trusts makes a request https.
+
+    uvicorn trusts ``X-Forwarded-Proto`` from 127.0.0.1 and ::1 (or ``FORWARDED_ALLOW_IPS``),
+    which is where these requests come from; docs/console.md says so.
+    """
+
+    def _sign_in(self, served: Served, headers: dict[str, str]) -> httpx.Response:
+        # The cookies are carried by hand: a Secure cookie is not sent back over plain http.
+        with httpx.Client(base_url=served.url, headers=headers) as http:
+            form = http.get("/ui/login")
+            login = form.cookies.get(LOGIN_COOKIE)
+            assert login is not None
+            return http.post(
+                "/ui/login",
+                data={"csrf": csrf_of(form.text), "key": served.keys["olivia"].key, "next": ""},
+                headers={"Cookie": f"{LOGIN_COOKIE}={login}"},
+            )
+
+    def test_forwarded_https_from_the_proxy_makes_the_cookie_secure(self, served: Served) -> None:
+        origin = served.url.replace("http://", "https://")
+        got = self._sign_in(served, {"X-Forwarded-Proto": "https", "Origin": origin})
+        assert 303 == got.status_code, got.text
+        cookie = next(c for c in got.headers.get_list("set-cookie") if f"{SESSION_COOKIE}=" in c)
+        assert "secure" in cookie.lower()
+
+    def test_an_https_origin_without_the_forwarded_scheme_is_refused(self, served: Served) -> None:
+        """A proxy uvicorn does not trust: the request stays http, the browser's Origin is https."""
+        origin = served.url.replace("http://", "https://")
+        got = self._sign_in(served, {"Origin": origin})
+        assert 403 == got.status_code and "another site" in got.text
 
 
 class TestHeaders:

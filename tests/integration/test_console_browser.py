@@ -3,7 +3,8 @@
 A person signs in, watches a CRITICAL task arrive on the live list without reloading, opens
 it, approves it with a note, and sees the decision change and the approval's webhook
 delivered; a hostile deliverable stays text; a reader's key gets no approve button; another
-principal's task is not listed. Each page is saved as a screenshot in ``QGS_CONSOLE_SHOTS``
+principal's task is not listed; the inbox drops a task approved in another session, the live
+list keeps at most its row cap, and times read as words with the exact UTC time kept. Each page is saved as a screenshot in ``QGS_CONSOLE_SHOTS``
 (default ``tests/integration/screenshots/``, which git ignores) for a person to look at.
 Locally a missing browser skips these tests with the reason; in CI it fails them.
 """
@@ -11,6 +12,7 @@ Locally a missing browser skips these tests with the reason; in CI it fails them
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ import pytest
 
 from tests.integration.api_server import wait_until
 from tests.integration.browser import headless_chromium
-from tests.integration.console_app import Served, console_server
+from tests.integration.console_app import Served, console_server, csrf_of, signed_in
 
 pytestmark = pytest.mark.integration
 
@@ -168,6 +170,144 @@ class TestAnApprovalInTheBrowser:
         browser.save_screenshot(str(shots / "06-live-row-changed.png"))
 
 
+def wait_live(driver: Any) -> None:
+    """Wait until the page's event stream is open."""
+    wait_until(
+        lambda: driver.execute_script("return document.body.dataset.live") == "on",
+        what="the page's event stream",
+    )
+
+
+def live_rows(driver: Any) -> list[str]:
+    """The task ids of the live list's rows, top down."""
+    found: list[str] = driver.execute_script(
+        "return [...document.querySelectorAll('#live-table tbody tr')].map(r => r.dataset.taskId);"
+    )
+    return found
+
+
+class TestTheListsFollowWhatHappensElsewhere:
+    """The inbox drops a task decided in another session; the live list keeps its row cap."""
+
+    def test_an_approval_in_another_session_drops_the_task_from_the_inbox(
+        self, browser: Any, served: Served, shots: Path
+    ) -> None:
+        from selenium.webdriver.common.by import By
+
+        task = served.critical_task("alice", "Sent alice's transfer. [[judge PASS 93]]")
+        sign_in(browser, served, "olivia")
+        browser.get(f"{served.url}/ui/inbox")
+        wait_live(browser)
+        article = f'article[data-task-id="{task}"]'
+        assert browser.find_elements(By.CSS_SELECTOR, article)
+        count = int(browser.find_element(By.ID, "inbox-count").text)
+        browser.execute_script("window.__sameLoad = 'yes';")  # a reload would drop it
+
+        with signed_in(served.url, served.keys["olivia"].key) as other:  # a second session
+            token = csrf_of(other.get(f"/ui/tasks/{task}").text)
+            done = other.post(
+                f"/ui/tasks/{task}/approval",
+                data={"csrf": token, "decision": "approve", "note": "approved in another tab"},
+            )
+            assert 303 == done.status_code, done.text
+            reloaded = other.get("/ui/inbox").text  # without JavaScript: a reload shows it gone
+
+        wait_until(
+            lambda: not browser.find_elements(By.CSS_SELECTOR, article),
+            what="the approved task leaving the inbox",
+        )
+        assert "yes" == browser.execute_script("return window.__sameLoad;")
+        assert str(count - 1) == browser.find_element(By.ID, "inbox-count").text
+        assert f"({count - 1})" in browser.title
+        assert f'data-task-id="{task}"' not in reloaded
+        browser.save_screenshot(str(shots / "10-inbox-dropped.png"))
+        no_console_errors(browser)
+
+    def test_a_rejection_over_the_api_drops_the_task_from_the_inbox(
+        self, browser: Any, served: Served
+    ) -> None:
+        from selenium.webdriver.common.by import By
+
+        task = served.critical_task("bob", "Sent bob's payment. [[judge PASS 91]]", callback=False)
+        sign_in(browser, served, "sam")
+        browser.get(f"{served.url}/ui/inbox")
+        wait_live(browser)
+        assert browser.find_elements(By.CSS_SELECTOR, f'[data-task-id="{task}"]')
+        with served.agent("bob") as http:
+            ok = http.post(f"/v1/tasks/{task}/approval", json={"decision": "reject", "note": "no"})
+            assert 200 == ok.status_code, ok.text
+        wait_until(
+            lambda: not browser.find_elements(By.CSS_SELECTOR, f'[data-task-id="{task}"]'),
+            what="the rejected task leaving the inbox",
+        )
+
+    def test_the_live_list_keeps_at_most_its_row_cap(
+        self, browser: Any, served: Served, shots: Path
+    ) -> None:
+        from selenium.webdriver.common.by import By
+
+        from qgs_worker.api.console.pages import LIVE_ROWS_MAX
+
+        sign_in(browser, served, "sam")
+        browser.get(f"{served.url}/ui/live")
+        wait_live(browser)
+        table = browser.find_element(By.ID, "live-table")
+        assert str(LIVE_ROWS_MAX) == table.get_attribute("data-max-rows")
+        # The cap lowered in this page (500 rows would take 500 decisions): the script reads it.
+        browser.execute_script("document.getElementById('live-table').dataset.maxRows = '2';")
+        before = len(live_rows(browser))
+        made = [
+            served.critical_task("bob", f"Payment {i}. [[judge PASS 90]]", callback=False)
+            for i in range(3)
+        ]
+        wait_until(lambda: live_rows(browser)[:1] == [made[-1]], what="the newest row on top")
+        wait_until(lambda: made[-2] in live_rows(browser), what="the second newest row")
+        assert 2 == len(live_rows(browser))
+        hidden = browser.find_element(By.ID, "live-hidden")
+        assert hidden.is_displayed()
+        assert re.match(r"\d+ older rows? hidden", hidden.text), hidden.text
+        shown_hidden = int(browser.execute_script("return document.body.dataset.hiddenRows;"))
+        assert before + 3 - 2 == shown_hidden
+        assert "reload to page" in hidden.text
+        browser.save_screenshot(str(shots / "11-live-capped.png"))
+        no_console_errors(browser)
+
+
+class TestTimes:
+    """Times read as words ("3 min ago"), the exact UTC time in the title; plain UTC without JS."""
+
+    EXACT = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$")
+    WORDS = re.compile(r"^(just now|\d+ s ago|\d+ min ago|\d+ h( \d+ min)? ago)$")
+
+    def test_a_tasks_times_read_as_words_with_the_exact_time_kept(
+        self, browser: Any, served: Served, shots: Path
+    ) -> None:
+        from selenium.webdriver.common.by import By
+
+        task = served.critical_task("bob", "Sent. [[judge PASS 97]]", callback=False)
+        with signed_in(served.url, served.keys["sam"].key) as http:
+            html = http.get(f"/ui/tasks/{task}").text
+        plain = re.search(r'<dd><time datetime="([^"]+)" title="([^"]+)">([^<]+)</time></dd>', html)
+        assert plain is not None, "the task's start as a <time> element"
+        assert plain[1].endswith("Z") and self.EXACT.match(plain[3]) and plain[2] == plain[3]
+
+        sign_in(browser, served, "sam")
+        browser.get(f"{served.url}/ui/tasks/{task}")
+        started = browser.find_element(By.CSS_SELECTOR, "dl.facts time")
+        assert self.WORDS.match(started.text), started.text
+        assert plain[3] == started.get_attribute("title")
+
+        browser.get(f"{served.url}/ui/live")
+        wait_live(browser)
+        served.critical_task("bob", "Sent again. [[judge PASS 96]]", callback=False)
+        wait_until(lambda: int(browser.execute_script(
+            "return Number(document.body.dataset.updates || 0);")) > 0, what="a live row")  # fmt: skip
+        first = browser.find_element(By.CSS_SELECTOR, "#live-table tbody tr td.when time")
+        assert self.WORDS.match(first.text), first.text
+        assert self.EXACT.match(first.get_attribute("title") or "")
+        no_console_errors(browser)
+
+
 class TestWhatAPersonMaySee:
     """Hostile text stays text; a reader gets no approve button; another's task is not there."""
 
@@ -182,7 +322,8 @@ class TestWhatAPersonMaySee:
             browser.get(f"{served.url}{path}")
             assert browser.execute_script("return window.__pwned === undefined;"), path
             assert [] == browser.find_elements(By.CSS_SELECTOR, "main img, a[href^='javascript']")
-            shown = browser.find_element(By.CSS_SELECTOR, "pre.deliverable").text
+            where = f'[data-task-id="{task}"] ' if path == "/ui/inbox" else ""
+            shown = browser.find_element(By.CSS_SELECTOR, f"{where}pre.deliverable").text
             assert "<script>window.__pwned = 1</script>" in shown
             assert 'href="javascript:window.__pwned=2"' in shown
             assert "invoice_⟦U+202E⟧fdp.exe" in shown  # the RTL override shown, not obeyed

@@ -164,6 +164,64 @@ class TestLabelling:
         assert labels_of(served, sid) == []
 
 
+class TestAMissedRule:
+    """A person names a rule the gate missed (a false negative), as the API's ``severities`` do."""
+
+    def test_the_missed_rule_is_stored_and_counted_as_the_rules_false_negative(
+        self, served: Served, checker: NewKey
+    ) -> None:
+        sid = sampled(served, "alice", "Ran the cleanup script as asked. [[judge PASS 93]]")
+        with signed_in(served.url, checker.key) as http:
+            page = http.get("/ui/spot-checks").text
+            form = form_of(page, sid)
+            assert 'name="missed_rule" list="known-rules"' in form
+            assert '<option value="sql_drop">' in page  # the rules table's ids suggested
+            fired = re.findall(r'name="sev\.([^"]+)"', form)
+            assert "sql_drop" not in fired
+            done = http.post(
+                f"/ui/spot-checks/{sid}/labels",
+                data={
+                    "csrf": csrf_of(page),
+                    "decision_correct": "no",
+                    "verdict": "FAIL",
+                    "missed_rule": " sql_drop ",
+                    "missed_severity": "P0",
+                    "note": "the script dropped the users table",
+                },
+            )
+            assert 303 == done.status_code, done.text
+            after = http.get(done.headers["location"]).text
+        [label] = labels_of(served, sid)
+        assert {"sql_drop": "P0"} == label["severities"]
+        me = served.ops.session(str(checker.key_id))
+        [figure] = [
+            f for f in served.ops.agreement(me, scope="rule")["figures"] if f["name"] == "sql_drop"
+        ]
+        assert figure["false_negatives"] >= 1
+        assert sid in figure["false_negative_rounds"]
+        assert re.search(r'<td class="mono">sql_drop</td>', after)  # the page's figures show it
+
+    @pytest.mark.parametrize(
+        ("missed", "message"),
+        [
+            ({"missed_rule": "sql_drop"}, "'missed_severity' must be one of P0"),
+            ({"missed_rule": "sql_drop", "missed_severity": "none"}, "'missed_severity'"),
+            ({"missed_severity": "P1"}, "'missed_rule' is empty"),
+        ],
+    )
+    def test_a_half_filled_missed_rule_is_a_message_not_a_label(
+        self, served: Served, checker: NewKey, missed: dict[str, str], message: str
+    ) -> None:
+        sid = sampled(served, "alice", "Tidied the tables. [[judge PASS 94]]")
+        with signed_in(served.url, checker.key) as http:
+            token = csrf_of(http.get("/ui/spot-checks").text)
+            fields = {"csrf": token, "decision_correct": "no", "verdict": "FAIL", **missed}
+            got = http.post(f"/ui/spot-checks/{sid}/labels", data=fields)
+        assert 422 == got.status_code and 'id="error"' in got.text
+        assert message in got.text.replace("&#39;", "'")
+        assert labels_of(served, sid) == []
+
+
 class TestAccess:
     """A reader sees the queue but no form and cannot post; CSRF; other principals' rounds."""
 

@@ -5,7 +5,7 @@
 (``queue.notify.DecisionNotifier.listen``: the worker's notice of each stored decision, and of
 each approval), and for the tasks named since the last batch reads their lines once
 (``Operations.task_lines``, so only tasks the session may see, filtered as the page is) and
-sends one ``task`` event each::
+sends one ``task`` event each, the least recently decided first (the page puts each on top)::
 
     event: ready          data: {}                       the subscription is live
     event: task           data: {"id", "href", "outcome", "decision", "score", ...}
@@ -146,7 +146,7 @@ async def _events(
                 yield _event("reset", {})
                 continue
             lines, gone = await asyncio.to_thread(_read, ops, me, where, ids)
-            for line in lines:
+            for line in reversed(lines):  # oldest first: each goes on top, the newest last
                 yield _event("task", line_data(line))
             for task_id in gone:
                 yield _event("gone", {"id": task_id})

@@ -50,12 +50,16 @@ if TYPE_CHECKING:
     from qgs_worker.api.console.sessions import Session
     from qgs_worker.api.operations import Operations
 
-__all__ = ["DECISION_CHOICES", "NAV", "ConsolePages", "NavEntry", "line_filter"]
+__all__ = ["DECISION_CHOICES", "LIVE_ROWS_MAX", "NAV", "ConsolePages", "NavEntry", "line_filter"]
 
 FORM_MAX_BYTES = 16_384
 """The largest form the console reads (a note is at most 2,000 characters)."""
 LIVE_LINES = 200
 """How many task lines the live page shows."""
+LIVE_ROWS_MAX = 500
+"""The most rows the live list keeps as decisions arrive (``console.js`` drops the oldest and
+says how many): an open tab on thousands of live tasks would otherwise grow without bound,
+slowing the browser; 500 rows is a few minutes of a busy deployment, more than a person reads."""
 
 
 @dataclass(frozen=True)
@@ -286,6 +290,7 @@ class ConsolePages:
             lines = ops.task_lines(who[0], where, limit=LIVE_LINES)
             context = {
                 "lines": lines,
+                "max_rows": LIVE_ROWS_MAX,
                 "chosen": chosen,
                 "query": urllib.parse.urlencode({k: v for k, v in chosen.items() if v}),
                 "choices": {

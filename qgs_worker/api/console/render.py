@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from jinja2 import Environment
     from starlette.responses import HTMLResponse
 
-__all__ = ["CSP", "SECURITY_HEADERS", "environment", "page", "shown", "when"]
+__all__ = ["CSP", "SECURITY_HEADERS", "environment", "page", "shown", "stamp", "when"]
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -92,6 +92,33 @@ def when(moment: datetime | None) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
+def stamp(moment: datetime | str | None) -> Markup:
+    """A time as an HTML ``<time>``: the UTC time as its text and title, ISO 8601 as ``datetime``.
+
+    Without JavaScript the page reads ``2025-01-31 14:05:09 UTC``; ``console.js`` turns the
+    text into words (``3 min ago``) and keeps the exact time in the title.
+
+    Args:
+        moment: An aware datetime (a naive one is taken as UTC), an ISO 8601 string (as the
+            operations' dicts carry), or None.
+
+    Returns:
+        The element, or nothing for None (or a string that is not a time, shown as text).
+    """
+    if moment is None or moment == "":
+        return Markup("")
+    if isinstance(moment, str):
+        try:
+            moment = datetime.fromisoformat(moment)
+        except ValueError:
+            return shown(moment)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    exact = when(moment)
+    iso = moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return Markup('<time datetime="{}" title="{}">{}</time>').format(iso, exact, exact)
+
+
 def age(moment: datetime | None) -> str:
     """How long ago, in words (``3 min``, ``2 h 5 min``; "" for None)."""
     if moment is None:
@@ -129,7 +156,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(shown=shown, when=when, age=age, pretty_json=pretty_json)
+    env.filters.update(shown=shown, when=when, stamp=stamp, age=age, pretty_json=pretty_json)
     return env
 
 

@@ -6,13 +6,16 @@ Page and form (``pages.ConsolePages``' sessions, CSRF and rendering)::
                                                 sees (the first ``SHOWN`` in full), the figures
     POST /ui/spot-checks/{submission_id}/labels a label: ``decision_correct`` (yes or no),
                                                 ``verdict``, ``sev.RULE`` per fired rule (a
-                                                severity or ``none``), ``note``; needs the
+                                                severity or ``none``), ``missed_rule`` and
+                                                ``missed_severity`` (a rule that should have
+                                                fired: a false negative), ``note``; needs the
                                                 ``spot-check`` scope
 
 Both call the operations the API's spot-check routes call (``Operations.spot_checks``,
 ``spot_check``, ``label_spot_check``, ``agreement``): the person recorded is the operator. A
 label that cannot be recorded (never sampled, a second one, a round decided again) shows the
-page again with the operation's message (409), nothing stored.
+page again with the operation's message (409), nothing stored. A missed rule goes into the
+label's ``severities`` as the API takes it (a rule named there that did not fire is a miss).
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Query, Request
 from starlette.responses import RedirectResponse, Response
 
+from qgs_worker.api.spot_checks import RULE_MAX_CHARS
 from qgs_worker.core.models import Severity, Verdict
+from qgs_worker.core.rules import all_rules
 from qgs_worker.errors import (
     InputError,
     PermissionDeniedError,
@@ -38,12 +43,26 @@ if TYPE_CHECKING:
     from qgs_worker.api.console.pages import ConsolePages
     from qgs_worker.api.console.sessions import Session
 
-__all__ = ["SEVERITY_CHOICES", "SHOWN", "install_spot_checks", "label_fields"]
+__all__ = [
+    "MISSED_SEVERITY_CHOICES",
+    "SEVERITY_CHOICES",
+    "SHOWN",
+    "install_spot_checks",
+    "known_rules",
+    "label_fields",
+]
 
 SHOWN = 20
 """How many open spot-checks the page shows in full (the oldest first)."""
 SEVERITY_CHOICES = (*(s.value for s in Severity), "none")
 """What a rule's select offers: a severity, or ``none`` (it should not have fired)."""
+MISSED_SEVERITY_CHOICES = tuple(s.value for s in Severity)
+"""What a missed rule's select offers: the severity it should have fired at (never ``none``)."""
+
+
+def known_rules() -> list[str]:
+    """The rules table's ids, sorted: the missed-rule field's suggestions (any id is taken)."""
+    return sorted(r.rule_id for r in all_rules())
 
 
 def label_fields(fields: dict[str, str]) -> tuple[bool, str, dict[str, str], str]:
@@ -51,11 +70,18 @@ def label_fields(fields: dict[str, str]) -> tuple[bool, str, dict[str, str], str
 
     Args:
         fields: The form's fields: ``decision_correct`` (``yes`` or ``no``), ``verdict``,
-            ``sev.RULE`` (one per rule), ``note``.
+            ``sev.RULE`` (one per rule that fired), ``missed_rule`` and ``missed_severity``
+            (optional: a rule that did not fire and should have, at ``P0``-``P4``), ``note``.
+
+    Returns:
+        ``severities`` holds the fired rules' choices and the missed rule at its severity
+        (the operation counts a named rule that did not fire as the gate's miss).
 
     Raises:
-        InputError: ``decision_correct`` is not ``yes`` or ``no`` (the verdict and the
-            severities are checked by the operation).
+        InputError: ``decision_correct`` is not ``yes`` or ``no``; a missed rule without a
+            severity (or a severity without a rule), one of more than ``RULE_MAX_CHARS``
+            characters, or one that fired (its row says its severity). The verdict and the
+            severities' values are checked by the operation.
     """
     right = fields.get("decision_correct", "")
     if right not in ("yes", "no"):
@@ -63,6 +89,30 @@ def label_fields(fields: dict[str, str]) -> tuple[bool, str, dict[str, str], str
             "'decision_correct' must be yes or no: say whether the gate's decision was right"
         )
     severities = {k[4:]: v for k, v in fields.items() if k.startswith("sev.") and k[4:]}
+    missed = fields.get("missed_rule", "").strip()
+    missed_severity = fields.get("missed_severity", "").strip()
+    if missed or missed_severity:
+        if not missed:
+            raise InputError(
+                f"'missed_rule' is empty but 'missed_severity' is {missed_severity!r}: name the "
+                "rule that should have fired (e.g. sql_drop), or leave both empty"
+            )
+        if len(missed) > RULE_MAX_CHARS:
+            raise InputError(
+                f"'missed_rule' must be a rule id of 1-{RULE_MAX_CHARS} characters (got "
+                f"{missed[:40]!r}...)"
+            )
+        if missed_severity not in MISSED_SEVERITY_CHOICES:
+            raise InputError(
+                f"'missed_severity' must be one of {', '.join(MISSED_SEVERITY_CHOICES)} for the "
+                f"missed rule {missed!r} (got {missed_severity!r}): the severity it should have "
+                "fired at"
+            )
+        if missed in severities:
+            raise InputError(
+                f"'missed_rule' {missed!r} fired on this round: set its severity in its row instead"
+            )
+        severities[missed] = missed_severity
     return right == "yes", fields.get("verdict", ""), severities, fields.get("note", "")
 
 
@@ -142,6 +192,9 @@ def _page(
         "can_label": me.has(SCOPE_SPOT_CHECK),
         "verdicts": [v.value for v in Verdict],
         "severities": SEVERITY_CHOICES,
+        "missed_severities": MISSED_SEVERITY_CHOICES,
+        "known_rules": known_rules() if me.has(SCOPE_SPOT_CHECK) else [],
+        "rule_max_chars": RULE_MAX_CHARS,
         "done": done,
         "error": error,
         "failed": failed,

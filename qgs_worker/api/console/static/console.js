@@ -5,6 +5,61 @@
   "use strict";
   var body = document.body;
   var page = body.dataset.page;
+
+  // Times: the server writes <time datetime="ISO" title="... UTC">the UTC time</time> (it
+  // reads well without this script); here the text becomes "3 min ago", the title keeps the
+  // exact UTC time, and every 30 s the words are brought up to date.
+  function ago(iso) {
+    var then = Date.parse(iso);
+    if (isNaN(then)) {
+      return null;
+    }
+    var s = Math.max(0, Math.round((Date.now() - then) / 1000));
+    if (s < 10) {
+      return "just now";
+    }
+    if (s < 60) {
+      return s + " s ago";
+    }
+    if (s < 3600) {
+      return Math.floor(s / 60) + " min ago";
+    }
+    if (s < 86400) {
+      var m = Math.floor((s % 3600) / 60);
+      return Math.floor(s / 3600) + " h" + (m ? " " + m + " min" : "") + " ago";
+    }
+    var h = Math.floor((s % 86400) / 3600);
+    return Math.floor(s / 86400) + " d" + (h ? " " + h + " h" : "") + " ago";
+  }
+
+  function utc(iso) {
+    var d = new Date(iso);
+    return isNaN(d.getTime()) ? "" : d.toISOString().slice(0, 19).replace("T", " ") + " UTC";
+  }
+
+  function relative(el) {
+    var words = ago(el.getAttribute("datetime"));
+    if (words !== null) {
+      el.textContent = words;
+      el.title = utc(el.getAttribute("datetime"));
+      el.dataset.relative = "yes";
+    }
+  }
+
+  function stamp(iso) {
+    var el = document.createElement("time");
+    el.setAttribute("datetime", iso);
+    el.textContent = utc(iso);
+    relative(el);
+    return el;
+  }
+
+  function refreshTimes() {
+    document.querySelectorAll("time[datetime]").forEach(relative);
+  }
+  refreshTimes();
+  window.setInterval(refreshTimes, 30000);
+
   if (!window.EventSource || (page !== "live" && page !== "inbox")) {
     return;
   }
@@ -61,7 +116,10 @@
     var tr = document.createElement("tr");
     tr.dataset.taskId = line.id;
     tr.className = "fresh";
-    cell(tr, line.decided_at ? line.decided_at.replace("T", " ").replace("+00:00", " UTC") : "not yet", "when");
+    var when = cell(tr, line.decided_at ? "" : "not yet", "when");
+    if (line.decided_at) {
+      when.appendChild(stamp(line.decided_at));
+    }
     var idCell = cell(tr, "", "mono");
     var link = document.createElement("a");
     link.textContent = line.id;
@@ -91,7 +149,68 @@
     if (empty) {
       empty.hidden = true;
     }
+    cap(tbody);
     body.dataset.updates = String(Number(body.dataset.updates || "0") + 1);
+  }
+
+  // The live list keeps at most data-max-rows rows (the server's LIVE_ROWS_MAX): with
+  // thousands of live tasks an open tab would otherwise grow without bound. The oldest rows
+  // go, and the page says how many, with a link to reload (the server's newest page).
+  var hiddenRows = 0;
+
+  function cap(tbody) {
+    var table = document.getElementById("live-table");
+    var max = Number(table && table.dataset.maxRows);
+    if (!max || max < 1) {
+      return;
+    }
+    while (tbody.rows.length > max) {
+      tbody.deleteRow(tbody.rows.length - 1);
+      hiddenRows += 1;
+    }
+    var box = document.getElementById("live-hidden");
+    if (!box || hiddenRows === 0) {
+      return;
+    }
+    box.textContent = hiddenRows + (hiddenRows === 1 ? " older row" : " older rows") +
+      " hidden (the list keeps the newest " + max + "): ";
+    var link = document.createElement("a");
+    link.href = location.pathname + location.search;
+    link.textContent = "reload to page";
+    box.appendChild(link);
+    box.hidden = false;
+    body.dataset.hiddenRows = String(hiddenRows);
+  }
+
+  // The inbox drops a task approved or rejected elsewhere (the CLI, the API, another tab):
+  // the stream, filtered to tasks awaiting a person, says "gone" when one no longer is.
+  function dropFromInbox(id) {
+    var dropped = false;
+    document.querySelectorAll("article.inbox-item, #inbox-more tbody tr").forEach(function (el) {
+      if (el.dataset.taskId === id) {
+        el.remove();
+        dropped = true;
+      }
+    });
+    if (!dropped) {
+      return;
+    }
+    var left = document.querySelectorAll("article.inbox-item").length +
+      document.querySelectorAll("#inbox-more tbody tr").length;
+    var count = document.getElementById("inbox-count");
+    if (count) {
+      count.textContent = String(left);
+    }
+    document.title = document.title.replace(/\(\d+\)/, "(" + left + ")");
+    var more = document.getElementById("inbox-more");
+    if (more && !more.querySelector("tbody tr")) {
+      more.hidden = true;
+    }
+    var empty = document.getElementById("inbox-empty");
+    if (empty && left === 0) {
+      empty.hidden = false;
+    }
+    body.dataset.dropped = String(Number(body.dataset.dropped || "0") + 1);
   }
 
   source.addEventListener("ready", function (event) {
@@ -112,8 +231,13 @@
     notice("Some updates may have been missed.");
   });
   source.addEventListener("gone", function (event) {
-    var old = rowOf(JSON.parse(event.data).id);
-    if (old && page === "live") {
+    var id = JSON.parse(event.data).id;
+    if (page === "inbox") {
+      dropFromInbox(id);
+      return;
+    }
+    var old = rowOf(id);
+    if (old) {
       old.remove();
     }
   });
@@ -121,6 +245,10 @@
     var line = JSON.parse(event.data);
     if (page === "live") {
       upsert(line);
+      return;
+    }
+    if (line.outcome !== "awaiting_approval") {
+      dropFromInbox(line.id);
       return;
     }
     var known = false;
