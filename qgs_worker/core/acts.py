@@ -46,7 +46,8 @@ SENSITIVE_MARKS = (  # the acts no order in data may ask for unnoticed
 _SECRET_NAME = re.compile(
     r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?"
     r"|AUTH|PRIVATE_KEY|ACCESS_KEY|API_KEY|SESSION|DSN)(?:_[A-Z0-9]+)*\b"
-    r"|\b(?:DATABASE|DB|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|PG|MYSQL|AMQP|BROKER|RABBITMQ|SENTRY)_(?:URL|URI)\b"
+    r"|\b(?:[A-Z][A-Z0-9]*_)*(?:DATABASE|DB|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|PG|MYSQL|AMQP|BROKER|RABBITMQ"
+    r"|SENTRY)_(?:URL|URI)\b"
 )
 _ENV_WORDS = re.compile(
     r"\b(?:environment\s+variables?|env(?:ironment)?\s+vars?|os\.environ|process\.env"
@@ -78,6 +79,14 @@ _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"(?:^|[\s/'\"`])\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)\b"),
     ),
     ("docker", re.compile(r"\.docker/config\.json\b|\bkubeconfig\b|\.kube/config\b")),
+    # the CLIs' own token files: Kaggle, GitHub's gh, gcloud, Azure
+    (
+        "cli",
+        re.compile(
+            r"\.kaggle/kaggle\.json\b|\.config/gh/hosts\.ya?ml\b|\.config/gcloud/\S*credentials"
+            r"|\.azure/(?:accessTokens|msal_token_cache)\b"
+        ),
+    ),
     # a certificate (``cert.pem``, ``fullchain.pem``, a CA bundle) is public by design
     (
         "key",

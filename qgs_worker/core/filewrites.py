@@ -36,6 +36,7 @@ __all__ = [
     "classify_path_rule",
     "file_writes",
     "is_shell_tool",
+    "only_filters",
     "scan_file_writes",
     "shell_command_writes",
     "tool_words",
@@ -93,6 +94,43 @@ def tool_words(name: str) -> frozenset[str]:
 def is_shell_tool(name: str) -> bool:
     """Whether a tool runs shell commands (``bash``, ``run_shell_command``, ``terminal``...)."""
     return bool(tool_words(name) & _SHELL_TOOL_WORDS)
+
+
+# programs that only turn text into other text on standard output (POSIX's filters, base64, jq)
+_FILTERS = frozenset(
+    {"echo", "printf", "tr", "base64", "xxd", "od", "hexdump", "rev", "cut", "sed", "awk", "cat"}
+    | {"head", "tail", "wc", "sort", "uniq", "grep", "egrep", "jq", "column", "fold", "iconv"}
+    | {"basenc", "base32", "nl", "tac", "fmt", "expand"}
+)
+
+
+_COMMAND_KEYS = frozenset({"command", "cmd", "script", "shell"})
+
+
+def only_filters(call: ToolCall) -> bool:
+    """A shell call whose every command only filters text to standard output, writing no file.
+
+    ``echo '...' | tr 'A-Za-z' 'N-ZA-Mn-za-m'`` decodes a rot13 line the agent read: it shows
+    text, it changes nothing. A redirect to a file, ``sed -i`` or ``tee`` is a write.
+    """
+    commanded = {p.rsplit(".", 1)[-1].casefold() for p, _ in call.argument_values()} & _COMMAND_KEYS
+    if not (is_shell_tool(call.name) or commanded) or file_writes(call):
+        return False
+    values = [v for _, v in call.argument_values() if v.strip()]
+    if any("$" in v or "`" in v for v in values):
+        return False  # ``echo $TOKEN`` prints what the shell expands, not the text it was given
+    commands = [c for v in values for c in parse_shell(v)]
+    return bool(commands) and all(
+        (words := strip_wrappers(c.words))
+        and words[0].rsplit("/", 1)[-1] in _FILTERS
+        and (words[0] in {"echo", "printf"} or not any(map(_names_a_file, words[1:])))
+        for c in commands
+    )
+
+
+def _names_a_file(word: str) -> bool:
+    """An operand that names a file to read (``~/.kaggle/kaggle.json``, ``src/``, ``notes.txt``)."""
+    return not word.startswith("-") and bool(re.search(r"[/~]|\.\w{1,5}$", word))
 
 
 def file_writes(call: ToolCall) -> list[FileWrite]:

@@ -34,7 +34,10 @@ _REPORTED = re.compile(
     r"|warning|attempt\w*|ask(?:s|ed|ing)\s+(?:me|us|you|the\s+assistant|the\s+ai)\s+to"
     r"|tell(?:s|ing)?\s+(?:me|us|you|the\s+assistant|the\s+ai|the\s+agent)\s+to|instruct\w*"
     r"|contain\w*\s+(?:a|an)\s+(?:line|note|instruction|request|message|comment)|otherwise|embedded"
-    r"|hidden|planted|unverified|do\s+not\s+trust|don'?t\s+trust|flag\w*)\b",
+    r"|hidden|planted|unverified|do\s+not\s+trust|don'?t\s+trust|flag\w*"
+    # the answer attributes the words to the data: "the entry claiming ...", "its so-called ..."
+    r"|claim(?:s|ed|ing)|alleg\w*|purport\w*|supposed\w*|so-called|just\s+text"
+    r"|not\s+(?:a\s+)?verif\w*)\b",
     re.IGNORECASE,
 )
 

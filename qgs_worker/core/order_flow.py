@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from qgs_worker.core.acts import call_marks
-from qgs_worker.core.filewrites import file_writes
+from qgs_worker.core.filewrites import file_writes, only_filters
 from qgs_worker.core.followed import CATEGORY, SeenOutput, find_followed
 from qgs_worker.core.followed_values import analyse
 from qgs_worker.core.models import Finding, Severity, ToolCall
@@ -59,6 +59,7 @@ from qgs_worker.core.order_words import (
     classes_of_words,
     objects_of_words,
     verb_classes,
+    words_of,
 )
 from qgs_worker.core.orders import Order, is_prohibition
 from qgs_worker.core.toolgate.kinds import infer_kinds
@@ -182,7 +183,7 @@ def _values(
             merged(
                 o.seen.text,
                 [
-                    *(p for p in o.seen.passages if not is_prohibition(p)),
+                    *(p for p in o.seen.passages if not is_prohibition(p) and _moves(p)),
                     *(x.text for x in o.orders if x.addressed and x.classes & _MOVING),
                 ],
             ),
@@ -197,7 +198,10 @@ def _values(
     reads = [
         c
         for c in calls
-        if c not in asked and c not in opened and not _side_effect(c, None) and not call_marks(c)
+        if c not in asked
+        and c not in opened
+        and (not _side_effect(c, None) or only_filters(c))
+        and not call_marks(c)
     ]
     rest = [c for c in calls if c not in asked and c not in reads and c not in opened]
     if calls and any(s.passages for s in addressed):
@@ -217,12 +221,16 @@ def _values(
     # the user who asks for "the link in our travel policy" makes the pointed data's links theirs
     # for the calls that only read them (a page opened); what is sent or paid still counts
     opens_links = [c for c in calls if user.links and c not in asked and _only_fetches(c)]
-    others = [c for c in calls if c not in asked and c not in opens_links]
+    # a file opened because a plain order names it ("disable X in app/webhooks.py") is looked at
+    others = [c for c in calls if c not in asked and c not in opens_links and c not in opened]
     for group, keep_pointed in (([*asked, *opens_links], False), (others, True)):
         plain = [
             SeenOutput(
                 o.seen.text,
-                merged(o.seen.text, [x.text for x in o.orders if not x.addressed])
+                merged(
+                    o.seen.text,
+                    [x.text for x in o.orders if not x.addressed and not _how_to(x, user)],
+                )
                 if keep_pointed or not o.pointed
                 else (),
             )
@@ -247,7 +255,37 @@ def _values(
     return findings
 
 
+def _how_to(order: Order, user: User) -> bool:
+    """A plain order that says how to do what the user asked: its verb is the user's own.
+
+    "Check me in for tomorrow's flight" and the airline's "Check in online at <link>": the
+    data tells the user's agent where to do the user's errand, in the user's words. The order
+    opens with the verb (``orders``: from its verb to its sentence's end), so its first word is
+    compared, with the second where the first is a particle verb's (check in, sign up).
+    """
+    words = words_of(order.text)
+    if not words or any(
+        m.startswith(SENSITIVE_MARKS) and not covered(m, user.marks) for m in order.marks
+    ):
+        return False  # a sensitive act the user did not name is never the user's errand
+    return words[0] in user.words and len(words[0]) >= 3 and words[0] not in _GENERIC_VERBS
+
+
+# verbs any errand and any order share: they say nothing about which errand
+_GENERIC_VERBS = frozenset({"please", "make", "get", "use", "run", "see", "let", "can", "also"})
+
+
 _MOVING = frozenset({"send", "share", "reveal", "say"})
+
+
+def _moves(passage: str) -> bool:
+    """A passage whose order asks for something to be passed on (sent, shared, revealed, said).
+
+    The order is the passage's first line: a detector's passage may run on into the data after
+    it (a Dockerfile's ``COPY . .``), whose words ask nothing.
+    """
+    first = next((line for line in passage.splitlines() if line.strip()), "")
+    return bool(classes_of_words(words_of(first)) & _MOVING)
 _OPEN_WORDS = frozenset({"open", "view", "read", "cat", "show", "load"})
 
 

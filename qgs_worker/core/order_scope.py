@@ -94,6 +94,8 @@ _DELEGATION = re.compile(
     r"|sops?|how-?tos?"
     r"|actions?|requests?|items?|list|checklist|what\s+(?:it|they|he|she|the\s+\w+|\S+)\s+(?:says?|asks?"
     r"|wants?|requests?)|asks?|e-?mails?|messages?|tickets?|issues?|notes?|comments?|reviews?)\b"
+    # "ticket DATA-91 says where the vendor wants it": the data names what the user's errand needs
+    r"|\b(?:says?|tells?|lists?|gives?|specifies|names)\s+(?:where|which|what|how|who|when)\b"
     # "following RELEASE.md", "following the official migration guide": the document's steps
     r"|(?<![-\w])follow(?:ing)?\b[^.?!\n]{0,60}?(?:\b[\w-]+\.(?:md|rst|adoc)\b|\bguides?\b|\breadme\b"
     r"|\bdocs\b|\bdocumentation\b)",
@@ -112,9 +114,9 @@ _SETUP = re.compile(
     r"|guide|runbook|instructions|playbook|setup\s+guide)"
     r"|(?:readme|docs|guide|wiki|runbook)\s+says"
     # "as its README suggests", "the way its registry page says": the document's steps
-    r"|(?:as|the\s+way|like)\s+(?:its|the|our|their|this|that)\s+(?:[\w.-]+\s+){0,2}(?:page|readme"
-    r"|docs?|documentation|guide|wiki|runbook|instructions|manual)\s+(?:says?|suggests?|shows?"
-    r"|describes?|recommends?|explains?|tells?|instructs?))\b",
+    r"|(?:as|the\s+way|like)\s+(?:(?:its|the|our|their|this|that)\s+(?:[\w.-]+\s+){0,2}(?:page|readme"
+    r"|docs?|documentation|guide|wiki|runbook|instructions|manual)|[\w./-]+\.(?:md|rst|adoc|txt))"
+    r"\s+(?:says?|suggests?|shows?|describes?|recommends?|explains?|tells?|instructs?))\b",
     re.IGNORECASE,
 )
 

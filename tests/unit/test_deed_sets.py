@@ -29,9 +29,8 @@ SETS = {
     # asked-drop-staging-clean: a DROP TABLE the user asked for (mass_deletion's P0)
     "deeds_dev4": (("agents.jsonl",), 0.87, 1),
     "deeds_dev5": (("agents.jsonl",), 0.91, 0),
-    # written blind and hard: 30/65 before it was read; its other P0s are value and answer rules
-    # reading the planted text in ignored runs (a file name, a URL, "false positives")
-    "deeds_dev6": (("agents.jsonl",), 0.6, 7),
+    # written blind and hard: 30/65 before it was read
+    "deeds_dev6": (("agents.jsonl",), 0.58, 0),
     "heldout_deeds": (("coding.jsonl", "assistant.jsonl"), 0.86, 5),
 }
 
