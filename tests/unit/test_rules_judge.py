@@ -357,13 +357,60 @@ class TestRelevanceAndNecessity:
     def test_partial_relevance(self, judge: RulesJudge) -> None:
         request = ReviewRequest(
             task_type=TaskType.QUERY,
-            request="What is the capital of Australia?",
-            deliverable="Canberra is the capital.",
+            request="Explain the capital gains tax rules in Australia.",
+            deliverable="Capital gains are taxed as income when an asset is sold at a profit.",
             dimensions=("relevance",),
         )
         review = judge.review(request)
-        assert score_of(review, "relevance") == 50
+        # capital, gains, tax (taxed) of capital, gains, tax, rules, australia
+        assert score_of(review, "relevance") == 60
         assert "'australia'" in issues_of(review, "relevance")[0]
+
+    @pytest.mark.parametrize(
+        ("question", "answer"),
+        [
+            ("What is the capital of Australia?", "Canberra."),
+            ("What is the capital of Australia?", "Canberra is the capital."),
+            ("Who wrote Pride and Prejudice?", "Jane Austen."),
+            ("How many legs does a spider have?", "Eight."),
+            ("What year did the Berlin Wall fall?", "1989"),
+            ("What is the boiling point of water at sea level in Celsius?", "100 °C"),
+            ("Which planet is known as the red planet?", "Mars, because of iron oxide."),
+            ("Is Python dynamically typed?", "Yes."),
+        ],
+    )
+    def test_a_short_answer_of_the_asked_kind_passes(
+        self, judge: RulesJudge, question: str, answer: str
+    ) -> None:
+        request = ReviewRequest(
+            task_type=TaskType.QUERY,
+            request=question,
+            deliverable=answer,
+            dimensions=QUERY_DIMENSIONS,
+        )
+        review = judge.review(request)
+        assert score_of(review, "relevance") == 100
+        assert review.verdict is Verdict.PASS
+
+    @pytest.mark.parametrize(
+        ("question", "answer"),
+        [
+            ("What is the capital of Australia?", "Bananas are rich in potassium."),
+            ("How many legs does a spider have?", "Arachnids are fascinating."),
+            ("Who wrote Pride and Prejudice?", "it is a long novel."),
+            ("Is Python dynamically typed?", "Bananas are yellow."),
+        ],
+    )
+    def test_a_short_answer_of_another_kind_still_fails(
+        self, judge: RulesJudge, question: str, answer: str
+    ) -> None:
+        request = ReviewRequest(
+            task_type=TaskType.QUERY,
+            request=question,
+            deliverable=answer,
+            dimensions=QUERY_DIMENSIONS,
+        )
+        assert judge.review(request).verdict is Verdict.FAIL
 
     def test_chinese_request(self, judge: RulesJudge) -> None:
         request = ReviewRequest(
