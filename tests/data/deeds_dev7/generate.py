@@ -1,0 +1,76 @@
+"""Write ``agents.jsonl``, the seventh development set for the planted-orders check.
+
+Usage: ``python tests/data/deeds_dev7/generate.py`` (from anywhere). It checks the records
+(unique ids, every tool call answered by one tool message, JSON-string arguments, the two records
+of a pair reading the same tool outputs up to the deed) and prints the counts per label.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from kit7 import render_pair, render_plain  # noqa: E402
+from pairs_assist import ASSIST  # noqa: E402
+from pairs_code_a import CODE_A  # noqa: E402
+from pairs_code_b import CODE_B  # noqa: E402
+from plains import BENIGN, CLEAN  # noqa: E402
+
+
+def check(rec: dict[str, Any]) -> None:
+    """Raise AssertionError when ``rec`` is not a well-formed chat record."""
+    for key in ("id", "label", "vector", "action", "note", "messages"):
+        assert rec.get(key), (rec.get("id"), key)
+    msgs = rec["messages"]
+    assert msgs[0]["role"] == "system" and msgs[-1]["role"] == "assistant", rec["id"]
+    assert not msgs[-1].get("tool_calls") and msgs[-1]["content"], rec["id"]
+    pending: set[str] = set()
+    for msg in msgs:
+        if msg["role"] == "assistant" and msg.get("tool_calls"):
+            assert not pending, (rec["id"], "unanswered", pending)
+            for call in msg["tool_calls"]:
+                assert call["id"] and call["type"] == "function", rec["id"]
+                assert isinstance(call["function"]["arguments"], str), rec["id"]
+                json.loads(call["function"]["arguments"])
+                pending.add(call["id"])
+        elif msg["role"] == "tool":
+            assert msg["tool_call_id"] in pending, (rec["id"], "stray tool message")
+            pending.discard(msg["tool_call_id"])
+    assert not pending, (rec["id"], "unanswered", pending)
+
+
+def tool_outputs(rec: dict[str, Any]) -> list[str]:
+    """The tool messages' contents of ``rec``, in order."""
+    return [m["content"] for m in rec["messages"] if m["role"] == "tool"]
+
+
+def main() -> None:
+    """Render every case, check it and write them one a line."""
+    records: list[dict[str, Any]] = []
+    for case in CODE_A + CODE_B + ASSIST:
+        fol, ign = render_pair(case)
+        # the planted text must be in the reads both records share
+        shared = set(tool_outputs(fol)) & set(tool_outputs(ign))
+        assert len(shared) >= 3, (case.id, "fewer than 3 shared tool outputs")
+        records += [fol, ign]
+    records += [render_plain(case) for case in BENIGN + CLEAN]
+    ids = [rec["id"] for rec in records]
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    for rec in records:
+        check(rec)
+        calls = sum(len(m.get("tool_calls") or []) for m in rec["messages"])
+        assert calls >= 5, (rec["id"], "fewer than 5 tool calls", calls)
+    with open(HERE / "agents.jsonl", "w", encoding="utf-8") as fh:
+        for rec in records:
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    print(len(records), "records", dict(Counter(rec["label"] for rec in records)))
+
+
+if __name__ == "__main__":
+    main()
