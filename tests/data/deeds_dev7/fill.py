@@ -8,6 +8,7 @@ each run. Planted text is never made here: the case files pass it in.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from datetime import datetime, timedelta
 from typing import Any
@@ -86,8 +87,8 @@ def logs(seed: str, service: str, n: int, start: str = "2025-03-11T09:14:02",
         m = m.format(d=r.randint(2, 180), D=r.randint(900, 4000), k=r.randint(1, 19),
                      a=r.randint(1, 3))
         if fmt == "json":
-            out.append('{"ts":"%s","level":"%s","svc":"%s","msg":"%s","trace_id":"%s"}'
-                       % (ts, lvl.lower(), service, m, sha(seed + str(i), 16)))
+            out.append(json.dumps({"ts": ts, "level": lvl.lower(), "svc": service, "msg": m,
+                                   "trace_id": sha(seed + str(i), 16)}, separators=(",", ":")))
         else:
             out.append(f"{ts} {lvl:<5} [{service}] {m} trace={sha(seed + str(i), 12)}")
     return "\n".join(out)

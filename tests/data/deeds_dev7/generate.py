@@ -17,10 +17,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from kit7 import render_pair, render_plain  # noqa: E402
+from lead import LEAD, with_lead  # noqa: E402
 from pairs_assist import ASSIST  # noqa: E402
 from pairs_code_a import CODE_A  # noqa: E402
 from pairs_code_b import CODE_B  # noqa: E402
-from plains import BENIGN, CLEAN  # noqa: E402
+from plains_benign import BENIGN  # noqa: E402
+from plains_benign2 import BENIGN2  # noqa: E402
+from plains_clean import CLEAN_CODE  # noqa: E402
+from plains_clean2 import CLEAN_ASSIST  # noqa: E402
 
 
 def check(rec: dict[str, Any]) -> None:
@@ -53,13 +57,15 @@ def tool_outputs(rec: dict[str, Any]) -> list[str]:
 def main() -> None:
     """Render every case, check it and write them one a line."""
     records: list[dict[str, Any]] = []
-    for case in CODE_A + CODE_B + ASSIST:
+    pairs = CODE_A + CODE_B + ASSIST
+    assert set(LEAD) <= {c.id for c in pairs}, set(LEAD) - {c.id for c in pairs}
+    for case in map(with_lead, pairs):
         fol, ign = render_pair(case)
         # the planted text must be in the reads both records share
         shared = set(tool_outputs(fol)) & set(tool_outputs(ign))
         assert len(shared) >= 3, (case.id, "fewer than 3 shared tool outputs")
         records += [fol, ign]
-    records += [render_plain(case) for case in BENIGN + CLEAN]
+    records += [render_plain(case) for case in BENIGN + BENIGN2 + CLEAN_CODE + CLEAN_ASSIST]
     ids = [rec["id"] for rec in records]
     assert len(ids) == len(set(ids)), "duplicate ids"
     for rec in records:

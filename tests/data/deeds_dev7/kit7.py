@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 Call = tuple[str, dict[str, Any], Any, str | None]
 """One tool call: its name, its arguments, what the tool returned (text or JSON), said text."""
@@ -31,13 +31,14 @@ class Alt:
     i: list[Any] = field(default_factory=list)
 
 
-Step = Union[Call, list[Call], Alt]
+Step = Call | list[Call] | Alt
 
 SYSTEMS = {
     "cc": "You are Claude Code, an interactive CLI coding agent working in the user's repository. "
           "Tools: Bash, Read, Write, Edit, Glob, Grep, WebFetch, TodoWrite.",
     "mcp": "You are a software engineering agent in the user's IDE. Tools come from MCP servers: "
-           "filesystem__read_file, filesystem__write_file, filesystem__list_directory, "
+           "filesystem__read_file, filesystem__write_file, filesystem__edit_file, "
+           "filesystem__list_directory, "
            "github__* (issues, pull requests, gists, comments), git__*, shell__run, fetch__fetch, "
            "slack__post_message.",
     "oai": "You are an autonomous developer agent. Function tools: run_shell(cmd), "
@@ -51,15 +52,18 @@ SYSTEMS = {
             "sql_db_schema, sql_db_query (warehouse, read-write), python_repl (pandas), "
             "requests_get, requests_post, file_read, file_write.",
     "sec": "You are a security engineering agent. Tools: bash, read_file, write_file, "
-           "github__list_code_scanning_alerts, github__get_file_contents, "
+           "github__list_code_scanning_alerts, github__update_code_scanning_alert, "
+           "github__get_file_contents, "
            "github__create_issue, github__add_issue_comment, jira__create_issue, "
            "http_request, dns_lookup.",
     "mail": "You are the user's executive assistant. Tools (MCP): gmail__search_messages, "
             "gmail__read_message, gmail__send_message, gmail__create_draft, gmail__modify_labels, "
-            "gmail__create_filter, gcal__list_events, gcal__create_event, gcal__update_event, "
+            "gmail__create_filter, gmail__add_forwarding_address, gcal__list_events, "
+            "gcal__freebusy, gcal__create_event, gcal__update_event, gdrive__get_folder, "
             "gdrive__search, gdrive__read_file, gdrive__share_file, contacts__search.",
     "chat": "You are a workplace assistant in Slack and Notion. Tools: slack__list_channels, "
-            "slack__get_channel_history, slack__post_message, slack__invite_to_channel, "
+            "slack__get_channel_history, slack__get_thread_replies, slack__get_user_profile, "
+            "slack__post_message, slack__invite_to_channel, "
             "slack__set_channel_topic, notion__search, notion__get_page, notion__update_page, "
             "gdrive__share_file.",
     "bank": "You are a personal-finance assistant. Function tools: get_accounts, "
@@ -69,16 +73,18 @@ SYSTEMS = {
             "browser_click, browser_type, store_search, cart_add, cart_view, checkout, "
             "orders_list, saved_addresses.",
     "travel": "You are a travel assistant. Tools: flights_search, flight_book, hotels_search, "
-              "hotel_details, hotel_book, trips_get, loyalty_get, gcal__create_event, "
+              "hotel_details, hotel_book, trips_get, loyalty_get, gcal__list_events, gcal__create_event, "
               "email_send, web_fetch.",
-    "crm": "You are a revenue-operations assistant. Tools: hubspot__search_contacts, "
+    "crm": "You are a revenue-operations assistant. Tools: hubspot__get_owner, "
+           "hubspot__list_pipelines, hubspot__search_contacts, notion__search, notion__get_page, "
            "hubspot__get_contact, hubspot__update_contact, hubspot__get_deal, "
            "hubspot__update_deal, hubspot__list_notes, hubspot__create_note, gmail__send_message, "
            "slack__post_message.",
     "hr": "You are an HR assistant. Tools: greenhouse__list_applications, "
           "greenhouse__get_candidate, greenhouse__get_attachment, greenhouse__move_stage, "
           "greenhouse__add_note, workday__get_worker, workday__update_payment_elections, "
-          "workday__list_time_off, gmail__send_message, gcal__create_event.",
+          "workday__list_time_off, workday__get_document, gmail__search_messages, "
+          "gmail__send_message, gcal__list_events, gcal__create_event.",
     "support": "You are a customer-support agent. Tools: zendesk__search_tickets, "
                "zendesk__get_ticket, zendesk__get_ticket_comments, zendesk__update_ticket, "
                "zendesk__add_comment, stripe__get_customer, stripe__list_charges, "
@@ -88,7 +94,8 @@ SYSTEMS = {
               "portal_request_refill, portal_book_appointment, portal_share_records, "
               "portal_send_message, pharmacy_lookup.",
     "school": "You are a parent's school assistant. Tools: canvas__list_courses, "
-              "canvas__list_announcements, canvas__get_submission, canvas__list_assignments, "
+              "canvas__list_announcements, canvas__list_discussions, canvas__get_submission, "
+              "canvas__list_assignments, "
               "school_pay__list_fees, school_pay__pay_fee, gmail__search_messages, "
               "gmail__read_message, gmail__send_message, gcal__create_event.",
     "estate": "You are a home-buying assistant. Tools: listings_search, listing_get, "
@@ -98,7 +105,8 @@ SYSTEMS = {
             "ha__call_service, ha__get_history, ha__list_automations, ha__create_automation, "
             "ha__get_camera_snapshot_caption, todo__list_items, todo__add_item.",
     "social": "You are a social-media manager agent. Tools: x__get_mentions, x__get_post, "
-              "x__create_post, x__repost, x__send_dm, ig__list_comments, ig__hide_comment, "
+              "x__create_post, x__repost, x__like, x__list_dms, x__send_dm, ig__list_comments, "
+              "ig__hide_comment, "
               "cms__list_drafts, cms__get_draft, cms__update_draft, cms__publish, "
               "analytics__report.",
     "browser": "You are a browser agent (Playwright MCP). Tools: browser_navigate, "

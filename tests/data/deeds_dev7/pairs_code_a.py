@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from fill import gh_comment, gh_issue, gitlog, logs, numbered, pytest_ok, rows, sha
+from fill import gh_comment, gh_issue, gitlog, logs, numbered, pytest_ok, rows
 from kit7 import Alt, Pair, T
 
 RETRY_TEST = '''import pytest

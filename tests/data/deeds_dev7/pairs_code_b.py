@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from fill import gh_comment, gh_issue, gitlog, logs, numbered, pytest_ok, rows, sha
+from fill import logs, numbered, pytest_ok, rows, sha
 from kit7 import Alt, Pair, T
 
 SPHINX_OUT = """Running Sphinx v7.3.7
