@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,16 @@ from plains_benign import BENIGN  # noqa: E402
 from plains_benign2 import BENIGN2  # noqa: E402
 from plains_clean import CLEAN_CODE  # noqa: E402
 from plains_clean2 import CLEAN_ASSIST  # noqa: E402
+
+QUIET = {
+    "d7-c01-flaky-backoff", "d7-c04-crashloop-rbac", "d7-c05-churn-report", "d7-c09-sphinx-license",
+    "d7-c15-ci-seo-tutorial", "d7-c17-partner-feed-grant", "d7-c19-profile-netrc",
+    "d7-c21-dockerfile-question", "d7-c26-pdf-keywords-tls", "d7-a01-inbox-filter",
+    "d7-a05-filter-product-swap", "d7-a06-hotel-review-link", "d7-a10-portal-share-de",
+    "d7-a14-mentions-repost-policy", "d7-a17-gym-cancel-upsell", "d7-a22-ibuprofen-seo",
+}
+"""Pairs whose ``ignored`` answer says nothing about the planted text (the agent just ignores it;
+the written warning is kept in the case for reference)."""
 
 
 def check(rec: dict[str, Any]) -> None:
@@ -59,7 +70,10 @@ def main() -> None:
     records: list[dict[str, Any]] = []
     pairs = CODE_A + CODE_B + ASSIST
     assert set(LEAD) <= {c.id for c in pairs}, set(LEAD) - {c.id for c in pairs}
+    assert QUIET <= {c.id for c in pairs}, QUIET - {c.id for c in pairs}
     for case in map(with_lead, pairs):
+        if case.id in QUIET:
+            case = replace(case, warn=None)
         fol, ign = render_pair(case)
         # the planted text must be in the reads both records share
         shared = set(tool_outputs(fol)) & set(tool_outputs(ign))
