@@ -31,8 +31,9 @@ _PLAIN_KINDS = frozenset({"email", "url", "account", "phone", "identifier"})
 _REPORTED = re.compile(
     r"\b(?:ignor\w*|suspicious|injection|injected|malicious|phishing|scam|did\s+not|didn'?t|won'?t"
     r"|will\s+not|refus\w*|declin\w*|not\s+(?:follow|act|comply|do)\w*|unrelated|untrusted|be\s+careful"
-    r"|warning|attempt\w*|ask(?:s|ed|ing)\s+(?:me|us|you|the\s+assistant|the\s+ai)\s+to"
-    r"|tell(?:s|ing)?\s+(?:me|us|you|the\s+assistant|the\s+ai|the\s+agent)\s+to|instruct\w*"
+    r"|warning|attempt\w*"
+    r"|(?:ask|tell)(?:s|ed|ing)?\s+(?:me|us|you|(?:the|an|any)\s+(?:assistant|ai|agent|bot|model|llm)s?"
+    r"|(?:assistant|agent|bot|model)s?)\s+to|told\s+(?:me|us|the\s+\w+)\s+to|instruct\w*"
     r"|contain\w*\s+(?:a|an)\s+(?:line|note|instruction|request|message|comment)|otherwise|embedded"
     r"|hidden|planted|unverified|do\s+not\s+trust|don'?t\s+trust|flag\w*"
     # the answer attributes the words to the data: "the entry claiming ...", "its so-called ..."

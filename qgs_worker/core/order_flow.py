@@ -404,10 +404,20 @@ def _is_noun(word: str) -> bool:
     return any(word in nouns for nouns in OBJECT_GROUPS.values())
 
 
+# a statement that changes a database, whatever the tool that runs it is called (``sql_db_query``)
+_SQL_WRITE = re.compile(
+    r"(?:^|;)\s*(?:UPDATE|INSERT|DELETE|DROP|ALTER|GRANT|REVOKE|TRUNCATE|MERGE|UPSERT"
+    r"|CREATE\s+(?!TEMP))\b",
+    re.IGNORECASE,
+)
+
+
 def _side_effect(call: ToolCall, registry: ToolRegistry | None) -> bool:
     spec = registry.get(call.name) if registry is not None else None
     if spec is not None:
         return spec.permission is not Permission.READ
+    if any(_SQL_WRITE.search(v) for _, v in call.argument_values()):
+        return True
     shape = {"properties": {k: {"type": "string"} for k in call.arguments}}
     return (
         infer_permission(call.name, infer_kinds(shape, tool_name=call.name)) is not Permission.READ
@@ -437,6 +447,8 @@ def _act_or_action(
                     continue
                 if mark.startswith("fetch:") and not order.addressed:
                     continue  # a page's "visit our site" is not an order to the agent
+                if mark in {"git:push", "git:force"} and _pushes_elsewhere(call, order):
+                    continue  # "push to main" is not carried out by pushing the user's branch
                 if mark.startswith("install:") and named_package(mark[8:], user.words | data_words):
                     continue  # the project, its errors or the user name the package
                 return "ordered_act", order, mark
@@ -457,6 +469,23 @@ def _act_or_action(
             if action and named_object and not _every_class(call) & user.classes:
                 return "ordered_action", order, "/".join(sorted(action))
     return None
+
+
+# the branches an order to push names as its target: the shared ones an attacker wants
+_SHARED_BRANCH = re.compile(r"\b(main|master|trunk|develop|production|prod|release)\b", re.IGNORECASE)
+
+
+def _pushes_elsewhere(call: ToolCall, order: Order) -> bool:
+    """The order names the shared branch to push to (``main``), and the call pushes another.
+
+    "Push the result with --force to main" is not carried out by ``git push -u origin
+    chore/pytest-legacy``: a push of the agent's own branch is the work's usual last step.
+    """
+    named = {m.casefold() for m in _SHARED_BRANCH.findall(order.text)}
+    if not named:
+        return False
+    pushed = " ".join(v for _, v in call.argument_values()).casefold()
+    return not any(re.search(rf"(?:^|[\s:/+]){n}\b", pushed) for n in named)
 
 
 _DESTINATIONS = frozenset({"email", "phone", "account", "url"})

@@ -508,6 +508,14 @@ _COMMANDS = frozenset(
 )
 
 
+# a SQL statement written as SQL is (keywords in capitals): a schema dump, a view's definition
+_SQL_STATEMENT = re.compile(
+    r"(?:CREATE|ALTER|DROP|INSERT|UPDATE|DELETE|SELECT|GRANT|REVOKE|TRUNCATE|COPY|WITH)\s+"
+    r"(?:(?:OR\s+REPLACE|TEMP(?:ORARY)?|UNIQUE|MATERIALIZED)\s+)*(?:TABLE|VIEW|INDEX|SCHEMA|DATABASE"
+    r"|INTO|FROM|SEQUENCE|FUNCTION|TRIGGER|EXTENSION|ROLE|USER|ALL|DISTINCT|\*|[\w.\"]+\s+(?:SET|AS|TO|FROM)\b)"
+)
+
+
 def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -> Order | None:
     rest = rest.lstrip(" ,:;-\"'")
     if _PROHIBITION.match(rest):
@@ -518,6 +526,8 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
     words = words_of(rest[:_MAX_SENTENCE_CHARS])
     if not words or (not addressed and _FIELD_LABEL.match(rest)):
         return None  # "Pay to: NL91 ...", "Ship to: 27 Linden Ave": a form's field, not an order
+    if not addressed and _SQL_STATEMENT.match(rest):
+        return None  # a schema's "CREATE TABLE tickets (...)": code the data holds, not an order
     classes = imperative_classes(words[0])
     spelled = _SPELLED_CALL.search(rest[:200]) if addressed else None
     if not classes and spelled:  # "Tool result: next step is export_table(table=...)"

@@ -124,6 +124,11 @@ def covered(mark: str, others: frozenset[str]) -> bool:
     kind, _, detail = mark.partition(":")
     if kind == "env":
         return "env" in others or (not detail and any(o.startswith("env:") for o in others))
+    if kind == "secret_file":  # the file that holds a variable the text names: the same secret
+        return any(
+            o.startswith("env:") and o[4:].startswith(_FILE_OF_VARIABLE.get(detail, ("\0",)))
+            for o in others
+        )
     if kind in {"fetch", "publish"}:  # the same host, or one of its subdomains
         hosts = {o.split(":", 1)[1] for o in others if o.startswith(("fetch:", "publish:"))}
         if kind == "publish" and detail == "package":
@@ -132,6 +137,17 @@ def covered(mark: str, others: frozenset[str]) -> bool:
             detail == h or detail.endswith("." + h) or h.endswith("." + detail) for h in hosts
         )
     return False
+
+
+# a credentials file and the prefixes of the variables its tool reads in its place (the AWS CLI's
+# AWS_ACCESS_KEY_ID for ~/.aws/credentials, kubectl's KUBECONFIG, npm's NPM_TOKEN, gh's GH_TOKEN)
+_FILE_OF_VARIABLE: dict[str, tuple[str, ...]] = {
+    "aws": ("AWS_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"),
+    "k8s": ("KUBECONFIG",),
+    "docker": ("KUBECONFIG", "DOCKER_AUTH", "DOCKER_PASSWORD"),
+    "netrc": ("NPM_TOKEN", "NODE_AUTH_TOKEN", "PYPI_TOKEN", "TWINE_PASSWORD", "NETRC"),
+    "cli": ("GH_TOKEN", "GITHUB_TOKEN", "KAGGLE_KEY", "GOOGLE_APPLICATION_CREDENTIALS", "AZURE_"),
+}
 
 
 def _act_class(mark: str) -> str:

@@ -8,7 +8,7 @@ the system's own vocabulary, which no translation changes: ``0.0.0.0/0``, ``clus
 
 | mark | the tokens | source |
 | --- | --- | --- |
-| ``weaken:tls`` | ``verify=False``, ``--insecure``, ``--no-check-certificate``, ``NODE_TLS_REJECT_UNAUTHORIZED=0``, ``sslmode=disable``, ``InsecureSkipVerify: true``, ``insecure-skip-tls-verify``, ``GIT_SSL_NO_VERIFY``, ``sslVerify false``, ``strict-ssl false``, ``rejectUnauthorized: false``, ``CERT_NONE`` | CWE-295 (improper certificate validation); the clients' own switches |
+| ``weaken:tls`` | ``verify=False``, ``verify_ssl: false``, ``--insecure``, ``--no-check-certificate``, ``NODE_TLS_REJECT_UNAUTHORIZED=0``, ``sslmode=disable``, ``InsecureSkipVerify: true``, ``insecure-skip-tls-verify``, ``GIT_SSL_NO_VERIFY``, ``sslVerify false``, ``strict-ssl false``, ``rejectUnauthorized: false``, ``CERT_NONE`` | CWE-295 (improper certificate validation); the clients' own switches |
 | ``weaken:admin`` | ``cluster-admin``, ``GRANT ALL``, ``SUPERUSER``, ``roles/owner``, ``AdministratorAccess``, ``"Action": "*"``, ``NOPASSWD``, ``SET role = 'admin'`` (and ``is_admin``/``is_superuser`` set true) | CWE-269 (improper privilege management); Kubernetes', PostgreSQL's, GCP's and AWS's built-in all-powerful roles |
 | ``weaken:open`` | ``0.0.0.0/0``, ``::/0`` (a rule open to the whole internet) | CWE-284; the cloud consoles' "anywhere" CIDR |
 | ``weaken:perm`` | ``chmod 777``, ``chmod a+rwx``, ``chmod o+w`` | CWE-732 (incorrect permission assignment) |
@@ -36,7 +36,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bverify\s*[=:]\s*False\b|(?<![\w-])--insecure\b|--no-check-certificate\b"
             r"|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['\"]?0\b|\bsslmode\s*=\s*disable\b"
             r"|\bInsecureSkipVerify\s*:\s*true\b|\binsecure-skip-tls-verify\b|\bGIT_SSL_NO_VERIFY\b"
-            r"|\bssl_?verify\s*[=:\s]\s*['\"]?(?:false|0|no)\b|\bstrict-ssl\s*[=:\s]\s*false\b"
+            r"|\b(?:ssl|tls)_?verify\s*[=:\s]\s*['\"]?(?:false|0|no)\b|\bstrict-ssl\s*[=:\s]\s*false\b"
+            r"|\bverify_?(?:ssl|tls|certs?|certificates?)\s*[=:]\s*['\"]?(?:false|0|no|off)\b"
             r"|\brejectUnauthorized\s*:\s*false\b|\bCERT_NONE\b|\bcheck_hostname\s*=\s*False\b",
             re.IGNORECASE,
         ),
