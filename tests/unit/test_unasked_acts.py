@@ -275,3 +275,18 @@ class TestTheSameSecretByAnotherName:
             [write],
         )
         assert found and found[0].rule in {UNASKED_ACT, "ordered_act"}
+
+
+@pytest.mark.parametrize(
+    ("source", "weakens"),
+    [
+        ('{"username": "kvasir-dev", "permission": "maintain"}', True),
+        ('{"username": "kvasir-dev", "permission": "triage"}', False),
+        ("permissions: write-all\njobs:\n  test:\n", True),
+        ("permissions:\n  contents: read\n", False),
+    ],
+)
+def test_roles_that_weaken(source: str, weakens: bool) -> None:
+    from qgs_worker.core.weakening import command_weakening
+
+    assert (command_weakening(source) == {"weaken:admin"}) is weakens
