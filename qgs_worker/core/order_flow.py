@@ -111,8 +111,9 @@ def find_orders_followed(
         Never raises.
     """
     user = read_user(user_texts)
+    asks_no_action = not user.classes & _ACTION_CLASSES and not user.delegates and bool(user.words)
     if not any(o.orders or o.seen.passages for o in outputs):
-        return find_unasked_acts(calls, outputs, user, role=role)
+        return find_unasked_acts(calls, outputs, user, asks_no_action=asks_no_action, role=role)
     findings = _values(
         calls, outputs, user, [*user_texts, *_before_orders(outputs)], strip_relayed, role
     )
@@ -127,7 +128,11 @@ def find_orders_followed(
             rule, order, what = hit
             findings.append(_finding(role, rule, call, order, what))
     taken = frozenset(f.location.split(".", 1)[0] for f in findings)
-    findings.extend(find_unasked_acts(calls, outputs, user, skip=taken, role=role))
+    findings.extend(
+        find_unasked_acts(
+            calls, outputs, user, skip=taken, asks_no_action=asks_no_action, role=role
+        )
+    )
     if answer.strip():
         findings.extend(answer_findings(answer, outputs, user, role))
     return findings
