@@ -21,7 +21,13 @@ import pytest
 
 from tests.integration.api_server import wait_until
 from tests.integration.browser import headless_chromium
-from tests.integration.console_app import Served, console_server, csrf_of, signed_in
+from tests.integration.console_app import (
+    Served,
+    approval_round_of,
+    console_server,
+    csrf_of,
+    signed_in,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -204,11 +210,14 @@ class TestTheListsFollowWhatHappensElsewhere:
         browser.execute_script("window.__sameLoad = 'yes';")  # a reload would drop it
 
         with signed_in(served.url, served.keys["olivia"].key) as other:  # a second session
-            token = csrf_of(other.get(f"/ui/tasks/{task}").text)
+            html = other.get(f"/ui/tasks/{task}").text
             done = other.post(
                 f"/ui/tasks/{task}/approval",
-                data={"csrf": token, "decision": "approve", "note": "approved in another tab"},
-            )
+                data={
+                    "csrf": csrf_of(html), "decision": "approve", "note": "approved in another tab",
+                    "submission_id": approval_round_of(html, task),
+                },
+            )  # fmt: skip
             assert 303 == done.status_code, done.text
             reloaded = other.get("/ui/inbox").text  # without JavaScript: a reload shows it gone
 
