@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 import threading
-from html import unescape
 from collections.abc import Iterator
+from html import unescape
 
 import httpx
 import pytest
