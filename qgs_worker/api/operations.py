@@ -401,6 +401,7 @@ class Operations(DecisionWaits, SpotChecks, OperatorViews):
         by: str | None = None,
         note: str = "",
         reject: bool = False,
+        round_number: int | None = None,
     ) -> ApprovalView:
         """Approve (or reject) the principal's task whose latest decision awaits a person.
 
@@ -413,6 +414,8 @@ class Operations(DecisionWaits, SpotChecks, OperatorViews):
                 operator's approval records the person: ``"NAME (operator, key ID)"``.
             note: Why; required when rejecting.
             reject: Reject instead of approve.
+            round_number: The round the person looked at (the console's form sends it; None:
+                the one awaiting): when the task moved on past it, nothing is recorded.
 
         Raises:
             PermissionDeniedError: the key has no ``approve`` scope.
@@ -432,7 +435,11 @@ class Operations(DecisionWaits, SpotChecks, OperatorViews):
             )
         self._own_task(principal, task_id)
         return self.client.approve(
-            task_id, by=approver_label(by, principal), note=note, reject=reject
+            task_id,
+            by=approver_label(by, principal),
+            note=note,
+            reject=reject,
+            round_number=round_number,
         )
 
 

@@ -19,9 +19,10 @@ import dataclasses
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from qgs_worker.errors import PermissionDeniedError
+from qgs_worker.errors import AuthenticationError, PermissionDeniedError
 from qgs_worker.service.console_model import LineFilter, StoreHealth, TaskLine
 from qgs_worker.service.report_model import RoundFacts, TaskFacts
 from qgs_worker.store.keys import SCOPE_VIEW
@@ -99,6 +100,8 @@ class OperatorViews:
 
     _own_task: Callable[[Principal, str], None]
     """``Operations``' own check that the principal may see it (this part only calls it)."""
+    _own_submission: Callable[[Principal, str], str]
+    """``Operations``' check that the principal may see the submission's task (its id)."""
 
     # -- signing in ------------------------------------------------------------------------
 
@@ -106,11 +109,19 @@ class OperatorViews:
         """The principal of a key pasted into the console's sign-in form (counted).
 
         Raises:
-            AuthenticationError: no key, or one that is malformed, unknown or revoked.
+            AuthenticationError: no key, or one that is malformed, unknown or revoked (the
+                message in the console's words: paste a live operator key).
             PermissionDeniedError: an operator key without the ``view`` scope.
             RateLimitedError: the key's window is full.
         """
-        me = self.access.authenticate_person(key)
+        try:
+            me = self.access.authenticate_person(key)
+        except AuthenticationError as exc:
+            raise AuthenticationError(
+                "that key is invalid or revoked: paste a live operator key (`qgs keys list` "
+                "shows the keys; `qgs keys create --operator NAME --scope view --sees "
+                "PRINCIPAL` makes one)"
+            ) from exc
         if me.operator and not me.has(SCOPE_VIEW):
             raise PermissionDeniedError(
                 f"operator key {me.key_id} has no 'view' scope: make one with `qgs keys create "
@@ -118,13 +129,28 @@ class OperatorViews:
             )
         return me
 
-    def session(self, key_id: str) -> Principal:
-        """The principal of a signed-in session's key, read again from the store.
+    def open_session(self, principal: Principal, nonce: str, expires_at: float) -> None:
+        """Record a console session just signed in (``nonce``: its cookie's; Unix expiry)."""
+        assert principal.key_id is not None
+        self.repo.open_console_session(
+            nonce, principal.key_id, datetime.fromtimestamp(expires_at, UTC)
+        )
+
+    def session(self, key_id: str, nonce: str) -> Principal:
+        """The principal of a signed-in session, its key and the session read again from the store.
 
         Raises:
-            AuthenticationError: the key was revoked since the session began.
+            AuthenticationError: the key was revoked since the session began, or the session
+                was signed out (``end_session``) or has expired.
         """
-        return self.access.session_principal(key_id)
+        me = self.access.session_principal(key_id)
+        if not self.repo.console_session_live(nonce, key_id):
+            raise AuthenticationError("this session was signed out or has expired: sign in again")
+        return me
+
+    def end_session(self, nonce: str) -> None:
+        """Sign a console session out: its cookie is refused from now on, wherever it is sent."""
+        self.repo.end_console_session(nonce)
 
     # -- lists -----------------------------------------------------------------------------
 
@@ -168,6 +194,21 @@ class OperatorViews:
         self._own_task(principal, task_id)
         lines = self.repo.task_lines(LineFilter(task_ids=(task_id,)), limit=1)
         return self._pages(lines)[0]
+
+    def round_of(self, principal: Principal, submission_id: str) -> tuple[str, int]:
+        """Where a submission the principal may see stands: ``(task_id, round_number)``.
+
+        The console's approval form names the round it shows by its submission id; the
+        approval is then tied to that round (``Operations.approve(round_number=...)``), and
+        the agreement figures link each round behind them with it.
+
+        Raises:
+            SubmissionNotFoundError: no such submission, or one it may not see.
+            TaskNotFoundError: its round is not stored yet (the intake job has not run).
+        """
+        task_id = self._own_submission(principal, submission_id)
+        row = self.repo.get_round_by_submission(submission_id)
+        return task_id, row.number
 
     def _pages(self, lines: list[TaskLine]) -> list[TaskPage]:
         if not lines:

@@ -18,7 +18,13 @@ class ApprovalsMixin:
     repo: Repository
 
     def approve(
-        self, task_id: str, *, by: str, note: str = "", reject: bool = False
+        self,
+        task_id: str,
+        *,
+        by: str,
+        note: str = "",
+        reject: bool = False,
+        round_number: int | None = None,
     ) -> ApprovalView:
         """Record a person's decision on the task's latest decision, which must await one.
 
@@ -32,6 +38,8 @@ class ApprovalsMixin:
             by: Who decides (required, at most 128 characters).
             note: Why (at most 2,000 characters); required when rejecting.
             reject: Reject instead of approve.
+            round_number: The round the person looked at (None: the one awaiting); when the
+                task moved on past it, nothing is recorded (``NotAwaitingApprovalError``).
 
         Returns:
             The stored approval.
@@ -50,7 +58,9 @@ class ApprovalsMixin:
         require_text(by, "by", "pass who decides, e.g. by='ops'")
         require_text(note, "note", "pass why, or leave it out")
         require_bool(reject, "reject")
-        return approvals.approve(self.repo, task_id, by=by, note=note, reject=reject)
+        return approvals.approve(
+            self.repo, task_id, by=by, note=note, reject=reject, round_number=round_number
+        )
 
     @store_guarded
     def approvals(self, task_id: str) -> list[ApprovalView]:

@@ -496,9 +496,25 @@ class ApiClient(Client):
         return True
 
     def approve(
-        self, task_id: str, *, by: str, note: str = "", reject: bool = False
+        self,
+        task_id: str,
+        *,
+        by: str,
+        note: str = "",
+        reject: bool = False,
+        round_number: int | None = None,
     ) -> ApprovalView:
-        """``POST /v1/tasks/{task_id}/approval`` (the key needs the ``approve`` scope)."""
+        """``POST /v1/tasks/{task_id}/approval`` (the key needs the ``approve`` scope).
+
+        Raises:
+            InputError: ``round_number`` given: the API decides on the round awaiting (tying
+                a decision to a round is the console's, in the server's process).
+        """
+        if round_number is not None:
+            raise InputError(
+                "'round_number' is not sent over HTTP: the API approves the round awaiting; "
+                "leave it out (the operator console ties an approval to the round it shows)"
+            )
         body = {"decision": "reject" if reject else "approve", "by": by, "note": note}
         return ApprovalView.model_validate(
             self._call("POST", f"/v1/tasks/{_id(task_id, 'task_id')}/approval", json=body)

@@ -158,7 +158,13 @@ class WaitingMixin(ApprovalsMixin):
 
     @store_guarded
     def approve(
-        self, task_id: str, *, by: str, note: str = "", reject: bool = False
+        self,
+        task_id: str,
+        *,
+        by: str,
+        note: str = "",
+        reject: bool = False,
+        round_number: int | None = None,
     ) -> ApprovalView:
         """``ApprovalsMixin.approve``, then wake the waiters of the round (``until_approved``).
 
@@ -166,7 +172,9 @@ class WaitingMixin(ApprovalsMixin):
         stored with the approval) is enqueued here; without a broker, the workers' sweeper
         enqueues it within its bound (``QGS_WORKER__VISIBILITY_TIMEOUT_S``).
         """
-        view = super().approve(task_id, by=by, note=note, reject=reject)
+        view = super().approve(
+            task_id, by=by, note=note, reject=reject, round_number=round_number
+        )
         self._announce(task_id, view.round_number)
         self._push_approval(task_id, view.round_number)
         return view

@@ -38,20 +38,31 @@ class ApprovalStore(Protocol):
 
 
 def approve(
-    store: ApprovalStore, task_id: str, *, by: str, note: str = "", reject: bool = False
+    store: ApprovalStore,
+    task_id: str,
+    *,
+    by: str,
+    note: str = "",
+    reject: bool = False,
+    round_number: int | None = None,
 ) -> ApprovalView:
     """Record a person's decision on the task's latest decision, which must await one.
 
     Approving releases the task (``delivered`` is True: the round, or on force_deliver the best
     round); rejecting blocks it for good. The same values again change nothing.
 
+    ``round_number`` (the round the person looked at; None: whatever round awaits) ties the
+    decision to that round: when the task moved on to a later round since (decided or not),
+    nothing is recorded.
+
     Raises:
         InputError: ``by`` is empty or too long, ``note`` is too long, or ``note`` is empty on
             a rejection.
         TaskNotFoundError: no such task.
         NotAwaitingApprovalError: the latest decision does not wait for a person (the message
-            names it and its round), there is none yet, a later round is still undecided, or a
-            person rejected another round of the task (a rejected task is never released).
+            names it and its round), there is none yet, a later round is still undecided, a
+            person rejected another round of the task (a rejected task is never released), or
+            the task moved on past ``round_number`` ("moved on to round N since you opened it").
         ApprovalConflictError: a person already decided that round the other way.
     """
     by, note = by.strip(), note.strip()
@@ -77,6 +88,13 @@ def approve(
             f"task {task_id} is not awaiting approval: no round of it is decided yet "
             f"(`qgs wait {task_id}` waits for the decision)"
         )
+    if round_number is not None:
+        newest = target.later[0] if target.later is not None else target.round_number
+        if newest != round_number:
+            raise NotAwaitingApprovalError(
+                f"task {task_id} moved on to round {newest} since you opened round "
+                f"{round_number}: review it again"
+            )
     if target.rejection is not None and not reject:
         # A rejection recorded while this round was being decided: the gate of every later
         # round blocks the task, and no approval releases it.

@@ -18,6 +18,7 @@ from qgs_worker.core.models import Complexity, DecisionKind
 from qgs_worker.core.webhooks import APPROVAL_EVENT, DECISION_EVENT, WebhookStatus
 from qgs_worker.service.console_model import LineFilter, StoreHealth, TaskLine
 from qgs_worker.store.base import as_utc
+from qgs_worker.store.console_sessions import ConsoleSessionStore
 from qgs_worker.store.recovery import RecoveryStore
 from qgs_worker.store.row_values import APPROVAL as _a
 from qgs_worker.store.row_values import DECISION as _d
@@ -140,7 +141,7 @@ def _line(row: Any) -> TaskLine:
     )
 
 
-class ConsoleViewStore(RecoveryStore):
+class ConsoleViewStore(ConsoleSessionStore, RecoveryStore):
     """Task lines, a round's tool calls and the store's health, for the operator console."""
 
     def task_lines(self, where: LineFilter, *, limit: int = 100) -> list[TaskLine]:

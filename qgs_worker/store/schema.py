@@ -21,6 +21,7 @@ from sqlmodel import SQLModel, create_engine
 
 from qgs_worker.config.settings_defaults import data_folder_error
 from qgs_worker.core.models import split_round_prefix
+from qgs_worker.store import console_sessions as _console_sessions  # noqa: F401  (console sessions)
 from qgs_worker.store import idempotency as _idempotency  # noqa: F401  (the idempotency keys)
 from qgs_worker.store import keys as _keys  # noqa: F401  (registers the api_key table)
 from qgs_worker.store import runs as _runs  # noqa: F401  (registers the audit run tables)

@@ -80,6 +80,17 @@ def signed_in(url: str, key: str) -> Iterator[httpx.Client]:
         yield client
 
 
+def approval_round_of(html: str, task_id: str) -> str:
+    """The submission id the approval form of ``task_id`` on a console page names."""
+    found = re.search(
+        rf'action="/ui/tasks/{re.escape(task_id)}/approval"[^>]*>\s*<input type="hidden" '
+        r'name="csrf" value="[^"]+">\s*<input type="hidden" name="submission_id" value="([^"]+)"',
+        html,
+    )
+    assert found is not None, f"no approval form of {task_id} on the page"
+    return found[1]
+
+
 def csrf_of(html: str) -> str:
     """The CSRF token of a console page's forms."""
     found = CSRF.search(html)

@@ -21,7 +21,13 @@ import pytest
 
 from tests.integration.api_server import wait_until
 from tests.integration.browser import headless_chromium
-from tests.integration.console_app import Served, console_server, csrf_of, signed_in
+from tests.integration.console_app import (
+    Served,
+    approval_round_of,
+    console_server,
+    csrf_of,
+    signed_in,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -204,11 +210,14 @@ class TestTheListsFollowWhatHappensElsewhere:
         browser.execute_script("window.__sameLoad = 'yes';")  # a reload would drop it
 
         with signed_in(served.url, served.keys["olivia"].key) as other:  # a second session
-            token = csrf_of(other.get(f"/ui/tasks/{task}").text)
+            html = other.get(f"/ui/tasks/{task}").text
             done = other.post(
                 f"/ui/tasks/{task}/approval",
-                data={"csrf": token, "decision": "approve", "note": "approved in another tab"},
-            )
+                data={
+                    "csrf": csrf_of(html), "decision": "approve", "note": "approved in another tab",
+                    "submission_id": approval_round_of(html, task),
+                },
+            )  # fmt: skip
             assert 303 == done.status_code, done.text
             reloaded = other.get("/ui/inbox").text  # without JavaScript: a reload shows it gone
 
@@ -371,3 +380,41 @@ class TestWhatAPersonMaySee:
         assert int(browser.find_element(By.ID, "workers").text) >= 1
         browser.save_screenshot(str(shots / "09-queue-health.png"))
         no_console_errors(browser)
+
+
+class TestAnOldPageDoesNotApproveANewRound:
+    """Issue 33's break test: the inbox loaded, the agent changes the IBAN, the old Approve."""
+
+    def test_the_old_form_is_refused_and_the_new_round_shown(
+        self, browser: Any, served: Served, shots: Path
+    ) -> None:
+        from selenium.webdriver.common.by import By
+
+        task = served.critical_task("alice", "Wire to DE89370400440532013000. [[judge PASS 95]]")
+        sign_in(browser, served, "olivia")
+        browser.get(f"{served.url}/ui/inbox")
+        article = f'article[data-task-id="{task}"]'
+        with served.agent("alice") as http:  # a new round while the page is open
+            sent = http.post(
+                f"/v1/tasks/{task}/rounds",
+                json={"deliverable": "Wire to GB33BUKB20201555555555. [[judge PASS 96]]",
+                      "final": True},
+            )  # fmt: skip
+            sid = sent.json()["submission_id"]
+            http.get(f"/v1/submissions/{sid}/decision", params={"wait_s": 30})
+        browser.find_element(By.CSS_SELECTOR, f"{article} textarea[name=note]").send_keys("ok")
+        browser.find_element(By.CSS_SELECTOR, f"{article} .approve-btn").click()
+        wait_until(lambda: browser.find_elements(By.ID, "approve-error"), what="the refusal")
+        error = browser.find_element(By.ID, "approve-error").text
+        assert "moved on to round 2 since you opened round 1: review it again" in error
+        assert "ok" == browser.find_element(By.CSS_SELECTOR, "form.approve textarea").get_attribute(
+            "value"
+        )
+        assert "GB33BUKB20201555555555" in browser.find_element(By.ID, "round-2").text
+        assert [] == served.ops.repo.list_approvals(task)
+        assert not [
+            r
+            for r in served.receiver.received
+            if b"qgs.approval" in r.body and task.encode() in r.body
+        ]
+        browser.save_screenshot(str(shots / "12-moved-on.png"))

@@ -193,7 +193,7 @@ class TestAMissedRule:
             after = http.get(done.headers["location"]).text
         [label] = labels_of(served, sid)
         assert {"sql_drop": "P0"} == label["severities"]
-        me = served.ops.session(str(checker.key_id))
+        me = served.ops.access.session_principal(str(checker.key_id))
         [figure] = [
             f for f in served.ops.agreement(me, scope="rule")["figures"] if f["name"] == "sql_drop"
         ]

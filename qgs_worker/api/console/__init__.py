@@ -3,12 +3,15 @@
 One more transport over ``Operations`` (the layer the HTTP API and MCP call; its console reads
 are ``api.operator_views``): no path of its own to the store. ``mount_console(app, ops)`` adds:
 
-- ``pages``: the routes (sign in, the approvals inbox, live decisions, a task, queue health, the
-  approval form) and the navigation (``NAV``: where a new page is added);
+- ``pages``: the routes (sign in and out, the approvals inbox, live decisions, a task, queue
+  health) and the navigation (``NAV``: where a new page is added);
+- ``task_actions``: a task page's forms (approve or reject the round shown, ask for a
+  spot-check) and the round links; ``forms``: reading a form (size cap, origin, CSRF);
 - ``spot_check_page``: the spot-checks page (the open queue, the label form, the agreement
   figures), over the spot-check operations the API's routes call;
 - ``events``: the live list's server-sent events, from the decision notifications;
-- ``sessions``: the signed session cookie and the CSRF tokens;
+- ``sessions``: the signed session cookie and the CSRF tokens (each session is also kept in the
+  store, so signing out ends it: ``store.console_sessions``);
 - ``render``: Jinja2 templates (``templates/``, autoescape on), the Content-Security-Policy and
   the filters that show agents' text as text; ``changes``: what changed since the last round;
 - ``static/``: the console's stylesheet and its one script (the package's own, nothing fetched
@@ -25,8 +28,9 @@ from starlette.responses import Response
 
 from qgs_worker.api.console.events import stream
 from qgs_worker.api.console.pages import NAV, ConsolePages, NavEntry, line_filter
-from qgs_worker.api.console.render import SECURITY_HEADERS
+from qgs_worker.api.console.render import SECURITY_HEADERS, warm_up
 from qgs_worker.api.console.spot_check_page import install_spot_checks
+from qgs_worker.api.console.task_actions import install_task_actions
 from qgs_worker.errors import InputError
 
 if TYPE_CHECKING:
@@ -50,6 +54,8 @@ def mount_console(app: FastAPI, ops: Operations) -> ConsolePages:
         The pages object (its ``router`` is mounted; its ``codec`` signs the sessions).
     """
     pages = ConsolePages(ops)
+    warm_up()
+    install_task_actions(pages)
     install_spot_checks(pages)
     router = pages.router
 
@@ -68,8 +74,7 @@ def mount_console(app: FastAPI, ops: Operations) -> ConsolePages:
             where = line_filter(decision, task_type, severity, agent)
         except InputError as exc:
             return Response(f"{exc}\n", status_code=422, headers=SECURITY_HEADERS)
-        assert who[0].key_id is not None
-        return stream(ops, who[0], who[0].key_id, where)
+        return stream(ops, who[0], who[1], where)
 
     @router.get("/static/{name}")
     def static(name: str) -> Response:

@@ -11,8 +11,14 @@ sends one ``task`` event each, the least recently decided first (the page puts e
     event: task           data: {"id", "href", "outcome", "decision", "score", ...}
     event: gone           data: {"id"}                   a shown task the filter no longer keeps
     event: reset          data: {}                       notices may have been lost: reload
-    event: signed-out     data: {}                       the key was revoked: the stream ends
-    : keep-alive                                         every KEEPALIVE_S seconds
+    event: signed-out     data: {}                       the key was revoked, the session
+                                                         signed out or expired: the stream ends
+    : keep-alive                                         after KEEPALIVE_S quiet seconds
+
+The session is checked again (its key read from the store, the session's row too: revoked,
+signed out, past its expiry) at least every ``KEEPALIVE_S`` seconds whatever the traffic, so a
+revoked key or a signed-out session stops receiving events within ``KEEPALIVE_S`` (15 s), a
+busy stream as well as a quiet one.
 
 Notices are gathered for ``BATCH_S`` before a read, so a burst of decisions costs one store
 read per open console, not one per decision; with no console open, a notice costs nothing
@@ -25,6 +31,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import time
 import urllib.parse
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
@@ -37,6 +44,7 @@ from qgs_worker.service.console_model import LineFilter
 
 if TYPE_CHECKING:
     from qgs_worker.api.access import Principal
+    from qgs_worker.api.console.sessions import Session
     from qgs_worker.api.operations import Operations
     from qgs_worker.service.console_model import TaskLine
 
@@ -45,7 +53,8 @@ __all__ = ["BATCH_S", "KEEPALIVE_S", "line_data", "stream"]
 BATCH_S = 0.25
 """Notices arriving within this many seconds are read and sent together."""
 KEEPALIVE_S = 15.0
-"""A comment line is sent after this many quiet seconds (and the session's key re-read)."""
+"""The session is checked again at least this often, in seconds (busy or quiet); a comment
+line is sent after this many quiet seconds."""
 READY_WAIT_S = 2.0
 """How long the stream waits for the notifier's subscription before it says ``ready``."""
 BATCH_TASKS_MAX = 200
@@ -94,17 +103,34 @@ def _event(name: str, data: object) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
-def stream(ops: Operations, me: Principal, key_id: str, where: LineFilter) -> Response:
-    """The event stream of one console page (see the module docstring)."""
+def stream(ops: Operations, me: Principal, session: Session, where: LineFilter) -> Response:
+    """The event stream of one console page (see the module docstring).
+
+    Args:
+        ops: The operations (the notifier, the task lines, the session check).
+        me: The signed-in principal (read again at every check).
+        session: The signed-in session (its key, nonce and expiry).
+        where: The page's filter.
+    """
     return StreamingResponse(
-        _events(ops, me, key_id, where),
+        _events(ops, me, session, where),
         media_type="text/event-stream",
         headers={**SECURITY_HEADERS, "X-Accel-Buffering": "no"},
     )
 
 
+async def _still_signed_in(ops: Operations, session: Session) -> Principal | None:
+    """The session's principal read again, or None: key revoked, signed out, expired."""
+    if session.expires_at <= time.time():
+        return None
+    try:
+        return await asyncio.to_thread(ops.session, session.key_id, session.nonce)
+    except AuthenticationError:
+        return None
+
+
 async def _events(
-    ops: Operations, me: Principal, key_id: str, where: LineFilter
+    ops: Operations, me: Principal, session: Session, where: LineFilter
 ) -> AsyncIterator[bytes]:
     loop = asyncio.get_running_loop()
     named: asyncio.Queue[str | None] = asyncio.Queue()
@@ -121,16 +147,23 @@ async def _events(
                     break
                 await asyncio.sleep(0.05)
         yield _event("ready", {"live": bool(notifier is not None and notifier.running)})
+        check_at = loop.time() + KEEPALIVE_S
         while True:
+            first: str | None = None
+            quiet = False
             try:
-                first = await asyncio.wait_for(named.get(), KEEPALIVE_S)
+                first = await asyncio.wait_for(named.get(), max(0.0, check_at - loop.time()))
             except TimeoutError:
-                try:
-                    me = await asyncio.to_thread(ops.session, key_id)
-                except AuthenticationError:
+                quiet = True  # nothing heard: a keep-alive after the check
+            if loop.time() >= check_at:
+                found = await _still_signed_in(ops, session)
+                if found is None:
                     yield _event("signed-out", {})
                     return
-                yield b": keep-alive\n\n"
+                me, check_at = found, loop.time() + KEEPALIVE_S
+                if quiet:
+                    yield b": keep-alive\n\n"
+            if quiet:
                 continue
             await asyncio.sleep(BATCH_S)
             ids: set[str] = set()

@@ -29,21 +29,27 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import RedirectResponse, Response
 
 from qgs_worker.api.console.changes import changes, spark_points
+from qgs_worker.api.console.forms import TooLarge, read_form
 from qgs_worker.api.console.render import page
-from qgs_worker.api.console.sessions import LOGIN_COOKIE, SESSION_COOKIE, SESSION_S, SessionCodec
+from qgs_worker.api.console.sessions import (
+    LOGIN_COOKIE,
+    LOGIN_S,
+    SESSION_COOKIE,
+    SESSION_S,
+    SessionCodec,
+    clear_cookie,
+    set_cookie,
+)
 from qgs_worker.core.models import DecisionKind, Severity, TaskType
 from qgs_worker.errors import (
-    ApprovalConflictError,
     AuthenticationError,
     InputError,
-    NotAwaitingApprovalError,
     PermissionDeniedError,
-    QGSError,
     RateLimitedError,
     TaskNotFoundError,
 )
 from qgs_worker.service.console_model import LineFilter
-from qgs_worker.store.keys import SCOPE_APPROVE, SCOPE_VIEW
+from qgs_worker.store.keys import SCOPE_APPROVE, SCOPE_SPOT_CHECK, SCOPE_VIEW
 
 if TYPE_CHECKING:
     from qgs_worker.api.access import Principal
@@ -52,8 +58,13 @@ if TYPE_CHECKING:
 
 __all__ = ["DECISION_CHOICES", "LIVE_ROWS_MAX", "NAV", "ConsolePages", "NavEntry", "line_filter"]
 
-FORM_MAX_BYTES = 16_384
-"""The largest form the console reads (a note is at most 2,000 characters)."""
+NOTICES = {
+    "approved": "You approved this task.",
+    "rejected": "You rejected this task.",
+    "asked": "The round is queued for a spot-check: label it on the Spot-checks page.",
+    "queued": "The round was in the spot-check queue already: label it on the Spot-checks page.",
+}
+"""What a task's page says after a form was done (``?done=``)."""
 LIVE_LINES = 200
 """How many task lines the live page shows."""
 LIVE_ROWS_MAX = 500
@@ -90,9 +101,11 @@ NAV: list[NavEntry] = [
 ]
 """The navigation, in order (append a page's entry here)."""
 
-DECISION_CHOICES = (
-    "awaiting_approval", "approved", "rejected", "undecided", *(k.value for k in DecisionKind),
-)  # fmt: skip
+DECISION_CHOICES = tuple(
+    dict.fromkeys(
+        ("awaiting_approval", "approved", "rejected", "undecided", *(k.value for k in DecisionKind))
+    )
+)
 """What the live page's decision filter offers: outcomes, then the gate's decisions."""
 
 
@@ -141,12 +154,16 @@ class ConsolePages:
     # -- sessions ----------------------------------------------------------------------------
 
     def signed_in(self, request: Request) -> tuple[Principal, Session] | None:
-        """The request's principal and session, or None (no, bad or expired cookie; revoked key)."""
+        """The request's principal and session, or None.
+
+        None: no cookie, an altered or expired one, a revoked key, or a session signed out
+        (the store keeps each session: ``Operations.session``).
+        """
         session = self.codec.read(request.cookies.get(SESSION_COOKIE))
         if session is None:
             return None
         try:
-            return self.ops.session(session.key_id), session
+            return self.ops.session(session.key_id, session.nonce), session
         except AuthenticationError:
             return None
 
@@ -168,33 +185,24 @@ class ConsolePages:
     def _to_login(self, request: Request) -> Response:
         target = urllib.parse.quote(request.url.path, safe="/")
         response = RedirectResponse(f"/ui/login?next={target}", status_code=303)
-        response.delete_cookie(SESSION_COOKIE, path="/ui")
+        clear_cookie(response, request, SESSION_COOKIE)
         return response
 
-    def _refused(self, request: Request, why: str, who: Any = None) -> Response:
-        return self.render(request, "error.html.j2", who, {"title": "Refused", "message": why}, 403)
+    def _refused(self, request: Request, why: str, who: Any = None, status: int = 403) -> Response:
+        title = "Too large" if status == 413 else "Refused"
+        return self.render(request, "error.html.j2", who, {"title": title, "message": why}, status)
 
-    async def _form(self, request: Request, nonce: str | None) -> dict[str, str] | Response:
-        """The POST's fields once its origin and CSRF token are checked; else a 403 page."""
-        origin = request.headers.get("origin")
-        if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
-            return self._refused(request, "this form was sent from another site.")
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        body = await request.body()
-        if kind != "application/x-www-form-urlencoded" or len(body) > FORM_MAX_BYTES:
-            return self._refused(request, "send the page's form (URL-encoded, at most 16 KB).")
-        fields = {
-            k: v[0]
-            for k, v in urllib.parse.parse_qs(
-                body.decode("utf-8", "replace"), keep_blank_values=True
-            ).items()
-        }
-        if not self.codec.csrf_ok(nonce, fields.get("csrf")):
-            return self._refused(
-                request,
-                "the form's CSRF token is missing or stale: reload the page and send it again.",
-            )
-        return fields
+    async def _form(
+        self, request: Request, nonce: str | None, who: Any = None
+    ) -> dict[str, str] | TooLarge | Response:
+        """The POST's fields once its origin and CSRF token are checked (``forms.read_form``).
+
+        Returns:
+            The fields; ``TooLarge`` (the page shows the form again, 413); or a 403/413 page.
+        """
+        return await read_form(
+            request, self.codec, nonce, lambda why, status: self._refused(request, why, who, status)
+        )
 
     # -- routes ------------------------------------------------------------------------------
 
@@ -220,6 +228,8 @@ class ConsolePages:
                     request, "", "The sign-in form expired: sign in again.", 403
                 )
             fields = await self._form(request, nonce)
+            if isinstance(fields, TooLarge):
+                return self._login_page(request, "", "paste the key alone: " + fields.message, 413)
             if isinstance(fields, Response):
                 return fields
             try:
@@ -228,13 +238,11 @@ class ConsolePages:
                 status = 429 if isinstance(exc, RateLimitedError) else 401
                 return self._login_page(request, fields.get("next", ""), str(exc), status)
             assert me.key_id is not None
-            cookie, _ = self.codec.issue(me.key_id)
+            cookie, session = self.codec.issue(me.key_id)
+            await asyncio.to_thread(ops.open_session, me, session.nonce, session.expires_at)
             response = RedirectResponse(_safe_next(fields.get("next", "")), status_code=303)
-            response.set_cookie(
-                SESSION_COOKIE, cookie, max_age=SESSION_S, path="/ui", httponly=True,
-                secure=request.url.scheme == "https", samesite="strict",
-            )  # fmt: skip
-            response.delete_cookie(LOGIN_COOKIE, path="/ui")
+            set_cookie(response, request, SESSION_COOKIE, cookie, SESSION_S)
+            clear_cookie(response, request, LOGIN_COOKIE)
             return response
 
         @router.post("/logout")
@@ -243,8 +251,10 @@ class ConsolePages:
             fields = await self._form(request, who[1].nonce if who else None)
             if isinstance(fields, Response):
                 return fields
+            assert who is not None  # the token checked is the session's
+            await asyncio.to_thread(ops.end_session, who[1].nonce)
             response = RedirectResponse("/ui/login", status_code=303)
-            response.delete_cookie(SESSION_COOKIE, path="/ui")
+            clear_cookie(response, request, SESSION_COOKIE)
             return response
 
         @router.get("/inbox")
@@ -306,48 +316,7 @@ class ConsolePages:
             who = self.signed_in(request)
             if who is None:
                 return self._to_login(request)
-            return self._task_page(request, who, task_id, notice=done)
-
-        @router.post("/tasks/{task_id}/approval")
-        async def approval(request: Request, task_id: str) -> Response:
-            who = await asyncio.to_thread(self.signed_in, request)
-            if who is None:
-                return self._refused(request, "sign in first.")
-            fields = await self._form(request, who[1].nonce)
-            if isinstance(fields, Response):
-                return fields
-            choice = fields.get("decision", "")
-            try:
-                if choice not in ("approve", "reject"):
-                    raise InputError(f"'decision' must be approve or reject (got {choice!r})")
-                await asyncio.to_thread(
-                    ops.approve,
-                    who[0],
-                    task_id,
-                    note=fields.get("note", ""),
-                    reject=choice == "reject",
-                )
-            except TaskNotFoundError:
-                return await asyncio.to_thread(self._task_page, request, who, task_id)
-            except (
-                InputError,
-                NotAwaitingApprovalError,
-                ApprovalConflictError,
-                PermissionDeniedError,
-            ) as exc:
-                status = (
-                    403
-                    if isinstance(exc, PermissionDeniedError)
-                    else 409
-                    if isinstance(exc, QGSError) and not isinstance(exc, InputError)
-                    else 422
-                )
-                return await asyncio.to_thread(
-                    self._task_page, request, who, task_id, error=str(exc), status=status
-                )
-            done = "approved" if choice == "approve" else "rejected"
-            target = f"/ui/tasks/{urllib.parse.quote(task_id, safe='')}?done={done}"
-            return RedirectResponse(target, status_code=303)
+            return self.task_page(request, who, task_id, notice=done)
 
         @router.get("/queue")
         def queue(request: Request) -> Response:
@@ -364,16 +333,18 @@ class ConsolePages:
         nonce = self.codec.login_nonce()
         context = {"next": _safe_next(target), "error": error, "login_csrf": self.codec.csrf(nonce)}
         response = self.render(request, "login.html.j2", None, context, status)
-        response.set_cookie(
-            LOGIN_COOKIE, nonce, max_age=3600, path="/ui", httponly=True,
-            secure=request.url.scheme == "https", samesite="strict",
-        )  # fmt: skip
+        set_cookie(response, request, LOGIN_COOKIE, nonce, LOGIN_S)
         return response
 
-    def _task_page(
+    def task_page(
         self, request: Request, who: tuple[Principal, Session], task_id: str,
-        *, notice: str = "", error: str = "", status: int = 200,
+        *, notice: str = "", error: str = "", status: int = 200, typed: str = "",
     ) -> Response:  # fmt: skip
+        """A task's page (a 404 page: not one the session sees).
+
+        ``error`` and ``typed`` (the note as the person wrote it) after a refused form,
+        ``notice`` (a ``NOTICES`` key) after a form that was done.
+        """
         try:
             found = self.ops.task_page(who[0], task_id)
         except TaskNotFoundError as exc:
@@ -393,8 +364,10 @@ class ConsolePages:
             "spark": spark_points(
                 [r.review.score for r in rounds if r.review and r.review.score is not None]
             ),
-            "notice": notice if notice in ("approved", "rejected") else "",
+            "notice": NOTICES.get(notice, ""),
             "error": error,
+            "typed": typed,
+            "can_ask": who[0].has(SCOPE_SPOT_CHECK),
         }
         return self.render(request, "task.html.j2", who, context, status)
 

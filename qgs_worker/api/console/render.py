@@ -3,9 +3,10 @@
 Every page is rendered on the server and works without JavaScript; ``static/console.js`` (the
 package's own, served from ``/ui/static``) only adds live updates. What agents wrote is shown
 as text: autoescaped, never put into an attribute that can run it (no link is ever made from
-it), and with its invisible direction and format characters (RTL overrides, zero-width
-characters) shown as visible marks (``shown``), so a deliverable cannot make its text read
-other than it is stored.
+it), and with its invisible characters (``is_hidden``: controls, format characters such as RTL
+overrides, zero-width characters and tags, line separators, and Unicode's default-ignorable
+code points such as Hangul fillers and variation selectors) shown as visible marks (``shown``:
+``⟦U+202E⟧``), so a deliverable cannot make its text read other than it is stored.
 
 Headers on every page: a strict Content-Security-Policy (``CSP``: scripts and styles from
 ``/ui/static`` only, no inline code, connections to this origin only, no framing, forms post
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from datetime import UTC, datetime
 from functools import cache
 from importlib.resources import files
@@ -28,7 +30,19 @@ if TYPE_CHECKING:
     from jinja2 import Environment
     from starlette.responses import HTMLResponse
 
-__all__ = ["CSP", "SECURITY_HEADERS", "environment", "page", "shown", "stamp", "when"]
+__all__ = [
+    "CSP",
+    "DEFAULT_IGNORABLE",
+    "SECURITY_HEADERS",
+    "environment",
+    "exact_stamp",
+    "is_hidden",
+    "page",
+    "shown",
+    "stamp",
+    "warm_up",
+    "when",
+]
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -45,12 +59,69 @@ SECURITY_HEADERS = {
 }
 """The headers every console answer carries."""
 
-_HIDDEN = re.compile(
-    "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u00ad\u061c\u180e\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]"
-)
-"""Characters that change how text reads without being seen: bidi controls (RTL overrides,
-isolates, marks), zero-width characters, soft hyphens, C0 controls but tab and newline."""
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+"""Unicode's ``Default_Ignorable_Code_Point`` ranges (DerivedCoreProperties.txt, Unicode 15.1,
+assigned or not): what a renderer draws as nothing. Among them the Hangul fillers (U+115F,
+U+1160, U+3164, U+FFA0), variation selectors (U+FE00-FE0F, U+E0100-E01EF), the Mongolian ones,
+the combining grapheme joiner, and the tag characters (U+E0000-E007F) that can carry a hidden
+text; ``unicodedata`` does not give the property, so it is listed here."""
+
+_SHOWN_CONTROLS = frozenset("\t\n\r")
+"""Controls shown as they are (tab, newline, carriage return): the rest of ``Cc`` is marked."""
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""General categories marked: controls, format characters (bidi controls, zero-width ones,
+tags), lone surrogates, the line and paragraph separators (U+2028, U+2029)."""
+
+
+def is_hidden(char: str) -> bool:
+    """Whether ``char`` changes how text reads without being seen (it is marked).
+
+    Hidden: ``Cc`` but tab, newline and carriage return; ``Cf``, ``Cs``, ``Zl``, ``Zp``; and
+    every ``DEFAULT_IGNORABLE`` code point. Other combining marks (``Mn``) are not: accents
+    and the vowel signs of Indic, Arabic and Hebrew text are drawn, and marking them would
+    make such text unreadable; the ignorable ones among them (variation selectors, U+034F)
+    are in the list.
+    """
+    if char in _SHOWN_CONTROLS:
+        return False
+    point = ord(char)
+    if any(low <= point <= high for low, high in DEFAULT_IGNORABLE):
+        return True
+    return unicodedata.category(char) in _HIDDEN_CATEGORIES
+
+
+@cache
+def _hidden() -> re.Pattern[str]:
+    """A character class of every hidden code point (built once: a scan of Unicode's categories)."""
+    category = unicodedata.category
+    points = {p for p in range(0x110000) if category(chr(p)) in _HIDDEN_CATEGORIES}
+    points -= {ord(c) for c in _SHOWN_CONTROLS}
+    for low, high in DEFAULT_IGNORABLE:
+        points.update(range(low, high + 1))
+    ranges: list[list[int]] = []
+    for point in sorted(points):
+        if ranges and ranges[-1][1] == point - 1:
+            ranges[-1][1] = point
+        else:
+            ranges.append([point, point])
+    parts = "".join(
+        f"\\U{low:08x}" if low == high else f"\\U{low:08x}-\\U{high:08x}" for low, high in ranges
+    )
+    return re.compile(f"[{parts}]")
+
+
+def warm_up() -> None:
+    """Build the hidden characters' class now (about 0.2 s), not on a page's first request."""
+    _hidden()
+
+
+def _mark(found: re.Match[str]) -> str:
+    return f"⟦U+{ord(found.group()):04X}⟧"
 
 
 def shown(text: object) -> Markup:
@@ -66,9 +137,8 @@ def shown(text: object) -> Markup:
         return Markup("")
     escaped = str(escape(str(text)))
     return Markup(
-        _HIDDEN.sub(
-            lambda m: f'<span class="ctl" title="hidden character">⟦U+{ord(m.group()):04X}⟧</span>',
-            escaped,
+        _hidden().sub(
+            lambda m: f'<span class="ctl" title="hidden character">{_mark(m)}</span>', escaped
         )
     )
 
@@ -82,7 +152,7 @@ def plain_marked(text: str | None) -> str | None:
     """
     if text is None:
         return None
-    return _HIDDEN.sub(lambda m: f"⟦U+{ord(m.group()):04X}⟧", text)
+    return _hidden().sub(_mark, text)
 
 
 def when(moment: datetime | None) -> str:
@@ -117,6 +187,16 @@ def stamp(moment: datetime | str | None) -> Markup:
     exact = when(moment)
     iso = moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     return Markup('<time datetime="{}" title="{}">{}</time>').format(iso, exact, exact)
+
+
+def exact_stamp(moment: datetime | str | None) -> Markup:
+    """``stamp``, kept as the exact UTC time by ``console.js`` (``data-exact``).
+
+    For a time shown beside its age in words: "waiting 5 min (decided 2025-01-31 14:05:09
+    UTC)", not "waiting 5 min (since 5 min ago)".
+    """
+    found = stamp(moment)
+    return Markup(str(found).replace("<time ", '<time data-exact="yes" ', 1))
 
 
 def age(moment: datetime | None) -> str:
@@ -156,7 +236,10 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(shown=shown, when=when, stamp=stamp, age=age, pretty_json=pretty_json)
+    env.filters.update(
+        shown=shown, when=when, stamp=stamp, exact_stamp=exact_stamp, age=age,
+        pretty_json=pretty_json,
+    )  # fmt: skip
     return env
 
 

@@ -5,7 +5,12 @@ request came over TLS, path ``/ui``) holds the signed-in key's id, a random nonc
 expiry, signed with HMAC-SHA256 under a key derived from the webhook master secret
 (``QGS_WEBHOOKS__MASTER_SECRET`` or the data folder's ``webhook-master.key``): every server
 process of one deployment accepts it, and it carries no key secret. The key is read again from
-the store on each request (``Operations.session``): revoking it ends its sessions at once.
+the store on each request (``Operations.session``): revoking it ends its sessions at once. So is
+the session itself (the store keeps a row per sign-in): signing out ends it wherever the
+cookie is replayed, not only in the browser that signed out.
+
+Both cookies are set and cleared with the same attributes (``set_cookie``, ``clear_cookie``):
+``HttpOnly``, ``SameSite=Strict``, path ``/ui``, ``Secure`` over TLS.
 
 CSRF: every form carries a token, ``HMAC(signing key, "csrf/" + nonce)``; a POST whose token
 does not match its session's (or, before signing in, the sign-in cookie's) is refused with 403,
@@ -21,13 +26,21 @@ import json
 import secrets
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
 
 __all__ = [
     "LOGIN_COOKIE",
+    "LOGIN_S",
     "SESSION_COOKIE",
     "SESSION_S",
     "Session",
     "SessionCodec",
+    "clear_cookie",
+    "set_cookie",
 ]
 
 SESSION_COOKIE = "qgs_session"
@@ -119,3 +132,18 @@ class SessionCodec:
             return float(nonce.rsplit("~", 1)[1]) > time.time()
         except ValueError:
             return False
+
+
+def set_cookie(response: Response, request: Request, name: str, value: str, max_age: int) -> None:
+    """Set a console cookie: ``HttpOnly``, ``SameSite=Strict``, path ``/ui``, ``Secure`` over TLS."""
+    response.set_cookie(
+        name, value, max_age=max_age, path="/ui", httponly=True,
+        secure=request.url.scheme == "https", samesite="strict",
+    )  # fmt: skip
+
+
+def clear_cookie(response: Response, request: Request, name: str) -> None:
+    """Clear a console cookie with the attributes it was set with (``set_cookie``)."""
+    response.delete_cookie(
+        name, path="/ui", httponly=True, secure=request.url.scheme == "https", samesite="strict"
+    )

@@ -14,7 +14,9 @@ Page and form (``pages.ConsolePages``' sessions, CSRF and rendering)::
 Both call the operations the API's spot-check routes call (``Operations.spot_checks``,
 ``spot_check``, ``label_spot_check``, ``agreement``): the person recorded is the operator. A
 label that cannot be recorded (never sampled, a second one, a round decided again) shows the
-page again with the operation's message (409), nothing stored. A missed rule goes into the
+page again with the operation's message (409; for a round never sampled, the console's words:
+press "Ask for a spot-check" on its task's page), nothing stored, the form as it was filled in
+(``typed``). A missed rule QGS does not have is refused naming the form's ``missed_rule``. A missed rule goes into the
 label's ``severities`` as the API takes it (a rule named there that did not fire is a miss).
 """
 
@@ -27,11 +29,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Query, Request
 from starlette.responses import RedirectResponse, Response
 
+from qgs_worker.api.console.forms import TooLarge
 from qgs_worker.api.spot_checks import RULE_MAX_CHARS
 from qgs_worker.core.models import Severity, Verdict
 from qgs_worker.core.rules import all_rules
 from qgs_worker.errors import (
     InputError,
+    NotSampledError,
     PermissionDeniedError,
     SpotCheckConflictError,
     SubmissionNotFoundError,
@@ -118,7 +122,7 @@ def label_fields(fields: dict[str, str]) -> tuple[bool, str, dict[str, str], str
 
 def install_spot_checks(pages: ConsolePages) -> None:
     """Add the spot-checks page and its label form to ``pages.router``."""
-    router, ops = pages.router, pages.ops
+    router = pages.router
 
     @router.get("/spot-checks")
     def spot_checks(request: Request, done: Annotated[str, Query(max_length=128)] = "") -> Response:
@@ -132,21 +136,16 @@ def install_spot_checks(pages: ConsolePages) -> None:
         who = await asyncio.to_thread(pages.signed_in, request)
         if who is None:
             return pages._refused(request, "sign in first.")
-        fields = await pages._form(request, who[1].nonce)
+        fields = await pages._form(request, who[1].nonce, who)
+        if isinstance(fields, TooLarge):
+            return await asyncio.to_thread(
+                _page, pages, request, who, error=fields.message, failed=submission_id,
+                status=413, typed=fields.fields,
+            )  # fmt: skip
         if isinstance(fields, Response):
             return fields
         try:
-            if not who[0].has(SCOPE_SPOT_CHECK):
-                raise PermissionDeniedError(
-                    f"{who[0].name!r} may not label spot-checks: the key has no "
-                    f"`{SCOPE_SPOT_CHECK}` scope (`qgs keys create --operator {who[0].name} "
-                    f"--scope view --scope {SCOPE_SPOT_CHECK} --sees PRINCIPAL`)"
-                )
-            right, verdict, severities, note = label_fields(fields)
-            await asyncio.to_thread(
-                ops.label_spot_check, who[0], submission_id,
-                decision_correct=right, verdict=verdict, severities=severities, note=note,
-            )  # fmt: skip
+            await asyncio.to_thread(_label, pages, who[0], submission_id, fields)
         except (InputError, PermissionDeniedError, SubmissionNotFoundError) as exc:
             status = (
                 403 if isinstance(exc, PermissionDeniedError)
@@ -154,16 +153,52 @@ def install_spot_checks(pages: ConsolePages) -> None:
                 else 409 if isinstance(exc, SpotCheckConflictError)
                 else 422
             )  # fmt: skip
+            why = _not_sampled(submission_id) if isinstance(exc, NotSampledError) else str(exc)
             return await asyncio.to_thread(
-                _page, pages, request, who, error=str(exc), failed=submission_id, status=status
-            )
+                _page, pages, request, who, error=why, failed=submission_id, status=status,
+                typed=fields,
+            )  # fmt: skip
         target = f"/ui/spot-checks?done={urllib.parse.quote(submission_id, safe='')}"
         return RedirectResponse(target, status_code=303)
+
+
+def _not_sampled(submission_id: str) -> str:
+    """The console's words for a label of a round not in the queue (the API names its route)."""
+    return (
+        f"round {submission_id} was never sampled nor asked for, so it cannot be labelled yet: "
+        'open it (its task\'s page) and press "Ask for a spot-check" on the round, then label it '
+        "here. Nothing was stored."
+    )
+
+
+def _label(pages: ConsolePages, me: Principal, submission_id: str, fields: dict[str, str]) -> None:
+    """Record the form's label as ``me`` (``Operations.label_spot_check``).
+
+    Raises:
+        PermissionDeniedError: no ``spot-check`` scope.
+        InputError: a field that is not one (``label_fields``; a missed rule QGS does not
+            have is named as the form's ``missed_rule``); the operation's conflicts.
+    """
+    if not me.has(SCOPE_SPOT_CHECK):
+        raise PermissionDeniedError(
+            f"{me.name!r} may not label spot-checks: the key has no "
+            f"`{SCOPE_SPOT_CHECK}` scope (`qgs keys create --operator {me.name} "
+            f"--scope view --scope {SCOPE_SPOT_CHECK} --sees PRINCIPAL`)"
+        )
+    right, verdict, severities, note = label_fields(fields)
+    missed = fields.get("missed_rule", "").strip()
+    if missed:
+        pages.ops.check_name("rule", missed, field="missed_rule")
+    pages.ops.label_spot_check(
+        me, submission_id,
+        decision_correct=right, verdict=verdict, severities=severities, note=note,
+    )  # fmt: skip
 
 
 def _page(
     pages: ConsolePages, request: Request, who: tuple[Principal, Session],
     *, done: str = "", error: str = "", failed: str = "", status: int = 200,
+    typed: dict[str, str] | None = None,
 ) -> Response:  # fmt: skip
     me = who[0]
     if not (me.operator and me.has(SCOPE_VIEW)):
@@ -198,5 +233,6 @@ def _page(
         "done": done,
         "error": error,
         "failed": failed,
+        "typed": typed or {},
     }
     return pages.render(request, "spot_checks.html.j2", who, context, status)

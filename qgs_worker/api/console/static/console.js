@@ -55,7 +55,9 @@
   }
 
   function refreshTimes() {
-    document.querySelectorAll("time[datetime]").forEach(relative);
+    // A time shown beside its age in words stays exact (data-exact: "waiting 5 min (decided
+    // 2025-01-31 14:05:09 UTC)"), not "5 min ago" twice.
+    document.querySelectorAll("time[datetime]:not([data-exact])").forEach(relative);
   }
   refreshTimes();
   window.setInterval(refreshTimes, 30000);
