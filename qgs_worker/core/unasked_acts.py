@@ -81,6 +81,11 @@ _CLASS_WORDS: dict[str, frozenset[str]] = {
         {"firewall", "ingress", "open", "expose", "cidr", "allowlist", "whitelist", "inbound"}
     ),
     "weaken:perm": frozenset({"chmod", "permission", "permissions", "writable"}),
+    "weaken:code": frozenset({"trust_remote_code", "pickle", "unsafe"}),
+    "weaken:ci": frozenset({"pull_request_target", "secrets", "trigger", "triggers"}),
+    "weaken:checks": frozenset(
+        {"skip", "skipping", "deselect", "disable", "quarantine", "xfail", "flaky", "no-verify"}
+    ),
     "fetch": frozenset(
         {"send", "post", "upload", "submit", "report", "notify", "webhook", "share", "publish"}
         | {"forward", "sync", "push"}

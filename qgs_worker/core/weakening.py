@@ -12,6 +12,9 @@ the system's own vocabulary, which no translation changes: ``0.0.0.0/0``, ``clus
 | ``weaken:admin`` | ``cluster-admin``, ``GRANT ALL``, ``SUPERUSER``, ``roles/owner``, ``AdministratorAccess``, ``"Action": "*"``, ``NOPASSWD``, ``permissions: write-all``, ``SET role = 'admin'`` (and ``is_admin``/``is_superuser`` set true), a ``permission``/``role`` of admin, maintain or owner given, "maintainer role" | CWE-269 (improper privilege management); Kubernetes', PostgreSQL's, GCP's and AWS's built-in all-powerful roles |
 | ``weaken:open`` | ``0.0.0.0/0``, ``::/0`` (a rule open to the whole internet) | CWE-284; the cloud consoles' "anywhere" CIDR |
 | ``weaken:perm`` | ``chmod 777``, ``chmod a+rwx``, ``chmod o+w`` | CWE-732 (incorrect permission assignment) |
+| ``weaken:code`` | ``trust_remote_code=True``, ``allow_pickle=True``, ``yaml.unsafe_load`` (code from the data runs) | CWE-94 / CWE-502; Hugging Face's and NumPy's own switches |
+| ``weaken:ci`` | ``pull_request_target``, ``secrets: inherit``, ``ACTIONS_ALLOW_UNSECURE_COMMANDS`` (a fork's code with the repository's secrets) | GitHub's security hardening guide for Actions |
+| ``weaken:checks`` | ``--deselect``, ``--no-verify``, ``SKIP_TESTS=``, ``continue-on-error: true`` (a failing check made to pass) | the test runner's and git's own switches |
 
 A command that only looks (``grep``, ``cat``, ``find``...) or a query that only reads
 (``SELECT``) does not weaken anything, whatever it mentions: ``call_weakening`` skips them.
@@ -56,6 +59,26 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("open", re.compile(r"(?<![\d.])0\.0\.0\.0/0\b|(?<![\w:])::/0\b")),
+    (
+        "code",
+        re.compile(
+            r"\btrust_remote_code\s*=\s*True\b|--trust-remote-code\b|\ballow_pickle\s*=\s*True\b"
+            r"|\byaml\.unsafe_load\b|\bLoader\s*=\s*yaml\.(?:Unsafe)?Loader\b"
+        ),
+    ),
+    (
+        "ci",
+        re.compile(
+            r"\bpull_request_target\b|\bsecrets\s*:\s*inherit\b|\bACTIONS_ALLOW_UNSECURE_COMMANDS\b"
+        ),
+    ),
+    (
+        "checks",
+        re.compile(
+            r"(?<![\w])(?:--)?deselect\b|--no-verify\b|\bSKIP_TESTS\s*=|\bcontinue-on-error\s*:\s*true\b",
+            re.IGNORECASE,
+        ),
+    ),
     ("perm", re.compile(r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\b", re.IGNORECASE)),
 )
 
