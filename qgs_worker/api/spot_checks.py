@@ -7,11 +7,14 @@
     ops.agreement(me)                                         # kappa, alpha, FP/FN, the rounds
     ops.set_shadow(me, "rule", "sql_drop", in_shadow=True, note="too many FPs")
 
-The person is the calling principal (its name; the key's id is stored beside the label). A
-principal sees the spot-checks of the tasks it sees (an agent's key its own, an operator's key
-those of the principals it ``sees``: the console's spot-checks page); shadow states are the
-deployment's (the figures they rest on count every label). Writes need the ``spot-check``
-scope (``qgs keys create --scope spot-check``).
+The person is the calling principal (its name; the key's id is stored beside the label, and
+whether a person or an agent recorded it). A principal sees the spot-checks of the tasks it
+sees (an agent's key its own, an operator's key those of the principals it ``sees``: the
+console's spot-checks page and the HTTP API's spot-check routes, which take operator keys).
+Shadow states are the deployment's: only people's labels (operator keys', ``qgs``'s own) move
+them, and their figures are shown only to an operator who sees every task; an agent's
+self-labels count in its own figures. Writes need the ``spot-check`` scope (``qgs keys create
+--scope spot-check``); a shadow change, an operator key that sees all.
 
 Errors: ``PermissionDeniedError`` (no ``spot-check`` scope), ``SubmissionNotFoundError`` (not the
 principal's, or unknown), ``NotSampledError``, ``LabelExistsError``, ``RoundRedecidedError``
@@ -30,6 +33,7 @@ from qgs_worker.core.spotcheck import (
     NO_FINDING,
     Figure,
     ShadowChange,
+    ShadowPolicy,
     ShadowState,
     agreement_figures,
     automatic_changes,
@@ -196,6 +200,7 @@ class SpotChecks:
             submission_id,
             person=principal.name,
             key_id=principal.key_id,
+            by_person=principal.operator,
             decision_correct=decision_correct,
             verdict=verdict,
             severities=given,
@@ -210,12 +215,15 @@ class SpotChecks:
         """Agreement with people over the principal's labelled rounds, and the shadow states.
 
         Args:
-            principal: Whose tasks' labels count.
+            principal: Whose tasks' labels count: an agent's key, every label of its own tasks
+                (its own labels included); an operator's key, people's labels of the tasks of
+                the principals it sees.
             scope: Only ``gate``, ``judge``, ``task_type`` or ``rule`` figures (None or empty:
                 all).
 
         Returns:
-            ``{"labels", "figures": [Figure.to_dict()...], "shadow": [ShadowState.to_dict()...]}``.
+            ``{"labels", "figures": [Figure.to_dict()...], "shadow": [...]}``: ``shadow`` as
+            ``shadow_states`` gives it to the principal.
 
         Raises:
             InputError: ``scope`` is not one.
@@ -223,20 +231,32 @@ class SpotChecks:
         scope = scope or None
         if scope is not None:
             _one_of("scope", scope, ("gate", "judge", "task_type", "rule"))
-        records = self.repo.label_records(_owners(principal))
+        records = self.repo.label_records(_owners(principal), people_only=principal.operator)
         figures = [
             f.to_dict() for f in agreement_figures(records) if scope is None or f.scope == scope
         ]
         return {
             "labels": len(records),
             "figures": figures,
-            "shadow": [s.to_dict() for s in self._shadow_states()[1]],
+            "shadow": self.shadow_states(principal),
         }
 
     def shadow_states(self, principal: Principal) -> list[dict[str, Any]]:
-        """Every judge and rule the settings or a person put in shadow, and where it stands."""
-        del principal
-        return [s.to_dict() for s in self._shadow_states()[1]]
+        """Every judge and rule the settings or a person put in shadow, and where it stands.
+
+        Returns:
+            ``[ShadowState.to_dict()...]``: ``kind``, ``name``, ``in_shadow``, ``p0``,
+            ``changed_by`` for every key; ``labels``, ``kappa`` and the figures in ``why``
+            only for a principal that sees every task (an operator's ``--sees all``): they
+            stand on people's labels of every principal's rounds. For any other key
+            ``labels`` and ``kappa`` are None and ``why`` says where the state stands without
+            figures (``figures_shown`` False).
+        """
+        policy = self.settings.spotcheck.shadow_policy()
+        states = self._shadow_states()[1]
+        if principal.sees_all:
+            return [{**s.to_dict(), "figures_shown": True} for s in states]
+        return [_without_figures(s, policy) for s in states]
 
     def set_shadow(
         self, principal: Principal, kind: str, name: str, *, in_shadow: bool, note: str = ""
@@ -258,11 +278,13 @@ class SpotChecks:
         """
         _needs_scope(principal, "move a judge or rule in or out of shadow")
         if not principal.sees_all:
+            who = "an agent's key" if not principal.operator else "an operator key that sees some"
             raise PermissionDeniedError(
-                f"key {principal.key_id} of {principal.name!r} may not move a judge or rule in or "
-                "out of shadow: that changes every principal's gate, so a person who sees every "
-                "task decides it (`qgs shadow KIND NAME --on|--off --note WHY --by PERSON` on "
-                "the server)"
+                f"key {principal.key_id} of {principal.name!r} ({who}) may not move a judge or "
+                "rule in or out of shadow: that changes every principal's gate, so a person who "
+                "sees every task decides it: an operator key with the spot-check scope and "
+                "--sees all (`qgs keys create --operator NAME --scope spot-check --sees all`), "
+                "or `qgs shadow KIND NAME --on|--off --note WHY --by PERSON` on the server"
             )
         _one_of("kind", kind, ("judge", "rule"))
         if not name.strip() or len(name) > RULE_MAX_CHARS:
@@ -278,7 +300,7 @@ class SpotChecks:
             ShadowChange(kind=kind, name=name, in_shadow=in_shadow, by=principal.name, reason=note)
         )
         states = {(s.kind, s.name): s for s in self._shadow_states()[1]}
-        return states[kind, name].to_dict()
+        return {**states[kind, name].to_dict(), "figures_shown": True}
 
     # -- names --------------------------------------------------------------------------
 
@@ -316,7 +338,7 @@ class SpotChecks:
         )
 
     def agreement_snapshot(self) -> tuple[list[Figure], list[ShadowState], tuple[int, int]]:
-        """What ``/metrics`` shows: the deployment's own gauges, over every label.
+        """What ``/metrics`` shows: the deployment's own gauges, over people's labels.
 
         Returns:
             Every figure, the shadow states, and the queue's ``(open, labelled)`` counts.
@@ -325,18 +347,41 @@ class SpotChecks:
         return figures, states, self.repo.spot_check_counts()
 
     def _shadow_states(self) -> tuple[list[Figure], list[ShadowState]]:
-        figures = agreement_figures(self.repo.label_records(None))
+        figures = agreement_figures(self.repo.label_records(None, people_only=True))
         policy = self.settings.spotcheck.shadow_policy()
         return figures, shadow_states(policy, self.repo.shadow_changes(), figures)
 
     def _settle_shadow(self) -> None:
-        """Store the automatic leaves the new figures allow (subjects whose agreement passed)."""
+        """Store the automatic leaves the new figures allow (subjects whose agreement passed).
+
+        Over people's labels only: an agent's key labelling its own rounds never moves a
+        shadow state that holds for every principal.
+        """
         policy = self.settings.spotcheck.shadow_policy()
         if not (policy.judges or policy.rules):
             return
-        figures = agreement_figures(self.repo.label_records(None))
+        figures = agreement_figures(self.repo.label_records(None, people_only=True))
         for change in automatic_changes(policy, self.repo.shadow_changes(), figures):
             self.repo.add_shadow_change(change)
+
+
+def _without_figures(state: ShadowState, policy: ShadowPolicy) -> dict[str, Any]:
+    """A shadow state as a key that may not see every label sees it: no counts, no kappa."""
+    listed = state.name in (policy.judges if state.kind == "judge" else policy.rules)
+    if state.changed_by == "qgs":
+        why = "left shadow on its own: people's agreement passed the threshold"
+    elif state.changed_by is not None:
+        where = "in shadow" if state.in_shadow else "deciding"
+        why = f"{where}: {state.changed_by} decided"
+    elif not listed:
+        why = "not in the shadow settings"
+    elif state.p0:
+        why = "it can raise P0: it enters shadow only by a person's decision, never by the settings"
+    elif state.in_shadow:
+        why = "in shadow (the settings) until people's agreement passes the threshold"
+    else:
+        why = "deciding: people's agreement passed the threshold"
+    return {**state.to_dict(), "why": why, "labels": None, "kappa": None, "figures_shown": False}
 
 
 def _owners(principal: Principal) -> list[str | None] | None:
@@ -355,8 +400,22 @@ def _needs_scope(principal: Principal, what: str) -> None:
 
 
 def _one_of(field: str, value: str, allowed: Any) -> None:
-    if value not in allowed:
-        raise InputError(f"'{field}' must be one of {', '.join(allowed)} (got {value!r})")
+    """Refuse a value not in ``allowed``, naming the field, the value and the close one.
+
+    Raises:
+        InputError: after the message's ``: `` the fix lists every valid value (the problem
+            document's ``fix``).
+    """
+    if value in allowed:
+        return
+    import difflib
+
+    listed = ", ".join(allowed)
+    close = difflib.get_close_matches(value, list(allowed), n=1, cutoff=0.6)
+    if not close:
+        close = [a for a in allowed if a.lower() == value.lower()]
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise InputError(f"'{field}' {value!r} is not one: {hint}send one of {listed}")
 
 
 def _check_note(note: str) -> None:
