@@ -40,6 +40,7 @@ def operator_path(path: str) -> bool:
     """Whether ``path`` is one of ``OPERATOR_PATHS`` (or under ``/v1/spot-checks/``)."""
     return any(path == p or path.startswith(p + "/") for p in OPERATOR_PATHS)
 
+
 log = logging.getLogger(__name__)
 
 

@@ -27,36 +27,35 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from qgs_worker.core.models import DecisionKind, Severity, TaskType, Verdict
+from qgs_worker.api.spot_check_rules import (
+    NOTE_MAX_CHARS,
+    RULE_MAX_CHARS,
+    SEVERITIES,
+    STATUSES,
+    check_note,
+    needs_scope,
+    one_of,
+    owners_of,
+    without_figures,
+)
+from qgs_worker.core.models import DecisionKind, TaskType, Verdict
 from qgs_worker.core.spot_names import check_name, judge_names, rule_names
 from qgs_worker.core.spotcheck import (
-    NO_FINDING,
     Figure,
     ShadowChange,
-    ShadowPolicy,
     ShadowState,
     agreement_figures,
     automatic_changes,
     shadow_states,
 )
 from qgs_worker.errors import InputError, PermissionDeniedError
-from qgs_worker.store.keys import SCOPE_SPOT_CHECK
 
 if TYPE_CHECKING:
     from qgs_worker.api.access import Principal
     from qgs_worker.config.settings import Settings
     from qgs_worker.store import Repository
 
-__all__ = ["NOTE_MAX_CHARS", "SpotChecks"]
-
-NOTE_MAX_CHARS = 2_000
-"""The longest note a spot-check request, label or shadow decision may carry, in characters."""
-RULE_MAX_CHARS = 128
-"""The longest rule id or judge name a label or shadow decision may name."""
-STATUSES = ("open", "labelled", "stale", "all")
-"""The queue views ``spot_checks`` offers."""
-SEVERITIES = (*(s.value for s in Severity), NO_FINDING)
-"""What a person may give a rule: a severity, or ``none`` (it should not have fired)."""
+__all__ = ["NOTE_MAX_CHARS", "RULE_MAX_CHARS", "SpotChecks"]
 
 
 class SpotChecks:
@@ -84,9 +83,9 @@ class SpotChecks:
             TaskNotFoundError: its round is not decided yet.
             InputError: ``note`` too long.
         """
-        _needs_scope(principal, "ask for a spot-check")
+        needs_scope(principal, "ask for a spot-check")
         self._own_submission(principal, submission_id)
-        _check_note(note)
+        check_note(note)
         item, created = self.repo.ask_spot_check(submission_id, by=principal.name, note=note)
         return item.to_dict(), created
 
@@ -107,13 +106,13 @@ class SpotChecks:
             InputError: a status, task type or decision kind that is not one.
         """
         task_type, decision = task_type or None, decision or None
-        _one_of("status", status, STATUSES)
+        one_of("status", status, STATUSES)
         if task_type is not None:
-            _one_of("task_type", task_type, [t.value for t in TaskType])
+            one_of("task_type", task_type, [t.value for t in TaskType])
         if decision is not None:
-            _one_of("decision", decision, [k.value for k in DecisionKind])
+            one_of("decision", decision, [k.value for k in DecisionKind])
         items = self.repo.spot_checks(
-            _owners(principal), status=status, task_type=task_type, decision=decision, limit=limit
+            owners_of(principal), status=status, task_type=task_type, decision=decision, limit=limit
         )
         return [i.to_dict() for i in items]
 
@@ -182,9 +181,9 @@ class SpotChecks:
             InputError: a verdict or severity that is not one, a rule id QGS does not have
                 (``check_name``) or too long, a long note.
         """
-        _needs_scope(principal, "label a spot-check")
+        needs_scope(principal, "label a spot-check")
         self._own_submission(principal, submission_id)
-        _one_of("verdict", verdict, [v.value for v in Verdict])
+        one_of("verdict", verdict, [v.value for v in Verdict])
         given = dict(severities or {})
         fired = self.repo.round_rule_keys(submission_id) if given else set()
         for rule, severity in given.items():
@@ -194,8 +193,8 @@ class SpotChecks:
                     f"{rule[:40]!r}): name the finding's rule as the round shows it"
                 )
             self.check_name("rule", rule, field=f"severities.{rule}", also=fired)
-            _one_of(f"severities.{rule}", severity, SEVERITIES)
-        _check_note(note)
+            one_of(f"severities.{rule}", severity, SEVERITIES)
+        check_note(note)
         item = self.repo.add_label(
             submission_id,
             person=principal.name,
@@ -230,8 +229,8 @@ class SpotChecks:
         """
         scope = scope or None
         if scope is not None:
-            _one_of("scope", scope, ("gate", "judge", "task_type", "rule"))
-        records = self.repo.label_records(_owners(principal), people_only=principal.operator)
+            one_of("scope", scope, ("gate", "judge", "task_type", "rule"))
+        records = self.repo.label_records(owners_of(principal), people_only=principal.operator)
         figures = [
             f.to_dict() for f in agreement_figures(records) if scope is None or f.scope == scope
         ]
@@ -256,7 +255,7 @@ class SpotChecks:
         states = self._shadow_states()[1]
         if principal.sees_all:
             return [{**s.to_dict(), "figures_shown": True} for s in states]
-        return [_without_figures(s, policy) for s in states]
+        return [without_figures(s, policy) for s in states]
 
     def set_shadow(
         self, principal: Principal, kind: str, name: str, *, in_shadow: bool, note: str = ""
@@ -276,7 +275,7 @@ class SpotChecks:
                 not a judge or rule QGS has (``check_name``), ``note`` is empty (a person says
                 why) or too long.
         """
-        _needs_scope(principal, "move a judge or rule in or out of shadow")
+        needs_scope(principal, "move a judge or rule in or out of shadow")
         if not principal.sees_all:
             who = "an agent's key" if not principal.operator else "an operator key that sees some"
             raise PermissionDeniedError(
@@ -286,7 +285,7 @@ class SpotChecks:
                 "--sees all (`qgs keys create --operator NAME --scope spot-check --sees all`), "
                 "or `qgs shadow KIND NAME --on|--off --note WHY --by PERSON` on the server"
             )
-        _one_of("kind", kind, ("judge", "rule"))
+        one_of("kind", kind, ("judge", "rule"))
         if not name.strip() or len(name) > RULE_MAX_CHARS:
             raise InputError(
                 f"'name' must be a {kind} {'name' if kind == 'judge' else 'id'} of 1-"
@@ -295,7 +294,7 @@ class SpotChecks:
         self.check_name(kind, name)
         if not note.strip():
             raise InputError("'note' is required: say why the state changes (kept with it)")
-        _check_note(note)
+        check_note(note)
         self.repo.add_shadow_change(
             ShadowChange(kind=kind, name=name, in_shadow=in_shadow, by=principal.name, reason=note)
         )
@@ -363,64 +362,3 @@ class SpotChecks:
         figures = agreement_figures(self.repo.label_records(None, people_only=True))
         for change in automatic_changes(policy, self.repo.shadow_changes(), figures):
             self.repo.add_shadow_change(change)
-
-
-def _without_figures(state: ShadowState, policy: ShadowPolicy) -> dict[str, Any]:
-    """A shadow state as a key that may not see every label sees it: no counts, no kappa."""
-    listed = state.name in (policy.judges if state.kind == "judge" else policy.rules)
-    if state.changed_by == "qgs":
-        why = "left shadow on its own: people's agreement passed the threshold"
-    elif state.changed_by is not None:
-        where = "in shadow" if state.in_shadow else "deciding"
-        why = f"{where}: {state.changed_by} decided"
-    elif not listed:
-        why = "not in the shadow settings"
-    elif state.p0:
-        why = "it can raise P0: it enters shadow only by a person's decision, never by the settings"
-    elif state.in_shadow:
-        why = "in shadow (the settings) until people's agreement passes the threshold"
-    else:
-        why = "deciding: people's agreement passed the threshold"
-    return {**state.to_dict(), "why": why, "labels": None, "kappa": None, "figures_shown": False}
-
-
-def _owners(principal: Principal) -> list[str | None] | None:
-    """Whose tasks' spot-checks the principal sees: its own; an operator's, those it ``sees``."""
-    visible = principal.visible_principals()
-    return None if visible is None else list(visible)
-
-
-def _needs_scope(principal: Principal, what: str) -> None:
-    if not principal.has(SCOPE_SPOT_CHECK):
-        kind = "--operator" if principal.operator else "--principal"
-        raise PermissionDeniedError(
-            f"key {principal.key_id} of {principal.name!r} may not {what}: make a key with "
-            f"`qgs keys create {kind} {principal.name} --scope {SCOPE_SPOT_CHECK}`"
-        )
-
-
-def _one_of(field: str, value: str, allowed: Any) -> None:
-    """Refuse a value not in ``allowed``, naming the field, the value and the close one.
-
-    Raises:
-        InputError: after the message's ``: `` the fix lists every valid value (the problem
-            document's ``fix``).
-    """
-    if value in allowed:
-        return
-    import difflib
-
-    listed = ", ".join(allowed)
-    close = difflib.get_close_matches(value, list(allowed), n=1, cutoff=0.6)
-    if not close:
-        close = [a for a in allowed if a.lower() == value.lower()]
-    hint = f"did you mean {close[0]!r}? " if close else ""
-    raise InputError(f"'{field}' {value!r} is not one: {hint}send one of {listed}")
-
-
-def _check_note(note: str) -> None:
-    if len(note) > NOTE_MAX_CHARS:
-        raise InputError(
-            f"'note' must be at most {NOTE_MAX_CHARS:,} characters (got {len(note):,}): keep "
-            "the reason short"
-        )
