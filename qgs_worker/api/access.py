@@ -28,7 +28,18 @@ from qgs_worker.store.keys import (
     verify_key,
 )
 
-__all__ = ["Access", "Principal"]
+__all__ = ["OPERATOR_PATHS", "Access", "Principal", "operator_path"]
+
+OPERATOR_PATHS = ("/v1/spot-checks", "/v1/agreement", "/v1/shadow")
+"""The ``/v1`` routes an operator key (a person's) may use, with its scopes and ``sees``: the
+spot-check queue and labels, the agreement figures and the shadow states (and ``POST
+/v1/shadow`` with ``--sees all``). Every other ``/v1`` route is the agents' (403 for a person)."""
+
+
+def operator_path(path: str) -> bool:
+    """Whether ``path`` is one of ``OPERATOR_PATHS`` (or under ``/v1/spot-checks/``)."""
+    return any(path == p or path.startswith(p + "/") for p in OPERATOR_PATHS)
+
 
 log = logging.getLogger(__name__)
 
@@ -119,15 +130,19 @@ class Access:
         self._lock = threading.Lock()
         self._cache = _KeyCache(ttl_s=settings.api.key_cache_s)
 
-    def authenticate(self, key: str | None) -> Principal:
+    def authenticate(self, key: str | None, *, operator_ok: bool = False) -> Principal:
         """The principal of an API key, counted against the key's rate limit.
 
         Args:
             key: The key as sent (``qgs_<id>_<secret>``), without ``Bearer``.
+            operator_ok: Admit an operator key (a person's) too: the spot-check routes
+                (``OPERATOR_PATHS``) do; every other route and MCP take agents' keys only.
 
         Raises:
             AuthenticationError: no key, or one that is malformed, unknown or revoked (one
                 message for all: a caller learns nothing about which).
+            PermissionDeniedError: an operator key, unless ``operator_ok``; the message names
+                the routes it may use.
             RateLimitedError: the key sent more than ``QGS_API__RATE_LIMIT_REQUESTS`` requests
                 in the last ``QGS_API__RATE_LIMIT_WINDOW_S`` seconds.
         """
@@ -137,11 +152,11 @@ class Access:
                 "`qgs keys create --principal NAME`)"
             )
         principal = self._principal_of(key)
-        if principal.operator:
+        if principal.operator and not operator_ok:
             raise PermissionDeniedError(
-                f"key {principal.key_id} is an operator's (a person's): it signs in to the "
-                "console at /ui, not to the agents' API; agents use keys made with `qgs keys "
-                "create --principal NAME`"
+                f"key {principal.key_id} is an operator's (a person's): of the API it may use "
+                f"only the spot-check routes ({', '.join(OPERATOR_PATHS)}), and it signs in to "
+                "the console at /ui; agents use keys made with `qgs keys create --principal NAME`"
             )
         self._admit(principal)
         return principal

@@ -7,12 +7,14 @@ validated, and before its query parameters are checked: an anonymous caller lear
 about what the route takes. A key over its rate limit gets 429 with ``Retry-After``; a store
 that fails while the key is checked, 503 with ``Retry-After``. With a live key the request's
 scope carries its ``Principal`` under ``PRINCIPAL_SCOPE_KEY``; the key's secret is never put
-in the scope.
+in the scope. An operator key (a person's) is admitted only on the paths ``operator_path``
+says (the HTTP API's spot-check routes, ``access.OPERATOR_PATHS``); elsewhere it is a 403.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -49,12 +51,21 @@ class BearerAuth:
         app: The app behind it.
         ops: The operations layer whose ``authenticate`` checks (and counts) the key.
         prefix: The paths that need a key (``/v1/``); None: every HTTP request.
+        operator_path: Which paths also admit an operator key (a person's); None: none do
+            (MCP, every ``/v1`` route but the spot-check ones).
     """
 
-    def __init__(self, app: ASGIApp, ops: Operations, prefix: str | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        ops: Operations,
+        prefix: str | None = None,
+        operator_path: Callable[[str], bool] | None = None,
+    ) -> None:
         self.app = app
         self.ops = ops
         self.prefix = prefix
+        self.operator_path = operator_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Authenticate an HTTP request, then pass it on (lifespan passes untouched)."""
@@ -65,10 +76,12 @@ class BearerAuth:
             return
         header = dict(scope["headers"]).get(b"authorization", b"").decode("latin-1")
         scheme, _, key = header.partition(" ")
+        sent = key.strip() if scheme.lower() == "bearer" else None
         try:
-            me = await asyncio.to_thread(
-                self.ops.authenticate, key.strip() if scheme.lower() == "bearer" else None
-            )
+            if self.operator_path is not None and self.operator_path(str(scope.get("path", ""))):
+                me = await asyncio.to_thread(self.ops.access.authenticate, sent, operator_ok=True)
+            else:
+                me = await asyncio.to_thread(self.ops.authenticate, sent)
         except Exception as exc:
             found = problem_for(exc)
             if found is None:

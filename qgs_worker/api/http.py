@@ -40,6 +40,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from qgs_worker.api.access import operator_path
 from qgs_worker.api.auth import PRINCIPAL_SCOPE_KEY, PROBLEM_JSON, BearerAuth, problem_headers
 from qgs_worker.api.idempotency import KEY_MAX_CHARS
 from qgs_worker.api.middleware import BODY_SCOPE_KEY, BodyLimit, HeadAsGet, HttpMetrics
@@ -179,6 +180,18 @@ Me = Annotated[Principal, Depends(_principal)]
 """An endpoint's authenticated principal (401/429 raised before the endpoint runs)."""
 
 
+API_DESCRIPTION = (
+    "Every /v1 request sends `Authorization: Bearer <key>`. An agent's key (`qgs keys create "
+    "--principal NAME`) may use every route, on its own principal's tasks. A person's key "
+    "(`qgs keys create --operator NAME --sees PRINCIPAL`) may use only the spot-check routes "
+    "(/v1/spot-checks..., /v1/agreement, /v1/shadow), over the principals it sees, and the "
+    "console at /ui; any other route answers it 403. Labelling needs the `spot-check` scope; "
+    "`POST /v1/shadow` an operator key with `spot-check` that sees all (`--sees all`), since a "
+    "shadow state changes every principal's gate."
+)
+"""The OpenAPI document's description: who may call what (docs/http-api.md says the same)."""
+
+
 def _problem_response(
     status: int, body: dict[str, Any], headers: dict[str, str] | None = None
 ) -> JSONResponse:
@@ -213,6 +226,7 @@ def create_app(
         title="QGS",
         version="1",
         summary="A quality gate for autonomous AI agents: reviews, decisions, tool-call checks.",
+        description=API_DESCRIPTION,
         lifespan=lifespan,
         dependencies=[Depends(_known_query)],
     )
@@ -220,7 +234,7 @@ def create_app(
     install_openapi(app)
     # The last added runs first: the metrics, HEAD as GET, the key, the body's size, FastAPI.
     app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
-    app.add_middleware(BearerAuth, ops=ops, prefix="/v1/")
+    app.add_middleware(BearerAuth, ops=ops, prefix="/v1/", operator_path=operator_path)
     app.add_middleware(HeadAsGet)
     app.add_middleware(HttpMetrics, router=app.router)
     _install_error_handlers(app)

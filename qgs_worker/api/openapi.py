@@ -12,9 +12,12 @@ the ``Problem`` schema (and ``Retry-After`` / ``WWW-Authenticate`` where they ar
 - with a body: 400 (cannot be read as JSON), 413 (over the body limit, or a field over its own);
 - with a task or submission id in the path: 404;
 - ``POST /v1/tasks`` and its rounds: 409 (an ``Idempotency-Key`` sent with another request);
+- every ``/v1`` operation but the spot-check routes (``access.OPERATOR_PATHS``): 403 for an
+  operator key (a person's key uses only those);
 - the approval: 403 (no ``approve`` scope), 409 (not awaiting approval, or decided otherwise);
-- the spot-checks' and shadow's writes: 403 (no ``spot-check`` scope); asking: 404; a label:
-  409 (the round not sampled, labelled before by the person, or decided again);
+- the spot-checks' and shadow's writes: 403 (no ``spot-check`` scope; for ``POST /v1/shadow``
+  also a key that does not see every task); asking: 404; a label: 409 (the round not sampled,
+  labelled before by the person, or decided again);
 - ``/readyz``: 503 with its ``checks``.
 
 Tool calls and results in a round are published as ``anyOf`` their shapes (``schemas``).
@@ -28,6 +31,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, ConfigDict, Field
 
+from qgs_worker.api.access import operator_path
 from qgs_worker.api.problems import PROBLEM_TYPE
 
 __all__ = ["Problem", "ProblemItem", "error_statuses", "install"]
@@ -61,7 +65,9 @@ class Problem(BaseModel):
 _WHY = {
     400: "the body cannot be read as JSON (the detail says why: empty, not UTF-8, compressed...)",
     401: "no API key, or an unknown or revoked one",
-    403: "the key has no approve scope",
+    403: "the key may not do this: an operator's (a person's) key outside the spot-check "
+    "routes, no approve or spot-check scope, or a shadow change by a key that does not see "
+    "every task (the detail says which)",
     404: "no such task or submission of the key's principal",
     409: "a conflict (the detail says which)",
     413: "the body is over QGS_API__MAX_BODY_BYTES, or a field over its own limit",
@@ -90,6 +96,8 @@ def error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[in
         found.add(404)
     if method == "post" and (path == "/v1/tasks" or path.endswith("/rounds")):
         found.add(409)
+    if not operator_path(path):
+        found.add(403)  # an operator key: a person's key uses only the spot-check routes
     if path.endswith("/approval"):
         found |= {403, 409}
     if method == "post" and (path.startswith("/v1/spot-checks") or path == "/v1/shadow"):
@@ -111,6 +119,7 @@ def install(app: FastAPI) -> None:
                     title=app.title,
                     version=app.version,
                     summary=app.summary,
+                    description=app.description,
                     routes=app.routes,
                 )
             )

@@ -7,11 +7,14 @@
     ops.agreement(me)                                         # kappa, alpha, FP/FN, the rounds
     ops.set_shadow(me, "rule", "sql_drop", in_shadow=True, note="too many FPs")
 
-The person is the calling principal (its name; the key's id is stored beside the label). A
-principal sees the spot-checks of the tasks it sees (an agent's key its own, an operator's key
-those of the principals it ``sees``: the console's spot-checks page); shadow states are the
-deployment's (the figures they rest on count every label). Writes need the ``spot-check``
-scope (``qgs keys create --scope spot-check``).
+The person is the calling principal (its name; the key's id is stored beside the label, and
+whether a person or an agent recorded it). A principal sees the spot-checks of the tasks it
+sees (an agent's key its own, an operator's key those of the principals it ``sees``: the
+console's spot-checks page and the HTTP API's spot-check routes, which take operator keys).
+Shadow states are the deployment's: only people's labels (operator keys', ``qgs``'s own) move
+them, and their figures are shown only to an operator who sees every task; an agent's
+self-labels count in its own figures. Writes need the ``spot-check`` scope (``qgs keys create
+--scope spot-check``); a shadow change, an operator key that sees all.
 
 Errors: ``PermissionDeniedError`` (no ``spot-check`` scope), ``SubmissionNotFoundError`` (not the
 principal's, or unknown), ``NotSampledError``, ``LabelExistsError``, ``RoundRedecidedError``
@@ -24,10 +27,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from qgs_worker.core.models import DecisionKind, Severity, TaskType, Verdict
+from qgs_worker.api.spot_check_rules import (
+    NOTE_MAX_CHARS,
+    RULE_MAX_CHARS,
+    SEVERITIES,
+    STATUSES,
+    check_note,
+    needs_scope,
+    one_of,
+    owners_of,
+    without_figures,
+)
+from qgs_worker.core.models import DecisionKind, TaskType, Verdict
 from qgs_worker.core.spot_names import check_name, judge_names, rule_names
 from qgs_worker.core.spotcheck import (
-    NO_FINDING,
     Figure,
     ShadowChange,
     ShadowState,
@@ -36,23 +49,13 @@ from qgs_worker.core.spotcheck import (
     shadow_states,
 )
 from qgs_worker.errors import InputError, PermissionDeniedError
-from qgs_worker.store.keys import SCOPE_SPOT_CHECK
 
 if TYPE_CHECKING:
     from qgs_worker.api.access import Principal
     from qgs_worker.config.settings import Settings
     from qgs_worker.store import Repository
 
-__all__ = ["NOTE_MAX_CHARS", "SpotChecks"]
-
-NOTE_MAX_CHARS = 2_000
-"""The longest note a spot-check request, label or shadow decision may carry, in characters."""
-RULE_MAX_CHARS = 128
-"""The longest rule id or judge name a label or shadow decision may name."""
-STATUSES = ("open", "labelled", "stale", "all")
-"""The queue views ``spot_checks`` offers."""
-SEVERITIES = (*(s.value for s in Severity), NO_FINDING)
-"""What a person may give a rule: a severity, or ``none`` (it should not have fired)."""
+__all__ = ["NOTE_MAX_CHARS", "RULE_MAX_CHARS", "SpotChecks"]
 
 
 class SpotChecks:
@@ -80,9 +83,9 @@ class SpotChecks:
             TaskNotFoundError: its round is not decided yet.
             InputError: ``note`` too long.
         """
-        _needs_scope(principal, "ask for a spot-check")
+        needs_scope(principal, "ask for a spot-check")
         self._own_submission(principal, submission_id)
-        _check_note(note)
+        check_note(note)
         item, created = self.repo.ask_spot_check(submission_id, by=principal.name, note=note)
         return item.to_dict(), created
 
@@ -103,13 +106,13 @@ class SpotChecks:
             InputError: a status, task type or decision kind that is not one.
         """
         task_type, decision = task_type or None, decision or None
-        _one_of("status", status, STATUSES)
+        one_of("status", status, STATUSES)
         if task_type is not None:
-            _one_of("task_type", task_type, [t.value for t in TaskType])
+            one_of("task_type", task_type, [t.value for t in TaskType])
         if decision is not None:
-            _one_of("decision", decision, [k.value for k in DecisionKind])
+            one_of("decision", decision, [k.value for k in DecisionKind])
         items = self.repo.spot_checks(
-            _owners(principal), status=status, task_type=task_type, decision=decision, limit=limit
+            owners_of(principal), status=status, task_type=task_type, decision=decision, limit=limit
         )
         return [i.to_dict() for i in items]
 
@@ -178,9 +181,9 @@ class SpotChecks:
             InputError: a verdict or severity that is not one, a rule id QGS does not have
                 (``check_name``) or too long, a long note.
         """
-        _needs_scope(principal, "label a spot-check")
+        needs_scope(principal, "label a spot-check")
         self._own_submission(principal, submission_id)
-        _one_of("verdict", verdict, [v.value for v in Verdict])
+        one_of("verdict", verdict, [v.value for v in Verdict])
         given = dict(severities or {})
         fired = self.repo.round_rule_keys(submission_id) if given else set()
         for rule, severity in given.items():
@@ -190,12 +193,13 @@ class SpotChecks:
                     f"{rule[:40]!r}): name the finding's rule as the round shows it"
                 )
             self.check_name("rule", rule, field=f"severities.{rule}", also=fired)
-            _one_of(f"severities.{rule}", severity, SEVERITIES)
-        _check_note(note)
+            one_of(f"severities.{rule}", severity, SEVERITIES)
+        check_note(note)
         item = self.repo.add_label(
             submission_id,
             person=principal.name,
             key_id=principal.key_id,
+            by_person=principal.operator,
             decision_correct=decision_correct,
             verdict=verdict,
             severities=given,
@@ -210,33 +214,48 @@ class SpotChecks:
         """Agreement with people over the principal's labelled rounds, and the shadow states.
 
         Args:
-            principal: Whose tasks' labels count.
+            principal: Whose tasks' labels count: an agent's key, every label of its own tasks
+                (its own labels included); an operator's key, people's labels of the tasks of
+                the principals it sees.
             scope: Only ``gate``, ``judge``, ``task_type`` or ``rule`` figures (None or empty:
                 all).
 
         Returns:
-            ``{"labels", "figures": [Figure.to_dict()...], "shadow": [ShadowState.to_dict()...]}``.
+            ``{"labels", "figures": [Figure.to_dict()...], "shadow": [...]}``: ``shadow`` as
+            ``shadow_states`` gives it to the principal.
 
         Raises:
             InputError: ``scope`` is not one.
         """
         scope = scope or None
         if scope is not None:
-            _one_of("scope", scope, ("gate", "judge", "task_type", "rule"))
-        records = self.repo.label_records(_owners(principal))
+            one_of("scope", scope, ("gate", "judge", "task_type", "rule"))
+        records = self.repo.label_records(owners_of(principal), people_only=principal.operator)
         figures = [
             f.to_dict() for f in agreement_figures(records) if scope is None or f.scope == scope
         ]
         return {
             "labels": len(records),
             "figures": figures,
-            "shadow": [s.to_dict() for s in self._shadow_states()[1]],
+            "shadow": self.shadow_states(principal),
         }
 
     def shadow_states(self, principal: Principal) -> list[dict[str, Any]]:
-        """Every judge and rule the settings or a person put in shadow, and where it stands."""
-        del principal
-        return [s.to_dict() for s in self._shadow_states()[1]]
+        """Every judge and rule the settings or a person put in shadow, and where it stands.
+
+        Returns:
+            ``[ShadowState.to_dict()...]``: ``kind``, ``name``, ``in_shadow``, ``p0``,
+            ``changed_by`` for every key; ``labels``, ``kappa`` and the figures in ``why``
+            only for a principal that sees every task (an operator's ``--sees all``): they
+            stand on people's labels of every principal's rounds. For any other key
+            ``labels`` and ``kappa`` are None and ``why`` says where the state stands without
+            figures (``figures_shown`` False).
+        """
+        policy = self.settings.spotcheck.shadow_policy()
+        states = self._shadow_states()[1]
+        if principal.sees_all:
+            return [{**s.to_dict(), "figures_shown": True} for s in states]
+        return [without_figures(s, policy) for s in states]
 
     def set_shadow(
         self, principal: Principal, kind: str, name: str, *, in_shadow: bool, note: str = ""
@@ -256,15 +275,17 @@ class SpotChecks:
                 not a judge or rule QGS has (``check_name``), ``note`` is empty (a person says
                 why) or too long.
         """
-        _needs_scope(principal, "move a judge or rule in or out of shadow")
+        needs_scope(principal, "move a judge or rule in or out of shadow")
         if not principal.sees_all:
+            who = "an agent's key" if not principal.operator else "an operator key that sees some"
             raise PermissionDeniedError(
-                f"key {principal.key_id} of {principal.name!r} may not move a judge or rule in or "
-                "out of shadow: that changes every principal's gate, so a person who sees every "
-                "task decides it (`qgs shadow KIND NAME --on|--off --note WHY --by PERSON` on "
-                "the server)"
+                f"key {principal.key_id} of {principal.name!r} ({who}) may not move a judge or "
+                "rule in or out of shadow: that changes every principal's gate, so a person who "
+                "sees every task decides it: an operator key with the spot-check scope and "
+                "--sees all (`qgs keys create --operator NAME --scope spot-check --sees all`), "
+                "or `qgs shadow KIND NAME --on|--off --note WHY --by PERSON` on the server"
             )
-        _one_of("kind", kind, ("judge", "rule"))
+        one_of("kind", kind, ("judge", "rule"))
         if not name.strip() or len(name) > RULE_MAX_CHARS:
             raise InputError(
                 f"'name' must be a {kind} {'name' if kind == 'judge' else 'id'} of 1-"
@@ -273,12 +294,12 @@ class SpotChecks:
         self.check_name(kind, name)
         if not note.strip():
             raise InputError("'note' is required: say why the state changes (kept with it)")
-        _check_note(note)
+        check_note(note)
         self.repo.add_shadow_change(
             ShadowChange(kind=kind, name=name, in_shadow=in_shadow, by=principal.name, reason=note)
         )
         states = {(s.kind, s.name): s for s in self._shadow_states()[1]}
-        return states[kind, name].to_dict()
+        return {**states[kind, name].to_dict(), "figures_shown": True}
 
     # -- names --------------------------------------------------------------------------
 
@@ -316,7 +337,7 @@ class SpotChecks:
         )
 
     def agreement_snapshot(self) -> tuple[list[Figure], list[ShadowState], tuple[int, int]]:
-        """What ``/metrics`` shows: the deployment's own gauges, over every label.
+        """What ``/metrics`` shows: the deployment's own gauges, over people's labels.
 
         Returns:
             Every figure, the shadow states, and the queue's ``(open, labelled)`` counts.
@@ -325,43 +346,19 @@ class SpotChecks:
         return figures, states, self.repo.spot_check_counts()
 
     def _shadow_states(self) -> tuple[list[Figure], list[ShadowState]]:
-        figures = agreement_figures(self.repo.label_records(None))
+        figures = agreement_figures(self.repo.label_records(None, people_only=True))
         policy = self.settings.spotcheck.shadow_policy()
         return figures, shadow_states(policy, self.repo.shadow_changes(), figures)
 
     def _settle_shadow(self) -> None:
-        """Store the automatic leaves the new figures allow (subjects whose agreement passed)."""
+        """Store the automatic leaves the new figures allow (subjects whose agreement passed).
+
+        Over people's labels only: an agent's key labelling its own rounds never moves a
+        shadow state that holds for every principal.
+        """
         policy = self.settings.spotcheck.shadow_policy()
         if not (policy.judges or policy.rules):
             return
-        figures = agreement_figures(self.repo.label_records(None))
+        figures = agreement_figures(self.repo.label_records(None, people_only=True))
         for change in automatic_changes(policy, self.repo.shadow_changes(), figures):
             self.repo.add_shadow_change(change)
-
-
-def _owners(principal: Principal) -> list[str | None] | None:
-    """Whose tasks' spot-checks the principal sees: its own; an operator's, those it ``sees``."""
-    visible = principal.visible_principals()
-    return None if visible is None else list(visible)
-
-
-def _needs_scope(principal: Principal, what: str) -> None:
-    if not principal.has(SCOPE_SPOT_CHECK):
-        kind = "--operator" if principal.operator else "--principal"
-        raise PermissionDeniedError(
-            f"key {principal.key_id} of {principal.name!r} may not {what}: make a key with "
-            f"`qgs keys create {kind} {principal.name} --scope {SCOPE_SPOT_CHECK}`"
-        )
-
-
-def _one_of(field: str, value: str, allowed: Any) -> None:
-    if value not in allowed:
-        raise InputError(f"'{field}' must be one of {', '.join(allowed)} (got {value!r})")
-
-
-def _check_note(note: str) -> None:
-    if len(note) > NOTE_MAX_CHARS:
-        raise InputError(
-            f"'note' must be at most {NOTE_MAX_CHARS:,} characters (got {len(note):,}): keep "
-            "the reason short"
-        )

@@ -162,6 +162,14 @@ def keys_create(
             help="An operator's: a principal whose tasks they may see (repeatable), or 'all'.",
         ),
     ] = None,
+    allow_unknown: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unknown",
+            help="Keep a --sees principal that no agent key or task has yet (else refused as "
+            "a likely typo, with the close names).",
+        ),
+    ] = False,
     note: Annotated[str, typer.Option(help="What the key is for (kept with it).")] = "",
     new_master: Annotated[
         bool,
@@ -218,11 +226,12 @@ def keys_create(
         note=note,
         operator=operator is not None,
         sees=tuple(sees or ()),
+        allow_unknown=allow_unknown,
     )
     console.print(f"key id:         {made.key_id}")
     if made.operator:
         console.print(f"operator:       {markup_safe(made.principal)}")
-        console.print(f"sees:           {markup_safe(', '.join(made.sees))}")
+        console.print(f"sees:           {markup_safe(_sees_words(made.sees))}")
     else:
         console.print(f"principal:      {markup_safe(made.principal)}")
     console.print(f"scopes:         {', '.join(made.scopes) or '(default)'}")
@@ -257,7 +266,7 @@ def keys_list(
         revoked = f"revoked {k.revoked_at:%Y-%m-%d %H:%M}" if k.revoked_at else "live"
         note = f"  {markup_safe(k.note)}" if k.note else ""
         who = (
-            f"operator {markup_safe(k.principal)} (sees {markup_safe(','.join(k.sees))})"
+            f"operator {markup_safe(k.principal)} (sees {markup_safe(_sees_words(k.sees))})"
             if k.operator
             else markup_safe(k.principal)
         )
@@ -281,11 +290,22 @@ def keys_revoke(
         console.print(f"key {key_id} was already revoked")
 
 
+def _sees_words(sees: tuple[str, ...]) -> str:
+    """An operator's principals as ``--sees`` takes them: ``all`` for every task (stored ``*``)."""
+    from qgs_worker.store.keys import ALL_PRINCIPALS
+
+    return ",".join("all" if s == ALL_PRINCIPALS else s for s in sees)
+
+
 def _repo() -> Repository:
     from qgs_worker.config.settings import Settings
     from qgs_worker.store import Repository
 
     return Repository(Settings().resolved_database_url)
+
+
+BY_MAX_CHARS = 100
+"""The longest ``qgs shadow --by`` name (it is stored as ``NAME (qgs shadow)``, at most 128)."""
 
 
 class ShadowKind(StrEnum):
@@ -317,8 +337,16 @@ def shadow(
     """
     from qgs_worker.api.access import Principal
     from qgs_worker.api.operations import Operations
+    from qgs_worker.cli.common import _fail
     from qgs_worker.store.keys import ALL_PRINCIPALS, SCOPE_SPOT_CHECK, SCOPE_VIEW
 
+    if not by.strip():
+        raise _fail(
+            "'--by' is required: name the person deciding (kept with the change, as the note is)"
+        )
+    if len(by) > BY_MAX_CHARS:
+        raise _fail(f"'--by' must be at most {BY_MAX_CHARS} characters (got {len(by)})")
+    by = by.strip()
     person = Principal(
         f"{by} (qgs shadow)",
         frozenset({SCOPE_VIEW, SCOPE_SPOT_CHECK}),

@@ -166,8 +166,8 @@ def decide_gate(
     1. any P0 finding -> ``block`` (never delivered, whatever the score);
        1b. a ``refusal`` finding of this round (its text declines the task) on an ACTION or
        CRITICAL task -> ``awaiting_approval``: declining to drop a table may be right, and
-       only a person can say (``qgs approve`` delivers the refusal, ``qgs reject`` blocks the
-       task). On a QUERY or GENERATE task a refusal is the critic's to fail; an unreviewed
+       only a person can say (``qgs approve`` delivers the refusal, ``qgs approve --reject``
+       blocks the task). On a QUERY or GENERATE task a refusal is the critic's to fail; an unreviewed
        SIMPLE round with one -> ``revise`` (step 4);
     2. ``judge_error`` set -> ``revise`` (fail-closed), unless ``task_type`` is in
        ``policy.fail_open_types`` and the round has no P1 finding and the task is not REFLECT:
@@ -239,7 +239,7 @@ def decide_gate(
                     kind=DecisionKind.AWAITING_APPROVAL,
                     reason=f"judge {review.judge!r} is in shadow: its verdict "
                     f"({review.verdict.value}, score {review.score}) is recorded, not deciding; "
-                    "a person decides (qgs approve / qgs reject)",
+                    "a person decides (qgs approve TASK, or qgs approve TASK --reject --note WHY)",
                     risk=decision.risk,
                 )
             return _noting(decision, held)
@@ -307,7 +307,8 @@ def _decide(
         return Decision(
             kind=DecisionKind.AWAITING_APPROVAL,
             reason=f"{refusals[0]} on {_a(task_type)} task: declining may be right; a "
-            "person decides (qgs approve delivers the refusal, qgs reject blocks the task)",
+            "person decides (qgs approve TASK delivers the refusal; qgs approve TASK --reject "
+            "--note WHY blocks the task)",
             risk=risk,
         )
     if judge_error is not None:

@@ -160,6 +160,8 @@ class LabelRecord:
         task_id: The round's task.
         severities: The person's severity per rule (``P0``-``P4``, or ``none``: should not have
             fired). A rule that fired and is not named keeps the gate's severity: accepted.
+        by_person: Recorded by a person (an operator key), not by an agent's key labelling
+            its own round; only people's labels move shadow states.
     """
 
     submission_id: str
@@ -173,6 +175,7 @@ class LabelRecord:
     verdict: str
     severities: Mapping[str, str] = field(default_factory=dict)
     task_id: str = ""
+    by_person: bool = True
 
     def person_severity(self, rule: str) -> str:
         """The person's severity for ``rule`` (``none`` when absent for them)."""

@@ -395,7 +395,8 @@ def build_report(
 def spot_check_summary(repo: Any, task_ids: Iterable[str] | None = None) -> dict[str, Any]:
     """The report's ``spot_checks``: agreement with people over the labelled rounds.
 
-    ``{"labels": n, "figures": [core.spotcheck.Figure.to_dict()...]}``: the gate's, then per
+    ``{"labels": n, "figures": [core.spotcheck.Figure.to_dict()...]}`` over people's labels
+    (not an agent's key labelling its own rounds): the gate's, then per
     judge, task type and rule (Cohen's kappa with its 95% interval, Krippendorff's alpha,
     false positives and negatives, the rounds behind each). Over ``task_ids``' rounds when
     given; empty for a store with no spot-check part.
@@ -405,7 +406,7 @@ def spot_check_summary(repo: Any, task_ids: Iterable[str] | None = None) -> dict
     read = getattr(repo, "label_records", None)  # a report reader of its own may have none
     if read is None:
         return {"labels": 0, "figures": []}
-    records = read(None)
+    records = read(None, people_only=True)  # an agent's self-labels are its own figures only
     if task_ids is not None:
         wanted = set(task_ids)
         records = [r for r in records if r.task_id in wanted]

@@ -21,6 +21,10 @@ scopes come from ``OPERATOR_SCOPES`` (``view``, always given, ``approve``, ``spo
 the agents' principals whose tasks it may see: some, or ``*`` (``ALL_PRINCIPALS``) for every task,
 those started in-process (no principal) included. Both are nullable columns: a row an older QGS
 stored is an agent key.
+
+The table is ``store.key_rows``'; the names a key may carry are checked by ``store.key_names``
+(``all`` is no one's name, an agent and a person never share one, a ``sees`` typo is refused);
+the webhook secrets are ``store.key_webhooks``' (re-exported here).
 """
 
 from __future__ import annotations
@@ -30,23 +34,28 @@ import hmac
 import json
 import re
 import secrets
-from base64 import urlsafe_b64encode
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Column, DateTime, Text
-from sqlalchemy.engine import Engine
-from sqlmodel import Field, Session, SQLModel, col, select
+from sqlmodel import Session, col, select
 
-from qgs_worker.errors import InputError, WebhookSecretMissingError
+from qgs_worker.errors import InputError
+from qgs_worker.store.key_names import ALL_PRINCIPALS, check_kind, check_principal, check_sees
+from qgs_worker.store.key_rows import PRINCIPAL_MAX_CHARS, ApiKeyRow, engine_of
+from qgs_worker.store.key_webhooks import (
+    derive_webhook_secret,
+    keys_by_master,
+    webhook_check_of,
+    webhook_secret,
+)
 from qgs_worker.store.tables import utcnow
 
 __all__ = [
     "ALL_PRINCIPALS",
     "KEY_PREFIX",
     "OPERATOR_SCOPES",
+    "PRINCIPAL_MAX_CHARS",
     "SCOPES",
     "SCOPE_APPROVE",
     "SCOPE_SPOT_CHECK",
@@ -59,6 +68,7 @@ __all__ = [
     "create_key",
     "derive_webhook_secret",
     "key_is_live",
+    "keys_by_master",
     "list_keys",
     "live_key",
     "parse_key",
@@ -87,44 +97,7 @@ SCOPES = frozenset({SCOPE_APPROVE, SCOPE_SPOT_CHECK})
 OPERATOR_SCOPES = frozenset({SCOPE_VIEW, SCOPE_APPROVE, SCOPE_SPOT_CHECK})
 """The scopes an operator key may be given (``view`` it always has)."""
 
-ALL_PRINCIPALS = "*"
-"""In an operator key's ``sees``: every principal, and tasks that belong to none."""
-
-PRINCIPAL_MAX_CHARS = 128
-_PRINCIPAL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$")
 _KEY = re.compile(r"^qgs_(?P<id>[0-9a-f]{12})_(?P<secret>[A-Za-z0-9_-]{43})$")
-
-
-class ApiKeyRow(SQLModel, table=True):
-    """One API key: its id, principal, scopes, salted hash, webhook secret check; revoked or not.
-
-    ``secret_hash`` is ``HMAC-SHA256(salt, secret)`` in hex; the secret itself is not stored.
-    ``webhook_secret`` is empty for a key made since webhook secrets are derived (a key made by
-    an older QGS keeps its secret there, and it still signs); ``webhook_check`` is
-    ``webhook_check_of`` the derived secret. ``scopes`` is a JSON list. ``revoked_at`` (UTC) is
-    set once by ``revoke_key``. ``operator`` is true for a person's key (NULL: an agent's, as in
-    rows an older QGS stored); ``sees`` its principals as a JSON list (``["*"]``: all).
-    """
-
-    __tablename__ = "api_key"
-
-    key_id: str = Field(primary_key=True, max_length=12)
-    principal: str = Field(index=True, max_length=PRINCIPAL_MAX_CHARS)
-    scopes: str = Field(default="[]", sa_column=Column(Text, nullable=False))
-    salt: str = Field(max_length=32)
-    secret_hash: str = Field(max_length=64)
-    webhook_secret: str = Field(default="", max_length=64)
-    webhook_check: str | None = Field(default=None, max_length=64)
-    note: str = Field(default="", sa_column=Column(Text, nullable=False))
-    created_at: datetime = Field(
-        default_factory=utcnow,
-        sa_column=Column(DateTime(timezone=True), nullable=False, default=utcnow),
-    )
-    revoked_at: datetime | None = Field(
-        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
-    )
-    operator: bool | None = Field(default=None, nullable=True)
-    sees: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 @dataclass(frozen=True)
@@ -154,51 +127,8 @@ class KeyInfo:
     sees: tuple[str, ...] = ()
 
 
-def _engine(store: Any) -> Engine:
-    """The engine of a ``Repository`` (anything with ``.engine``) or an ``Engine``."""
-    return store if isinstance(store, Engine) else store.engine
-
-
 def _hash(salt: str, secret: str) -> str:
     return hmac.new(bytes.fromhex(salt), secret.encode("ascii"), hashlib.sha256).hexdigest()
-
-
-def check_principal(principal: str) -> str:
-    """The principal name, checked.
-
-    Raises:
-        InputError: empty, over 128 characters, or with characters other than letters, digits
-            and ``. _ @ : -`` (it appears in URLs of reports and in log lines).
-    """
-    if not _PRINCIPAL.match(principal or ""):
-        raise InputError(
-            f"'principal' must be 1-{PRINCIPAL_MAX_CHARS} letters, digits or . _ @ : - , "
-            f"starting with a letter or digit (got {principal!r})"
-        )
-    return principal
-
-
-_DERIVE_LABEL = b"qgs-webhook-secret/v1/"
-_CHECK_LABEL = b"qgs-webhook-secret-check/v1"
-
-
-def derive_webhook_secret(master: bytes, key_id: str) -> str:
-    """A key's webhook signing secret: ``whsec_`` + HMAC-SHA256(master, key id), base64url.
-
-    Args:
-        master: The master secret (``key_secrets.master_secret``).
-        key_id: The key's id (12 hex digits).
-
-    Returns:
-        ``whsec_`` and 43 URL-safe characters (the same form as a stored, older secret).
-    """
-    mac = hmac.new(master, _DERIVE_LABEL + key_id.encode("ascii"), hashlib.sha256).digest()
-    return "whsec_" + urlsafe_b64encode(mac).rstrip(b"=").decode("ascii")
-
-
-def webhook_check_of(secret: str) -> str:
-    """The stored check value of a webhook secret (hex HMAC keyed by it: reveals nothing)."""
-    return hmac.new(secret.encode("utf-8"), _CHECK_LABEL, hashlib.sha256).hexdigest()
 
 
 def create_key(
@@ -210,6 +140,7 @@ def create_key(
     note: str = "",
     operator: bool = False,
     sees: tuple[str, ...] = (),
+    allow_unknown: bool = False,
 ) -> NewKey:
     """Make and store a key for ``principal``; the returned secrets are shown once.
 
@@ -221,16 +152,19 @@ def create_key(
         principal: Who the key acts for (tasks it starts are that principal's).
         master: The master secret (``qgs_worker.webhooks.key_secrets.master_secret``).
         scopes: Extra rights, from ``SCOPES`` (``approve``); an operator's from
-            ``OPERATOR_SCOPES`` (``view`` when none is given).
+            ``OPERATOR_SCOPES`` (``view`` is always added).
         note: Free text kept with the key (what it is for).
         operator: A person's key for the console (``principal`` is their name).
         sees: An operator's principals (``*`` or ``all``: every task); required for one.
+        allow_unknown: Keep a ``sees`` name no agent key or task has yet (``--allow-unknown``).
 
     Raises:
-        InputError: a bad principal name, an unknown scope, ``sees`` on an agent's key, or an
-            operator key that sees nobody.
+        InputError: a bad principal name (``all`` and ``*`` included), a name the other kind
+            of key has (``key_names.check_kind``), an unknown scope, ``sees`` on an agent's
+            key, an operator key that sees nobody, or a ``sees`` name QGS does not know (with
+            the close ones). Each names the ``qgs keys create`` option.
     """
-    check_principal(principal)
+    check_principal(principal, "--operator" if operator else "--principal")
     allowed = OPERATOR_SCOPES if operator else SCOPES
     unknown = sorted(set(scopes) - allowed)
     if unknown:
@@ -238,7 +172,8 @@ def create_key(
         raise InputError(
             f"unknown scope {unknown[0]!r}: {kind} scopes are {', '.join(sorted(allowed))}"
         )
-    seen = _check_sees(sees, operator)
+    seen = check_sees(store, sees, operator=operator, allow_unknown=allow_unknown)
+    check_kind(store, principal, operator=operator)
     if operator:  # every right of a person's key acts on tasks they must see: view comes with them
         scopes = (*scopes, SCOPE_VIEW)
     key_id = secrets.token_hex(6)
@@ -258,50 +193,12 @@ def create_key(
         operator=True if operator else None,
         sees=json.dumps(list(seen)) if operator else None,
     )
-    with Session(_engine(store)) as session:
+    with Session(engine_of(store)) as session:
         session.add(row)
         session.commit()
     return NewKey(
         key_id, principal, ordered, f"{KEY_PREFIX}{key_id}_{secret}", hook, operator, seen
     )
-
-
-def _check_sees(sees: tuple[str, ...], operator: bool) -> tuple[str, ...]:
-    """An operator's principals, checked and sorted (``all`` is ``*``); () for an agent."""
-    if not operator:
-        if sees:
-            raise InputError(
-                "'sees' is for operator keys: an agent's key sees its own principal's tasks "
-                "(make a person's key with `qgs keys create --operator NAME --sees PRINCIPAL`)"
-            )
-        return ()
-    if not sees:
-        raise InputError(
-            "an operator key must see some principals: pass --sees PRINCIPAL (repeatable) "
-            "or --sees all (every task, those started in-process included)"
-        )
-    names = {ALL_PRINCIPALS if s.strip() in ("all", ALL_PRINCIPALS) else s.strip() for s in sees}
-    if ALL_PRINCIPALS in names:
-        return (ALL_PRINCIPALS,)
-    return tuple(sorted(check_principal(n) for n in names))
-
-
-def keys_by_master(store: Any, master: bytes) -> tuple[int, int]:
-    """How many live keys' webhook secrets ``master`` derives, and how many another master's.
-
-    Keys made by an older QGS (a stored secret, no check value) count in neither.
-    """
-    with Session(_engine(store)) as session:
-        rows = session.exec(
-            select(ApiKeyRow.key_id, ApiKeyRow.webhook_check).where(
-                col(ApiKeyRow.revoked_at).is_(None), col(ApiKeyRow.webhook_check).is_not(None)
-            )
-        ).all()
-    same = 0
-    for key_id, check in rows:
-        derived = webhook_check_of(derive_webhook_secret(master, key_id))
-        same += check is not None and hmac.compare_digest(check, derived)
-    return same, len(rows) - same
 
 
 def parse_key(key: str) -> tuple[str, str] | None:
@@ -341,7 +238,7 @@ def verify_key(store: Any, key: str) -> VerifiedKey | None:
     if parsed is None:
         return None
     key_id, secret = parsed
-    with Session(_engine(store)) as session:
+    with Session(engine_of(store)) as session:
         row = session.get(ApiKeyRow, key_id)
     if row is None or row.revoked_at is not None:
         return None
@@ -355,21 +252,21 @@ def live_key(store: Any, key_id: str) -> VerifiedKey | None:
 
     One read by primary key; None when there is no such key or it is revoked.
     """
-    with Session(_engine(store)) as session:
+    with Session(engine_of(store)) as session:
         row = session.get(ApiKeyRow, key_id)
     return None if row is None or row.revoked_at is not None else _verified(row)
 
 
 def key_is_live(store: Any, key_id: str) -> bool:
     """Whether the key with this id exists and is not revoked (one read by primary key)."""
-    with Session(_engine(store)) as session:
+    with Session(engine_of(store)) as session:
         row = session.get(ApiKeyRow, key_id)
     return row is not None and row.revoked_at is None
 
 
 def list_keys(store: Any, *, principal: str | None = None) -> list[KeyInfo]:
     """Every key (or ``principal``'s), oldest first, without secrets."""
-    with Session(_engine(store)) as session:
+    with Session(engine_of(store)) as session:
         query = select(ApiKeyRow).order_by(col(ApiKeyRow.created_at), col(ApiKeyRow.key_id))
         if principal is not None:
             query = query.where(col(ApiKeyRow.principal) == principal)
@@ -395,7 +292,7 @@ def revoke_key(store: Any, key_id: str) -> bool:
     Raises:
         InputError: no key has this id.
     """
-    with Session(_engine(store)) as session:
+    with Session(engine_of(store)) as session:
         row = session.get(ApiKeyRow, key_id)
         if row is None:
             raise InputError(f"no API key with id {key_id!r}: `qgs keys list` shows the ids")
@@ -405,68 +302,3 @@ def revoke_key(store: Any, key_id: str) -> bool:
         session.add(row)
         session.commit()
     return True
-
-
-def webhook_secret(
-    store: Any,
-    principal: str,
-    key_id: str | None = None,
-    *,
-    master: Callable[[], bytes],
-) -> bytes | None:
-    """The secret that signs a task's webhooks: its key's, else its principal's newest live key's.
-
-    A task is signed with the secret of the key that created it (``TaskRow.key_id``), so making
-    another key (an approve key, a rotation) changes nothing for the agent that checks it. When
-    that key is revoked (or the task predates the column), the principal's newest live key signs.
-    The secret is derived from the master and the key id; a key made by an older QGS signs with
-    the secret it stored.
-
-    Args:
-        store: A ``Repository`` or an ``Engine``.
-        principal: The task's principal (``TaskRow.principal``).
-        key_id: The key that created the task (``TaskRow.key_id``); None: the newest live key.
-        master: Gives the master secret (called only for a key whose secret is derived).
-
-    Returns:
-        The secret's bytes (the whole ``whsec_...`` text, UTF-8), or None when the principal has
-        no live key (``webhook_secret_for`` then falls back to ``QGS_WEBHOOKS__SECRET``).
-
-    Raises:
-        WebhookSecretMissingError: the master is not the one the key was made with (its check
-            value differs): signing with it would send signatures nobody can verify.
-    """
-    with Session(_engine(store)) as session:
-        found = None
-        if key_id is not None:
-            found = session.exec(
-                select(ApiKeyRow).where(
-                    col(ApiKeyRow.key_id) == key_id,
-                    col(ApiKeyRow.principal) == principal,
-                    col(ApiKeyRow.revoked_at).is_(None),
-                )
-            ).first()
-        if found is None:
-            found = session.exec(
-                select(ApiKeyRow)
-                .where(
-                    col(ApiKeyRow.principal) == principal,
-                    col(ApiKeyRow.revoked_at).is_(None),
-                    col(ApiKeyRow.operator).is_not(True),  # a person's key signs no webhook
-                )
-                .order_by(col(ApiKeyRow.created_at).desc(), col(ApiKeyRow.key_id).desc())
-            ).first()
-    if found is None:
-        return None
-    row_id, stored, check = found.key_id, found.webhook_secret, found.webhook_check
-    if stored:
-        return stored.encode("utf-8")  # a key made by an older QGS
-    hook = derive_webhook_secret(master(), row_id)
-    if check is not None and not hmac.compare_digest(check, webhook_check_of(hook)):
-        raise WebhookSecretMissingError(
-            f"API key {row_id}'s webhook secret was derived from another master secret than "
-            "this process's: set the same QGS_WEBHOOKS__MASTER_SECRET on the process that made "
-            "the key and on this one (or let them share the data folder, whose "
-            "webhook-master.key holds the generated one)"
-        )
-    return hook.encode("utf-8")

@@ -10,11 +10,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import false, func, select, true
 from sqlmodel import Session
 
 from qgs_worker.core.spotcheck import LabelRecord
 from qgs_worker.store.base import StoreBase
+from qgs_worker.store.key_rows import ApiKeyRow
 from qgs_worker.store.spotcheck_rows import SpotCheckLabelRow, SpotCheckRow
 from qgs_worker.store.tables import DecisionRow, FindingRow, ReviewRow, RoundRow, TaskRow
 
@@ -32,6 +33,7 @@ _t = TaskRow.__table__  # type: ignore[attr-defined]
 _d = DecisionRow.__table__  # type: ignore[attr-defined]
 _rv = ReviewRow.__table__  # type: ignore[attr-defined]
 _f = FindingRow.__table__  # type: ignore[attr-defined]
+_ak = ApiKeyRow.__table__  # type: ignore[attr-defined]
 
 
 def owned(statement: Any, owners: Owners) -> Any:
@@ -48,12 +50,20 @@ def owned(statement: Any, owners: Owners) -> Any:
 class SpotCheckReads(StoreBase):
     """Labels with the gate's calls beside them, the names they may use, the queue's counts."""
 
-    def label_records(self, owners: Owners = None) -> list[LabelRecord]:
+    def label_records(
+        self, owners: Owners = None, *, people_only: bool = False
+    ) -> list[LabelRecord]:
         """Every label of a decision that still stands, beside what the gate had on its round.
 
         Labels of a decision the round no longer has (decided again) are left out: they judge
         a decision that is gone.
+
+        Args:
+            owners: Whose tasks' labels (see ``Owners``).
+            people_only: Only labels a person recorded (``LabelRecord.by_person``), not an
+                agent's key labelling its own round: the figures that move shadow states.
         """
+        by_person = func.coalesce(_lb.c.by_person, _ak.c.operator, false())
         current = select(_d.c.id).where(_d.c.round_id == _sc.c.round_id).scalar_subquery()
         statement = (
             select(
@@ -69,15 +79,19 @@ class SpotCheckReads(StoreBase):
                 _lb.c.verdict,
                 _lb.c.severities,
                 _sc.c.task_id,
+                by_person,
             )
             .select_from(
                 _lb.join(_sc, _sc.c.id == _lb.c.spot_check_id)
                 .join(_t, _t.c.id == _sc.c.task_id)
                 .outerjoin(_rv, _rv.c.round_id == _sc.c.round_id)
+                .outerjoin(_ak, _ak.c.key_id == _lb.c.key_id)
             )
             .where(current == _sc.c.decision_id)
             .order_by(_lb.c.id)
         )
+        if people_only:
+            statement = statement.where(by_person == true())
         with Session(self.engine) as session:
             rows = session.execute(owned(statement, owners)).all()
             round_ids = sorted({r[0] for r in rows})
@@ -104,6 +118,7 @@ class SpotCheckReads(StoreBase):
                 verdict=r[9],
                 severities=json.loads(r[10] or "{}"),
                 task_id=r[11],
+                by_person=bool(r[12]),
             )
             for r in rows
         ]

@@ -62,7 +62,12 @@ class SpotCheckSamplingRow(SQLModel, table=True):
 
 
 class SpotCheckLabelRow(SQLModel, table=True):
-    """One person's label of a queued decision: right or not, the verdict and severities."""
+    """One person's label of a queued decision: right or not, the verdict and severities.
+
+    ``by_person`` is true when a person recorded it (an operator key, ``qgs``'s own person),
+    false for an agent's key labelling its own round: only people's labels move shadow
+    states. NULL in a row stored before the column: the key's kind (``api_key.operator``) says.
+    """
 
     __tablename__ = "spot_check_label"
     __table_args__ = (
@@ -73,6 +78,7 @@ class SpotCheckLabelRow(SQLModel, table=True):
     spot_check_id: int = Field(foreign_key="spot_check.id", index=True)
     person: str = Field(max_length=128)
     key_id: str | None = Field(default=None, max_length=32)
+    by_person: bool | None = Field(default=None, nullable=True)
     decision_correct: bool
     verdict: str = Field(max_length=32)
     severities: str = Field(default="{}", sa_column=Column(Text, nullable=False))  # JSON object

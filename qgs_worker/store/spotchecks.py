@@ -313,12 +313,16 @@ class SpotCheckStore(SpotCheckReads, ShadowStore):
         *,
         person: str,
         key_id: str | None,
+        by_person: bool = True,
         decision_correct: bool,
         verdict: str,
         severities: Mapping[str, str],
         note: str = "",
     ) -> SpotCheckItem:
         """Store a person's label of the round's queued current decision; the item after it.
+
+        ``by_person``: recorded by a person (an operator key), not an agent's key labelling its
+        own round (only people's labels move shadow states: ``label_records(people_only=True)``).
 
         Raises:
             TaskNotFoundError: no such submission or round.
@@ -354,6 +358,7 @@ class SpotCheckStore(SpotCheckReads, ShadowStore):
             "spot_check_id": item.id,
             "person": person,
             "key_id": key_id,
+            "by_person": by_person,
             "decision_correct": decision_correct,
             "verdict": verdict,
             "severities": json.dumps(dict(sorted(severities.items())), ensure_ascii=False),

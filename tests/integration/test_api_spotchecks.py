@@ -18,12 +18,11 @@ import httpx
 import pytest
 
 from qgs_worker.api import Operations
-from qgs_worker.api.access import Principal
 from qgs_worker.api.http import create_app
 from qgs_worker.api.mcp_server import create_http_app
 from qgs_worker.client import Client
 from qgs_worker.config.settings import ApiSettings, SpotCheckSettings
-from qgs_worker.store.keys import ALL_PRINCIPALS, SCOPE_SPOT_CHECK, SCOPE_VIEW, create_key
+from qgs_worker.store.keys import SCOPE_SPOT_CHECK, NewKey, create_key
 from qgs_worker.webhooks.key_secrets import master_secret
 from tests.fake_openai import Answer, FakeOpenAIServer
 from tests.integration.api_server import serving, wait_until
@@ -83,6 +82,18 @@ def sampled_round(api: Api) -> str:
 LABEL = {"decision_correct": True, "verdict": "PASS", "severities": {}, "note": "fine"}
 
 
+def operator(api: Api, name: str, *, sees: tuple[str, ...]) -> NewKey:
+    """A person's key with the spot-check scope."""
+    return create_key(
+        api.ops.repo,
+        name,
+        master=master_secret(api.ops.settings),
+        operator=True,
+        scopes=(SCOPE_SPOT_CHECK,),
+        sees=sees,
+    )
+
+
 class TestQueueAndLabels:
     """Sampled by the settings, asked for by a person, labelled once per person."""
 
@@ -140,12 +151,41 @@ class TestQueueAndLabels:
             assert [] == queued(other)  # bob sees only his own tasks' spot-checks
 
 
+class TestOperatorKeys:
+    """A person's key uses the spot-check routes of /v1 (its scopes, its --sees), nothing else."""
+
+    def test_an_operator_labels_over_the_api_and_is_refused_elsewhere(self, api: Api) -> None:
+        sub = sampled_round(api)
+        olga, nobody = operator(api, "olga", sees=("alice",)), operator(api, "nia", sees=("bob",))
+        with api.http(olga) as person, api.http(nobody) as other:
+            assert sub in [i["submission_id"] for i in queued(person)]
+            assert [] == queued(other)  # sees bob only
+            assert_problem(other.post(f"/v1/spot-checks/{sub}/labels", json=LABEL), 404)
+            made = person.post(f"/v1/spot-checks/{sub}/labels", json=LABEL)
+            assert 201 == made.status_code, made.text
+            assert ["olga"] == [lb["person"] for lb in made.json()["labels"]]
+            refused = person.post("/v1/tasks", json={"request": "write an article"})
+            problem = assert_problem(refused, 403)
+            assert "only the spot-check routes" in problem["detail"]
+        (record,) = api.ops.repo.label_records(people_only=True)
+        assert ("olga", True) == (record.person, record.by_person)
+
+    def test_a_filter_value_that_is_not_one_lists_the_valid_ones(self, api: Api) -> None:
+        with api.http(api.approver) as person:
+            got = person.get("/v1/spot-checks", params={"task_type": "CRITICLA"})
+        (error,) = assert_problem(got, 422)["errors"]
+        assert "task_type" == error["field"] and "did you mean 'CRITICAL'" in error["fix"]
+        assert "GENERATE" in error["fix"]
+
+
 class TestAgreement:
     """The figures, the rounds behind them, and the gauges."""
 
     def test_agreement_and_metrics(self, api: Api) -> None:
         first, second = sampled_round(api), sampled_round(api)
-        with api.http(api.approver) as ann, api.http(api.approver) as person:
+        # People label over the API with an operator key: the gauges count people's labels.
+        ann_key = operator(api, "ann", sees=("alice",))
+        with api.http(ann_key) as ann, api.http(ann_key) as person:
             ann.post(f"/v1/spot-checks/{first}/labels", json=LABEL)
             person.post(
                 f"/v1/spot-checks/{second}/labels",
@@ -198,28 +238,35 @@ class TestShadow:
                 403,
             )
             # a key that sees only its own principal's tasks may not change every principal's
-            # gate, even with the spot-check scope: a person who sees all does (`qgs shadow`)
+            # gate, even with the spot-check scope: a person who sees all does (an operator key
+            # with --sees all, or `qgs shadow`)
             refused = person.post(
                 "/v1/shadow", json={"kind": "rule", "name": rules[0], "in_shadow": True, **note}
             )
             assert_problem(refused, 403)
             assert "qgs shadow" in refused.text
-            ana = Principal(
-                "ana (qgs shadow)",
-                frozenset({SCOPE_VIEW, SCOPE_SPOT_CHECK}),
-                key_id="cli",
-                operator=True,
-                sees=frozenset({ALL_PRINCIPALS}),
-            )
-            for rule in rules:
-                made = api.ops.set_shadow(ana, "rule", rule, in_shadow=True, note="measuring it")
-                assert (True, True, "ana (qgs shadow)") == (
-                    made["in_shadow"],
-                    made["p0"],
-                    made["changed_by"],
+            some = operator(api, "olga", sees=("alice",))
+            with api.http(some) as olga:
+                refused = olga.post(
+                    "/v1/shadow", json={"kind": "rule", "name": rules[0], "in_shadow": True, **note}
                 )
+            assert_problem(refused, 403)
+            assert "--sees all" in refused.text
+            with api.http(operator(api, "ana", sees=("all",))) as ana:
+                for rule in rules:
+                    made = ana.post(
+                        "/v1/shadow", json={"kind": "rule", "name": rule, "in_shadow": True, **note}
+                    )
+                    assert 200 == made.status_code, made.text
+                    assert (True, True, "ana", True) == (
+                        made.json()["in_shadow"],
+                        made.json()["p0"],
+                        made.json()["changed_by"],
+                        made.json()["figures_shown"],
+                    )
             states = person.get("/v1/shadow").json()["shadow"]
             assert set(rules) == {s["name"] for s in states if s["in_shadow"]}
+            assert all(s["labels"] is None and not s["figures_shown"] for s in states)
             api.ops.client.repo.dispose()  # nothing cached on this side
             later = start(agent, "what time is it")
             again = submit(agent, later, "done [[judge PASS 99]]", tool_calls=[call], final=True)

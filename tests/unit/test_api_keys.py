@@ -80,7 +80,7 @@ class TestKeys:
 
     @pytest.mark.parametrize("principal", ["", " a", "a b", "x" * 129, "a/b"])
     def test_bad_principal_names(self, repo: Repository, principal: str) -> None:
-        with pytest.raises(InputError, match="'principal'"):
+        with pytest.raises(InputError, match="'--principal'"):
             create_key(repo, principal, master=MASTER)
 
     def test_unknown_scope(self, repo: Repository) -> None:

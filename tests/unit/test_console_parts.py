@@ -107,10 +107,10 @@ class TestOperatorKeys:
         ("kwargs", "message"),
         [
             ({"operator": True}, "must see some principals"),
-            ({"sees": ("bot",)}, "'sees' is for operator keys"),
+            ({"sees": ("bot",)}, "'--sees' is for operator keys"),
             ({"scopes": ("view",)}, "unknown scope 'view'"),
             ({"operator": True, "sees": ("bot",), "scopes": ("admin",)}, "unknown scope 'admin'"),
-            ({"operator": True, "sees": ("bad name",)}, "'principal' must be"),
+            ({"operator": True, "sees": ("bad name",)}, "'--sees' must be"),
         ],
     )
     def test_refused(self, kwargs: dict[str, object], message: str) -> None:
