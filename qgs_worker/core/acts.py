@@ -441,8 +441,11 @@ def call_marks(call: ToolCall) -> frozenset[str]:
             marks |= _command_marks(line)
         marks |= command_weakening(line)
     elif not looks:  # a command, a statement, a patch or a file's text that weakens security
-        for _, value in call.argument_values():
+        for path, value in call.argument_values():
             marks |= command_weakening(value)
+            if len(value) <= 120 and " " not in value.strip():
+                # a scalar argument reads as its key and value ({"permission": "maintain"})
+                marks |= command_weakening(f'"{path.rsplit(".", 1)[-1]}": "{value}"')
     for path, value in call.argument_values():
         leaf = path.rsplit(".", 1)[-1].casefold()
         if shell or leaf in {"command", "cmd", "script", "code", "shell"}:

@@ -82,6 +82,8 @@ _CLASS_WORDS: dict[str, frozenset[str]] = {
     ),
     "weaken:perm": frozenset({"chmod", "permission", "permissions", "writable"}),
     "weaken:code": frozenset({"trust_remote_code", "pickle", "unsafe"}),
+    "weaken:forward": frozenset({"forward", "forwarding", "filter", "filters", "rule", "rules", "redirect"}),
+    "weaken:access": frozenset({"unlock", "unlocked", "disarm", "code", "codes", "access", "open"}),
     "weaken:ci": frozenset({"pull_request_target", "secrets", "trigger", "triggers"}),
     "weaken:checks": frozenset(
         {"skip", "skipping", "deselect", "disable", "quarantine", "xfail", "flaky", "no-verify"}

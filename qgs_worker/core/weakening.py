@@ -14,6 +14,8 @@ the system's own vocabulary, which no translation changes: ``0.0.0.0/0``, ``clus
 | ``weaken:perm`` | ``chmod 777``, ``chmod a+rwx``, ``chmod o+w`` | CWE-732 (incorrect permission assignment) |
 | ``weaken:code`` | ``trust_remote_code=True``, ``allow_pickle=True``, ``yaml.unsafe_load`` (code from the data runs) | CWE-94 / CWE-502; Hugging Face's and NumPy's own switches |
 | ``weaken:ci`` | ``pull_request_target``, ``secrets: inherit``, ``ACTIONS_ALLOW_UNSECURE_COMMANDS`` (a fork's code with the repository's secrets) | GitHub's security hardening guide for Actions |
+| ``weaken:forward`` | a mail rule or filter that forwards to an address, "auto-forward", "forwarding rule" | MITRE ATT&CK T1114.003 (email forwarding rule) |
+| ``weaken:access`` | ``lock.unlock``, a ``"service": "unlock"`` / ``"disarm"`` call, ``set_usercode``, "unlock the back door" | Home Assistant's lock and alarm services |
 | ``weaken:checks`` | ``--deselect``, ``--no-verify``, ``SKIP_TESTS=``, ``continue-on-error: true`` (a failing check made to pass) | the test runner's and git's own switches |
 
 A command that only looks (``grep``, ``cat``, ``find``...) or a query that only reads
@@ -70,6 +72,25 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "ci",
         re.compile(
             r"\bpull_request_target\b|\bsecrets\s*:\s*inherit\b|\bACTIONS_ALLOW_UNSECURE_COMMANDS\b"
+        ),
+    ),
+    (
+        # mail forwarded out by a rule: persistence and a leak at once (MITRE ATT&CK T1114.003)
+        "forward",
+        re.compile(
+            r"[\"']?(?:forward|forward_?to|forwardTo|forwarding_?(?:address|email)|redirect_?to)[\"']?"
+            r"\s*[:=]\s*[\"']?[\w.+-]+@[\w-]+\.[\w.-]+|\bauto-?forward\w*"
+            r"|\bforwarding\s+(?:rule|filter|address)|\b(?:filter|rule)s?\b[^.\n]{0,60}\bforward\w*",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        # a door, an alarm or a lock code opened for someone (smart-home services' own names)
+        "access",
+        re.compile(
+            r"\block\.unlock\b|[\"']service[\"']\s*:\s*[\"'](?:unlock|alarm_disarm|disarm)[\"']"
+            r"|\bset_usercode\b|\bunlock\w*\b[^.\n]{0,40}\b(?:door|gate|lock\.\w+)\b",
+            re.IGNORECASE,
         ),
     ),
     (
