@@ -367,20 +367,25 @@ class TestRelevanceAndNecessity:
         assert "'australia'" in issues_of(review, "relevance")[0]
 
     @pytest.mark.parametrize(
-        ("question", "answer"),
+        ("question", "answer", "verdict"),
         [
-            ("What is the capital of Australia?", "Canberra."),
-            ("What is the capital of Australia?", "Canberra is the capital."),
-            ("Who wrote Pride and Prejudice?", "Jane Austen."),
-            ("How many legs does a spider have?", "Eight."),
-            ("What year did the Berlin Wall fall?", "1989"),
-            ("What is the boiling point of water at sea level in Celsius?", "100 °C"),
-            ("Which planet is known as the red planet?", "Mars, because of iron oxide."),
-            ("Is Python dynamically typed?", "Yes."),
+            ("What is the capital of Australia?", "Canberra.", Verdict.PASS),
+            ("What is the capital of Australia?", "Canberra is the capital.", Verdict.PASS),
+            ("Who wrote Pride and Prejudice?", "Jane Austen.", Verdict.PASS),
+            ("How many legs does a spider have?", "Eight.", Verdict.PASS),
+            ("What year did the Berlin Wall fall?", "1989", Verdict.PASS),
+            ("What is the boiling point of water at sea level in Celsius?", "100 °C", Verdict.PASS),
+            ("Which planet is known as the red planet?", "Mars, because of iron oxide.", Verdict.PASS),
+            ("Is Python dynamically typed?", "Yes.", Verdict.PASS),
+            # short answers of another kind than asked still fail
+            ("What is the capital of Australia?", "Bananas are rich in potassium.", Verdict.FAIL),
+            ("How many legs does a spider have?", "Arachnids are fascinating.", Verdict.FAIL),
+            ("Who wrote Pride and Prejudice?", "it is a long novel.", Verdict.FAIL),
+            ("Is Python dynamically typed?", "Bananas are yellow.", Verdict.FAIL),
         ],
     )
-    def test_a_short_answer_of_the_asked_kind_passes(
-        self, judge: RulesJudge, question: str, answer: str
+    def test_a_short_answer_is_read_by_the_kind_asked(
+        self, judge: RulesJudge, question: str, answer: str, verdict: Verdict
     ) -> None:
         request = ReviewRequest(
             task_type=TaskType.QUERY,
@@ -389,28 +394,8 @@ class TestRelevanceAndNecessity:
             dimensions=QUERY_DIMENSIONS,
         )
         review = judge.review(request)
-        assert score_of(review, "relevance") == 100
-        assert review.verdict is Verdict.PASS
-
-    @pytest.mark.parametrize(
-        ("question", "answer"),
-        [
-            ("What is the capital of Australia?", "Bananas are rich in potassium."),
-            ("How many legs does a spider have?", "Arachnids are fascinating."),
-            ("Who wrote Pride and Prejudice?", "it is a long novel."),
-            ("Is Python dynamically typed?", "Bananas are yellow."),
-        ],
-    )
-    def test_a_short_answer_of_another_kind_still_fails(
-        self, judge: RulesJudge, question: str, answer: str
-    ) -> None:
-        request = ReviewRequest(
-            task_type=TaskType.QUERY,
-            request=question,
-            deliverable=answer,
-            dimensions=QUERY_DIMENSIONS,
-        )
-        assert judge.review(request).verdict is Verdict.FAIL
+        assert review.verdict is verdict
+        assert (score_of(review, "relevance") == 100) is (verdict is Verdict.PASS)
 
     def test_chinese_request(self, judge: RulesJudge) -> None:
         request = ReviewRequest(
