@@ -256,8 +256,8 @@ class TestARoundOnItsWay:
         from qgs_worker.queue import pipeline
         from qgs_worker.service.submission import NewTask, Submission
         from qgs_worker.store import Repository
-        from tests.unit.test_review_path_edges import POLICIES, decide_through
         from tests.unit.test_pipeline_steps import ScriptedJudge
+        from tests.unit.test_review_path_edges import POLICIES, decide_through
 
         repo = Repository("sqlite://")
         ask = "delete all records in the database"
@@ -271,7 +271,7 @@ class TestARoundOnItsWay:
         repo.add_outbox("s2", "tx", "{}", round_number=2)
         with pytest.raises(NotAwaitingApprovalError, match="moved on to round 2 since you opened"):
             approvals.approve(repo, "tx", by="olivia", round_number=1)
-        with pytest.raises(NotAwaitingApprovalError, match="round 2 came after .* on its way"):
+        with pytest.raises(NotAwaitingApprovalError, match=r"round 2 came after .* on its way"):
             approvals.approve(repo, "tx", by="olivia")
         assert [] == repo.list_approvals("tx")
         repo.dispose()
