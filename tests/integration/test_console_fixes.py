@@ -51,11 +51,11 @@ def sue(served: Served) -> NewKey:
     )  # fmt: skip
 
 
-def next_round(served: Served, task: str, deliverable: str) -> str:
-    """Alice submits another final round of ``task`` and waits for its decision."""
+def next_round(served: Served, task: str, deliverable: str, *, final: bool = True) -> str:
+    """Alice submits another round of ``task`` (final by default) and waits for its decision."""
     with served.agent("alice") as http:
         sent = http.post(
-            f"/v1/tasks/{task}/rounds", json={"deliverable": deliverable, "final": True}
+            f"/v1/tasks/{task}/rounds", json={"deliverable": deliverable, "final": final}
         )
         assert 202 == sent.status_code, sent.text
         sid = str(sent.json()["submission_id"])
@@ -105,6 +105,62 @@ class TestAnApprovalIsOfTheRoundShown:
         [approval] = served.ops.repo.list_approvals(task)
         assert approval.note == "new IBAN checked"
         served.receiver.wait_for(1)  # the decision's and the approval's go to the receiver
+
+    def test_an_old_form_while_the_new_round_is_still_queued_is_refused(
+        self, served: Served
+    ) -> None:
+        task = served.critical_task(
+            "alice", "Wire to IBAN DE89370400440532013000. [[judge PASS 95]]", callback=False
+        )
+        with signed_in(served.url, served.keys["olivia"].key) as http:
+            html = http.get(f"/ui/tasks/{task}").text
+            # Round 2 is submitted (202) and recorded; no worker has stored it yet.
+            served.ops.repo.add_outbox("s-queued-" + task, task, "{}", round_number=2)
+            try:
+                got = http.post(
+                    f"/ui/tasks/{task}/approval",
+                    data={"csrf": csrf_of(html), "decision": "approve", "note": "old page",
+                          "submission_id": approval_round_of(html, task)},
+                )  # fmt: skip
+            finally:
+                served.ops.repo.drop_outbox("s-queued-" + task)
+        assert 409 == got.status_code, got.text
+        assert "moved on to round 2 since you opened round 1: review it again" in got.text
+        assert "old page</textarea>" in got.text
+        assert [] == served.ops.repo.list_approvals(task)
+
+    def test_a_force_deliver_card_shows_and_approves_the_round_it_delivers(
+        self, served: Served
+    ) -> None:
+        task = served.critical_task(
+            "alice", "Draft one. [[judge FAIL 50]]", callback=False, final=False
+        )
+        best = next_round(served, task, "Draft two, better. [[judge FAIL 70]]", final=False)
+        last = next_round(served, task, "Draft three, worse. [[judge FAIL 45]]", final=True)
+        me = served.ops.access.session_principal(str(served.keys["olivia"].key_id))
+        decision = served.ops.task_page(me, task).facts.rounds[-1].decision
+        assert decision is not None and "force_deliver" == decision.kind.value, decision
+        assert 2 == decision.best_round
+        with signed_in(served.url, served.keys["olivia"].key) as http:
+            inbox = http.get("/ui/inbox").text
+            card = inbox[inbox.index(f'data-task-id="{task}"') :]
+            card = card[: card.index("</article>")]
+            assert best == approval_round_of(card, task)  # the form names round 2
+            assert "Approving delivers round 2 (the best round)" in card
+            assert "the last round 3 is shown for comparison" in card
+            assert card.index("Draft two, better.") < card.index("Draft three, worse.")
+            assert "Your decision is on round 3 as shown" not in card
+            page = http.get(f"/ui/tasks/{task}").text
+            assert best == approval_round_of(page, task)
+            done = http.post(
+                f"/ui/tasks/{task}/approval",
+                data={"csrf": csrf_of(inbox), "decision": "approve", "note": "round 2 is fine",
+                      "submission_id": best},
+            )  # fmt: skip
+            assert 303 == done.status_code, done.text
+        [approval] = served.ops.repo.list_approvals(task)
+        assert approval.note == "round 2 is fine"
+        assert last != best
 
     def test_a_form_without_its_round_is_refused(self, served: Served) -> None:
         task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
@@ -261,7 +317,9 @@ class TestFormSizes:
                       "submission_id": approval_round_of(html, task)},
             )  # fmt: skip
         assert 413 == got.status_code
-        assert "'note' has 8,000 characters" in unescape(got.text) and f"{note}</textarea>" in got.text
+        assert (
+            "'note' has 8,000 characters" in unescape(got.text) and f"{note}</textarea>" in got.text
+        )
         assert [] == served.ops.repo.list_approvals(task)
 
 
@@ -317,7 +375,10 @@ class TestFiguresAndSmallOnes:
                       "missed_rule": "sql_dorp", "missed_severity": "P0", "note": "kept"},
             )  # fmt: skip
         assert 422 == got.status_code
-        assert "'missed_rule' names no rule" in unescape(got.text) and "severities.sql_dorp" not in got.text
+        assert (
+            "'missed_rule' names no rule" in unescape(got.text)
+            and "severities.sql_dorp" not in got.text
+        )
         assert 'value="sql_dorp"' in got.text and "kept</textarea>" in got.text
 
     def test_the_inbox_says_how_long_and_when_exactly(self, served: Served) -> None:

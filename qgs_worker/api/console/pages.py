@@ -267,6 +267,9 @@ class ConsolePages:
                 {
                     "item": item,
                     "calls": item.page.tool_calls.get(item.round.id, []),
+                    "delivered_calls": (
+                        item.page.tool_calls.get(item.delivered.id, []) if item.delivered else []
+                    ),
                     "spark": spark_points(item.scores),
                     "changes": changes(item.previous, item.round) if item.previous else None,
                 }
