@@ -20,7 +20,7 @@ import pytest
 
 from qgs_worker.api.console import events
 from qgs_worker.api.console.sessions import SESSION_COOKIE
-from qgs_worker.store.keys import NewKey, create_key
+from qgs_worker.store.keys import NewKey, create_key, revoke_key
 from qgs_worker.webhooks.key_secrets import master_secret
 from tests.integration.console_app import (
     Served,
@@ -396,3 +396,98 @@ class TestFiguresAndSmallOnes:
             )
         cleared = next(c for c in got.headers.get_list("set-cookie") if c.startswith("qgs_signin="))
         assert "httponly" in cleared.lower() and "samesite=strict" in cleared.lower()
+
+
+class TestFormsThatNameTheirFaults:
+    """A bad submission_id, a refused ask keeping its note, a dead session signing out."""
+
+    def test_an_unknown_submission_id_is_404_naming_the_field(self, served: Served) -> None:
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        with signed_in(served.url, served.keys["olivia"].key) as http:
+            html = http.get(f"/ui/tasks/{task}").text
+            got = http.post(
+                f"/ui/tasks/{task}/approval",
+                data={"csrf": csrf_of(html), "decision": "approve", "note": "kept note",
+                      "submission_id": "s-nope"},
+            )  # fmt: skip
+        assert 404 == got.status_code, got.text
+        assert "'submission_id' 's-nope' names no round" in unescape(got.text)
+        assert "kept note</textarea>" in got.text
+        assert [] == served.ops.repo.list_approvals(task)
+
+    def test_a_submission_of_an_unseen_agent_is_404_naming_the_field(self, served: Served) -> None:
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        with served.agent("bob") as api:
+            made = api.post("/v1/tasks", json={"request": "summarise the notes"})
+            other = made.json()["id"]
+            sent = api.post(f"/v1/tasks/{other}/rounds", json={"deliverable": "x"})
+            foreign = str(sent.json()["submission_id"])
+        with signed_in(served.url, served.keys["olivia"].key) as http:  # sees alice only
+            html = http.get(f"/ui/tasks/{task}").text
+            got = http.post(
+                f"/ui/tasks/{task}/approval",
+                data={"csrf": csrf_of(html), "decision": "approve", "submission_id": foreign},
+            )
+        assert 404 == got.status_code, got.text
+        assert f"'submission_id' '{foreign}' names no round" in unescape(got.text)
+
+    def test_a_refused_ask_keeps_the_note_as_typed(self, served: Served, sue: NewKey) -> None:
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        with signed_in(served.url, sue.key) as http:
+            page = http.get(f"/ui/tasks/{task}").text
+            sid = re.search(
+                rf'action="/ui/tasks/{task}/spot-checks".*?name="submission_id" value="([^"]+)"',
+                page, re.S,
+            )[1]  # type: ignore[index]  # fmt: skip
+            long = http.post(
+                f"/ui/tasks/{task}/spot-checks",
+                data={"csrf": csrf_of(page), "submission_id": sid, "note": "why " * 600},
+            )
+            huge = http.post(
+                f"/ui/tasks/{task}/spot-checks",
+                data={"csrf": csrf_of(page), "submission_id": sid, "note": "長" * 8000},
+            )
+        assert 422 == long.status_code, long.text
+        assert f'value="{"why " * 600}"' in long.text
+        assert 413 == huge.status_code, huge.text
+        assert f'value="{"長" * 8000}"' in huge.text
+
+    def test_asking_for_an_undecided_round_says_to_wait_for_its_decision(
+        self, served: Served, sue: NewKey
+    ) -> None:
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        served.ops.repo.add_outbox("s-undecided-" + task, task, "{}", round_number=2)
+        try:
+            with signed_in(served.url, sue.key) as http:
+                page = http.get(f"/ui/tasks/{task}").text
+                got = http.post(
+                    f"/ui/tasks/{task}/spot-checks",
+                    data={"csrf": csrf_of(page), "submission_id": "s-undecided-" + task},
+                )
+        finally:
+            served.ops.repo.drop_outbox("s-undecided-" + task)
+        text = unescape(got.text)
+        assert 422 == got.status_code, text
+        assert "has no decided round yet: wait for its decision" in text
+        assert "no round for submission" not in text
+
+    def test_a_done_too_long_is_a_console_page(self, served: Served, sue: NewKey) -> None:
+        with signed_in(served.url, sue.key) as http:
+            got = http.get("/ui/spot-checks", params={"done": "s" * 129})
+        assert 422 == got.status_code
+        assert got.headers["content-type"].startswith("text/html")
+        assert "'done' must be a submission id, at most 128 characters" in unescape(got.text)
+
+    def test_signing_out_of_a_dead_session_clears_the_cookie(self, served: Served) -> None:
+        key = create_key(
+            served.ops.repo, "olga", master=master_secret(served.ops.settings),
+            operator=True, scopes=("view",), sees=("alice",),
+        )  # fmt: skip
+        with signed_in(served.url, key.key) as http:
+            token = csrf_of(http.get("/ui/inbox").text)
+            revoke_key(served.ops.repo, str(key.key_id))
+            out = http.post("/ui/logout", data={"csrf": token})
+        assert 303 == out.status_code, out.text
+        assert out.headers["location"] == "/ui/login"
+        cleared = [c.lower() for c in out.headers.get_list("set-cookie")]
+        assert any(c.startswith(f"{SESSION_COOKIE}=") and "max-age=0" in c for c in cleared)
