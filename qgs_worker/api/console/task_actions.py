@@ -15,7 +15,8 @@ spot-check is ``Operations.request_spot_check``, the operation ``POST /v1/spot-c
 recorded as the operator.
 
 Statuses of a refused form (the task's page again, with the note as typed): 403 no scope,
-404 no such task, 409 the task is not awaiting approval (or moved on, or was decided the other
+404 no such task (or a ``submission_id`` naming no round the key sees: the message names the
+field), 409 the task is not awaiting approval (or moved on, or was decided the other
 way), 413 a form over ``forms.FORM_MAX_BYTES``, 422 a field that is not one.
 """
 
