@@ -471,6 +471,33 @@ class TestFormsThatNameTheirFaults:
         assert "has no decided round yet: wait for its decision" in text
         assert "no round for submission" not in text
 
+    def test_asking_for_a_stored_round_not_decided_says_to_wait(
+        self, served: Served, sue: NewKey
+    ) -> None:
+        from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
+        from qgs_worker.queue import pipeline
+        from qgs_worker.service.submission import Submission
+
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        sid = "s-stored-" + task
+        # Round 2 stored by an intake, its review not run (no job dispatched).
+        stored = Submission(
+            submission_id=sid, task_id=task, round_number=2, final=True,
+            deliverable=Deliverable(text="Sent it again. [[judge PASS 95]]"),
+        )  # fmt: skip
+        policies = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
+        assert pipeline.intake(served.ops.repo, stored, policies) is not None
+        with signed_in(served.url, sue.key) as http:
+            page = http.get(f"/ui/tasks/{task}").text
+            got = http.post(
+                f"/ui/tasks/{task}/spot-checks",
+                data={"csrf": csrf_of(page), "submission_id": sid, "note": "look"},
+            )
+        text = unescape(got.text)
+        assert 422 == got.status_code, text
+        assert f"'submission_id' '{sid}' has no decided round yet: wait for its decision" in text
+        assert "/v1/submissions" not in text
+
     def test_a_done_too_long_is_a_console_page(self, served: Served, sue: NewKey) -> None:
         with signed_in(served.url, sue.key) as http:
             got = http.get("/ui/spot-checks", params={"done": "s" * 129})
