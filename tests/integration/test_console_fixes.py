@@ -5,7 +5,9 @@ is replayed (and the event stream); asking for a spot-check from a task's page; 
 CJK characters; a form too large answered 413 with the text kept; the agreement figures'
 ``too_few`` marker, round links and shadow details; the small ones (a filter offered once, 409
 for a task not awaiting, the sign-in words, the missed-rule field named, cookies cleared with
-their attributes, the inbox's waiting line).
+their attributes, the inbox's waiting line); an approval refused while a newer round is queued,
+a force_deliver's card showing and approving the round it delivers, forms naming a bad
+``submission_id``, a refused ask keeping its note, signing out of a dead session.
 """
 
 from __future__ import annotations
