@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from qgs_worker.core.models import DecisionKind
 from qgs_worker.errors import AuthenticationError, PermissionDeniedError
 from qgs_worker.service.console_model import LineFilter, StoreHealth, TaskLine
 from qgs_worker.service.report_model import RoundFacts, TaskFacts
@@ -58,11 +59,17 @@ class TaskPage:
 
 @dataclass(frozen=True)
 class InboxItem:
-    """A task awaiting a person: the round that waits, the one before it, the trajectory."""
+    """A task awaiting a person: the round that waits, the one before it, the trajectory.
+
+    ``delivered`` is the round approving delivers when it is not ``round`` (a force_deliver
+    delivers its best round, e.g. round 2 of 3), else None: the card shows it in full and its
+    form names it; ``round`` (the last round) is shown below for comparison.
+    """
 
     page: TaskPage
     round: RoundFacts
     previous: RoundFacts | None
+    delivered: RoundFacts | None = None
 
     @property
     def scores(self) -> list[int]:
@@ -182,7 +189,16 @@ class OperatorViews:
             if at is None:
                 continue
             before = page.facts.rounds[at - 1] if at > 0 else None
-            items.append(InboxItem(page, page.facts.rounds[at], before))
+            last = page.facts.rounds[at]
+            best = last.decision.best_round if last.decision is not None else None
+            delivered = (
+                next((r for r in page.facts.rounds if r.number == best), None)
+                if last.decision is not None
+                and last.decision.kind == DecisionKind.FORCE_DELIVER
+                and best not in (None, number)
+                else None
+            )
+            items.append(InboxItem(page, last, before, delivered))
         return items, lines
 
     def task_page(self, principal: Principal, task_id: str) -> TaskPage:

@@ -2,7 +2,8 @@
 
 The rules are the service's: the latest decision must wait for a person (``needs_approval``:
 ``awaiting_approval``, or ``force_deliver`` on a REFLECT task), and no later round may still be
-on its way; a rejection says why. The store records it once (``ApprovalTarget``).
+on its way (stored, or submitted and not yet stored by a worker: ``round_numbers``, the
+source the rounds route numbers by); a rejection says why. The store records it once (``ApprovalTarget``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ class ApprovalStore(Protocol):
         """The task's latest decided round and its decision, or None; ``TaskNotFoundError``."""
         ...
 
+    def round_numbers(self, task_id: str, number: int | None = None) -> tuple[int, bool]:
+        """``(next_number, taken)``: one more than the highest round stored or on its way."""
+        ...
+
     def record_approval(
         self, target: ApprovalTarget, *, approved: bool, by: str, note: str
     ) -> ApprovalView:
@@ -52,15 +57,17 @@ def approve(
     round); rejecting blocks it for good. The same values again change nothing.
 
     ``round_number`` (the round the person looked at; None: whatever round awaits) ties the
-    decision to that round: when the task moved on to a later round since (decided or not),
-    nothing is recorded.
+    decision to that round: when the task moved on to a later round since (decided, stored
+    and undecided, or submitted and not yet stored), nothing is recorded. On a force_deliver
+    the round looked at may be the round it delivers (``best_round``) or its own round.
 
     Raises:
         InputError: ``by`` is empty or too long, ``note`` is too long, or ``note`` is empty on
             a rejection.
         TaskNotFoundError: no such task.
         NotAwaitingApprovalError: the latest decision does not wait for a person (the message
-            names it and its round), there is none yet, a later round is still undecided, a
+            names it and its round), there is none yet, a later round is still undecided (or
+            submitted and not yet stored), a
             person rejected another round of the task (a rejected task is never released), or
             the task moved on past ``round_number`` ("moved on to round N since you opened it").
         ApprovalConflictError: a person already decided that round the other way.
@@ -88,9 +95,17 @@ def approve(
             f"task {task_id} is not awaiting approval: no round of it is decided yet "
             f"(`qgs wait {task_id}` waits for the decision)"
         )
+    # A round submitted (202) and not yet stored by a worker is a round too: the same source
+    # of truth as the rounds route's "already stored or held by a submission on its way".
+    next_number, _ = store.round_numbers(task_id)
+    newest = max(target.round_number, next_number - 1)
+    if target.later is not None:
+        newest = max(newest, target.later[0])
     if round_number is not None:
-        newest = target.later[0] if target.later is not None else target.round_number
-        if newest != round_number:
+        shown = {target.round_number}
+        if target.decision_kind == "force_deliver" and target.best_round is not None:
+            shown.add(target.best_round)  # the round approving delivers, as the console shows
+        if newest != target.round_number or round_number not in shown:
             raise NotAwaitingApprovalError(
                 f"task {task_id} moved on to round {newest} since you opened round "
                 f"{round_number}: review it again"
@@ -115,5 +130,12 @@ def approve(
             f"task {task_id}: round {number} came after the round awaiting approval "
             f"({target.round_number}) and is {status}, not decided; approve once it is "
             f"(`qgs wait {task_id}`), so the decision is on what the agent delivers"
+        )
+    if newest > target.round_number:
+        raise NotAwaitingApprovalError(
+            f"task {task_id}: round {newest} came after the round awaiting approval "
+            f"({target.round_number}) and is on its way (submitted, not yet stored), not "
+            f"decided; approve once it is (`qgs wait {task_id}`), so the decision is on what "
+            "the agent delivers"
         )
     return store.record_approval(target, approved=not reject, by=by, note=note)

@@ -184,7 +184,8 @@ class ApprovalTarget:
 
     ``later`` is the first later round not yet decided, as ``(number, status)``, or None;
     ``rejection`` why a person's rejection of another round of the task blocks it for good
-    (``gate.rejection_reason``), or None.
+    (``gate.rejection_reason``), or None; ``best_round`` the round the decision delivers (a
+    force_deliver's best round), or None.
     """
 
     task_id: str
@@ -194,6 +195,7 @@ class ApprovalTarget:
     decision_kind: str
     later: tuple[int, RoundStatus] | None = None
     rejection: str | None = None
+    best_round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

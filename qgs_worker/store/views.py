@@ -108,6 +108,7 @@ class ViewStore(RoundStore, ReviewStore, ApprovalStore, AuditLogStore, RecoveryS
             decision_kind=decision.kind,
             later=later,
             rejection=rejection,
+            best_round=decision.best_round,
         )
 
     def record_approval(

@@ -49,8 +49,10 @@ class Served:
         headers = {"Authorization": f"Bearer {self.keys[name].key}"}
         return httpx.Client(base_url=self.url, headers=headers, timeout=60)
 
-    def critical_task(self, agent: str, deliverable: str, *, callback: bool = True) -> str:
-        """Start a CRITICAL task as ``agent``, submit one final round, wait for its decision."""
+    def critical_task(
+        self, agent: str, deliverable: str, *, callback: bool = True, final: bool = True
+    ) -> str:
+        """Start a CRITICAL task as ``agent``, submit one round (final), wait for its decision."""
         with self.agent(agent) as http:
             body: dict[str, Any] = {"request": CRITICAL_REQUEST, "agent": f"{agent}-bot"}
             if callback:
@@ -59,7 +61,7 @@ class Served:
             assert 201 == made.status_code, made.text
             task = str(made.json()["id"])
             sent = http.post(
-                f"/v1/tasks/{task}/rounds", json={"deliverable": deliverable, "final": True}
+                f"/v1/tasks/{task}/rounds", json={"deliverable": deliverable, "final": final}
             )
             assert 202 == sent.status_code, sent.text
             sid = sent.json()["submission_id"]

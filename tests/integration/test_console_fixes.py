@@ -5,7 +5,9 @@ is replayed (and the event stream); asking for a spot-check from a task's page; 
 CJK characters; a form too large answered 413 with the text kept; the agreement figures'
 ``too_few`` marker, round links and shadow details; the small ones (a filter offered once, 409
 for a task not awaiting, the sign-in words, the missed-rule field named, cookies cleared with
-their attributes, the inbox's waiting line).
+their attributes, the inbox's waiting line); an approval refused while a newer round is queued,
+a force_deliver's card showing and approving the round it delivers, forms naming a bad
+``submission_id``, a refused ask keeping its note, signing out of a dead session.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pytest
 
 from qgs_worker.api.console import events
 from qgs_worker.api.console.sessions import SESSION_COOKIE
-from qgs_worker.store.keys import NewKey, create_key
+from qgs_worker.store.keys import NewKey, create_key, revoke_key
 from qgs_worker.webhooks.key_secrets import master_secret
 from tests.integration.console_app import (
     Served,
@@ -51,11 +53,11 @@ def sue(served: Served) -> NewKey:
     )  # fmt: skip
 
 
-def next_round(served: Served, task: str, deliverable: str) -> str:
-    """Alice submits another final round of ``task`` and waits for its decision."""
+def next_round(served: Served, task: str, deliverable: str, *, final: bool = True) -> str:
+    """Alice submits another round of ``task`` (final by default) and waits for its decision."""
     with served.agent("alice") as http:
         sent = http.post(
-            f"/v1/tasks/{task}/rounds", json={"deliverable": deliverable, "final": True}
+            f"/v1/tasks/{task}/rounds", json={"deliverable": deliverable, "final": final}
         )
         assert 202 == sent.status_code, sent.text
         sid = str(sent.json()["submission_id"])
@@ -105,6 +107,62 @@ class TestAnApprovalIsOfTheRoundShown:
         [approval] = served.ops.repo.list_approvals(task)
         assert approval.note == "new IBAN checked"
         served.receiver.wait_for(1)  # the decision's and the approval's go to the receiver
+
+    def test_an_old_form_while_the_new_round_is_still_queued_is_refused(
+        self, served: Served
+    ) -> None:
+        task = served.critical_task(
+            "alice", "Wire to IBAN DE89370400440532013000. [[judge PASS 95]]", callback=False
+        )
+        with signed_in(served.url, served.keys["olivia"].key) as http:
+            html = http.get(f"/ui/tasks/{task}").text
+            # Round 2 is submitted (202) and recorded; no worker has stored it yet.
+            served.ops.repo.add_outbox("s-queued-" + task, task, "{}", round_number=2)
+            try:
+                got = http.post(
+                    f"/ui/tasks/{task}/approval",
+                    data={"csrf": csrf_of(html), "decision": "approve", "note": "old page",
+                          "submission_id": approval_round_of(html, task)},
+                )  # fmt: skip
+            finally:
+                served.ops.repo.drop_outbox("s-queued-" + task)
+        assert 409 == got.status_code, got.text
+        assert "moved on to round 2 since you opened round 1: review it again" in got.text
+        assert "old page</textarea>" in got.text
+        assert [] == served.ops.repo.list_approvals(task)
+
+    def test_a_force_deliver_card_shows_and_approves_the_round_it_delivers(
+        self, served: Served
+    ) -> None:
+        task = served.critical_task(
+            "alice", "Draft one. [[judge FAIL 50]]", callback=False, final=False
+        )
+        best = next_round(served, task, "Draft two, better. [[judge FAIL 70]]", final=False)
+        last = next_round(served, task, "Draft three, worse. [[judge FAIL 45]]", final=True)
+        me = served.ops.access.session_principal(str(served.keys["olivia"].key_id))
+        decision = served.ops.task_page(me, task).facts.rounds[-1].decision
+        assert decision is not None and "force_deliver" == decision.kind.value, decision
+        assert 2 == decision.best_round
+        with signed_in(served.url, served.keys["olivia"].key) as http:
+            inbox = http.get("/ui/inbox").text
+            card = inbox[inbox.index(f'data-task-id="{task}"') :]
+            card = card[: card.index("</article>")]
+            assert best == approval_round_of(card, task)  # the form names round 2
+            assert "Approving delivers round 2 (the best round)" in card
+            assert "the last round 3 is shown for comparison" in card
+            assert card.index("Draft two, better.") < card.index("Draft three, worse.")
+            assert "Your decision is on round 3 as shown" not in card
+            page = http.get(f"/ui/tasks/{task}").text
+            assert best == approval_round_of(page, task)
+            done = http.post(
+                f"/ui/tasks/{task}/approval",
+                data={"csrf": csrf_of(inbox), "decision": "approve", "note": "round 2 is fine",
+                      "submission_id": best},
+            )  # fmt: skip
+            assert 303 == done.status_code, done.text
+        [approval] = served.ops.repo.list_approvals(task)
+        assert approval.note == "round 2 is fine"
+        assert last != best
 
     def test_a_form_without_its_round_is_refused(self, served: Served) -> None:
         task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
@@ -261,7 +319,9 @@ class TestFormSizes:
                       "submission_id": approval_round_of(html, task)},
             )  # fmt: skip
         assert 413 == got.status_code
-        assert "'note' has 8,000 characters" in unescape(got.text) and f"{note}</textarea>" in got.text
+        assert (
+            "'note' has 8,000 characters" in unescape(got.text) and f"{note}</textarea>" in got.text
+        )
         assert [] == served.ops.repo.list_approvals(task)
 
 
@@ -317,7 +377,10 @@ class TestFiguresAndSmallOnes:
                       "missed_rule": "sql_dorp", "missed_severity": "P0", "note": "kept"},
             )  # fmt: skip
         assert 422 == got.status_code
-        assert "'missed_rule' names no rule" in unescape(got.text) and "severities.sql_dorp" not in got.text
+        assert (
+            "'missed_rule' names no rule" in unescape(got.text)
+            and "severities.sql_dorp" not in got.text
+        )
         assert 'value="sql_dorp"' in got.text and "kept</textarea>" in got.text
 
     def test_the_inbox_says_how_long_and_when_exactly(self, served: Served) -> None:
@@ -335,3 +398,125 @@ class TestFiguresAndSmallOnes:
             )
         cleared = next(c for c in got.headers.get_list("set-cookie") if c.startswith("qgs_signin="))
         assert "httponly" in cleared.lower() and "samesite=strict" in cleared.lower()
+
+
+class TestFormsThatNameTheirFaults:
+    """A bad submission_id, a refused ask keeping its note, a dead session signing out."""
+
+    def test_an_unknown_submission_id_is_404_naming_the_field(self, served: Served) -> None:
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        with signed_in(served.url, served.keys["olivia"].key) as http:
+            html = http.get(f"/ui/tasks/{task}").text
+            got = http.post(
+                f"/ui/tasks/{task}/approval",
+                data={"csrf": csrf_of(html), "decision": "approve", "note": "kept note",
+                      "submission_id": "s-nope"},
+            )  # fmt: skip
+        assert 404 == got.status_code, got.text
+        assert "'submission_id' 's-nope' names no round" in unescape(got.text)
+        assert "kept note</textarea>" in got.text
+        assert [] == served.ops.repo.list_approvals(task)
+
+    def test_a_submission_of_an_unseen_agent_is_404_naming_the_field(self, served: Served) -> None:
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        with served.agent("bob") as api:
+            made = api.post("/v1/tasks", json={"request": "summarise the notes"})
+            other = made.json()["id"]
+            sent = api.post(f"/v1/tasks/{other}/rounds", json={"deliverable": "x"})
+            foreign = str(sent.json()["submission_id"])
+        with signed_in(served.url, served.keys["olivia"].key) as http:  # sees alice only
+            html = http.get(f"/ui/tasks/{task}").text
+            got = http.post(
+                f"/ui/tasks/{task}/approval",
+                data={"csrf": csrf_of(html), "decision": "approve", "submission_id": foreign},
+            )
+        assert 404 == got.status_code, got.text
+        assert f"'submission_id' '{foreign}' names no round" in unescape(got.text)
+
+    def test_a_refused_ask_keeps_the_note_as_typed(self, served: Served, sue: NewKey) -> None:
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        with signed_in(served.url, sue.key) as http:
+            page = http.get(f"/ui/tasks/{task}").text
+            sid = re.search(
+                rf'action="/ui/tasks/{task}/spot-checks".*?name="submission_id" value="([^"]+)"',
+                page, re.S,
+            )[1]  # type: ignore[index]  # fmt: skip
+            long = http.post(
+                f"/ui/tasks/{task}/spot-checks",
+                data={"csrf": csrf_of(page), "submission_id": sid, "note": "why " * 600},
+            )
+            huge = http.post(
+                f"/ui/tasks/{task}/spot-checks",
+                data={"csrf": csrf_of(page), "submission_id": sid, "note": "長" * 8000},
+            )
+        assert 422 == long.status_code, long.text
+        assert f'value="{"why " * 600}"' in long.text
+        assert 413 == huge.status_code, huge.text
+        assert f'value="{"長" * 8000}"' in huge.text
+
+    def test_asking_for_an_undecided_round_says_to_wait_for_its_decision(
+        self, served: Served, sue: NewKey
+    ) -> None:
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        served.ops.repo.add_outbox("s-undecided-" + task, task, "{}", round_number=2)
+        try:
+            with signed_in(served.url, sue.key) as http:
+                page = http.get(f"/ui/tasks/{task}").text
+                got = http.post(
+                    f"/ui/tasks/{task}/spot-checks",
+                    data={"csrf": csrf_of(page), "submission_id": "s-undecided-" + task},
+                )
+        finally:
+            served.ops.repo.drop_outbox("s-undecided-" + task)
+        text = unescape(got.text)
+        assert 422 == got.status_code, text
+        assert "has no decided round yet: wait for its decision" in text
+        assert "no round for submission" not in text
+
+    def test_asking_for_a_stored_round_not_decided_says_to_wait(
+        self, served: Served, sue: NewKey
+    ) -> None:
+        from qgs_worker.core.models import CadencePolicy, Deliverable, GatePolicy
+        from qgs_worker.queue import pipeline
+        from qgs_worker.service.submission import Submission
+
+        task = served.critical_task("alice", "Sent it. [[judge PASS 95]]", callback=False)
+        sid = "s-stored-" + task
+        # Round 2 stored by an intake, its review not run (no job dispatched).
+        stored = Submission(
+            submission_id=sid, task_id=task, round_number=2, final=True,
+            deliverable=Deliverable(text="Sent it again. [[judge PASS 95]]"),
+        )  # fmt: skip
+        policies = pipeline.Policies(gate=GatePolicy(), cadence=CadencePolicy())
+        assert pipeline.intake(served.ops.repo, stored, policies) is not None
+        with signed_in(served.url, sue.key) as http:
+            page = http.get(f"/ui/tasks/{task}").text
+            got = http.post(
+                f"/ui/tasks/{task}/spot-checks",
+                data={"csrf": csrf_of(page), "submission_id": sid, "note": "look"},
+            )
+        text = unescape(got.text)
+        assert 422 == got.status_code, text
+        assert f"'submission_id' '{sid}' has no decided round yet: wait for its decision" in text
+        assert "/v1/submissions" not in text
+
+    def test_a_done_too_long_is_a_console_page(self, served: Served, sue: NewKey) -> None:
+        with signed_in(served.url, sue.key) as http:
+            got = http.get("/ui/spot-checks", params={"done": "s" * 129})
+        assert 422 == got.status_code
+        assert got.headers["content-type"].startswith("text/html")
+        assert "'done' must be a submission id, at most 128 characters" in unescape(got.text)
+
+    def test_signing_out_of_a_dead_session_clears_the_cookie(self, served: Served) -> None:
+        key = create_key(
+            served.ops.repo, "olga", master=master_secret(served.ops.settings),
+            operator=True, scopes=("view",), sees=("alice",),
+        )  # fmt: skip
+        with signed_in(served.url, key.key) as http:
+            token = csrf_of(http.get("/ui/inbox").text)
+            revoke_key(served.ops.repo, str(key.key_id))
+            out = http.post("/ui/logout", data={"csrf": token})
+        assert 303 == out.status_code, out.text
+        assert out.headers["location"] == "/ui/login"
+        cleared = [c.lower() for c in out.headers.get_list("set-cookie")]
+        assert any(c.startswith(f"{SESSION_COOKIE}=") and "max-age=0" in c for c in cleared)

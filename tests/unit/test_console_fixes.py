@@ -190,9 +190,14 @@ class TestSessionsInTheStore:
 class _Store:
     target: ApprovalTarget
     recorded: list[int] = field(default_factory=list)
+    sent: int = 0  # the highest round number submitted and not yet stored (0: none)
 
     def approval_target(self, task_id: str) -> ApprovalTarget:
         return self.target
+
+    def round_numbers(self, task_id: str, number: int | None = None) -> tuple[int, bool]:
+        later = self.target.later[0] if self.target.later else self.target.round_number
+        return max(later, self.target.round_number, self.sent) + 1, False
 
     def record_approval(self, target: ApprovalTarget, **kwargs: Any) -> Any:
         self.recorded.append(target.round_number)
@@ -202,10 +207,12 @@ class _Store:
 class TestAnApprovalTiedToItsRound:
     """``round_number``: the round the person looked at; a task that moved on approves nothing."""
 
-    def _target(self, number: int, later: Any = None) -> ApprovalTarget:
+    def _target(
+        self, number: int, later: Any = None, kind: str = "awaiting_approval", best: Any = None
+    ) -> ApprovalTarget:
         return ApprovalTarget(
-            task_id="t", complexity=Complexity.COMPLEX, round_id=number, round_number=number,
-            decision_kind="awaiting_approval", later=later,
+            task_id="t", complexity=Complexity.REFLECT, round_id=number, round_number=number,
+            decision_kind=kind, later=later, best_round=best,
         )  # fmt: skip
 
     def test_a_later_round_decided_since_is_refused(self) -> None:
@@ -225,3 +232,46 @@ class TestAnApprovalTiedToItsRound:
         approvals.approve(store, "t", by="olivia", round_number=2)
         approvals.approve(store, "t", by="olivia")  # None: the round awaiting, as before
         assert [2, 2] == store.recorded
+
+    def test_a_force_deliver_is_approved_from_the_round_it_delivers(self) -> None:
+        store = _Store(self._target(3, kind="force_deliver", best=2))
+        approvals.approve(store, "t", by="olivia", round_number=2)  # the card shows round 2
+        approvals.approve(store, "t", by="olivia", round_number=3)
+        with pytest.raises(NotAwaitingApprovalError, match="moved on to round 3 since you opened"):
+            approvals.approve(store, "t", by="olivia", round_number=1)
+        assert [3, 3] == store.recorded  # the decision's round: approving delivers round 2
+
+    def test_a_force_deliver_shown_then_a_round_submitted_is_refused(self) -> None:
+        store = _Store(self._target(3, kind="force_deliver", best=2), sent=4)
+        with pytest.raises(NotAwaitingApprovalError, match="moved on to round 4 since you opened"):
+            approvals.approve(store, "t", by="olivia", round_number=2)
+        assert [] == store.recorded
+
+
+class TestARoundOnItsWay:
+    """A round submitted (202) and not yet stored by a worker blocks an approval (real store)."""
+
+    def test_an_old_page_is_refused_while_the_new_round_is_queued(self) -> None:
+        from qgs_worker.core.models import Deliverable
+        from qgs_worker.queue import pipeline
+        from qgs_worker.service.submission import NewTask, Submission
+        from qgs_worker.store import Repository
+        from tests.unit.test_pipeline_steps import ScriptedJudge
+        from tests.unit.test_review_path_edges import POLICIES, decide_through
+
+        repo = Repository("sqlite://")
+        ask = "delete all records in the database"
+        first = Submission(
+            submission_id="s1", task_id="tx", round_number=1, renumber_on_conflict=False,
+            final=True, deliverable=Deliverable(text="score=95"), task=NewTask(request=ask),
+        )  # fmt: skip
+        decide_through(repo, pipeline.intake(repo, first, POLICIES), ScriptedJudge())
+        assert "awaiting_approval" == repo.get_decision(repo.get_round_by_submission("s1").id).kind
+        # Round 2 is submitted (202): recorded, no worker has stored it.
+        repo.add_outbox("s2", "tx", "{}", round_number=2)
+        with pytest.raises(NotAwaitingApprovalError, match="moved on to round 2 since you opened"):
+            approvals.approve(repo, "tx", by="olivia", round_number=1)
+        with pytest.raises(NotAwaitingApprovalError, match=r"round 2 came after .* on its way"):
+            approvals.approve(repo, "tx", by="olivia")
+        assert [] == repo.list_approvals("tx")
+        repo.dispose()

@@ -248,10 +248,16 @@ class ConsolePages:
         @router.post("/logout")
         async def logout(request: Request) -> Response:
             who = await asyncio.to_thread(self.signed_in, request)
-            fields = await self._form(request, who[1].nonce if who else None)
+            if who is None:
+                # No live session (a revoked key, an expired or signed-out session): nothing to
+                # end and no token to check; the browser's stale cookies go, and so to sign in.
+                gone = RedirectResponse("/ui/login", status_code=303)
+                clear_cookie(gone, request, SESSION_COOKIE)
+                clear_cookie(gone, request, LOGIN_COOKIE)
+                return gone
+            fields = await self._form(request, who[1].nonce)
             if isinstance(fields, Response):
                 return fields
-            assert who is not None  # the token checked is the session's
             await asyncio.to_thread(ops.end_session, who[1].nonce)
             response = RedirectResponse("/ui/login", status_code=303)
             clear_cookie(response, request, SESSION_COOKIE)
@@ -267,6 +273,9 @@ class ConsolePages:
                 {
                     "item": item,
                     "calls": item.page.tool_calls.get(item.round.id, []),
+                    "delivered_calls": (
+                        item.page.tool_calls.get(item.delivered.id, []) if item.delivered else []
+                    ),
                     "spark": spark_points(item.scores),
                     "changes": changes(item.previous, item.round) if item.previous else None,
                 }
@@ -339,11 +348,14 @@ class ConsolePages:
     def task_page(
         self, request: Request, who: tuple[Principal, Session], task_id: str,
         *, notice: str = "", error: str = "", status: int = 200, typed: str = "",
+        ask: tuple[str, str] = ("", ""),
     ) -> Response:  # fmt: skip
         """A task's page (a 404 page: not one the session sees).
 
-        ``error`` and ``typed`` (the note as the person wrote it) after a refused form,
-        ``notice`` (a ``NOTICES`` key) after a form that was done.
+        ``error`` and ``typed`` (the approval's note as the person wrote it) after a refused
+        form, ``ask`` (``(submission_id, note)``: the spot-check form's note as typed, on that
+        round's form) after a refused ask, ``notice`` (a ``NOTICES`` key) after a form that was
+        done.
         """
         try:
             found = self.ops.task_page(who[0], task_id)
@@ -367,6 +379,8 @@ class ConsolePages:
             "notice": NOTICES.get(notice, ""),
             "error": error,
             "typed": typed,
+            "ask_sid": ask[0],
+            "ask_typed": ask[1],
             "can_ask": who[0].has(SCOPE_SPOT_CHECK),
         }
         return self.render(request, "task.html.j2", who, context, status)

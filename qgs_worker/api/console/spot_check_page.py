@@ -58,6 +58,8 @@ __all__ = [
 
 SHOWN = 20
 """How many open spot-checks the page shows in full (the oldest first)."""
+DONE_MAX_CHARS = 128
+"""The longest ``done`` (a submission id: ids are at most 128 characters) the page names."""
 SEVERITY_CHOICES = (*(s.value for s in Severity), "none")
 """What a rule's select offers: a severity, or ``none`` (it should not have fired)."""
 MISSED_SEVERITY_CHOICES = tuple(s.value for s in Severity)
@@ -125,10 +127,16 @@ def install_spot_checks(pages: ConsolePages) -> None:
     router = pages.router
 
     @router.get("/spot-checks")
-    def spot_checks(request: Request, done: Annotated[str, Query(max_length=128)] = "") -> Response:
+    def spot_checks(request: Request, done: Annotated[str, Query()] = "") -> Response:
         who = pages.signed_in(request)
         if who is None:
             return pages._to_login(request)
+        if len(done) > DONE_MAX_CHARS:  # the console's page, not the API's JSON 422
+            why = (
+                f"'done' must be a submission id, at most {DONE_MAX_CHARS} characters (got "
+                f"{len(done):,}): this link was not made by the console; the queue is below"
+            )
+            return _page(pages, request, who, error=why, status=422)
         return _page(pages, request, who, done=done)
 
     @router.post("/spot-checks/{submission_id}/labels")

@@ -15,7 +15,8 @@ spot-check is ``Operations.request_spot_check``, the operation ``POST /v1/spot-c
 recorded as the operator.
 
 Statuses of a refused form (the task's page again, with the note as typed): 403 no scope,
-404 no such task, 409 the task is not awaiting approval (or moved on, or was decided the other
+404 no such task (or a ``submission_id`` naming no round the key sees: the message names the
+field), 409 the task is not awaiting approval (or moved on, or was decided the other
 way), 413 a form over ``forms.FORM_MAX_BYTES``, 422 a field that is not one.
 """
 
@@ -45,6 +46,9 @@ if TYPE_CHECKING:
 
 __all__ = ["install_task_actions"]
 
+SHOWN_SID_MAX_CHARS = 80
+"""A ``submission_id`` from a form longer than this is cut in a refusal's message."""
+
 
 def _status(exc: Exception) -> int:
     """A refused form's status: 403 scope, 404 unknown, 409 the task's state, 422 a field."""
@@ -62,20 +66,44 @@ def _task_href(task_id: str, done: str, number: int | None = None) -> str:
     return f"/ui/tasks/{urllib.parse.quote(task_id, safe='')}?done={done}{anchor}"
 
 
+def _shown(sid: str) -> str:
+    """A form's ``submission_id`` as a message quotes it (cut after 80 characters)."""
+    return repr(sid) if len(sid) <= SHOWN_SID_MAX_CHARS else f"{sid[:SHOWN_SID_MAX_CHARS]!r}…"
+
+
+def _not_decided(sid: str) -> InputError:
+    """A round not decided yet (or not stored yet): wait for its decision, as the API says."""
+    return InputError(
+        f"'submission_id' {_shown(sid)} has no decided round yet: wait for its decision "
+        "(reload the task's page until the round shows one), then try again"
+    )
+
+
 def _round_of_task(pages: ConsolePages, me: Principal, task_id: str, sid: str) -> int:
     """The number of the round ``sid`` names, which must be one of ``task_id``'s.
 
     Raises:
-        InputError: no ``submission_id``, or one of another task.
-        SubmissionNotFoundError: not a submission the key sees.
+        InputError: no ``submission_id``, one of another task, or one whose round is not
+            stored yet (the message names ``submission_id``).
+        SubmissionNotFoundError: not a submission the key sees (the message names
+            ``submission_id``).
     """
     if not sid:
         raise InputError(
             "'submission_id' is missing: reload the task's page and decide on the round it shows"
         )
-    owner, number = pages.ops.round_of(me, sid)
+    shown = _shown(sid)
+    try:
+        owner, number = pages.ops.round_of(me, sid)
+    except SubmissionNotFoundError as exc:
+        raise SubmissionNotFoundError(
+            f"'submission_id' {shown} names no round of a task you may see: reload the "
+            "task's page and use the round it shows"
+        ) from exc
+    except TaskNotFoundError as exc:  # its round is not stored yet (the intake job is due)
+        raise _not_decided(sid) from exc
     if owner != task_id:
-        raise InputError(f"'submission_id' {sid!r} is a round of another task: reload the page")
+        raise InputError(f"'submission_id' {shown} is a round of another task: reload the page")
     return number
 
 
@@ -109,14 +137,16 @@ def install_task_actions(pages: ConsolePages) -> None:
 
         try:
             await asyncio.to_thread(decide)
-        except TaskNotFoundError:
-            return await asyncio.to_thread(pages.task_page, request, who, task_id)
         except (InputError, ApprovalConflictError, PermissionDeniedError,
                 SubmissionNotFoundError) as exc:  # fmt: skip
+            # SubmissionNotFoundError before TaskNotFoundError (its base): a bad or foreign
+            # submission_id is a 404 naming the field, not a silent page.
             return await asyncio.to_thread(
                 pages.task_page, request, who, task_id,
                 error=str(exc), status=_status(exc), typed=note,
             )  # fmt: skip
+        except TaskNotFoundError:  # not a task the session sees: the page's 404
+            return await asyncio.to_thread(pages.task_page, request, who, task_id)
         done = "approved" if choice == "approve" else "rejected"
         return RedirectResponse(_task_href(task_id, done), status_code=303)
 
@@ -127,27 +157,35 @@ def install_task_actions(pages: ConsolePages) -> None:
             return pages._refused(request, "sign in first.")
         fields = await pages._form(request, who[1].nonce, who)
         if isinstance(fields, TooLarge):
+            kept = (fields.fields.get("submission_id", ""), fields.fields.get("note", ""))
             return await asyncio.to_thread(
-                pages.task_page, request, who, task_id, error=fields.message, status=413
-            )
+                pages.task_page, request, who, task_id, error=fields.message, status=413,
+                ask=kept,
+            )  # fmt: skip
         if isinstance(fields, Response):
             return fields
         me = who[0]
 
         def ask() -> tuple[int, bool]:
-            number = _round_of_task(pages, me, task_id, fields.get("submission_id", ""))
-            _, created = ops.request_spot_check(
-                me, fields["submission_id"], note=fields.get("note", "")
-            )
+            sid = fields.get("submission_id", "")
+            number = _round_of_task(pages, me, task_id, sid)
+            try:
+                _, created = ops.request_spot_check(me, sid, note=fields.get("note", ""))
+            except SubmissionNotFoundError:
+                raise
+            except TaskNotFoundError as exc:  # stored, not decided yet
+                raise _not_decided(sid) from exc
             return number, created
 
         try:
             number, created = await asyncio.to_thread(ask)
         except (InputError, PermissionDeniedError, SubmissionNotFoundError,
                 TaskNotFoundError) as exc:  # fmt: skip
+            kept = (fields.get("submission_id", ""), fields.get("note", ""))
             return await asyncio.to_thread(
-                pages.task_page, request, who, task_id, error=str(exc), status=_status(exc)
-            )
+                pages.task_page, request, who, task_id, error=str(exc), status=_status(exc),
+                ask=kept,
+            )  # fmt: skip
         return RedirectResponse(
             _task_href(task_id, "asked" if created else "queued", number), status_code=303
         )
