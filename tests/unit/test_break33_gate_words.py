@@ -15,7 +15,6 @@ import typer
 from typer.testing import CliRunner
 
 import qgs_worker.client
-
 from qgs_worker.cli import app
 from qgs_worker.core import gate
 from qgs_worker.core.models import (
