@@ -66,3 +66,17 @@ def test_qgs_approve_refuses_a_blank_by_and_note(args: list[str], said: str) -> 
     assert 0 != result.exit_code, result.output
     said_all = " ".join(f"{result.output} {result.exception or ''}".split())
     assert said in said_all, said_all
+
+
+def test_a_key_note_with_a_nul_is_refused(tmp_path: object) -> None:
+    from qgs_worker.errors import InputError
+    from qgs_worker.store import Repository
+    from qgs_worker.store.keys import create_key
+
+    repo = Repository(f"sqlite:///{tmp_path}/q.db")
+    try:
+        with pytest.raises(InputError, match="'--note' holds the control character U\\+0000"):
+            create_key(repo, "alice", master=b"m" * 32, note="ci\u0000")
+        assert create_key(repo, "alice", master=b"m" * 32, note="ci\tkey").principal == "alice"
+    finally:
+        repo.dispose()
