@@ -11,17 +11,20 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     GetJsonSchemaHandler,
     StrictBool,
     StrictInt,
+    ValidationInfo,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from qgs_worker.core.free_text import check_free_text, is_blank
 from qgs_worker.core.models import Classification, Complexity, TaskType
 from qgs_worker.core.tool_shapes import (
     CALL_SHAPES,
@@ -39,6 +42,7 @@ __all__ = [
     "ApprovalIn",
     "ConstraintsOut",
     "DecisionOut",
+    "FreeText",
     "RoundIn",
     "SubmissionOut",
     "TaskIn",
@@ -53,6 +57,24 @@ __all__ = [
 
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+def _free_text(value: str | None, info: ValidationInfo) -> str | None:
+    """A free-text field (a name, a note) as stored: no control character, blank as empty.
+
+    A NUL or other C0 control character other than tab and newline is a 422 naming the field
+    (PostgreSQL refuses a NUL: a 500 otherwise); a value blank once whitespace and format
+    (``Cf``, e.g. zero-width) characters are removed is ``""`` (None stays None), so the
+    checks for an empty value refuse it.
+    """
+    if value is None:
+        return None
+    check_free_text(value, info.field_name or "text")
+    return "" if is_blank(value) else value
+
+
+FreeText = AfterValidator(_free_text)
+"""The one validator of every free-text request field: ``Annotated[str, FreeText]``."""
 
 
 class TaskIn(_In):
@@ -268,13 +290,13 @@ class ApprovalIn(_In):
     """``POST /v1/tasks/{task_id}/approval``: a person's decision (needs the approve scope)."""
 
     decision: Literal["approve", "reject"]
-    by: str | None = Field(
+    by: Annotated[str | None, FreeText] = Field(
         default=None,
         max_length=APPROVER_MAX_CHARS,
         description="who decides (default: the principal); stored as '<by> (via <principal>, "
         f"key <id>)', at most {APPROVER_MAX_CHARS} characters in all (a longer one is a 422)",
     )
-    note: str = Field(
+    note: Annotated[str, FreeText] = Field(
         default="",
         max_length=APPROVAL_NOTE_MAX_CHARS,
         description=f"why; required to reject; at most {APPROVAL_NOTE_MAX_CHARS:,} characters",

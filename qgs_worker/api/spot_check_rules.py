@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
+from qgs_worker.core.free_text import check_free_text
 from qgs_worker.core.models import Severity
 from qgs_worker.core.spotcheck import NO_FINDING, ShadowPolicy, ShadowState
 from qgs_worker.errors import InputError, PermissionDeniedError
@@ -73,9 +74,12 @@ def needs_scope(principal: Principal, what: str) -> None:
     """
     if not principal.has(SCOPE_SPOT_CHECK):
         kind = "--operator" if principal.operator else "--principal"
+        # an operator key needs --sees (`qgs keys create` exits 2 without it); moving a judge or
+        # rule in or out of shadow needs every task seen
+        sees = " --sees all" if principal.operator else ""
         raise PermissionDeniedError(
             f"key {principal.key_id} of {principal.name!r} may not {what}: make a key with "
-            f"`qgs keys create {kind} {principal.name} --scope {SCOPE_SPOT_CHECK}`"
+            f"`qgs keys create {kind} {principal.name} --scope {SCOPE_SPOT_CHECK}{sees}`"
         )
 
 
@@ -97,11 +101,15 @@ def one_of(field: str, value: str, allowed: Any) -> None:
 
 
 def check_note(note: str) -> None:
-    """Refuse a note over ``NOTE_MAX_CHARS``.
+    """Refuse a note over ``NOTE_MAX_CHARS``, or with a control character (``check_free_text``).
 
     Raises:
-        InputError: too long (a 422 naming ``note``).
+        InputError: too long, or a NUL or other control character (a 422 naming ``note``).
     """
+    try:
+        check_free_text(note, "note")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     if len(note) > NOTE_MAX_CHARS:
         raise InputError(
             f"'note' must be at most {NOTE_MAX_CHARS:,} characters (got {len(note):,}): keep "

@@ -1,6 +1,7 @@
 """The request bodies of the spot-check routes and MCP tools (``api.spot_checks``' operations).
 
-Each refuses unknown fields (a misspelt ``verdcit`` is a 422 naming it, not ignored).
+Each refuses unknown fields (a misspelt ``verdcit`` is a 422 naming it, not ignored), and a
+control character (a NUL: PostgreSQL refuses it) in a free-text field (``FreeText``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, StrictBool
 
-from qgs_worker.api.schemas import _In
+from qgs_worker.api.schemas import FreeText, _In
 from qgs_worker.api.spot_checks import NOTE_MAX_CHARS, RULE_MAX_CHARS
 
 __all__ = [
@@ -55,8 +56,8 @@ _NOTE = Field(default="", max_length=NOTE_MAX_CHARS, description="why, in words"
 class SpotCheckIn(_In):
     """``POST /v1/spot-checks``: ask for a decided round to be checked by a person."""
 
-    submission_id: str = _SUBMISSION
-    note: str = _NOTE
+    submission_id: Annotated[str, FreeText] = _SUBMISSION
+    note: Annotated[str, FreeText] = _NOTE
 
 
 class LabelIn(_In):
@@ -71,37 +72,37 @@ class LabelIn(_In):
         description="the person's severity per rule id (none: it should not have fired); a "
         "rule that fired and is not named keeps the gate's severity",
     )
-    note: str = _NOTE
+    note: Annotated[str, FreeText] = _NOTE
 
 
 class ShadowIn(_In):
     """``POST /v1/shadow``: a person puts a judge or rule in shadow, or takes it out."""
 
     kind: Literal["judge", "rule"]
-    name: str = Field(min_length=1, max_length=RULE_MAX_CHARS, description="judge name or rule id")
+    name: Annotated[str, FreeText] = Field(min_length=1, max_length=RULE_MAX_CHARS, description="judge name or rule id")
     in_shadow: StrictBool = Field(description="true: recorded, not deciding; false: deciding")
-    note: str = Field(min_length=1, max_length=NOTE_MAX_CHARS, description="why (kept with it)")
+    note: Annotated[str, FreeText] = Field(min_length=1, max_length=NOTE_MAX_CHARS, description="why (kept with it)")
 
 
 class SpotChecksArgs(_In):
     """``list_spot_checks``: the queue."""
 
     status: Annotated[Status, Blank.default("open")] = "open"
-    task_type: Annotated[str | None, Blank.unset] = None
-    decision: Annotated[str | None, Blank.unset] = None
+    task_type: Annotated[str | None, Blank.unset, FreeText] = None
+    decision: Annotated[str | None, Blank.unset, FreeText] = None
     limit: Annotated[int, Blank.default(100)] = Field(default=100, ge=1, le=1000)
 
 
 class SpotCheckArgs(_In):
     """``get_spot_check``: one round to check, with its labels."""
 
-    submission_id: str = _SUBMISSION
+    submission_id: Annotated[str, FreeText] = _SUBMISSION
 
 
 class LabelArgs(LabelIn):
     """``label_spot_check``: a person's label of a queued round."""
 
-    submission_id: str = _SUBMISSION
+    submission_id: Annotated[str, FreeText] = _SUBMISSION
 
 
 class AgreementArgs(_In):

@@ -38,6 +38,7 @@ from qgs_worker.api.spot_check_rules import (
     owners_of,
     without_figures,
 )
+from qgs_worker.core.free_text import bad_control, is_blank
 from qgs_worker.core.models import DecisionKind, TaskType, Verdict
 from qgs_worker.core.spot_names import check_name, judge_names, rule_names
 from qgs_worker.core.spotcheck import (
@@ -286,13 +287,13 @@ class SpotChecks:
                 "or `qgs shadow KIND NAME --on|--off --note WHY --by PERSON` on the server"
             )
         one_of("kind", kind, ("judge", "rule"))
-        if not name.strip() or len(name) > RULE_MAX_CHARS:
+        if is_blank(name) or len(name) > RULE_MAX_CHARS or bad_control(name) is not None:
             raise InputError(
                 f"'name' must be a {kind} {'name' if kind == 'judge' else 'id'} of 1-"
                 f"{RULE_MAX_CHARS} characters (got {name[:40]!r})"
             )
         self.check_name(kind, name)
-        if not note.strip():
+        if is_blank(note):
             raise InputError("'note' is required: say why the state changes (kept with it)")
         check_note(note)
         self.repo.add_shadow_change(

@@ -352,14 +352,15 @@ def approve(
     force-delivers. Approving releases it; rejecting blocks it. Who, when and why are kept and
     shown by `qgs status` and `qgs report`. Running the same command again changes nothing.
     """
+    from qgs_worker.core.free_text import is_blank
     from qgs_worker.errors import InputError
 
-    if by is None or not by.strip():
+    if by is None or is_blank(by):
         raise InputError(
             "'--by' is required: the name of the person who decides "
             f"(e.g. qgs approve {task_id} --by alice)"
         )
-    if reject and not note.strip():
+    if reject and is_blank(note):
         raise InputError(
             "'--note' is required with --reject: say why the task is refused "
             f"(e.g. qgs approve {task_id} --by {by.strip()} --reject --note 'wrong host')"

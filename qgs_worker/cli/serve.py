@@ -338,12 +338,17 @@ def shadow(
     from qgs_worker.api.access import Principal
     from qgs_worker.api.operations import Operations
     from qgs_worker.cli.common import _fail
+    from qgs_worker.core.free_text import bad_control, is_blank
     from qgs_worker.store.keys import ALL_PRINCIPALS, SCOPE_SPOT_CHECK, SCOPE_VIEW
 
-    if not by.strip():
+    if is_blank(by):
         raise _fail(
             "'--by' is required: name the person deciding (kept with the change, as the note is)"
         )
+    for option, value in (("--by", by), ("--note", note)):
+        bad = bad_control(value)
+        if bad is not None:
+            raise _fail(f"'{option}' holds the control character {bad}: give it as plain text")
     if len(by) > BY_MAX_CHARS:
         raise _fail(f"'--by' must be at most {BY_MAX_CHARS} characters (got {len(by)})")
     by = by.strip()

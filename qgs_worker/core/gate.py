@@ -239,7 +239,8 @@ def decide_gate(
                     kind=DecisionKind.AWAITING_APPROVAL,
                     reason=f"judge {review.judge!r} is in shadow: its verdict "
                     f"({review.verdict.value}, score {review.score}) is recorded, not deciding; "
-                    "a person decides (qgs approve TASK, or qgs approve TASK --reject --note WHY)",
+                    "a person decides (qgs approve TASK --by NAME, or qgs approve TASK --reject "
+                    "--by NAME --note WHY)",
                     risk=decision.risk,
                 )
             return _noting(decision, held)
@@ -307,8 +308,8 @@ def _decide(
         return Decision(
             kind=DecisionKind.AWAITING_APPROVAL,
             reason=f"{refusals[0]} on {_a(task_type)} task: declining may be right; a "
-            "person decides (qgs approve TASK delivers the refusal; qgs approve TASK --reject "
-            "--note WHY blocks the task)",
+            "person decides (qgs approve TASK --by NAME delivers the refusal; qgs approve TASK "
+            "--reject --by NAME --note WHY blocks the task)",
             risk=risk,
         )
     if judge_error is not None:

@@ -40,6 +40,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from qgs_worker.core.free_text import check_free_text
 from qgs_worker.errors import InputError
 from qgs_worker.store.key_names import ALL_PRINCIPALS, check_kind, check_principal, check_sees
 from qgs_worker.store.key_rows import PRINCIPAL_MAX_CHARS, ApiKeyRow, engine_of
@@ -162,9 +163,14 @@ def create_key(
         InputError: a bad principal name (``all`` and ``*`` included), a name the other kind
             of key has (``key_names.check_kind``), an unknown scope, ``sees`` on an agent's
             key, an operator key that sees nobody, or a ``sees`` name QGS does not know (with
-            the close ones). Each names the ``qgs keys create`` option.
+            the close ones), or a note with a control character (a NUL: PostgreSQL refuses
+            it). Each names the ``qgs keys create`` option.
     """
     check_principal(principal, "--operator" if operator else "--principal")
+    try:
+        check_free_text(note, "--note")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     allowed = OPERATOR_SCOPES if operator else SCOPES
     unknown = sorted(set(scopes) - allowed)
     if unknown:

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sqlmodel import Session, col
 
 from qgs_worker.core.spotcheck import Shadow, ShadowChange, ShadowPolicy, current_shadow
-from qgs_worker.store.base import StoreBase
+from qgs_worker.store.base import StoreBase, clean_row
 from qgs_worker.store.spotcheck_rows import ShadowChangeRow
 
 __all__ = ["ShadowReader", "ShadowStore"]
@@ -48,18 +48,22 @@ class ShadowStore(StoreBase):
             }
 
     def add_shadow_change(self, change: ShadowChange) -> None:
-        """Store a change of a subject's shadow state (the newest row is its state)."""
+        """Store a change of a subject's shadow state (the newest row is its state).
+
+        Its text is cleaned (``clean_row``: a NUL, which PostgreSQL refuses, becomes U+FFFD).
+        """
+        values = clean_row(
+            {
+                "kind": change.kind,
+                "name": change.name,
+                "in_shadow": change.in_shadow,
+                "by": change.by,
+                "automatic": change.automatic,
+                "reason": change.reason,
+            }
+        )
         with Session(self.engine) as session:
-            session.add(
-                ShadowChangeRow(
-                    kind=change.kind,
-                    name=change.name,
-                    in_shadow=change.in_shadow,
-                    by=change.by,
-                    automatic=change.automatic,
-                    reason=change.reason,
-                )
-            )
+            session.add(ShadowChangeRow(**values))
             session.commit()
 
 

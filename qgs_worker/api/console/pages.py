@@ -40,6 +40,7 @@ from qgs_worker.api.console.sessions import (
     clear_cookie,
     set_cookie,
 )
+from qgs_worker.core.free_text import check_free_text, is_blank
 from qgs_worker.core.models import DecisionKind, Severity, TaskType
 from qgs_worker.errors import (
     AuthenticationError,
@@ -115,7 +116,8 @@ def line_filter(
     """A ``LineFilter`` from the live page's query; empty values are no filter.
 
     Raises:
-        InputError: a decision, task type or severity that is not one of the choices.
+        InputError: a decision, task type or severity that is not one of the choices, or an
+            agent with a control character (a NUL is a 500 on PostgreSQL otherwise).
     """
     checks = (
         ("decision", decision, DECISION_CHOICES),
@@ -125,11 +127,15 @@ def line_filter(
     for name, value, allowed in checks:
         if value and value not in allowed:
             raise InputError(f"'{name}' must be one of {', '.join(allowed)} (got {value!r})")
+    try:
+        check_free_text(agent or "", "agent")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     return LineFilter(
         decision=decision or None,
         task_type=task_type or None,
         severity=severity or None,
-        agent=(agent or "").strip() or None,
+        agent=None if is_blank(agent) else (agent or "").strip(),
     )
 
 
