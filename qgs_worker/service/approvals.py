@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from qgs_worker.core.free_text import check_free_text, is_blank
 from qgs_worker.core.gate import needs_approval
 from qgs_worker.core.views import ApprovalView
 from qgs_worker.errors import InputError, NotAwaitingApprovalError
@@ -63,7 +64,7 @@ def approve(
 
     Raises:
         InputError: ``by`` is empty or too long, ``note`` is too long, or ``note`` is empty on
-            a rejection.
+            a rejection; either holds a control character (``core.free_text``).
         TaskNotFoundError: no such task.
         NotAwaitingApprovalError: the latest decision does not wait for a person (the message
             names it and its round), there is none yet, a later round is still undecided (or
@@ -72,7 +73,13 @@ def approve(
             the task moved on past ``round_number`` ("moved on to round N since you opened it").
         ApprovalConflictError: a person already decided that round the other way.
     """
-    by, note = by.strip(), note.strip()
+    for text, field in ((by, "by"), (note, "note")):
+        try:
+            check_free_text(text, field)
+        except ValueError as error:  # every face: the API, the console's forms, the client
+            raise InputError(str(error)) from None
+    by = "" if is_blank(by) else by.strip()
+    note = "" if is_blank(note) else note.strip()
     if not by:
         raise InputError("'by' is empty: pass the name of the person who decides (e.g. 'alice')")
     if len(by) > APPROVER_MAX_CHARS:

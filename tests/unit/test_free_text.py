@@ -80,3 +80,17 @@ def test_a_key_note_with_a_nul_is_refused(tmp_path: object) -> None:
         assert create_key(repo, "alice", master=b"m" * 32, note="ci\tkey").principal == "alice"
     finally:
         repo.dispose()
+
+
+def test_the_approval_service_refuses_control_characters_from_any_face() -> None:
+    """The console's forms and the Python client reach ``service.approvals.approve`` directly."""
+    from qgs_worker.errors import InputError
+    from qgs_worker.service.approvals import approve
+
+    class NoStore:
+        def approval_target(self, task_id: str) -> None:
+            raise AssertionError("the input is refused before the store is read")
+
+    for by, note in (("ann\x00", "ok"), ("ann", "bad\x00note"), ("\u200b", "ok")):
+        with pytest.raises(InputError):
+            approve(NoStore(), "t-1", by=by, note=note, reject=False)  # type: ignore[arg-type]
