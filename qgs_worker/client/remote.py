@@ -26,39 +26,30 @@ nothing was queued.
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from qgs_worker.client import Client
+from qgs_worker.client.http_answers import (
+    RETRY_AFTER_MAX_S,
+    error_of,
+    path_id,
+    report_from_dict,
+    retry_after_s,
+)
 from qgs_worker.client.sdk_objects import sdk_data
 from qgs_worker.client.views import ApprovalView, DecisionView, SubmissionHandle, TaskHandle
 from qgs_worker.config.settings import Settings
 from qgs_worker.core.models import Classification, Deliverable, TaskType, ToolCall
 from qgs_worker.core.tool_shapes import read_tool_calls
 from qgs_worker.core.toolgate import GateReport
-from qgs_worker.core.toolgate.base import LayerResult, LayerStatus
-from qgs_worker.core.toolgate.calls import CallShape
 from qgs_worker.errors import (
-    ApprovalConflictError,
-    AuthenticationError,
     BrokerUnavailableError,
     ConfigurationError,
-    DeliverableTooLargeError,
-    IdempotencyKeyReusedError,
     InputError,
-    NotAwaitingApprovalError,
     OutcomeUnknownError,
-    PermissionDeniedError,
-    QGSError,
-    RateLimitedError,
-    RoundNumberTakenError,
-    SubmissionNotFoundError,
-    TaskNotFoundError,
-    TooLargeError,
     WaitTimeoutError,
 )
 from qgs_worker.service.inputs import require_text, require_texts
@@ -71,17 +62,13 @@ if TYPE_CHECKING:
     from qgs_worker.queue.progress import WaitProgress
     from qgs_worker.store import Repository
 
-__all__ = ["ApiClient", "report_from_dict"]
+__all__ = ["RETRY_AFTER_MAX_S", "ApiClient", "report_from_dict"]
 
 LONG_POLL_S = 60.0
 """The longest one long-poll asks the server to wait, in seconds (the API's limit)."""
 
 RETRY_PAUSE_S = 0.5
 """Seconds before the first retry of a request that got no answer (then twice that...)."""
-
-RETRY_AFTER_MAX_S = 10.0
-"""The longest ``Retry-After`` of a 503 the client waits before it retries, in seconds."""
-
 
 class ApiClient(Client):
     """The agent-side API of QGS over HTTP (what ``Client(base_url=..., api_key=...)`` returns).
@@ -189,10 +176,10 @@ class ApiClient(Client):
                     continue
                 raise self._unreachable(exc, sent=sent, idempotency_key=idempotency_key) from exc
             if response.status_code == 503 and attempt < tries:
-                time.sleep(_retry_after_s(response))
+                time.sleep(retry_after_s(response))
                 continue
             if response.status_code >= 400:
-                raise _error_of(response)
+                raise error_of(response)
             return response.json()
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -267,12 +254,12 @@ class ApiClient(Client):
     def constraints(self, task_id: str) -> str:
         """``GET /v1/tasks/{task_id}/constraints``."""
         return str(
-            self._call("GET", f"/v1/tasks/{_id(task_id, 'task_id')}/constraints")["constraints"]
+            self._call("GET", f"/v1/tasks/{path_id(task_id, 'task_id')}/constraints")["constraints"]
         )
 
     def status(self, task_id: str) -> dict[str, Any]:
         """``GET /v1/tasks/{task_id}``: what ``qgs status`` says, as data."""
-        return dict(self._call("GET", f"/v1/tasks/{_id(task_id, 'task_id')}"))
+        return dict(self._call("GET", f"/v1/tasks/{path_id(task_id, 'task_id')}"))
 
     def submit(
         self,
@@ -324,7 +311,7 @@ class ApiClient(Client):
         }
         key = idempotency_key or str(uuid.uuid4())
         data = self._call(
-            "POST", f"/v1/tasks/{_id(task_id, 'task_id')}/rounds", json=body, idempotency_key=key
+            "POST", f"/v1/tasks/{path_id(task_id, 'task_id')}/rounds", json=body, idempotency_key=key
         )
         return SubmissionHandle(id=data["submission_id"], task_id=data["task_id"])
 
@@ -333,7 +320,7 @@ class ApiClient(Client):
     ) -> tuple[DecisionView | None, str]:
         data = self._call(
             "GET",
-            f"/v1/submissions/{_id(submission_id, 'submission_id')}/decision",
+            f"/v1/submissions/{path_id(submission_id, 'submission_id')}/decision",
             params={"wait_s": round(wait_s, 3), "until_approved": str(until_approved).lower()},
             wait_s=wait_s,
         )
@@ -517,7 +504,7 @@ class ApiClient(Client):
             )
         body = {"decision": "reject" if reject else "approve", "by": by, "note": note}
         return ApprovalView.model_validate(
-            self._call("POST", f"/v1/tasks/{_id(task_id, 'task_id')}/approval", json=body)
+            self._call("POST", f"/v1/tasks/{path_id(task_id, 'task_id')}/approval", json=body)
         )
 
 
@@ -529,87 +516,3 @@ def _no_gate() -> ConfigurationError:
         "each call, or use Client() without base_url (on a machine with the store) for a "
         "gate in this process"
     )
-
-
-def report_from_dict(data: dict[str, Any]) -> GateReport:
-    """A ``GateReport`` from its ``to_dict()`` form (as the API answers it)."""
-    return GateReport(
-        call_id=data.get("call_id"),
-        tool_name=data.get("tool_name"),
-        shape=CallShape(data["shape"]),
-        allowed=bool(data["allowed"]),
-        stopped_at=data.get("stopped_at"),
-        layers=tuple(
-            LayerResult(
-                number=r["number"],
-                name=r["name"],
-                status=LayerStatus(r["status"]),
-                errors=tuple(r.get("errors", ())),
-                warnings=tuple(r.get("warnings", ())),
-                suggestion=r.get("suggestion"),
-            )
-            for r in data.get("layers", ())
-        ),
-        latency_us=float(data.get("latency_us", 0.0)),
-    )
-
-
-def _id(value: str, field: str) -> str:
-    """A task or submission id as one path segment: checked, then percent-encoded.
-
-    An id is never read as more of the path: ``'../../healthz#'`` asked for ``/healthz`` (and
-    ``status`` returned its answer as the task's), ``'?'`` and ``'#'`` cut the id or added a
-    query; now the server is asked for that id, and answers 404 (a NUL included).
-    """
-    if not isinstance(value, str):
-        raise InputError(f"'{field}' must be a string id (got {type(value).__name__})")
-    check_value(value, where=field)
-    return quote(value, safe="")
-
-
-def _retry_after_s(response: Any) -> float:
-    """The 503's ``Retry-After`` in seconds, at most ``RETRY_AFTER_MAX_S`` (1 when absent)."""
-    try:
-        return min(RETRY_AFTER_MAX_S, max(0.0, float(response.headers.get("Retry-After", 1))))
-    except ValueError:
-        return 1.0
-
-
-_APPROVAL_CONFLICT = re.compile(r" was already (approved|rejected) by ")
-"""The words of an ``ApprovalConflictError`` (``store/approvals.py``): a round already decided."""
-
-
-def _error_of(response: Any) -> QGSError:
-    try:
-        body = response.json()
-        detail = str(body.get("detail") or body)
-    except ValueError:
-        body, detail = {}, response.text[:500]
-    status = response.status_code
-    message = f"{detail} (HTTP {status})"
-    if status == 401:
-        return AuthenticationError(message)
-    if status == 403:
-        return PermissionDeniedError(message)
-    if status == 404:
-        if "submission" in detail:
-            return SubmissionNotFoundError(message)
-        return TaskNotFoundError(message)
-    if status == 409:
-        # The same errors as the in-process Client raises (the server's 409s share one type).
-        if "Idempotency-Key" in detail:
-            return IdempotencyKeyReusedError(message)
-        if _APPROVAL_CONFLICT.search(detail):
-            return ApprovalConflictError(message)
-        if "already held by another submission" in detail:
-            return RoundNumberTakenError(message)
-        return NotAwaitingApprovalError(message)
-    if status == 413:
-        if "deliverable" in detail or "'turn'" in detail:
-            return DeliverableTooLargeError(message)
-        return TooLargeError(message)
-    if status in (400, 422):
-        return InputError(message)
-    if status == 429:
-        return RateLimitedError(message, retry_after_s=float(body.get("retry_after_s", 1.0)))
-    return BrokerUnavailableError(message)
