@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from qgs_worker.core.call_effects import has_side_effect
 from qgs_worker.core.filewrites import file_writes, is_shell_tool, tool_words
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.pip_packages import normalize_package, pip_packages
@@ -433,7 +434,7 @@ def call_marks(call: ToolCall) -> frozenset[str]:
     words = tool_words(call.name)
     shell = is_shell_tool(call.name)
     program, _, sub = call.name.rsplit(".", 1)[-1].casefold().replace("-", "_").partition("_")
-    looks = bool(words & _LOOK_WORDS) and not words & _ACT_WORDS
+    looks = not has_side_effect(call)  # what a read tool's arguments mention is looked at
     if program in _PROGRAM_TOOLS or program in _WEAKENING_PROGRAMS:  # git(args=["push", ...])
         argv = [v for _, v in call.argument_values()]
         line = " ".join([program, *sub.split("_"), *(_quoted(a) for a in argv)])
@@ -469,12 +470,6 @@ def call_marks(call: ToolCall) -> frozenset[str]:
     return frozenset(marks)
 
 
-# tools whose names say they only look (``read_file``, ``search_logs``), unless they also act
-_LOOK_WORDS = frozenset(
-    {"read", "get", "view", "search", "list", "find", "grep", "cat", "show", "open", "describe"}
-    | {"fetch", "browse", "lookup", "query_logs", "inspect", "stat", "ls"}
-)
-_ACT_WORDS = frozenset({"write", "edit", "patch", "apply", "update", "create", "set", "put", "run"})
 _WEAKENING_PROGRAMS = frozenset({"kubectl", "aws", "gcloud", "az", "terraform", "psql", "mysql"})
 
 

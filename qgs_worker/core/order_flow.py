@@ -39,6 +39,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from qgs_worker.core.acts import call_marks
+from qgs_worker.core.call_effects import has_side_effect
 from qgs_worker.core.filewrites import file_writes, only_filters
 from qgs_worker.core.followed import CATEGORY, SeenOutput, find_followed
 from qgs_worker.core.followed_values import analyse
@@ -62,9 +63,7 @@ from qgs_worker.core.order_words import (
     words_of,
 )
 from qgs_worker.core.orders import Order, is_prohibition
-from qgs_worker.core.toolgate.kinds import infer_kinds
 from qgs_worker.core.toolgate.registry import ToolRegistry
-from qgs_worker.core.toolgate.spec import Permission, infer_permission
 from qgs_worker.core.unasked_acts import covered, find_unasked_acts, named_package
 
 __all__ = ["ORDER_IN_DATA", "find_orders_followed", "orders_in_data"]
@@ -409,24 +408,8 @@ def _is_noun(word: str) -> bool:
     return any(word in nouns for nouns in OBJECT_GROUPS.values())
 
 
-# a statement that changes a database, whatever the tool that runs it is called (``sql_db_query``)
-_SQL_WRITE = re.compile(
-    r"(?:^|;)\s*(?:UPDATE|INSERT|DELETE|DROP|ALTER|GRANT|REVOKE|TRUNCATE|MERGE|UPSERT"
-    r"|CREATE\s+(?!TEMP))\b",
-    re.IGNORECASE,
-)
-
-
 def _side_effect(call: ToolCall, registry: ToolRegistry | None) -> bool:
-    spec = registry.get(call.name) if registry is not None else None
-    if spec is not None:
-        return spec.permission is not Permission.READ
-    if any(_SQL_WRITE.search(v) for _, v in call.argument_values()):
-        return True
-    shape = {"properties": {k: {"type": "string"} for k in call.arguments}}
-    return (
-        infer_permission(call.name, infer_kinds(shape, tool_name=call.name)) is not Permission.READ
-    )
+    return has_side_effect(call, registry)
 
 
 def _act_or_action(
