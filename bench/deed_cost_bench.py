@@ -9,7 +9,7 @@ sample (``tests/data/agentdojo_replays_sample.jsonl``), read once. Per repetitio
 of this process), every memo cleared first so each run reads new texts:
 
 - without: ``round_scan.scan_rounds`` with the order flow switched off (no orders read, no
-  ``order_flow`` finding; the injection detectors' own passages still cut and followed as the
+  ``order_flow`` finding, no deed-first ``unasked_acts`` check; the injection detectors' own passages still cut and followed as the
   code before issue 29 did through ``followed``);
 - with: the same pass as shipped.
 
@@ -73,9 +73,14 @@ def run_pass(items: list[TranscriptTask]) -> int:
 
 def without_orders(items: list[TranscriptTask]) -> int:
     """The pass with the order flow off: no output holds an order, nothing is followed from one."""
-    saved: tuple[Callable[..., list[order_scope.OrderedOutput]], Callable[..., list[Finding]]] = (
+    saved: tuple[
+        Callable[..., list[order_scope.OrderedOutput]],
+        Callable[..., list[Finding]],
+        Callable[..., list[Finding]],
+    ] = (
         order_scope.orders_of_outputs,
         order_flow.orders_in_data,
+        getattr(order_flow, "find_unasked_acts"),  # noqa: B009 (imported there, not exported)
     )
 
     def no_orders(
@@ -88,10 +93,12 @@ def without_orders(items: list[TranscriptTask]) -> int:
 
     order_scope.orders_of_outputs = no_orders  # type: ignore[assignment]
     order_flow.orders_in_data = lambda *a, **k: []  # type: ignore[assignment]
+    setattr(order_flow, "find_unasked_acts", lambda *a, **k: [])  # noqa: B010 (the deed-first part)
     try:
         return run_pass(items)
     finally:
-        order_scope.orders_of_outputs, order_flow.orders_in_data = saved  # type: ignore[assignment]
+        order_scope.orders_of_outputs, order_flow.orders_in_data, unasked = saved  # type: ignore[assignment]
+        setattr(order_flow, "find_unasked_acts", unasked)  # noqa: B010
 
 
 def timed(fn: Callable[[list[TranscriptTask]], int], items: list[TranscriptTask]) -> tuple[float, int]:

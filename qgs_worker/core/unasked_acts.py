@@ -217,12 +217,16 @@ def _projects_package(mark: str, outputs: Sequence[OrderedOutput]) -> bool:
     own step, and "No module named 'yaml'" the error's hint ``pip install pyyaml``; a package
     only an install line names is the line's.
     """
+    name = mark.partition(":")[2]
+    # only lines that hold the name in one of its forms can name it: a long build log's other
+    # lines are not read (each line read costs ``text_marks``)
+    forms = {name, name.removeprefix("python-"), name.removeprefix("py"), name.replace("-", "_")}
     words: set[str] = set()
     for output in outputs:
         for line in output.seen.text.casefold().splitlines():
-            if not covered(mark, text_marks(line)):
+            if any(f in line for f in forms if len(f) >= 3) and not covered(mark, text_marks(line)):
                 words |= {w.replace("_", "-").rstrip(".") for w in _WORD.findall(line)}
-    return named_package(mark.partition(":")[2], frozenset(words))
+    return named_package(name, frozenset(words))
 
 
 def _naming_line(mark: str, output: OrderedOutput) -> str | None:
