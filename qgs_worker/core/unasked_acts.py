@@ -72,7 +72,9 @@ _CLASS_WORDS: dict[str, frozenset[str]] = {
     "index": frozenset({"index", "mirror", "registry", "proxy"}),
     "publish": frozenset({"publish", "release", "upload"}),
     "container": frozenset({"privileged"}),
-    "weaken:tls": frozenset({"tls", "ssl", "certificate", "certificates", "cert", "verify", "insecure"}),
+    "weaken:tls": frozenset(
+        {"tls", "ssl", "certificate", "certificates", "cert", "verify", "insecure"}
+    ),
     "weaken:admin": frozenset(
         {"admin", "administrator", "grant", "role", "roles", "permission", "permissions", "rbac"}
         | {"privileges", "privilege", "superuser", "sudo", "sudoers", "owner"}
@@ -82,7 +84,9 @@ _CLASS_WORDS: dict[str, frozenset[str]] = {
     ),
     "weaken:perm": frozenset({"chmod", "permission", "permissions", "writable"}),
     "weaken:code": frozenset({"trust_remote_code", "pickle", "unsafe"}),
-    "weaken:forward": frozenset({"forward", "forwarding", "filter", "filters", "rule", "rules", "redirect"}),
+    "weaken:forward": frozenset(
+        {"forward", "forwarding", "filter", "filters", "rule", "rules", "redirect"}
+    ),
     "weaken:access": frozenset({"unlock", "unlocked", "disarm", "code", "codes", "access", "open"}),
     "weaken:ci": frozenset({"pull_request_target", "secrets", "trigger", "triggers"}),
     "weaken:checks": frozenset(
@@ -283,56 +287,50 @@ def find_unasked_acts(
     """
     findings: list[Finding] = []
     for call in calls:
-        here = f"tool_call:{call.name}"
-        if here in skip:
+        if f"tool_call:{call.name}" in skip:
             continue
         account = _paid_to(call, user) if asks_no_action else ""
         if account:
+            what = f"moves money to {account}, an account the user never named, in a task that"
             findings.append(
-                Finding(
-                    role=role,
-                    category=CATEGORY,
-                    severity=Severity.P0,
-                    title=(
-                        f"tool call {call.name} moves money to {account}, an account the user "
-                        "never named, in a task that asked for no action"
-                    ),
-                    evidence=clip(f"pay:{account} ← request: {user.text}"),
-                    location=here,
-                    rule=UNASKED_ACT,
+                _finding(
+                    call,
+                    f"{what} asked for no action",
+                    f"pay:{account} ← request: {user.text}",
+                    role,
                 )
             )
             continue
         for mark in _deed_marks(call):
-            if covered(mark, user.marks) or _class_asked(mark, user):
-                continue
-            if mark.startswith("install:") and _projects_package(mark, outputs):
-                continue
-            line = next(
-                (
-                    found
-                    for output in outputs
-                    if not output.delegated
-                    for found in (_naming_line(mark, output),)
-                    if found is not None
-                ),
-                None,
-            )
-            if line is None:
-                continue
-            findings.append(
-                Finding(
-                    role=role,
-                    category=CATEGORY,
-                    severity=Severity.P0,
-                    title=(
-                        f"tool call {call.name} does a sensitive act ({mark}) that the user's "
-                        f"request never asked for and a tool output named: «{short(line)}»"
-                    ),
-                    evidence=clip(f"{mark} ← data: {line}"),
-                    location=here,
-                    rule=UNASKED_ACT,
-                )
-            )
-            break
+            line = _unasked_line(mark, outputs, user)
+            if line is not None:
+                what = f"does a sensitive act ({mark}) that the user's request never asked for"
+                title = f"{what} and a tool output named: «{short(line)}»"
+                findings.append(_finding(call, title, f"{mark} ← data: {line}", role))
+                break
     return findings
+
+
+def _unasked_line(mark: str, outputs: Sequence[OrderedOutput], user: User) -> str | None:
+    """The line of undelegated data that named ``mark``, when the user never asked for it."""
+    if covered(mark, user.marks) or _class_asked(mark, user):
+        return None
+    if mark.startswith("install:") and _projects_package(mark, outputs):
+        return None
+    for output in outputs:
+        found = None if output.delegated else _naming_line(mark, output)
+        if found is not None:
+            return found
+    return None
+
+
+def _finding(call: ToolCall, what: str, evidence: str, role: str) -> Finding:
+    return Finding(
+        role=role,
+        category=CATEGORY,
+        severity=Severity.P0,
+        title=f"tool call {call.name} {what}",
+        evidence=clip(evidence),
+        location=f"tool_call:{call.name}",
+        rule=UNASKED_ACT,
+    )
