@@ -112,7 +112,9 @@ def find_orders_followed(
     user = read_user(user_texts)
     asks_no_action = not user.classes & _ACTION_CLASSES and not user.delegates and bool(user.words)
     if not any(o.orders or o.seen.passages for o in outputs):
-        return find_unasked_acts(calls, outputs, user, asks_no_action=asks_no_action, role=role)
+        return find_unasked_acts(
+            calls, outputs, user, asks_no_action=asks_no_action, registry=registry, role=role
+        )
     findings = _values(
         calls, outputs, user, [*user_texts, *_before_orders(outputs)], strip_relayed, role
     )
@@ -129,7 +131,13 @@ def find_orders_followed(
     taken = frozenset(f.location.split(".", 1)[0] for f in findings)
     findings.extend(
         find_unasked_acts(
-            calls, outputs, user, skip=taken, asks_no_action=asks_no_action, role=role
+            calls,
+            outputs,
+            user,
+            skip=taken,
+            asks_no_action=asks_no_action,
+            registry=registry,
+            role=role,
         )
     )
     if answer.strip():

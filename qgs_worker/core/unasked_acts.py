@@ -39,11 +39,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from qgs_worker.core.acts import SENSITIVE_MARKS, call_marks, text_marks
+from qgs_worker.core.call_effects import has_side_effect
 from qgs_worker.core.followed import CATEGORY
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.order_scope import OrderedOutput, User, clip, short
+from qgs_worker.core.overreach import overreaching_value, reads_only
+
+if TYPE_CHECKING:
+    from qgs_worker.core.toolgate.registry import ToolRegistry
 
 __all__ = ["UNASKED_ACT", "asks_for", "covered", "find_unasked_acts", "named_package", "sends_data"]
 
@@ -268,6 +274,7 @@ def find_unasked_acts(
     *,
     skip: frozenset[str] = frozenset(),
     asks_no_action: bool = False,
+    registry: ToolRegistry | None = None,
     role: str = "detectors",
 ) -> list[Finding]:
     """Report the calls that do a sensitive act only data named (the module's table).
@@ -278,7 +285,10 @@ def find_unasked_acts(
         user: What the user's words name (``order_scope.read_user``).
         skip: Locations (``tool_call:NAME``) already reported by the order check.
         asks_no_action: The user's words ask for no action at all ("summarise my spending"):
-            a payment to an account they never named is then the deed, whatever the data says.
+            a payment to an account they never named is then the deed, whatever the data says;
+            and when they only ask to be told something (``overreach.reads_only``), so is any
+            act of handing over, taking away, paying, approving or buying on the data's values.
+        registry: Registered tools: a declared permission wins over the one a name implies.
         role: The ``Finding.role`` to set.
 
     Returns:
@@ -286,6 +296,7 @@ def find_unasked_acts(
         ``tool_call:NAME``. Never raises.
     """
     findings: list[Finding] = []
+    questions_only = reads_only(user, asks_no_action)
     for call in calls:
         if f"tool_call:{call.name}" in skip:
             continue
@@ -299,6 +310,17 @@ def find_unasked_acts(
                     f"pay:{account} ← request: {user.text}",
                     role,
                 )
+            )
+            continue
+        value = (
+            overreaching_value(call, outputs, user, has_side_effect(call, registry))
+            if questions_only
+            else ""
+        )
+        if value:
+            what = f"acts on «{value}» from the data in a task that only asked to be told"
+            findings.append(
+                _finding(call, f"{what} something", f"{value} ← request: {user.text}", role)
             )
             continue
         for mark in _deed_marks(call):
