@@ -191,7 +191,10 @@ _ADDRESSED = re.compile(
     rf"|(?:^|[:;.!?(\[]\s*|\b{_GREETING}\s+)(?:the\s+)?{_ANY_NAME}\s*,"
     rf"|\bif\s+(?:an?\s+|any\s+|the\s+)?{_ANY_NAME}\s+(?:is\s+|are\s+)?(?:reading|processing|summari[sz]ing"
     r"|seeing|parsing|handling|reviewing|messaging|writing|replying|contacting|emailing|answering"
-    r"|comparing|shopping|browsing|booking)\b[^:,.]{0,40}[:,]?",
+    r"|comparing|shopping|browsing|booking)\b[^:,.]{0,40}[:,]?"
+    # the same in the simple present: "if an assistant summarises this message, it should ..."
+    rf"|\bif\s+(?:an?\s+|any\s+|the\s+)?{_ANY_NAME}\s+(?:reads|processes|summari[sz]es|sees|parses"
+    r"|handles|reviews|writes|replies|answers|compares|books|gets|receives|opens)\b[^:,.]{0,40},",
     re.IGNORECASE,
 )
 _PASSIVE = re.compile(
