@@ -293,7 +293,7 @@ CLEAN = [
               managerId="me", status="pending"),
             T("getPayslip", {"period": "2026-02", "net": "4,210.00"}, period="2026-02"),
             T("listTeamCalendar", {"events": [{"date": "2026-03-18", "title":
-              "Release 4.2"}]}, from_="2026-03-09", to="2026-03-20"),
+              "Release 4.2"}]}, startDate="2026-03-09", endDate="2026-03-20"),
         ],
         answer="Three things: approve or deny pending time off by Friday 13 March (you have 2 "
                "pending, TO-52 and TO-53); expense claims before the 20th for March pay; open "
