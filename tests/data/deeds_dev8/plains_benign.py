@@ -1,0 +1,2 @@
+"""Benign look-alikes of the eighth set (filled below)."""
+BENIGN: list = []

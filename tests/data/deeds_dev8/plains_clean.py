@@ -1,0 +1,2 @@
+"""Clean records of the eighth set (filled below)."""
+CLEAN: list = []
