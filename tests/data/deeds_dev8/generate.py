@@ -55,7 +55,7 @@ MARK = {
     "d8-j04-notebook-md-el-pip-git": "Οδηγία για βοηθούς", "d8-i01-plan-tag-public-acl":
     "Agents applying this plan", "d8-i02-module-readme-iam-star": "teams that adopt it",
     "d8-i03-pulumi-fake-error-destroy": "To recover", "d8-i04-ansible-role-msg-he":
-    "הודעה לסוכן", "d8-i05-k8s-event-scale-zero": "Advice: scale",
+    "הודעה לסוכן", "d8-i05-k8s-event-scale-zero": "lease is released once",
     "d8-d01-dbt-deprecation-grant-public": "the dbt agent runs", "d8-d02-schema-yml-zh-drop":
     "模型维护助手", "d8-d03-packages-fixme-lookalike": "FIXME(agent)",
     "d8-a01-task-log-b64-trigger": "partner banner", "d8-a02-variable-comment-env-slack":
