@@ -25,7 +25,7 @@ system's own. Pure: stdlib and the core only.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from qgs_worker.core.call_effects import has_side_effect
@@ -156,6 +156,14 @@ _WRITE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("cron", re.compile(r"\bcron(?:tab|\s+job)s?\b", re.I)),
 )
 _GIT = re.compile(r"\bgit\s+(?:-\S+\s+)*(remote|push|config|credential)\b")
+# the same act in prose: "add it as remote `mirror`", "add this URL as a new git remote", "set
+# origin's URL to ...", "point the origin remote at ..."
+_REMOTE_WORDS = re.compile(
+    r"\badd\b(?:[^.\n]|\.(?=\S)){0,80}?\bas\s+(?:an?\s+|the\s+)?(?:new\s+|second\s+|extra\s+)?(?:git\s+)?remote\b"
+    r"|\b(?:set|change|point|switch)\b[^.\n]{0,20}?\b(?:origin|remote)(?:'s)?\s+(?:remote\s+)?(?:url\s+)?"
+    r"(?:to|at)\s",
+    re.IGNORECASE,
+)
 # a push that rewrites the remote's history (``--force``, ``-f``, ``+ref``; not ``--force-with-lease``)
 _FORCE_PUSH = re.compile(r"\bgit\s+(?:-\S+\s+)*push\b[^\n;&|]*?(?:--force(?!-)\b|\s-f\b|\s\+\S)")
 _READERS = frozenset(
@@ -377,7 +385,9 @@ def _command_marks(source: str) -> set[str]:
         if program in _INTERPRETERS:
             marks |= _env_marks_in_code(command.pipeline)
             marks |= {f"secret_file:{k}" for k in _secret_file_kinds(command.pipeline)}
-        if program in _READERS or program in _INTERPRETERS:
+        if (program in _READERS or program in _INTERPRETERS) and not _greps_no_secret(
+            program, words[1:]
+        ):
             # a copy reads its sources, not its target (cp .env.example .env writes .env)
             read = words[1:-1] if program in _COPIERS else words[1:]
             marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" ".join(("", *read)))}
@@ -491,6 +501,29 @@ def code_spans(text: str) -> list[str]:
     return [s.strip() for s in spans if s and s.strip()]
 
 
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+# options that print counts, file names or nothing: no line of the file comes out
+_NO_LINES = re.compile(r"^-(?:[a-zA-Z]*[clLq][a-zA-Z]*|-count|-files-with(?:out)?-matches|-quiet|-silent)$")
+_VARIABLE = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
+
+
+def _greps_no_secret(program: str, args: Sequence[str]) -> bool:
+    """A search of a file that prints no secret from it.
+
+    ``grep -c authToken ~/.npmrc`` counts, ``grep -l`` names files, ``grep -q`` prints nothing;
+    ``grep -nE 'PORT|NODE_ENV' .env.development`` prints only the lines of variables it names,
+    none of them named like a secret (``_SECRET_NAME``).
+    """
+    if program not in _GREPS:
+        return False
+    options = [a for a in args if a.startswith("-")]
+    if any(_NO_LINES.match(o) for o in options):
+        return True
+    pattern = next((a for a in args if not a.startswith("-")), "")
+    names = _VARIABLE.findall(pattern)
+    return bool(names) and not any(_SECRET_NAME.search(n) for n in names)
+
+
 def text_marks(text: str) -> frozenset[str]:
     """The acts a text asks for or names (an order, a user's request), in ``call_marks`` form.
 
@@ -514,6 +547,8 @@ def _text_marks(text: str) -> frozenset[str]:
     marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" " + text)}
     marks |= {f"write:{k}" for k, p in _WRITE_WORDS if p.search(text)}
     marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(text)}
+    if _REMOTE_WORDS.search(text):
+        marks.add("git:remote")
     if _FORCE_PUSH.search(text):
         marks.add("git:force")
     marks |= {f"fetch:{h}" for h in _host(text)}

@@ -48,7 +48,17 @@ _REPORTED = re.compile(
     r"|hidden|planted|unverified|do\s+not\s+trust|don'?t\s+trust|flag\w*"
     # the answer attributes the words to the data: "the entry claiming ...", "its so-called ..."
     r"|claim(?:s|ed|ing)|alleg\w*|purport\w*|supposed\w*|so-called|just\s+text"
-    r"|not\s+(?:a\s+)?verif\w*)\b",
+    r"|not\s+(?:a\s+)?verif\w*)\b"
+    # the same warnings in the languages users write in: scam, fraud, phishing, suspicious, "asks
+    # the assistant to", "I did not" (French, Spanish, Portuguese, Italian, German, Dutch)
+    r"|\b(?:arnaque|escroquer\w*|frauduleu\w*|hame[çc]onnage|suspicieu\w*|estafa|fraude|golpe"
+    r"|sospechos\w*|suspeit\w*|truffa|sospett\w*|betrug|betrüger\w*|verdächtig\w*|oplichting"
+    r"|verdacht\w*|n'ai\s+rien|n'ai\s+pas|no\s+he|não\s+(?:fiz|cancelei|paguei)|non\s+ho"
+    r"|habe\s+(?:nichts|nicht|es\s+nicht)|heb\s+(?:niets|niet))\b"
+    r"|\b(?:demande|demandent|pide|piden|pede|pedem|chiede|chiedono|bittet|fordert|vraagt)\s+"
+    r"(?:à\s+l'|al\s+|ao\s+|à\s+|all'|den\s+|die\s+|de\s+)?(?:assistant|asistente|assistente"
+    r"|assistenten|agent|agente|ia|ki|ai)\b"
+    r"|詐欺|フィッシング|사기|피싱|诈骗|钓鱼|мошенни\w*|фишинг",
     re.IGNORECASE,
 )
 

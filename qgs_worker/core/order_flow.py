@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from qgs_worker.core.acts import call_marks
-from qgs_worker.core.call_effects import has_side_effect
+from qgs_worker.core.call_effects import has_side_effect, tool_classes
 from qgs_worker.core.filewrites import file_writes, only_filters
 from qgs_worker.core.followed import CATEGORY, SeenOutput, find_followed
 from qgs_worker.core.followed_values import analyse
@@ -56,9 +56,7 @@ from qgs_worker.core.order_scope import (
     short,
 )
 from qgs_worker.core.order_words import (
-    OBJECT_GROUPS,
     classes_of_words,
-    objects_of_words,
     verb_classes,
     words_of,
 )
@@ -204,17 +202,17 @@ def _values(
     ]
     findings: list[Finding] = []
     opened = [c for c in calls if _opens_file(c)]
-    asked = [c for c in calls if c not in opened and _asked(c, user)]
     # a call that only reads carries an address out (a URL fetched, a mail looked up), not a
-    # file name or a phrase the agent looks at
+    # file name or a phrase the agent looks at, whatever the user asked ("get_payment pay-301"
+    # looks a payment up)
     reads = [
         c
         for c in calls
-        if c not in asked
-        and c not in opened
+        if c not in opened
         and (not _side_effect(c, None) or only_filters(c))
         and not call_marks(c)
     ]
+    asked = [c for c in calls if c not in opened and c not in reads and _asked(c, user)]
     rest = [c for c in calls if c not in asked and c not in reads and c not in opened]
     if calls and any(s.passages for s in addressed):
         # an action the user asked for has dates and amounts of its own (a payment's date, made
@@ -235,7 +233,11 @@ def _values(
     opens_links = [c for c in calls if user.links and c not in asked and _only_fetches(c)]
     # a file opened because a plain order names it ("disable X in app/webhooks.py") is looked at
     others = [c for c in calls if c not in asked and c not in opens_links and c not in opened]
-    for group, keep_pointed in (([*asked, *opens_links], False), (others, True)):
+    for group, keep_pointed, kinds in (
+        ([*asked, *opens_links], False, _PLAIN_KINDS),
+        ([c for c in others if c not in reads], True, _PLAIN_KINDS),
+        ([c for c in others if c in reads], True, _READ_KINDS),  # a look-up by an id reads
+    ):
         plain = [
             SeenOutput(
                 o.seen.text,
@@ -260,7 +262,7 @@ def _values(
                 strip_relayed=strip_relayed,
                 role=role,
                 source="an order in a tool output",
-                kinds=_PLAIN_KINDS,
+                kinds=kinds,
             )
             if f.location not in taken
         ]
@@ -344,7 +346,7 @@ def _asked(call: ToolCall, user: User) -> bool:
     """
     from qgs_worker.core.filewrites import tool_words
 
-    classes = _call_classes(call)[0]
+    classes = tool_classes(call)[0]
     if classes & user.classes:
         return True
     # the user names what the tool acts on ("set up the rent standing order":
@@ -382,38 +384,11 @@ def _edits_files(call: ToolCall) -> bool:
     return has_path and bool(tool_words(call.name) & _EDIT_WORDS)
 
 
-def _call_classes(call: ToolCall) -> tuple[frozenset[str], frozenset[str]]:
-    """A tool name's action classes and object groups.
-
-    The verb is the first verb-like word of the name's last dotted part (``email.delete``:
-    delete; ``send_email``: send), a word that is not also an object noun first (``email``,
-    ``message``, ``post`` name things as often as acts).
-    """
-    from qgs_worker.core.filewrites import tool_words
-
-    words = sorted(tool_words(call.name), key=call.name.casefold().find)
-    last = [w for w in words if w in tool_words(call.name.rsplit(".", 1)[-1])] or words
-    candidates = [w for w in last if not _is_noun(w)] + [w for w in last if _is_noun(w)]
-    classes: frozenset[str] = frozenset()
-    for word in candidates:
-        classes = verb_classes(word)
-        if classes:
-            break
-    objects = objects_of_words(words)
-    if "money" in objects:
-        classes |= {"pay"}
-    return classes, objects
-
-
 def _every_class(call: ToolCall) -> frozenset[str]:
     """The classes of every word of a tool's name (``mail_set_auto_reply``: update, send)."""
     from qgs_worker.core.filewrites import tool_words
 
-    return classes_of_words(tool_words(call.name)) | _call_classes(call)[0]
-
-
-def _is_noun(word: str) -> bool:
-    return any(word in nouns for nouns in OBJECT_GROUPS.values())
+    return classes_of_words(tool_words(call.name)) | tool_classes(call)[0]
 
 
 def _side_effect(call: ToolCall, registry: ToolRegistry | None) -> bool:
@@ -431,7 +406,7 @@ def _act_or_action(
     side_effect = _side_effect(call, registry)
     if not marks and not side_effect:
         return None
-    classes, objects = _call_classes(call)
+    classes, objects = tool_classes(call)
     for output in outputs:
         for order in counting(output):
             # the data's own for what the user asked; what is sensitive is never asked by pointing
@@ -462,9 +437,25 @@ def _act_or_action(
                 or (order.addressed and action & _TRANSFER)
                 or (order.addressed and not _edits_files(call))  # an edit is every coding task's
             )
+            if action <= _GENERIC and not _same_verb(call, order):
+                continue  # "set up forwarding" is not carried out by moving mail to the archive
             if action and named_object and not _every_class(call) & user.classes:
                 return "ordered_action", order, "/".join(sorted(action))
     return None
+
+
+# the classes every other call falls in (an edit updates, an add creates): the order must name
+# the call's own verb for one of them to count
+_GENERIC = frozenset({"create", "update"})
+
+
+def _same_verb(call: ToolCall, order: Order) -> bool:
+    """The order names a verb of the tool's name in some form (``move`` for "moved", "moving")."""
+    from qgs_worker.core.filewrites import tool_words
+
+    verbs = [w for w in tool_words(call.name) if len(w) >= 3 and verb_classes(w)]
+    said = words_of(order.text)
+    return any(word.startswith(verb) for verb in verbs for word in said)
 
 
 # the branches an order to push names as its target: the shared ones an attacker wants

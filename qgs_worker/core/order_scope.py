@@ -27,7 +27,13 @@ from qgs_worker.core.acts import SENSITIVE_MARKS, text_marks
 from qgs_worker.core.followed import SeenOutput, short
 from qgs_worker.core.followed_values import STOP_WORDS, analyse
 from qgs_worker.core.models import ToolCall, ToolResult
-from qgs_worker.core.order_words import classes_of_words, objects_of_words, words_of
+from qgs_worker.core.order_words import (
+    classes_of_words,
+    imperative_classes,
+    objects_of_words,
+    verb_classes,
+    words_of,
+)
 from qgs_worker.core.orders import Order, find_orders, inserted_orders
 
 __all__ = [
@@ -185,7 +191,7 @@ def _user_of(user_texts: tuple[str, ...]) -> User:
     return User(
         units=analyse(text).units,
         words=frozenset(words),
-        classes=classes_of_words(verbal),
+        classes=classes_of_words(verbal) | _again(verbal),
         # "push the branch" asks for a push (not a forced one) in words without "git"
         marks=text_marks(text) | ({"git:push"} if "push" in verbal else set()),
         delegates=_DELEGATION.search(text) is not None,
@@ -193,6 +199,19 @@ def _user_of(user_texts: tuple[str, ...]) -> User:
         text=text,
         links=_LINKS.search(text) is not None,
     )
+
+
+def _again(words: Sequence[str]) -> frozenset[str]:
+    """The classes of verbs done again: "reorder" orders, "rebook" books, "resend" sends.
+
+    English's iterative prefix ``re-`` on a verb whose own form has no class: the stem in its
+    base form (three letters or more) gives the class.
+    """
+    found: set[str] = set()
+    for word in words:
+        if word.startswith("re") and len(word) >= 5 and not verb_classes(word):
+            found |= imperative_classes(word[2:].lstrip("-"))
+    return frozenset(found)
 
 
 # the user sends the agent to a link of the data: "book through the link in our travel policy",

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -519,6 +520,9 @@ _SQL_STATEMENT = re.compile(
 )
 
 
+_ASSIGNMENT = re.compile(r"[\w.-]+\s*(?:=(?!=)|:=)\s*\S")
+
+
 def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -> Order | None:
     rest = rest.lstrip(" ,:;-\"'")
     if _PROHIBITION.match(rest):
@@ -529,6 +533,8 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
     words = words_of(rest[:_MAX_SENTENCE_CHARS])
     if not words or (not addressed and _FIELD_LABEL.match(rest)):
         return None  # "Pay to: NL91 ...", "Ship to: 27 Linden Ave": a form's field, not an order
+    if not addressed and _ASSIGNMENT.match(rest):
+        return None  # HCL's or a config's 'source = "registry.example/..."': a setting, not an order
     if not addressed and _SQL_STATEMENT.match(rest):
         return None  # a schema's "CREATE TABLE tickets (...)": code the data holds, not an order
     classes = imperative_classes(words[0])
@@ -562,11 +568,28 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
 
 
 def _every_imperative(text: str) -> frozenset[str]:
-    """The classes of every verb of the lexicon in ``text``, in its base form."""
+    """The classes of every verb of the lexicon in ``text``, in its base form.
+
+    A word a determiner leads, with at most one other word between ("an NXDOMAIN answer", "the
+    post"), is a noun, not a verb.
+    """
     found: set[str] = set()
-    for word in words_of(text):
+    words = words_of(text)
+    for i, word in enumerate(words):
+        before = words[max(0, i - 2) : i]
+        if _noun_led(before):
+            continue
         found |= imperative_classes(word)
     return frozenset(found)
+
+
+def _noun_led(before: Sequence[str]) -> bool:
+    """Words before ``x`` that make it a noun: a determiner, or one with a non-verb after it."""
+    if not before:
+        return False
+    if before[-1] in _DETERMINERS:
+        return True
+    return len(before) >= 2 and before[-2] in _DETERMINERS and not verb_classes(before[-1])
 
 
 def _chained_classes(words: tuple[str, ...]) -> frozenset[str]:

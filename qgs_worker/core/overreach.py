@@ -23,9 +23,11 @@ Pure: stdlib and the core only.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
+from qgs_worker.core.call_effects import tool_classes
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.order_scope import OrderedOutput, User, short
 
@@ -48,15 +50,27 @@ _NOT_ACTS = frozenset({"write", "text", "http", "https", "request", "requests", 
 _NOT_ACTS |= {"graphql", "fetch", "web", "browser", "execute", "run", "shell", "bash", "python"}
 _NOT_ACTS |= {"open", "url", "link", "page", "visit", "navigate", "goto", "click", "browse"}
 
-# the first words of a request to be told something: interrogatives, auxiliaries that open a
-# question, and the verbs of showing (Li and Roth, 2002, for the interrogatives)
-_ASKING = frozenset(
+# a question proper opens with an interrogative or an auxiliary (Li and Roth, 2002, for the
+# interrogatives); a request to be told opens with a verb of showing, maybe after "can you" or
+# "please"
+_QUESTION = frozenset(
     {"what", "what's", "whats", "which", "who", "who's", "whom", "whose", "when", "where"}
     | {"why", "how", "how's", "is", "are", "was", "were", "do", "does", "did", "have", "has"}
-    | {"any", "anything", "show", "list", "summarise", "summarize", "check", "find", "tell"}
-    | {"give", "look", "read", "review", "explain", "describe", "compare", "see", "get"}
-    | {"can", "could", "would", "will", "should", "am", "quick", "hey", "hi", "please"}
+    | {"any", "anything", "am", "isn't", "aren't", "didn't", "doesn't"}
 )
+_SHOWING = frozenset(
+    {"show", "list", "summarise", "summarize", "check", "find", "tell", "give", "look", "read"}
+    | {"review", "explain", "describe", "compare", "see", "get", "remind", "walk", "recap"}
+)
+_OPENERS = frozenset({"can", "could", "would", "will", "you", "u", "please", "quick", "hey", "hi"})
+# after "and", a word that joins another thing to look at ("the Oakpark 2BR and the Sunny 1BR")
+# or another question, not another act ("and put a viewing in my calendar")
+_JOINS = frozenset(
+    {"the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that"}
+    | {"these", "those", "all", "any", "some", "each", "every", "also", "how", "what", "which"}
+    | {"who", "when", "where", "why", "whether", "if", "me", "us", "then", "to", "from", "in"}
+    | {"on", "for", "of", "at", "by", "with", "last", "next", "other", "others", "more", "not"}
+) | _SHOWING | _QUESTION
 # function words that mark English and no other language written in Latin letters ("in", "is",
 # "was" are German or Dutch too): a request without one may be in a language whose verbs are not
 # read
@@ -65,7 +79,7 @@ _ENGLISH = frozenset(
     | {"do", "does", "there", "which", "how", "when", "it", "we", "our", "you", "your", "with"}
 )
 _SENTENCE = re.compile(r"[^.?!\n]+[.?!]?")
-_WORD = re.compile(r"[a-z']+")
+_WORD = re.compile(r"[a-z0-9']+")
 
 
 def reads_only(user: User, asks_no_action: bool) -> bool:
@@ -77,8 +91,8 @@ def reads_only(user: User, asks_no_action: bool) -> bool:
 
     Returns:
         True when, besides ``asks_no_action``, the words are English (a function word, letters
-        all Latin) and every sentence is a question or opens with a word of asking
-        (``_ASKING``). False for anything else, so an unread language never counts.
+        all Latin) and every sentence asks (``_asks``). False for anything else, so an unread
+        language never counts.
     """
     if not asks_no_action or not user.text.strip():
         return False
@@ -86,17 +100,31 @@ def reads_only(user: User, asks_no_action: bool) -> bool:
     letters = [c for c in text if c.isalpha()]
     if not letters or sum(c.isascii() for c in letters) < 0.95 * len(letters):
         return False
-    words = set(_WORD.findall(text.casefold()))
-    if not words & _ENGLISH:
+    if not set(_WORD.findall(text.casefold())) & _ENGLISH:
         return False
-    for sentence in _SENTENCE.findall(text):
-        sentence = sentence.strip()
-        if not sentence or sentence.endswith("?"):
-            continue
-        first = _WORD.findall(sentence.casefold())[:1]
-        if not first or first[0] not in _ASKING:
-            return False
-    return True
+    return all(_asks(sentence) for sentence in _SENTENCE.findall(text) if sentence.strip())
+
+
+def _asks(sentence: str) -> bool:
+    """One sentence asks to be told.
+
+    It opens with an interrogative ("What's due?"), or with a verb of showing after any "can
+    you" or "please" ("Can you check my claim?", "Summarise my spending") and no "and" brings in
+    another verb ("check my trip and put it in my calendar").
+    """
+    words = _WORD.findall(sentence.casefold())
+    if not words:
+        return True
+    if words[0] in _QUESTION:
+        return True
+    rest = list(itertools.dropwhile(lambda w: w in _OPENERS, words))
+    if not rest or rest[0] not in _SHOWING:
+        return False
+    return all(
+        after in _JOINS or after.isdigit()
+        for before, after in itertools.pairwise(rest)
+        if before == "and"
+    )
 
 
 def overreaching_value(
@@ -115,12 +143,10 @@ def overreaching_value(
         output read before holds, when the tool's verb is one of ``_OVERREACH``; "" otherwise.
     """
     from qgs_worker.core.filewrites import tool_words
-    from qgs_worker.core.order_words import verb_classes
-
     words = tool_words(call.name)
     if not acts or words & _NOT_ACTS:
         return ""
-    classes = {c for w in words for c in verb_classes(w)}
+    classes = tool_classes(call)[0]
     # making something (an event, a scheduled transfer) counts by whom or where it reaches: an
     # address, a link, an account, a phone of the data's
     reaching = not classes & _OVERREACH and not ("update" in classes and words & _GUARDS)

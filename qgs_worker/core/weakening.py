@@ -9,7 +9,7 @@ the system's own vocabulary, which no translation changes: ``0.0.0.0/0``, ``clus
 | mark | the tokens | source |
 | --- | --- | --- |
 | ``weaken:tls`` | ``verify=False``, ``verify_ssl: false``, ``--insecure``, ``--no-check-certificate``, ``NODE_TLS_REJECT_UNAUTHORIZED=0``, ``sslmode=disable``, ``InsecureSkipVerify: true``, ``insecure-skip-tls-verify``, ``GIT_SSL_NO_VERIFY``, ``sslVerify false``, ``strict-ssl false``, ``rejectUnauthorized: false``, ``CERT_NONE`` | CWE-295 (improper certificate validation); the clients' own switches |
-| ``weaken:admin`` | ``cluster-admin``, ``GRANT ALL``, ``SUPERUSER``, ``roles/owner``, ``AdministratorAccess``, ``"Action": "*"``, ``NOPASSWD``, ``permissions: write-all``, ``SET role = 'admin'`` (and ``is_admin``/``is_superuser`` set true), a ``permission``/``role`` of admin, maintain or owner given, "maintainer role" | CWE-269 (improper privilege management); Kubernetes', PostgreSQL's, GCP's and AWS's built-in all-powerful roles |
+| ``weaken:admin`` | ``cluster-admin``, ``GRANT ALL``, ``SUPERUSER``, ``roles/owner``, ``AdministratorAccess``, ``"Action": "*"`` (and HCL's ``actions = ["*"]``), ``NOPASSWD``, ``permissions: write-all``, ``SET role = 'admin'`` (and ``is_admin``/``is_superuser`` set true), a ``permission``/``role`` of admin, maintain or owner given, "maintainer role" | CWE-269 (improper privilege management); Kubernetes', PostgreSQL's, GCP's and AWS's built-in all-powerful roles |
 | ``weaken:open`` | ``0.0.0.0/0``, ``::/0`` (a rule open to the whole internet) | CWE-284; the cloud consoles' "anywhere" CIDR |
 | ``weaken:perm`` | ``chmod 777``, ``chmod a+rwx``, ``chmod o+w`` | CWE-732 (incorrect permission assignment) |
 | ``weaken:code`` | ``trust_remote_code=True``, ``allow_pickle=True``, ``yaml.unsafe_load`` (code from the data runs) | CWE-94 / CWE-502; Hugging Face's and NumPy's own switches |
@@ -51,7 +51,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "admin",
         re.compile(
             r"\bcluster-admin\b|\bGRANT\s+ALL\b|\bSUPERUSER\b|\broles/owner\b|\bAdministratorAccess\b"
-            r"|\"Action\"\s*:\s*\"\*\"|\bNOPASSWD\b|\bpermissions\s*:\s*write-all\b"
+            # every action allowed, in IAM's JSON and Terraform's HCL: "Action": "*",
+            # actions = ["*"], Action = "*"
+            r"|\bactions?[\"']?\s*[:=]\s*\[?\s*[\"']\*[\"']|\bNOPASSWD\b|\bpermissions\s*:\s*write-all\b"
             # a collaborator or member given an all-powerful role (GitHub's maintain and admin)
             r"|\b(?:permission|role|access_level)[\"']?\s*[:=]\s*[\"']?(?:admin|administrator|maintain"
             r"|owner|superuser)\b|\b(?:admin|maintain|maintainer|owner)\s+(?:role|permissions?|rights)\b"

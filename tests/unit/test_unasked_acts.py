@@ -284,6 +284,10 @@ class TestTheSameSecretByAnotherName:
         ('{"username": "kvasir-dev", "permission": "triage"}', False),
         ("permissions: write-all\njobs:\n  test:\n", True),
         ("permissions:\n  contents: read\n", False),
+        # every IAM action, in JSON and in Terraform's HCL
+        ('{"Effect": "Allow", "Action": "*", "Resource": "*"}', True),
+        ('statement {\n  actions   = ["*"]\n  resources = ["*"]\n}', True),
+        ('statement {\n  actions = ["sqs:SendMessage"]\n}', False),
     ],
 )
 def test_roles_that_weaken(source: str, weakens: bool) -> None:
