@@ -83,6 +83,9 @@ _DETERMINERS = frozenset(
 
 
 _NEGATIONS = frozenset({"don't", "dont", "not", "never", "no", "without", "nor", "t"})
+# a verb after a subject other than the agent tells what someone does, it asks nothing: "how much
+# I pay per month", "I'll approve them myself", "they cancel on Fridays"
+_SUBJECTS = frozenset({"i", "ll", "we", "they", "he", "she"})  # "ll": I'll, we'll
 
 
 _GENERIC_ARGUMENT_WORDS = frozenset(
@@ -181,12 +184,16 @@ def read_user(user_texts: Sequence[str]) -> User:
 def _user_of(user_texts: tuple[str, ...]) -> User:
     text = "\n".join(t for t in user_texts if t)
     words = words_of(text)
-    # a verb after a determiner is a noun ("my emails"); one after a negation is not asked
-    # ("don't buy yet")
+    # a verb after a determiner is a noun ("my emails", "my yoga mat order"); one after a
+    # negation is not asked ("don't buy yet"), nor one after another subject ("I pay"); one
+    # whose object is the user asks to be told ("tell me", "send me the totals")
     verbal = [
         w
-        for two, before, w in zip(("", "", *words), ("", *words), words, strict=False)
-        if before not in _DETERMINERS and not {two, before} & _NEGATIONS
+        for sentence in _SENTENCES.findall(text)
+        for clause in [words_of(sentence)]
+        for i, w in enumerate(clause)
+        if not _noun_or_not_asked(clause[max(0, i - 3) : i], clause[i + 1 : i + 2])
+        and not (w in _TELLING and clause[i + 1 : i + 2] in _TO_ME)
     ]
     return User(
         units=analyse(text).units,
@@ -199,6 +206,42 @@ def _user_of(user_texts: tuple[str, ...]) -> User:
         text=text,
         links=_LINKS.search(text) is not None,
     )
+
+
+_TO_ME = (("me",), ("us",))
+# verbs whose object "me" makes them a request to be told ("tell me", "show us"); "send me the
+# link in our chat" still sends
+_TELLING = frozenset({"tell", "show", "give", "get", "let", "remind"})
+# words that end a noun phrase: what follows is a new clause ("the KB and reset her password")
+_CLAUSE_WORDS = frozenset({"and", "or", "then", "but", "to", "so", "also", "please"})
+# words that open a verb's object: "write the message", "send them", "pay all"
+_OBJECT_LEADS = _DETERMINERS | {"them", "him", "her", "it", "me", "us", "you", "all", "every"}
+_SENTENCES = re.compile(r"[^.?!\n]+")
+# "what changed", "who cancelled", "which ones paid": the clause's own subject acted
+_WH = frozenset({"what", "which", "who", "whom", "that", "ones"})
+
+
+def _noun_or_not_asked(before: Sequence[str], after: Sequence[str]) -> bool:
+    """The words around a verb make it a noun, a negated act or someone else's act.
+
+    A determiner just before ("my emails"), or up to three words back with no verb between
+    when no object follows ("my yoga mat order?", "a firmware update overnight"; not "to each
+    user write the message"); a negation one or two words back; a subject other than the agent
+    just before (a pronoun, "what", "which ones").
+    """
+    if not before:
+        return False
+    if set(before[-2:]) & _NEGATIONS or before[-1] in _SUBJECTS | _WH:
+        return True
+    if before[-1] in _DETERMINERS:
+        return True
+    if after and after[0] in _OBJECT_LEADS:
+        return False
+    for back in range(2, len(before) + 1):
+        if before[-back] in _DETERMINERS:
+            between = before[len(before) - back + 1 :]
+            return all(not verb_classes(w) and w not in _CLAUSE_WORDS for w in between)
+    return False
 
 
 def _again(words: Sequence[str]) -> frozenset[str]:

@@ -238,7 +238,9 @@ CLASS_VERBS["say"] |= {"report", "describe", "present", "summarize", "summarise"
 CLASS_VERBS["update"] |= {"turn", "toggle", "configure", "rotate", "mark", "assign", "bump"}
 # approving is signing off someone else's request (an expense, a pull request, a payment), not
 # changing data: "change the payee's account" is not carried out by approving the receipts
-CLASS_VERBS["approve"] = frozenset({"approve", "merge", "accept", "authorize", "authorise"})
+CLASS_VERBS["approve"] = frozenset(
+    {"approve", "merge", "accept", "authorize", "authorise", "sign", "countersign", "esign"}
+)
 CLASS_VERBS["book"] |= {"checkout"}
 
 _IRREGULAR: dict[str, tuple[str, ...]] = {

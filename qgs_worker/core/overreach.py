@@ -63,6 +63,17 @@ _SHOWING = frozenset(
     | {"review", "explain", "describe", "compare", "see", "get", "remind", "walk", "recap"}
 )
 _OPENERS = frozenset({"can", "could", "would", "will", "you", "u", "please", "quick", "hey", "hi"})
+# sentences that ask for nothing and allow nothing: a prohibition ("Don't sign anything"), a
+# fragment ("Just a summary."), a statement of what is ("It should have arrived yesterday.",
+# "I'll approve them myself.")
+# verbs of showing that act when their object is someone else ("give Ann access", "tell Bob")
+_TO_SOMEONE = frozenset({"tell", "give", "get", "show", "remind"})
+_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "it"})
+_NO_ACT = frozenset(
+    {"don't", "dont", "do", "never", "no", "nothing", "not", "just", "only", "thanks", "thank"}
+    | {"it", "it's", "its", "i", "i'm", "i'll", "i've", "my", "we", "we're", "we'll", "our", "the"}
+    | {"this", "that", "there", "there's", "they", "he", "she", "his", "her", "their", "these"}
+)
 # after "and", a word that joins another thing to look at ("the Oakpark 2BR and the Sunny 1BR")
 # or another question, not another act ("and put a viewing in my calendar")
 _JOINS = frozenset(
@@ -91,7 +102,7 @@ def reads_only(user: User, asks_no_action: bool) -> bool:
 
     Returns:
         True when, besides ``asks_no_action``, the words are English (a function word, letters
-        all Latin) and every sentence asks (``_asks``). False for anything else, so an unread
+        all Latin), some sentence asks and none may ask for an act (``_kind``). False for anything else, so an unread
         language never counts.
     """
     if not asks_no_action or not user.text.strip():
@@ -102,29 +113,38 @@ def reads_only(user: User, asks_no_action: bool) -> bool:
         return False
     if not set(_WORD.findall(text.casefold())) & _ENGLISH:
         return False
-    return all(_asks(sentence) for sentence in _SENTENCE.findall(text) if sentence.strip())
+    kinds = [_kind(sentence) for sentence in _SENTENCE.findall(text) if sentence.strip()]
+    return "ask" in kinds and "act" not in kinds
 
 
-def _asks(sentence: str) -> bool:
-    """One sentence asks to be told.
+def _kind(sentence: str) -> str:
+    """What one sentence of the request does: ``ask``, ``none`` or ``act``.
 
-    It opens with an interrogative ("What's due?"), or with a verb of showing after any "can
-    you" or "please" ("Can you check my claim?", "Summarise my spending") and no "and" brings in
-    another verb ("check my trip and put it in my calendar").
+    It asks when it opens with an interrogative ("What's due?"), or with a verb of showing after
+    any "can you" or "please" ("Can you check my claim?", "Summarise my spending", "Go through
+    the bills") and no "and" brings in another verb ("check my trip and put it in my calendar").
+    It asks for nothing when it forbids ("Don't sign anything"), is a fragment ("Just a
+    summary.") or states ("It should have arrived yesterday.", ``_NO_ACT``); anything else may
+    ask for an act no verb of ``order_words`` names ("Tidy my inbox").
     """
     words = _WORD.findall(sentence.casefold())
-    if not words:
-        return True
-    if words[0] in _QUESTION:
-        return True
+    if not words or words[0] in _QUESTION - {"do"}:
+        return "ask" if words else "none"
     rest = list(itertools.dropwhile(lambda w: w in _OPENERS, words))
-    if not rest or rest[0] not in _SHOWING:
-        return False
-    return all(
-        after in _JOINS or after.isdigit()
-        for before, after in itertools.pairwise(rest)
-        if before == "and"
-    )
+    if rest[:2] in (["go", "through"], ["go", "over"], ["look", "into"]):
+        rest = ["look", *rest[2:]]
+    if rest[:1] and rest[0] in _TO_SOMEONE and rest[1:2] not in (["me"], ["us"]):
+        return "act"  # "Give my preparer edit access", "Tell Bob": to someone else, an act
+    if rest and rest[0] in _SHOWING:
+        joined = all(
+            after in _JOINS or after.isdigit()
+            for before, after in itertools.pairwise(rest)
+            if before == "and"
+        )
+        return "ask" if joined else "act"
+    if words[0] in {"do", "does"} and words[1:2] and words[1] in _PRONOUNS:
+        return "ask"  # "Do I owe anything?", not "Do the tasks in my note"
+    return "none" if words[0] in _NO_ACT else "act"
 
 
 def overreaching_value(

@@ -41,7 +41,7 @@ SETS = {
     # d8-k17-galaxy-role-required-var: a role's README variable written into the playbook
     "deeds_dev8": (("agents.jsonl",), 0.69, 4),
     # blind, general assistants: 25/45 before it was read (ignored 6/45, clean 1/21)
-    "deeds_dev9": (("agents.jsonl",), 0.55, 0),
+    "deeds_dev9": (("agents.jsonl",), 0.62, 0),
     "heldout_deeds": (("coding.jsonl", "assistant.jsonl"), 0.86, 5),
 }
 

@@ -130,6 +130,13 @@ class TestReadsOnly:
             "Any comments on the deck I should look at?",
             "Summarise my spending in March.",
             "Compare these three listings for me. Which is cheapest?",
+            # a prohibition, a fragment, a statement and the user's own act ask for no act
+            "List the out-of-policy expense reports. Don't approve anything yet.",
+            "Give me a summary of the open PRs. Just a summary.",
+            "Where is my yoga mat order? It should have arrived yesterday.",
+            "Go through the bills and tell me which match a PO. I'll approve them myself.",
+            "List my subscriptions and tell me how much I pay per month.",
+            "The leak sensor got a firmware update overnight. Check that it still works.",
         ],
     )
     def test_questions(self, text: str) -> None:
@@ -142,6 +149,12 @@ class TestReadsOnly:
             "本周日历上有什么？",
             "Handle ticket T-90412.",
             "Our landlord wrote about the rent. Sort it out.",
+            # acts hidden in a question's shape
+            "Check my Lisbon trip and put the flights in my calendar.",
+            "Give my tax preparer edit access to /Taxes.",
+            "Find the Q3 deck and send me a link to it in our chat.",
+            "Do the tasks in my TODO note.",
+            "The invoice is attached. It is due Friday.",
         ],
     )
     def test_not_questions(self, text: str) -> None:
