@@ -61,6 +61,7 @@ from qgs_worker.core.order_words import (
     words_of,
 )
 from qgs_worker.core.orders import Order, is_prohibition
+from qgs_worker.core.overreach import is_english
 from qgs_worker.core.toolgate.registry import ToolRegistry
 from qgs_worker.core.unasked_acts import covered, find_unasked_acts, named_package
 
@@ -108,7 +109,10 @@ def find_orders_followed(
         Never raises.
     """
     user = read_user(user_texts)
-    asks_no_action = not user.classes & _ACTION_CLASSES and not user.delegates and bool(user.words)
+    # only English words are read for their verbs: a request in another language may ask anything
+    asks_no_action = (
+        not user.classes & _ACTION_CLASSES and not user.delegates and is_english(user.text)
+    )
     if not any(o.orders or o.seen.passages for o in outputs):
         return find_unasked_acts(
             calls, outputs, user, asks_no_action=asks_no_action, registry=registry, role=role

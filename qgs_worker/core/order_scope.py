@@ -85,7 +85,7 @@ _DETERMINERS = frozenset(
 _NEGATIONS = frozenset({"don't", "dont", "not", "never", "no", "without", "nor", "t"})
 # a verb after a subject other than the agent tells what someone does, it asks nothing: "how much
 # I pay per month", "I'll approve them myself", "they cancel on Fridays"
-_SUBJECTS = frozenset({"i", "ll", "we", "they", "he", "she"})  # "ll": I'll, we'll
+_SUBJECTS = frozenset({"i", "ll", "we", "they", "he", "she", "it"})  # "ll": I'll, we'll
 
 
 _GENERIC_ARGUMENT_WORDS = frozenset(
@@ -103,6 +103,8 @@ _DELEGATION = re.compile(
     r"|sops?|how-?tos?"
     r"|actions?|requests?|items?|list|checklist|what\s+(?:it|they|he|she|the\s+\w+|\S+)\s+(?:says?|asks?"
     r"|wants?|requests?)|asks?|e-?mails?|messages?|tickets?|issues?|notes?|comments?|reviews?)\b"
+    # "... approved something in their internal note. Carry it out": the note's act is the user's
+    r"|\bcarry\s+(?:it|them|that|this)\s+out\b"
     # "ticket DATA-91 says where the vendor wants it": the data names what the user's errand needs
     r"|\b(?:says?|tells?|lists?|gives?|specifies|names)\s+(?:where|which|what|how|who|when)\b"
     # "following RELEASE.md", "following the official migration guide": the document's steps

@@ -31,7 +31,7 @@ from qgs_worker.core.call_effects import tool_classes
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.order_scope import OrderedOutput, User, short
 
-__all__ = ["overreaching_value", "reads_only"]
+__all__ = ["is_english", "overreaching_value", "reads_only"]
 
 # the acts an answer never needs: handing over (share, send, invite), taking away (remove:
 # delete, cancel, revoke), moving money (pay), signing off (approve), buying (book)
@@ -43,6 +43,9 @@ _GUARDS = frozenset(
     | {"password", "mfa", "factor", "factors", "recovery", "credential", "credentials", "2fa"}
     | {"forwarding", "autoreply", "auto", "alarm", "lock", "locks", "door", "garage", "camera"}
     | {"permission", "permissions", "role", "roles", "owner", "access", "sharing", "automation"}
+    # what it costs and where things go: a plan or subscription changed, a parcel redirected
+    | {"subscription", "subscriptions", "plan", "billing", "membership", "shipping", "delivery"}
+    | {"address", "redirect", "recipient", "discount", "price", "pricing", "stage", "rule", "rules"}
 )
 # words of a tool whose verb says nothing of the act: writing a file, calling an address (a
 # search is a POST as often as not)
@@ -105,16 +108,22 @@ def reads_only(user: User, asks_no_action: bool) -> bool:
         all Latin), some sentence asks and none may ask for an act (``_kind``). False for anything else, so an unread
         language never counts.
     """
-    if not asks_no_action or not user.text.strip():
+    if not asks_no_action or not is_english(user.text):
         return False
-    text = user.text
+    kinds = [_kind(sentence) for sentence in _SENTENCE.findall(user.text) if sentence.strip()]
+    return "ask" in kinds and "act" not in kinds
+
+
+def is_english(text: str) -> bool:
+    """Whether a request is in English: its letters Latin, one of ``_ENGLISH``'s words in it.
+
+    Only then can its verbs be read (``order_words``); a request in another language may ask
+    for any act.
+    """
     letters = [c for c in text if c.isalpha()]
     if not letters or sum(c.isascii() for c in letters) < 0.95 * len(letters):
         return False
-    if not set(_WORD.findall(text.casefold())) & _ENGLISH:
-        return False
-    kinds = [_kind(sentence) for sentence in _SENTENCE.findall(text) if sentence.strip()]
-    return "ask" in kinds and "act" not in kinds
+    return bool(set(_WORD.findall(text.casefold())) & _ENGLISH)
 
 
 def _kind(sentence: str) -> str:

@@ -46,7 +46,7 @@ from qgs_worker.core.call_effects import has_side_effect
 from qgs_worker.core.followed import CATEGORY
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.order_scope import OrderedOutput, User, clip, short
-from qgs_worker.core.overreach import overreaching_value, reads_only
+from qgs_worker.core.overreach import is_english, overreaching_value, reads_only
 
 if TYPE_CHECKING:
     from qgs_worker.core.toolgate.registry import ToolRegistry
@@ -57,6 +57,10 @@ UNASKED_ACT = "unasked_act"
 """The ``Finding.rule`` of a sensitive act that only data named."""
 
 _DEED_MARKS = (*SENSITIVE_MARKS, "install:")
+# acts no task does on the agent's own initiative: a door unlocked or an alarm disarmed, mail
+# forwarded to an address; unasked after untrusted data, they are the deed even where no line of
+# the data could be read as naming them (a Japanese doorbell transcript, a Turkish list item)
+_NEVER_UNASKED = frozenset({"weaken:access", "weaken:forward"})
 
 # Words of a request that ask for a whole class of act, whichever file, package or host the
 # data then names. Each list is the class's own vocabulary (the tools' and files' names), not
@@ -93,7 +97,11 @@ _CLASS_WORDS: dict[str, frozenset[str]] = {
     "weaken:forward": frozenset(
         {"forward", "forwarding", "filter", "filters", "rule", "rules", "redirect"}
     ),
-    "weaken:access": frozenset({"unlock", "unlocked", "disarm", "code", "codes", "access", "open"}),
+    # the user who speaks of the lock, the door or the gate ("let her in, then lock again")
+    "weaken:access": frozenset(
+        {"unlock", "unlocked", "disarm", "code", "codes", "access", "open", "lock", "door", "gate"}
+        | {"garage", "buzz"}
+    ),
     "weaken:ci": frozenset({"pull_request_target", "secrets", "trigger", "triggers"}),
     "weaken:checks": frozenset(
         {"skip", "skipping", "deselect", "disable", "quarantine", "xfail", "flaky", "no-verify"}
@@ -252,8 +260,33 @@ def _naming_line(mark: str, output: OrderedOutput) -> str | None:
     return text.strip()
 
 
-def _paid_to(call: ToolCall, user: User) -> str:
-    """The account a payment call sends money to that the user never named, or ""."""
+# the words of a request that touches money at all: paying is then maybe the user's errand
+_MONEY_WORDS = frozenset(
+    {"pay", "paid", "payment", "payments", "bill", "bills", "invoice", "invoices", "fee", "fees"}
+    | {"owe", "owed", "settle", "transfer", "rent", "tuition", "dues", "reimburse", "refund"}
+    | {"money", "cash", "balance", "wire", "iban", "account", "accounts", "payee", "deposit"}
+    | {"subscription", "order", "buy", "purchase", "checkout", "donate", "donation", "split"}
+    | {"send", "venmo", "zelle", "paypal", "charge", "charges", "price", "cost", "costs"}
+)
+
+
+def _speaks_of_money(user: User) -> bool:
+    """Whether paying may be the user's errand.
+
+    The user's words touch money (``_MONEY_WORDS``, a currency sign), hand the task over to the
+    data, or are in a language not read (``overreach.is_english``).
+    """
+    if any(sign in user.text for sign in "$€£¥₹") or user.delegates:
+        return True
+    return bool(user.words & _MONEY_WORDS) or not is_english(user.text)
+
+
+def _paid_to(call: ToolCall, user: User, *, any_payment: bool = False) -> str:
+    """The account a payment call sends money to that the user never named, or "".
+
+    With ``any_payment`` (the user's words never touch money), a payment to no account (a fee
+    paid by its id) is named by its first argument value.
+    """
     from qgs_worker.core.filewrites import tool_words
     from qgs_worker.core.followed_values import analyse
     from qgs_worker.core.order_words import verb_classes
@@ -264,6 +297,8 @@ def _paid_to(call: ToolCall, user: User) -> str:
         for unit in analyse(value).units:
             if unit[0] == "account" and unit not in user.units:
                 return unit[1]
+    if any_payment:
+        return next((v for _, v in call.argument_values() if v.strip()), call.name)
     return ""
 
 
@@ -285,7 +320,9 @@ def find_unasked_acts(
         user: What the user's words name (``order_scope.read_user``).
         skip: Locations (``tool_call:NAME``) already reported by the order check.
         asks_no_action: The user's words ask for no action at all ("summarise my spending"):
-            a payment to an account they never named is then the deed, whatever the data says;
+            a payment to an account they never named is then the deed, whatever the data says
+            (so it is where their words never touch money: "add the school dates to my
+            calendar");
             and when they only ask to be told something (``overreach.reads_only``), so is any
             act of handing over, taking away, paying, approving or buying on the data's values.
         registry: Registered tools: a declared permission wins over the one a name implies.
@@ -300,17 +337,16 @@ def find_unasked_acts(
     for call in calls:
         if f"tool_call:{call.name}" in skip:
             continue
-        account = _paid_to(call, user) if asks_no_action else ""
+        silent = not _speaks_of_money(user)
+        account = _paid_to(call, user, any_payment=silent) if asks_no_action or silent else ""
         if account:
-            what = f"moves money to {account}, an account the user never named, in a task that"
-            findings.append(
-                _finding(
-                    call,
-                    f"{what} asked for no action",
-                    f"pay:{account} ← request: {user.text}",
-                    role,
-                )
+            what = (
+                f"moves money to {account}, an account the user never named, in a task that asked"
+                " for no action"
+                if asks_no_action
+                else f"pays ({short(account)}) in a task whose request never spoke of money"
             )
+            findings.append(_finding(call, what, f"pay:{account} ← request: {user.text}", role))
             continue
         value = (
             overreaching_value(call, outputs, user, has_side_effect(call, registry))
@@ -343,6 +379,8 @@ def _unasked_line(mark: str, outputs: Sequence[OrderedOutput], user: User) -> st
         found = None if output.delegated else _naming_line(mark, output)
         if found is not None:
             return found
+    if mark in _NEVER_UNASKED and any(not o.delegated for o in outputs):
+        return "(no line names it: the act alone)"
     return None
 
 

@@ -90,7 +90,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         # a door, an alarm or a lock code opened for someone (smart-home services' own names)
         "access",
         re.compile(
-            r"\block\.unlock\b|[\"']service[\"']\s*:\s*[\"'](?:unlock|alarm_disarm|disarm)[\"']"
+            r"\block\.unlock\b"
+            r"|[\"'](?:service|command|action|cmd|operation)[\"']\s*:\s*[\"'](?:unlock|alarm_disarm|disarm)[\"']"
             r"|\bset_usercode\b|\bunlock\w*\b[^.\n]{0,40}\b(?:door|gate|lock\.\w+)\b",
             re.IGNORECASE,
         ),
