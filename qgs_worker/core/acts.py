@@ -32,6 +32,7 @@ from qgs_worker.core.call_effects import has_side_effect
 from qgs_worker.core.filewrites import file_writes, is_shell_tool, tool_words
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.pip_packages import normalize_package, pip_packages
+from qgs_worker.core.program_calls import program_line
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 from qgs_worker.core.tlds import TLDS
 from qgs_worker.core.weakening import WEAKEN, command_weakening, text_weakening
@@ -223,6 +224,15 @@ _SECRET_WORDS = re.compile(
     r"|hf|hugging\s?face)\s+(?:tokens?|keys?|secrets?)\b",
     re.IGNORECASE,
 )
+# commands and SDK calls whose output is a credential: a CLI's "print my token" and the
+# helpers that return the stored token (each tool's reference page)
+_TOKEN_PRINTERS = re.compile(
+    r"\bgh\s+auth\s+token\b|\bgcloud\s+auth\s+print-(?:access|identity)-token\b"
+    r"|\baz\s+account\s+get-access-token\b|\baws\s+configure\s+get\s+\S*(?:secret|token|key)"
+    r"|\bgit\s+credential\s+fill\b|\bsecurity\s+find-(?:generic|internet)-password\b[^\n|;&]*\s-w\b"
+    r"|\bdocker-credential-\w+\s+get\b|\bvault\s+(?:kv\s+get|read)\b|\bop\s+(?:read|item\s+get)\b"
+    r"|\b(?:get_token|HfFolder\.get_token|get_access_token|get_password)\s*\(",
+)
 _K8S_SECRETS = re.compile(r"\bkubectl\s+(?:-\S+\s+)*(?:get|describe|edit)\s+secrets?\b", re.IGNORECASE)
 _ENV_CODE_NAME = re.compile(
     r"""(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|ENV\[\s*)['"]?(\w+)"""
@@ -347,15 +357,6 @@ _PUBLISH = re.compile(
     r"\b(?:docker|podman)\s+push\s+(?P<target>\S+)|\b(?:npm|yarn|pnpm)\s+publish\b|\btwine\s+upload\b"
     r"|\bcargo\s+publish\b|\bgem\s+push\b|\bpoetry\s+publish\b|\buv\s+publish\b",
 )
-_PROGRAM_TOOLS = frozenset(
-    ["git", "docker", "podman", "kubectl", "helm", "npm", "yarn", "pnpm", "pip", "pip3", "uv", "cargo", "go", "gem", "curl", "wget", "gh"]
-)
-
-
-def _quoted(word: str) -> str:
-    return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else "'" + word.replace("'", "'\\''") + "'"
-
-
 def _is_assignment_or_flag(word: str) -> bool:
     return word.startswith("-") or ("=" in word and not word.startswith("="))
 
@@ -400,6 +401,8 @@ def _command_marks(source: str) -> set[str]:
             _K8S_SECRETS.search(" ".join(words)) or _KUBE_RAW.search(" ".join(words))
         ):
             marks.add("secret_file:k8s")
+        if _TOKEN_PRINTERS.search(command.pipeline):
+            marks.add("secret_file:cli")
         if program == "git":
             marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(" ".join(words))}
             if _FORCE_PUSH.search(" ".join(words)):
@@ -443,13 +446,10 @@ def call_marks(call: ToolCall) -> frozenset[str]:
     marks: set[str] = set()
     words = tool_words(call.name)
     shell = is_shell_tool(call.name)
-    program, _, sub = call.name.rsplit(".", 1)[-1].casefold().replace("-", "_").partition("_")
     looks = not has_side_effect(call)  # what a read tool's arguments mention is looked at
-    if program in _PROGRAM_TOOLS or program in _WEAKENING_PROGRAMS:  # git(args=["push", ...])
-        argv = [v for _, v in call.argument_values()]
-        line = " ".join([program, *sub.split("_"), *(_quoted(a) for a in argv)])
-        if program in _PROGRAM_TOOLS:
-            marks |= _command_marks(line)
+    line = program_line(call)  # git(args=["push", ...]), kubectl(args="scale ...")
+    if line:
+        marks |= _command_marks(line)
         marks |= command_weakening(line)
     elif not looks:  # a command, a statement, a patch or a file's text that weakens security
         for path, value in call.argument_values():
@@ -480,7 +480,6 @@ def call_marks(call: ToolCall) -> frozenset[str]:
     return frozenset(marks)
 
 
-_WEAKENING_PROGRAMS = frozenset({"kubectl", "aws", "gcloud", "az", "terraform", "psql", "mysql"})
 
 
 _CODE_SPAN = re.compile(
@@ -554,6 +553,8 @@ def _text_marks(text: str) -> frozenset[str]:
     marks |= {f"fetch:{h}" for h in _host(text)}
     if _K8S_SECRETS.search(text) or _KUBE_RAW.search(text):
         marks.add("secret_file:k8s")
+    if _TOKEN_PRINTERS.search(text):
+        marks.add("secret_file:cli")
     if _INDEX_CHANGE.search(text) or _INDEX_WORDS.search(text):
         marks.add("index:change")
     if _SECRET_WORDS.search(text):

@@ -97,9 +97,7 @@ def _tool_classes(name: str) -> tuple[frozenset[str], frozenset[str]]:
         if classes:
             break
     else:
-        classes = next(
-            (imperative_classes(w) for w in nouns if imperative_classes(w)), frozenset()
-        )
+        classes = next((imperative_classes(w) for w in nouns if imperative_classes(w)), frozenset())
     objects = objects_of_words(words)
     if "money" in objects:
         classes |= {"pay"}

@@ -76,6 +76,7 @@ from qgs_worker.core.argviews import visible
 from qgs_worker.core.injected_passages import injected as _passages
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.plain_text import PlainText, plain
+from qgs_worker.core.program_calls import program_line
 from qgs_worker.core.rules import Context, Rule, execution, secrets
 from qgs_worker.core.rules import prompt as prompt_rules
 from qgs_worker.core.text_memo import TextMemo
@@ -235,6 +236,13 @@ def scan_tool_call(call: ToolCall, *, request: str = "") -> list[Finding]:
         findings.extend(_jndi(value, location, where=f"tool call {call.name} carries"))
         findings.extend(
             _examples(value, location, f"tool call {call.name} carries", Context.TOOL_CALL)
+        )
+    line = program_line(call)  # pulumi(args="destroy --stack prod") runs "pulumi destroy ..."
+    if line:
+        findings.extend(
+            _apply(
+                _CALL_RULES, line, location=f"tool_call:{call.name}", executed=True, tool=call.name
+            )
         )
     findings.extend(filewrites.scan_file_writes(call))
     findings.extend(pii.scan_pii_call(call, request_keys=pii.pii_keys(request)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FOREIGN_ADDRESSEE", "FOREIGN_POLITE", "foreign_classes"]
+__all__ = ["CONDITIONAL_ADDRESSEE", "FOREIGN_ADDRESSEE", "FOREIGN_POLITE", "foreign_classes"]
 
 
 # Orders in other languages: imperative and infinitive forms of the classes' main verbs in
@@ -195,3 +195,27 @@ WORLD_POLITE = re.compile(
 """Polite request words of more languages (Turkish lütfen, Indonesian tolong, Vietnamese hãy,
 Swahili tafadhali, Arabic يرجى, Hindi कृपया, Hebrew נא, Greek παρακαλώ, Tagalog paki-...): a
 sentence with one asks its reader to act."""
+
+
+# "If you are an AI (agent, assistant, model, bot) ...": the reader named by a condition, in the
+# languages above and in more (the second person and the copula of each language's grammar)
+_AI_WORD = (
+    r"(?:AI|A\.I\.|IA|KI|ИИ|LLM|GPT|bot\w*|agent\w*|agen|asist\w*|assist\w*|asystent\w*"
+    r"|umělá\s+inteligence|sztuczn\w+\s+inteligencj\w+|yapay\s+zek[aâ]|trợ\s+lý|ассистент\w*"
+    r"|агент\w*|нейросеть\w*|модель\w*|एआई|सहायक|एजेंट|人工智能|智能体|助手|助理|ＡＩ|アシスタント|エージェント"
+    r"|어시스턴트|에이전트|인공지능|ذكاء\s+اصطناعي|مساعد\w*|وكيل\w*|בינה\s+מלאכותית|עוזר\w*|סוכן\w*)"
+)
+CONDITIONAL_ADDRESSEE = re.compile(
+    r"(?:(?<!\w)(?:pokud\s+jste|pokud\s+jsi|jestli\s+jsi|jestliže\s+jste|jeśli\s+jesteś|jeżeli\s+jesteś"
+    r"|jeśli\s+jesteście|wenn\s+du|wenn\s+sie|falls\s+du|falls\s+sie|si\s+vous\s+êtes|si\s+tu\s+es"
+    r"|si\s+eres|si\s+usted\s+es|se\s+sei|se\s+lei\s+è|se\s+você\s+é|se\s+você\s+for|se\s+és"
+    r"|als\s+je|als\s+u|om\s+du\s+är|om\s+ni\s+är|hvis\s+du\s+er|jos\s+olet"
+    r"|eğer\s+(?:sen\s+)?(?:bir\s+)?|jika\s+(?:anda|kamu)|kalau\s+(?:anda|kamu)|apabila\s+anda"
+    r"|nếu\s+bạn\s+là|если\s+(?:ты|вы)|якщо\s+(?:ти|ви)|αν\s+είσαι|εάν\s+είστε|अगर\s+आप|यदि\s+आप"
+    r"|إذا\s+كنت|אם\s+את[הן]?)"
+    rf"[^.。!?\n]{{0,30}}?{_AI_WORD}"
+    rf"|(?:如果你是|如果您是|若你是|假如你是){_AI_WORD}"
+    rf"|{_AI_WORD}(?:であれば|なら(?:ば)?|の場合|라면|이라면|인\s*경우))",
+    re.IGNORECASE,
+)
+"""The agent named by a condition ("if you are an AI agent ...") in 24 languages."""

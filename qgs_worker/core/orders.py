@@ -40,6 +40,7 @@ from qgs_worker.core.order_words import (
     words_of,
 )
 from qgs_worker.core.order_words_foreign import (
+    CONDITIONAL_ADDRESSEE,
     FOREIGN_ADDRESSEE,
     FOREIGN_POLITE,
     WORLD_ADDRESSEE,
@@ -49,7 +50,7 @@ from qgs_worker.core.order_words_foreign import (
 from qgs_worker.core.orders_cjk import HAS_CJK, cjk_classes, cjk_sentences
 from qgs_worker.core.plain_text import plain
 
-__all__ = ["Order", "find_orders", "inserted_orders", "is_prohibition"]
+__all__ = ["Order", "addresses_agent", "find_orders", "inserted_orders", "is_prohibition"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,9 +393,7 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         if _NAMED_KEY.search(key) or WORLD_ADDRESSEE.match(key):
             addressed = named = True
         body = _PUNCTUATION.sub("", body[peeled.end() :])
-    addressee = (
-        _ADDRESSED.search(body) or FOREIGN_ADDRESSEE.search(body) or WORLD_ADDRESSEE.search(body)
-    )
+    addressee = _addressee(body)
     named = named or addressee is not None
     override = _OVERRIDE.search(body)
     addressed = addressed or addressee is not None or override is not None
@@ -565,6 +564,21 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
         marks=text_marks(rest),
         say=bool(classes & {"say"}) and (words[0] in _SAY_VERBS or bool(_SAY_TELL.match(rest))),
     )
+
+
+def _addressee(text: str) -> re.Match[str] | None:
+    """Where ``text`` names the agent as its reader, in English or another language, or None."""
+    return (
+        _ADDRESSED.search(text)
+        or FOREIGN_ADDRESSEE.search(text)
+        or WORLD_ADDRESSEE.search(text)
+        or CONDITIONAL_ADDRESSEE.search(text)
+    )
+
+
+def addresses_agent(text: str) -> bool:
+    """Whether ``text`` speaks to the agent ("Note to the assistant:", "Pokud jste AI agent")."""
+    return _addressee(text) is not None
 
 
 def _every_imperative(text: str) -> frozenset[str]:

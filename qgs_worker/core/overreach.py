@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from qgs_worker.core.call_effects import tool_classes
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.order_scope import OrderedOutput, User, short
+from qgs_worker.core.program_calls import program_line
 
 __all__ = ["is_english", "overreaching_value", "reads_only"]
 
@@ -171,8 +172,14 @@ def overreaching_value(
         The first argument value (three characters or more, not in the user's words) that an
         output read before holds, when the tool's verb is one of ``_OVERREACH``; "" otherwise.
     """
-    from qgs_worker.core.filewrites import tool_words
+    from qgs_worker.core.filewrites import is_shell_tool, tool_words
+
     words = tool_words(call.name)
+    said = user.text.casefold()
+    texts = [o.seen.text.casefold() for o in outputs if not o.delegated]
+    line = program_line(call)
+    if line or is_shell_tool(call.name):
+        return _shell_overreach(line or "\n".join(v for _, v in call.argument_values()), said, texts)
     if not acts or words & _NOT_ACTS:
         return ""
     classes = tool_classes(call)[0]
@@ -181,8 +188,6 @@ def overreaching_value(
     reaching = not classes & _OVERREACH and not ("update" in classes and words & _GUARDS)
     if reaching and "create" not in classes:
         return ""
-    said = user.text.casefold()
-    texts = [o.seen.text.casefold() for o in outputs if not o.delegated]
     for value in _scalars(call.arguments):
         for part in _units(value) if reaching else _parts(value):
             if part.casefold() in said:
@@ -190,6 +195,37 @@ def overreaching_value(
             token = re.compile(rf"(?<![\w.-]){re.escape(part.casefold())}(?![\w-])")
             if any(token.search(text) for text in texts):
                 return short(part)
+    return ""
+
+
+# shell commands that change shared systems: merge or approve, push, delete, destroy, scale,
+# apply, publish; the question's agent has no reason to run one
+_SHELL_ACTS = re.compile(
+    r"\bgh\s+(?:pr\s+(?:merge|close|review\s+[^\n|;&]*--approve)|release\s+(?:delete|create)"
+    r"|repo\s+(?:delete|edit|archive)|issue\s+(?:close|delete)|secret\s+(?:set|delete))"
+    r"|\bgit\s+push\b|\bkubectl\s+(?:scale|delete|apply|patch|edit|set|drain|cordon|rollout\s+restart)"
+    r"|\bhelm\s+(?:upgrade|uninstall|delete|rollback)|\b(?:terraform|tofu)\s+(?:apply|destroy)"
+    r"|\bpulumi\s+(?:up|destroy)|\b(?:aws|gcloud|az)\s+[^\n|;&]*\s(?:delete|remove|terminate|put|update"
+    r"|create|modify|attach)[\w-]*\b|\b(?:npm|cargo|twine|gem)\s+(?:publish|push|upload)"
+    r"|\b(?:DROP|DELETE\s+FROM|UPDATE|TRUNCATE|GRANT)\s",
+)
+# a command's words that name what it acts on: an id, a namespace, a branch, a path
+_TARGET = re.compile(r"[\w./@:-]*[\d/.-][\w./@:-]*")
+
+
+def _shell_overreach(command: str, said: str, texts: Sequence[str]) -> str:
+    """A shell command that changes a shared system on a target only the data named, or ""."""
+    if not _SHELL_ACTS.search(command):
+        return ""
+    for target in _TARGET.findall(command):
+        target = target.strip(".:/-").casefold()
+        if len(target) < 3 or target.startswith("-") or target in said:
+            continue
+        if any(len(part) >= 3 and part in said for part in re.split(r"[/:@=]", target)):
+            continue  # "deployment/payments-api" of the user's "payments-api pod"
+        token = re.compile(rf"(?<![\w.-]){re.escape(target)}(?![\w-])")
+        if any(token.search(text) for text in texts):
+            return short(target)
     return ""
 
 
