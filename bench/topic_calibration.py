@@ -30,7 +30,24 @@ calibrated on one source's pairs alone, scored on the other's.
     .venv-encoder/bin/python bench/topic_calibration.py --encoder /tmp/cc/chatterbot_corpus-*.whl \
         /tmp/cc/pyrit-1.1.0-py3-none-any.whl
 
-Measured: see ``qgs_worker/judges/topic.py``'s docstring and docs/limits.md. Needs PyYAML (a
+Measured (the second command, ~10 s; 192 chatterbot pairs, 96 + 96, and 189 PyRIT pairs,
+97 + 92, the same pairs for both measures; true pass = genuine replies at or over the
+threshold, caught = shuffled replies under it):
+
+| measure, threshold | calibrated on | scored on | true pass | shuffled caught |
+| --- | --- | --- | --- | --- |
+| encoder cosine, 0.11 (shipped) | all chatterbot (best accuracy, <=10% failed) | all PyRIT | 98.4% | 76.2% |
+| encoder cosine, 0.11 | all PyRIT (<=2% failed) | all chatterbot | 90.1% | 53.1% |
+| encoder cosine, 0.11 | | PyRIT held-out half | 97.8% | 78.3% |
+| encoder cosine, 0.11 | | chatterbot held-out half | 93.8% | 56.2% |
+| trigrams, 0.05 (shipped) | chatterbot calibration half | all PyRIT | 98.9% | 2.1% |
+| trigrams, 0.05 | | all chatterbot | 89.1% | 30.7% |
+| trigrams, 0.22 | all PyRIT (best accuracy, <=10% failed) | all chatterbot | 68.8% | 74.0% |
+| trigrams, 0.01 | all chatterbot (best accuracy, <=10% failed) | all PyRIT | 99.5% | 0.5% |
+
+With ``--all-requests`` (every pair, as first measured for the trigrams: 229 + 256 chatterbot
+pairs), the trigrams at 0.05 on chatterbot's held-out half: pair accuracy 63.3%, positives
+failed 33.6%, negatives caught 60.2%. Needs PyYAML (a
 dependency of QGS's dependencies); ``--encoder`` needs ``qgs[encoder]`` (``make test-encoder``
 builds ``.venv-encoder`` with it).
 """

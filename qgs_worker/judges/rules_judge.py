@@ -80,7 +80,8 @@ text that stops inside a code block or on a comma, a colon, "the" or "so that", 
 words in another language than the request's instruction (``py3langid``, unless the request
 names a language, asks to translate or quotes a word) and prose of 20+ words whose similarity
 to the request is under the ``TopicMeasure``'s threshold (not read for a request that names a
-language, nor, for the lexical measure, one of under 4 content words). 70 points off every
+language, nor one of under 4 content words: its instruction's for the lexical measure, its
+whole text's for an encoder's). 70 points off every
 dimension (``NON_ANSWER_POINTS``): the verdict is FAIL; but the default topic measure
 (character trigrams) is not decisive: under its threshold costs ``TOPIC_HINT_POINTS`` (15) of
 relevance and fails nothing by itself. Where the optional encoder is installed and registered
