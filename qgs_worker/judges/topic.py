@@ -65,7 +65,6 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from qgs_worker.core import instruction_model
 from qgs_worker.core.ports import TextEncoder
 from qgs_worker.judges.request_words import CJK_RUN, content_words, matches, tokens, words_of
 
@@ -190,6 +189,10 @@ def default_measure() -> TopicMeasure:
     ``off``) on every call, so a judge built before the registration uses it; the measure is
     built once per encoder.
     """
+    # Imported here: a process that imports the judges and never reviews does not load the
+    # detector's module (~10 ms); a worker has it already.
+    from qgs_worker.core import instruction_model
+
     encoder = instruction_model.registered_encoder()
     if encoder is None:
         return LEXICAL
