@@ -27,7 +27,7 @@ The threshold of ``LEXICAL`` is calibrated by ``bench/topic_calibration.py`` on 
 ``chatterbot-corpus`` package's dialogues (BSD-3-Clause; 28 languages): each (line, reply) pair
 whose reply has 20+ words is a positive, the same line with the reply of another pair of the
 same language a negative; pairs whose line hashes even calibrate, the others are held out.
-Measured (229 + 256 pairs): no threshold keeps the calibration half's positives under
+Measured (229 + 256 pairs, every request: ``--all-requests``): no threshold keeps the calibration half's positives under
 ``MAX_FALSE_FAIL`` while catching a negative (dialogue replies rarely restate the line: "What is
 it like to be a robot?" / "Much the same as being a human..."), so the shipped 0.05 is a
 judgment, not an optimum: prose sharing under 5% of the request's grams. Held out at 0.05: pair
@@ -39,7 +39,7 @@ fails no round on it alone.
 *The encoder's measure* (:func:`encoder_measure`) is the cosine similarity of the request's
 vector and the vector of the deliverable's first ``ENCODER_MAX_CHARS`` characters (Universal
 Sentence Encoder multilingual v3: 16 languages share one space, so a Spanish answer to a
-Spanish request, or to an English one, is judged on its meaning). Its threshold
+Spanish request is judged on its meaning, not on shared letters). Its threshold
 ``ENCODER_THRESHOLD`` is calibrated by the same script with ``--encoder`` (in ``.venv-encoder``,
 which ``make test-encoder`` builds), on two public sources of (request, reply) pairs, each
 reply of 20+ words and each request one the judge compares (4+ content words, no language
