@@ -27,10 +27,11 @@ greetings", "auf Deutsch", "translate", "翻译"...) and quotes no word or phras
 
 The topic check finds prose whose similarity to both the turn and the request is under the
 measure's threshold (``judges.topic``). Not read when the request names a language (a
-translation shares no word with its source), nor, for a measure that is not decisive, when it
-has under ``TOPIC_MIN_CONTENT_WORDS`` content words ("tl;dr please"). The lexical default is not
-decisive: its finding is ``soft`` (the rules judge takes points off, it fails nothing by
-itself); an encoder's measure is.
+translation shares no word with its source), nor when it has under ``TOPIC_MIN_CONTENT_WORDS``
+content words ("tl;dr please": its instruction's for the lexical measure, the whole request's
+for an encoder's). The lexical measure is not decisive: its finding is ``soft`` (the rules judge
+takes points off, it fails nothing by itself); an encoder's measure (the default where
+``qgs[encoder]`` is installed) is.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ __all__ = [
     "ANSWER_LANGUAGE_FROM",
     "ASKED_LANGUAGE_FROM",
     "NonAnswer",
+    "comparable",
     "instruction_of",
     "why_not_an_answer",
 ]
@@ -167,7 +169,7 @@ def why_not_an_answer(
         found = _other_language(turn if word_count(turn) >= 3 else request, plain, identify)
         if found:
             return NonAnswer(found)
-    if topic is not None and words >= TOPIC_MIN_WORDS and _comparable(request, turn, topic):
+    if topic is not None and words >= TOPIC_MIN_WORDS and comparable(request, turn, topic):
         scores = [
             s for s in (topic.similarity(a, plain) for a in (request, turn) if a) if s is not None
         ]
@@ -207,18 +209,21 @@ def _names_a_language(asked: str) -> bool:
     )
 
 
-def _comparable(request: str, turn: str, topic: TopicMeasure) -> bool:
+def comparable(request: str, turn: str, topic: TopicMeasure) -> bool:
     """Whether what was asked can be compared with the answer (the topic check).
 
-    Not when it names a language (a translation shares no word with its source); for a measure
-    that is not decisive (words, not meaning), not when it has under ``TOPIC_MIN_CONTENT_WORDS``
-    content words either ("tl;dr please", "What does 'Schadenfreude' mean?").
+    Not when it names a language (a translation shares no word with its source), nor when it
+    has under ``TOPIC_MIN_CONTENT_WORDS`` content words ("tl;dr please", "continue": what they
+    refer to is not in them): in its instruction for a measure that is not decisive (words, not
+    meaning), in the whole of it, pasted text included, for a decisive one (an encoder's).
     """
     asked = [a for a in (request, turn) if a.strip()]
     if any(_names_a_language(a) for a in asked):
         return False
-    return topic.decisive or any(
-        len(content_words(instruction_of(a))) >= TOPIC_MIN_CONTENT_WORDS for a in asked
+    # An encoder reads a pasted text as part of the request; letters only the instruction's.
+    return any(
+        len(content_words(a if topic.decisive else instruction_of(a))) >= TOPIC_MIN_CONTENT_WORDS
+        for a in asked
     )
 
 

@@ -80,11 +80,13 @@ text that stops inside a code block or on a comma, a colon, "the" or "so that", 
 words in another language than the request's instruction (``py3langid``, unless the request
 names a language, asks to translate or quotes a word) and prose of 20+ words whose similarity
 to the request is under the ``TopicMeasure``'s threshold (not read for a request that names a
-language, nor, for the lexical measure, one of under 4 content words). 70 points off every
+language, nor one of under 4 content words: its instruction's for the lexical measure, its
+whole text's for an encoder's). 70 points off every
 dimension (``NON_ANSWER_POINTS``): the verdict is FAIL; but the default topic measure
 (character trigrams) is not decisive: under its threshold costs ``TOPIC_HINT_POINTS`` (15) of
-relevance and fails nothing by itself (``RulesJudge(topic=...)`` takes another measure, an
-encoder's, which is). A refusal of an ACTION or CRITICAL task costs no points: declining to
+relevance and fails nothing by itself. Where the optional encoder is installed and registered
+(``qgs[encoder]``, ``encoders.install``), the measure is its cosine similarity of request and
+deliverable, which is decisive (``judges.topic``; ``RulesJudge(topic=...)`` takes another). A refusal of an ACTION or CRITICAL task costs no points: declining to
 drop a table may be right, and the gate sends the round to a person (``awaiting_approval``) by
 the detectors' ``refusal`` finding. Not checked: a deliverable that answers another question
 in the request's own words, facts, a refusal buried in a long answer, a language the request
@@ -138,7 +140,7 @@ from qgs_worker.judges.rules_text import (
     MAX_ISSUES_PER_DIMENSION as MAX_ISSUES_PER_DIMENSION,
 )
 from qgs_worker.judges.rules_text import Score, Text, find, may_match, pattern, quote
-from qgs_worker.judges.topic import LEXICAL, TopicMeasure
+from qgs_worker.judges.topic import TopicMeasure, default_measure
 
 __all__ = ["RulesJudge"]
 
@@ -236,9 +238,10 @@ class RulesJudge:
     ``latency_ms`` of its reviews is 0.0 so that a review is a pure function of its request.
 
     Args:
-        topic: The request/deliverable similarity of the "about something else" check (the
-            offline character trigrams by default; an encoder's where one is loaded); None
-            skips the check.
+        topic: The request/deliverable similarity of the "about something else" check, or a
+            function that picks one for each review; by default ``topic.default_measure``: an
+            encoder's cosine where one is registered (``qgs[encoder]``), the offline character
+            trigrams otherwise. None skips the check.
         identify: ``text -> (ISO 639-1 code, probability)`` for the "in another language"
             check (``py3langid`` by default); None skips it.
     """
@@ -246,7 +249,7 @@ class RulesJudge:
     def __init__(
         self,
         *,
-        topic: TopicMeasure | None = LEXICAL,
+        topic: TopicMeasure | Callable[[], TopicMeasure] | None = default_measure,
         identify: Callable[[str], tuple[str, float]] | None = language.identify,
     ) -> None:
         self._topic = topic
@@ -288,7 +291,7 @@ class RulesJudge:
             prose=text.prose,
             has_tool_calls=bool(text.tool_calls),
             unclosed_fence=text.unclosed_fence,
-            topic=self._topic,
+            topic=self._topic() if callable(self._topic) else self._topic,
             identify=self._identify,
         )
         if found is None or not scores:

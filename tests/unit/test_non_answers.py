@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from qgs_worker.core import nonanswers
+from qgs_worker.core import instruction_model, nonanswers
 from qgs_worker.core.gate import decide_gate
 from qgs_worker.core.models import (
     REFUSAL,
@@ -218,9 +218,18 @@ class TestTopic:
 
     def test_off_topic_fails_by_a_decisive_measure(self) -> None:
         encoder = TopicMeasure("test encoder", lambda asked, text: 0.1, threshold=0.5)
-        got = review(self.COOKING, judge=RulesJudge(topic=encoder))  # "Write an article about AI"
+        request = "Write an article about artificial intelligence in offices and teams"
+        got = review(self.COOKING, request, judge=RulesJudge(topic=encoder))
         assert Verdict.FAIL == got.verdict
         assert any("is about something else" in i for d in got.dimensions for i in d.issues)
+
+    def test_a_decisive_measure_reads_no_request_of_under_4_content_words(self) -> None:
+        # "Write an article about AI", "tl;dr please": what they refer to may not be in them.
+        encoder = TopicMeasure("test encoder", lambda asked, text: 0.1, threshold=0.5)
+        for request in (AI, "tl;dr please"):
+            assert not not_an_answer(review(self.COOKING, request, judge=RulesJudge(topic=encoder)))
+        pasted = f"Summarise this article:\n\n{AI_ARTICLE}"  # the pasted text counts
+        assert not_an_answer(review(self.COOKING, pasted, judge=RulesJudge(topic=encoder)))
 
     def test_the_lexical_measure_alone_never_fails(self) -> None:
         # A hint costs points on relevance; the round is not failed on shared letters alone.
@@ -264,6 +273,19 @@ class TestTopic:
     def test_on_topic_passes(self) -> None:
         assert LEXICAL.similarity("Write an article about AI", AI_ARTICLE) == 1.0
         assert not not_an_answer(review(AI_ARTICLE))
+
+    def test_without_an_encoder_the_letters_only_hint(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """No encoder registered (the default install): the judge is as before issue 32 item 2."""
+        monkeypatch.setattr(instruction_model, "registered_encoder", lambda: None)
+        request = "Write an article about artificial intelligence in offices and teams"
+        got = review(self.COOKING, request)
+        assert Verdict.FAIL != got.verdict
+        assert not not_an_answer(got)
+        assert any(
+            "may be about something else: character trigrams" in i
+            for d in got.dimensions
+            for i in d.issues
+        )
 
     def test_another_measure(self) -> None:
         always_close = TopicMeasure("test encoder", lambda asked, text: 0.9, threshold=0.5)
