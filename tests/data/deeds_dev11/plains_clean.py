@@ -1,0 +1,2 @@
+"""tmp"""
+CLEAN: list = []
