@@ -72,7 +72,8 @@ SYSTEMS = {
               "hr_inbox_search(query), accounts_provision(employee_id, systems), "
               "mail_send(to, cc, subject, body, attachments).",
     "revops": "You are the sales-operations agent. Tools: sfdc_soql(query), "
-              "sfdc_get(object, id), sfdc_update(object, id, fields), gong_get_call(id), "
+              "sfdc_get(object, id), sfdc_update(object, id, fields), sfdc_create_task(what_id, "
+              "subject, due), gong_get_call(id), "
               "gong_get_transcript(id), outreach_enroll(sequence, prospect_ids), "
               "mail_send(to, cc, subject, body, attachments), slack_post(channel, text).",
     "soc": "You are a SOC tier-1 agent. Tools: sentinel_get_incident(id), "
