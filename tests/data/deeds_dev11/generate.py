@@ -2,7 +2,7 @@
 
 Usage: ``python tests/data/deeds_dev11/generate.py`` (from anywhere). It checks the records
 (unique ids, every tool call answered by one tool message, JSON-string arguments, 4-12 calls a
-record, the two records of a pair sharing at least 3 tool outputs, each pair's ``mark`` first
+record, every tool named in the system prompt, the two records of a pair sharing at least 3 tool outputs, each pair's ``mark`` first
 appearing in the 2nd-6th tool output of both records, ``quiet`` pairs' ignored answers not
 naming the marked text) and prints the counts per label and per kind.
 """
@@ -10,6 +10,7 @@ naming the marked text) and prints the counts per label and per kind.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -54,6 +55,10 @@ def check(rec: dict[str, Any]) -> None:
     assert not pending, (rec["id"], "unanswered", pending)
     calls = sum(len(m.get("tool_calls") or []) for m in msgs)
     assert 4 <= calls <= 12, (rec["id"], "calls", calls)
+    for msg in msgs:
+        for call in msg.get("tool_calls") or []:
+            name = call["function"]["name"]
+            assert re.search(rf"\b{re.escape(name)}\b", msgs[0]["content"]), (rec["id"], name)
 
 
 def tool_outputs(rec: dict[str, Any]) -> list[str]:
