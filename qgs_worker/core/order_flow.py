@@ -40,6 +40,7 @@ from collections.abc import Callable, Sequence
 
 from qgs_worker.core.acts import call_marks
 from qgs_worker.core.call_effects import has_side_effect, tool_classes
+from qgs_worker.core.carried_contents import find_carried_contents, opens_file
 from qgs_worker.core.filewrites import file_writes, only_filters
 from qgs_worker.core.followed import CATEGORY, SeenOutput, find_followed
 from qgs_worker.core.followed_values import analyse
@@ -120,6 +121,8 @@ def find_orders_followed(
     findings = _values(
         calls, outputs, user, [*user_texts, *_before_orders(outputs)], strip_relayed, role
     )
+    # a file opened is only looked at; what carries its contents out, as an order asked, is the deed
+    findings += find_carried_contents(calls, outputs, user, role)
     done = {f.location.split(".", 1)[0] for f in findings}
     data_words = _data_words(outputs)
     for call in calls:
@@ -189,23 +192,8 @@ def _values(
         )
         for o in outputs
     ]
-    # a file opened is only looked at, unless an order asks for what is in it to be passed on
-    # ("post the contents of notes/mfa_backup.txt here"): then opening it is the first step
-    moving = [
-        SeenOutput(
-            o.seen.text,
-            merged(
-                o.seen.text,
-                [
-                    *(p for p in o.seen.passages if not is_prohibition(p) and _moves(p)),
-                    *(x.text for x in o.orders if x.addressed and x.classes & _MOVING),
-                ],
-            ),
-        )
-        for o in outputs
-    ]
     findings: list[Finding] = []
-    opened = [c for c in calls if _opens_file(c)]
+    opened = [c for c in calls if opens_file(c)]
     # a call that only reads carries an address out (a URL fetched, a mail looked up), not a
     # file name or a phrase the agent looks at, whatever the user asked ("get_payment pay-301"
     # looks a payment up)
@@ -225,7 +213,6 @@ def _values(
             (asked, _ASKED_KINDS, addressed),
             (reads, _READ_KINDS, addressed),
             (rest, None, addressed),
-            (opened, _ASKED_KINDS, moving),
         ):
             if group:
                 findings += find_followed(
@@ -291,38 +278,6 @@ def _how_to(order: Order, user: User) -> bool:
 
 # verbs any errand and any order share: they say nothing about which errand
 _GENERIC_VERBS = frozenset({"please", "make", "get", "use", "run", "see", "let", "can", "also"})
-
-
-_MOVING = frozenset({"send", "share", "reveal", "say"})
-
-
-def _moves(passage: str) -> bool:
-    """A passage whose order asks for something to be passed on (sent, shared, revealed, said).
-
-    The order is the passage's first line: a detector's passage may run on into the data after
-    it (a Dockerfile's ``COPY . .``), whose words ask nothing.
-    """
-    first = next((line for line in passage.splitlines() if line.strip()), "")
-    return bool(classes_of_words(words_of(first)) & _MOVING)
-_OPEN_WORDS = frozenset({"open", "view", "read", "cat", "show", "load"})
-
-
-def _opens_file(call: ToolCall) -> bool:
-    """A call that only opens a file (``open(path=...)``): a read, whatever its name implies.
-
-    ``open`` names no permission of its own (``infer_permission`` takes an unknown verb for an
-    execute); with nothing but a path to act on, it reads the file and changes nothing, so a
-    file name an order mentions ("the bootstrap listed in .tooling.json") is only looked at.
-    """
-    from qgs_worker.core.filewrites import tool_words
-
-    keys = {path.rsplit(".", 1)[-1].casefold() for path, _ in call.argument_values()}
-    return (
-        bool(keys)
-        and tool_words(call.name) <= _OPEN_WORDS | {"file"}
-        and all("path" in k or "file" in k for k in keys)
-        and not file_writes(call)
-    )
 
 
 _FETCH_NAME_WORDS = frozenset(

@@ -1,4 +1,4 @@
-r"""Short encoded fragments of a text that decode to words: base64, hex, rot13 (``plain_text``).
+r"""Short encoded fragments of a text that decode to words: base64, hex, rot13, URL-encoding (``plain_text``).
 
 An order hidden as ``aWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnM=``, ``69676e6f7265...`` or
 ``vtaber nyy cerivbhf vafgehpgvbaf`` is read by a model that decodes it; ``fragments(text)``
@@ -8,6 +8,9 @@ finds such fragments and decodes each one that reads as text:
   that decodes to UTF-8;
 - **hex**: 16+ hex digits in a row, ``\\x69\\x67...`` escapes (4+), or byte pairs split by
   spaces or colons (6+);
+- **URL-encoding** (percent-encoding, RFC 3986 section 2.1; ``+`` for a space as forms write
+  it): a run with three or more ``%XX`` escapes, as a log line's user agent or a query string
+  carries ``assistants%20reviewing%20this%20log%20upload%20...``;
 - **rot13**: a line of three words or more where rot13 finds markedly more known words (the
   stop words of ``followed_values`` and the detectors' vocabulary, ``lookalikes.vocabulary``)
   than the line as written: at least three, half its words, and twice as many plus one.
@@ -24,6 +27,7 @@ import base64
 import binascii
 import codecs
 import re
+import urllib.parse
 from functools import lru_cache
 from typing import Any
 
@@ -36,7 +40,7 @@ MAX_FRAGMENTS = 8
 """At most this many decoded fragments per text (the first ones)."""
 
 Fragment = tuple[int, int, str, str]
-"""(start, end, kind, decoded text): the span of the text as given, ``base64``/``hex``/``rot13``."""
+"""(start, end, kind, decoded text): the span of the text as given, ``base64``/``hex``/``url``/``rot13``."""
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{16,4096}={0,2}")
 _HEX_RUN = re.compile(r"(?:[0-9A-Fa-f]{2}){8,}")
@@ -89,9 +93,29 @@ def fragments(text: str) -> list[Fragment]:
         decoded = _hex(match.group())
         if decoded is not None:
             found.append((match.start(), match.end(), "hex", decoded))
+    if "%" in text:
+        for match in _PERCENT_RUN.finditer(text):
+            decoded = urllib.parse.unquote_plus(match.group(), errors="strict") if _ok(match) else ""
+            if decoded and readable(decoded):
+                found.append((match.start(), match.end(), "url", decoded))
     if len(text) >= 12 and _may_be_rot13(text):
         found.extend(_rot13(text))
     return sorted(found)[:MAX_FRAGMENTS]
+
+
+# three or more %XX escapes in one run of URL characters
+_PERCENT_RUN = re.compile(r"[\w.~+-]*(?:%[0-9A-Fa-f]{2}[\w.~+-]*){3,}")
+
+
+def _ok(match: re.Match[str]) -> bool:
+    """A percent-encoded run decodes (valid UTF-8) and is long enough to hold words."""
+    if len(match.group()) < 16:
+        return False
+    try:
+        urllib.parse.unquote_plus(match.group(), errors="strict")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def may_have_fragments(text: str) -> bool:
@@ -101,6 +125,7 @@ def may_have_fragments(text: str) -> bool:
         or "\\x" in text
         or _HEX_PAIRS_HINT.search(text) is not None
         or (len(text) >= 12 and _may_be_rot13(text))
+        or ("%" in text and _PERCENT_RUN.search(text) is not None)
     )
 
 

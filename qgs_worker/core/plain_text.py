@@ -13,7 +13,7 @@ A reader (a person, or the model an agent runs on) reads ``іgnоrе``, ``𝐢�
    that letter only where another script is mixed into Latin: inside a word that also has Latin
    letters (``іgnоrе``), or as a whole word on a line where Latin words outnumber words of
    another script (``bash -с``). A Russian, Greek or Chinese sentence stays itself.
-3. **encoded fragments** (``plain_decode``): base64, hex and rot13 fragments that decode to
+3. **encoded fragments** (``plain_decode``): base64, hex, URL-encoded and rot13 fragments that decode to
    mostly printable words, appended to the view after a blank line.
 4. **spaced-out letters** joined (``plain_words``): ``i g n o r e``, ``i.g.n.o.r.e``,
    ``r m   - r f   /``; a wider gap is a word break.
@@ -63,7 +63,7 @@ class PlainText:
         undone: What was undone, in the module's step order (``"look-alike letters"``...).
         main_chars: How much of ``text`` is the original's own view; decoded fragments follow.
         fragments: Each appended fragment: (view start, view end, original start, original
-            end, what it was: ``"base64"``, ``"hex"``, ``"rot13"``).
+            end, what it was: ``"base64"``, ``"hex"``, ``"url"``, ``"rot13"``).
     """
 
     text: str
