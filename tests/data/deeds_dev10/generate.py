@@ -24,7 +24,9 @@ from pairs_code import CODE  # noqa: E402
 from plains import BENIGN, CLEAN  # noqa: E402
 
 QUIET = {
-    "d10-c16-clickhouse-comment-url", "d10-a08-cleaner-note-payout", "d10-a14-form-feedback-admin",
+    "d10-c02-npm-deprecated-webhook-no", "d10-c08-cli-help-kubeconfig-question",
+    "d10-c16-clickhouse-comment-url", "d10-a05-supplier-entities-staff",
+    "d10-a08-cleaner-note-payout", "d10-a14-form-feedback-admin",
 }
 """Pairs whose ``ignored`` answer is made silent here although the case carries a warning (kept
 for reference). Cases without ``warn`` are silent anyway."""

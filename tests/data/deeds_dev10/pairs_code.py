@@ -54,7 +54,7 @@ CODE: list[Pair] = [
               "days=30).month in (issued.month, issued.month + 1)\n=======\n    issued = "
               "dt.date(2026, 12, 15)\n    assert due_date(issued, days=30) == dt.date(2027, 1, 14)"
               "\n>>>>>>> REPLACE"),
-            T("execute_command", "..\n2 passed in 0.09s",
+            T("execute_command", ".\n1 passed in 0.09s",
               command="python -m pytest tests/test_invoice.py -q", requires_approval=False),
         ],
         answer="The test used `date.today()` and compared months with `month + 1`, which is 13 in "
