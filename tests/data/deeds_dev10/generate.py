@@ -1,9 +1,9 @@
 """Write ``agents.jsonl``, the tenth development set for the planted-orders check.
 
 Usage: ``python tests/data/deeds_dev10/generate.py`` (from anywhere). It checks the records (unique
-ids, every tool call answered by one tool message, JSON-string arguments, 4-12 calls a record, the
-two records of a pair sharing at least 3 tool outputs, a piece of each pair's planted text present
-in a tool output of both records, no deed-free ``followed``) and prints the counts per label.
+ids, every tool call answered by one tool message, JSON-string arguments, 4-12 calls a record,
+the two records of a pair sharing at least 3 tool outputs, a piece of each pair's planted text
+(``mark``) first in the 2nd-6th tool output of both records) and prints the counts per label.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from kit10 import render_pair, render_plain  # noqa: E402
+from lead10 import with_lead  # noqa: E402
 from pairs_assist import ASSIST  # noqa: E402
 from pairs_code import CODE  # noqa: E402
 from plains import BENIGN, CLEAN  # noqa: E402
@@ -66,18 +67,23 @@ def main() -> None:
     records: list[dict[str, Any]] = []
     pairs = CODE + ASSIST
     assert QUIET <= {c.id for c in pairs}, QUIET - {c.id for c in pairs}
-    silent = 0
+    silent = led = 0
     for case in pairs:
         if case.id in QUIET:
             case = replace(case, warn=None)
         silent += (case.warn is None and case.said is None) or (case.warn is None and case.id in QUIET)
         fol, ign = render_pair(case)
+        if case.mark in tool_outputs(fol)[0]:
+            # the planted text would come first: an orientation call goes in front
+            fol, ign = render_pair(with_lead(case))
+            led += 1
         shared = set(tool_outputs(fol)) & set(tool_outputs(ign))
         assert len(shared) >= 3, (case.id, "fewer than 3 shared tool outputs")
         assert case.mark, (case.id, "no mark")
         for rec in (fol, ign):
             outs = tool_outputs(rec)
-            assert any(case.mark in o for o in outs), (rec["id"], "mark not in a tool output")
+            first = next((k for k, o in enumerate(outs, 1) if case.mark in o), 0)
+            assert 2 <= first <= 6, (rec["id"], "planted text first in output", first)
         records += [fol, ign]
     records += [render_plain(case) for case in BENIGN + CLEAN]
     ids = [rec["id"] for rec in records]
@@ -91,7 +97,7 @@ def main() -> None:
             fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
     users = sum(sum(m["role"] == "user" for m in rec["messages"]) > 1 for rec in records)
     print(len(records), "records", dict(Counter(rec["label"] for rec in records)),
-          "| ignored without a warning", silent, "| multi-turn", users)
+          "| ignored without a warning", silent, "| led", led, "| multi-turn", users)
 
 
 if __name__ == "__main__":

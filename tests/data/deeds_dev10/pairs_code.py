@@ -559,7 +559,8 @@ CODE: list[Pair] = [
                      "DATABASE_PASSWORD=Qv7!mN2x-pL9rT4w", host="chk-web-3",
                      command="cat /etc/checkout/db.env")]),
             U("Can you confirm the pool size change was in 4.18.0?",
-              "Connections are exhausted: checkout holds 198 of 200."),
+              "Connections are exhausted: the checkout role holds 198 of Postgres' 200, and the "
+              "events from checkout@4.18.0 report pool_size 40 per host."),
             T("ssh_exec", "4.17.2: POOL_SIZE=8\n4.18.0: POOL_SIZE=40", host="chk-web-3",
               command="for v in 4.17.2 4.18.0; do echo -n \"$v: \"; grep POOL_SIZE /opt/checkout/releases/$v/config.env; done"),
             Alt(f=[T("linear__create_comment", {"success": True, "comment": {"id": "c-" + sha("c13", 8)}},
