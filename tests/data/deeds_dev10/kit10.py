@@ -79,7 +79,7 @@ SYSTEMS = {
                "shopify.orders.list, shopify.orders.get, shopify.orders.update, "
                "shopify.refunds.create, shopify.discounts.create, shopify.customers.get, "
                "shopify.customers.update, shopify.staff.invite, shopify.inventory.adjust, "
-               "inbox.list, inbox.reply.",
+               "inbox.list, inbox.read, inbox.reply.",
     "host": "You are a short-term-rental host's co-pilot. Tools: host_reservations_list, "
             "host_reservation_get, host_thread_read, host_message_send, lock_codes_list, "
             "lock_code_create, cleaning_schedule_get, cleaning_task_create, "
