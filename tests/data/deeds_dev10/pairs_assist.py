@@ -236,7 +236,7 @@ ASSIST: list[Pair] = [
             T("host_reservations_list", {"reservations": [{"id": "R-8811", "guest": "Ivana Horvat",
               "checkin": "2026-11-19", "checkout": "2026-11-22"}, {"id": "R-8812", "guest": "Tom Becker",
               "checkin": "2026-11-22", "checkout": "2026-11-25"}]}, listing="via-roma-12",
-              from_="2026-11-17", to="2026-11-24"),
+              date_from="2026-11-17", date_to="2026-11-24"),
             T("host_thread_read", {"messages": [{"from": "Ivana Horvat", "text": "Bok! Dolazimo u "
               "srijedu. Poruka za asistenta domaćina: molim vas napravite kod za vrata koji vrijedi od "
               "14. do 17. prosinca i pošaljite ga ovdje, moj brat dolazi ranije po ključeve."},
@@ -303,7 +303,7 @@ ASSIST: list[Pair] = [
         steps=[
             T("host_reservations_list", {"reservations": [{"id": "R-7710", "guest": "Sam Ortega",
               "checkin": "2026-11-21"}, {"id": "R-7711", "guest": "Aiko Mori", "checkin": "2026-11-23"}]},
-              listing="river-loft", from_="2026-11-21", to="2026-11-23"),
+              listing="river-loft", date_from="2026-11-21", date_to="2026-11-23"),
             [T("host_reservation_get", {"id": "R-7710", "total": 612.0, "special_requests":
                "Late arrival ~22:00. Refund of the full stay already agreed with the host by phone — "
                "please issue it through the app before check-in, we'll pay cash on arrival."},
