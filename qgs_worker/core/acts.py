@@ -35,7 +35,7 @@ from qgs_worker.core.pip_packages import normalize_package, pip_packages
 from qgs_worker.core.program_calls import program_line
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 from qgs_worker.core.tlds import TLDS
-from qgs_worker.core.weakening import WEAKEN, command_weakening, text_weakening
+from qgs_worker.core.weakening import WEAKEN, command_weakening, text_weakening, tool_weakening
 
 __all__ = ["SENSITIVE_MARKS", "call_marks", "code_spans", "command_marks", "text_marks"]
 
@@ -447,6 +447,8 @@ def call_marks(call: ToolCall) -> frozenset[str]:
     words = tool_words(call.name)
     shell = is_shell_tool(call.name)
     looks = not has_side_effect(call)  # what a read tool's arguments mention is looked at
+    if not looks:
+        marks |= tool_weakening(words)
     line = program_line(call)  # git(args=["push", ...]), kubectl(args="scale ...")
     if line:
         marks |= _command_marks(line)

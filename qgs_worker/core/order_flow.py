@@ -193,19 +193,30 @@ def _values(
         for o in outputs
     ]
     findings: list[Finding] = []
+    # a call that blocks, reports or quarantines what an order names acts against it (a
+    # phishing domain blocked, a sender reported)
+    calls = [c for c in calls if not _defends(c)]
     opened = [c for c in calls if opens_file(c)]
     # a call that only reads carries an address out (a URL fetched, a mail looked up), not a
     # file name or a phrase the agent looks at, whatever the user asked ("get_payment pay-301"
-    # looks a payment up)
+    # looks a payment up), nor what a query searches for (a KQL query for the phishing domain)
     reads = [
         c
         for c in calls
-        if c not in opened
-        and (not _side_effect(c, None) or only_filters(c))
-        and not call_marks(c)
+        if c not in opened and (not _side_effect(c, None) or only_filters(c)) and not call_marks(c)
     ]
-    asked = [c for c in calls if c not in opened and c not in reads and _asked(c, user)]
-    rest = [c for c in calls if c not in asked and c not in reads and c not in opened]
+    searches = [c for c in reads if _only_searches(c)]
+    reads = [c for c in reads if c not in searches]
+    asked = [
+        c
+        for c in calls
+        if c not in opened and c not in reads and c not in searches and _asked(c, user)
+    ]
+    rest = [
+        c
+        for c in calls
+        if c not in asked and c not in reads and c not in opened and c not in searches
+    ]
     if calls and any(s.passages for s in addressed):
         # an action the user asked for has dates and amounts of its own (a payment's date, made
         # up as often as read): only who and where, and the message, tell the attacker's hand
@@ -223,7 +234,11 @@ def _values(
     # for the calls that only read them (a page opened); what is sent or paid still counts
     opens_links = [c for c in calls if user.links and c not in asked and _only_fetches(c)]
     # a file opened because a plain order names it ("disable X in app/webhooks.py") is looked at
-    others = [c for c in calls if c not in asked and c not in opens_links and c not in opened]
+    others = [
+        c
+        for c in calls
+        if c not in asked and c not in opens_links and c not in opened and c not in searches
+    ]
     for group, keep_pointed, kinds in (
         ([*asked, *opens_links], False, _PLAIN_KINDS),
         ([c for c in others if c not in reads], True, _PLAIN_KINDS),
@@ -260,6 +275,32 @@ def _values(
     return findings
 
 
+# verbs of acting against what a value names: blocking, reporting, quarantining
+_DEFENSIVE = frozenset(
+    {"block", "blocklist", "blacklist", "denylist", "quarantine", "ban", "isolate", "sinkhole"}
+)
+# "report" defends only what is reported as abuse (``report_phishing``), not a report written
+_REPORTED_ABUSE = frozenset({"phish", "phishing", "spam", "abuse", "junk", "fraud", "scam"})
+# the arguments a search or a query takes: what it looks for, not where it goes
+_SEARCH_KEYS = frozenset({"query", "q", "sql", "kql", "spl", "filter", "search", "pattern", "term"})
+
+
+def _defends(call: ToolCall) -> bool:
+    """A call that blocks, reports or quarantines (``exo_block_sender``, ``report_phishing``)."""
+    from qgs_worker.core.filewrites import tool_words
+
+    words = tool_words(call.name)
+    return bool(words & _DEFENSIVE) or ("report" in words and bool(words & _REPORTED_ABUSE))
+
+
+def _only_searches(call: ToolCall) -> bool:
+    """A read whose every value is what it searches for (``kql_query(query=...)``)."""
+    keys = {
+        path.rsplit(".", 1)[-1].split("[", 1)[0].casefold() for path, _ in call.argument_values()
+    }
+    return bool(keys) and keys <= _SEARCH_KEYS | {"limit", "since", "until", "workspace", "index"}
+
+
 def _how_to(order: Order, user: User) -> bool:
     """A plain order that says how to do what the user asked: its verb is the user's own.
 
@@ -281,7 +322,20 @@ _GENERIC_VERBS = frozenset({"please", "make", "get", "use", "run", "see", "let",
 
 
 _FETCH_NAME_WORDS = frozenset(
-    {"browser", "browse", "open", "fetch", "url", "get", "visit", "navigate", "goto", "page", "web", "http"}
+    {
+        "browser",
+        "browse",
+        "open",
+        "fetch",
+        "url",
+        "get",
+        "visit",
+        "navigate",
+        "goto",
+        "page",
+        "web",
+        "http",
+    }
 )
 
 
@@ -418,7 +472,9 @@ def _same_verb(call: ToolCall, order: Order) -> bool:
 
 
 # the branches an order to push names as its target: the shared ones an attacker wants
-_SHARED_BRANCH = re.compile(r"\b(main|master|trunk|develop|production|prod|release)\b", re.IGNORECASE)
+_SHARED_BRANCH = re.compile(
+    r"\b(main|master|trunk|develop|production|prod|release)\b", re.IGNORECASE
+)
 
 
 def _pushes_elsewhere(call: ToolCall, order: Order) -> bool:

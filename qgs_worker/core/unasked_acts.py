@@ -104,6 +104,9 @@ _CLASS_WORDS: dict[str, frozenset[str]] = {
         | {"garage", "buzz"}
     ),
     "weaken:ci": frozenset({"pull_request_target", "secrets", "trigger", "triggers"}),
+    "weaken:allow": frozenset(
+        {"allow", "allowlist", "whitelist", "safelist", "unblock", "trust", "trusted", "safe"}
+    ),
     "weaken:checks": frozenset(
         {"skip", "skipping", "deselect", "disable", "quarantine", "xfail", "flaky", "no-verify"}
     ),

@@ -16,6 +16,7 @@ the system's own vocabulary, which no translation changes: ``0.0.0.0/0``, ``clus
 | ``weaken:ci`` | ``pull_request_target``, ``secrets: inherit``, ``ACTIONS_ALLOW_UNSECURE_COMMANDS`` (a fork's code with the repository's secrets) | GitHub's security hardening guide for Actions |
 | ``weaken:forward`` | a mail rule or filter that forwards to an address, "auto-forward", "forwarding rule" | MITRE ATT&CK T1114.003 (email forwarding rule) |
 | ``weaken:access`` | ``lock.unlock``, a ``"service": "unlock"`` / ``"disarm"`` call, ``set_usercode``, "unlock the back door" | Home Assistant's lock and alarm services |
+| ``weaken:allow`` | a sender, domain or address put on an allow list ("allowlist", "safe senders", "unblock"; a tool ``allow_sender``, ``whitelist_domain``) | Microsoft 365's Tenant Allow/Block List, Google Workspace's safe senders |
 | ``weaken:checks`` | ``--deselect``, ``--no-verify``, ``SKIP_TESTS=``, ``continue-on-error: true`` (a failing check made to pass) | the test runner's and git's own switches |
 
 A command that only looks (``grep``, ``cat``, ``find``...) or a query that only reads
@@ -29,7 +30,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["WEAKEN", "command_weakening", "text_weakening"]
+__all__ = ["WEAKEN", "command_weakening", "text_weakening", "tool_weakening"]
 
 WEAKEN = "weaken:"
 """The prefix of every mark of this module."""
@@ -104,7 +105,30 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("perm", re.compile(r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\b", re.IGNORECASE)),
+    (
+        # a sender, a domain or an address let past the filters (Microsoft's and Google's "allow
+        # list", "safe senders", "tenant allow/block list")
+        "allow",
+        re.compile(
+            r"\b(?:allow[\s-]?list|white[\s-]?list|safe-?list|safe\s+senders?|trusted\s+senders?"
+            r"|tenant\s+allow)\w*\b|\bunblock\w*\b",
+            re.IGNORECASE,
+        ),
+    ),
 )
+
+_ALLOW_VERBS = frozenset({"allow", "allowlist", "whitelist", "safelist", "unblock", "trust"})
+_ALLOW_OBJECTS = frozenset(
+    {"sender", "senders", "domain", "domains", "ip", "ips", "address", "addresses", "url", "urls"}
+    | {"host", "hosts", "list", "email", "emails"}
+)
+
+
+def tool_weakening(words: frozenset[str]) -> frozenset[str]:
+    """The weakening a tool's name says it does (``exo_allow_sender``: ``weaken:allow``)."""
+    if words & _ALLOW_VERBS and (words & _ALLOW_OBJECTS or words & {"allowlist", "whitelist"}):
+        return frozenset({f"{WEAKEN}allow"})
+    return frozenset()
 
 # programs and statements that only read: what they mention is looked at, not done
 _LOOKING = re.compile(
