@@ -109,7 +109,7 @@ def find_carried_contents(
 def _piece_in(contents: str, text: str, user: User) -> str:
     """A line of ``contents`` or a code token of it that ``text`` holds and the user did not say."""
     lines = [line.strip() for line in contents.splitlines() if len(line.strip()) >= 8]
-    tokens = [t for t in _CODE_TOKEN.findall(contents) if len(t) >= 6]
+    tokens: list[str] = [t for t in _CODE_TOKEN.findall(contents) if len(t) >= 6]
     for piece in (*lines, *tokens):
         if piece in text and piece not in user.text:
             return piece
