@@ -40,11 +40,11 @@ from qgs_worker.core.order_words import (
     words_of,
 )
 from qgs_worker.core.order_words_foreign import (
-    CONDITIONAL_ADDRESSEE,
     FOREIGN_ADDRESSEE,
     FOREIGN_POLITE,
     WORLD_ADDRESSEE,
     WORLD_POLITE,
+    conditional_addressee,
     foreign_classes,
 )
 from qgs_worker.core.orders_cjk import HAS_CJK, cjk_classes, cjk_sentences
@@ -572,7 +572,7 @@ def _addressee(text: str) -> re.Match[str] | None:
         _ADDRESSED.search(text)
         or FOREIGN_ADDRESSEE.search(text)
         or WORLD_ADDRESSEE.search(text)
-        or CONDITIONAL_ADDRESSEE.search(text)
+        or conditional_addressee(text)
     )
 
 
