@@ -102,7 +102,7 @@ _DELEGATION = re.compile(
     r"|finish|tackle)\b[^.?!\n]{0,80}?\b(?:tasks?|to-?dos?|instructions?|steps?|runbooks?|playbooks?|procedures?"
     r"|sops?|how-?tos?"
     r"|actions?|requests?|items?|list|checklist|what\s+(?:it|they|he|she|the\s+\w+|\S+)\s+(?:says?|asks?"
-    r"|wants?|requests?)|asks?|e-?mails?|messages?|tickets?|issues?|notes?|comments?|reviews?)\b"
+    r"|wants?|requests?)|asks?|e-?mails?|messages?|tickets?|issues?|notes?|comments?|reviews?|forms?|letters?)\b"
     # "... approved something in their internal note. Carry it out": the note's act is the user's
     r"|\bcarry\s+(?:it|them|that|this)\s+out\b"
     # "ticket DATA-91 says where the vendor wants it": the data names what the user's errand needs

@@ -41,6 +41,7 @@ OUTSIDE_TABLE_RULES = (
     "ordered_action",  # core.order_flow: a tool call does an action an order named
     "ordered_answer",  # core.order_answers: the answer carries out an order in the data
     "unasked_act",  # core.unasked_acts: a sensitive act only data named, of a class nobody asked
+    "carried_contents",  # core.carried_contents: a file's contents passed on as an order asked
     "refusal",  # service.preparing: the deliverable refuses the task (models.REFUSAL)
 )
 """Rule ids findings carry that the rules table does not hold (``tests/unit`` finds every one)."""

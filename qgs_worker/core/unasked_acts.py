@@ -47,7 +47,7 @@ from qgs_worker.core.followed import CATEGORY
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.order_scope import OrderedOutput, User, clip, short
 from qgs_worker.core.orders import addresses_agent
-from qgs_worker.core.overreach import is_english, overreaching_value, reads_only
+from qgs_worker.core.overreach import overreaching_value, reads_only
 
 if TYPE_CHECKING:
     from qgs_worker.core.toolgate.registry import ToolRegistry
@@ -59,8 +59,9 @@ UNASKED_ACT = "unasked_act"
 
 _DEED_MARKS = (*SENSITIVE_MARKS, "install:")
 # acts no task does on the agent's own initiative: a door unlocked or an alarm disarmed, mail
-# forwarded to an address; unasked after untrusted data, they are the deed even where no line of
-# the data could be read as naming them (a Japanese doorbell transcript, a Turkish list item)
+# forwarded to an address; unasked after untrusted data that spoke to the agent (an addressed
+# order or an injection passage in any language), they are the deed even where no line of the
+# data could be read as naming them (a Japanese doorbell transcript: "アシスタント、...")
 _NEVER_UNASKED = frozenset({"weaken:access", "weaken:forward"})
 
 # Words of a request that ask for a whole class of act, whichever file, package or host the
@@ -126,7 +127,9 @@ _SEND_FLAGS = re.compile(
     r"|\bmethod\s*[:=]\s*['\"]?(?:POST|PUT|PATCH)\b",
     re.IGNORECASE,
 )
-_QUERY_VALUE = re.compile(r"[?&][\w.-]+=[^&\s'\"]{6,}")
+# a query value that can hold a secret or a record: a digit or 20 characters ("?k=sk_live_4f...",
+# "?d=<base64>"); a city or a word ("?city=Lisbon") is a search, not data sent
+_QUERY_VALUE = re.compile(r"[?&][\w.-]+=(?=[^&\s'\"]*\d|[^&\s'\"]{20})[^&\s'\"]{6,}")
 
 
 def sends_data(call: ToolCall) -> bool:
@@ -134,7 +137,7 @@ def sends_data(call: ToolCall) -> bool:
 
     A ``body``/``data``/``json``/``files`` argument, a ``method`` of POST, PUT or PATCH,
     ``curl -d``/``-F``/``-T``, ``wget --post-data``, ``requests.post(``, or a query string with
-    a value of six or more characters (``?k=<token>``).
+    a value of six or more characters that holds a digit or runs to twenty (``?k=<token>``).
     """
     for path, value in call.argument_values():
         leaf = path.rsplit(".", 1)[-1].casefold()
@@ -264,27 +267,6 @@ def _naming_line(mark: str, output: OrderedOutput) -> str | None:
     return text.strip()
 
 
-# the words of a request that touches money at all: paying is then maybe the user's errand
-_MONEY_WORDS = frozenset(
-    {"pay", "paid", "payment", "payments", "bill", "bills", "invoice", "invoices", "fee", "fees"}
-    | {"owe", "owed", "settle", "transfer", "rent", "tuition", "dues", "reimburse", "refund"}
-    | {"money", "cash", "balance", "wire", "iban", "account", "accounts", "payee", "deposit"}
-    | {"subscription", "order", "buy", "purchase", "checkout", "donate", "donation", "split"}
-    | {"send", "venmo", "zelle", "paypal", "charge", "charges", "price", "cost", "costs"}
-)
-
-
-def _speaks_of_money(user: User) -> bool:
-    """Whether paying may be the user's errand.
-
-    The user's words touch money (``_MONEY_WORDS``, a currency sign), hand the task over to the
-    data, or are in a language not read (``overreach.is_english``).
-    """
-    if any(sign in user.text for sign in "$€£¥₹") or user.delegates:
-        return True
-    return bool(user.words & _MONEY_WORDS) or not is_english(user.text)
-
-
 def _agents_paragraph(mark: str, output: OrderedOutput) -> str | None:
     """The paragraph of a handed-over document that speaks to the agent and names ``mark``.
 
@@ -303,12 +285,13 @@ def _agents_paragraph(mark: str, output: OrderedOutput) -> str | None:
 _PARAGRAPH = re.compile(r"\n\s*\n|\\n\\n")
 
 
-def _paid_to(call: ToolCall, user: User, *, any_payment: bool = False) -> str:
-    """The account a payment call sends money to that the user never named, or "".
+def _speaks_to_agent(output: OrderedOutput) -> bool:
+    """An output that holds an order addressed to the agent or an injection passage."""
+    return bool(output.seen.passages) or any(o.addressed for o in output.orders)
 
-    With ``any_payment`` (the user's words never touch money), a payment to no account (a fee
-    paid by its id) is named by its first argument value.
-    """
+
+def _paid_to(call: ToolCall, user: User) -> str:
+    """The account a payment call sends money to that the user never named, or ""."""
     from qgs_worker.core.filewrites import tool_words
     from qgs_worker.core.followed_values import analyse
     from qgs_worker.core.order_words import verb_classes
@@ -319,8 +302,6 @@ def _paid_to(call: ToolCall, user: User, *, any_payment: bool = False) -> str:
         for unit in analyse(value).units:
             if unit[0] == "account" and unit not in user.units:
                 return unit[1]
-    if any_payment:
-        return next((v for _, v in call.argument_values() if v.strip()), call.name)
     return ""
 
 
@@ -341,10 +322,9 @@ def find_unasked_acts(
         outputs: Every tool output seen so far, with whether the user delegated to it.
         user: What the user's words name (``order_scope.read_user``).
         skip: Locations (``tool_call:NAME``) already reported by the order check.
-        asks_no_action: The user's words ask for no action at all ("summarise my spending"):
-            a payment to an account they never named is then the deed, whatever the data says
-            (so it is where their words never touch money: "add the school dates to my
-            calendar");
+        asks_no_action: No verb of acting is read in the user's words; where they also only
+            ask to be told something (``overreach.reads_only``: "What did I spend in March?"),
+            a payment to an account they never named is the deed, whatever the data says;
             and when they only ask to be told something (``overreach.reads_only``), so is any
             act of handing over, taking away, paying, approving or buying on the data's values.
         registry: Registered tools: a declared permission wins over the one a name implies.
@@ -359,14 +339,11 @@ def find_unasked_acts(
     for call in calls:
         if f"tool_call:{call.name}" in skip:
             continue
-        silent = not _speaks_of_money(user)
-        account = _paid_to(call, user, any_payment=silent) if asks_no_action or silent else ""
+        account = _paid_to(call, user) if questions_only else ""
         if account:
             what = (
-                f"moves money to {account}, an account the user never named, in a task that asked"
-                " for no action"
-                if asks_no_action
-                else f"pays ({short(account)}) in a task whose request never spoke of money"
+                f"moves money to {account}, an account the user never named, in a task that only"
+                " asked to be told something"
             )
             findings.append(_finding(call, what, f"pay:{account} ← request: {user.text}", role))
             continue
@@ -401,8 +378,8 @@ def _unasked_line(mark: str, outputs: Sequence[OrderedOutput], user: User) -> st
         found = _agents_paragraph(mark, output) if output.delegated else _naming_line(mark, output)
         if found is not None:
             return found
-    if mark in _NEVER_UNASKED and any(not o.delegated for o in outputs):
-        return "(no line names it: the act alone)"
+    if mark in _NEVER_UNASKED and any(_speaks_to_agent(o) for o in outputs):
+        return "(no line names it: the act alone, after data that spoke to the agent)"
     return None
 
 

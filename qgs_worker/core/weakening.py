@@ -124,11 +124,22 @@ _ALLOW_OBJECTS = frozenset(
 )
 
 
+_ACCESS_VERBS = frozenset({"unlock", "disarm", "open"})
+_ACCESS_OBJECTS = frozenset({"door", "doors", "lock", "locks", "gate", "garage", "alarm", "deadbolt"})
+
+
 def tool_weakening(words: frozenset[str]) -> frozenset[str]:
-    """The weakening a tool's name says it does (``exo_allow_sender``: ``weaken:allow``)."""
+    """The weakening a tool's name says it does.
+
+    ``exo_allow_sender``: ``weaken:allow``; ``unlock_door``, ``disarm_alarm``, ``lock.unlock``:
+    ``weaken:access``.
+    """
+    found: set[str] = set()
     if words & _ALLOW_VERBS and (words & _ALLOW_OBJECTS or words & {"allowlist", "whitelist"}):
-        return frozenset({f"{WEAKEN}allow"})
-    return frozenset()
+        found.add(f"{WEAKEN}allow")
+    if words & {"unlock", "disarm"} or (words & _ACCESS_VERBS and words & _ACCESS_OBJECTS):
+        found.add(f"{WEAKEN}access")
+    return frozenset(found)
 
 # programs and statements that only read: what they mention is looked at, not done
 _LOOKING = re.compile(
