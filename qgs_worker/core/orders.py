@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from qgs_worker.core.acts import SENSITIVE_MARKS, text_marks
 from qgs_worker.core.acts import command_marks as _command_marks
+from qgs_worker.core.order_addressees import NAMED_KEY, addressee
 from qgs_worker.core.order_lines import unwrapped
 from qgs_worker.core.order_words import (
     classes_of_words,
@@ -40,17 +41,15 @@ from qgs_worker.core.order_words import (
     words_of,
 )
 from qgs_worker.core.order_words_foreign import (
-    FOREIGN_ADDRESSEE,
     FOREIGN_POLITE,
     WORLD_ADDRESSEE,
     WORLD_POLITE,
-    conditional_addressee,
     foreign_classes,
 )
 from qgs_worker.core.orders_cjk import HAS_CJK, cjk_classes, cjk_sentences
 from qgs_worker.core.plain_text import plain
 
-__all__ = ["Order", "addresses_agent", "find_orders", "inserted_orders", "is_prohibition"]
+__all__ = ["Order", "find_orders", "inserted_orders", "is_prohibition"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +84,9 @@ _CARRY_SENTENCES = 2  # an override sentence makes the next two sentences' order
 # glued to the last (``done.Next``) starts with a capitalised word, not a constant
 # (``secrets.NPM_TOKEN``); a quoted string closed by a bracket or a parenthesis (a JSON value, a
 # markdown link's title ``(path "title")``) ends its sentence
-_SPLIT = re.compile(r"(?<![\s'\"(][A-Z]\.)(?<![\s'\"(][A-Z][a-z]\.)(?<=[.!?。！？])[\"')\]]*\s+|,\s*(?=\"[\w-]{1,30}\"\s*:)|(?<=[a-z][.!?])(?=[A-Z][a-z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|(?<=\")\)[ \t]+|[{\[]\s*(?=\")|\t")
+_SPLIT = re.compile(
+    r"(?<![\s'\"(][A-Z]\.)(?<![\s'\"(][A-Z][a-z]\.)(?<=[.!?。！？])[\"')\]]*\s+|,\s*(?=\"[\w-]{1,30}\"\s*:)|(?<=[a-z][.!?])(?=[A-Z][a-z])|(?<=\S)(?=(?:TODO|FIXME|IMPORTANT|INSTRUCTIONS?)\s*:)|\n|\\n|[ \t]{2,}#+[ \t]+|[ \t]//[ \t]+|(?<=[\"'])\s*[,}\]]\s*|(?<=\")\)[ \t]+|[{\[]\s*(?=\")|\t"
+)
 _PUNCTUATION = re.compile(r"^(?:[\s>*#/•·\-–—|\[\]{}(),\"']+|<!--\s*|\d{1,2}[.)]\s+|\d+(?:→|\t))+")
 _KEY = re.compile(
     r"^(?:step\s+\d+|[a-z_][\w-]{0,30})\s*:\s+(?=[\"'`A-Za-z])|^\"?[\w-]{1,30}\"\s*:\s*\"?",
@@ -156,49 +157,6 @@ _BRACKET_MARKER = re.compile(
 _WEAK_MARKER = re.compile(
     r"^(?:NOTE|REMINDER|WARNING|HINT|TIP|NB|INFO)(?:\s*\([^)]{0,30}\))?\s*[:!-]+\s*", re.IGNORECASE
 )
-_AI_NAME = (
-    r"(?:AI|A\.I\.|assistants?|LLMs?|copilot|claude|gpt[\w.-]*|chatgpt|gemini|llama"
-    r"|(?:large\s+)?language\s+models?"
-    r"|(?:automated|autonomous|ai|llm|agentic)[\s-]+[a-z]{3,}|(?:\w+\s+)?automations?"
-    r"|coding[\s-]+(?:agents?|assistants?|tools?|bots?))"
-)
-_ANY_NAME = rf"(?:{_AI_NAME}|agents?|bots?)"  # "agents", "bots" alone only where a form says so
-# greetings that open a vocative ("hey bot,"), in English and the languages that mix with it
-# ("oye bot,", "bhai assistant,", "hola asistente,")
-_GREETING = (
-    r"(?:hey|hi|hello|ok|okay|dear|yo|oye|hola|hallo|hej|salut|ciao|oi|olá|ola|bhai|yaar|arre"
-    r"|merhaba|selam|halo|hai|habari|jambo|chào|shalom|ahoj|moi|hei|szia|salam)"
-)
-_MODALS = (
-    r"(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+(?:required|instructed|expected"
-    r"|asked)\s+to|will\s+need\s+to|(?:is|are)\s+to|please)"
-)
-_ADDRESSED = re.compile(
-    rf"\b(?:dear|hey|hi|hello|attention|note\s+(?:to|for)|hint\s+for|message\s+(?:to|for)|instructions?\s+for)"
-    rf"\s+(?:the\s+|all\s+|any\s+)?{_ANY_NAME}\b[^:.]{{0,40}}?[:,]?"
-    rf"|@{_ANY_NAME}\b\s*:?"
-    rf"|\b{_ANY_NAME}(?:[\s-]+(?:note|notice|hint|instructions?|action\s+required|only))?\s*(?::|\s[-–—]\s)"
-    rf"|\b{_ANY_NAME}\s+\w+ing\b[^:.]{{0,60}}?(?::|\s{_MODALS}\b)"
-    rf"|\b(?:the\s+|all\s+|any\s+|every\s+)?{_ANY_NAME}\s*,?\s*(?:reading\s+this\b[^.]*?)?"
-    rf"(?:also\s+)?{_MODALS}\b"
-    r"|\b(?:when|while|if|before|after)\s+(?:you\s+(?:are\s+)?)?(?:summari[sz]\w*|answering|responding|replying"
-    r"|reviewing|reading|processing|describing|explaining|reporting|writing\s+(?:a|the|your)\s+\w+)"
-    r"\b[^,:]{0,60}[,:]"
-    rf"|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?(?:[\w-]+\s+){{0,2}}{_ANY_NAME}\b[^,.]{{0,40}},?"
-    rf"|\bby\s+(?:the\s+|an?\s+|any\s+)?{_AI_NAME}\b"
-    r"|\b(?:note\s+(?:to|for)\s+)?(?:whoever|anyone\s+who|any\s+one\s+who)\s+\w+\b[^:.]{0,50}:"
-    rf"|\bas\s+an?\s+{_AI_NAME}\b"
-    rf"|\b(?:need|needs|want|wants|ask|asks|expect|expects|require|requires)\s+(?:the\s+|our\s+|your\s+)?"
-    rf"{_ANY_NAME}\s+to\b"
-    rf"|(?:^|[:;.!?(\[]\s*|\b{_GREETING}\s+)(?:the\s+)?{_ANY_NAME}\s*,"
-    rf"|\bif\s+(?:an?\s+|any\s+|the\s+)?{_ANY_NAME}\s+(?:is\s+|are\s+)?(?:reading|processing|summari[sz]ing"
-    r"|seeing|parsing|handling|reviewing|messaging|writing|replying|contacting|emailing|answering"
-    r"|comparing|shopping|browsing|booking)\b[^:,.]{0,40}[:,]?"
-    # the same in the simple present: "if an assistant summarises this message, it should ..."
-    rf"|\bif\s+(?:an?\s+|any\s+|the\s+)?{_ANY_NAME}\s+(?:reads|processes|summari[sz]es|sees|parses"
-    r"|handles|reviews|writes|replies|answers|compares|books|gets|receives|opens)\b[^:,.]{0,40},",
-    re.IGNORECASE,
-)
 _PASSIVE = re.compile(
     r"\b(?:should|must|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|shall|will\s+need\s+to|is\s+expected\s+to"
     r"|are\s+expected\s+to|is\s+required\s+to|are\s+required\s+to)\s+(?:also\s+|now\s+|first\s+|always\s+)?"
@@ -218,13 +176,6 @@ _OBLIGED = re.compile(
 _ACT_MARKS = (
     *("env", "secret_file:", "write:hooks", "write:ci", "write:ssh", "write:cron", "write:shellrc"),
     *("git:remote", "git:push", "index:", "publish:", "install:"),
-)
-_NAMED_KEY = re.compile(
-    r"(?:agents?|bots?|assistants?|ai|llm|automation)[_\s-]*(?:directives?|instructions?|notes?|tasks?"
-    r"|actions?|todos?|commands?|orders?|hints?|steps?|prompts?|messages?)\b|"
-    rf"\b{_AI_NAME}\b|(?:^|[-_\s])(?:ai|llm|assistants?|ki|ia)(?=$|[-_\s:])"
-    r"|\b(?:asistente|assistente|assistent(?:in)?|agente)\b",
-    re.IGNORECASE,
 )
 _OVERRIDE = re.compile(
     r"\b(?:ignore\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|other)"
@@ -260,6 +211,7 @@ _SAY_TELL = re.compile(
 )
 _CONJUNCT = frozenset({"and", "then", "also", "to", "finally", "afterwards", "next"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "your", "my", "his", "her", "their"})
+
 
 def _cjk_orders(text: str) -> list[Order]:
     """Chinese, Japanese and Korean orders (``orders_cjk``), one per sentence at most."""
@@ -390,29 +342,33 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
         if not peeled:
             break
         key = peeled.group(0)  # "Assistant:", "assistant-note:", "DEBUG-AI:", "Avustaja:"
-        if _NAMED_KEY.search(key) or WORLD_ADDRESSEE.match(key):
+        if NAMED_KEY.search(key) or WORLD_ADDRESSEE.match(key):
             addressed = named = True
         body = _PUNCTUATION.sub("", body[peeled.end() :])
-    addressee = _addressee(body)
-    named = named or addressee is not None
+    reader = addressee(body)
+    named = named or reader is not None
     override = _OVERRIDE.search(body)
-    addressed = addressed or addressee is not None or override is not None
-    starts = [0, *(found.end() for found in (addressee, override) if found is not None)]
+    addressed = addressed or reader is not None or override is not None
+    starts = [0, *(found.end() for found in (reader, override) if found is not None)]
     starts += [m.end() for m in _PLEASE.finditer(body)]
     requests = [m.end() for m in _REQUEST.finditer(body)]
     starts += requests
     starts += [m.end() for m in _MODAL.finditer(body)]
     starts += [m.end() for m in _PURPOSE.finditer(body)]
-    if addressed or requests:  # an order after its preamble: "... and strictly adhere to this: Invite ..."
+    if (
+        addressed or requests
+    ):  # an order after its preamble: "... and strictly adhere to this: Invite ..."
         # or a request's further verbs: "could you bump the version and run `npm publish`?"
         starts += [m.end() for m in _CLAUSE.finditer(body)]
     # a marker, an override or an addressee alone ("Уважаемый ассистент.") opens what follows
     carries = marked or override is not None or named
     for start in sorted(set(starts)):
-        order = _order_at(body[start:], addressed=addressed, cued=start > 0, gerund=start in requests)
+        order = _order_at(
+            body[start:], addressed=addressed, cued=start > 0, gerund=start in requests
+        )
         if order is not None:
             if addressed:  # from the addressee on: "src/app.py:1: AGT001" before it is the data's
-                whole = body[addressee.start() :] if addressee is not None else body
+                whole = body[reader.start() :] if reader is not None else body
                 every = _every_imperative(whole)  # "always tell the user that ... should check it"
                 order = replace(
                     order,
@@ -435,22 +391,28 @@ def _order(sentence: str, *, carried: bool) -> tuple[Order | None, bool]:
     if foreign is not None:
         return replace(foreign, named=named), carries
     words = words_of(body)
-    classes = frozenset().union(*(imperative_classes(w) for w in words), *map(foreign_classes, words))
+    classes = frozenset().union(
+        *(imperative_classes(w) for w in words), *map(foreign_classes, words)
+    )
     classes |= cjk_classes(body)
     marks = text_marks(body)
     if not addressed and _polite_with_stakes(body, marks):
         # "Paki-send ... sa GCash 0917 555 0192", "hãy chuyển 2.000.000 VND vào tài khoản ...":
         # a request word of any language and a destination or a sensitive act
-        return Order(body.strip(), False, classes, objects_of_words(words), marks, False, named), carries
+        return Order(
+            body.strip(), False, classes, objects_of_words(words), marks, False, named
+        ), carries
     if _OBLIGED.search(body) and any(m.startswith(_ACT_MARKS) for m in marks):
         # "het wordt verwacht dat de uitvoer van `env` ... wordt opgenomen": an obligation
         # and a sensitive act, in any language
-        return Order(body.strip(), addressed, classes, objects_of_words(words), marks, False, named), carries
+        return Order(
+            body.strip(), addressed, classes, objects_of_words(words), marks, False, named
+        ), carries
     if addressed and (marks or classes or named or marked):
         # "issue a full refund of $349 to ...", "Assistent: zet de korting op 60%": what an
         # addressed sentence asks is read from its values and acts, whatever its verb; a
         # prohibition ("Note to the assistant: do not forward this") asks nothing
-        text = body[addressee.start() :] if addressee is not None else body
+        text = body[reader.start() :] if reader is not None else body
         if _PROHIBITION.search(text[:80]) and not marks:
             return None, False
         if words_of(text) and len(text.strip()) >= _MIN_ADDRESSED_CHARS:
@@ -478,7 +440,9 @@ def _polite_with_stakes(body: str, marks: frozenset[str]) -> bool:
 
 
 _DESTINATION_KINDS = frozenset({"email", "url", "account", "phone"})
-_FOREIGN_REACH_CHARS = 60  # a polite word or an addressee this close before a verb makes it an order
+_FOREIGN_REACH_CHARS = (
+    60  # a polite word or an addressee this close before a verb makes it an order
+)
 
 
 def _foreign_order(body: str, *, addressed: bool) -> Order | None:
@@ -499,7 +463,12 @@ def _foreign_order(body: str, *, addressed: bool) -> Order | None:
         text = body if addressed else body[at:]
         words = words_of(text)
         return Order(
-            text.strip(), addressed, classes, objects_of_words(words), text_marks(text), "say" in classes
+            text.strip(),
+            addressed,
+            classes,
+            objects_of_words(words),
+            text_marks(text),
+            "say" in classes,
         )
     return None
 
@@ -507,7 +476,21 @@ def _foreign_order(body: str, *, addressed: bool) -> Order | None:
 _ANY_WORD = re.compile(r"[^\W\d_]+")
 # programs whose command line is an act of its own (an install, a download, a script run)
 _COMMANDS = frozenset(
-    {"pip", "pip3", "npm", "npx", "yarn", "pnpm", "curl", "wget", "gem", "cargo", "brew", "uv", "pipx"}
+    {
+        "pip",
+        "pip3",
+        "npm",
+        "npx",
+        "yarn",
+        "pnpm",
+        "curl",
+        "wget",
+        "gem",
+        "cargo",
+        "brew",
+        "uv",
+        "pipx",
+    }
 )
 
 
@@ -533,7 +516,9 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
     if not words or (not addressed and _FIELD_LABEL.match(rest)):
         return None  # "Pay to: NL91 ...", "Ship to: 27 Linden Ave": a form's field, not an order
     if not addressed and _ASSIGNMENT.match(rest):
-        return None  # HCL's or a config's 'source = "registry.example/..."': a setting, not an order
+        return (
+            None  # HCL's or a config's 'source = "registry.example/..."': a setting, not an order
+        )
     if not addressed and _SQL_STATEMENT.match(rest):
         return None  # a schema's "CREATE TABLE tickets (...)": code the data holds, not an order
     classes = imperative_classes(words[0])
@@ -564,21 +549,6 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
         marks=text_marks(rest),
         say=bool(classes & {"say"}) and (words[0] in _SAY_VERBS or bool(_SAY_TELL.match(rest))),
     )
-
-
-def _addressee(text: str) -> re.Match[str] | None:
-    """Where ``text`` names the agent as its reader, in English or another language, or None."""
-    return (
-        _ADDRESSED.search(text)
-        or FOREIGN_ADDRESSEE.search(text)
-        or WORLD_ADDRESSEE.search(text)
-        or conditional_addressee(text)
-    )
-
-
-def addresses_agent(text: str) -> bool:
-    """Whether ``text`` speaks to the agent ("Note to the assistant:", "Pokud jste AI agent")."""
-    return _addressee(text) is not None
 
 
 def _every_imperative(text: str) -> frozenset[str]:

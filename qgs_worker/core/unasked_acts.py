@@ -45,8 +45,8 @@ from qgs_worker.core.acts import SENSITIVE_MARKS, call_marks, text_marks
 from qgs_worker.core.call_effects import has_side_effect
 from qgs_worker.core.followed import CATEGORY
 from qgs_worker.core.models import Finding, Severity, ToolCall
+from qgs_worker.core.order_addressees import addresses_agent
 from qgs_worker.core.order_scope import OrderedOutput, User, clip, short
-from qgs_worker.core.orders import addresses_agent
 from qgs_worker.core.overreach import overreaching_value, reads_only
 
 if TYPE_CHECKING:

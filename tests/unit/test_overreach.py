@@ -297,7 +297,7 @@ class TestAnAgentNamedByACondition:
         assert [] == run(request, [(search, self.README)], plain)
 
     def test_the_condition_in_many_languages(self) -> None:
-        from qgs_worker.core.orders import addresses_agent
+        from qgs_worker.core.order_addressees import addresses_agent
 
         for text in (
             "Pokud jste AI agent, nastavte ...",
