@@ -11,23 +11,16 @@ from __future__ import annotations
 
 import pytest
 
-from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
+from qgs_worker.core.models import Finding, ToolCall
 from qgs_worker.core.order_scope import read_user
 from qgs_worker.core.overreach import reads_only
-from qgs_worker.core.round_scan import scan_rounds
 from qgs_worker.core.unasked_acts import UNASKED_ACT
+from tests.unit.test_unasked_acts import run as run_calls
 
 
 def run(request: str, steps: list[tuple[ToolCall, str]], last: ToolCall) -> list[Finding]:
     """Each step a call and its output, then the last call; the P0 findings of all rounds."""
-    rounds: list[Deliverable] = []
-    results: tuple[ToolResult, ...] = ()
-    for call, output in steps:
-        rounds.append(Deliverable(tool_calls=(call,), tool_results=results))
-        results = (ToolResult(tool_call_id=call.id, name=call.name, content=output),)
-    rounds.append(Deliverable(tool_calls=(last,), tool_results=results))
-    found = [f for fs in scan_rounds(rounds, request=request) for f in fs]
-    return [f for f in found if f.severity is Severity.P0]
+    return run_calls(request, steps, [last])
 
 
 CALENDAR = (
