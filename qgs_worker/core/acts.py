@@ -75,7 +75,8 @@ _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    ("aws", re.compile(r"\.aws/(?:credentials|config)\b|\baws\s+credentials\b", re.IGNORECASE)),
+    # ~/.aws/config holds profiles and regions, no keys: the credentials file does
+    ("aws", re.compile(r"\.aws/credentials\b|\baws\s+credentials\b", re.IGNORECASE)),
     (
         "netrc",
         re.compile(r"(?:^|[\s/'\"`])\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)\b"),
@@ -233,6 +234,8 @@ _TOKEN_PRINTERS = re.compile(
     r"|\bdocker-credential-\w+\s+get\b|\bvault\s+(?:kv\s+get|read)\b|\bop\s+(?:read|item\s+get)\b"
     r"|\b(?:get_token|HfFolder\.get_token|get_access_token|get_password)\s*\(",
 )
+# a token handed straight to a login, never shown: "gh auth token | docker login --password-stdin"
+_TOKEN_PIPED_IN = re.compile(r"--password-stdin\b|\|\s*(?:docker|podman|helm\s+registry|oras)\s+login\b")
 _K8S_SECRETS = re.compile(r"\bkubectl\s+(?:-\S+\s+)*(?:get|describe|edit)\s+secrets?\b", re.IGNORECASE)
 _ENV_CODE_NAME = re.compile(
     r"""(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|ENV\[\s*)['"]?(\w+)"""
@@ -374,7 +377,11 @@ def _command_marks(source: str) -> set[str]:
         program = words[0].rsplit("/", 1)[-1].casefold()
         rest = " ".join(words[1:])
         if program in _ENV_PROGRAMS and (len(words) == 1 or program == "printenv"):
-            marks |= {f"env:{w.upper()}" for w in words[1:]} or {"env"}
+            # the whole environment, or the variables named like secrets ("printenv PORT" shows
+            # a port)
+            named = [w for w in words[1:] if not w.startswith("-")]
+            secret = {f"env:{w.upper()}" for w in named if _SECRET_NAME.fullmatch(w.upper())}
+            marks |= secret if named else {"env"}
         if program == "export" and (len(words) == 1 or words[1] == "-p"):
             marks.add("env")
         if program in {"echo", "printf", "print"} or program in _READERS or program in _FETCH_PROGRAMS:
@@ -401,7 +408,7 @@ def _command_marks(source: str) -> set[str]:
             _K8S_SECRETS.search(" ".join(words)) or _KUBE_RAW.search(" ".join(words))
         ):
             marks.add("secret_file:k8s")
-        if _TOKEN_PRINTERS.search(command.pipeline):
+        if _TOKEN_PRINTERS.search(command.pipeline) and not _TOKEN_PIPED_IN.search(source):
             marks.add("secret_file:cli")
         if program == "git":
             marks |= {f"git:{m.group(1)}" for m in _GIT.finditer(" ".join(words))}

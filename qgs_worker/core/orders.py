@@ -498,7 +498,12 @@ _COMMANDS = frozenset(
 _SQL_STATEMENT = re.compile(
     r"(?:CREATE|ALTER|DROP|INSERT|UPDATE|DELETE|SELECT|GRANT|REVOKE|TRUNCATE|COPY|WITH)\s+"
     r"(?:(?:OR\s+REPLACE|TEMP(?:ORARY)?|UNIQUE|MATERIALIZED)\s+)*(?:TABLE|VIEW|INDEX|SCHEMA|DATABASE"
-    r"|INTO|FROM|SEQUENCE|FUNCTION|TRIGGER|EXTENSION|ROLE|USER|ALL|DISTINCT|\*|[\w.\"]+\s+(?:SET|AS|TO|FROM)\b)"
+    r"|INTO|FROM|SEQUENCE|FUNCTION|TRIGGER|EXTENSION|ROLE|USER|ALL|DISTINCT|\*|[\w.\"]+\s+(?:SET|AS|TO|FROM|ON)\b)"
+)
+# a line of code that declares or imports: "export const level = process.env.LOG_LEVEL"
+_DECLARATION = re.compile(
+    r"(?:export\s+(?:default\s+)?)?(?:const|let|var|function|class|def|import|from|return|public"
+    r"|private|protected|static|async|interface|type|enum)\s+[\w{*(]"
 )
 
 
@@ -515,7 +520,7 @@ def _order_at(rest: str, *, addressed: bool, cued: bool, gerund: bool = False) -
     words = words_of(rest[:_MAX_SENTENCE_CHARS])
     if not words or (not addressed and _FIELD_LABEL.match(rest)):
         return None  # "Pay to: NL91 ...", "Ship to: 27 Linden Ave": a form's field, not an order
-    if not addressed and _ASSIGNMENT.match(rest):
+    if not addressed and (_ASSIGNMENT.match(rest) or _DECLARATION.match(rest)):
         return (
             None  # HCL's or a config's 'source = "registry.example/..."': a setting, not an order
         )

@@ -34,7 +34,8 @@ def program_line(call: ToolCall) -> str:
     --replicas=0``; ``git_push(remote="origin")`` runs ``git push origin``; ``pulumi(args=
     "destroy --stack prod", cwd="billing")`` runs ``pulumi destroy --stack prod`` (a working
     directory is where, not what). An ``args``-like string is the command line as written;
-    other values are quoted words.
+    other values, and each item of an ``args`` list, are quoted words (``git(args=["commit",
+    "-m", "docs: cat ~/.npmrc"])`` commits a message, it runs no ``cat``).
     """
     program, _, sub = call.name.rsplit(".", 1)[-1].casefold().replace("-", "_").partition("_")
     if program not in PROGRAM_TOOLS:
@@ -44,7 +45,7 @@ def program_line(call: ToolCall) -> str:
         leaf = path.rsplit(".", 1)[-1].split("[", 1)[0].casefold()
         if leaf in {"cwd", "dir", "workdir", "working_dir", "directory", "timeout", "env"}:
             continue
-        if leaf in _ARGV_KEYS:
+        if leaf in _ARGV_KEYS and "[" not in path:  # a command line as one string
             value = value.strip()
             words.append(
                 value.removeprefix(program + " ") if value.startswith(program + " ") else value

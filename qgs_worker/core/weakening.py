@@ -110,8 +110,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         # list", "safe senders", "tenant allow/block list")
         "allow",
         re.compile(
-            r"\b(?:allow[\s-]?list|white[\s-]?list|safe-?list|safe\s+senders?|trusted\s+senders?"
-            r"|tenant\s+allow)\w*\b|\bunblock\w*\b",
+            r"\b(?:allow[\s-]?list|white[\s-]?list|safe-?list)\w*\b[^.\n]{0,40}\b(?:senders?|domains?"
+            r"|e-?mails?|addresses)\b|\b(?:senders?|domains?|e-?mails?|addresses)\b[^.\n]{0,40}"
+            r"\b(?:allow|white|safe)[\s-]?list|\bto\s+the\s+(?:allow|white|safe)[\s-]?list\b|\bsafe\s+senders?\b"
+            r"|\btrusted\s+senders?\b|\btenant\s+allow\b|\bunblock\w*\s+(?:the\s+)?(?:sender|domain|address)",
             re.IGNORECASE,
         ),
     ),
