@@ -118,6 +118,18 @@ def _in_report_order(selected: list[Rule]) -> list[Rule]:
 _TEXT_RULES = _in_report_order([r for r in _GENERIC if r.prose is not None])
 _CALL_RULES = _in_report_order([r for r in _GENERIC if r.executed is not None])
 _SECRET_RULES = [r for r in _CALL_RULES if r.category == "secret"]
+# what running does: destructive in a command, only mentioned in a title or a message
+_RUNNING = frozenset({"destructive_command", "mass_deletion"})
+_CALL_RULES_RUNNING = [r for r in _CALL_RULES if r.category in _RUNNING]
+_CALL_RULES_KEPT = [r for r in _CALL_RULES if r.category not in _RUNNING]
+# the argument keys of text a person reads (an issue's title and body, a commit message, a
+# chat message), not a command or a file's contents
+_PROSE_KEY = re.compile(
+    r"^(?:title|body|description|comment|message|commit_message|subject|summary|text|note|notes"
+    r"|pr_body|pr_title|review)$",
+    re.IGNORECASE,
+)
+_ARGV = frozenset({"args", "argv", "arguments", "command", "cmd", "subcommand", "params"})
 _JUDGE_RULES = [r for r in _TEXT_RULES if r.category == "judge_manipulation"]
 # What the plain view is read for: every prose rule but the secrets' (a secret is its exact
 # characters: a look-alike of one is no credential).
@@ -228,16 +240,31 @@ def scan_tool_call(call: ToolCall, *, request: str = "") -> list[Finding]:
         ``tool_call:send_email.recipients[0]``; ``raw_arguments`` for an unparsed string).
     """
     findings: list[Finding] = []
+    line = program_line(call)  # pulumi(args="destroy --stack prod") runs "pulumi destroy ..."
+    shell = _SHELL_TOOL.search(call.name) is not None
     for path, value in call.argument_values():
         location = f"tool_call:{call.name}.{path}"
-        findings.extend(
-            _apply(_CALL_RULES, value, location=location, executed=True, tool=call.name)
-        )
+        if line and "[" in path and path.split("[", 1)[0].rsplit(".", 1)[-1].casefold() in _ARGV:
+            continue  # an item of a program's argv: the command line below reads it in place
+        if not shell and _PROSE_KEY.search(path.rsplit(".", 1)[-1]):
+            # a title, a message, a body: text a person reads, as the tool gate's free_text
+            # kind treats it; a destructive command there is mentioned, not run (P2)
+            findings.extend(
+                _apply(
+                    _CALL_RULES_RUNNING, value, location=location, executed=False, tool=call.name
+                )
+            )
+            findings.extend(
+                _apply(_CALL_RULES_KEPT, value, location=location, executed=True, tool=call.name)
+            )
+        else:
+            findings.extend(
+                _apply(_CALL_RULES, value, location=location, executed=True, tool=call.name)
+            )
         findings.extend(_jndi(value, location, where=f"tool call {call.name} carries"))
         findings.extend(
             _examples(value, location, f"tool call {call.name} carries", Context.TOOL_CALL)
         )
-    line = program_line(call)  # pulumi(args="destroy --stack prod") runs "pulumi destroy ..."
     if line:
         findings.extend(
             _apply(
