@@ -76,7 +76,7 @@ from qgs_worker.core.argviews import visible
 from qgs_worker.core.injected_passages import injected as _passages
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.plain_text import PlainText, plain
-from qgs_worker.core.program_calls import program_line
+from qgs_worker.core.program_calls import ARGV_KEYS, program_line
 from qgs_worker.core.rules import Context, Rule, execution, secrets
 from qgs_worker.core.rules import prompt as prompt_rules
 from qgs_worker.core.text_memo import TextMemo
@@ -129,7 +129,6 @@ _PROSE_KEY = re.compile(
     r"|pr_body|pr_title|review)$",
     re.IGNORECASE,
 )
-_ARGV = frozenset({"args", "argv", "arguments", "command", "cmd", "subcommand", "params"})
 _JUDGE_RULES = [r for r in _TEXT_RULES if r.category == "judge_manipulation"]
 # What the plain view is read for: every prose rule but the secrets' (a secret is its exact
 # characters: a look-alike of one is no credential).
@@ -244,7 +243,11 @@ def scan_tool_call(call: ToolCall, *, request: str = "") -> list[Finding]:
     shell = _SHELL_TOOL.search(call.name) is not None
     for path, value in call.argument_values():
         location = f"tool_call:{call.name}.{path}"
-        if line and "[" in path and path.split("[", 1)[0].rsplit(".", 1)[-1].casefold() in _ARGV:
+        if (
+            line
+            and "[" in path
+            and path.split("[", 1)[0].rsplit(".", 1)[-1].casefold() in ARGV_KEYS
+        ):
             continue  # an item of a program's argv: the command line below reads it in place
         if not shell and _PROSE_KEY.search(path.rsplit(".", 1)[-1]):
             # a title, a message, a body: text a person reads, as the tool gate's free_text

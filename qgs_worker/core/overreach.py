@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from qgs_worker.core.call_effects import tool_classes
 from qgs_worker.core.models import ToolCall
@@ -122,6 +123,7 @@ def reads_only(user: User, asks_no_action: bool) -> bool:
     return "ask" in kinds and "act" not in kinds
 
 
+@lru_cache(maxsize=64)  # one task's request, read on every round
 def is_english(text: str) -> bool:
     """Whether a request is in English: its letters Latin, one of ``_ENGLISH``'s words in it.
 
@@ -192,7 +194,9 @@ def overreaching_value(
     texts = [o.seen.text.casefold() for o in outputs if not o.delegated]
     line = program_line(call)
     if line or is_shell_tool(call.name):
-        return _shell_overreach(line or "\n".join(v for _, v in call.argument_values()), said, texts)
+        return _shell_overreach(
+            line or "\n".join(v for _, v in call.argument_values()), said, texts
+        )
     if not acts or words & _NOT_ACTS:
         return ""
     classes = tool_classes(call)[0]
@@ -205,8 +209,7 @@ def overreaching_value(
         for part in _units(value) if reaching else _parts(value):
             if part.casefold() in said:
                 continue
-            token = re.compile(rf"(?<![\w.-]){re.escape(part.casefold())}(?![\w-])")
-            if any(token.search(text) for text in texts):
+            if _in_data(part.casefold(), texts):
                 return short(part)
     return ""
 
@@ -237,10 +240,20 @@ def _shell_overreach(command: str, said: str, texts: Sequence[str]) -> str:
             continue
         if any(len(part) >= 3 and part in said for part in re.split(r"[/:@=]", target)):
             continue  # "deployment/payments-api" of the user's "payments-api pod"
-        token = re.compile(rf"(?<![\w.-]){re.escape(target)}(?![\w-])")
-        if any(token.search(text) for text in texts):
+        if _in_data(target, texts):
             return short(target)
     return ""
+
+
+def _in_data(value: str, texts: Sequence[str]) -> bool:
+    """Whether a lower-cased value stands in one of the texts as a whole token."""
+    token = _token(value)
+    return any(value in text and token.search(text) for text in texts)
+
+
+@lru_cache(maxsize=1024)  # the same ids and hosts are looked for on every round of a task
+def _token(value: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w.-]){re.escape(value)}(?![\w-])")
 
 
 def _scalars(value: object) -> list[str]:

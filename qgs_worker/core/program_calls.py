@@ -13,7 +13,7 @@ import re
 
 from qgs_worker.core.models import ToolCall
 
-__all__ = ["PROGRAM_TOOLS", "program_line"]
+__all__ = ["ARGV_KEYS", "PROGRAM_TOOLS", "program_line"]
 
 
 PROGRAM_TOOLS = frozenset(
@@ -23,7 +23,8 @@ PROGRAM_TOOLS = frozenset(
 )
 """Programs that agents' frameworks expose as a tool of their own name (``kubectl(args=...)``)."""
 
-_ARGV_KEYS = frozenset({"args", "argv", "arguments", "command", "cmd", "subcommand", "params"})
+ARGV_KEYS = frozenset({"args", "argv", "arguments", "command", "cmd", "subcommand", "params"})
+"""The argument names under which a program-named tool takes its command line."""
 _PLAIN_WORD = re.compile(r"[\w@%+=:,./-]+")
 
 
@@ -45,7 +46,7 @@ def program_line(call: ToolCall) -> str:
         leaf = path.rsplit(".", 1)[-1].split("[", 1)[0].casefold()
         if leaf in {"cwd", "dir", "workdir", "working_dir", "directory", "timeout", "env"}:
             continue
-        if leaf in _ARGV_KEYS and "[" not in path:  # a command line as one string
+        if leaf in ARGV_KEYS and "[" not in path:  # a command line as one string
             value = value.strip()
             words.append(
                 value.removeprefix(program + " ") if value.startswith(program + " ") else value
