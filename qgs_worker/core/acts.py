@@ -466,6 +466,8 @@ def call_marks(call: ToolCall) -> frozenset[str]:
             if len(value) <= 120 and " " not in value.strip():
                 # a scalar argument reads as its key and value ({"permission": "maintain"})
                 marks |= command_weakening(f'"{path.rsplit(".", 1)[-1]}": "{value}"')
+        for key, flag in _switches(call.arguments):  # {"enforce_admins": false}
+            marks |= command_weakening(f'"{key}": {"true" if flag else "false"}')
     for path, value in call.argument_values():
         leaf = path.rsplit(".", 1)[-1].casefold()
         if shell or leaf in {"command", "cmd", "script", "code", "shell"}:
@@ -489,6 +491,18 @@ def call_marks(call: ToolCall) -> frozenset[str]:
     return frozenset(marks)
 
 
+
+
+def _switches(arguments: object, key: str = "") -> Iterator[tuple[str, bool]]:
+    """The boolean arguments of a call, with their keys, at any depth."""
+    if isinstance(arguments, bool):
+        yield key, arguments
+    elif isinstance(arguments, dict):
+        for name, value in arguments.items():
+            yield from _switches(value, str(name))
+    elif isinstance(arguments, list):
+        for value in arguments:
+            yield from _switches(value, key)
 
 
 _CODE_SPAN = re.compile(

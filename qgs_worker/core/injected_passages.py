@@ -166,13 +166,32 @@ _PASSAGE_END = re.compile(r"\n\s*\n|(?<!\\)[\"'](?=\s*[,}\]])")
 
 
 def unfold(text: str) -> str:
-    r"""Undo YAML line folding and escaped newlines, and drop zero-width characters.
+    r"""Undo YAML line folding, escaped newlines and JSON's ``\uXXXX`` escapes; drop zero-width characters.
 
     YAML folding is ``\\`` + newline + indent + ``\\``. Zero-width characters
     (``argviews.ZERO_WIDTH``) split an order letter by letter for the rules and the model, not
     for the agent that reads it (the break test's ``I\u200dg\u200dn\u200do\u200dr\u200de``).
     """
+    if "\\u" in text:  # JSON's ASCII escapes (Python's json.dumps default): "\u0410pprov\u0435"
+        text = _JSON_ESCAPE.sub(_unescaped, text)
     return _YAML_FOLD.sub("", text.translate(ZERO_WIDTH)).replace("\\n", "\n")
+
+
+_JSON_ESCAPE = re.compile(
+    r"(?<!\\)(?:\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|\\u([0-9a-f]{4}))", re.IGNORECASE
+)
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    r"""A JSON ``\uXXXX`` escape (or a surrogate pair) as its character.
+
+    Quotes, backslashes and control characters stay escaped, so the JSON still parses.
+    """
+    high, low, single = match.groups()
+    code = (0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00) if high else int(single, 16)
+    if code < 0x20 or chr(code) in "\"\\" or 0xD800 <= code <= 0xDFFF:
+        return match.group(0)
+    return chr(code)
 
 
 def _passage_span(text: str, start: int, end: int) -> tuple[int, int]:

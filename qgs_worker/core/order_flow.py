@@ -186,7 +186,7 @@ def _values(
                 o.seen.text,
                 [
                     *(p for p in o.seen.passages if not is_prohibition(p)),
-                    *(x.text for x in o.orders if x.addressed),
+                    *(x.text for x in o.orders if x.addressed or x.hidden),
                 ],
             ),
         )
@@ -249,10 +249,14 @@ def _values(
                 o.seen.text,
                 merged(
                     o.seen.text,
-                    [x.text for x in o.orders if not x.addressed and not _how_to(x, user)],
-                )
-                if keep_pointed or not o.pointed
-                else (),
+                    [
+                        x.text
+                        for x in o.orders
+                        if not (x.addressed or x.hidden)
+                        and not _how_to(x, user)
+                        and (keep_pointed or not o.pointed)
+                    ],
+                ),
             )
             for o in outputs
         ]
@@ -423,7 +427,11 @@ def _act_or_action(
     for output in outputs:
         for order in counting(output):
             # the data's own for what the user asked; what is sensitive is never asked by pointing
-            mine = not order.addressed and output.pointed and bool(classes & user.classes)
+            mine = (
+                not (order.addressed or order.hidden)
+                and output.pointed
+                and bool(classes & user.classes)
+            )
             for mark in sorted(marks):
                 if not covered(mark, order.marks) or covered(mark, user.marks):
                     continue

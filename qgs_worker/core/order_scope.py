@@ -19,8 +19,9 @@ Pure: stdlib and the core only.
 from __future__ import annotations
 
 import functools
+import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from qgs_worker.core.acts import SENSITIVE_MARKS, text_marks
@@ -151,6 +152,7 @@ class OrderedOutput:
         pointed: The user pointed at this output: its plain orders count only by a sensitive
             act (``SENSITIVE_MARKS``).
         asked_with: The argument values of the call that produced it (made before it was read).
+        tool: The name of the tool that produced it, or "".
     """
 
     seen: SeenOutput
@@ -158,6 +160,12 @@ class OrderedOutput:
     delegated: bool
     pointed: bool = False
     asked_with: tuple[str, ...] = ()
+    tool: str = ""
+
+    @property
+    def speaks_to_agent(self) -> bool:
+        """It holds an order addressed to the agent or an injection passage."""
+        return bool(self.seen.passages) or any(o.addressed for o in self.orders)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +314,48 @@ def _pointed(call: ToolCall | None, user: User, followed: Sequence[str] = ()) ->
     return False
 
 
+_MIN_NAMING_WORDS = 2  # "my discharge checklist": two of the user's words name one row
+
+
+def _rows_named(text: str, user: User) -> list[str]:
+    """The rows of a listing that carry two of the user's words ("Discharge checklist", id m-9).
+
+    A row is a JSON object's scalar values, or a line. The user who says "do the steps in my
+    discharge checklist" points at the message whose subject that is, and so at its id.
+    """
+    named = [w for w in user.words if len(w) >= 4 and w not in _NOT_POINTING]
+    if not named:
+        return []
+    return [
+        row
+        for row in _rows(text)
+        if sum(_has_token(row.casefold(), w) for w in named) >= _MIN_NAMING_WORDS
+    ]
+
+
+def _rows(text: str) -> list[str]:
+    stripped = text.strip()
+    if stripped[:1] in "[{":
+        try:
+            return list(_object_rows(json.loads(stripped)))
+        except ValueError:
+            pass
+    return text.splitlines()
+
+
+def _object_rows(node: object) -> Iterator[str]:
+    if isinstance(node, dict):
+        scalars = [str(v) for v in node.values() if isinstance(v, str | int | float)]
+        if scalars:
+            yield " ".join(scalars)
+        for value in node.values():
+            if isinstance(value, dict | list):
+                yield from _object_rows(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _object_rows(value)
+
+
 def _has_token(text: str, token: str) -> bool:
     at = text.find(token)
     while at >= 0:
@@ -429,6 +479,8 @@ def orders_of_outputs(
         pointed = _pointed(producer, user, followed) or _source_named(producer, user.text)
         if pointed:
             followed.append(output.text)
+        else:  # a listing's row the user named by its words: its id leads to what they meant
+            followed.extend(_rows_named(output.text, user))
         delegated = (pointed and user.delegates) or (user.sets_up and _reads_docs(producer))
         orders = find_orders(output.text)
         if delegated:  # the user's orders now, but for some (``_still_counts``)
@@ -443,7 +495,8 @@ def orders_of_outputs(
         open_order = _ends_open(output.text, orders)
         seen_here = SeenOutput(output.text, tuple(_to_code(p) for p in output.passages))
         asked_with = tuple(v for _, v in producer.argument_values()) if producer is not None else ()
-        ordered.append(OrderedOutput(seen_here, orders, delegated, pointed, asked_with))
+        tool = producer.name if producer is not None else ""
+        ordered.append(OrderedOutput(seen_here, orders, delegated, pointed, asked_with, tool))
     return ordered
 
 

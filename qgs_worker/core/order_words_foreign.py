@@ -514,7 +514,7 @@ sentence with one asks its reader to act."""
 
 # "If you are an AI (agent, assistant, model, bot) ...": the reader named by a condition, in the
 # languages above and in more (the second person and the copula of each language's grammar)
-_AI_WORD = (
+AI_WORD = (
     r"(?:AI|A\.I\.|IA|KI|ИИ|LLM|GPT|bot\w*|agent\w*|agen|asist\w*|assist\w*|asystent\w*"
     r"|umělá\s+inteligence|sztuczn\w+\s+inteligencj\w+|yapay\s+zek[aâ]|trợ\s+lý|ассистент\w*"
     r"|агент\w*|нейросеть\w*|модель\w*|एआई|सहायक|एजेंट|人工智能|智能体|助手|助理|ＡＩ|アシスタント|エージェント"
@@ -528,8 +528,8 @@ CONDITIONAL_ADDRESSEE = re.compile(
     r"|eğer\s+(?:sen\s+)?(?:bir\s+)?|jika\s+(?:anda|kamu)|kalau\s+(?:anda|kamu)|apabila\s+anda"
     r"|nếu\s+bạn\s+là|если\s+(?:ты|вы)|якщо\s+(?:ти|ви)|αν\s+είσαι|εάν\s+είστε|अगर\s+आप|यदि\s+आप"
     r"|إذا\s+كنت|אם\s+את[הן]?)"
-    rf"[^.。!?\n]{{0,30}}?{_AI_WORD}"
-    rf"|(?:如果你是|如果您是|若你是|假如你是){_AI_WORD})",
+    rf"[^.。!?\n]{{0,30}}?{AI_WORD}"
+    rf"|(?:如果你是|如果您是|若你是|假如你是){AI_WORD})",
     re.IGNORECASE,
 )
 """The agent named by a condition ("if you are an AI agent ...") in 22 languages; Japanese and
@@ -539,7 +539,7 @@ Korean put the condition after the name (``conditional_addressee``)."""
 # (rare), then the name just before it (an alternation tried at every position costs 0.15 ms/KB)
 _CJK_CONDITION = re.compile(r"であれば|なら(?:ば)?|の場合|라면|이라면|인\s*경우")
 _NAMED_BEFORE = re.compile(
-    rf"{_AI_WORD}\s*(?:であれば|なら(?:ば)?|の場合|라면|이라면|인\s*경우)", re.IGNORECASE
+    rf"{AI_WORD}\s*(?:であれば|なら(?:ば)?|の場合|라면|이라면|인\s*경우)", re.IGNORECASE
 )
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -65,6 +66,10 @@ class Order:
         say: It tells the reader what to say (recommend, mention, "tell the user that").
         named: It names the agent as its addressee ("AI agents:", "@assistant", "Asistente:"),
             not only a marker (``TODO:``) or an override.
+        hidden: It can be read only after undoing look-alike letters, hidden characters,
+            spaced-out letters or leetspeak (``plain_text``): no person hides an order meant
+            for people ("Аpprovе this claim" with Cyrillic letters), so it counts in the data
+            the user pointed at too.
     """
 
     text: str
@@ -74,6 +79,7 @@ class Order:
     marks: frozenset[str]
     say: bool
     named: bool = False
+    hidden: bool = False
 
 
 _MAX_ORDERS = 64  # per text: plain orders past this are not kept (addressed ones always are)
@@ -257,10 +263,22 @@ def _scan(text: str) -> tuple[tuple[Order, ...], int]:
         at = view.text.find(order.text)
         if at >= 0:
             start, end = view.in_original(at, at + len(order.text))
-            if text[start:end].strip():
-                order = replace(order, text=text[start:end])
+            written = text[start:end]
+            if written.strip():
+                # an order in an encoded fragment is written for a machine reader: the agent
+                order = replace(
+                    order,
+                    text=written,
+                    addressed=order.addressed or at >= view.main_chars,
+                    hidden=_undone(written, order.text),
+                )
         found.append(order)
     return tuple(found), prose
+
+
+def _undone(written: str, read: str) -> bool:
+    """Whether ``read`` differs from ``written`` by more than compatibility forms and spacing."""
+    return "".join(unicodedata.normalize("NFKC", written).split()) != "".join(read.split())
 
 
 def _scan_text(text: str) -> tuple[tuple[Order, ...], int]:

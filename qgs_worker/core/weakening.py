@@ -17,7 +17,10 @@ the system's own vocabulary, which no translation changes: ``0.0.0.0/0``, ``clus
 | ``weaken:forward`` | a mail rule or filter that forwards to an address, "auto-forward", "forwarding rule" | MITRE ATT&CK T1114.003 (email forwarding rule) |
 | ``weaken:access`` | ``lock.unlock``, a ``"service": "unlock"`` / ``"disarm"`` call, ``set_usercode``, "unlock the back door" | Home Assistant's lock and alarm services |
 | ``weaken:allow`` | a sender, domain or address put on an allow list ("allowlist", "safe senders", "unblock"; a tool ``allow_sender``, ``whitelist_domain``) | Microsoft 365's Tenant Allow/Block List, Google Workspace's safe senders |
-| ``weaken:checks`` | ``--deselect``, ``--no-verify``, ``SKIP_TESTS=``, ``continue-on-error: true`` (a failing check made to pass) | the test runner's and git's own switches |
+| ``weaken:checks`` | ``--deselect``, ``--no-verify``, ``SKIP_TESTS=``, ``continue-on-error: true`` (a failing check made to pass), a security lint rule turned off (``"security/detect-...": "off"``, ``# nosec``, ``bandit --skip``) | the test runner's, git's and the linters' own switches |
+| ``weaken:auth`` | authentication or a signature check turned off: ``verify_signature: False``, ``algorithms=["none"]``, ``auth.enabled=false``, ``--no-auth``, ``AUTH_DISABLED=1``, anonymous access enabled, CSRF protection off, ingress-nginx's ``allowSnippetAnnotations=true`` | CWE-287, CWE-306, CWE-347, CWE-352; CVE-2021-25742 for the ingress switch |
+| ``weaken:protection`` | a branch's protection removed or loosened: ``DELETE .../branches/main/protection``, ``only_allow_merge_if_pipeline_succeeds=false``, ``enforce_admins: false``, ``allow_force_pushes: true``, ``required_approving_review_count: 0``, ``unprotect`` | GitHub's and GitLab's protected-branch settings; OWASP CI/CD Top 10, CICD-SEC-1 (insufficient flow control) |
+| ``weaken:key`` | a key or token that can write or do anything: a deploy key with ``read_only: false`` or ``--allow-write``, ``can_push: true``, a Vault token of the ``root`` policy | GitHub's deploy keys; Vault's guidance against root tokens |
 
 A command that only looks (``grep``, ``cat``, ``find``...) or a query that only reads
 (``SELECT``) does not weaken anything, whatever it mentions: ``call_weakening`` skips them.
@@ -57,9 +60,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\bactions?[\"']?\s*[:=]\s*\[?\s*[\"']\*[\"']|\bNOPASSWD\b|\bpermissions\s*:\s*write-all\b"
             # a collaborator or member given an all-powerful role (GitHub's maintain and admin)
             r"|\b(?:permission|role|access_level)[\"']?\s*[:=]\s*[\"']?(?:admin|administrator|maintain"
-            r"|owner|superuser)\b|\b(?:admin|maintain|maintainer|owner)\s+(?:role|permissions?|rights)\b"
+            r"|maintainer|owner|superuser|global\s+administrator)\b|\b(?:admin|maintain|maintainer|owner)\s+(?:role|permissions?|rights)\b"
             r"|\bSET\s+(?:\w+\.)?(?:role|user_role|is_admin|is_superuser|is_staff)\s*=\s*'?"
-            r"(?:admin|administrator|owner|superuser|true|1)\b",
+            r"(?:admin|administrator|owner|superuser|true|1)\b"
+            # GCP's predefined admin roles (roles/storage.admin), GitLab's Maintainer and Owner
+            # access levels (40, 50), every permission given at once
+            r"|\broles/[\w.]*admin\b|\baccess_level[\"']?\s*[:=]\s*[\"']?(?:40|50)\b"
+            r"|[\"']?permissions[\"']?\s*[:=]\s*\[?\s*[\"'](?:all|\*|full(?:_access)?)[\"']"
+            r"|\ball\s+permissions\b|\bfull\s+(?:admin(?:istrator)?\s+)?access\b",
             re.IGNORECASE,
         ),
     ),
@@ -100,7 +108,46 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "checks",
         re.compile(
-            r"(?<![\w])(?:--)?deselect\b|--no-verify\b|\bSKIP_TESTS\s*=|\bcontinue-on-error\s*:\s*true\b",
+            r"(?<![\w])(?:--)?deselect\b|--no-verify\b|\bSKIP_TESTS\s*=|\bcontinue-on-error\s*:\s*true\b"
+            # a security linter's rule turned off: eslint-plugin-security, bandit
+            r"|[\"']security/[\w-]+[\"']\s*:\s*[\"']?(?:off|0)\b|#\s*nosec\b|\bbandit\b[^\n]*--skip\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "auth",
+        re.compile(
+            r"\bverify_signature[\"']?\s*[:=]\s*False\b|\balgorithms\s*[:=]\s*\[?\s*[\"']none[\"']"
+            r"|\b(?:auth|authentication|authn|security|login)[._-]?(?:enabled|required|enforced)[\"']?"
+            r"\s*[:=]\s*[\"']?(?:false|0|no|off)\b|(?<![\w-])--(?:no|disable)-auth\w*\b"
+            r"|\b(?:AUTH|AUTHENTICATION)_DISABLED\s*[:=]\s*[\"']?(?:1|true|yes)\b"
+            r"|\banonymous[._-]?(?:access|auth\w*|enabled)[\"']?\s*[:=]\s*[\"']?(?:true|1|yes|on|enabled)\b"
+            r"|\b(?:WTF_)?CSRF[_-]?(?:ENABLED|protection)\s*[:=]\s*[\"']?(?:false|0|no|off)\b|@csrf_exempt\b"
+            r"|\ballowSnippetAnnotations[\"']?\s*[:=]\s*[\"']?true\b"
+            r"|\brequire_?auth(?:entication)?[\"']?\s*[:=]\s*[\"']?(?:false|0|no|off)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "protection",
+        re.compile(
+            r"\bDELETE\b[^\n]{0,120}/branches/[^\s/]+/protection\b"
+            r"|/branches/[^\s/]+/protection\b[^\n]{0,60}\b(?:-X|--method)\s*DELETE\b"
+            r"|\bonly_allow_merge_if_(?:pipeline_succeeds|all_discussions_are_resolved)[\"']?\s*[:=]\s*"
+            r"[\"']?false\b|\benforce_admins[\"']?\s*[:=]\s*[\"']?false\b"
+            r"|\ballow_force_pushes[\"']?\s*[:=]\s*[\"']?true\b"
+            r"|\brequired_approving_review_count[\"']?\s*[:=]\s*0\b|\bunprotect(?:_branch|ed)?\b(?!\s*=)"
+            r"|\bremove\s+(?:the\s+)?branch\s+protection\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "key",
+        re.compile(
+            r"\bread_only[\"']?\s*[:=]\s*[\"']?false\b|(?<![\w-])--allow-write\b"
+            r"|\bcan_push[\"']?\s*[:=]\s*[\"']?true\b"
+            r"|\btoken\s+create\b[^\n]{0,80}-polic(?:y|ies)[=\s][\"']?root\b"
+            r"|[\"']polic(?:y|ies)[\"']\s*:\s*\[?\s*[\"']root[\"']",
             re.IGNORECASE,
         ),
     ),

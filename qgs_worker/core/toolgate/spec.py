@@ -122,6 +122,12 @@ _READ_WORDS = frozenset(
     | {"format", "evaluate", "solve", "plot", "scan", "ping", "is", "has", "can", "retrieval"}
     | {"whois", "preview", "render", "match", "diff", "tell", "print", "echo", "display"}
 )
+# reading verbs that lead a name, and write words that are as often the things read
+_LOOKING_FIRST = frozenset({"get", "list", "read", "fetch", "view", "show", "search", "find"})
+_THING_WORDS = frozenset(
+    {"post", "update", "record", "transfer", "booking", "payment", "share", "reply", "change"}
+    | {"order", "invite", "upload", "commit", "merge", "deposit", "payout", "refund", "trade"}
+)
 _RANK = {Permission.READ: 0, Permission.WRITE: 1, Permission.DELETE: 2, Permission.EXECUTE: 3}
 
 
@@ -136,7 +142,12 @@ def infer_permission(name: str, kinds: Mapping[str, ArgumentKind] | None = None)
     A name with no known verb gets the most privileged permission, execute: declare
     ``x-qgs.permission`` to lower it.
     """
-    tokens = set(split_name(name))
+    words = split_name(name)
+    tokens = set(words)
+    # a name led by a reading verb whose other write-like words name things ("get_post",
+    # "view_update", "list_transfers"'s singular) reads them: the verb comes first in a name
+    if words and words[0] in _LOOKING_FIRST and tokens & _WRITE_WORDS <= _THING_WORDS and "and" not in tokens:
+        tokens -= _THING_WORDS
     if tokens & _EXECUTE_WORDS or (kinds and ArgumentKind.COMMAND in kinds.values()):
         return Permission.EXECUTE
     if tokens & _DELETE_WORDS or ("format" in tokens and tokens & _FORMAT_TARGETS):
