@@ -168,6 +168,10 @@ _REMOTE_WORDS = re.compile(
 )
 # a push that rewrites the remote's history (``--force``, ``-f``, ``+ref``; not ``--force-with-lease``)
 _FORCE_PUSH = re.compile(r"\bgit\s+(?:-\S+\s+)*push\b[^\n;&|]*?(?:--force(?!-)\b|\s-f\b|\s\+\S)")
+# programs that copy files to another machine, and the cloud CLIs' copy and upload commands
+_UPLOADERS = frozenset({"rclone", "sftp", "azcopy"})  # cp, mv, rsync, scp: _COPIERS
+_CLOUD_CLIS = frozenset({"aws", "gsutil", "gcloud", "az", "mc", "s3cmd", "oci"})
+_CLOUD_COPY = re.compile(r"\b(?:cp|mv|sync|rsync|put|upload|upload-batch|copy)\b")
 _READERS = frozenset(
     [
         "cat",
@@ -399,6 +403,11 @@ def _command_marks(source: str) -> set[str]:
             # a copy reads its sources, not its target (cp .env.example .env writes .env)
             read = words[1:-1] if program in _COPIERS else words[1:]
             marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" ".join(("", *read)))}
+        if program in _UPLOADERS or (
+            program in _CLOUD_CLIS and _CLOUD_COPY.search(" ".join(words[1:4]))
+        ):
+            # a copy to a host or a bucket reads its sources ("aws s3 cp ~/.kube/config s3://x")
+            marks |= {f"secret_file:{k}" for k in _secret_file_kinds(" ".join(("", *words[1:-1])))}
         if program in _FETCH_PROGRAMS or program in _INTERPRETERS:
             marks |= {
                 f"fetch:{h}"
