@@ -242,6 +242,18 @@ CLASS_VERBS["approve"] = frozenset(
     {"approve", "merge", "accept", "authorize", "authorise", "sign", "countersign", "esign"}
 )
 CLASS_VERBS["book"] |= {"checkout"}
+# the verbs of tools' own names that the lists above lacked (a shipment rerouted, a ticket
+# reassigned, a role elevated, a fee waived, a refund issued): an admin console's and a back
+# office's vocabulary, read the same way as the others
+CLASS_VERBS["update"] |= {
+    *("reroute", "redirect", "reassign", "promote", "elevate", "downgrade", "extend", "renew"),
+    *("restore", "reopen", "close", "pin", "unpin", "tag", "label", "relabel", "mute", "unmute"),
+    *("override", "bypass", "escalate", "enroll", "enrol", "unlock", "unpause", "whitelist"),
+    "allowlist",
+}
+CLASS_VERBS["pay"] |= {"waive", "credit", "issue", "void", "reimburse"}
+CLASS_VERBS["send"] |= {"bcc"}
+CLASS_VERBS["remove"] |= {"unpublish", "unsubscribe", "unenroll", "deactivate", "suspend"}
 
 _IRREGULAR: dict[str, tuple[str, ...]] = {
     "send": ("sent",), "pay": ("paid",), "write": ("wrote", "written"), "run": ("ran",),
