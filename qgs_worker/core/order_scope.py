@@ -328,19 +328,22 @@ def _rows_named(text: str, user: User) -> list[str]:
         return []
     return [
         row
-        for row in _rows(text)
-        if sum(_has_token(row.casefold(), w) for w in named) >= _MIN_NAMING_WORDS
+        for row, folded in _rows(text)
+        if sum(_has_token(folded, w) for w in named) >= _MIN_NAMING_WORDS
     ]
 
 
-def _rows(text: str) -> list[str]:
+@functools.lru_cache(maxsize=256)  # each output is read again on every later round
+def _rows(text: str) -> tuple[tuple[str, str], ...]:
+    """Each row as written and case-folded."""
     stripped = text.strip()
+    rows: list[str] = []
     if stripped[:1] in "[{":
         try:
-            return list(_object_rows(json.loads(stripped)))
+            rows = list(_object_rows(json.loads(stripped)))
         except ValueError:
-            pass
-    return text.splitlines()
+            rows = []
+    return tuple((row, row.casefold()) for row in rows or text.splitlines())
 
 
 def _object_rows(node: object) -> Iterator[str]:

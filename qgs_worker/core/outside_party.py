@@ -97,7 +97,7 @@ def _json_strings(node: object) -> Iterator[str]:
             yield from _json_strings(value)
 
 
-@lru_cache(maxsize=256)  # each output is read again on every later round
+@lru_cache(maxsize=1024)  # each output is read again on every later round
 def _placements(text: str) -> dict[tuple[str, str], bool]:
     """Each party value of ``text``: True where some field holds it, False where only sentences do."""
     placed: dict[tuple[str, str], bool] = {}
@@ -149,22 +149,25 @@ def outside_party(
     """
     if not outputs or not has_side_effect(call, registry):
         return None
-    own_domains = {_domain(u) for u in user.units} | {
-        _domain(u) for o in outputs for u, field in _placements(o.seen.text).items() if field
-    }
+    own_domains: set[str] | None = None  # read once, where an address needs them
     for path, value in call.argument_values():
         if path.rsplit(".", 1)[-1].casefold() in _PROSE_KEYS:
             continue
         # an argument that names a party is a field too ("to": "a@x", "member": "a@x"); a
         # sentence that holds an address is a name or a text (a channel named by its whole line)
+        analysis = analyse(value)
+        if not any(u[0] in PARTY_KINDS for u in analysis.units):
+            continue
         if False in _placements(value).values():
             continue
-        analysis = analyse(value)
         for unit in analysis.units:
             if unit[0] not in PARTY_KINDS or unit in user.units:
                 continue
-            if unit[0] == "email" and _domain(unit) in own_domains:
-                continue
+            if unit[0] == "email":
+                if own_domains is None:
+                    own_domains = _own_domains(outputs, user)
+                if _domain(unit) in own_domains:
+                    continue
             naming = [o for o in outputs if unit in _placements(o.seen.text)]
             # a field of any output holds it (one of the task's parties), or the user handed
             # over the output that names it
@@ -178,6 +181,13 @@ def outside_party(
                 if _AI_READER.search(sentence) or any(_in_order(unit, o) for o in naming):
                     return analysis.shown.get(unit, unit[1]), sentence
     return None
+
+
+def _own_domains(outputs: Sequence[OrderedOutput], user: User) -> set[str]:
+    """The domains of the user's addresses and of every address a field of the data holds."""
+    return {_domain(u) for u in user.units} | {
+        _domain(u) for o in outputs for u, field in _placements(o.seen.text).items() if field
+    }
 
 
 def _sentence_of(unit: tuple[str, str], text: str) -> str:
