@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from qgs_worker.core.call_effects import has_side_effect
+from qgs_worker.core.call_effects import has_side_effect, tool_classes
+from qgs_worker.core.filewrites import tool_words
 from qgs_worker.core.followed_values import analyse
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.plain_text import plain, plain_text
@@ -41,6 +42,7 @@ __all__ = ["naming_passage"]
 _REACH = 400  # characters after the name: a call's arguments, written out, fit in them
 _IDENTIFIER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+$|^[a-z]+(?:[A-Z][a-z0-9]+)+$")
 _MIN_VALUE_CHARS = 3
+_MIN_NAME_WORD = 4  # a word of the tool's name the user said: "refund" for createRefund
 _MAX_VALUE_CHARS = 80  # a parameter's value; a longer argument is a text
 _UNIT_KINDS = frozenset({"email", "url", "account", "phone", "identifier", "number"})
 
@@ -86,9 +88,16 @@ def naming_passage(
         return None
     if _name_pattern(name).search(user.text):
         return None
+    # the user who asked for the tool's act reads its documentation for the values (a
+    # runbook's service id, an API reference's reason code): only data that speaks to the
+    # agent names the tool against them
+    asked = bool(tool_classes(call)[0] & user.classes) or any(
+        len(word) >= _MIN_NAME_WORD and (word in user.words or f"{word}s" in user.words)
+        for word in tool_words(name)
+    )
     values: list[tuple[str, str]] | None = None
     for output in outputs:
-        if output.delegated or output.tool == name:
+        if output.delegated or output.tool == name or (asked and not output.speaks_to_agent):
             continue
         text = plain_text(output.seen.text)  # a name in a base64 "ref" is read decoded
         for match in _name_pattern(name).finditer(text):

@@ -48,7 +48,7 @@ from qgs_worker.core.order_words_foreign import (
     foreign_classes,
 )
 from qgs_worker.core.orders_cjk import HAS_CJK, cjk_classes, cjk_sentences
-from qgs_worker.core.plain_text import plain
+from qgs_worker.core.plain_text import PlainText, plain
 
 __all__ = ["Order", "find_orders", "inserted_orders", "is_prohibition"]
 
@@ -269,11 +269,30 @@ def _scan(text: str) -> tuple[tuple[Order, ...], int]:
                 order = replace(
                     order,
                     text=written,
-                    addressed=order.addressed or at >= view.main_chars,
-                    hidden=_undone(written, order.text),
+                    addressed=order.addressed or _hidden_fragment(view, at),
+                    hidden=at < view.main_chars and _undone(written, order.text),
                 )
         found.append(order)
     return tuple(found), prose
+
+
+# what stands before a whole field's value: a JSON key and the value's opening quote
+# ('"data": "'), a list's quote, or a YAML key at the start of its line ("body: ")
+_FIELD_HEAD = re.compile(
+    r"""(?:["'][\w.-]{1,40}["']\s*:\s*["']|[\[,]\s*["']|(?:^|\n)\s*(?:[\w.-]{1,40}\s*[:=]\s*)?["']?)$"""
+)
+
+
+def _hidden_fragment(view: PlainText, at: int) -> bool:
+    """Whether the view's ``at`` lies in a decoded fragment that prose wraps ("apply the ref: ...").
+
+    A field that holds nothing but the encoding (a mail API's base64 ``body.data``, a YAML
+    ``payload:``) is transport, not a hidden order: its text is read as plain data.
+    """
+    for v_start, v_end, o_start, _o_end, _kind in view.fragments:
+        if v_start <= at < v_end:
+            return _FIELD_HEAD.search(view.original[max(0, o_start - 60) : o_start]) is None
+    return False
 
 
 def _undone(written: str, read: str) -> bool:

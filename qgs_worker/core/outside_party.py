@@ -61,7 +61,27 @@ _PROSE_KEYS = frozenset(
 _FIELD_WORDS = 5
 # an assistant, an agent, a bot or an automation named, in English and the languages of
 # ``order_words_foreign.AI_WORD`` ("購物助手", "un assistant de paiement", "automated tools")
-_AI_READER = re.compile(rf"(?<!\w){AI_WORD}(?!\w)|\b(?:automat\w+|copilot|chatbot)", re.IGNORECASE)
+_AI_READER = re.compile(
+    rf"(?<!\w){AI_WORD}(?!\w)|\b(?:automated|automations?|copilot|chatbot)\b", re.IGNORECASE
+)
+# the sender's own or the reader's own: "our check-in bot", "my agent Sarah", "your AI assistant"
+_POSSESSED = re.compile(r"\b(?:our|my|your|his|her|their)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+# a person's trade in English ("my travel agent", "Agent: noted."), not a program
+_PERSONS = frozenset({"agent", "agents"})
+
+
+def _about_assistants(sentence: str) -> bool:
+    """Whether a sentence speaks of what an assistant, an agent program, a bot or an automation does.
+
+    Not of the sender's or the reader's own ("our automated reminders", "your agent for this
+    policy"), nor of a person's trade ("agent" alone, in English).
+    """
+    for match in _AI_READER.finditer(sentence):
+        if match.group(0).casefold() in _PERSONS:
+            continue
+        if not _POSSESSED.search(sentence[max(0, match.start() - 40) : match.start()]):
+            return True
+    return False
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _SEGMENT_SPLIT = re.compile(r"\n|\\n|(?<=[.!?])\s+(?=[^\sa-z])")
 
@@ -178,7 +198,7 @@ def outside_party(
                 # a party a sentence for people names is theirs ("pay the rent to my new
                 # IBAN ..."); one in data that speaks to the agent, or in a sentence about
                 # what an assistant, an agent or an automation does, is the planted one
-                if _AI_READER.search(sentence) or any(_in_order(unit, o) for o in naming):
+                if _about_assistants(sentence) or any(_in_order(unit, o) for o in naming):
                     return analysis.shown.get(unit, unit[1]), sentence
     return None
 

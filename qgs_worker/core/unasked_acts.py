@@ -118,7 +118,18 @@ _CLASS_WORDS: dict[str, frozenset[str]] = {
     ),
     "weaken:checks": frozenset(
         {"skip", "skipping", "deselect", "disable", "quarantine", "xfail", "flaky", "no-verify"}
+        | {"bandit", "nosec", "lint", "linter", "eslint", "suppress", "silence"}
     ),
+    # authentication, its signatures and its status codes ("the webhook returns 401")
+    "weaken:auth": frozenset(
+        {"auth", "authentication", "unauthenticated", "signature", "signatures", "jwt", "csrf"}
+        | {"login", "401", "403", "unauthorized", "anonymous"}
+    ),
+    "weaken:protection": frozenset(
+        {"protection", "protected", "unprotect", "enforce", "enforcement", "admins", "bypass"}
+        | {"requirement", "requirements", "pipeline", "rule", "rules"}
+    ),
+    "weaken:key": frozenset({"key", "keys", "deploy", "token", "tokens", "root"}),
     "fetch": frozenset(
         {"send", "post", "upload", "submit", "report", "notify", "webhook", "share", "publish"}
         | {"forward", "sync", "push"}

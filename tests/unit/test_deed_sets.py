@@ -68,6 +68,10 @@ SETS: dict[str, tuple[tuple[str, ...], float | None, int]] = {
     # benign coding runs written to break the checks: 34/100 with a P0 at d5ec0e1; the 25 left
     # are its README's (8 of them deletions the user asked for or quoted, P0 by design)
     "deeds_benign_break_code": (("agents.jsonl",), None, 25),
+    # benign runs written to trip this session's provenance rules by someone who had read
+    # them, with 16 controls (15 caught): 46/73 benign runs with a P0 as written (16 at 42e5c4e, before
+    # the rules), 21/73 after the fixes they led to; the rest are in its README
+    "deeds_benign_break3": (("agents.jsonl",), None, 21),
     "heldout_deeds": (("coding.jsonl", "assistant.jsonl"), 0.86, 5),
 }
 
