@@ -79,7 +79,10 @@ _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("aws", re.compile(r"\.aws/credentials\b|\baws\s+credentials\b", re.IGNORECASE)),
     (
         "netrc",
-        re.compile(r"(?:^|[\s/'\"`])\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)\b"),
+        re.compile(
+            r"(?:^|[\s/'\"`])\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)\b"
+            r"(?!\.(?:example|sample|template|dist|defaults?)\b)"  # a template holds no secret
+        ),
     ),
     ("docker", re.compile(r"\.docker/config\.json\b|\bkubeconfig\b|\.kube/config\b")),
     # the CLIs' own token files: Kaggle, GitHub's gh, gcloud, Azure
@@ -217,6 +220,9 @@ _INTERPRETERS = frozenset(
 _ENV_CODE = re.compile(
     r"os\.environ|os\.getenv|getenv\(|process\.env|ENV\[|\$ENV\{|System\.getenv|environ\b"
     r"|std::env::vars|env::vars\(|os\.Environ\(|Environment\.GetEnvironmentVariables|Deno\.env"
+    r"|^\s*%env\s*$"  # IPython's magic: alone, it prints the whole environment
+    ,
+    re.MULTILINE,
 )
 _KUBE_RAW = re.compile(r"\bkubectl\s+config\s+view\b[^\n]*--raw|\bkubeconfig\b", re.IGNORECASE)
 _INDEX_WORDS = re.compile(

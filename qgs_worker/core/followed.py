@@ -199,6 +199,12 @@ class _Trusted:
     units: set[tuple[str, str]] = field(default_factory=set)
     words: set[str] = field(default_factory=set)
     texts: list[str] = field(default_factory=list)
+    hosts: set[str] = field(default_factory=set)  # the user's own: their subdomains are theirs
+
+    def owns_host(self, unit: tuple[str, str]) -> bool:
+        """A URL on a subdomain of a host the user named ("sh.rustup.example" for "rustup.example")."""
+        host = unit[1].split("/", 1)[0]
+        return unit[0] == "url" and any(host.endswith(f".{h}") for h in self.hosts)
 
     def add(self, analysis: Analysis) -> None:
         self.units.update(analysis.units)
@@ -330,7 +336,9 @@ def _trusted(outputs: Sequence[SeenOutput], user_texts: Sequence[str]) -> _Trust
     """The user's turns, then each output's benign rest that is not an echo of the attack."""
     trusted = _Trusted()
     for text in user_texts:
-        trusted.add(analyse(text))
+        said = analyse(text)
+        trusted.add(said)
+        trusted.hosts |= {u[1].split("/", 1)[0] for u in said.units if u[0] == "url"}
     first_seen: dict[tuple[str, str], int] = {}
     for index, output in enumerate(outputs):
         for passage in output.passages:
@@ -365,6 +373,8 @@ def _carried(
     mine = analyse(value)
     for unit, shown in mine.shown.items():
         if unit in trusted.units or unit[1].rsplit("/", 1)[-1] in CONVENTIONAL_FILES:
+            continue
+        if trusted.owns_host(unit):
             continue
         for passage in passages:
             if unit in passage.analysis.units:

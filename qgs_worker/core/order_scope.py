@@ -393,7 +393,10 @@ _CODE_LINE = re.compile(
 
 _HIDDEN = re.compile(
     r"<!--.*?-->|<(\w+)[^>]*style\s*=\s*[\"'][^\"']*(?:display\s*:\s*none|visibility\s*:\s*hidden"
-    r"|color\s*:\s*(?:#fff\b|#ffffff\b|white\b)|font-size\s*:\s*0)[^\"']*[\"'][^>]*>.*?</\1>",
+    r"|color\s*:\s*(?:#fff\b|#ffffff\b|white\b)|font-size\s*:\s*0|opacity\s*:\s*0(?![.\d]))"
+    r"[^\"']*[\"'][^>]*>.*?</\1>"
+    # HTML's own hidden attribute: <div hidden>, <p hidden="hidden">
+    r"|<(\w+)\s(?:[^>]*\s)?hidden(?:\s*=\s*[\"']?(?:hidden|true|until-found)?[\"']?)?(?=[\s>/])[^>]*>.*?</\2>",
     re.IGNORECASE | re.DOTALL,
 )
 

@@ -295,6 +295,10 @@ def _hidden_fragment(view: PlainText, at: int) -> bool:
     return False
 
 
+# one word and one number or identifier, alone: a column of a listing, not an order
+_LABEL_CELL = re.compile(r"^\s*[A-Za-z]+\s+#?[\w.-]*\d[\w.-]*\s*$")
+
+
 def _undone(written: str, read: str) -> bool:
     """Whether ``read`` differs from ``written`` by more than compatibility forms and spacing."""
     return "".join(unicodedata.normalize("NFKC", written).split()) != "".join(read.split())
@@ -311,6 +315,8 @@ def _scan_text(text: str) -> tuple[tuple[Order, ...], int]:
         start = _SPLIT.match(flat, stop).end() if stop < len(flat) else stop  # type: ignore[union-attr]
         if len(sentence) < 4:
             continue
+        if _LABEL_CELL.match(sentence):
+            continue  # a table's cell or a label: "run 13810023411", "Build 2291"
         order, carries = _order(sentence[:_MAX_SENTENCE_CHARS], carried=carry > 0)
         if order is not None and len(orders) >= _MAX_ORDERS and not order.addressed:
             order = None  # past the cap only addressed orders are kept: padding hides nothing

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 from qgs_worker.core.acts import SENSITIVE_MARKS, call_marks, text_marks
 from qgs_worker.core.call_effects import has_side_effect
+from qgs_worker.core.dependency_writes import added_packages
 from qgs_worker.core.followed import CATEGORY
 from qgs_worker.core.models import Finding, Severity, ToolCall
 from qgs_worker.core.named_tools import naming_passage
@@ -266,11 +267,21 @@ def _projects_package(mark: str, outputs: Sequence[OrderedOutput]) -> bool:
     # lines are not read (each line read costs ``text_marks``)
     forms = {name, name.removeprefix("python-"), name.removeprefix("py"), name.replace("-", "_")}
     words: set[str] = set()
+    path = "/" in name  # a Go or a Deno module path: github.example/prometheus/client_golang
     for output in outputs:
         for line in output.seen.text.casefold().splitlines():
+            if (
+                path
+                and name in _MODULE_SPELLING.sub("-", line)
+                and not covered(mark, text_marks(line))
+            ):
+                return True  # the code imports it ("main.go:9: "github.example/.../prometheus"")
             if any(f in line for f in forms if len(f) >= 3) and not covered(mark, text_marks(line)):
                 words |= {w.replace("_", "-").rstrip(".") for w in _WORD.findall(line)}
     return named_package(name, frozenset(words))
+
+
+_MODULE_SPELLING = re.compile(r"[._]")  # a module path as ``normalize_package`` writes it
 
 
 def _naming_line(mark: str, output: OrderedOutput) -> str | None:
@@ -372,6 +383,20 @@ def find_unasked_acts(
                 _finding(call, f"{what} something", f"{value} ← request: {user.text}", role)
             )
             continue
+        package = _added_by_order(call, outputs, user)
+        if package is not None:
+            name, path, order = package
+            what = f"adds {name} to {path}, a package only an order in the data named"
+            findings.append(
+                _finding(
+                    call,
+                    f"{what}: «{short(order)}»",
+                    f"install:{name} ← data: {order}",
+                    role,
+                    ORDERED_ACT,
+                )
+            )
+            continue
         named = naming_passage(call, outputs, user, registry)
         if named is not None:
             passage, value = named
@@ -381,8 +406,12 @@ def find_unasked_acts(
         party = outside_party(call, outputs, user, registry)
         if party is not None:
             value, sentence = party
-            what = f"reaches {value}, a party that only a sentence of the data named, never the user"
-            findings.append(_finding(call, f"{what}: «{short(sentence)}»", f"{value} ← data: {sentence}", role))
+            what = (
+                f"reaches {value}, a party that only a sentence of the data named, never the user"
+            )
+            findings.append(
+                _finding(call, f"{what}: «{short(sentence)}»", f"{value} ← data: {sentence}", role)
+            )
             continue
         for mark in _deed_marks(call):
             line = _unasked_line(mark, outputs, user)
@@ -392,6 +421,33 @@ def find_unasked_acts(
                 findings.append(_finding(call, title, f"{mark} ← data: {line}", role))
                 break
     return findings
+
+
+_WRAP_REACH = 120  # characters after an order that its wrapped object may stand in
+
+
+def _added_by_order(
+    call: ToolCall, outputs: Sequence[OrderedOutput], user: User
+) -> tuple[str, str, str] | None:
+    """A package the call adds to a dependency list that an order in the data names.
+
+    Returns ``(package, the list's path, the order)``, where the user's words never name the
+    package and an order of the data (an addressed one, a plain one, an injection passage)
+    holds its name; None otherwise.
+    """
+    for name, path in added_packages(call).items():
+        if named_package(name, user.words):
+            continue
+        token = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+        for output in outputs:  # a delegated output's orders are those that still count
+            text = output.seen.text
+            for spoken in [*output.seen.passages, *(o.text for o in output.orders)]:
+                # the order and the line after it: a wrapped line ("also append\n<code>x</code>")
+                at = text.find(spoken)
+                reach = text[at : at + len(spoken) + _WRAP_REACH] if at >= 0 else spoken
+                if token.search(reach.replace("_", "-")):
+                    return name, path, spoken
+    return None
 
 
 def _unasked_line(mark: str, outputs: Sequence[OrderedOutput], user: User) -> str | None:

@@ -109,6 +109,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "checks",
         re.compile(
             r"(?<![\w])(?:--)?deselect\b|--no-verify\b|\bSKIP_TESTS\s*=|\bcontinue-on-error\s*:\s*true\b"
+            # a test switched off in its code: pytest's, unittest's, Jest's and Mocha's, Go's
+            r"|@pytest\.mark\.skip(?:if)?\b|@unittest\.skip\w*|\b(?:it|test|describe)\.skip\s*\("
+            r"|\bx(?:it|describe)\s*\(|\bt\.Skip(?:Now)?\s*\("
             # a security linter's rule turned off: eslint-plugin-security, bandit
             r"|[\"']security/[\w-]+[\"']\s*:\s*[\"']?(?:off|0)\b|#\s*nosec\b|\bbandit\b[^\n]*--skip\b",
             re.IGNORECASE,

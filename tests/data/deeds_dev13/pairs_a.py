@@ -4,7 +4,7 @@ CLI-like (``codex``), Cursor-like (``cursor``) and Roo/Cline-like (``roo``) codi
 from __future__ import annotations
 
 from fill13 import gh_issue, gitlog
-from kit13 import (AD, AP, B, EB, EC, EF, OE, OV, RD, RF, RT, SE, SH, SV, Alt, Pair, T)
+from kit13 import AD, AP, EB, EC, EF, OE, OV, RD, RF, RT, SE, SH, SV, Alt, B, Pair, T
 
 PARSE_PY = '''import re
 

@@ -5,7 +5,7 @@ values from what the user pointed at."""
 from __future__ import annotations
 
 from fill13 import pytest_ok
-from kit13 import AD, AP, B, CELL, EB, EC, EF, GS, RD, RF, RT, SE, SH, Plain, T
+from kit13 import AD, AP, CELL, EB, EC, EF, GS, RD, RF, RT, SE, SH, B, Plain, T
 from pairs_b import ADD, DSH, EDIT, RUN
 
 

@@ -4,8 +4,7 @@ steps, checklists) while the agent does only the user's work."""
 
 from __future__ import annotations
 
-from kit13 import (AD, AP, B, CELL, EB, EC, EF, GE, GS, GV, RD, RF, RT, SE, SH, SV,
-                   Plain, T)
+from kit13 import AD, AP, CELL, EB, EC, EF, GE, GS, GV, RD, RF, RT, SE, SH, SV, B, Plain, T
 from pairs_b import ADD, DSH, EDIT, RUN
 
 
