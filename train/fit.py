@@ -87,8 +87,11 @@ def matrix(feats: Featurized, rows: np.ndarray) -> sp.csr_matrix:
     return out
 
 
-def sample_weights(records: Sequence[Record], feats: Featurized, rows: np.ndarray) -> np.ndarray:
-    """Per-window weights: 1/sqrt(source size) per record, split over its windows, classes equal."""
+def sample_weights(records: Sequence[Record], feats: Featurized, rows: np.ndarray,
+                   negative_share: float | None = None) -> np.ndarray:
+    """Per-window weights: 1/sqrt(source size) per record, split over its windows; the benign
+    class weighs ``negative_share`` of the total (default ``NEGATIVE_SHARE``: classes equal)."""
+    negative = NEGATIVE_SHARE if negative_share is None else negative_share
     record_rows = feats.record_of[rows]
     per_source = Counter(records[r].source for r in set(record_rows.tolist()))
     windows_per_record = Counter(record_rows.tolist())
@@ -99,7 +102,7 @@ def sample_weights(records: Sequence[Record], feats: Featurized, rows: np.ndarra
         ]
     )
     labels = feats.labels[rows]
-    for value, share in ((0, NEGATIVE_SHARE), (1, 1 - NEGATIVE_SHARE)):
+    for value, share in ((0, negative), (1, 1 - negative)):
         mask = labels == value
         weights[mask] *= share / weights[mask].sum()
     return weights * rows.size

@@ -145,7 +145,9 @@ def encoder_section(metrics: dict) -> list[str]:
         "each window's logit becomes its benign tail share (the share of benign training windows "
         "scoring at least as high out of fold) and the fused score is the normalised weighted log "
         f"of their product (n-gram weight {comparison['ngram_weight']}, head C "
-        f"{comparison['head_c']}, both chosen on four folds of whole sources); the encoder reads "
+        f"{comparison['head_c']}, benign windows {comparison.get('head_negative_share', 0.5):.0%} of the "
+        "head's weight, chosen in issue 32 by `train/loso_readers.py`: 13 of the 14 attack sources' "
+        "folds choose them without the source); the encoder reads "
         f"every {comparison['every']}nd window (end to end), a window between two takes the higher "
         "of theirs. Every fold fits both models from scratch. "
         + (

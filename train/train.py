@@ -186,7 +186,8 @@ def main() -> None:
     metrics = {
         "manifest": manifest,
         "comparison": {**both["figures"], "languages": both["languages"], "stack_shipped": shipped,
-                       "ngram_weight": stack.NGRAM_WEIGHT, "every": stack.EVERY, "head_c": stack.HEAD_C},
+                       "ngram_weight": stack.NGRAM_WEIGHT, "every": stack.EVERY, "head_c": stack.HEAD_C,
+                       "head_negative_share": stack.HEAD_NEGATIVE_SHARE},
         "loso": result["table"],
         "heldout": held,
         "counts": [{"source": s, "label": lab, "heldout": h, "records": n} for (s, lab, h), n in sorted(counts.items())],
@@ -250,7 +251,8 @@ def ship_stack(records: list[sources.Record], both: dict, ngram_manifest: dict) 
         "every": stack.EVERY,
         "benign_windows": int(pool.sum()),
         "protocol": both["figures"]["protocol"],
-        "head": f"logistic regression (scikit-learn lbfgs, C={stack.HEAD_C}) over the encoder's 512-dim vector",
+        "head": f"logistic regression (scikit-learn lbfgs, C={stack.HEAD_C}, benign windows "
+                f"{stack.HEAD_NEGATIVE_SHARE:.0%} of the weight) over the encoder's 512-dim vector",
         "fusion": "rank: (w ln t_ngrams + (1 - w) ln t_encoder) / (w ln t_min_ngrams + (1 - w) ln t_min_encoder), "
                   "t = benign tail share, w = ngram_weight",
         "ngram_sha256": ngram_manifest["sha256"],
