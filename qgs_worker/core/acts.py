@@ -33,6 +33,9 @@ from qgs_worker.core.filewrites import file_writes, is_shell_tool, tool_words
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.pip_packages import normalize_package, pip_packages
 from qgs_worker.core.program_calls import program_line
+from qgs_worker.core.sensitive_files import WRITE_TARGETS as _WRITE_TARGETS
+from qgs_worker.core.sensitive_files import WRITE_WORDS as _WRITE_WORDS
+from qgs_worker.core.sensitive_files import secret_file_kinds as _secret_file_kinds
 from qgs_worker.core.shell import parse_shell, strip_wrappers
 from qgs_worker.core.tlds import TLDS
 from qgs_worker.core.weakening import WEAKEN, command_weakening, text_weakening, tool_weakening
@@ -56,109 +59,6 @@ _ENV_WORDS = re.compile(
     r"|(?:process|whole|entire|full|complete|shell|current|runtime)\s+env(?:ironment)?|env(?:ironment)?\s+dump"
     r"|printenv|/proc/(?:self|\d+)/environ|getenv|env\s+vars?)\b",
     re.IGNORECASE,
-)
-_SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "env",
-        re.compile(
-            r"(?:^|[\s/'\"`(=@])\.env(?!\.(?:example|sample|template|dist|defaults?)\b)(?:\.[\w-]+)?"
-            r"(?=$|[\s'\"`),;:])|\b(?:the\s+)?(?:dot-?env|env)\s+files?\b",
-            re.IGNORECASE,
-        ),
-    ),
-    # a public key (``*.pub``) and ``known_hosts`` are meant to be shown
-    (
-        "ssh",
-        re.compile(
-            r"\.ssh/(?![\w.-]+\.pub\b|known_hosts\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub\b)"
-            r"|\bssh\s+(?:private\s+)?keys?\b",
-            re.I,
-        ),
-    ),
-    # ~/.aws/config holds profiles and regions, no keys: the credentials file does
-    ("aws", re.compile(r"\.aws/credentials\b|\baws\s+credentials\b", re.IGNORECASE)),
-    (
-        "netrc",
-        re.compile(
-            r"(?:^|[\s/'\"`])\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)\b"
-            r"(?!\.(?:example|sample|template|dist|defaults?)\b)"  # a template holds no secret
-        ),
-    ),
-    ("docker", re.compile(r"\.docker/config\.json\b|\bkubeconfig\b|\.kube/config\b")),
-    # the CLIs' own token files: Kaggle, GitHub's gh, gcloud, Azure
-    (
-        "cli",
-        re.compile(
-            r"\.kaggle/kaggle\.json\b|\.config/gh/hosts\.ya?ml\b|\.config/gcloud/\S*credentials"
-            r"|\.azure/(?:accessTokens|msal_token_cache)\b"
-        ),
-    ),
-    # a certificate (``cert.pem``, ``fullchain.pem``, a CA bundle) is public by design
-    (
-        "key",
-        re.compile(
-            r"(?<![\w-])(?!(?:cert|fullchain|chain|ca|cacert|ca-bundle|ca-certificates|bundle)\.pem\b)"
-            r"[\w-]+\.(?:pem|p12|pfx|key)\b"
-        ),
-    ),
-    ("etc", re.compile(r"/etc/(?:shadow|gshadow|sudoers)\b")),
-    (
-        "secrets",
-        re.compile(
-            r"\b(?:secrets?|credentials?|service[-_]account[\w-]*)\.(?:json|ya?ml|toml|txt|ini)\b",
-            re.IGNORECASE,
-        ),
-    ),
-)
-_WRITE_TARGETS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("hooks", re.compile(r"\.git/hooks/|\.husky/|\bcore\.hookspath\b", re.IGNORECASE)),
-    (
-        "ci",
-        re.compile(
-            r"\.github/workflows/|\.gitlab-ci\.ya?ml|\.circleci/|jenkinsfile|azure-pipelines"
-            r"|\.travis\.ya?ml|bitbucket-pipelines",
-            re.IGNORECASE,
-        ),
-    ),
-    (
-        "deps",
-        re.compile(
-            r"(?:^|/)(?:requirements[\w.-]*\.(?:txt|in)|package\.json|pyproject\.toml|setup\.py"
-            r"|setup\.cfg|pipfile|gemfile|cargo\.toml|go\.mod|constraints\.txt)$",
-            re.IGNORECASE,
-        ),
-    ),
-    ("shellrc", re.compile(r"(?:^|/)\.(?:bashrc|zshrc|profile|bash_profile|zprofile|bash_login)$")),
-    ("ssh", re.compile(r"authorized_keys")),
-    ("cron", re.compile(r"crontab|/etc/cron|/var/spool/cron", re.IGNORECASE)),
-)
-# what a text says to make those writes happen (its file names, in words)
-_WRITE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "hooks",
-        re.compile(
-            r"\b(?:git|commit|commit-msg|pre-commit|pre-push|post-commit|post-merge|post-checkout"
-            r"|pre-rebase|prepare-commit-msg)[\s-]+hooks?\b|\.git/hooks|\bhusky\b",
-            re.I,
-        ),
-    ),
-    (
-        "ci",
-        re.compile(
-            r"\.github/workflows|\b(?:ci\s+(?:config|pipeline|workflow)s?|github\s+actions?|workflow\s+files?)\b",
-            re.I,
-        ),
-    ),
-    (
-        "deps",
-        re.compile(
-            r"\brequirements[\w.-]*\.(?:txt|in)\b|\bpackage\.json\b|\bpyproject\.toml\b|\bsetup\.py\b",
-            re.I,
-        ),
-    ),
-    ("shellrc", re.compile(r"\.(?:bashrc|zshrc|bash_profile|zprofile)\b|~/\.profile\b")),
-    ("ssh", re.compile(r"\bauthorized_keys\b")),
-    ("cron", re.compile(r"\bcron(?:tab|\s+job)s?\b", re.I)),
 )
 _GIT = re.compile(r"\bgit\s+(?:-\S+\s+)*(remote|push|config|credential)\b")
 # the same act in prose: "add it as remote `mirror`", "add this URL as a new git remote", "set
@@ -298,12 +198,6 @@ def _package_names(text: str) -> Iterator[str]:
             name = re.sub(r"(?<=.)[@=<>^~].*$", "", word)
             if name and not name.startswith((".", "/")):
                 yield normalize_package(name)
-
-
-def _secret_file_kinds(text: str) -> Iterator[str]:
-    for kind, pattern in _SECRET_FILES:
-        if pattern.search(text):
-            yield kind
 
 
 # ``'TOKEN' in os.environ`` says whether a variable is set, never its value
