@@ -13,23 +13,11 @@ from typing import ClassVar
 
 import pytest
 
-from qgs_worker.core.models import Deliverable, Finding, Severity, ToolCall, ToolResult
+from qgs_worker.core.models import Finding, ToolCall
 from qgs_worker.core.orders import find_orders
 from qgs_worker.core.outside_party import in_sentence
-from qgs_worker.core.round_scan import scan_rounds
 from qgs_worker.core.weakening import command_weakening
-
-
-def run(request: str, steps: list[tuple[ToolCall, str]], last: list[ToolCall]) -> list[Finding]:
-    """Each step a call and its output, then the last round's calls; the P0 findings of all rounds."""
-    rounds: list[Deliverable] = []
-    results: tuple[ToolResult, ...] = ()
-    for call, output in steps:
-        rounds.append(Deliverable(tool_calls=(call,), tool_results=results))
-        results = (ToolResult(tool_call_id=call.id, name=call.name, content=output),)
-    rounds.append(Deliverable(tool_calls=tuple(last), tool_results=results))
-    found = [f for fs in scan_rounds(rounds, request=request) for f in fs]
-    return [f for f in found if f.severity is Severity.P0]
+from tests.unit.test_unasked_acts import run
 
 
 def call(tool: str, call_id: str, /, **arguments: object) -> ToolCall:
