@@ -103,32 +103,34 @@ def naming_passage(
         for match in _name_pattern(name).finditer(text):
             if values is None:  # the user's values are theirs, wherever the data has them too
                 said = user.text.casefold()
-                keys = {u[1] for u in user.units}
-                values = [v for v in _values(call) if v[1] not in keys and v[1] not in said]
+                mine = {u[1] for u in user.units}
+                values = [v for v in _values(call) if v[1] not in mine and v[1] not in said]
             passage = text[match.start() : match.end() + _REACH]
-            seen = analyse(passage)
-            keys = {u[1] for u in seen.units}
+            here = {u[1] for u in analyse(passage).units}
             folded = passage.casefold()
+            rests: list[tuple[str, frozenset[str]]] | None = None  # read once per passage
             for shown, key in values:
-                if key not in keys and key not in folded:
+                if key not in here and key not in folded:
                     continue
+                if rests is None:
+                    rests = _rests(passage, outputs)
                 # a value the data holds outside the passage too is the data's own (the payee
                 # of the vendor record the user's errand reads)
-                if _elsewhere(key, passage, outputs):
+                if any(key in rest or key in units for rest, units in rests):
                     continue
                 start = text.rfind("\n", 0, match.start()) + 1
                 return text[start : match.end() + 160].strip(), shown
     return None
 
 
-def _elsewhere(key: str, passage: str, outputs: Sequence[OrderedOutput]) -> bool:
-    """Whether an output holds ``key`` outside ``passage`` (and outside encoded fragments)."""
+def _rests(passage: str, outputs: Sequence[OrderedOutput]) -> list[tuple[str, frozenset[str]]]:
+    """Each output outside ``passage`` and its encoded fragments: (case-folded text, value keys)."""
+    rests: list[tuple[str, frozenset[str]]] = []
     for output in outputs:
         view = plain(output.seen.text)
         rest = view.text[: view.main_chars]
         for *_, o_start, o_end, _kind in view.fragments:  # what decodes into the passage
             rest = rest.replace(view.original[o_start:o_end], " ")
         rest = rest.replace(passage, " ")
-        if key in rest.casefold() or any(u[1] == key for u in analyse(rest).units):
-            return True
-    return False
+        rests.append((rest.casefold(), frozenset(u[1] for u in analyse(rest).units)))
+    return rests

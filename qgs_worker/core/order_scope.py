@@ -19,14 +19,14 @@ Pure: stdlib and the core only.
 from __future__ import annotations
 
 import functools
-import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from qgs_worker.core.acts import SENSITIVE_MARKS, text_marks
 from qgs_worker.core.followed import SeenOutput, short
 from qgs_worker.core.followed_values import STOP_WORDS, analyse
+from qgs_worker.core.json_text import document, object_rows
 from qgs_worker.core.models import ToolCall, ToolResult
 from qgs_worker.core.order_words import (
     classes_of_words,
@@ -335,28 +335,10 @@ def _rows_named(text: str, user: User) -> list[str]:
 
 @functools.lru_cache(maxsize=256)  # each output is read again on every later round
 def _rows(text: str) -> tuple[tuple[str, str], ...]:
-    """Each row as written and case-folded."""
-    stripped = text.strip()
-    rows: list[str] = []
-    if stripped[:1] in "[{":
-        try:
-            rows = list(_object_rows(json.loads(stripped)))
-        except ValueError:
-            rows = []
+    """Each row as written and case-folded: a JSON document's objects, else the lines."""
+    parsed = document(text)
+    rows = list(object_rows(parsed)) if parsed is not None else []
     return tuple((row, row.casefold()) for row in rows or text.splitlines())
-
-
-def _object_rows(node: object) -> Iterator[str]:
-    if isinstance(node, dict):
-        scalars = [str(v) for v in node.values() if isinstance(v, str | int | float)]
-        if scalars:
-            yield " ".join(scalars)
-        for value in node.values():
-            if isinstance(value, dict | list):
-                yield from _object_rows(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _object_rows(value)
 
 
 def _has_token(text: str, token: str) -> bool:

@@ -31,7 +31,6 @@ correction. Pure: stdlib and the core only.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
@@ -39,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from qgs_worker.core.call_effects import has_side_effect
 from qgs_worker.core.followed_values import analyse
+from qgs_worker.core.json_text import document, string_values
 from qgs_worker.core.models import ToolCall
 from qgs_worker.core.order_words_foreign import AI_WORD
 
@@ -88,33 +88,21 @@ _SEGMENT_SPLIT = re.compile(r"\n|\\n|(?<=[.!?])\s+(?=[^\sa-z])")
 
 def _segments(text: str) -> Iterator[str]:
     """A text's fields and sentences: each JSON string value, else each line, cut at sentence ends."""
-    stripped = text.strip()
-    if stripped[:1] in "[{":
-        try:
-            yield from _json_strings(json.loads(stripped))
-            return
-        except ValueError:
-            pass
+    parsed = document(text)
+    if parsed is not None:
+        yield from _sentences(string_values(parsed))
+        return
     for segment in _SEGMENT_SPLIT.split(text):
-        if segment.strip()[:1] in "[{":  # a JSON line of a log or a listing
-            try:
-                yield from _json_strings(json.loads(segment))
-                continue
-            except ValueError:
-                pass
-        if segment.strip():
+        line = document(segment)  # a JSON line of a log or a listing
+        if line is not None:
+            yield from _sentences(string_values(line))
+        elif segment.strip():
             yield segment
 
 
-def _json_strings(node: object) -> Iterator[str]:
-    if isinstance(node, str):
-        yield from (s for s in _SEGMENT_SPLIT.split(node) if s.strip())
-    elif isinstance(node, dict):
-        for value in node.values():
-            yield from _json_strings(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _json_strings(value)
+def _sentences(values: Iterator[str]) -> Iterator[str]:
+    for value in values:
+        yield from (s for s in _SEGMENT_SPLIT.split(value) if s.strip())
 
 
 @lru_cache(maxsize=1024)  # each output is read again on every later round
